@@ -1,0 +1,71 @@
+//! The stable diagnostic codes (CONTRACT §6). A code's name never changes;
+//! scripts and CI filters depend on it.
+
+use crate::diagnostic::Severity;
+
+macro_rules! codes {
+    ($($variant:ident = $name:literal, $severity:ident, $family:ident;)*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($variant,)* }
+
+        impl Code {
+            /// Every code, in the order the documentation lists them.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The kebab-case name shown as `ctxguard::NAME`.
+            pub fn name(self) -> &'static str {
+                match self { $(Code::$variant => $name,)* }
+            }
+
+            /// The severity a finding with this code has unless a kind's
+            /// `severity` lowers it.
+            pub fn default_severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$severity,)* }
+            }
+
+            pub fn family(self) -> Family {
+                match self { $(Code::$variant => Family::$family,)* }
+            }
+        }
+    };
+}
+
+/// Which command reports a code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Reading any input file.
+    Input,
+    /// `ctxguard check`: the policy linter.
+    Policy,
+}
+
+codes! {
+    UnreadableFile = "unreadable-file", Error, Input;
+    Syntax = "syntax", Error, Policy;
+    DuplicateKind = "duplicate-kind", Error, Policy;
+    ReservedKind = "reserved-kind", Error, Policy;
+    UnknownKind = "unknown-kind", Error, Policy;
+    OrderCycle = "order-cycle", Error, Policy;
+    RedundantOrder = "redundant-order", Warning, Policy;
+    InvalidPattern = "invalid-pattern", Error, Policy;
+    BudgetRange = "budget-range", Error, Policy;
+    WeakenedInvariant = "weakened-invariant", Error, Policy;
+    DuplicatePolicyName = "duplicate-policy-name", Error, Policy;
+    WeakensParent = "weakens-parent", Error, Policy;
+    MissingParent = "missing-parent", Error, Policy;
+    ExtendsCycle = "extends-cycle", Error, Policy;
+    DuplicateSetting = "duplicate-setting", Error, Policy;
+}
+
+impl Code {
+    pub fn from_name(name: &str) -> Option<Code> {
+        let name = name.strip_prefix("ctxguard::").unwrap_or(name);
+        Code::ALL.iter().copied().find(|code| code.name() == name)
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,134 @@
+//! Findings: what every check produces and every report renders.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::code::Code;
+use crate::source::{SourceFile, Span};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// A labelled place in an input file. A diagnostic's first label is its
+/// primary location.
+#[derive(Clone, Debug)]
+pub struct Label {
+    pub file: Arc<SourceFile>,
+    pub span: Span,
+    pub message: String,
+    /// JSON Pointer of the element the span belongs to, for traces and plans.
+    pub pointer: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    pub labels: Vec<Label>,
+    pub help: Option<String>,
+    /// The file a diagnostic without a span is about (an unreadable file).
+    pub file: Option<String>,
+    pub commitment: Option<String>,
+    pub region: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            labels: Vec::new(),
+            help: None,
+            file: None,
+            commitment: None,
+            region: None,
+        }
+    }
+
+    pub fn label(mut self, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            file: Arc::clone(file),
+            span,
+            message: message.into(),
+            pointer: None,
+        });
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    pub fn file(mut self, name: impl Into<String>) -> Self {
+        self.file = Some(name.into());
+        self
+    }
+
+    pub fn primary(&self) -> Option<&Label> {
+        self.labels.first()
+    }
+
+    /// The file the diagnostic is about, by name.
+    pub fn file_name(&self) -> Option<&str> {
+        self.primary()
+            .map(|label| label.file.name())
+            .or(self.file.as_deref())
+    }
+
+    /// Identity used to report a finding once even when it is reached twice
+    /// (a parent policy checked on its own and through a child).
+    pub fn identity(&self) -> (Code, String, Option<String>, Option<Span>) {
+        (
+            self.code,
+            self.message.clone(),
+            self.file_name().map(str::to_owned),
+            self.primary().map(|label| label.span.clone()),
+        )
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Counts for a summary line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Tally {
+    pub fn of<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Tally {
+        let mut tally = Tally::default();
+        for diagnostic in diagnostics {
+            match diagnostic.severity {
+                Severity::Error => tally.errors += 1,
+                Severity::Warning => tally.warnings += 1,
+            }
+        }
+        tally
+    }
+}

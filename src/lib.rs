@@ -1,0 +1,29 @@
+//! ctxguard makes AI-agent context compaction safe: compaction is defined
+//! over invariants, not tokens.
+//!
+//! Data flows one way: readers ([`parse`], [`load`]) turn bytes into typed
+//! models that remember where each thing came from ([`ast`], [`policy`]);
+//! checks are pure functions from models to [`Diagnostic`]s; [`report`]
+//! renders them and is the only code that prints.
+
+pub mod ast;
+pub mod check;
+pub mod code;
+pub mod diagnostic;
+pub mod explain;
+pub mod hint;
+pub mod input;
+pub mod load;
+pub mod order_graph;
+pub mod parse;
+pub mod policy;
+pub mod report;
+pub mod selector;
+pub mod source;
+pub mod status;
+mod suggest;
+
+pub use code::Code;
+pub use diagnostic::{Diagnostic, Severity};
+pub use policy::Policy;
+pub use status::{ExitStatus, UsageError};

@@ -1,0 +1,212 @@
+//! Human output: miette's graphical report. On a terminal it has colour and
+//! the terminal's width; anywhere else it is plain, 80 columns wide and
+//! byte-for-byte deterministic, which is also what the snapshots show.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
+
+use super::{Report, Subject};
+use crate::diagnostic::{Diagnostic, Label, Severity, Tally};
+use crate::source::SourceFile;
+
+#[derive(Clone, Copy, Debug)]
+pub struct HumanStyle {
+    pub color: bool,
+    pub width: usize,
+}
+
+impl HumanStyle {
+    /// No colour, 80 columns: logs, pipes and tests.
+    pub fn plain() -> Self {
+        HumanStyle {
+            color: false,
+            width: 80,
+        }
+    }
+
+    fn handler(&self) -> GraphicalReportHandler {
+        let theme = if self.color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        GraphicalReportHandler::new_themed(theme)
+            .with_width(self.width)
+            .with_links(false)
+            .with_context_lines(1)
+            // Wrap at spaces only: never split `tests-first` or a path.
+            .with_word_separator(textwrap::WordSeparator::AsciiSpace)
+            .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
+    }
+}
+
+pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -> io::Result<()> {
+    for diagnostic in &report.diagnostics {
+        out.write_all(render_diagnostic(diagnostic, style).as_bytes())?;
+    }
+    let tally = Tally::of(&report.diagnostics);
+    match report.subject {
+        Subject::Check { files } if tally != Tally::default() => {
+            writeln!(out, "{} in {}", count(tally), plural(files, "policy file", "policy files"))?;
+        }
+        Subject::Check { .. } => {}
+    }
+    Ok(())
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn count(tally: Tally) -> String {
+    format!(
+        "{} and {}",
+        plural(tally.errors, "error", "errors"),
+        plural(tally.warnings, "warning", "warnings")
+    )
+}
+
+/// One diagnostic as miette draws it, followed by a blank line.
+pub fn render_diagnostic(diagnostic: &Diagnostic, style: &HumanStyle) -> String {
+    let view = View::new(diagnostic);
+    let mut text = String::new();
+    if style.handler().render_report(&mut text, &view).is_err() {
+        text = format!("{}: {}\n", diagnostic.code, diagnostic.message);
+    }
+    // miette pads its last lines; trailing spaces are noise in logs and snapshots.
+    let mut trimmed: String = text.lines().map(|line| line.trim_end().to_owned() + "\n").collect();
+    trimmed.push('\n');
+    trimmed
+}
+
+/// A diagnostic as miette sees it: labels in the primary file are drawn on
+/// its snippet, labels in other files become related reports.
+struct View<'a> {
+    diagnostic: &'a Diagnostic,
+    code: String,
+    file: Option<Arc<SourceFile>>,
+    labels: Vec<&'a Label>,
+    related: Vec<Related<'a>>,
+}
+
+impl<'a> View<'a> {
+    fn new(diagnostic: &'a Diagnostic) -> Self {
+        let file = diagnostic.primary().map(|label| Arc::clone(&label.file));
+        let mut labels = Vec::new();
+        let mut related: Vec<Related> = Vec::new();
+        for label in &diagnostic.labels {
+            match &file {
+                Some(primary) if Arc::ptr_eq(primary, &label.file) => labels.push(label),
+                _ => match related.iter_mut().find(|r| Arc::ptr_eq(&r.file, &label.file)) {
+                    Some(group) => group.labels.push(label),
+                    None => related.push(Related {
+                        file: Arc::clone(&label.file),
+                        labels: vec![label],
+                    }),
+                },
+            }
+        }
+        View {
+            diagnostic,
+            code: format!("ctxguard::{}", diagnostic.code),
+            file,
+            labels,
+            related,
+        }
+    }
+}
+
+fn labeled<'a>(labels: &'a [&'a Label], primary: bool) -> Box<dyn Iterator<Item = LabeledSpan> + 'a> {
+    Box::new(labels.iter().enumerate().map(move |(i, label)| {
+        let text = (!label.message.is_empty()).then(|| label.message.clone());
+        let span = (label.span.start, label.span.len());
+        if primary && i == 0 {
+            LabeledSpan::new_primary_with_span(text, span)
+        } else {
+            LabeledSpan::new_with_span(text, span)
+        }
+    }))
+}
+
+impl fmt::Debug for View<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagnostic.message)
+    }
+}
+
+impl fmt::Display for View<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagnostic.message)
+    }
+}
+
+impl std::error::Error for View<'_> {}
+
+impl miette::Diagnostic for View<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(&self.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diagnostic.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.diagnostic.help.as_ref().map(|help| Box::new(help) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.file.as_deref().map(|file| file as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        (!self.labels.is_empty()).then(|| labeled(&self.labels, true))
+    }
+
+    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>> {
+        (!self.related.is_empty()).then(|| {
+            Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic))
+                as Box<dyn Iterator<Item = &'b dyn miette::Diagnostic>>
+        })
+    }
+}
+
+/// Labels of one diagnostic that stand in another file.
+struct Related<'a> {
+    file: Arc<SourceFile>,
+    labels: Vec<&'a Label>,
+}
+
+impl fmt::Debug for Related<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "in {}", self.file.name())
+    }
+}
+
+impl fmt::Display for Related<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "in `{}`", self.file.name())
+    }
+}
+
+impl std::error::Error for Related<'_> {}
+
+impl miette::Diagnostic for Related<'_> {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(miette::Severity::Advice)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&*self.file as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(labeled(&self.labels, false))
+    }
+}

@@ -1,0 +1,108 @@
+//! Input files as ctxguard remembers them: a display name, the text, and a
+//! lazily built line index so diagnostics can say "line 7, column 5".
+
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
+
+/// Byte range into a [`SourceFile`].
+pub type Span = Range<usize>;
+
+/// One file that was read: a policy, trace or plan.
+#[derive(Debug)]
+pub struct SourceFile {
+    name: String,
+    text: String,
+    line_starts: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Arc<Self> {
+        Arc::new(SourceFile {
+            name: name.into(),
+            text: text.into(),
+            line_starts: OnceLock::new(),
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = self.floor_char_boundary(offset.min(self.text.len()));
+        let starts = self.line_starts();
+        let line = starts.partition_point(|&start| start <= offset).max(1) - 1;
+        let column = self.text[starts[line]..offset].chars().count() + 1;
+        (line + 1, column)
+    }
+
+    /// Byte offset of a 1-based line and column, clamped to the text.
+    pub fn offset_of(&self, line: usize, column: usize) -> usize {
+        let starts = self.line_starts();
+        let Some(&start) = starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        self.text[start..]
+            .char_indices()
+            .nth(column.saturating_sub(1))
+            .map_or(self.text.len(), |(i, _)| start + i)
+    }
+
+    fn floor_char_boundary(&self, mut offset: usize) -> usize {
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    }
+}
+
+impl SourceCode for SourceFile {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self
+            .text
+            .read_span(span, context_lines_before, context_lines_after)?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_are_one_based_and_count_characters() {
+        let file = SourceFile::new("f", "ab\nçd\n");
+        assert_eq!(file.line_col(0), (1, 1));
+        assert_eq!(file.line_col(3), (2, 1));
+        assert_eq!(file.line_col(5), (2, 2));
+        assert_eq!(file.line_col(99), (3, 1));
+        assert_eq!(file.offset_of(2, 2), 5);
+    }
+}

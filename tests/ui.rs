@@ -1,0 +1,62 @@
+//! UI tests: every policy under `tests/ui/check/` is checked and its report
+//! rendered exactly as a user sees it in a log (no colour, 80 columns), then
+//! stored with its input as one snapshot.
+
+use std::path::Path;
+
+use ctxguard::check;
+use ctxguard::report::{self, Format, HumanStyle};
+
+fn relative(path: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    path.strip_prefix(root).unwrap_or(path).display().to_string()
+}
+
+fn render(path: &str, format: Format) -> (String, i32) {
+    let report = check::check(&[path.into()]).expect("the UI paths are files");
+    let mut out = Vec::new();
+    report::render(&report, format, &HumanStyle::plain(), &mut out).expect("rendering to memory");
+    (String::from_utf8_lossy(&out).into_owned(), check::status(&report, false).code())
+}
+
+#[test]
+fn check_reports() {
+    insta::glob!("ui/check/*.policy", |path| {
+        let name = relative(path);
+        let input = String::from_utf8_lossy(&std::fs::read(path).expect("fixture")).into_owned();
+        let (report, status) = render(&name, Format::Human);
+        let shown = format!("$ ctxguard check {name}\n{input}\n--- exit {status} ---\n{report}");
+        insta::assert_snapshot!(shown);
+    });
+}
+
+#[test]
+fn check_json_reports() {
+    for name in ["three-errors", "weakens-parent-window", "unreadable-file", "contract-example"] {
+        let (report, _) = render(&format!("tests/ui/check/{name}.policy"), Format::Json);
+        let value: serde_json::Value = serde_json::from_str(&report).expect("the JSON report parses");
+        insta::assert_json_snapshot!(format!("json-{name}"), value);
+    }
+}
+
+#[test]
+fn every_shipped_policy_is_clean() {
+    let report = check::check(&["policies".into()]).expect("policies/ holds policies");
+    assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    assert_eq!(check::status(&report, true), ctxguard::ExitStatus::Success);
+}
+
+#[test]
+fn a_directory_without_policies_is_a_usage_error() {
+    let error = check::check(&["src".into()]).err().map(|e| e.to_string());
+    assert_eq!(error.as_deref(), Some("no `*.policy` files found in `src`"));
+}
+
+#[test]
+fn the_three_error_policy_gets_three_diagnostics() {
+    let report = check::check(&["tests/ui/check/three-errors.policy".into()]).expect("file");
+    let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.name()).collect();
+    assert_eq!(codes, ["invalid-pattern", "unknown-kind", "order-cycle"]);
+    assert!(report.diagnostics.iter().all(|d| d.help.is_some() && !d.labels.is_empty()));
+    assert_eq!(check::status(&report, false).code(), 1);
+}
