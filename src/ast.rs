@@ -72,8 +72,6 @@ pub struct HintDecl {
     pub flags: Spanned<String>,
 }
 
-
-
 /// What an `order` statement names: every commitment of a kind, or
 /// commitments whose `kind:key` identity matches a `*` glob.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::code::{Code, Family};
-use crate::policy::{Origin, Policy};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::load::Loader;
+use crate::policy::{Origin, Policy};
 use crate::report::{Report, Subject};
 use crate::status::{ExitStatus, UsageError};
 
@@ -20,7 +20,10 @@ pub fn check(paths: &[PathBuf]) -> Result<Report, UsageError> {
             let before = files.len();
             collect_policies(path, &mut files);
             if files.len() == before {
-                return Err(UsageError(format!("no `*.policy` files found in `{}`", path.display())));
+                return Err(UsageError(format!(
+                    "no `*.policy` files found in `{}`",
+                    path.display()
+                )));
             }
         } else {
             files.push(path.clone());

@@ -53,14 +53,25 @@ pub fn compile(body: &str, flags: &str, flags_offset: usize) -> Result<Regex, Pa
             help: pattern_help(error.kind()),
         });
     }
-    builder.size_limit(1 << 20).build().map_err(|error| PatternError {
-        message: match error {
-            regex::Error::CompiledTooBig(_) => "the pattern compiles to more than 1 MiB".to_owned(),
-            other => other.to_string().lines().last().unwrap_or_default().trim().to_owned(),
-        },
-        range: 0..body.len(),
-        help: "simplify the pattern: hints are quick classifiers, not parsers".to_owned(),
-    })
+    builder
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|error| PatternError {
+            message: match error {
+                regex::Error::CompiledTooBig(_) => {
+                    "the pattern compiles to more than 1 MiB".to_owned()
+                }
+                other => other
+                    .to_string()
+                    .lines()
+                    .last()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_owned(),
+            },
+            range: 0..body.len(),
+            help: "simplify the pattern: hints are quick classifiers, not parsers".to_owned(),
+        })
 }
 
 fn pattern_help(kind: &regex_syntax::ast::ErrorKind) -> String {
@@ -82,9 +93,13 @@ mod tests {
 
     #[test]
     fn flags_and_escaped_slashes() {
-        let regex = compile(r"\bdo not\b", "i", 10).map_err(|e| e.message).unwrap();
+        let regex = compile(r"\bdo not\b", "i", 10)
+            .map_err(|e| e.message)
+            .unwrap();
         assert!(regex.is_match("Do NOT drop columns"));
-        let path = compile(r"[\w.-]+\/[\w.\/-]+", "", 17).map_err(|e| e.message).unwrap();
+        let path = compile(r"[\w.-]+\/[\w.\/-]+", "", 17)
+            .map_err(|e| e.message)
+            .unwrap();
         assert!(path.is_match("src/legacy/parser_v2.py"));
     }
 

@@ -34,7 +34,9 @@ pub struct Loaded {
 
 impl Loaded {
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
     }
 }
 
@@ -69,7 +71,7 @@ impl Loader {
                 Loaded {
                     source: None,
                     policy: None,
-                    diagnostics: vec![diagnostic],
+                    diagnostics: vec![*diagnostic],
                 },
             ),
         }
@@ -85,14 +87,20 @@ impl Loader {
 
     /// Loads policy text that has no file (standard input, tests, embedders);
     /// `extends` paths are relative to `directory`.
-    pub fn load_source(&mut self, source: Arc<SourceFile>, directory: Option<PathBuf>) -> Arc<Loaded> {
+    pub fn load_source(
+        &mut self,
+        source: Arc<SourceFile>,
+        directory: Option<PathBuf>,
+    ) -> Arc<Loaded> {
         let key = Key::Path(PathBuf::from(format!("<source {}>", self.loaded.len())));
         self.load(key, source, directory)
     }
 
     /// Every loaded file's diagnostics, parents first, each file once.
     pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.loaded.iter().flat_map(|(_, loaded)| &loaded.diagnostics)
+        self.loaded
+            .iter()
+            .flat_map(|(_, loaded)| &loaded.diagnostics)
     }
 
     fn get(&self, key: &Key) -> Option<Arc<Loaded>> {
@@ -108,7 +116,12 @@ impl Loader {
         loaded
     }
 
-    fn load(&mut self, key: Key, source: Arc<SourceFile>, directory: Option<PathBuf>) -> Arc<Loaded> {
+    fn load(
+        &mut self,
+        key: Key,
+        source: Arc<SourceFile>,
+        directory: Option<PathBuf>,
+    ) -> Arc<Loaded> {
         let (ast, mut diagnostics) = parse(&source);
         let Some(ast) = ast else {
             return self.remember(
@@ -120,20 +133,26 @@ impl Loader {
                 },
             );
         };
-        self.in_progress.push((key.clone(), source.name().to_owned()));
-        let extends = ast.statements.iter().find_map(|statement| match &statement.node {
-            StatementKind::Extends(parent) => Some(parent),
-            _ => None,
-        });
+        self.in_progress
+            .push((key.clone(), source.name().to_owned()));
+        let extends = ast
+            .statements
+            .iter()
+            .find_map(|statement| match &statement.node {
+                StatementKind::Extends(parent) => Some(parent),
+                _ => None,
+            });
         let parent = match extends {
             None => Ok(None),
-            Some(parent) => self.parent(&parent.node, directory.as_deref()).map_err(|(code, message, label, help)| {
-                diagnostics.push(
-                    Diagnostic::new(code, message)
-                        .label(&source, parent.span.clone(), label)
-                        .help(help),
-                );
-            }),
+            Some(parent) => self.parent(&parent.node, directory.as_deref()).map_err(
+                |(code, message, label, help)| {
+                    diagnostics.push(
+                        Diagnostic::new(code, message)
+                            .label(&source, parent.span.clone(), label)
+                            .help(help),
+                    );
+                },
+            ),
         };
         self.in_progress.pop();
         let parent = match &parent {
@@ -187,9 +206,13 @@ impl Loader {
             chain.push(chain[0].clone());
             return Err((
                 Code::ExtendsCycle,
-                format!("policies extend each other in a cycle: {}", chain.join(" -> ")),
+                format!(
+                    "policies extend each other in a cycle: {}",
+                    chain.join(" -> ")
+                ),
                 "closes the cycle".to_owned(),
-                "a policy cannot build on itself; remove one of these `extends` statements".to_owned(),
+                "a policy cannot build on itself; remove one of these `extends` statements"
+                    .to_owned(),
             ));
         }
         Ok(Some(match path {
@@ -206,7 +229,9 @@ fn normalize(path: &Path) -> PathBuf {
     for component in path.components() {
         match component {
             Component::CurDir => {}
-            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
                 out.pop();
             }
             other => out.push(other),
@@ -222,7 +247,10 @@ mod tests {
 
     #[test]
     fn normalizes_lexically() {
-        assert_eq!(normalize(Path::new("policies/examples/../default.policy")), Path::new("policies/default.policy"));
+        assert_eq!(
+            normalize(Path::new("policies/examples/../default.policy")),
+            Path::new("policies/default.policy")
+        );
         assert_eq!(normalize(Path::new("../x/./y")), Path::new("../x/y"));
     }
 }

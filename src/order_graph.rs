@@ -72,7 +72,9 @@ impl OrderGraph {
                 let Some(path) = self.path(NodeIndex::new(start), goal, |n| n != node) else {
                     continue;
                 };
-                std::iter::once(start).chain(path.into_iter().map(NodeIndex::index)).collect()
+                std::iter::once(start)
+                    .chain(path.into_iter().map(NodeIndex::index))
+                    .collect()
             };
             // Two statements that say the same thing: only the later one is redundant.
             if let [other] = chain.as_slice() {
@@ -107,8 +109,11 @@ impl OrderGraph {
         let mut parent: Vec<Option<NodeIndex>> = vec![None; self.graph.node_count()];
         let mut seen = vec![false; self.graph.node_count()];
         let mut queue = VecDeque::new();
-        let mut successors = |node: NodeIndex, queue: &mut VecDeque<NodeIndex>, parent: &mut Vec<Option<NodeIndex>>| {
-            let mut next: Vec<NodeIndex> = self.graph.edges(node).map(|edge| edge.target()).collect();
+        let mut successors = |node: NodeIndex,
+                              queue: &mut VecDeque<NodeIndex>,
+                              parent: &mut Vec<Option<NodeIndex>>| {
+            let mut next: Vec<NodeIndex> =
+                self.graph.edges(node).map(|edge| edge.target()).collect();
             next.sort();
             for target in next {
                 if !seen[target.index()] && allowed(target) {

@@ -160,7 +160,8 @@ impl Reader<'_> {
                         Rule::severity_warning => Severity::Warning,
                         _ => Severity::Error,
                     };
-                    decl.severities.push(Spanned::new(severity, span_of(&value)));
+                    decl.severities
+                        .push(Spanned::new(severity, span_of(&value)));
                 }
                 _ => {}
             }
@@ -334,7 +335,13 @@ fn syntax_error(source: &Arc<SourceFile>, error: &pest::error::Error<Rule>) -> D
         offset..offset + word_len
     } else {
         let width = rest.chars().next().map_or(0, char::len_utf8);
-        offset..offset + if rest.starts_with(['\n', '\r']) { 0 } else { width }
+        offset
+            ..offset
+                + if rest.starts_with(['\n', '\r']) {
+                    0
+                } else {
+                    width
+                }
     };
 
     let mut expected: Vec<String> = Vec::new();
@@ -344,11 +351,20 @@ fn syntax_error(source: &Arc<SourceFile>, error: &pest::error::Error<Rule>) -> D
         }
     };
     let is_statement_keyword = |rule: &Rule| STATEMENT_KEYWORDS.iter().any(|(r, _)| r == rule);
-    let starts_statement = positives.iter().filter(|rule| is_statement_keyword(rule)).count() > 1;
+    let starts_statement = positives
+        .iter()
+        .filter(|rule| is_statement_keyword(rule))
+        .count()
+        > 1;
     let in_block = positives.iter().any(|rule| {
         matches!(
             rule,
-            Rule::doc_item | Rule::hint_item | Rule::severity_item | Rule::kw_doc | Rule::kw_hint | Rule::kw_severity
+            Rule::doc_item
+                | Rule::hint_item
+                | Rule::severity_item
+                | Rule::kw_doc
+                | Rule::kw_hint
+                | Rule::kw_severity
         )
     });
     let line_start = offset == 0 || text[..offset].trim_end_matches([' ', '\t']).ends_with('\n');
@@ -370,17 +386,24 @@ fn syntax_error(source: &Arc<SourceFile>, error: &pest::error::Error<Rule>) -> D
         push("a statement (`kind`, `order`, `budget`, `on`, ...)".to_owned());
     }
     let at_line_end = rest.is_empty() || rest.starts_with(['\n', '\r']);
-    let unterminated = rest.starts_with('"') && !rest.lines().next().unwrap_or("")[1..].contains('"');
+    let unterminated =
+        rest.starts_with('"') && !rest.lines().next().unwrap_or("")[1..].contains('"');
     if unterminated {
         let line_len = rest.find(['\n', '\r']).unwrap_or(rest.len());
-        return Diagnostic::new(Code::Syntax, "this string is not closed before the end of the line")
-            .label(source, offset..offset + line_len, "never closed")
-            .help("close it with `\"` on the same line; write a line break inside a string as `\\n`");
+        return Diagnostic::new(
+            Code::Syntax,
+            "this string is not closed before the end of the line",
+        )
+        .label(source, offset..offset + line_len, "never closed")
+        .help("close it with `\"` on the same line; write a line break inside a string as `\\n`");
     }
     let message = if expected.is_empty() {
         "this statement is not understood".to_owned()
     } else if at_line_end {
-        format!("expected {} before the end of the line", join_alternatives(&expected))
+        format!(
+            "expected {} before the end of the line",
+            join_alternatives(&expected)
+        )
     } else {
         format!("expected {}", join_alternatives(&expected))
     };
@@ -412,8 +435,13 @@ fn syntax_help(text: &str, offset: usize, found: &str, positives: &[Rule]) -> Op
             "`order` only takes `before`: write `order {second} before {first}`"
         ));
     }
-    if positives.contains(&Rule::percent) && found.chars().all(|c| c.is_ascii_digit() || c == '.') && !found.is_empty() {
-        return Some(format!("a commitment share is a percentage: write `{found}%`"));
+    if positives.contains(&Rule::percent)
+        && found.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && !found.is_empty()
+    {
+        return Some(format!(
+            "a commitment share is a percentage: write `{found}%`"
+        ));
     }
     if positives.contains(&Rule::number) && found.contains(['.', '%']) {
         return Some("a window is a whole number of tokens, like `128000`".to_owned());
@@ -422,7 +450,10 @@ fn syntax_help(text: &str, offset: usize, found: &str, positives: &[Rule]) -> Op
         if let Some(suggestion) = did_you_mean(found, ["o200k_base", "cl100k_base", "approx"]) {
             return Some(format!("did you mean `{suggestion}`?"));
         }
-        return Some("`approx` estimates tokens as bytes / 4 for models without a public tokenizer".to_owned());
+        return Some(
+            "`approx` estimates tokens as bytes / 4 for models without a public tokenizer"
+                .to_owned(),
+        );
     }
     if !found.is_empty() {
         let candidates = positives.iter().filter_map(|rule| keyword(*rule));
@@ -431,7 +462,10 @@ fn syntax_help(text: &str, offset: usize, found: &str, positives: &[Rule]) -> Op
         }
     }
     if positives.contains(&Rule::kw_doc) {
-        return Some("a kind block holds `doc \"...\"`, `hint /pattern/flags` and `severity error|warning`".to_owned());
+        return Some(
+            "a kind block holds `doc \"...\"`, `hint /pattern/flags` and `severity error|warning`"
+                .to_owned(),
+        );
     }
     if positives.contains(&Rule::kind_name) && found.starts_with('{') {
         return Some("name the kind before its block: `kind constraint { ... }`".to_owned());

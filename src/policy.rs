@@ -67,7 +67,11 @@ pub struct OrderRule {
 
 impl OrderRule {
     pub fn describe(&self) -> String {
-        format!("order {} before {}", quote_selector(&self.before), quote_selector(&self.after))
+        format!(
+            "order {} before {}",
+            quote_selector(&self.before),
+            quote_selector(&self.after)
+        )
     }
 }
 
@@ -153,7 +157,9 @@ pub fn resolve(ast: &PolicyAst, parent: Parent<'_>) -> (Policy, Vec<Diagnostic>)
     };
     let mut resolver = Resolver {
         file: &ast.source,
-        policy: parent.cloned().unwrap_or_else(|| Policy::empty(&ast.source)),
+        policy: parent
+            .cloned()
+            .unwrap_or_else(|| Policy::empty(&ast.source)),
         parent,
         parent_unavailable,
         diagnostics: Vec::new(),
@@ -236,10 +242,16 @@ impl Resolver<'_> {
             StatementKind::Policy(name) => {
                 if let Some(first) = self.seen.policy.clone() {
                     self.report(
-                        Diagnostic::new(Code::DuplicatePolicyName, format!("this file names its policy twice, the second time `{}`", name.node))
-                            .label(self.file, name.span.clone(), "named again here")
-                            .label(self.file, first, "first named here")
-                            .help("a policy file holds one policy: keep one `policy` statement"),
+                        Diagnostic::new(
+                            Code::DuplicatePolicyName,
+                            format!(
+                                "this file names its policy twice, the second time `{}`",
+                                name.node
+                            ),
+                        )
+                        .label(self.file, name.span.clone(), "named again here")
+                        .label(self.file, first, "first named here")
+                        .help("a policy file holds one policy: keep one `policy` statement"),
                     );
                 } else {
                     self.seen.policy = Some(name.span.clone());
@@ -311,30 +323,48 @@ impl Resolver<'_> {
         if let Some((_, first)) = self.seen.kinds.iter().find(|(seen, _)| seen == name) {
             let first = first.clone();
             self.report(
-                Diagnostic::new(Code::DuplicateKind, format!("kind `{name}` is declared twice"))
-                    .label(self.file, name_span, "declared again here")
-                    .label(self.file, first, "first declared here")
-                    .help(format!("merge the two into one `kind {name} {{ ... }}` block")),
+                Diagnostic::new(
+                    Code::DuplicateKind,
+                    format!("kind `{name}` is declared twice"),
+                )
+                .label(self.file, name_span, "declared again here")
+                .label(self.file, first, "first declared here")
+                .help(format!(
+                    "merge the two into one `kind {name} {{ ... }}` block"
+                )),
             );
             return;
         }
         self.seen.kinds.push((name.clone(), name_span.clone()));
 
         for (what, spans) in [
-            ("doc", decl.docs.iter().map(|d| d.span.clone()).collect::<Vec<_>>()),
-            ("severity", decl.severities.iter().map(|s| s.span.clone()).collect()),
+            (
+                "doc",
+                decl.docs.iter().map(|d| d.span.clone()).collect::<Vec<_>>(),
+            ),
+            (
+                "severity",
+                decl.severities.iter().map(|s| s.span.clone()).collect(),
+            ),
         ] {
             if let [first, second, ..] = spans.as_slice() {
                 self.report(
-                    Diagnostic::new(Code::DuplicateSetting, format!("kind `{name}` sets `{what}` twice"))
-                        .label(self.file, second.clone(), "set again here")
-                        .label(self.file, first.clone(), "first set here")
-                        .help(format!("keep one `{what}` in the block")),
+                    Diagnostic::new(
+                        Code::DuplicateSetting,
+                        format!("kind `{name}` sets `{what}` twice"),
+                    )
+                    .label(self.file, second.clone(), "set again here")
+                    .label(self.file, first.clone(), "first set here")
+                    .help(format!("keep one `{what}` in the block")),
                 );
             }
         }
 
-        let hints: Vec<Hint> = decl.hints.iter().filter_map(|h| self.hint(name, h)).collect();
+        let hints: Vec<Hint> = decl
+            .hints
+            .iter()
+            .filter_map(|h| self.hint(name, h))
+            .collect();
         let severity = decl.severities.first().map(|s| Setting {
             value: s.node,
             origin: Some(self.origin(&s.span)),
@@ -352,10 +382,19 @@ impl Resolver<'_> {
                         )
                         .help(format!("losing a `{name}` commitment rejects plans under the parent policy; remove `severity warning` or stop extending the parent"));
                         if let Some(origin) = &severity.origin {
-                            diagnostic = diagnostic.label(self.file, origin.span.clone(), "lowered here");
+                            diagnostic =
+                                diagnostic.label(self.file, origin.span.clone(), "lowered here");
                         }
-                        let parent_origin = parent_kind.severity.origin.as_ref().unwrap_or(&parent_kind.origin);
-                        diagnostic = diagnostic.label(&parent_origin.file, parent_origin.span.clone(), "the parent makes it an error");
+                        let parent_origin = parent_kind
+                            .severity
+                            .origin
+                            .as_ref()
+                            .unwrap_or(&parent_kind.origin);
+                        diagnostic = diagnostic.label(
+                            &parent_origin.file,
+                            parent_origin.span.clone(),
+                            "the parent makes it an error",
+                        );
                         self.report(diagnostic);
                     }
                 }
@@ -395,9 +434,12 @@ impl Resolver<'_> {
             Err(error) => {
                 let span = body_start + error.range.start..body_start + error.range.end;
                 self.report(
-                    Diagnostic::new(Code::InvalidPattern, format!("hint for kind `{kind}` is not a valid pattern"))
-                        .label(self.file, span, error.message)
-                        .help(error.help),
+                    Diagnostic::new(
+                        Code::InvalidPattern,
+                        format!("hint for kind `{kind}` is not a valid pattern"),
+                    )
+                    .label(self.file, span, error.message)
+                    .help(error.help),
                 );
                 None
             }
@@ -458,10 +500,16 @@ impl Resolver<'_> {
                 self.weakens(
                     span,
                     parent.origin.as_ref(),
-                    format!("the commitment share grows from `{}%` to `{value}%`", parent.value),
+                    format!(
+                        "the commitment share grows from `{}%` to `{value}%`",
+                        parent.value
+                    ),
                     "raises the share",
                     format!("the parent allows at most {}%", parent.value),
-                    format!("a child policy may only tighten its parent: use a share of at most {}%", parent.value),
+                    format!(
+                        "a child policy may only tighten its parent: use a share of at most {}%",
+                        parent.value
+                    ),
                 );
             }
         }
@@ -475,30 +523,69 @@ impl Resolver<'_> {
         let on = rule.node;
         if on.is_weakened() {
             let consequence = match on {
-                OnRule::Mismatch(_) => "a plan that loses or alters a commitment would pass with a warning",
-                OnRule::Unclassified(_) => "content nobody classified could be dropped, and it may hold a commitment",
-                OnRule::OverBudget(_) => "commitments could be truncated to fit the budget instead of escalating",
+                OnRule::Mismatch(_) => {
+                    "a plan that loses or alters a commitment would pass with a warning"
+                }
+                OnRule::Unclassified(_) => {
+                    "content nobody classified could be dropped, and it may hold a commitment"
+                }
+                OnRule::OverBudget(_) => {
+                    "commitments could be truncated to fit the budget instead of escalating"
+                }
             };
             self.report(
-                Diagnostic::new(Code::WeakenedInvariant, format!("`on {} {}` weakens a compaction invariant", on.subject(), on.action()))
-                    .label(self.file, rule.span.clone(), consequence)
-                    .help(format!("write `on {} {}`", on.subject(), on.safe().action())),
+                Diagnostic::new(
+                    Code::WeakenedInvariant,
+                    format!(
+                        "`on {} {}` weakens a compaction invariant",
+                        on.subject(),
+                        on.action()
+                    ),
+                )
+                .label(self.file, rule.span.clone(), consequence)
+                .help(format!(
+                    "write `on {} {}`",
+                    on.subject(),
+                    on.safe().action()
+                )),
             );
         }
         let parent_setting = self.parent.map(|parent| match on {
-            OnRule::Mismatch(_) => (parent.on_mismatch.value == MismatchAction::Reject, parent.on_mismatch.origin.clone()),
-            OnRule::Unclassified(_) => (parent.on_unclassified.value == UnclassifiedAction::Keep, parent.on_unclassified.origin.clone()),
-            OnRule::OverBudget(_) => (parent.on_over_budget.value == OverBudgetAction::Escalate, parent.on_over_budget.origin.clone()),
+            OnRule::Mismatch(_) => (
+                parent.on_mismatch.value == MismatchAction::Reject,
+                parent.on_mismatch.origin.clone(),
+            ),
+            OnRule::Unclassified(_) => (
+                parent.on_unclassified.value == UnclassifiedAction::Keep,
+                parent.on_unclassified.origin.clone(),
+            ),
+            OnRule::OverBudget(_) => (
+                parent.on_over_budget.value == OverBudgetAction::Escalate,
+                parent.on_over_budget.origin.clone(),
+            ),
         });
         if let Some((true, Some(parent_origin))) = parent_setting {
             if on.is_weakened() {
                 self.weakens(
                     span,
                     Some(&parent_origin),
-                    format!("`on {}` is weakened from `{}` to `{}`", on.subject(), on.safe().action(), on.action()),
+                    format!(
+                        "`on {}` is weakened from `{}` to `{}`",
+                        on.subject(),
+                        on.safe().action(),
+                        on.action()
+                    ),
                     "weakens the rule",
-                    format!("the parent says `on {} {}`", on.subject(), on.safe().action()),
-                    format!("remove this statement to inherit `on {} {}`", on.subject(), on.safe().action()),
+                    format!(
+                        "the parent says `on {} {}`",
+                        on.subject(),
+                        on.safe().action()
+                    ),
+                    format!(
+                        "remove this statement to inherit `on {} {}`",
+                        on.subject(),
+                        on.safe().action()
+                    ),
                 );
                 // The weaker rule is not adopted: a child cannot loosen its parent.
                 return;
@@ -512,17 +599,33 @@ impl Resolver<'_> {
         }
     }
 
-    fn weakens(&mut self, span: &Span, parent: Option<&Origin>, what: String, here: &str, there: String, help: String) {
-        let mut diagnostic = Diagnostic::new(Code::WeakensParent, format!("this policy weakens its parent: {what}"))
-            .label(self.file, span.clone(), here)
-            .help(help);
+    fn weakens(
+        &mut self,
+        span: &Span,
+        parent: Option<&Origin>,
+        what: String,
+        here: &str,
+        there: String,
+        help: String,
+    ) {
+        let mut diagnostic = Diagnostic::new(
+            Code::WeakensParent,
+            format!("this policy weakens its parent: {what}"),
+        )
+        .label(self.file, span.clone(), here)
+        .help(help);
         if let Some(origin) = parent {
             diagnostic = diagnostic.label(&origin.file, origin.span.clone(), there);
         }
         self.report(diagnostic);
     }
 
-    fn order(&mut self, statement: &Statement, before: &Spanned<Selector>, after: &Spanned<Selector>) {
+    fn order(
+        &mut self,
+        statement: &Statement,
+        before: &Spanned<Selector>,
+        after: &Spanned<Selector>,
+    ) {
         let mut known = true;
         for selector in [before, after] {
             let kind = selector.node.kind();
@@ -541,12 +644,22 @@ impl Resolver<'_> {
             } else if names.is_empty() {
                 format!("declare it first: `kind {kind}`")
             } else {
-                format!("declare it with `kind {kind}`, or use one of: {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+                format!(
+                    "declare it with `kind {kind}`, or use one of: {}",
+                    names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             };
             self.report(
-                Diagnostic::new(Code::UnknownKind, format!("`order` names kind `{kind}`, which this policy does not declare"))
-                    .label(self.file, selector.span.clone(), "not a declared kind")
-                    .help(help),
+                Diagnostic::new(
+                    Code::UnknownKind,
+                    format!("`order` names kind `{kind}`, which this policy does not declare"),
+                )
+                .label(self.file, selector.span.clone(), "not a declared kind")
+                .help(help),
             );
         }
         if known {
@@ -603,13 +716,21 @@ impl Resolver<'_> {
             };
             let mut diagnostic = Diagnostic::new(
                 Code::RedundantOrder,
-                format!("`{}` is already implied by other `order` statements", rule.describe()),
+                format!(
+                    "`{}` is already implied by other `order` statements",
+                    rule.describe()
+                ),
             )
-            .label(&rule.origin.file, rule.origin.span.clone(), "already implied")
+            .label(
+                &rule.origin.file,
+                rule.origin.span.clone(),
+                "already implied",
+            )
             .help("remove this statement; the order it asks for already holds");
             for &i in &chain {
                 let other = &orders[i];
-                diagnostic = diagnostic.label(&other.origin.file, other.origin.span.clone(), "implies it");
+                diagnostic =
+                    diagnostic.label(&other.origin.file, other.origin.span.clone(), "implies it");
             }
             diagnostics.push(diagnostic);
         }

@@ -30,7 +30,12 @@ pub enum Subject {
     Check { files: usize },
 }
 
-pub fn render(report: &Report, format: Format, style: &HumanStyle, out: &mut dyn Write) -> io::Result<()> {
+pub fn render(
+    report: &Report,
+    format: Format,
+    style: &HumanStyle,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     match format {
         Format::Human => human::render(report, style, out),
         Format::Json => json::render(report, out),

@@ -7,7 +7,10 @@ impl Selector {
     pub fn matches(&self, kind: &str, key: &str) -> bool {
         match self {
             Selector::Kind(k) => k == kind,
-            Selector::Identity { kind: k, key: pattern } => k == kind && glob_match(pattern, key),
+            Selector::Identity {
+                kind: k,
+                key: pattern,
+            } => k == kind && glob_match(pattern, key),
         }
     }
 
@@ -25,9 +28,14 @@ impl Selector {
     pub fn contains(&self, other: &Selector) -> bool {
         match (self, other) {
             (Selector::Kind(a), _) => a == other.kind(),
-            (Selector::Identity { kind: a, key: g }, Selector::Kind(b)) => a == b && g.chars().all(|c| c == '*'),
+            (Selector::Identity { kind: a, key: g }, Selector::Kind(b)) => {
+                a == b && g.chars().all(|c| c == '*')
+            }
             (Selector::Identity { kind: a, key: g }, Selector::Identity { kind: b, key: h }) => {
-                a == b && (g == h || g.chars().all(|c| c == '*') || (!h.contains('*') && glob_match(g, h)))
+                a == b
+                    && (g == h
+                        || g.chars().all(|c| c == '*')
+                        || (!h.contains('*') && glob_match(g, h)))
             }
         }
     }
@@ -81,7 +89,10 @@ mod tests {
     use super::*;
 
     fn identity(kind: &str, key: &str) -> Selector {
-        Selector::Identity { kind: kind.into(), key: key.into() }
+        Selector::Identity {
+            kind: kind.into(),
+            key: key.into(),
+        }
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! "Did you mean" suggestions for misspelled names.
 
 /// The candidate closest to `word`, if one is close enough to be a typo.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     if word.is_empty() {
         return None;
     }
@@ -10,7 +13,10 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
         .into_iter()
         .filter(|candidate| *candidate != word)
         .map(|candidate| (strsim::damerau_levenshtein(&lower, candidate), candidate))
-        .filter(|(distance, candidate)| *distance <= (candidate.chars().count() / 3).max(1) || candidate.starts_with(&lower) && lower.len() >= 3)
+        .filter(|(distance, candidate)| {
+            *distance <= (candidate.chars().count() / 3).max(1)
+                || candidate.starts_with(&lower) && lower.len() >= 3
+        })
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate)
 }
@@ -21,8 +27,14 @@ mod tests {
 
     #[test]
     fn suggests_close_names_only() {
-        assert_eq!(did_you_mean("constrant", ["constraint", "decision"]), Some("constraint"));
-        assert_eq!(did_you_mean("decisions", ["constraint", "decision"]), Some("decision"));
+        assert_eq!(
+            did_you_mean("constrant", ["constraint", "decision"]),
+            Some("constraint")
+        );
+        assert_eq!(
+            did_you_mean("decisions", ["constraint", "decision"]),
+            Some("decision")
+        );
         assert_eq!(did_you_mean("banana", ["constraint", "decision"]), None);
         assert_eq!(did_you_mean("Kind", ["kind"]), Some("kind"));
     }

@@ -6,7 +6,10 @@ use ctxguard::{check, explain, Code};
 fn every_example_reports_its_code() {
     for &code in Code::ALL {
         let explanation = explain::explanation(code);
-        assert_eq!(explanation.code, code, "{code} has no explanation of its own");
+        assert_eq!(
+            explanation.code, code,
+            "{code} has no explanation of its own"
+        );
         let dir = tempfile::tempdir().expect("temporary directory");
         for (name, text) in explanation.example {
             if !text.is_empty() {
@@ -18,7 +21,11 @@ fn every_example_reports_its_code() {
         assert!(
             report.diagnostics.iter().any(|d| d.code == code),
             "the example for {code} reports {:?}",
-            report.diagnostics.iter().map(|d| d.code.name()).collect::<Vec<_>>()
+            report
+                .diagnostics
+                .iter()
+                .map(|d| d.code.name())
+                .collect::<Vec<_>>()
         );
     }
 }
@@ -31,7 +38,10 @@ fn explanations_are_complete() {
             assert!(text.contains(part), "{code}: {part} missing");
         }
         let explanation = explain::explanation(code);
-        assert!(!explanation.summary.ends_with('.'), "{code}: summaries are lowercase fragments");
+        assert!(
+            !explanation.summary.ends_with('.'),
+            "{code}: summaries are lowercase fragments"
+        );
         assert!(explanation.details.len() > 60, "{code}: say why it matters");
     }
 }

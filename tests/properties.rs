@@ -16,9 +16,12 @@ fn check_text(text: &str) {
             let file = label.file.text();
             assert!(label.span.start <= label.span.end, "{diagnostic:?}");
             assert!(label.span.end <= file.len(), "{diagnostic:?}");
-            assert!(file.is_char_boundary(label.span.start) && file.is_char_boundary(label.span.end));
+            assert!(
+                file.is_char_boundary(label.span.start) && file.is_char_boundary(label.span.end)
+            );
         }
-        let rendered = ctxguard::report::render_diagnostic(diagnostic, &ctxguard::report::HumanStyle::plain());
+        let rendered =
+            ctxguard::report::render_diagnostic(diagnostic, &ctxguard::report::HumanStyle::plain());
         assert!(rendered.contains(diagnostic.code.name()));
     }
 }
@@ -26,14 +29,47 @@ fn check_text(text: &str) {
 /// Text built from the language's own tokens reaches deeper than random bytes.
 fn policy_like() -> impl Strategy<Value = String> {
     let token = prop_oneof![
-        Just("kind"), Just("order"), Just("before"), Just("after"), Just("preserve"),
-        Just("policy"), Just("extends"), Just("default"), Just("tokenizer"), Just("approx"),
-        Just("budget"), Just("window"), Just("commitments"), Just("on"), Just("mismatch"),
-        Just("warn"), Just("reject"), Just("unclassified"), Just("drop"), Just("over-budget"),
-        Just("truncate"), Just("{"), Just("}"), Just("doc"), Just("hint"), Just("severity"),
-        Just("warning"), Just("\"decision:*\""), Just("\"x\""), Just("/a(b/i"), Just("/\\bx\\b/"),
-        Just("constraint"), Just("decision"), Just("narrative"), Just("60%"), Just("0"),
-        Just("128000"), Just("\n"), Just("# c\n"), Just("é"), Just("\"unterminated"),
+        Just("kind"),
+        Just("order"),
+        Just("before"),
+        Just("after"),
+        Just("preserve"),
+        Just("policy"),
+        Just("extends"),
+        Just("default"),
+        Just("tokenizer"),
+        Just("approx"),
+        Just("budget"),
+        Just("window"),
+        Just("commitments"),
+        Just("on"),
+        Just("mismatch"),
+        Just("warn"),
+        Just("reject"),
+        Just("unclassified"),
+        Just("drop"),
+        Just("over-budget"),
+        Just("truncate"),
+        Just("{"),
+        Just("}"),
+        Just("doc"),
+        Just("hint"),
+        Just("severity"),
+        Just("warning"),
+        Just("\"decision:*\""),
+        Just("\"x\""),
+        Just("/a(b/i"),
+        Just("/\\bx\\b/"),
+        Just("constraint"),
+        Just("decision"),
+        Just("narrative"),
+        Just("60%"),
+        Just("0"),
+        Just("128000"),
+        Just("\n"),
+        Just("# c\n"),
+        Just("é"),
+        Just("\"unterminated"),
     ];
     prop::collection::vec(token, 0..40).prop_map(|tokens| tokens.join(" "))
 }

@@ -9,14 +9,20 @@ use ctxguard::report::{self, Format, HumanStyle};
 
 fn relative(path: &Path) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    path.strip_prefix(root).unwrap_or(path).display().to_string()
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 fn render(path: &str, format: Format) -> (String, i32) {
     let report = check::check(&[path.into()]).expect("the UI paths are files");
     let mut out = Vec::new();
     report::render(&report, format, &HumanStyle::plain(), &mut out).expect("rendering to memory");
-    (String::from_utf8_lossy(&out).into_owned(), check::status(&report, false).code())
+    (
+        String::from_utf8_lossy(&out).into_owned(),
+        check::status(&report, false).code(),
+    )
 }
 
 #[test]
@@ -32,9 +38,15 @@ fn check_reports() {
 
 #[test]
 fn check_json_reports() {
-    for name in ["three-errors", "weakens-parent-window", "unreadable-file", "contract-example"] {
+    for name in [
+        "three-errors",
+        "weakens-parent-window",
+        "unreadable-file",
+        "contract-example",
+    ] {
         let (report, _) = render(&format!("tests/ui/check/{name}.policy"), Format::Json);
-        let value: serde_json::Value = serde_json::from_str(&report).expect("the JSON report parses");
+        let value: serde_json::Value =
+            serde_json::from_str(&report).expect("the JSON report parses");
         insta::assert_json_snapshot!(format!("json-{name}"), value);
     }
 }
@@ -57,6 +69,9 @@ fn the_three_error_policy_gets_three_diagnostics() {
     let report = check::check(&["tests/ui/check/three-errors.policy".into()]).expect("file");
     let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["invalid-pattern", "unknown-kind", "order-cycle"]);
-    assert!(report.diagnostics.iter().all(|d| d.help.is_some() && !d.labels.is_empty()));
+    assert!(report
+        .diagnostics
+        .iter()
+        .all(|d| d.help.is_some() && !d.labels.is_empty()));
     assert_eq!(check::status(&report, false).code(), 1);
 }

@@ -50,7 +50,12 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
     let tally = Tally::of(&report.diagnostics);
     match report.subject {
         Subject::Check { files } if tally != Tally::default() => {
-            writeln!(out, "{} in {}", count(tally), plural(files, "policy file", "policy files"))?;
+            writeln!(
+                out,
+                "{} in {}",
+                count(tally),
+                plural(files, "policy file", "policy files")
+            )?;
         }
         Subject::Check { .. } => {}
     }
@@ -77,7 +82,10 @@ pub fn render_diagnostic(diagnostic: &Diagnostic, style: &HumanStyle) -> String 
         text = format!("{}: {}\n", diagnostic.code, diagnostic.message);
     }
     // miette pads its last lines; trailing spaces are noise in logs and snapshots.
-    let mut trimmed: String = text.lines().map(|line| line.trim_end().to_owned() + "\n").collect();
+    let mut trimmed: String = text
+        .lines()
+        .map(|line| line.trim_end().to_owned() + "\n")
+        .collect();
     trimmed.push('\n');
     trimmed
 }
@@ -100,7 +108,10 @@ impl<'a> View<'a> {
         for label in &diagnostic.labels {
             match &file {
                 Some(primary) if Arc::ptr_eq(primary, &label.file) => labels.push(label),
-                _ => match related.iter_mut().find(|r| Arc::ptr_eq(&r.file, &label.file)) {
+                _ => match related
+                    .iter_mut()
+                    .find(|r| Arc::ptr_eq(&r.file, &label.file))
+                {
                     Some(group) => group.labels.push(label),
                     None => related.push(Related {
                         file: Arc::clone(&label.file),
@@ -119,7 +130,10 @@ impl<'a> View<'a> {
     }
 }
 
-fn labeled<'a>(labels: &'a [&'a Label], primary: bool) -> Box<dyn Iterator<Item = LabeledSpan> + 'a> {
+fn labeled<'a>(
+    labels: &'a [&'a Label],
+    primary: bool,
+) -> Box<dyn Iterator<Item = LabeledSpan> + 'a> {
     Box::new(labels.iter().enumerate().map(move |(i, label)| {
         let text = (!label.message.is_empty()).then(|| label.message.clone());
         let span = (label.span.start, label.span.len());
@@ -158,7 +172,10 @@ impl miette::Diagnostic for View<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.diagnostic.help.as_ref().map(|help| Box::new(help) as Box<dyn fmt::Display>)
+        self.diagnostic
+            .help
+            .as_ref()
+            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
