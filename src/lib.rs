@@ -6,6 +6,11 @@
 //! checks are pure functions from models to [`Diagnostic`]s; [`report`]
 //! renders them and is the only code that prints.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 pub mod ast;
 pub mod check;
 pub mod code;
