@@ -55,6 +55,7 @@ codes! {
     MissingParent = "missing-parent", Error, Policy;
     ExtendsCycle = "extends-cycle", Error, Policy;
     DuplicateSetting = "duplicate-setting", Error, Policy;
+    InvalidInput = "invalid-input", Error, Input;
 }
 
 impl Code {

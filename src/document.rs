@@ -1,0 +1,533 @@
+//! Reading trace and plan files: JSON, YAML or JSON Lines, into regions whose
+//! every field remembers its span and whose region remembers its JSON
+//! Pointer. Typing the fields is the trace and plan readers' job.
+//!
+//! JSON is parsed once, borrowing each field as a `RawValue` whose position
+//! in the input is its span. YAML values come from serde_yaml (with its
+//! limits on alias expansion); saphyr-parser's events locate them. JSON Lines
+//! are read one line at a time.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::code::Code;
+use crate::diagnostic::Diagnostic;
+use crate::source::{SourceFile, Span};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    Json,
+    Yaml,
+    JsonLines,
+}
+
+impl InputFormat {
+    /// From the file's extension; standard input is sniffed.
+    pub fn detect(path: &Path, text: &str) -> InputFormat {
+        match path.extension().and_then(|ext| ext.to_str()) {
+            Some("json") => InputFormat::Json,
+            Some("jsonl" | "ndjson") => InputFormat::JsonLines,
+            Some("yaml" | "yml") => InputFormat::Yaml,
+            _ => sniff(text),
+        }
+    }
+}
+
+/// JSON Lines when the first line is a whole JSON object and more follow;
+/// JSON when the text starts with `{`; YAML otherwise.
+fn sniff(text: &str) -> InputFormat {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with('{') {
+        return InputFormat::Yaml;
+    }
+    let mut lines = trimmed.lines().filter(|line| !line.trim().is_empty());
+    let first_is_whole = lines
+        .next()
+        .is_some_and(|line| serde_json::from_str::<&RawValue>(line).is_ok());
+    if first_is_whole && lines.next().is_some() {
+        InputFormat::JsonLines
+    } else {
+        InputFormat::Json
+    }
+}
+
+/// A field's value and where it is written.
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub value: Value,
+    pub span: Span,
+    /// Spans of the elements, when the value is an array.
+    pub items: Vec<Span>,
+}
+
+/// The fields of a region that ctxguard reads; others are ignored.
+pub const FIELDS: &[&str] = &[
+    "id", "kind", "key", "text", "record", "tokens", "at", "tagged_at", "role", "status", "keep",
+    "covers", "from",
+];
+
+/// One region as written.
+#[derive(Clone, Debug)]
+pub struct RawRegion {
+    /// Position in the file, from 0.
+    pub index: usize,
+    /// The region's opening (its first line), for labels about the whole region.
+    pub span: Span,
+    /// JSON Pointer (`/regions/3`); `None` in JSON Lines, where the line says it.
+    pub pointer: Option<String>,
+    pub fields: HashMap<&'static str, Field>,
+}
+
+impl RawRegion {
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.get(name)
+    }
+}
+
+/// A whole trace or plan file as written.
+#[derive(Debug)]
+pub struct RawDocument {
+    pub file: Arc<SourceFile>,
+    pub format: InputFormat,
+    pub regions: Vec<RawRegion>,
+}
+
+fn invalid(file: &Arc<SourceFile>, span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Diagnostic> {
+    Box::new(Diagnostic::new(Code::InvalidInput, message).label(file, span, label))
+}
+
+/// The span from `offset` to the end of its line, for a label on an opening.
+fn rest_of_line(text: &str, offset: usize) -> Span {
+    let offset = offset.min(text.len());
+    let end = text[offset..].find(['\n', '\r']).map_or(text.len(), |i| offset + i);
+    offset..end.max(offset)
+}
+
+pub fn read(file: Arc<SourceFile>, format: InputFormat) -> Result<RawDocument, Box<Diagnostic>> {
+    if file.text().trim().is_empty() {
+        return Err(Box::new(
+            Diagnostic::new(Code::InvalidInput, format!("`{}` is empty", file.name()))
+                .file(file.name())
+                .help("a trace or plan holds `version: 1` and a list of `regions`"),
+        ));
+    }
+    let regions = match format {
+        InputFormat::Json => read_json(&file)?,
+        InputFormat::JsonLines => read_json_lines(&file)?,
+        InputFormat::Yaml => read_yaml(&file)?,
+    };
+    Ok(RawDocument {
+        file,
+        format,
+        regions,
+    })
+}
+
+// ---------------------------------------------------------------- JSON
+
+#[derive(Deserialize)]
+struct JsonDocument<'a> {
+    #[serde(borrow)]
+    version: Option<&'a RawValue>,
+    #[serde(borrow)]
+    regions: Option<Vec<&'a RawValue>>,
+}
+
+#[derive(Deserialize)]
+struct JsonRegion<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    kind: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    key: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    text: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    record: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tokens: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    at: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tagged_at: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    role: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    status: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    keep: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    covers: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    from: Option<&'a RawValue>,
+}
+
+/// Where a borrowed slice of `text` starts.
+fn offset_in(text: &str, part: &str) -> usize {
+    (part.as_ptr() as usize).saturating_sub(text.as_ptr() as usize)
+}
+
+/// Byte offset of serde_json's 1-based line and (byte) column within `part`,
+/// which starts at `base` in the file.
+fn json_error_offset(part: &str, base: usize, error: &serde_json::Error) -> usize {
+    let mut offset = 0;
+    for (number, line) in part.split_inclusive('\n').enumerate() {
+        if number + 1 == error.line() {
+            return base + offset + error.column().saturating_sub(1).min(line.len());
+        }
+        offset += line.len();
+    }
+    base + part.len()
+}
+
+fn json_error(file: &Arc<SourceFile>, part: &str, base: usize, error: &serde_json::Error, what: &str) -> Box<Diagnostic> {
+    let offset = json_error_offset(part, base, error);
+    let text = error.to_string();
+    // serde_json appends " at line L column C"; the label shows the place.
+    let reason = text.rsplit_once(" at line ").map_or(text.as_str(), |(reason, _)| reason);
+    let reason = friendly_serde(reason);
+    let span = offset..(offset + file.text()[offset.min(file.text().len())..].chars().next().map_or(0, char::len_utf8));
+    invalid(file, span, format!("{what} is not valid JSON: {reason}"), reason)
+}
+
+/// serde's wording in a user's terms.
+fn friendly_serde(reason: &str) -> String {
+    reason
+        .replace("struct JsonDocument", "a mapping with `version` and `regions`")
+        .replace("struct JsonRegion", "a region (a mapping of fields)")
+        .replace("invalid type: ", "")
+        .replace("EOF while parsing", "the file ends inside")
+}
+
+fn read_json(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> {
+    let text = file.text();
+    let document: JsonDocument = serde_json::from_str(text).map_err(|error| json_error(file, text, 0, &error, &format!("`{}`", file.name())))?;
+    check_version(file, document.version.map(|raw| (raw.get(), offset_in(text, raw.get()))), true)?;
+    let Some(regions) = document.regions else {
+        return Err(invalid(file, rest_of_line(text, 0), "the document has no `regions` list", "expected `regions` in this mapping"));
+    };
+    regions
+        .into_iter()
+        .enumerate()
+        .map(|(index, raw)| json_region(file, raw.get(), index, Some(format!("/regions/{index}"))))
+        .collect()
+}
+
+fn read_json_lines(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> {
+    let text = file.text();
+    let mut regions = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        if content.trim().is_empty() {
+            continue;
+        }
+        let content = &text[start..start + content.len()];
+        let index = regions.len();
+        regions.push(json_region(file, content, index, None)?);
+    }
+    Ok(regions)
+}
+
+fn json_region(file: &Arc<SourceFile>, raw: &str, index: usize, pointer: Option<String>) -> Result<RawRegion, Box<Diagnostic>> {
+    let text = file.text();
+    let base = offset_in(text, raw);
+    let what = match &pointer {
+        Some(pointer) => format!("region `{pointer}`"),
+        None => format!("line {}", file.line_col(base).0),
+    };
+    let region: JsonRegion = serde_json::from_str(raw).map_err(|error| json_error(file, raw, base, &error, &what))?;
+    let mut fields = HashMap::new();
+    let all = [
+        ("id", region.id),
+        ("kind", region.kind),
+        ("key", region.key),
+        ("text", region.text),
+        ("record", region.record),
+        ("tokens", region.tokens),
+        ("at", region.at),
+        ("tagged_at", region.tagged_at),
+        ("role", region.role),
+        ("status", region.status),
+        ("keep", region.keep),
+        ("covers", region.covers),
+        ("from", region.from),
+    ];
+    for (name, raw_field) in all {
+        let Some(raw_field) = raw_field else { continue };
+        let part = raw_field.get();
+        let start = offset_in(text, part);
+        let value: Value = serde_json::from_str(part).map_err(|error| json_error(file, part, start, &error, &what))?;
+        let items = if value.is_array() {
+            serde_json::from_str::<Vec<&RawValue>>(part)
+                .map(|items| {
+                    items
+                        .iter()
+                        .map(|item| {
+                            let item_start = offset_in(text, item.get());
+                            item_start..item_start + item.get().len()
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        fields.insert(
+            name,
+            Field {
+                value,
+                span: start..start + part.len(),
+                items,
+            },
+        );
+    }
+    Ok(RawRegion {
+        index,
+        span: rest_of_line(text, base),
+        pointer,
+        fields,
+    })
+}
+
+fn check_version(file: &Arc<SourceFile>, version: Option<(&str, usize)>, json: bool) -> Result<(), Box<Diagnostic>> {
+    let text = file.text();
+    match version {
+        None => Err(Box::new(
+            Diagnostic::new(Code::InvalidInput, "the document has no `version`")
+                .label(file, rest_of_line(text, 0), "expected `version: 1` in this mapping")
+                .help(if json { "add `\"version\": 1`" } else { "add `version: 1`" }),
+        )),
+        Some((value, offset)) if value.trim() != "1" => Err(Box::new(
+            Diagnostic::new(Code::InvalidInput, format!("version `{}` is not supported", value.trim()))
+                .label(file, offset..offset + value.len(), "this ctxguard reads version 1")
+                .help("write `version: 1`, or upgrade ctxguard"),
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+// ---------------------------------------------------------------- YAML
+
+#[derive(Deserialize)]
+struct YamlDocument {
+    version: Option<serde_yaml::Value>,
+    regions: Option<Vec<serde_yaml::Mapping>>,
+}
+
+fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> {
+    let text = file.text();
+    let document: YamlDocument = serde_yaml::from_str(text).map_err(|error| yaml_error(file, &error))?;
+    let places = YamlPlaces::scan(text);
+    let version_text = document.version.as_ref().map(|value| match value {
+        serde_yaml::Value::Number(number) => number.to_string(),
+        serde_yaml::Value::String(string) => format!("\"{string}\""),
+        _ => "a non-number".to_owned(),
+    });
+    let version_span = places.version.clone().unwrap_or(0..0);
+    check_version(file, version_text.as_deref().map(|v| (v, version_span.start)), false)
+        .map_err(|mut diagnostic| {
+            if let Some(label) = diagnostic.labels.first_mut() {
+                if version_text.is_some() {
+                    label.span = version_span.clone();
+                }
+            }
+            diagnostic
+        })?;
+    let Some(regions) = document.regions else {
+        return Err(invalid(file, rest_of_line(text, 0), "the document has no `regions` list", "expected `regions` in this mapping"));
+    };
+    let mut raw_regions = Vec::with_capacity(regions.len());
+    for (index, mapping) in regions.into_iter().enumerate() {
+        let region_span = places.regions.get(index).cloned().unwrap_or(0..0);
+        let mut fields = HashMap::new();
+        for (key, value) in mapping {
+            let Some(name) = key.as_str().and_then(|k| FIELDS.iter().find(|f| **f == k)) else {
+                continue;
+            };
+            let place = places.fields.get(&(index, *name));
+            let span = place.map_or(region_span.clone(), |p| p.span.clone());
+            let value: Value = serde_json::to_value(&value).map_err(|error| {
+                invalid(file, span.clone(), format!("field `{name}` of region `/regions/{index}` cannot be read: {error}"), "not representable as JSON")
+            })?;
+            let items = place.map(|p| p.items.clone()).unwrap_or_default();
+            fields.insert(*name, Field { value, span, items });
+        }
+        raw_regions.push(RawRegion {
+            index,
+            span: rest_of_line(text, region_span.start),
+            pointer: Some(format!("/regions/{index}")),
+            fields,
+        });
+    }
+    Ok(raw_regions)
+}
+
+fn yaml_error(file: &Arc<SourceFile>, error: &serde_yaml::Error) -> Box<Diagnostic> {
+    let text = error.to_string();
+    let reason = text.split(" at line ").next().unwrap_or(&text);
+    let reason = friendly_serde(reason).replace("struct YamlDocument", "a mapping with `version` and `regions`");
+    match error.location() {
+        Some(location) => {
+            let offset = file.offset_of(location.line(), location.column());
+            let width = file.text()[offset..].chars().next().map_or(0, char::len_utf8);
+            invalid(file, offset..offset + width, format!("`{}` is not valid YAML: {reason}", file.name()), reason)
+        }
+        None => Box::new(
+            Diagnostic::new(Code::InvalidInput, format!("`{}` is not valid YAML: {reason}", file.name())).file(file.name()),
+        ),
+    }
+}
+
+struct Place {
+    span: Span,
+    items: Vec<Span>,
+}
+
+/// Where the document's `version`, each region and each region field stand.
+#[derive(Default)]
+struct YamlPlaces {
+    version: Option<Span>,
+    regions: Vec<Span>,
+    fields: HashMap<(usize, &'static str), Place>,
+}
+
+enum Frame {
+    Map { key: Option<String> },
+    Seq { index: usize },
+}
+
+impl YamlPlaces {
+    fn scan(text: &str) -> YamlPlaces {
+        let mut places = YamlPlaces::default();
+        let mut cursor = CharCursor::new(text);
+        let mut frames: Vec<Frame> = Vec::new();
+        // Start offsets of open containers, with the path they stand at.
+        let mut open: Vec<(usize, Vec<String>)> = Vec::new();
+        let parser = saphyr_parser::Parser::new_from_str(text);
+        for event in parser {
+            let Ok((event, span)) = event else { break };
+            let start = cursor.byte(span.start.index());
+            let end = cursor.byte(span.end.index());
+            use saphyr_parser::Event;
+            match event {
+                Event::Scalar(value, ..) => {
+                    if let Some(Frame::Map { key: key @ None }) = frames.last_mut() {
+                        *key = Some(value.into_owned());
+                        continue;
+                    }
+                    let path = path_of(&frames);
+                    places.record(&path, start..end, false);
+                    advance(&mut frames);
+                }
+                Event::Alias(_) => {
+                    let path = path_of(&frames);
+                    places.record(&path, start..end, false);
+                    advance(&mut frames);
+                }
+                Event::MappingStart(..) | Event::SequenceStart(..) => {
+                    let path = path_of(&frames);
+                    places.record(&path, start..start, true);
+                    open.push((start, path));
+                    frames.push(match event {
+                        Event::MappingStart(..) => Frame::Map { key: None },
+                        _ => Frame::Seq { index: 0 },
+                    });
+                }
+                Event::MappingEnd | Event::SequenceEnd => {
+                    frames.pop();
+                    if let Some((open_start, path)) = open.pop() {
+                        places.record(&path, open_start..end.max(open_start), false);
+                    }
+                    advance(&mut frames);
+                }
+                _ => {}
+            }
+        }
+        places
+    }
+
+    fn record(&mut self, path: &[String], span: Span, opening: bool) {
+        match path {
+            [version] if version == "version" => self.version = Some(span),
+            [regions, index] if regions == "regions" => {
+                if let Ok(index) = index.parse::<usize>() {
+                    if opening || self.regions.len() <= index {
+                        if self.regions.len() <= index {
+                            self.regions.resize(index + 1, 0..0);
+                        }
+                        self.regions[index] = span;
+                    }
+                }
+            }
+            [regions, index, field] if regions == "regions" => {
+                let (Ok(index), Some(name)) = (index.parse::<usize>(), FIELDS.iter().find(|f| *f == field)) else {
+                    return;
+                };
+                let place = self.fields.entry((index, name)).or_insert(Place { span: span.clone(), items: Vec::new() });
+                place.span = span;
+            }
+            [regions, index, field, _item] if regions == "regions" && !opening => {
+                let (Ok(index), Some(name)) = (index.parse::<usize>(), FIELDS.iter().find(|f| *f == field)) else {
+                    return;
+                };
+                if let Some(place) = self.fields.get_mut(&(index, *name)) {
+                    place.items.push(span);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn path_of(frames: &[Frame]) -> Vec<String> {
+    frames
+        .iter()
+        .map(|frame| match frame {
+            Frame::Map { key } => key.clone().unwrap_or_default(),
+            Frame::Seq { index } => index.to_string(),
+        })
+        .collect()
+}
+
+/// After a value: a mapping waits for its next key, a sequence counts on.
+fn advance(frames: &mut [Frame]) {
+    match frames.last_mut() {
+        Some(Frame::Map { key }) => *key = None,
+        Some(Frame::Seq { index }) => *index += 1,
+        None => {}
+    }
+}
+
+/// Character index to byte offset, in one forward pass over the text.
+struct CharCursor<'a> {
+    text: &'a str,
+    chars: usize,
+    bytes: usize,
+}
+
+impl<'a> CharCursor<'a> {
+    fn new(text: &'a str) -> Self {
+        CharCursor { text, chars: 0, bytes: 0 }
+    }
+
+    fn byte(&mut self, chars: usize) -> usize {
+        if chars < self.chars {
+            self.chars = 0;
+            self.bytes = 0;
+        }
+        for c in self.text[self.bytes..].chars().take(chars - self.chars) {
+            self.bytes += c.len_utf8();
+            self.chars += 1;
+        }
+        self.bytes
+    }
+}

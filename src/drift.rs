@@ -1,0 +1,185 @@
+//! Identifier drift: a summary that names a variant of a pinned identifier
+//! (`parser.py` for `src/legacy/parser_v2.py`). Pinned identifiers are
+//! indexed once, so each summary word costs a few hash look-ups.
+
+use std::collections::HashMap;
+
+use regex::Regex;
+
+/// A commitment whose content is one identifier-like token.
+#[derive(Debug)]
+pub struct Pinned {
+    pub identity: String,
+    pub text: String,
+    pub region: usize,
+}
+
+/// How a word in a summary resembles a pinned identifier.
+#[derive(Debug)]
+pub struct Drift<'a> {
+    pub word: String,
+    pub pinned: &'a Pinned,
+    pub reason: String,
+}
+
+pub struct DriftIndex {
+    pinned: Vec<Pinned>,
+    exact: HashMap<String, usize>,
+    basename: HashMap<String, Vec<usize>>,
+    suffix: HashMap<String, Vec<usize>>,
+    stem: HashMap<(String, String), Vec<usize>>,
+    /// (length, first character) -> identifiers, for the edit-distance rule.
+    shape: HashMap<(usize, char), Vec<usize>>,
+    /// Version and copy suffixes; a constant pattern, so it always compiles.
+    version: Option<Regex>,
+}
+
+/// Is `text` one token that names something: no whitespace, at least 3 characters.
+pub fn is_identifier_like(text: &str) -> bool {
+    let count = text.chars().count();
+    (3..=300).contains(&count) && !text.chars().any(char::is_whitespace)
+}
+
+fn has_marks(word: &str) -> bool {
+    word.chars().any(|c| !c.is_alphabetic())
+}
+
+impl DriftIndex {
+    pub fn new(pinned: Vec<Pinned>) -> Self {
+        let mut index = DriftIndex {
+            pinned: Vec::new(),
+            exact: HashMap::new(),
+            basename: HashMap::new(),
+            suffix: HashMap::new(),
+            stem: HashMap::new(),
+            shape: HashMap::new(),
+            // `_v2`, `-v3`, `2`, `_old`, `-new`: what a summarizer drops or invents.
+            version: Regex::new(r"(?i)([_-]?v?\d+|[_-](old|new|legacy|copy|backup|final|tmp))$").ok(),
+        };
+        for (i, pin) in pinned.iter().enumerate() {
+            let text = pin.text.as_str();
+            index.exact.insert(text.to_owned(), i);
+            if let Some((_, base)) = text.rsplit_once('/') {
+                if base.len() >= 3 {
+                    index.basename.entry(base.to_owned()).or_default().push(i);
+                }
+                let mut rest = text;
+                while let Some((_, tail)) = rest.split_once('/') {
+                    if tail.contains('/') {
+                        index.suffix.entry(tail.to_owned()).or_default().push(i);
+                    }
+                    rest = tail;
+                }
+            }
+            if let Some(key) = index.stem_key(text) {
+                index.stem.entry(key).or_default().push(i);
+            }
+            if let Some(first) = text.chars().next() {
+                if text.chars().count() >= 6 && has_marks(text) {
+                    index.shape.entry((text.chars().count(), first)).or_default().push(i);
+                }
+            }
+        }
+        index.pinned = pinned;
+        index
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pinned.is_empty()
+    }
+
+    /// `parser_v2.py` -> (`parser`, `py`), from the last path component.
+    fn stem_key(&self, text: &str) -> Option<(String, String)> {
+        let base = text.rsplit('/').next()?;
+        let (stem, ext) = base.rsplit_once('.')?;
+        let stem = match &self.version {
+            Some(version) => version.replace(stem, ""),
+            None => stem.into(),
+        };
+        (!stem.is_empty() && !ext.is_empty()).then(|| (stem.to_lowercase(), ext.to_lowercase()))
+    }
+
+    /// Every word of `summary` that is a variant of a pinned identifier, once each.
+    pub fn find<'a>(&'a self, summary: &str) -> Vec<Drift<'a>> {
+        let mut found: Vec<Drift> = Vec::new();
+        let words = summary
+            .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '[' | ']' | '{' | '}' | ',' | ';' | '<' | '>'))
+            .map(|word| word.trim_end_matches(['.', ':', '!', '?']))
+            .filter(|word| word.chars().count() >= 3);
+        for word in words {
+            if self.exact.contains_key(word) || found.iter().any(|d| d.word == word) {
+                continue;
+            }
+            if let Some(drift) = self.variant(word) {
+                found.push(drift);
+            }
+        }
+        found
+    }
+
+    fn variant(&self, word: &str) -> Option<Drift<'_>> {
+        let drift = |i: usize, reason: String| {
+            self.pinned.get(i).map(|pinned| Drift {
+                word: word.to_owned(),
+                pinned,
+                reason,
+            })
+        };
+        if let Some(&i) = self.basename.get(word).and_then(|v| v.first()) {
+            return drift(i, "its file name without the path".to_owned());
+        }
+        if let Some(&i) = self.suffix.get(word).and_then(|v| v.first()) {
+            return drift(i, "the end of its path".to_owned());
+        }
+        if let Some(key) = self.stem_key(word) {
+            if let Some(&i) = self.stem.get(&key).and_then(|v| v.first()) {
+                return drift(i, "the same name with another version or suffix".to_owned());
+            }
+        }
+        let len = word.chars().count();
+        let first = word.chars().next()?;
+        if len >= 6 && has_marks(word) {
+            for candidate_len in len.saturating_sub(2)..=len + 2 {
+                for &i in self.shape.get(&(candidate_len, first)).into_iter().flatten() {
+                    let pinned = &self.pinned.get(i)?.text;
+                    let distance = strsim::levenshtein(word, pinned);
+                    if (1..=2).contains(&distance) {
+                        let s = if distance == 1 { "" } else { "s" };
+                        return drift(i, format!("{distance} character{s} away from it"));
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(texts: &[&str]) -> DriftIndex {
+        DriftIndex::new(
+            texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| Pinned { identity: format!("identifier:{i}"), text: t.to_string(), region: i })
+                .collect(),
+        )
+    }
+
+    fn reasons(index: &DriftIndex, summary: &str) -> Vec<(String, String)> {
+        index.find(summary).into_iter().map(|d| (d.word, d.reason)).collect()
+    }
+
+    #[test]
+    fn finds_each_kind_of_variant() {
+        let idx = index(&["src/legacy/parser_v2.py", "ACC-00123456"]);
+        assert_eq!(reasons(&idx, "parser_v2.py normalizes"), [("parser_v2.py".into(), "its file name without the path".into())]);
+        assert_eq!(reasons(&idx, "see legacy/parser_v2.py."), [("legacy/parser_v2.py".into(), "the end of its path".into())]);
+        assert_eq!(reasons(&idx, "parser.py normalizes"), [("parser.py".into(), "the same name with another version or suffix".into())]);
+        assert_eq!(reasons(&idx, "account ACC-00123465 refunded"), [("ACC-00123465".into(), "2 characters away from it".into())]);
+        assert!(reasons(&idx, "src/legacy/parser_v2.py normalizes every field").is_empty());
+        assert!(reasons(&idx, "the parser normalizes fields").is_empty());
+    }
+}
