@@ -37,6 +37,8 @@ pub enum Family {
     Input,
     /// `ctxguard check`: the policy linter.
     Policy,
+    /// `ctxguard verify` and `ctxguard plan`: a plan against its trace.
+    Verify,
 }
 
 codes! {
@@ -56,6 +58,26 @@ codes! {
     ExtendsCycle = "extends-cycle", Error, Policy;
     DuplicateSetting = "duplicate-setting", Error, Policy;
     InvalidInput = "invalid-input", Error, Input;
+    MissingCommitment = "missing-commitment", Error, Verify;
+    AlteredCommitment = "altered-commitment", Error, Verify;
+    AlteredNarrative = "altered-narrative", Error, Verify;
+    SummaryCoversCommitment = "summary-covers-commitment", Error, Verify;
+    SummarySpansCommitment = "summary-spans-commitment", Error, Verify;
+    InventedCommitment = "invented-commitment", Error, Verify;
+    UnclassifiedDropped = "unclassified-dropped", Error, Verify;
+    OrderViolated = "order-violated", Error, Verify;
+    OverBudget = "over-budget", Error, Verify;
+    UnknownRegion = "unknown-region", Error, Verify;
+    ConflictingCommitment = "conflicting-commitment", Error, Verify;
+    DuplicateRegion = "duplicate-region", Error, Verify;
+    StatusChanged = "status-changed", Error, Verify;
+    BudgetUnmeetable = "budget-unmeetable", Error, Verify;
+    RetrofittedTag = "retrofitted-tag", Warning, Verify;
+    UntaggedCandidate = "untagged-candidate", Warning, Verify;
+    CommitmentInSummary = "commitment-in-summary", Warning, Verify;
+    IdentifierDrift = "identifier-drift", Warning, Verify;
+    ApproximateTokens = "approximate-tokens", Warning, Verify;
+    SummarizerFailed = "summarizer-failed", Error, Input;
 }
 
 impl Code {

@@ -39,6 +39,8 @@ pub struct Diagnostic {
     pub message: String,
     pub labels: Vec<Label>,
     pub help: Option<String>,
+    /// Further facts, shown after the snippet: a diff, what differs.
+    pub notes: Vec<String>,
     /// The file a diagnostic without a span is about (an unreadable file).
     pub file: Option<String>,
     pub commitment: Option<String>,
@@ -53,6 +55,7 @@ impl Diagnostic {
             message: message.into(),
             labels: Vec::new(),
             help: None,
+            notes: Vec::new(),
             file: None,
             commitment: None,
             region: None,
@@ -66,6 +69,38 @@ impl Diagnostic {
             message: message.into(),
             pointer: None,
         });
+        self
+    }
+
+    /// A label on an element of a trace or plan, with its JSON Pointer.
+    pub fn label_at(
+        mut self,
+        file: &Arc<SourceFile>,
+        span: Span,
+        pointer: Option<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        self.labels.push(Label {
+            file: Arc::clone(file),
+            span,
+            message: message.into(),
+            pointer,
+        });
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn commitment(mut self, identity: impl Into<String>) -> Self {
+        self.commitment = Some(identity.into());
+        self
+    }
+
+    pub fn region(mut self, id: impl Into<String>) -> Self {
+        self.region = Some(id.into());
         self
     }
 

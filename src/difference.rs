@@ -19,8 +19,12 @@ pub fn describe(trace: &Content, plan: &Content) -> Vec<String> {
             notes.truncate(8);
             notes
         }
-        (Content::Text(_), Content::Record(_)) => vec!["the trace holds text; the plan writes a record".to_owned()],
-        (Content::Record(_), Content::Text(_)) => vec!["the trace holds a record; the plan writes text".to_owned()],
+        (Content::Text(_), Content::Record(_)) => {
+            vec!["the trace holds text; the plan writes a record".to_owned()]
+        }
+        (Content::Record(_), Content::Text(_)) => {
+            vec!["the trace holds a record; the plan writes text".to_owned()]
+        }
     }
 }
 
@@ -44,15 +48,24 @@ fn describe_text(trace: &str, plan: &str) -> Vec<String> {
 }
 
 fn codepoints(text: &str) -> String {
-    text.chars().map(|c| format!("U+{:04X}", c as u32)).collect::<Vec<_>>().join(" ")
+    text.chars()
+        .map(|c| format!("U+{:04X}", c as u32))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Names a difference a reader cannot see, if that is all there is.
 fn invisible_difference(trace: &str, plan: &str) -> Option<String> {
     let lf = |text: &str| text.replace("\r\n", "\n");
     if trace.contains("\r\n") != plan.contains("\r\n") && lf(trace) == lf(plan) {
-        let (crlf, other) = if trace.contains("\r\n") { ("trace", "plan") } else { ("plan", "trace") };
-        return Some(format!("line endings: CRLF in the {crlf}, LF in the {other}"));
+        let (crlf, other) = if trace.contains("\r\n") {
+            ("trace", "plan")
+        } else {
+            ("plan", "trace")
+        };
+        return Some(format!(
+            "line endings: CRLF in the {crlf}, LF in the {other}"
+        ));
     }
     if trace.trim_end() == plan.trim_end() {
         return Some("trailing whitespace".to_owned());
@@ -69,9 +82,22 @@ fn invisible_difference(trace: &str, plan: &str) -> Option<String> {
         ));
     }
     for (c, name) in INVISIBLE {
-        let visible = |text: &str| text.replace(*c, if name.contains("space") && !name.starts_with("zero") { " " } else { "" });
+        let visible = |text: &str| {
+            text.replace(
+                *c,
+                if name.contains("space") && !name.starts_with("zero") {
+                    " "
+                } else {
+                    ""
+                },
+            )
+        };
         if (trace.contains(*c) || plan.contains(*c)) && visible(trace) == visible(plan) {
-            let side = if plan.contains(*c) && !trace.contains(*c) { "the plan" } else { "the trace" };
+            let side = if plan.contains(*c) && !trace.contains(*c) {
+                "the plan"
+            } else {
+                "the trace"
+            };
             return Some(format!("a {name} (U+{:04X}) in {side}", *c as u32));
         }
     }
@@ -85,11 +111,19 @@ fn invisible_difference(trace: &str, plan: &str) -> Option<String> {
 /// The stretch where two texts differ.
 fn first_difference(a: &str, b: &str) -> (String, String) {
     let prefix = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
-    let suffix = a.chars().rev().zip(b.chars().rev()).take_while(|(x, y)| x == y).count();
+    let suffix = a
+        .chars()
+        .rev()
+        .zip(b.chars().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
     let slice = |text: &str| {
         let total = text.chars().count();
         let end = total.saturating_sub(suffix).max(prefix + 1).min(total);
-        text.chars().skip(prefix).take(end.saturating_sub(prefix)).collect::<String>()
+        text.chars()
+            .skip(prefix)
+            .take(end.saturating_sub(prefix))
+            .collect::<String>()
     };
     (slice(a), slice(b))
 }
@@ -110,7 +144,8 @@ pub fn word_diff(old: &str, new: &str) -> String {
         inserted.clear();
     }
     let diff = TextDiff::from_words(old, new);
-    let (mut out, mut deleted, mut inserted, mut space) = (String::new(), String::new(), String::new(), String::new());
+    let (mut out, mut deleted, mut inserted, mut space) =
+        (String::new(), String::new(), String::new(), String::new());
     for change in diff.iter_all_changes() {
         let value = change.value();
         let open = !deleted.is_empty() || !inserted.is_empty();
@@ -129,7 +164,12 @@ pub fn word_diff(old: &str, new: &str) -> String {
                     }
                 }
                 space.clear();
-                if tag == ChangeTag::Delete { &mut deleted } else { &mut inserted }.push_str(value);
+                if tag == ChangeTag::Delete {
+                    &mut deleted
+                } else {
+                    &mut inserted
+                }
+                .push_str(value);
             }
         }
     }
@@ -160,13 +200,19 @@ fn record_changes(a: &Value, b: &Value, path: &mut String, notes: &mut Vec<Strin
                 path.push_str(&key.replace('~', "~0").replace('/', "~1"));
                 match y.get(key) {
                     Some(other) => record_changes(value, other, path, notes),
-                    None => notes.push(format!("`{path}` is {} in the trace and missing from the plan", short(value))),
+                    None => notes.push(format!(
+                        "`{path}` is {} in the trace and missing from the plan",
+                        short(value)
+                    )),
                 }
                 path.truncate(len);
             }
             for (key, value) in y {
                 if !x.contains_key(key) {
-                    notes.push(format!("`{path}/{key}` is added in the plan: {}", short(value)));
+                    notes.push(format!(
+                        "`{path}/{key}` is added in the plan: {}",
+                        short(value)
+                    ));
                 }
             }
         }
@@ -179,8 +225,16 @@ fn record_changes(a: &Value, b: &Value, path: &mut String, notes: &mut Vec<Strin
             }
         }
         _ => {
-            let at = if path.is_empty() { "the record".to_owned() } else { format!("`{path}`") };
-            notes.push(format!("{at} is {} in the trace, {} in the plan", short(a), short(b)));
+            let at = if path.is_empty() {
+                "the record".to_owned()
+            } else {
+                format!("`{path}`")
+            };
+            notes.push(format!(
+                "{at} is {} in the trace, {} in the plan",
+                short(a),
+                short(b)
+            ));
         }
     }
 }
@@ -196,7 +250,10 @@ mod tests {
     #[test]
     fn words() {
         assert_eq!(
-            text("Run the test suite before applying the patch.", "Run the test suite and apply the patch."),
+            text(
+                "Run the test suite before applying the patch.",
+                "Run the test suite and apply the patch."
+            ),
             ["words: Run the test suite [-before applying-]{+and apply+} the patch."]
         );
     }
@@ -204,14 +261,26 @@ mod tests {
     #[test]
     fn invisible_differences_are_named() {
         assert_eq!(text("a\r\nb", "a\nb"), ["the texts look the same but differ: line endings: CRLF in the trace, LF in the plan"]);
-        assert_eq!(text("keep it", "keep it "), ["the texts look the same but differ: trailing whitespace"]);
+        assert_eq!(
+            text("keep it", "keep it "),
+            ["the texts look the same but differ: trailing whitespace"]
+        );
         assert_eq!(
             text("caf\u{e9}", "cafe\u{301}"),
             ["the texts look the same but differ: Unicode normalization: `é` (U+00E9) in the trace, `e\u{301}` (U+0065 U+0301) in the plan"]
         );
-        assert_eq!(text("do not", "do\u{200B} not"), ["the texts look the same but differ: a zero-width space (U+200B) in the plan"]);
-        assert_eq!(text("do not", "do\u{A0}not"), ["the texts look the same but differ: a non-breaking space (U+00A0) in the plan"]);
-        assert_eq!(text("do  not", "do not"), ["the texts look the same but differ: whitespace between words"]);
+        assert_eq!(
+            text("do not", "do\u{200B} not"),
+            ["the texts look the same but differ: a zero-width space (U+200B) in the plan"]
+        );
+        assert_eq!(
+            text("do not", "do\u{A0}not"),
+            ["the texts look the same but differ: a non-breaking space (U+00A0) in the plan"]
+        );
+        assert_eq!(
+            text("do  not", "do not"),
+            ["the texts look the same but differ: whitespace between words"]
+        );
     }
 
     #[test]
@@ -220,7 +289,10 @@ mod tests {
         let b = serde_json::json!({"confirmed_by": "user", "url": "https://x/v1", "n": 3.0, "extra": true});
         assert_eq!(
             describe(&Content::Record(a), &Content::Record(b)),
-            ["`/url` is \"https://x/v2\" in the trace, \"https://x/v1\" in the plan", "`/extra` is added in the plan: true"]
+            [
+                "`/url` is \"https://x/v2\" in the trace, \"https://x/v1\" in the plan",
+                "`/extra` is added in the plan: true"
+            ]
         );
     }
 }

@@ -67,8 +67,19 @@ pub struct Field {
 
 /// The fields of a region that ctxguard reads; others are ignored.
 pub const FIELDS: &[&str] = &[
-    "id", "kind", "key", "text", "record", "tokens", "at", "tagged_at", "role", "status", "keep",
-    "covers", "from",
+    "id",
+    "kind",
+    "key",
+    "text",
+    "record",
+    "tokens",
+    "at",
+    "tagged_at",
+    "role",
+    "status",
+    "keep",
+    "covers",
+    "from",
 ];
 
 /// One region as written.
@@ -97,15 +108,30 @@ pub struct RawDocument {
     pub regions: Vec<RawRegion>,
 }
 
-fn invalid(file: &Arc<SourceFile>, span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Diagnostic> {
+fn invalid(
+    file: &Arc<SourceFile>,
+    span: Span,
+    message: impl Into<String>,
+    label: impl Into<String>,
+) -> Box<Diagnostic> {
     Box::new(Diagnostic::new(Code::InvalidInput, message).label(file, span, label))
 }
 
 /// The span from `offset` to the end of its line, for a label on an opening.
 fn rest_of_line(text: &str, offset: usize) -> Span {
     let offset = offset.min(text.len());
-    let end = text[offset..].find(['\n', '\r']).map_or(text.len(), |i| offset + i);
+    let end = text[offset..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |i| offset + i);
     offset..end.max(offset)
+}
+
+/// Reads a trace or plan file (or `-`, standard input) in the given format,
+/// or the one its extension says.
+pub fn load(path: &Path, format: Option<InputFormat>) -> Result<RawDocument, Box<Diagnostic>> {
+    let file = crate::input::read(path)?;
+    let format = format.unwrap_or_else(|| InputFormat::detect(path, file.text()));
+    read(file, format)
 }
 
 pub fn read(file: Arc<SourceFile>, format: InputFormat) -> Result<RawDocument, Box<Diagnostic>> {
@@ -186,20 +212,41 @@ fn json_error_offset(part: &str, base: usize, error: &serde_json::Error) -> usiz
     base + part.len()
 }
 
-fn json_error(file: &Arc<SourceFile>, part: &str, base: usize, error: &serde_json::Error, what: &str) -> Box<Diagnostic> {
+fn json_error(
+    file: &Arc<SourceFile>,
+    part: &str,
+    base: usize,
+    error: &serde_json::Error,
+    what: &str,
+) -> Box<Diagnostic> {
     let offset = json_error_offset(part, base, error);
     let text = error.to_string();
     // serde_json appends " at line L column C"; the label shows the place.
-    let reason = text.rsplit_once(" at line ").map_or(text.as_str(), |(reason, _)| reason);
+    let reason = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(reason, _)| reason);
     let reason = friendly_serde(reason);
-    let span = offset..(offset + file.text()[offset.min(file.text().len())..].chars().next().map_or(0, char::len_utf8));
-    invalid(file, span, format!("{what} is not valid JSON: {reason}"), reason)
+    let span = offset
+        ..(offset
+            + file.text()[offset.min(file.text().len())..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8));
+    invalid(
+        file,
+        span,
+        format!("{what} is not valid JSON: {reason}"),
+        reason,
+    )
 }
 
 /// serde's wording in a user's terms.
 fn friendly_serde(reason: &str) -> String {
     reason
-        .replace("struct JsonDocument", "a mapping with `version` and `regions`")
+        .replace(
+            "struct JsonDocument",
+            "a mapping with `version` and `regions`",
+        )
         .replace("struct JsonRegion", "a region (a mapping of fields)")
         .replace("invalid type: ", "")
         .replace("EOF while parsing", "the file ends inside")
@@ -207,10 +254,22 @@ fn friendly_serde(reason: &str) -> String {
 
 fn read_json(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> {
     let text = file.text();
-    let document: JsonDocument = serde_json::from_str(text).map_err(|error| json_error(file, text, 0, &error, &format!("`{}`", file.name())))?;
-    check_version(file, document.version.map(|raw| (raw.get(), offset_in(text, raw.get()))), true)?;
+    let document: JsonDocument = serde_json::from_str(text)
+        .map_err(|error| json_error(file, text, 0, &error, &format!("`{}`", file.name())))?;
+    check_version(
+        file,
+        document
+            .version
+            .map(|raw| (raw.get(), offset_in(text, raw.get()))),
+        true,
+    )?;
     let Some(regions) = document.regions else {
-        return Err(invalid(file, rest_of_line(text, 0), "the document has no `regions` list", "expected `regions` in this mapping"));
+        return Err(invalid(
+            file,
+            rest_of_line(text, 0),
+            "the document has no `regions` list",
+            "expected `regions` in this mapping",
+        ));
     };
     regions
         .into_iter()
@@ -237,14 +296,20 @@ fn read_json_lines(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnos
     Ok(regions)
 }
 
-fn json_region(file: &Arc<SourceFile>, raw: &str, index: usize, pointer: Option<String>) -> Result<RawRegion, Box<Diagnostic>> {
+fn json_region(
+    file: &Arc<SourceFile>,
+    raw: &str,
+    index: usize,
+    pointer: Option<String>,
+) -> Result<RawRegion, Box<Diagnostic>> {
     let text = file.text();
     let base = offset_in(text, raw);
     let what = match &pointer {
         Some(pointer) => format!("region `{pointer}`"),
         None => format!("line {}", file.line_col(base).0),
     };
-    let region: JsonRegion = serde_json::from_str(raw).map_err(|error| json_error(file, raw, base, &error, &what))?;
+    let region: JsonRegion =
+        serde_json::from_str(raw).map_err(|error| json_error(file, raw, base, &error, &what))?;
     let mut fields = HashMap::new();
     let all = [
         ("id", region.id),
@@ -265,7 +330,8 @@ fn json_region(file: &Arc<SourceFile>, raw: &str, index: usize, pointer: Option<
         let Some(raw_field) = raw_field else { continue };
         let part = raw_field.get();
         let start = offset_in(text, part);
-        let value: Value = serde_json::from_str(part).map_err(|error| json_error(file, part, start, &error, &what))?;
+        let value: Value = serde_json::from_str(part)
+            .map_err(|error| json_error(file, part, start, &error, &what))?;
         let items = if value.is_array() {
             serde_json::from_str::<Vec<&RawValue>>(part)
                 .map(|items| {
@@ -298,18 +364,37 @@ fn json_region(file: &Arc<SourceFile>, raw: &str, index: usize, pointer: Option<
     })
 }
 
-fn check_version(file: &Arc<SourceFile>, version: Option<(&str, usize)>, json: bool) -> Result<(), Box<Diagnostic>> {
+fn check_version(
+    file: &Arc<SourceFile>,
+    version: Option<(&str, usize)>,
+    json: bool,
+) -> Result<(), Box<Diagnostic>> {
     let text = file.text();
     match version {
         None => Err(Box::new(
             Diagnostic::new(Code::InvalidInput, "the document has no `version`")
-                .label(file, rest_of_line(text, 0), "expected `version: 1` in this mapping")
-                .help(if json { "add `\"version\": 1`" } else { "add `version: 1`" }),
+                .label(
+                    file,
+                    rest_of_line(text, 0),
+                    "expected `version: 1` in this mapping",
+                )
+                .help(if json {
+                    "add `\"version\": 1`"
+                } else {
+                    "add `version: 1`"
+                }),
         )),
         Some((value, offset)) if value.trim() != "1" => Err(Box::new(
-            Diagnostic::new(Code::InvalidInput, format!("version `{}` is not supported", value.trim()))
-                .label(file, offset..offset + value.len(), "this ctxguard reads version 1")
-                .help("write `version: 1`, or upgrade ctxguard"),
+            Diagnostic::new(
+                Code::InvalidInput,
+                format!("version `{}` is not supported", value.trim()),
+            )
+            .label(
+                file,
+                offset..offset + value.len(),
+                "this ctxguard reads version 1",
+            )
+            .help("write `version: 1`, or upgrade ctxguard"),
         )),
         Some(_) => Ok(()),
     }
@@ -325,7 +410,8 @@ struct YamlDocument {
 
 fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> {
     let text = file.text();
-    let document: YamlDocument = serde_yaml::from_str(text).map_err(|error| yaml_error(file, &error))?;
+    let document: YamlDocument =
+        serde_yaml::from_str(text).map_err(|error| yaml_error(file, &error))?;
     let places = YamlPlaces::scan(text);
     let version_text = document.version.as_ref().map(|value| match value {
         serde_yaml::Value::Number(number) => number.to_string(),
@@ -333,17 +419,26 @@ fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> 
         _ => "a non-number".to_owned(),
     });
     let version_span = places.version.clone().unwrap_or(0..0);
-    check_version(file, version_text.as_deref().map(|v| (v, version_span.start)), false)
-        .map_err(|mut diagnostic| {
-            if let Some(label) = diagnostic.labels.first_mut() {
-                if version_text.is_some() {
-                    label.span = version_span.clone();
-                }
+    check_version(
+        file,
+        version_text.as_deref().map(|v| (v, version_span.start)),
+        false,
+    )
+    .map_err(|mut diagnostic| {
+        if let Some(label) = diagnostic.labels.first_mut() {
+            if version_text.is_some() {
+                label.span = version_span.clone();
             }
-            diagnostic
-        })?;
+        }
+        diagnostic
+    })?;
     let Some(regions) = document.regions else {
-        return Err(invalid(file, rest_of_line(text, 0), "the document has no `regions` list", "expected `regions` in this mapping"));
+        return Err(invalid(
+            file,
+            rest_of_line(text, 0),
+            "the document has no `regions` list",
+            "expected `regions` in this mapping",
+        ));
     };
     let mut raw_regions = Vec::with_capacity(regions.len());
     for (index, mapping) in regions.into_iter().enumerate() {
@@ -356,7 +451,12 @@ fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> 
             let place = places.fields.get(&(index, *name));
             let span = place.map_or(region_span.clone(), |p| p.span.clone());
             let value: Value = serde_json::to_value(&value).map_err(|error| {
-                invalid(file, span.clone(), format!("field `{name}` of region `/regions/{index}` cannot be read: {error}"), "not representable as JSON")
+                invalid(
+                    file,
+                    span.clone(),
+                    format!("field `{name}` of region `/regions/{index}` cannot be read: {error}"),
+                    "not representable as JSON",
+                )
             })?;
             let items = place.map(|p| p.items.clone()).unwrap_or_default();
             fields.insert(*name, Field { value, span, items });
@@ -374,15 +474,30 @@ fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> 
 fn yaml_error(file: &Arc<SourceFile>, error: &serde_yaml::Error) -> Box<Diagnostic> {
     let text = error.to_string();
     let reason = text.split(" at line ").next().unwrap_or(&text);
-    let reason = friendly_serde(reason).replace("struct YamlDocument", "a mapping with `version` and `regions`");
+    let reason = friendly_serde(reason).replace(
+        "struct YamlDocument",
+        "a mapping with `version` and `regions`",
+    );
     match error.location() {
         Some(location) => {
             let offset = file.offset_of(location.line(), location.column());
-            let width = file.text()[offset..].chars().next().map_or(0, char::len_utf8);
-            invalid(file, offset..offset + width, format!("`{}` is not valid YAML: {reason}", file.name()), reason)
+            let width = file.text()[offset..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+            invalid(
+                file,
+                offset..offset + width,
+                format!("`{}` is not valid YAML: {reason}", file.name()),
+                reason,
+            )
         }
         None => Box::new(
-            Diagnostic::new(Code::InvalidInput, format!("`{}` is not valid YAML: {reason}", file.name())).file(file.name()),
+            Diagnostic::new(
+                Code::InvalidInput,
+                format!("`{}` is not valid YAML: {reason}", file.name()),
+            )
+            .file(file.name()),
         ),
     }
 }
@@ -445,7 +560,12 @@ impl YamlPlaces {
                 Event::MappingEnd | Event::SequenceEnd => {
                     frames.pop();
                     if let Some((open_start, path)) = open.pop() {
-                        places.record(&path, open_start..end.max(open_start), false);
+                        // A block container ends where the next token starts; stop at its last character.
+                        let content_end = open_start
+                            + text[open_start..end.max(open_start)]
+                                .trim_end_matches(|c: char| c.is_whitespace() || c == '-')
+                                .len();
+                        places.record(&path, open_start..content_end, false);
                     }
                     advance(&mut frames);
                 }
@@ -469,14 +589,21 @@ impl YamlPlaces {
                 }
             }
             [regions, index, field] if regions == "regions" => {
-                let (Ok(index), Some(name)) = (index.parse::<usize>(), FIELDS.iter().find(|f| *f == field)) else {
+                let (Ok(index), Some(name)) =
+                    (index.parse::<usize>(), FIELDS.iter().find(|f| *f == field))
+                else {
                     return;
                 };
-                let place = self.fields.entry((index, name)).or_insert(Place { span: span.clone(), items: Vec::new() });
+                let place = self.fields.entry((index, name)).or_insert(Place {
+                    span: span.clone(),
+                    items: Vec::new(),
+                });
                 place.span = span;
             }
             [regions, index, field, _item] if regions == "regions" && !opening => {
-                let (Ok(index), Some(name)) = (index.parse::<usize>(), FIELDS.iter().find(|f| *f == field)) else {
+                let (Ok(index), Some(name)) =
+                    (index.parse::<usize>(), FIELDS.iter().find(|f| *f == field))
+                else {
                     return;
                 };
                 if let Some(place) = self.fields.get_mut(&(index, *name)) {
@@ -516,7 +643,11 @@ struct CharCursor<'a> {
 
 impl<'a> CharCursor<'a> {
     fn new(text: &'a str) -> Self {
-        CharCursor { text, chars: 0, bytes: 0 }
+        CharCursor {
+            text,
+            chars: 0,
+            bytes: 0,
+        }
     }
 
     fn byte(&mut self, chars: usize) -> usize {

@@ -54,7 +54,8 @@ impl DriftIndex {
             stem: HashMap::new(),
             shape: HashMap::new(),
             // `_v2`, `-v3`, `2`, `_old`, `-new`: what a summarizer drops or invents.
-            version: Regex::new(r"(?i)([_-]?v?\d+|[_-](old|new|legacy|copy|backup|final|tmp))$").ok(),
+            version: Regex::new(r"(?i)([_-]?v?\d+|[_-](old|new|legacy|copy|backup|final|tmp))$")
+                .ok(),
         };
         for (i, pin) in pinned.iter().enumerate() {
             let text = pin.text.as_str();
@@ -76,7 +77,11 @@ impl DriftIndex {
             }
             if let Some(first) = text.chars().next() {
                 if text.chars().count() >= 6 && has_marks(text) {
-                    index.shape.entry((text.chars().count(), first)).or_default().push(i);
+                    index
+                        .shape
+                        .entry((text.chars().count(), first))
+                        .or_default()
+                        .push(i);
                 }
             }
         }
@@ -103,7 +108,24 @@ impl DriftIndex {
     pub fn find<'a>(&'a self, summary: &str) -> Vec<Drift<'a>> {
         let mut found: Vec<Drift> = Vec::new();
         let words = summary
-            .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | '[' | ']' | '{' | '}' | ',' | ';' | '<' | '>'))
+            .split(|c: char| {
+                c.is_whitespace()
+                    || matches!(
+                        c,
+                        '`' | '"'
+                            | '\''
+                            | '('
+                            | ')'
+                            | '['
+                            | ']'
+                            | '{'
+                            | '}'
+                            | ','
+                            | ';'
+                            | '<'
+                            | '>'
+                    )
+            })
             .map(|word| word.trim_end_matches(['.', ':', '!', '?']))
             .filter(|word| word.chars().count() >= 3);
         for word in words {
@@ -140,7 +162,12 @@ impl DriftIndex {
         let first = word.chars().next()?;
         if len >= 6 && has_marks(word) {
             for candidate_len in len.saturating_sub(2)..=len + 2 {
-                for &i in self.shape.get(&(candidate_len, first)).into_iter().flatten() {
+                for &i in self
+                    .shape
+                    .get(&(candidate_len, first))
+                    .into_iter()
+                    .flatten()
+                {
                     let pinned = &self.pinned.get(i)?.text;
                     let distance = strsim::levenshtein(word, pinned);
                     if (1..=2).contains(&distance) {
@@ -163,22 +190,48 @@ mod tests {
             texts
                 .iter()
                 .enumerate()
-                .map(|(i, t)| Pinned { identity: format!("identifier:{i}"), text: t.to_string(), region: i })
+                .map(|(i, t)| Pinned {
+                    identity: format!("identifier:{i}"),
+                    text: t.to_string(),
+                    region: i,
+                })
                 .collect(),
         )
     }
 
     fn reasons(index: &DriftIndex, summary: &str) -> Vec<(String, String)> {
-        index.find(summary).into_iter().map(|d| (d.word, d.reason)).collect()
+        index
+            .find(summary)
+            .into_iter()
+            .map(|d| (d.word, d.reason))
+            .collect()
     }
 
     #[test]
     fn finds_each_kind_of_variant() {
         let idx = index(&["src/legacy/parser_v2.py", "ACC-00123456"]);
-        assert_eq!(reasons(&idx, "parser_v2.py normalizes"), [("parser_v2.py".into(), "its file name without the path".into())]);
-        assert_eq!(reasons(&idx, "see legacy/parser_v2.py."), [("legacy/parser_v2.py".into(), "the end of its path".into())]);
-        assert_eq!(reasons(&idx, "parser.py normalizes"), [("parser.py".into(), "the same name with another version or suffix".into())]);
-        assert_eq!(reasons(&idx, "account ACC-00123465 refunded"), [("ACC-00123465".into(), "2 characters away from it".into())]);
+        assert_eq!(
+            reasons(&idx, "parser_v2.py normalizes"),
+            [(
+                "parser_v2.py".into(),
+                "its file name without the path".into()
+            )]
+        );
+        assert_eq!(
+            reasons(&idx, "see legacy/parser_v2.py."),
+            [("legacy/parser_v2.py".into(), "the end of its path".into())]
+        );
+        assert_eq!(
+            reasons(&idx, "parser.py normalizes"),
+            [(
+                "parser.py".into(),
+                "the same name with another version or suffix".into()
+            )]
+        );
+        assert_eq!(
+            reasons(&idx, "account ACC-00123465 refunded"),
+            [("ACC-00123465".into(), "2 characters away from it".into())]
+        );
         assert!(reasons(&idx, "src/legacy/parser_v2.py normalizes every field").is_empty());
         assert!(reasons(&idx, "the parser normalizes fields").is_empty());
     }

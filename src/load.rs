@@ -18,6 +18,26 @@ pub const DEFAULT_POLICY: &str = include_str!("../policies/default.policy");
 /// How the built-in default policy is named in diagnostics.
 pub const DEFAULT_POLICY_NAME: &str = "<built-in>/default.policy";
 
+/// The policy a command runs under: the file given, or the built-in default.
+/// A policy with errors is refused with its diagnostics: a policy that does
+/// not say what it means cannot decide a verdict. Warnings are returned too.
+pub fn policy_for_use(
+    path: Option<&Path>,
+) -> Result<(Arc<Policy>, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let mut loader = Loader::new();
+    let loaded = match path {
+        Some(path) => loader.load_path(path),
+        None => loader.load_builtin(),
+    };
+    let diagnostics: Vec<Diagnostic> = loader.diagnostics().cloned().collect();
+    match &loaded.policy {
+        Some(policy) if !diagnostics.iter().any(|d| d.severity == Severity::Error) => {
+            Ok((Arc::clone(policy), diagnostics))
+        }
+        _ => Err(diagnostics),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Key {
     Builtin,

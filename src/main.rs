@@ -3,7 +3,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use ctxguard::compact::CompactOptions;
+use ctxguard::document::InputFormat;
 use ctxguard::report::{self, Format, HumanStyle};
+use ctxguard::run::{self, PlanRequest, VerifyRequest};
+use ctxguard::verify::Options;
 use ctxguard::{check, explain, Code, ExitStatus};
 
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
@@ -26,8 +30,73 @@ enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
+    /// Verify a compaction plan against its trace and the policy.
+    ///
+    /// Exit 0: compact (safe to apply); 1: reject; 3: escalate (no plan fits
+    /// the budget: a person must decide); 2: unreadable input or bad usage.
+    Verify {
+        /// The buffer before compaction (JSON, YAML or JSON Lines; `-` for stdin).
+        #[arg(long, value_name = "FILE")]
+        trace: PathBuf,
+        /// The proposed buffer after compaction.
+        #[arg(long, value_name = "FILE")]
+        plan: PathBuf,
+        /// The policy; the built-in default when absent.
+        #[arg(long, value_name = "FILE")]
+        policy: Option<PathBuf>,
+        /// Read inputs as this format, whatever their extension.
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        input_format: Option<InputFormatArg>,
+        /// Override the policy's `budget window` for this run.
+        #[arg(long, value_name = "TOKENS")]
+        budget: Option<u64>,
+        #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+        format: FormatArg,
+    },
+    /// Write a safe plan for a trace to stdout: commitments verbatim, each
+    /// run of narrative between them summarized, and, if still over budget,
+    /// the oldest summaries dropped.
+    ///
+    /// Exit 0: plan written (it verifies as compact); 3: escalate (the
+    /// commitments alone do not fit); 2: unreadable input, a trace that
+    /// cannot be compacted safely, or a failing summarizer.
+    Plan {
+        #[arg(long, value_name = "FILE")]
+        trace: PathBuf,
+        #[arg(long, value_name = "FILE")]
+        policy: Option<PathBuf>,
+        /// A shell command run once per narrative run, with the run's text on
+        /// stdin; its stdout is the summary. Without it, the first sentence
+        /// of each region stands in (marked `summarizer: extractive`).
+        #[arg(long, value_name = "CMD")]
+        summarizer: Option<String>,
+        #[arg(long, value_name = "TOKENS")]
+        budget: Option<u64>,
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        input_format: Option<InputFormatArg>,
+        /// The plan's format; the trace's format when absent.
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        output_format: Option<InputFormatArg>,
+    },
     /// Explain a diagnostic code; without a code, list them all.
     Explain { code: Option<String> },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum InputFormatArg {
+    Json,
+    Yaml,
+    Jsonl,
+}
+
+impl From<InputFormatArg> for InputFormat {
+    fn from(format: InputFormatArg) -> InputFormat {
+        match format {
+            InputFormatArg::Json => InputFormat::Json,
+            InputFormatArg::Yaml => InputFormat::Yaml,
+            InputFormatArg::Jsonl => InputFormat::JsonLines,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -76,6 +145,55 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
             // A closed pipe is not an error worth a panic.
             let _ = report::render(&report, format.into(), &human_style(), &mut out);
             Ok(check::status(&report, deny_warnings))
+        }
+        Command::Verify {
+            trace,
+            plan,
+            policy,
+            input_format,
+            budget,
+            format,
+        } => {
+            let request = VerifyRequest {
+                trace,
+                plan,
+                policy,
+                input_format: input_format.map(Into::into),
+                options: Options { budget },
+            };
+            let (report, status) = run::verify_files(&request);
+            let _ = report::render(&report, format.into(), &human_style(), &mut out);
+            Ok(status)
+        }
+        Command::Plan {
+            trace,
+            policy,
+            summarizer,
+            budget,
+            input_format,
+            output_format,
+        } => {
+            let request = PlanRequest {
+                trace,
+                policy,
+                input_format: input_format.map(Into::into),
+                output_format: output_format.map(Into::into),
+                options: CompactOptions { summarizer, budget },
+            };
+            let planned = run::plan_file(&request);
+            if let Some((plan, format)) = &planned.plan {
+                let _ = plan.write(*format, &mut out);
+            }
+            let style = if std::io::stderr().is_terminal() {
+                human_style()
+            } else {
+                HumanStyle::plain()
+            };
+            let mut err = std::io::stderr().lock();
+            for diagnostic in &planned.diagnostics {
+                let _ = err.write_all(report::render_diagnostic(diagnostic, &style).as_bytes());
+            }
+            Ok(planned.status)
         }
         Command::Explain { code: None } => {
             let _ = out.write_all(explain::list().as_bytes());

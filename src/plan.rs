@@ -14,11 +14,25 @@ pub enum Entry {
     /// `keep: ID`: trace region ID, verbatim.
     Keep { id: String, span: Span },
     /// A commitment written out in full.
-    Commitment { kind: String, key: String, content: Content, content_span: Span },
+    Commitment {
+        kind: String,
+        kind_span: Span,
+        key: String,
+        content: Content,
+        content_span: Span,
+    },
     /// Replaces the covered narrative regions.
-    Summary { covers: Vec<(String, Span)>, text: String, text_span: Span },
+    Summary {
+        covers: Vec<(String, Span)>,
+        text: String,
+        text_span: Span,
+    },
     /// A narrative region kept; its text, if given, must equal the trace's.
-    Narrative { from: String, from_span: Span, text: Option<(String, Span)> },
+    Narrative {
+        from: String,
+        from_span: Span,
+        text: Option<(String, Span)>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -67,9 +81,18 @@ fn plan_region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<PlanRegion, Bo
             "summary" => {
                 let covers = covers(&fields, raw)?;
                 let Some((text, text_span)) = fields.string("text")? else {
-                    return Err(fields.error(raw.span.clone(), "this summary has no `text`".to_owned(), "expected `text`", "give the summary its `text`".to_owned()));
+                    return Err(fields.error(
+                        raw.span.clone(),
+                        "this summary has no `text`".to_owned(),
+                        "expected `text`",
+                        "give the summary its `text`".to_owned(),
+                    ));
                 };
-                Entry::Summary { covers, text, text_span }
+                Entry::Summary {
+                    covers,
+                    text,
+                    text_span,
+                }
             }
             "narrative" => {
                 let Some((from, from_span)) = fields.string("from")? else {
@@ -80,7 +103,11 @@ fn plan_region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<PlanRegion, Bo
                         "write `from: ID`, or `keep: ID`".to_owned(),
                     ));
                 };
-                Entry::Narrative { from, from_span, text: fields.string("text")? }
+                Entry::Narrative {
+                    from,
+                    from_span,
+                    text: fields.string("text")?,
+                }
             }
             "unclassified" => {
                 return Err(fields.error(
@@ -100,11 +127,22 @@ fn plan_region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<PlanRegion, Bo
                     ));
                 };
                 let (content, content_span) = fields.content()?;
-                Entry::Commitment { kind, key, content, content_span }
+                Entry::Commitment {
+                    kind,
+                    kind_span,
+                    key,
+                    content,
+                    content_span,
+                }
             }
         }
     };
-    Ok(PlanRegion { entry, tokens, status, place: place(raw) })
+    Ok(PlanRegion {
+        entry,
+        tokens,
+        status,
+        place: place(raw),
+    })
 }
 
 fn covers(fields: &Fields, raw: &RawRegion) -> Result<Vec<(String, Span)>, Box<Diagnostic>> {
@@ -116,8 +154,18 @@ fn covers(fields: &Fields, raw: &RawRegion) -> Result<Vec<(String, Span)>, Box<D
             "list the narrative regions it replaces, like `covers: [r1, r3]`".to_owned(),
         ));
     };
-    let Field { value: Value::Array(items), span, items: spans } = field else {
-        return Err(fields.error(field.span.clone(), "`covers` must be a list of region ids".to_owned(), "expected a list", "write `covers: [r1, r3]`".to_owned()));
+    let Field {
+        value: Value::Array(items),
+        span,
+        items: spans,
+    } = field
+    else {
+        return Err(fields.error(
+            field.span.clone(),
+            "`covers` must be a list of region ids".to_owned(),
+            "expected a list",
+            "write `covers: [r1, r3]`".to_owned(),
+        ));
     };
     items
         .iter()
@@ -126,7 +174,12 @@ fn covers(fields: &Fields, raw: &RawRegion) -> Result<Vec<(String, Span)>, Box<D
             let item_span = spans.get(i).cloned().unwrap_or_else(|| span.clone());
             match item {
                 Value::String(id) => Ok((id.clone(), item_span)),
-                _ => Err(fields.error(item_span, "`covers` must list region ids".to_owned(), "expected a string", "write `covers: [r1, r3]`".to_owned())),
+                _ => Err(fields.error(
+                    item_span,
+                    "`covers` must list region ids".to_owned(),
+                    "expected a string",
+                    "write `covers: [r1, r3]`".to_owned(),
+                )),
             }
         })
         .collect()

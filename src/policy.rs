@@ -43,6 +43,8 @@ impl<T> Setting<T> {
 #[derive(Clone, Debug)]
 pub struct Hint {
     pub regex: Regex,
+    body: String,
+    flags: String,
     /// As written: `/pattern/flags`.
     pub pattern: String,
     pub origin: Origin,
@@ -63,6 +65,20 @@ pub struct OrderRule {
     pub after: Selector,
     /// The whole `order` statement.
     pub origin: Origin,
+}
+
+impl Hint {
+    /// The pattern with its flags inline, `(?i:...)`, for a `RegexSet`.
+    pub fn inline_pattern(&self) -> String {
+        if self.flags.is_empty() {
+            format!("(?:{})", self.body)
+        } else if self.flags.contains('x') {
+            // A newline ends a `#` comment that `x` allows, so `)` is not commented out.
+            format!("(?{}:{}\n)", self.flags, self.body)
+        } else {
+            format!("(?{}:{})", self.flags, self.body)
+        }
+    }
 }
 
 impl OrderRule {
@@ -428,6 +444,8 @@ impl Resolver<'_> {
         match hint::compile(&decl.body.node, &decl.flags.node, flags_offset) {
             Ok(regex) => Some(Hint {
                 regex,
+                body: decl.body.node.clone(),
+                flags: decl.flags.node.clone(),
                 pattern: self.file.text()[decl.span.clone()].to_owned(),
                 origin: self.origin(&decl.span),
             }),

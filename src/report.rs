@@ -7,6 +7,7 @@ mod json;
 use std::io::{self, Write};
 
 use crate::diagnostic::Diagnostic;
+use crate::verify::{Stats, Verdict};
 
 pub use human::{render_diagnostic, HumanStyle};
 pub use json::JsonDiagnostic;
@@ -28,6 +29,8 @@ pub struct Report {
 pub enum Subject {
     /// `ctxguard check` over this many policy files.
     Check { files: usize },
+    /// `ctxguard verify`; no verdict when an input could not be used.
+    Verify(Option<(Verdict, Stats)>),
 }
 
 pub fn render(

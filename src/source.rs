@@ -63,6 +63,18 @@ impl SourceFile {
             .map_or(self.text.len(), |(i, _)| start + i)
     }
 
+    /// The span of `needle` inside `within`, or `within` itself when the
+    /// text there is written differently (escapes, folding).
+    pub fn find_within(&self, within: &Span, needle: &str) -> Span {
+        self.text
+            .get(within.clone())
+            .and_then(|slice| slice.find(needle))
+            .filter(|_| !needle.is_empty())
+            .map_or(within.clone(), |at| {
+                within.start + at..within.start + at + needle.len()
+            })
+    }
+
     fn floor_char_boundary(&self, mut offset: usize) -> usize {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;

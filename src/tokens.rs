@@ -8,7 +8,9 @@ use crate::ast::Tokenizer;
 /// verifier says so (`approximate-tokens`).
 pub fn count(tokenizer: Tokenizer, text: &str) -> u64 {
     match tokenizer {
-        Tokenizer::Approx | Tokenizer::O200kBase | Tokenizer::Cl100kBase => (text.len() as u64).div_ceil(4),
+        Tokenizer::Approx | Tokenizer::O200kBase | Tokenizer::Cl100kBase => {
+            (text.len() as u64).div_ceil(4)
+        }
     }
 }
 

@@ -40,14 +40,20 @@ impl Content {
 /// (`3` and `3.0` are the same number).
 pub fn same_value(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-            (Some(x), Some(y), _, _) => x == y,
-            (_, _, Some(x), Some(y)) => x == y,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y)),
+        (Value::Number(x), Value::Number(y)) => {
+            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(x), Some(y), _, _) => x == y,
+                (_, _, Some(x), Some(y)) => x == y,
+                _ => x.as_f64() == y.as_f64(),
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
+        }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(key, value)| y.get(key).is_some_and(|other| same_value(value, other)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, value)| y.get(key).is_some_and(|other| same_value(value, other)))
         }
         _ => a == b,
     }
@@ -143,7 +149,9 @@ fn region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<Region, Box<Diagnos
     };
     let key = fields.string("key")?;
     if let (RegionKind::Commitment(kind), None) = (&kind, &key) {
-        let span = kind_field.as_ref().map_or(raw.span.clone(), |(_, span)| span.clone());
+        let span = kind_field
+            .as_ref()
+            .map_or(raw.span.clone(), |(_, span)| span.clone());
         return Err(fields.error(
             span,
             format!("commitment `{id}` of kind `{kind}` has no `key`"),
@@ -201,7 +209,10 @@ impl Fields<'_> {
     fn where_(&self) -> String {
         match &self.raw.pointer {
             Some(pointer) => format!("region `{pointer}`"),
-            None => format!("the region on line {}", self.file.line_col(self.raw.span.start).0),
+            None => format!(
+                "the region on line {}",
+                self.file.line_col(self.raw.span.start).0
+            ),
         }
     }
 
@@ -218,7 +229,11 @@ impl Fields<'_> {
     fn wrong_type(&self, name: &str, field: &Field, expected: &str) -> Box<Diagnostic> {
         self.error(
             field.span.clone(),
-            format!("`{name}` of {} must be {expected}, not {}", self.where_(), describe(&field.value)),
+            format!(
+                "`{name}` of {} must be {expected}, not {}",
+                self.where_(),
+                describe(&field.value)
+            ),
             &format!("expected {expected}"),
             format!("write `{name}` as {expected}"),
         )
@@ -227,7 +242,11 @@ impl Fields<'_> {
     pub fn string(&self, name: &str) -> Result<Option<(String, Span)>, Box<Diagnostic>> {
         match self.raw.field(name) {
             None => Ok(None),
-            Some(Field { value: Value::String(text), span, .. }) => Ok(Some((text.clone(), span.clone()))),
+            Some(Field {
+                value: Value::String(text),
+                span,
+                ..
+            }) => Ok(Some((text.clone(), span.clone()))),
             Some(field) => Err(self.wrong_type(name, field, "a string")),
         }
     }
@@ -246,7 +265,10 @@ impl Fields<'_> {
     /// A non-negative whole number (`tokens`, `at`, `tagged_at`).
     pub fn count(&self, name: &str) -> Result<Option<(u64, Span)>, Box<Diagnostic>> {
         match self.raw.field(name) {
-            None | Some(Field { value: Value::Null, .. }) => Ok(None),
+            None
+            | Some(Field {
+                value: Value::Null, ..
+            }) => Ok(None),
             Some(field) => match field.value.as_u64() {
                 Some(n) => Ok(Some((n, field.span.clone()))),
                 None => Err(self.wrong_type(name, field, "a whole number, 0 or more")),
@@ -264,7 +286,8 @@ impl Fields<'_> {
                     span,
                     format!("`status` of {} is `{other}`", self.where_()),
                     "expected `active` or `discharged`",
-                    "a commitment is `active` (the default) or `discharged` (already carried out)".to_owned(),
+                    "a commitment is `active` (the default) or `discharged` (already carried out)"
+                        .to_owned(),
                 )),
             },
         }
@@ -277,16 +300,29 @@ impl Fields<'_> {
                 record.span.clone(),
                 format!("{} has both `text` and `record`", self.where_()),
                 "second content",
-                format!("keep one: `text` (at line {}) or `record`", self.file.line_col(text.span.start).0),
+                format!(
+                    "keep one: `text` (at line {}) or `record`",
+                    self.file.line_col(text.span.start).0
+                ),
             )),
-            (Some(Field { value: Value::String(text), span, .. }), None) => Ok((Content::Text(text.clone()), span.clone())),
+            (
+                Some(Field {
+                    value: Value::String(text),
+                    span,
+                    ..
+                }),
+                None,
+            ) => Ok((Content::Text(text.clone()), span.clone())),
             (Some(field), None) => Err(self.wrong_type("text", field, "a string")),
-            (None, Some(record)) => Ok((Content::Record(record.value.clone()), record.span.clone())),
+            (None, Some(record)) => {
+                Ok((Content::Record(record.value.clone()), record.span.clone()))
+            }
             (None, None) => Err(self.error(
                 self.raw.span.clone(),
                 format!("{} has no content", self.where_()),
                 "expected `text` or `record`",
-                "give the region its content as `text` (a string) or `record` (any value)".to_owned(),
+                "give the region its content as `text` (a string) or `record` (any value)"
+                    .to_owned(),
             )),
         }
     }

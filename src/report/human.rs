@@ -48,16 +48,30 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
         out.write_all(render_diagnostic(diagnostic, style).as_bytes())?;
     }
     let tally = Tally::of(&report.diagnostics);
-    match report.subject {
+    match &report.subject {
         Subject::Check { files } if tally != Tally::default() => {
             writeln!(
                 out,
                 "{} in {}",
                 count(tally),
-                plural(files, "policy file", "policy files")
+                plural(*files, "policy file", "policy files")
             )?;
         }
         Subject::Check { .. } => {}
+        Subject::Verify(Some((verdict, stats))) => {
+            let budget = stats.budget.map_or(String::new(), |budget| {
+                format!(" of a {budget}-token window")
+            });
+            writeln!(
+                out,
+                "verdict: {} ({}); {} tokens before, {} after{budget}",
+                verdict.name(),
+                count(tally),
+                stats.tokens_before,
+                stats.tokens_after
+            )?;
+        }
+        Subject::Verify(None) => writeln!(out, "no verdict: {}", count(tally))?,
     }
     Ok(())
 }
@@ -78,7 +92,17 @@ fn count(tally: Tally) -> String {
 pub fn render_diagnostic(diagnostic: &Diagnostic, style: &HumanStyle) -> String {
     let view = View::new(diagnostic);
     let mut text = String::new();
-    if style.handler().render_report(&mut text, &view).is_err() {
+    let mut handler = style.handler();
+    if !diagnostic.notes.is_empty() {
+        // miette prints a footer after `help` and before related reports.
+        let notes: Vec<String> = diagnostic
+            .notes
+            .iter()
+            .map(|note| format!("note: {note}"))
+            .collect();
+        handler = handler.with_footer(notes.join("\n"));
+    }
+    if handler.render_report(&mut text, &view).is_err() {
         text = format!("{}: {}\n", diagnostic.code, diagnostic.message);
     }
     // miette pads its last lines; trailing spaces are noise in logs and snapshots.

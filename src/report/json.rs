@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use super::{Report, Subject};
 use crate::diagnostic::{Diagnostic, Label};
+use crate::verify::{Stats, Verdict};
 
 /// One diagnostic in the JSON report.
 #[derive(Debug, Serialize)]
@@ -31,6 +32,8 @@ pub struct JsonDiagnostic {
     pub pointer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<JsonLabel>,
 }
@@ -80,6 +83,7 @@ impl JsonDiagnostic {
             end_column: primary.map(|l| l.end_column),
             pointer: primary.and_then(|l| l.pointer.clone()),
             help: diagnostic.help.clone(),
+            notes: diagnostic.notes.clone(),
             labels,
         }
     }
@@ -91,11 +95,33 @@ struct CheckJson {
     diagnostics: Vec<JsonDiagnostic>,
 }
 
+#[derive(Serialize)]
+struct VerifyJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<Verdict>,
+    diagnostics: Vec<JsonDiagnostic>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<&'a Stats>,
+}
+
 pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let diagnostics = report.diagnostics.iter().map(JsonDiagnostic::new).collect();
-    let value = match report.subject {
-        Subject::Check { files } => CheckJson { files, diagnostics },
-    };
-    serde_json::to_writer_pretty(&mut *out, &value)?;
+    match &report.subject {
+        Subject::Check { files } => serde_json::to_writer_pretty(
+            &mut *out,
+            &CheckJson {
+                files: *files,
+                diagnostics,
+            },
+        )?,
+        Subject::Verify(outcome) => serde_json::to_writer_pretty(
+            &mut *out,
+            &VerifyJson {
+                verdict: outcome.as_ref().map(|(verdict, _)| *verdict),
+                diagnostics,
+                stats: outcome.as_ref().map(|(_, stats)| stats),
+            },
+        )?,
+    }
     writeln!(out)
 }

@@ -1,0 +1,115 @@
+//! The `verify` command as a function: read the three inputs, verify, and
+//! hand back a report and an exit status. The binary only renders them.
+
+use std::path::PathBuf;
+
+use crate::compact::{compact, CompactOptions, Outcome, PlanDocument};
+use crate::document::{self, InputFormat};
+use crate::load::policy_for_use;
+use crate::plan::Plan;
+use crate::report::{Report, Subject};
+use crate::status::ExitStatus;
+use crate::trace::Trace;
+use crate::verify::{verify, Options, Verdict};
+
+#[derive(Clone, Debug, Default)]
+pub struct VerifyRequest {
+    pub trace: PathBuf,
+    pub plan: PathBuf,
+    /// `None`: the built-in default policy.
+    pub policy: Option<PathBuf>,
+    /// Overrides the format the file extensions say.
+    pub input_format: Option<InputFormat>,
+    pub options: Options,
+}
+
+fn unusable(diagnostics: Vec<crate::Diagnostic>) -> (Report, ExitStatus) {
+    let report = Report {
+        subject: Subject::Verify(None),
+        diagnostics,
+    };
+    (report, ExitStatus::Usage)
+}
+
+pub fn verify_files(request: &VerifyRequest) -> (Report, ExitStatus) {
+    let (policy, policy_warnings) = match policy_for_use(request.policy.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(diagnostics) => return unusable(diagnostics),
+    };
+    let trace = document::load(&request.trace, request.input_format).and_then(Trace::from_document);
+    let plan = document::load(&request.plan, request.input_format).and_then(Plan::from_document);
+    let (trace, plan) = match (trace, plan) {
+        (Ok(trace), Ok(plan)) => (trace, plan),
+        (trace, plan) => {
+            let diagnostics = [trace.err(), plan.err()]
+                .into_iter()
+                .flatten()
+                .map(|d| *d)
+                .collect();
+            return unusable(diagnostics);
+        }
+    };
+    let verification = verify(&policy, &trace, &plan, &request.options);
+    let status = match verification.verdict {
+        Verdict::Compact => ExitStatus::Success,
+        Verdict::Reject => ExitStatus::Failure,
+        Verdict::Escalate => ExitStatus::Escalate,
+    };
+    let mut diagnostics = policy_warnings;
+    diagnostics.extend(verification.diagnostics);
+    let report = Report {
+        subject: Subject::Verify(Some((verification.verdict, verification.stats))),
+        diagnostics,
+    };
+    (report, status)
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PlanRequest {
+    pub trace: PathBuf,
+    pub policy: Option<PathBuf>,
+    pub input_format: Option<InputFormat>,
+    /// The plan's format; the trace's when absent.
+    pub output_format: Option<InputFormat>,
+    pub options: CompactOptions,
+}
+
+/// What `plan` produced: a plan to write (exit 0), or diagnostics and the status to exit with.
+pub struct Planned {
+    pub plan: Option<(PlanDocument, InputFormat)>,
+    pub diagnostics: Vec<crate::Diagnostic>,
+    pub status: ExitStatus,
+}
+
+pub fn plan_file(request: &PlanRequest) -> Planned {
+    let failed = |diagnostics, status| Planned {
+        plan: None,
+        diagnostics,
+        status,
+    };
+    let (policy, mut warnings) = match policy_for_use(request.policy.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(diagnostics) => return failed(diagnostics, ExitStatus::Usage),
+    };
+    let document = match document::load(&request.trace, request.input_format) {
+        Ok(document) => document,
+        Err(diagnostic) => return failed(vec![*diagnostic], ExitStatus::Usage),
+    };
+    let format = request.output_format.unwrap_or(document.format);
+    let trace = match Trace::from_document(document) {
+        Ok(trace) => trace,
+        Err(diagnostic) => return failed(vec![*diagnostic], ExitStatus::Usage),
+    };
+    match compact(&policy, &trace, &request.options) {
+        Outcome::Plan(plan, found) => {
+            warnings.extend(found);
+            Planned {
+                plan: Some((plan, format)),
+                diagnostics: warnings,
+                status: ExitStatus::Success,
+            }
+        }
+        Outcome::Escalate(diagnostics) => failed(diagnostics, ExitStatus::Escalate),
+        Outcome::Failed(diagnostics) => failed(diagnostics, ExitStatus::Usage),
+    }
+}
