@@ -528,7 +528,7 @@ impl<'a> Verifier<'a> {
                 .help(format!("write the identifier exactly as pinned, `{pinned}`, or leave it out of the summary"))
                 .commitment(identity);
                 let word_span = self.plan.file.find_within(text_span, &word);
-                let diagnostic = self.plan_label(diagnostic, p, word_span, format!("{reason}"));
+                let diagnostic = self.plan_label(diagnostic, p, word_span, reason);
                 let diagnostic = self.trace_label(
                     diagnostic,
                     t,
