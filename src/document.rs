@@ -471,35 +471,60 @@ fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> 
     Ok(raw_regions)
 }
 
+/// serde_yaml says `PROBLEM at line L column C, while CONTEXT at line L2 column C2`:
+/// the problem gets the primary label, the context (where an unclosed
+/// construct began) a second one.
 fn yaml_error(file: &Arc<SourceFile>, error: &serde_yaml::Error) -> Box<Diagnostic> {
-    let text = error.to_string();
-    let reason = text.split(" at line ").next().unwrap_or(&text);
-    let reason = friendly_serde(reason).replace(
+    let text = error.to_string().replace("scalar", "string");
+    let (head, context) = match text.split_once(", while ") {
+        Some((head, context)) => (head, Some(context)),
+        None => (text.as_str(), None),
+    };
+    let problem = friendly_serde(head.split(" at line ").next().unwrap_or(head)).replace(
         "struct YamlDocument",
         "a mapping with `version` and `regions`",
     );
-    match error.location() {
-        Some(location) => {
-            let offset = file.offset_of(location.line(), location.column());
-            let width = file.text()[offset..]
-                .chars()
-                .next()
-                .map_or(0, char::len_utf8);
-            invalid(
-                file,
-                offset..offset + width,
-                format!("`{}` is not valid YAML: {reason}", file.name()),
-                reason,
-            )
+    let at = |line: usize, column: usize| {
+        let offset = file.offset_of(line, column);
+        let width = file.text()[offset..]
+            .chars()
+            .next()
+            .filter(|c| *c != '\n')
+            .map_or(0, char::len_utf8);
+        offset..offset + width
+    };
+    let context = context.map(|context| match context.split_once(" at line ") {
+        Some((what, place)) => {
+            let mut numbers = place
+                .split(" column ")
+                .filter_map(|n| n.trim().parse::<usize>().ok());
+            (what.to_owned(), numbers.next().zip(numbers.next()))
         }
-        None => Box::new(
-            Diagnostic::new(
-                Code::InvalidInput,
-                format!("`{}` is not valid YAML: {reason}", file.name()),
-            )
-            .file(file.name()),
+        None => (context.to_owned(), None),
+    });
+    let message = match &context {
+        Some((what, _)) => format!(
+            "`{}` is not valid YAML: {problem} while {what}",
+            file.name()
         ),
+        None => format!("`{}` is not valid YAML: {problem}", file.name()),
+    };
+    let Some(location) = error.location() else {
+        return Box::new(Diagnostic::new(Code::InvalidInput, message).file(file.name()));
+    };
+    let mut diagnostic = Diagnostic::new(Code::InvalidInput, message).label(
+        file,
+        at(location.line(), location.column()),
+        problem,
+    );
+    if let Some((what, Some((line, column)))) = context {
+        let started = what
+            .trim_start_matches("while ")
+            .replace("scanning ", "")
+            .replace("parsing ", "");
+        diagnostic = diagnostic.label(file, at(line, column), format!("{started} starts here"));
     }
+    Box::new(diagnostic)
 }
 
 struct Place {

@@ -281,7 +281,7 @@ impl<'a> TraceIndex<'a> {
         self.push(
             Anchor::Trace(i),
             Diagnostic::new(Code::UntaggedCandidate, format!("{what} region `{}` looks like a commitment of kind `{name}`", region.id))
-                .label_at(&self.trace.file, self.hint_span(&self.trace.file, &region.content_span, kind), region.place.pointer.clone(), format!("matches a `{name}` hint"))
+                .label_at(&self.trace.file, self.hint_span(&self.trace.file, &region.content_span, kind), region.place.pointer.clone(), format!("matches the hint for `{name}`"))
                 .help(format!(
                     "if it is one, tag it when it is written (`kind: {name}` with a `key`); as {what} it may be summarized away"
                 ))

@@ -505,10 +505,14 @@ impl<'a> Verifier<'a> {
                 .get(k)
                 .map_or("", |kind| kind.name.as_str());
             let diagnostic = Diagnostic::new(Code::CommitmentInSummary, format!("this summary reads like a commitment of kind `{name}`"))
-                .help(format!("check it against the trace: the summarizer may have paraphrased or invented a `{name}`; keep commitments themselves with `keep: ID`"));
+                .help(format!("check it against the trace: the summarizer may have paraphrased or invented a commitment of kind `{name}`; keep commitments themselves with `keep: ID`"));
             let span = self.index.hint_span(&self.plan.file, text_span, k);
-            let diagnostic =
-                self.plan_label(diagnostic, p, span, format!("matches a `{name}` hint"));
+            let diagnostic = self.plan_label(
+                diagnostic,
+                p,
+                span,
+                format!("matches the hint for `{name}`"),
+            );
             self.push(Anchor::Plan(p), diagnostic);
         }
         if !self.index.drift.is_empty() {

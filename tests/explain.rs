@@ -1,6 +1,10 @@
-//! Every code has an explanation, and its example really triggers it.
+//! Every code has an explanation, and its example really triggers it: the
+//! example's files are written to a directory and the documented command
+//! line runs the real binary there.
 
-use ctxguard::{check, explain, Code};
+use std::process::Command;
+
+use ctxguard::{explain, Code};
 
 #[test]
 fn every_example_reports_its_code() {
@@ -16,17 +20,28 @@ fn every_example_reports_its_code() {
                 std::fs::write(dir.path().join(name), text).expect("write example");
             }
         }
-        let checked = dir.path().join(explanation.example[0].0);
-        let report = check::check(&[checked]).expect("a file path");
-        assert!(
-            report.diagnostics.iter().any(|d| d.code == code),
-            "the example for {code} reports {:?}",
-            report
-                .diagnostics
-                .iter()
-                .map(|d| d.code.name())
-                .collect::<Vec<_>>()
+        let output = Command::new(env!("CARGO_BIN_EXE_ctxguard"))
+            .args(explanation.run.split_whitespace())
+            .current_dir(dir.path())
+            .output()
+            .expect("ctxguard runs");
+        let shown = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
         );
+        assert!(
+            shown.contains(&format!("ctxguard::{code}")),
+            "`ctxguard {}` for {code} shows:\n{shown}",
+            explanation.run
+        );
+        if code.default_severity() == ctxguard::Severity::Error {
+            assert_ne!(
+                output.status.code(),
+                Some(0),
+                "an error fails the command: {code}"
+            );
+        }
     }
 }
 
@@ -54,4 +69,9 @@ fn all_codes() {
 #[test]
 fn explain_order_cycle() {
     insta::assert_snapshot!(explain::render(Code::OrderCycle));
+}
+
+#[test]
+fn explain_altered_commitment() {
+    insta::assert_snapshot!(explain::render(Code::AlteredCommitment));
 }
