@@ -712,7 +712,9 @@ impl<'a> Verifier<'a> {
         }
     }
 
-    /// `order A before B`: the last commitment matching A stands before the first matching B.
+    /// `order A before B`: the plan must not invert a pair that the trace
+    /// has in the required order. A pair the trace itself has inverted is not the
+    /// compaction's doing: it is reported once per rule, as a warning.
     fn order_rules(&mut self) {
         let policy = self.policy();
         for rule in &policy.orders {
@@ -725,54 +727,88 @@ impl<'a> Verifier<'a> {
                     _ => false,
                 }
             };
-            let last_before = self
-                .sequence
-                .iter()
-                .rev()
-                .find(|(_, c)| matches(&rule.before, *c))
-                .copied();
-            let first_after = self
-                .sequence
-                .iter()
-                .find(|(_, c)| matches(&rule.after, *c))
-                .copied();
-            let (Some((pa, ca)), Some((pb, cb))) = (last_before, first_after) else {
-                continue;
-            };
-            if pa <= pb || ca == cb {
-                continue;
+            // Plan order: the B seen so far that stands latest in the trace.
+            let mut latest_b: Option<(usize, usize)> = None;
+            let mut introduced: Option<((usize, usize), (usize, usize))> = None;
+            for &(p, c) in &self.sequence {
+                if matches(&rule.before, c) {
+                    if let Some((pb, cb)) = latest_b.filter(|&(_, cb)| cb > c) {
+                        introduced = Some(((p, c), (pb, cb)));
+                        break;
+                    }
+                }
+                if matches(&rule.after, c) && latest_b.is_none_or(|(_, cb)| c > cb) {
+                    latest_b = Some((p, c));
+                }
             }
-            let (a, b) = (self.identity(ca), self.identity(cb));
-            let diagnostic = Diagnostic::new(
-                Code::OrderViolated,
-                format!(
-                    "`{b}` comes before `{a}` in the plan, against `{}`",
-                    rule.describe()
-                ),
-            )
-            .help(format!("move `{b}` after `{a}`"))
-            .commitment(b.clone());
-            let diagnostic = self.plan_label(
-                diagnostic,
-                pb,
-                self.plan.regions[pb].place.span.clone(),
-                format!("`{b}` at plan position {}", pb + 1),
-            );
-            let diagnostic = self.plan_label(
-                diagnostic,
-                pa,
-                self.plan.regions[pa].place.span.clone(),
-                format!("`{a}` at plan position {}", pa + 1),
-            );
-            let statement = format!(
-                "requires {} before {}",
-                quote_selector(&rule.before),
-                quote_selector(&rule.after)
-            );
-            let diagnostic =
-                diagnostic.label(&rule.origin.file, rule.origin.span.clone(), statement);
-            self.push(Anchor::Plan(pb), diagnostic);
+            if let Some(((pa, ca), (pb, cb))) = introduced {
+                let (a, b) = (self.identity(ca), self.identity(cb));
+                let diagnostic = Diagnostic::new(
+                    Code::OrderViolated,
+                    format!(
+                        "`{b}` comes before `{a}` in the plan, against `{}`",
+                        rule.describe()
+                    ),
+                )
+                .help(format!("move `{b}` after `{a}`, as in the trace"))
+                .commitment(b.clone());
+                let diagnostic = self.plan_label(
+                    diagnostic,
+                    pb,
+                    self.plan.regions[pb].place.span.clone(),
+                    format!("`{b}` at plan position {}", pb + 1),
+                );
+                let diagnostic = self.plan_label(
+                    diagnostic,
+                    pa,
+                    self.plan.regions[pa].place.span.clone(),
+                    format!("`{a}` at plan position {}", pa + 1),
+                );
+                let statement = format!(
+                    "requires {} before {}",
+                    quote_selector(&rule.before),
+                    quote_selector(&rule.after)
+                );
+                let diagnostic =
+                    diagnostic.label(&rule.origin.file, rule.origin.span.clone(), statement);
+                self.push(Anchor::Plan(pb), diagnostic);
+            }
+            self.inverted_in_trace(rule);
         }
+    }
+
+    /// A pair the trace already has against `rule`: the first B followed later by an A.
+    fn inverted_in_trace(&mut self, rule: &crate::policy::OrderRule) {
+        let regions = &self.trace().regions;
+        let matches = |selector: &Selector, t: usize| match (&regions[t].kind, &regions[t].key) {
+            (crate::trace::RegionKind::Commitment(kind), Some(key)) => selector.matches(kind, key),
+            _ => false,
+        };
+        let Some(first_b) = (0..regions.len()).find(|&t| matches(&rule.after, t)) else {
+            return;
+        };
+        let Some(later_a) = (first_b + 1..regions.len()).find(|&t| matches(&rule.before, t)) else {
+            return;
+        };
+        let (a, b) = (self.identity(later_a), self.identity(first_b));
+        let diagnostic = Diagnostic::new(Code::OrderViolated, format!("the trace itself has `{b}` before `{a}`, against `{}`", rule.describe()))
+            .severity(Severity::Warning)
+            .help(format!("compaction keeps trace order, so no plan can fix this; if the rule should hold, the runtime must restate `{b}` after `{a}`"))
+            .commitment(a.clone());
+        let diagnostic = self.trace_label(
+            diagnostic,
+            first_b,
+            regions[first_b].place.span.clone(),
+            format!("`{b}` here"),
+        );
+        let diagnostic = self.trace_label(
+            diagnostic,
+            later_a,
+            regions[later_a].place.span.clone(),
+            format!("`{a}` only here"),
+        );
+        let diagnostic = diagnostic.label(&rule.origin.file, rule.origin.span.clone(), "the rule");
+        self.push(Anchor::Trace(later_a), diagnostic);
     }
 
     fn budget(&mut self, options: &Options) -> Option<u64> {

@@ -163,16 +163,36 @@ const TRACE: &str = "tests/scenarios/migration/trace.yaml";
 fn verify_exit_codes() {
     let plan = |name: &str| format!("tests/scenarios/migration/{name}");
     Test::new()
-        .args(&["verify", "--trace", TRACE, "--plan", &plan("plan-good.yaml")])
+        .args(&[
+            "verify",
+            "--trace",
+            TRACE,
+            "--plan",
+            &plan("plan-good.yaml"),
+        ])
         .stdout_contains("verdict: compact")
         .run();
     Test::new()
-        .args(&["verify", "--trace", TRACE, "--plan", &plan("plan-value-rederived.yaml")])
+        .args(&[
+            "verify",
+            "--trace",
+            TRACE,
+            "--plan",
+            &plan("plan-value-rederived.yaml"),
+        ])
         .stdout_contains("verdict: reject")
         .status(1)
         .run();
     Test::new()
-        .args(&["verify", "--trace", TRACE, "--plan", &plan("plan-good.yaml"), "--policy", &plan("tight.policy")])
+        .args(&[
+            "verify",
+            "--trace",
+            TRACE,
+            "--plan",
+            &plan("plan-good.yaml"),
+            "--policy",
+            &plan("tight.policy"),
+        ])
         .stdout_contains("verdict: escalate")
         .status(3)
         .run();
@@ -191,12 +211,28 @@ fn verify_exit_codes() {
 #[test]
 fn verify_budget_override() {
     Test::new()
-        .args(&["verify", "--trace", TRACE, "--plan", "tests/scenarios/migration/plan-good.yaml", "--budget", "110"])
+        .args(&[
+            "verify",
+            "--trace",
+            TRACE,
+            "--plan",
+            "tests/scenarios/migration/plan-good.yaml",
+            "--budget",
+            "110",
+        ])
         .stdout_contains("ctxguard::over-budget")
         .status(1)
         .run();
     Test::new()
-        .args(&["verify", "--trace", TRACE, "--plan", "tests/scenarios/migration/plan-good.yaml", "--budget", "50"])
+        .args(&[
+            "verify",
+            "--trace",
+            TRACE,
+            "--plan",
+            "tests/scenarios/migration/plan-good.yaml",
+            "--budget",
+            "50",
+        ])
         .stdout_contains("ctxguard::budget-unmeetable")
         .status(3)
         .run();
@@ -205,7 +241,15 @@ fn verify_budget_override() {
 #[test]
 fn verify_json_report_follows_the_contract() {
     let output = Test::new()
-        .args(&["verify", "--format", "json", "--trace", TRACE, "--plan", "tests/scenarios/migration/plan-constraint-evaporated.yaml"])
+        .args(&[
+            "verify",
+            "--format",
+            "json",
+            "--trace",
+            TRACE,
+            "--plan",
+            "tests/scenarios/migration/plan-constraint-evaporated.yaml",
+        ])
         .status(1)
         .run();
     let report: serde_json::Value = serde_json::from_str(&output.stdout).expect("JSON");
@@ -219,10 +263,20 @@ fn verify_json_report_follows_the_contract() {
     assert_eq!(missing["commitment"], "constraint:reversible");
     assert_eq!(missing["region"], "r2");
     assert_eq!(missing["file"], TRACE);
-    assert_eq!((missing["line"].as_u64(), missing["column"].as_u64()), (Some(9), Some(5)));
+    assert_eq!(
+        (missing["line"].as_u64(), missing["column"].as_u64()),
+        (Some(9), Some(5))
+    );
     assert_eq!(missing["pointer"], "/regions/1");
     let stats = &report["stats"];
-    for key in ["trace_regions", "plan_regions", "commitments", "tokens_before", "tokens_after", "budget"] {
+    for key in [
+        "trace_regions",
+        "plan_regions",
+        "commitments",
+        "tokens_before",
+        "tokens_after",
+        "budget",
+    ] {
         assert!(stats[key].is_u64(), "stats.{key}");
     }
     assert_eq!(stats["trace_regions"], 10);
@@ -234,7 +288,15 @@ fn verify_json_report_follows_the_contract() {
 fn verify_reads_standard_input() {
     let plan = std::fs::read("tests/scenarios/migration/plan-good.yaml").expect("fixture");
     Test::new()
-        .args(&["verify", "--trace", TRACE, "--plan", "-", "--input-format", "yaml"])
+        .args(&[
+            "verify",
+            "--trace",
+            TRACE,
+            "--plan",
+            "-",
+            "--input-format",
+            "yaml",
+        ])
         .stdin(plan.clone())
         .stdout_contains("verdict: compact")
         .run();
@@ -249,7 +311,15 @@ fn verify_reads_standard_input() {
 #[test]
 fn verify_refuses_a_policy_with_errors() {
     Test::new()
-        .args(&["verify", "--trace", TRACE, "--plan", "tests/scenarios/migration/plan-good.yaml", "--policy", "tests/ui/check/weakened-invariant.policy"])
+        .args(&[
+            "verify",
+            "--trace",
+            TRACE,
+            "--plan",
+            "tests/scenarios/migration/plan-good.yaml",
+            "--policy",
+            "tests/ui/check/weakened-invariant.policy",
+        ])
         .stdout_contains("ctxguard::weakened-invariant")
         .stdout_contains("no verdict")
         .status(2)
@@ -258,12 +328,20 @@ fn verify_refuses_a_policy_with_errors() {
 
 #[test]
 fn plan_writes_a_plan_that_verifies() {
-    let output = Test::new().args(&["plan", "--trace", TRACE, "--output-format", "json"]).run();
+    let output = Test::new()
+        .args(&["plan", "--trace", TRACE, "--output-format", "json"])
+        .run();
     let dir = tempfile::tempdir().expect("temporary directory");
     let path = dir.path().join("plan.json");
     std::fs::write(&path, &output.stdout).expect("write plan");
     Test::new()
-        .args(&["verify", "--trace", TRACE, "--plan", &path.display().to_string()])
+        .args(&[
+            "verify",
+            "--trace",
+            TRACE,
+            "--plan",
+            &path.display().to_string(),
+        ])
         .stdout_contains("verdict: compact")
         .run();
 }
@@ -271,7 +349,13 @@ fn plan_writes_a_plan_that_verifies() {
 #[test]
 fn plan_exit_codes() {
     Test::new()
-        .args(&["plan", "--trace", TRACE, "--policy", "tests/scenarios/migration/tight.policy"])
+        .args(&[
+            "plan",
+            "--trace",
+            TRACE,
+            "--policy",
+            "tests/scenarios/migration/tight.policy",
+        ])
         .stdout("")
         .stderr_contains("ctxguard::budget-unmeetable")
         .status(3)
@@ -289,7 +373,11 @@ fn plan_exit_codes() {
         .status(2)
         .run();
     Test::new()
-        .args(&["plan", "--trace", "tests/ui/verify/malformed-json/trace.json"])
+        .args(&[
+            "plan",
+            "--trace",
+            "tests/ui/verify/malformed-json/trace.json",
+        ])
         .stderr_contains("ctxguard::invalid-input")
         .status(2)
         .run();
@@ -298,9 +386,19 @@ fn plan_exit_codes() {
 #[test]
 fn plan_uses_the_summarizer_once_per_narrative_run() {
     let output = Test::new()
-        .args(&["plan", "--trace", TRACE, "--summarizer", "tr a-z A-Z | head -c 20"])
+        .args(&[
+            "plan",
+            "--trace",
+            TRACE,
+            "--summarizer",
+            "tr a-z A-Z | head -c 20",
+        ])
         .stdout_contains("summarizer: tr a-z A-Z | head -c 20")
         .run();
-    assert!(output.stdout.contains("text: PLEASE WRITE A DATAB"), "{}", output.stdout);
+    assert!(
+        output.stdout.contains("text: PLEASE WRITE A DATAB"),
+        "{}",
+        output.stdout
+    );
     assert_eq!(output.stdout.matches("kind: summary").count(), 5);
 }

@@ -18,7 +18,9 @@ fn verify(plan: &str, policy: Option<&str>) -> (ExitStatus, Vec<String>) {
     let codes = report
         .diagnostics
         .iter()
-        .filter(|d| d.severity == ctxguard::Severity::Error || d.code == ctxguard::Code::IdentifierDrift)
+        .filter(|d| {
+            d.severity == ctxguard::Severity::Error || d.code == ctxguard::Code::IdentifierDrift
+        })
         .map(|d| match &d.commitment {
             Some(identity) => format!("{} {identity}", d.code),
             None => d.code.to_string(),
@@ -29,7 +31,10 @@ fn verify(plan: &str, policy: Option<&str>) -> (ExitStatus, Vec<String>) {
 
 #[test]
 fn plan_good_is_compact() {
-    assert_eq!(verify("plan-good.yaml", None), (ExitStatus::Success, vec![]));
+    assert_eq!(
+        verify("plan-good.yaml", None),
+        (ExitStatus::Success, vec![])
+    );
 }
 
 #[test]
@@ -64,7 +69,10 @@ fn plan_identifier_drift_is_rejected() {
 fn plan_value_rederived_is_rejected() {
     assert_eq!(
         verify("plan-value-rederived.yaml", None),
-        (ExitStatus::Failure, vec!["altered-commitment value:api-base".to_owned()])
+        (
+            ExitStatus::Failure,
+            vec!["altered-commitment value:api-base".to_owned()]
+        )
     );
 }
 
@@ -93,7 +101,10 @@ fn every_plan_escalates_under_the_tight_policy() {
     ] {
         let (status, codes) = verify(plan, Some("tight.policy"));
         assert_eq!(status, ExitStatus::Escalate, "{plan}");
-        assert!(codes.contains(&"budget-unmeetable".to_owned()), "{plan}: {codes:?}");
+        assert!(
+            codes.contains(&"budget-unmeetable".to_owned()),
+            "{plan}: {codes:?}"
+        );
     }
 }
 
@@ -126,6 +137,12 @@ fn the_closing_note_report_is_stable() {
     };
     let (report, _) = verify_files(&request);
     let mut out = Vec::new();
-    ctxguard::report::render(&report, ctxguard::report::Format::Human, &ctxguard::report::HumanStyle::plain(), &mut out).expect("render");
+    ctxguard::report::render(
+        &report,
+        ctxguard::report::Format::Human,
+        &ctxguard::report::HumanStyle::plain(),
+        &mut out,
+    )
+    .expect("render");
     insta::assert_snapshot!(String::from_utf8_lossy(&out));
 }
