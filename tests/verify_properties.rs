@@ -358,14 +358,12 @@ fn oracle(trace: &Value, plan: &Value, window: u64) -> Verdict {
                 }
             }
             if let (Some(&low), Some(&high)) = (covered.iter().min(), covered.iter().max()) {
-                for between in low + 1..high {
-                    if kind_of(&regions[between]) != "narrative" && !covered.contains(&between) {
-                        let covered_here = entry["covers"]
-                            .as_array()
-                            .is_some_and(|c| c.contains(&regions[between]["id"]));
-                        if !covered_here {
-                            error = true;
-                        }
+                for region in regions.iter().take(high).skip(low + 1) {
+                    let covered_here = entry["covers"]
+                        .as_array()
+                        .is_some_and(|c| c.contains(&region["id"]));
+                    if kind_of(region) != "narrative" && !covered_here {
+                        error = true;
                     }
                 }
             }
@@ -374,7 +372,6 @@ fn oracle(trace: &Value, plan: &Value, window: u64) -> Verdict {
                 entry["kind"].as_str().unwrap_or("").to_owned(),
                 entry["key"].as_str().unwrap_or("").to_owned(),
             );
-            tokens_after += 0;
             let Some(&t) = by_identity.get(&identity) else {
                 error = true;
                 continue;
