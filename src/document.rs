@@ -232,12 +232,13 @@ fn json_error(
                 .chars()
                 .next()
                 .map_or(0, char::len_utf8));
-    invalid(
-        file,
-        span,
-        format!("{what} is not valid JSON: {reason}"),
-        reason,
-    )
+    let message = if error.is_data() {
+        // Well-formed JSON of the wrong shape: say so, not "invalid JSON".
+        format!("{what} is not a trace or plan: {reason}")
+    } else {
+        format!("{what} is not valid JSON: {reason}")
+    };
+    invalid(file, span, message, reason)
 }
 
 /// serde's wording in a user's terms.
@@ -248,12 +249,45 @@ fn friendly_serde(reason: &str) -> String {
             "a mapping with `version` and `regions`",
         )
         .replace("struct JsonRegion", "a region (a mapping of fields)")
-        .replace("invalid type: ", "")
+        .replace("invalid type: ", "found ")
         .replace("EOF while parsing", "the file ends inside")
+        .replace("found map", "found a mapping")
+        .replace("found sequence", "found a list")
+        .replace("expected a sequence", "expected a list")
+        .replace("found integer", "found the number")
+        .replace("found floating point", "found the number")
+        .replace("found string", "found the string")
+        .replace("found boolean", "found")
+}
+
+/// serde reads a struct from a JSON array too; a trace or region never is one.
+fn not_a_list(
+    file: &Arc<SourceFile>,
+    part: &str,
+    what: &str,
+    expected: &str,
+) -> Result<(), Box<Diagnostic>> {
+    let trimmed = part.trim_start();
+    if !trimmed.starts_with('[') {
+        return Ok(());
+    }
+    let at = offset_in(file.text(), trimmed);
+    Err(invalid(
+        file,
+        at..at + 1,
+        format!("{what} is not a trace or plan: found a list, expected {expected}"),
+        format!("expected {expected}"),
+    ))
 }
 
 fn read_json(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> {
     let text = file.text();
+    not_a_list(
+        file,
+        text,
+        &format!("`{}`", file.name()),
+        "a mapping with `version` and `regions`",
+    )?;
     let document: JsonDocument = serde_json::from_str(text)
         .map_err(|error| json_error(file, text, 0, &error, &format!("`{}`", file.name())))?;
     check_version(
@@ -308,6 +342,7 @@ fn json_region(
         Some(pointer) => format!("region `{pointer}`"),
         None => format!("line {}", file.line_col(base).0),
     };
+    not_a_list(file, raw, &what, "a region (a mapping of fields)")?;
     let region: JsonRegion =
         serde_json::from_str(raw).map_err(|error| json_error(file, raw, base, &error, &what))?;
     let mut fields = HashMap::new();
@@ -410,9 +445,25 @@ struct YamlDocument {
 
 fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> {
     let text = file.text();
+    // saphyr-parser reads first: it is linear on any input and refuses deep
+    // nesting, which libyaml (behind serde_yaml) takes superlinear time over.
+    let places = YamlPlaces::scan(text).map_err(|(message, line, column)| {
+        let offset = file.offset_of(line, column);
+        let width = file.text()[offset..]
+            .chars()
+            .next()
+            .filter(|c| *c != '\n')
+            .map_or(0, char::len_utf8);
+        let label = message.clone();
+        invalid(
+            file,
+            offset..offset + width,
+            format!("`{}` is not valid YAML: {message}", file.name()),
+            label,
+        )
+    })?;
     let document: YamlDocument =
         serde_yaml::from_str(text).map_err(|error| yaml_error(file, &error))?;
-    let places = YamlPlaces::scan(text);
     let version_text = document.version.as_ref().map(|value| match value {
         serde_yaml::Value::Number(number) => number.to_string(),
         serde_yaml::Value::String(string) => format!("\"{string}\""),
@@ -502,7 +553,17 @@ fn yaml_error(file: &Arc<SourceFile>, error: &serde_yaml::Error) -> Box<Diagnost
         }
         None => (context.to_owned(), None),
     });
+    let shape = [
+        "invalid type",
+        "invalid length",
+        "missing field",
+        "invalid value",
+        "duplicate field",
+    ]
+    .iter()
+    .any(|prefix| head.starts_with(prefix));
     let message = match &context {
+        None if shape => format!("`{}` is not a trace or plan: {problem}", file.name()),
         Some((what, _)) => format!(
             "`{}` is not valid YAML: {problem} while {what}",
             file.name()
@@ -527,6 +588,9 @@ fn yaml_error(file: &Arc<SourceFile>, error: &serde_yaml::Error) -> Box<Diagnost
     Box::new(diagnostic)
 }
 
+/// Deeper nesting is refused, as serde_json refuses it (its limit is 128).
+const MAX_DEPTH: usize = 128;
+
 struct Place {
     span: Span,
     items: Vec<Span>,
@@ -546,19 +610,48 @@ enum Frame {
 }
 
 impl YamlPlaces {
-    fn scan(text: &str) -> YamlPlaces {
+    /// Fails with saphyr's message and its 1-based line and column, for
+    /// malformed YAML, more than one document, or nesting deeper than
+    /// [`MAX_DEPTH`].
+    fn scan(text: &str) -> Result<YamlPlaces, (String, usize, usize)> {
         let mut places = YamlPlaces::default();
+        let mut documents = 0;
         let mut cursor = CharCursor::new(text);
         let mut frames: Vec<Frame> = Vec::new();
         // Start offsets of open containers, with the path they stand at.
         let mut open: Vec<(usize, Vec<String>)> = Vec::new();
         let parser = saphyr_parser::Parser::new_from_str(text);
         for event in parser {
-            let Ok((event, span)) = event else { break };
+            let (event, span) = event.map_err(|error| {
+                let marker = error.marker();
+                (
+                    error.info().replace("scalar", "string"),
+                    marker.line(),
+                    marker.col() + 1,
+                )
+            })?;
             let start = cursor.byte(span.start.index());
             let end = cursor.byte(span.end.index());
+            let at = (span.start.line(), span.start.col() + 1);
             use saphyr_parser::Event;
             match event {
+                Event::DocumentStart(_) => {
+                    documents += 1;
+                    if documents > 1 {
+                        return Err((
+                            "a trace or plan is one YAML document; this file holds more".to_owned(),
+                            at.0,
+                            at.1,
+                        ));
+                    }
+                }
+                Event::MappingStart(..) | Event::SequenceStart(..) if frames.len() >= MAX_DEPTH => {
+                    return Err((
+                        format!("nested more than {MAX_DEPTH} levels deep"),
+                        at.0,
+                        at.1,
+                    ));
+                }
                 Event::Scalar(value, ..) => {
                     if let Some(Frame::Map { key: key @ None }) = frames.last_mut() {
                         *key = Some(value.into_owned());
@@ -597,7 +690,7 @@ impl YamlPlaces {
                 _ => {}
             }
         }
-        places
+        Ok(places)
     }
 
     fn record(&mut self, path: &[String], span: Span, opening: bool) {

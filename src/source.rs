@@ -9,6 +9,11 @@ use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanConten
 /// Byte range into a [`SourceFile`].
 pub type Span = Range<usize>;
 
+/// Snippets larger than this show a window of the labelled line instead.
+const MAX_SNIPPET: usize = 4096;
+/// Bytes shown either side of a span in a window.
+const WINDOW: usize = 100;
+
 /// One file that was read: a policy, trace or plan.
 #[derive(Debug)]
 pub struct SourceFile {
@@ -75,6 +80,29 @@ impl SourceFile {
             })
     }
 
+    /// Part of one long line around a span, so that a snippet of a
+    /// minified file or a 1 MB JSON Lines record stays readable.
+    fn window(&self, span: &SourceSpan) -> MietteSpanContents<'_> {
+        let start = span.offset().min(self.text.len());
+        let end = (start + span.len()).min(self.text.len());
+        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = self.text[end..]
+            .find('\n')
+            .map_or(self.text.len(), |i| end + i);
+        let from = self.floor_char_boundary(start.saturating_sub(WINDOW).max(line_start));
+        let to = self.floor_char_boundary((end.max(start + 1) + WINDOW).min(line_end).max(from));
+        let (line, column) = self.line_col(from);
+        let data = &self.text[from..to];
+        MietteSpanContents::new_named(
+            self.name.clone(),
+            data.as_bytes(),
+            (from, to - from).into(),
+            line - 1,
+            column - 1,
+            data.lines().count().max(1),
+        )
+    }
+
     fn floor_char_boundary(&self, mut offset: usize) -> usize {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
@@ -93,6 +121,9 @@ impl SourceCode for SourceFile {
         let inner = self
             .text
             .read_span(span, context_lines_before, context_lines_after)?;
+        if inner.data().len() > MAX_SNIPPET {
+            return Ok(Box::new(self.window(span)));
+        }
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
             inner.data(),

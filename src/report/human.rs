@@ -12,6 +12,9 @@ use super::{Report, Subject};
 use crate::diagnostic::{Diagnostic, Label, Severity, Tally};
 use crate::source::SourceFile;
 
+/// Widest label, in bytes.
+const MAX_LABEL: usize = 160;
+
 #[derive(Clone, Copy, Debug)]
 pub struct HumanStyle {
     pub color: bool,
@@ -160,7 +163,17 @@ fn labeled<'a>(
 ) -> Box<dyn Iterator<Item = LabeledSpan> + 'a> {
     Box::new(labels.iter().enumerate().map(move |(i, label)| {
         let text = (!label.message.is_empty()).then(|| label.message.clone());
-        let span = (label.span.start, label.span.len());
+        // A label is drawn under its text; past a few lines of width it says nothing more.
+        let source = label.file.text();
+        let mut end = label
+            .span
+            .end
+            .min(label.span.start + MAX_LABEL)
+            .min(source.len());
+        while !source.is_char_boundary(end) {
+            end -= 1;
+        }
+        let span = (label.span.start, end.saturating_sub(label.span.start));
         if primary && i == 0 {
             LabeledSpan::new_primary_with_span(text, span)
         } else {
