@@ -150,6 +150,7 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
         trace,
         &plan,
         &Options {
+            warning_limit: None,
             budget: options.budget,
         },
     );

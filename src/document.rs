@@ -119,11 +119,18 @@ fn invalid(
 
 /// The span from `offset` to the end of its line, for a label on an opening.
 fn rest_of_line(text: &str, offset: usize) -> Span {
-    let offset = offset.min(text.len());
-    let end = text[offset..]
+    first_line(text, offset..text.len())
+}
+
+/// The first line of `span`: a region's opening. Never looks past the
+/// span, so a minified file with every region on one line stays linear.
+fn first_line(text: &str, span: Span) -> Span {
+    let start = span.start.min(text.len());
+    let end = span.end.clamp(start, text.len());
+    let line_end = text[start..end]
         .find(['\n', '\r'])
-        .map_or(text.len(), |i| offset + i);
-    offset..end.max(offset)
+        .map_or(end, |i| start + i);
+    start..line_end
 }
 
 /// Reads a trace or plan file (or `-`, standard input) in the given format,
@@ -393,7 +400,7 @@ fn json_region(
     }
     Ok(RawRegion {
         index,
-        span: rest_of_line(text, base),
+        span: first_line(text, base..base + raw.len()),
         pointer,
         fields,
     })
@@ -514,7 +521,7 @@ fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> 
         }
         raw_regions.push(RawRegion {
             index,
-            span: rest_of_line(text, region_span.start),
+            span: first_line(text, region_span.clone()),
             pointer: Some(format!("/regions/{index}")),
             fields,
         });
@@ -697,13 +704,12 @@ impl YamlPlaces {
         match path {
             [version] if version == "version" => self.version = Some(span),
             [regions, index] if regions == "regions" => {
+                // Its opening first, then its whole extent when it closes.
                 if let Ok(index) = index.parse::<usize>() {
-                    if opening || self.regions.len() <= index {
-                        if self.regions.len() <= index {
-                            self.regions.resize(index + 1, 0..0);
-                        }
-                        self.regions[index] = span;
+                    if self.regions.len() <= index {
+                        self.regions.resize(index + 1, 0..0);
                     }
+                    self.regions[index] = span;
                 }
             }
             [regions, index, field] if regions == "regions" => {

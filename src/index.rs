@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use regex::RegexSet;
+use regex::Regex;
 
 use crate::ast::UnclassifiedAction;
 use crate::code::Code;
@@ -42,39 +42,31 @@ pub enum Anchor {
     Global,
 }
 
-/// All hints of a policy in one set, so each text is scanned once.
+/// A policy's hints in policy order, for "which kind does this text look like".
 pub struct Hints {
-    set: Option<RegexSet>,
-    /// Set index -> kind index.
-    kinds: Vec<usize>,
+    /// (kind index, pattern), in the order the policy declares them.
+    patterns: Vec<(usize, Regex)>,
 }
 
 impl Hints {
     pub fn new(policy: &Policy) -> Hints {
-        let mut patterns = Vec::new();
-        let mut kinds = Vec::new();
-        for (k, kind) in policy.kinds.iter().enumerate() {
-            for hint in &kind.hints {
-                patterns.push(hint.inline_pattern());
-                kinds.push(k);
-            }
-        }
-        // Every hint compiled alone when the policy was read, so the set does too.
-        let set = if patterns.is_empty() {
-            None
-        } else {
-            RegexSet::new(&patterns).ok()
-        };
-        Hints { set, kinds }
+        let patterns = policy
+            .kinds
+            .iter()
+            .enumerate()
+            .flat_map(|(k, kind)| kind.hints.iter().map(move |hint| (k, hint.regex.clone())))
+            .collect();
+        Hints { patterns }
     }
 
     /// The first kind (in policy order) one of whose hints matches `text`.
+    /// Each pattern stops at its first match; a set would look for all of
+    /// them and, with Unicode `\b`, fall back to its slowest engine.
     pub fn first_match(&self, text: &str) -> Option<usize> {
-        let set = self.set.as_ref()?;
-        set.matches(text)
+        self.patterns
             .iter()
-            .next()
-            .and_then(|i| self.kinds.get(i).copied())
+            .find(|(_, regex)| regex.is_match(text))
+            .map(|(k, _)| *k)
     }
 }
 
@@ -167,8 +159,11 @@ impl<'a> TraceIndex<'a> {
                         });
                     }
                 }
-            } else if let Some(kind) = index.hints.first_match(&region.content.as_text()) {
-                index.untagged(i, region, kind);
+            } else if region.role.as_deref() != Some("tool") {
+                // Tool output cannot assert a commitment; users and assistants can.
+                if let Some(kind) = index.hints.first_match(&region.content.as_text()) {
+                    index.untagged(i, region, kind);
+                }
             }
         }
         index.drift = DriftIndex::new(pinned);

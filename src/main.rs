@@ -7,7 +7,7 @@ use ctxguard::compact::CompactOptions;
 use ctxguard::document::InputFormat;
 use ctxguard::report::{self, Format, HumanStyle};
 use ctxguard::run::{self, PlanRequest, VerifyRequest};
-use ctxguard::verify::Options;
+use ctxguard::verify::{Options, WARNING_LIMIT};
 use ctxguard::{check, explain, Code, ExitStatus};
 
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
@@ -50,6 +50,9 @@ enum Command {
         /// Override the policy's `budget window` for this run.
         #[arg(long, value_name = "TOKENS")]
         budget: Option<u64>,
+        /// Show every warning; by default each code shows 10, then a count.
+        #[arg(long)]
+        all_warnings: bool,
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
         format: FormatArg,
     },
@@ -152,6 +155,7 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
             policy,
             input_format,
             budget,
+            all_warnings,
             format,
         } => {
             let request = VerifyRequest {
@@ -159,7 +163,10 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
                 plan,
                 policy,
                 input_format: input_format.map(Into::into),
-                options: Options { budget },
+                options: Options {
+                    budget,
+                    warning_limit: (!all_warnings).then_some(WARNING_LIMIT),
+                },
             };
             let (report, status) = run::verify_files(&request);
             let _ = report::render(&report, format.into(), &human_style(), &mut out);

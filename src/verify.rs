@@ -20,7 +20,13 @@ use crate::trace::{Content, Region, Status, Trace};
 pub struct Options {
     /// Overrides the policy's `budget window` for one run.
     pub budget: Option<u64>,
+    /// Show at most this many warnings of one code, then one that counts
+    /// the rest; `None` shows every one.
+    pub warning_limit: Option<usize>,
 }
+
+/// The command line's default for [`Options::warning_limit`].
+pub const WARNING_LIMIT: usize = 10;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -118,7 +124,10 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
     };
     let mut findings = verifier.findings;
     findings.sort_by_key(|(anchor, _)| *anchor);
-    let diagnostics: Vec<Diagnostic> = findings.into_iter().map(|(_, d)| d).collect();
+    let mut diagnostics: Vec<Diagnostic> = findings.into_iter().map(|(_, d)| d).collect();
+    if let Some(limit) = options.warning_limit {
+        diagnostics = limit_warnings(diagnostics, limit);
+    }
     Verification {
         verdict: verdict_of(&diagnostics),
         diagnostics,
@@ -880,6 +889,35 @@ impl<'a> Verifier<'a> {
         }
         Some(window)
     }
+}
+
+/// Keeps the first `limit` warnings of each code and counts the rest in one
+/// more warning of that code, so that a trace full of paths does not bury the
+/// errors. Errors are never folded.
+fn limit_warnings(diagnostics: Vec<Diagnostic>, limit: usize) -> Vec<Diagnostic> {
+    let mut shown: std::collections::HashMap<Code, usize> = std::collections::HashMap::new();
+    let mut hidden: std::collections::BTreeMap<Code, usize> = std::collections::BTreeMap::new();
+    let mut kept = Vec::new();
+    for diagnostic in diagnostics {
+        if diagnostic.severity == Severity::Warning {
+            let count = shown.entry(diagnostic.code).or_default();
+            if *count == limit {
+                *hidden.entry(diagnostic.code).or_default() += 1;
+                continue;
+            }
+            *count += 1;
+        }
+        kept.push(diagnostic);
+    }
+    for (code, count) in hidden {
+        let s = if count == 1 { "" } else { "s" };
+        kept.push(
+            Diagnostic::new(code, format!("{count} more `{code}` warning{s} not shown"))
+                .severity(Severity::Warning)
+                .help("pass `--all-warnings` to see every one"),
+        );
+    }
+    kept
 }
 
 /// Marks the elements of a longest strictly increasing subsequence
