@@ -86,16 +86,10 @@ impl PlanDocument {
 }
 
 pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outcome {
-    let index = TraceIndex::new(policy, trace);
+    // Only the trace's errors matter here; its warnings come with the verification below.
+    let index = TraceIndex::new(policy, trace, Some(0));
     if index.has_errors() {
-        return Outcome::Failed(
-            index
-                .diagnostics
-                .into_iter()
-                .map(|(_, d)| d)
-                .filter(|d| d.severity == Severity::Error)
-                .collect(),
-        );
+        return Outcome::Failed(index.findings.errors().cloned().collect());
     }
     let mut entries: Vec<(Planned, u64, Option<usize>)> = Vec::new();
     let mut run: Vec<usize> = Vec::new();

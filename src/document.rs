@@ -11,7 +11,10 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use serde::Deserialize;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -66,7 +69,7 @@ pub struct Field {
 }
 
 /// The fields of a region that ctxguard reads; others are ignored.
-pub const FIELDS: &[&str] = &[
+pub const FIELDS: [&str; 13] = [
     "id",
     "kind",
     "key",
@@ -82,31 +85,47 @@ pub const FIELDS: &[&str] = &[
     "from",
 ];
 
+fn field_index(name: &str) -> Option<usize> {
+    FIELDS.iter().position(|field| *field == name)
+}
+
 /// One region as written.
 #[derive(Clone, Debug)]
 pub struct RawRegion {
     /// Position in the file, from 0.
     pub index: usize,
-    /// The region's opening (its first line), for labels about the whole region.
+    /// Where the region is written (in JSON, from its first field to its last).
     pub span: Span,
     /// JSON Pointer (`/regions/3`); `None` in JSON Lines, where the line says it.
     pub pointer: Option<String>,
-    pub fields: HashMap<&'static str, Field>,
+    fields: [Option<Field>; FIELDS.len()],
 }
 
 impl RawRegion {
     pub fn field(&self, name: &str) -> Option<&Field> {
-        self.fields.get(name)
+        field_index(name).and_then(|i| self.fields[i].as_ref())
+    }
+
+    /// The region's first line, for labels about the whole region.
+    pub fn opening(&self, text: &str) -> Span {
+        first_line(text, self.span.clone())
+    }
+
+    /// Moves a field's value out, for the typed model.
+    pub fn take(&mut self, name: &str) -> Option<Field> {
+        field_index(name).and_then(|i| self.fields[i].take())
     }
 }
 
-/// A whole trace or plan file as written.
-#[derive(Debug)]
-pub struct RawDocument {
+/// A trace or plan file, read into memory, and the format to read it in.
+#[derive(Clone, Debug)]
+pub struct Input {
     pub file: Arc<SourceFile>,
     pub format: InputFormat,
-    pub regions: Vec<RawRegion>,
 }
+
+/// Receives each region as soon as it is read.
+pub type Sink<'s> = dyn FnMut(RawRegion) -> Result<(), Box<Diagnostic>> + 's;
 
 fn invalid(
     file: &Arc<SourceFile>,
@@ -127,21 +146,24 @@ fn rest_of_line(text: &str, offset: usize) -> Span {
 fn first_line(text: &str, span: Span) -> Span {
     let start = span.start.min(text.len());
     let end = span.end.clamp(start, text.len());
-    let line_end = text[start..end]
-        .find(['\n', '\r'])
-        .map_or(end, |i| start + i);
+    let line_end =
+        memchr::memchr2(b'\n', b'\r', &text.as_bytes()[start..end]).map_or(end, |i| start + i);
     start..line_end
 }
 
-/// Reads a trace or plan file (or `-`, standard input) in the given format,
-/// or the one its extension says.
-pub fn load(path: &Path, format: Option<InputFormat>) -> Result<RawDocument, Box<Diagnostic>> {
+/// Opens a trace or plan file (or `-`, standard input) to be read in the
+/// given format, or the one its extension (or, for stdin, its content) says.
+pub fn open(path: &Path, format: Option<InputFormat>) -> Result<Input, Box<Diagnostic>> {
     let file = crate::input::read(path)?;
     let format = format.unwrap_or_else(|| InputFormat::detect(path, file.text()));
-    read(file, format)
+    Ok(Input { file, format })
 }
 
-pub fn read(file: Arc<SourceFile>, format: InputFormat) -> Result<RawDocument, Box<Diagnostic>> {
+/// Reads every region of `input`, in order, into `sink`. Regions are not
+/// collected here: a sink that types them as they come keeps one copy of
+/// the data in memory, not two.
+pub fn read(input: &Input, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
+    let file = &input.file;
     if file.text().trim().is_empty() {
         return Err(Box::new(
             Diagnostic::new(Code::InvalidInput, format!("`{}` is empty", file.name()))
@@ -149,56 +171,60 @@ pub fn read(file: Arc<SourceFile>, format: InputFormat) -> Result<RawDocument, B
                 .help("a trace or plan holds `version: 1` and a list of `regions`"),
         ));
     }
-    let regions = match format {
-        InputFormat::Json => read_json(&file)?,
-        InputFormat::JsonLines => read_json_lines(&file)?,
-        InputFormat::Yaml => read_yaml(&file)?,
-    };
-    Ok(RawDocument {
-        file,
-        format,
-        regions,
-    })
+    match input.format {
+        InputFormat::Json => read_json(file, sink),
+        InputFormat::JsonLines => read_json_lines(file, sink),
+        InputFormat::Yaml => read_yaml(file, sink),
+    }
 }
 
-// ---------------------------------------------------------------- JSON
+/// A region's known fields, by [`FIELDS`] index.
+struct JsonRegion<'a>([Option<&'a RawValue>; FIELDS.len()]);
 
-#[derive(Deserialize)]
-struct JsonDocument<'a> {
-    #[serde(borrow)]
-    version: Option<&'a RawValue>,
-    #[serde(borrow)]
-    regions: Option<Vec<&'a RawValue>>,
-}
-
-#[derive(Deserialize)]
-struct JsonRegion<'a> {
-    #[serde(borrow, default)]
-    id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    kind: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    key: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    text: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    record: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    tokens: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    at: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    tagged_at: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    role: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    status: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    keep: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    covers: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    from: Option<&'a RawValue>,
+impl<'de: 'a, 'a> Deserialize<'de> for JsonRegion<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// A field name, matched to its index without allocating.
+        struct Key(Option<usize>);
+        impl<'de> Deserialize<'de> for Key {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct KeyVisitor;
+                impl Visitor<'_> for KeyVisitor {
+                    type Value = Key;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a field name")
+                    }
+                    fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
+                        Ok(Key(field_index(name)))
+                    }
+                }
+                deserializer.deserialize_identifier(KeyVisitor)
+            }
+        }
+        struct RegionVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for RegionVisitor<'a> {
+            type Value = JsonRegion<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a region (a mapping of fields)")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut fields: [Option<&'a RawValue>; FIELDS.len()] = [None; FIELDS.len()];
+                while let Some(Key(index)) = map.next_key()? {
+                    match index {
+                        Some(i) if fields[i].is_some() => {
+                            return Err(de::Error::duplicate_field(FIELDS[i]))
+                        }
+                        Some(i) => fields[i] = Some(map.next_value()?),
+                        None => {
+                            map.next_value::<de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(JsonRegion(fields))
+            }
+        }
+        // A mapping only: serde would otherwise read a struct from an array.
+        deserializer.deserialize_map(RegionVisitor(std::marker::PhantomData))
+    }
 }
 
 /// Where a borrowed slice of `text` starts.
@@ -233,29 +259,22 @@ fn json_error(
         .rsplit_once(" at line ")
         .map_or(text.as_str(), |(reason, _)| reason);
     let reason = friendly_serde(reason);
-    let span = offset
-        ..(offset
-            + file.text()[offset.min(file.text().len())..]
-                .chars()
-                .next()
-                .map_or(0, char::len_utf8));
+    let width = file.text()[offset.min(file.text().len())..]
+        .chars()
+        .next()
+        .map_or(0, char::len_utf8);
     let message = if error.is_data() {
         // Well-formed JSON of the wrong shape: say so, not "invalid JSON".
         format!("{what} is not a trace or plan: {reason}")
     } else {
         format!("{what} is not valid JSON: {reason}")
     };
-    invalid(file, span, message, reason)
+    invalid(file, offset..offset + width, message, reason)
 }
 
 /// serde's wording in a user's terms.
 fn friendly_serde(reason: &str) -> String {
     reason
-        .replace(
-            "struct JsonDocument",
-            "a mapping with `version` and `regions`",
-        )
-        .replace("struct JsonRegion", "a region (a mapping of fields)")
         .replace("invalid type: ", "found ")
         .replace("EOF while parsing", "the file ends inside")
         .replace("found map", "found a mapping")
@@ -267,61 +286,125 @@ fn friendly_serde(reason: &str) -> String {
         .replace("found boolean", "found")
 }
 
-/// serde reads a struct from a JSON array too; a trace or region never is one.
-fn not_a_list(
-    file: &Arc<SourceFile>,
-    part: &str,
-    what: &str,
-    expected: &str,
-) -> Result<(), Box<Diagnostic>> {
-    let trimmed = part.trim_start();
-    if !trimmed.starts_with('[') {
-        return Ok(());
-    }
-    let at = offset_in(file.text(), trimmed);
-    Err(invalid(
-        file,
-        at..at + 1,
-        format!("{what} is not a trace or plan: found a list, expected {expected}"),
-        format!("expected {expected}"),
-    ))
+/// The top-level mapping: `version` kept as written, each element of
+/// `regions` typed and handed to the sink while the array is being read.
+struct DocumentVisitor<'f, 's, 'k> {
+    file: &'f Arc<SourceFile>,
+    sink: &'k mut Sink<'s>,
+    /// Set when the sink refused a region; serde only carries a message.
+    failure: &'k mut Option<Box<Diagnostic>>,
 }
 
-fn read_json(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> {
+impl<'de, 'f, 's, 'k> Visitor<'de> for DocumentVisitor<'f, 's, 'k> {
+    /// The `version` as written, and whether `regions` was there.
+    type Value = (Option<&'de RawValue>, bool);
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a mapping with `version` and `regions`")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (mut version, mut regions) = (None, false);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "version" if version.is_some() => {
+                    return Err(de::Error::duplicate_field("version"))
+                }
+                "version" => version = Some(map.next_value()?),
+                "regions" if regions => return Err(de::Error::duplicate_field("regions")),
+                "regions" => {
+                    map.next_value_seed(RegionsSeed {
+                        file: self.file,
+                        sink: &mut *self.sink,
+                        failure: &mut *self.failure,
+                    })?;
+                    regions = true;
+                }
+                _ => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok((version, regions))
+    }
+}
+
+struct RegionsSeed<'f, 's, 'k> {
+    file: &'f Arc<SourceFile>,
+    sink: &'k mut Sink<'s>,
+    failure: &'k mut Option<Box<Diagnostic>>,
+}
+
+impl<'de> DeserializeSeed<'de> for RegionsSeed<'_, '_, '_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RegionsSeed<'_, '_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of regions")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut index = 0;
+        while let Some(region) = seq.next_element::<JsonRegion<'de>>()? {
+            let pointer = Some(format!("/regions/{index}"));
+            let result = json_region(self.file, region, None, index, pointer)
+                .and_then(|raw| (self.sink)(raw));
+            if let Err(diagnostic) = result {
+                *self.failure = Some(diagnostic);
+                return Err(de::Error::custom("a region was refused"));
+            }
+            index += 1;
+        }
+        Ok(())
+    }
+}
+
+fn read_json(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
     let text = file.text();
-    not_a_list(
+    let mut failure = None;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let visitor = DocumentVisitor {
         file,
-        text,
-        &format!("`{}`", file.name()),
-        "a mapping with `version` and `regions`",
-    )?;
-    let document: JsonDocument = serde_json::from_str(text)
-        .map_err(|error| json_error(file, text, 0, &error, &format!("`{}`", file.name())))?;
+        sink,
+        failure: &mut failure,
+    };
+    let parsed = de::Deserializer::deserialize_map(&mut deserializer, visitor)
+        .and_then(|read| deserializer.end().map(|()| read));
+    let (version, regions) = match parsed {
+        Ok(read) => read,
+        Err(error) => {
+            return Err(failure.unwrap_or_else(|| {
+                json_error(file, text, 0, &error, &format!("`{}`", file.name()))
+            }));
+        }
+    };
     check_version(
         file,
-        document
-            .version
-            .map(|raw| (raw.get(), offset_in(text, raw.get()))),
+        version.map(|raw| (raw.get(), offset_in(text, raw.get()))),
         true,
     )?;
-    let Some(regions) = document.regions else {
+    if !regions {
         return Err(invalid(
             file,
             rest_of_line(text, 0),
             "the document has no `regions` list",
             "expected `regions` in this mapping",
         ));
-    };
-    regions
-        .into_iter()
-        .enumerate()
-        .map(|(index, raw)| json_region(file, raw.get(), index, Some(format!("/regions/{index}"))))
-        .collect()
+    }
+    Ok(())
 }
 
-fn read_json_lines(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> {
+/// One region a line; the file is read a line at a time.
+fn read_json_lines(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
     let text = file.text();
-    let mut regions = Vec::new();
+    let mut index = 0;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let start = offset;
@@ -331,49 +414,47 @@ fn read_json_lines(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnos
             continue;
         }
         let content = &text[start..start + content.len()];
-        let index = regions.len();
-        regions.push(json_region(file, content, index, None)?);
+        let what = format!("line {}", file.line_col(start).0);
+        let region: JsonRegion = serde_json::from_str(content)
+            .map_err(|error| json_error(file, content, start, &error, &what))?;
+        sink(json_region(
+            file,
+            region,
+            Some(start..start + content.len()),
+            index,
+            None,
+        )?)?;
+        index += 1;
     }
-    Ok(regions)
+    Ok(())
 }
 
+/// Types each borrowed field as a JSON value, remembering its span.
 fn json_region(
     file: &Arc<SourceFile>,
-    raw: &str,
+    region: JsonRegion,
+    span: Option<Span>,
     index: usize,
     pointer: Option<String>,
 ) -> Result<RawRegion, Box<Diagnostic>> {
     let text = file.text();
-    let base = offset_in(text, raw);
-    let what = match &pointer {
-        Some(pointer) => format!("region `{pointer}`"),
-        None => format!("line {}", file.line_col(base).0),
-    };
-    not_a_list(file, raw, &what, "a region (a mapping of fields)")?;
-    let region: JsonRegion =
-        serde_json::from_str(raw).map_err(|error| json_error(file, raw, base, &error, &what))?;
-    let mut fields = HashMap::new();
-    let all = [
-        ("id", region.id),
-        ("kind", region.kind),
-        ("key", region.key),
-        ("text", region.text),
-        ("record", region.record),
-        ("tokens", region.tokens),
-        ("at", region.at),
-        ("tagged_at", region.tagged_at),
-        ("role", region.role),
-        ("status", region.status),
-        ("keep", region.keep),
-        ("covers", region.covers),
-        ("from", region.from),
-    ];
-    for (name, raw_field) in all {
-        let Some(raw_field) = raw_field else { continue };
-        let part = raw_field.get();
+    let mut fields: [Option<Field>; FIELDS.len()] = Default::default();
+    let (mut first, mut last) = (usize::MAX, 0);
+    for (slot, raw) in fields.iter_mut().zip(region.0) {
+        let Some(raw) = raw else { continue };
+        let part = raw.get();
         let start = offset_in(text, part);
-        let value: Value = serde_json::from_str(part)
-            .map_err(|error| json_error(file, part, start, &error, &what))?;
+        first = first.min(start);
+        last = last.max(start + part.len());
+        let value = match part.as_bytes() {
+            // A string without escapes is its own text: copy it, do not parse it again.
+            [b'"', inner @ .., b'"'] if memchr::memchr(b'\\', inner).is_none() => {
+                Value::String(part[1..part.len() - 1].to_owned())
+            }
+            // The text was validated by the pass that borrowed it; this cannot fail.
+            _ => serde_json::from_str(part)
+                .map_err(|error| json_error(file, part, start, &error, "a field"))?,
+        };
         let items = if value.is_array() {
             serde_json::from_str::<Vec<&RawValue>>(part)
                 .map(|items| {
@@ -389,18 +470,17 @@ fn json_region(
         } else {
             Vec::new()
         };
-        fields.insert(
-            name,
-            Field {
-                value,
-                span: start..start + part.len(),
-                items,
-            },
-        );
+        *slot = Some(Field {
+            value,
+            span: start..start + part.len(),
+            items,
+        });
     }
+    // A region's own braces are not seen; its fields say where it stands.
+    let span = span.unwrap_or(if first <= last { first..last } else { 0..0 });
     Ok(RawRegion {
         index,
-        span: first_line(text, base..base + raw.len()),
+        span,
         pointer,
         fields,
     })
@@ -450,7 +530,7 @@ struct YamlDocument {
     regions: Option<Vec<serde_yaml::Mapping>>,
 }
 
-fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> {
+fn read_yaml(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
     let text = file.text();
     // saphyr-parser reads first: it is linear on any input and refuses deep
     // nesting, which libyaml (behind serde_yaml) takes superlinear time over.
@@ -498,14 +578,14 @@ fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> 
             "expected `regions` in this mapping",
         ));
     };
-    let mut raw_regions = Vec::with_capacity(regions.len());
     for (index, mapping) in regions.into_iter().enumerate() {
         let region_span = places.regions.get(index).cloned().unwrap_or(0..0);
-        let mut fields = HashMap::new();
+        let mut fields: [Option<Field>; FIELDS.len()] = Default::default();
         for (key, value) in mapping {
-            let Some(name) = key.as_str().and_then(|k| FIELDS.iter().find(|f| **f == k)) else {
+            let Some(slot) = key.as_str().and_then(field_index) else {
                 continue;
             };
+            let name = &FIELDS[slot];
             let place = places.fields.get(&(index, *name));
             let span = place.map_or(region_span.clone(), |p| p.span.clone());
             let value: Value = serde_json::to_value(&value).map_err(|error| {
@@ -517,16 +597,16 @@ fn read_yaml(file: &Arc<SourceFile>) -> Result<Vec<RawRegion>, Box<Diagnostic>> 
                 )
             })?;
             let items = place.map(|p| p.items.clone()).unwrap_or_default();
-            fields.insert(*name, Field { value, span, items });
+            fields[slot] = Some(Field { value, span, items });
         }
-        raw_regions.push(RawRegion {
+        sink(RawRegion {
             index,
-            span: first_line(text, region_span.clone()),
+            span: region_span,
             pointer: Some(format!("/regions/{index}")),
             fields,
-        });
+        })?;
     }
-    Ok(raw_regions)
+    Ok(())
 }
 
 /// serde_yaml says `PROBLEM at line L column C, while CONTEXT at line L2 column C2`:

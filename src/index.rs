@@ -3,7 +3,9 @@
 //! identity, and the trace's own problems (undeclared kinds, repeated ids,
 //! one identity with two contents, retrofitted tags, untagged commitments).
 
-use std::collections::HashMap;
+// Region ids are untrusted input: foldhash is fast and seeded per process.
+use foldhash::HashMap;
+use foldhash::HashMapExt;
 
 use regex::Regex;
 
@@ -11,6 +13,7 @@ use crate::ast::UnclassifiedAction;
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::drift::{is_identifier_like, DriftIndex, Pinned};
+use crate::findings::{Anchor, Findings};
 use crate::policy::Policy;
 use crate::source::{SourceFile, Span};
 use crate::suggest::did_you_mean;
@@ -32,14 +35,6 @@ impl Class {
     pub fn is_protected(self) -> bool {
         !matches!(self, Class::Narrative)
     }
-}
-
-/// Where a finding belongs in the report: plan order, then trace order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Anchor {
-    Plan(usize),
-    Trace(usize),
-    Global,
 }
 
 /// A policy's hints in policy order, for "which kind does this text look like".
@@ -83,11 +78,16 @@ pub struct TraceIndex<'a> {
     pub counted: bool,
     pub hints: Hints,
     pub drift: DriftIndex,
-    pub diagnostics: Vec<(Anchor, Diagnostic)>,
+    pub findings: Findings,
 }
 
 impl<'a> TraceIndex<'a> {
-    pub fn new(policy: &'a Policy, trace: &'a Trace) -> TraceIndex<'a> {
+    /// `warning_limit`: see [`Findings`].
+    pub fn new(
+        policy: &'a Policy,
+        trace: &'a Trace,
+        warning_limit: Option<usize>,
+    ) -> TraceIndex<'a> {
         let regions = &trace.regions;
         let mut index = TraceIndex {
             trace,
@@ -100,7 +100,7 @@ impl<'a> TraceIndex<'a> {
             counted: false,
             hints: Hints::new(policy),
             drift: DriftIndex::new(Vec::new()),
-            diagnostics: Vec::new(),
+            findings: Findings::new(warning_limit),
         };
         let mut pinned = Vec::new();
         let keep_unclassified = policy.on_unclassified.value == UnclassifiedAction::Keep;
@@ -159,7 +159,9 @@ impl<'a> TraceIndex<'a> {
                         });
                     }
                 }
-            } else if region.role.as_deref() != Some("tool") {
+            } else if region.role.as_deref() != Some("tool")
+                && !index.findings.stopped(Code::UntaggedCandidate)
+            {
                 // Tool output cannot assert a commitment; users and assistants can.
                 if let Some(kind) = index.hints.first_match(&region.content.as_text()) {
                     index.untagged(i, region, kind);
@@ -171,7 +173,7 @@ impl<'a> TraceIndex<'a> {
     }
 
     fn push(&mut self, anchor: Anchor, diagnostic: Diagnostic) {
-        self.diagnostics.push((anchor, diagnostic));
+        self.findings.push(anchor, diagnostic);
     }
 
     fn classify(&mut self, i: usize, region: &Region) -> Class {
@@ -225,7 +227,7 @@ impl<'a> TraceIndex<'a> {
             return;
         };
         if let (Some(at), Some(tagged_at)) = (region.at, region.tagged_at) {
-            if tagged_at > at {
+            if tagged_at > at && self.findings.admit(Code::RetrofittedTag) {
                 let span = region
                     .tagged_at_span
                     .clone()
@@ -268,6 +270,9 @@ impl<'a> TraceIndex<'a> {
     }
 
     fn untagged(&mut self, i: usize, region: &Region, kind: usize) {
+        if !self.findings.admit(Code::UntaggedCandidate) {
+            return;
+        }
         let name = self.policy.kinds.get(kind).map_or("", |k| k.name.as_str());
         let what = match region.kind {
             RegionKind::Narrative => "narrative",
@@ -333,8 +338,6 @@ impl<'a> TraceIndex<'a> {
     }
 
     pub fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|(_, d)| d.severity == Severity::Error)
+        self.findings.has_errors()
     }
 }

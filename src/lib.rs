@@ -20,6 +20,7 @@ pub mod difference;
 pub mod document;
 pub mod drift;
 pub mod explain;
+pub mod findings;
 pub mod hint;
 pub mod index;
 pub mod input;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
-use crate::document::{Field, RawDocument, RawRegion};
+use crate::document::{self, Field, Input, RawRegion};
 use crate::source::{SourceFile, Span};
 use crate::trace::{place, Content, Fields, Place, Status};
 
@@ -50,19 +50,28 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub fn from_document(document: RawDocument) -> Result<Plan, Box<Diagnostic>> {
-        let file = document.file;
-        let regions = document
-            .regions
-            .iter()
-            .map(|raw| plan_region(&file, raw))
-            .collect::<Result<_, _>>()?;
-        Ok(Plan { file, regions })
+    /// Reads and types every region of `input`.
+    pub fn read(input: &Input) -> Result<Plan, Box<Diagnostic>> {
+        let file = &input.file;
+        let mut regions = Vec::new();
+        document::read(input, &mut |raw| {
+            regions.push(plan_region(file, raw)?);
+            Ok(())
+        })?;
+        Ok(Plan {
+            file: Arc::clone(file),
+            regions,
+        })
     }
 }
 
-fn plan_region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<PlanRegion, Box<Diagnostic>> {
-    let fields = Fields { file, raw };
+fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion, Box<Diagnostic>> {
+    let place = place(file, &raw);
+    let opening = place.span.clone();
+    let mut fields = Fields {
+        file,
+        raw: &mut raw,
+    };
     let tokens = fields.count("tokens")?.map(|(n, _)| n);
     let (status, status_span) = fields.status()?;
     let status = status.zip(status_span);
@@ -71,7 +80,7 @@ fn plan_region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<PlanRegion, Bo
     } else {
         let Some((kind, kind_span)) = fields.string("kind")? else {
             return Err(fields.error(
-                raw.span.clone(),
+                opening.clone(),
                 "this plan region is neither `keep: ID` nor a region with a `kind`".to_owned(),
                 "expected `keep` or `kind`",
                 "keep a trace region with `keep: ID`, or write a `summary`, a `narrative` or a commitment out in full".to_owned(),
@@ -79,10 +88,10 @@ fn plan_region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<PlanRegion, Bo
         };
         match kind.as_str() {
             "summary" => {
-                let covers = covers(&fields, raw)?;
+                let covers = covers(&mut fields, &opening)?;
                 let Some((text, text_span)) = fields.string("text")? else {
                     return Err(fields.error(
-                        raw.span.clone(),
+                        opening.clone(),
                         "this summary has no `text`".to_owned(),
                         "expected `text`",
                         "give the summary its `text`".to_owned(),
@@ -141,14 +150,14 @@ fn plan_region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<PlanRegion, Bo
         entry,
         tokens,
         status,
-        place: place(raw),
+        place,
     })
 }
 
-fn covers(fields: &Fields, raw: &RawRegion) -> Result<Vec<(String, Span)>, Box<Diagnostic>> {
-    let Some(field) = raw.field("covers") else {
+fn covers(fields: &mut Fields, opening: &Span) -> Result<Vec<(String, Span)>, Box<Diagnostic>> {
+    let Some(field) = fields.raw.take("covers") else {
         return Err(fields.error(
-            raw.span.clone(),
+            opening.clone(),
             "this summary does not say which regions it covers".to_owned(),
             "expected `covers: [IDs]`",
             "list the narrative regions it replaces, like `covers: [r1, r3]`".to_owned(),

@@ -36,8 +36,10 @@ pub fn verify_files(request: &VerifyRequest) -> (Report, ExitStatus) {
         Ok(loaded) => loaded,
         Err(diagnostics) => return unusable(diagnostics),
     };
-    let trace = document::load(&request.trace, request.input_format).and_then(Trace::from_document);
-    let plan = document::load(&request.plan, request.input_format).and_then(Plan::from_document);
+    let trace =
+        document::open(&request.trace, request.input_format).and_then(|input| Trace::read(&input));
+    let plan =
+        document::open(&request.plan, request.input_format).and_then(|input| Plan::read(&input));
     let (trace, plan) = match (trace, plan) {
         (Ok(trace), Ok(plan)) => (trace, plan),
         (trace, plan) => {
@@ -91,12 +93,12 @@ pub fn plan_file(request: &PlanRequest) -> Planned {
         Ok(loaded) => loaded,
         Err(diagnostics) => return failed(diagnostics, ExitStatus::Usage),
     };
-    let document = match document::load(&request.trace, request.input_format) {
-        Ok(document) => document,
+    let input = match document::open(&request.trace, request.input_format) {
+        Ok(input) => input,
         Err(diagnostic) => return failed(vec![*diagnostic], ExitStatus::Usage),
     };
-    let format = request.output_format.unwrap_or(document.format);
-    let trace = match Trace::from_document(document) {
+    let format = request.output_format.unwrap_or(input.format);
+    let trace = match Trace::read(&input) {
         Ok(trace) => trace,
         Err(diagnostic) => return failed(vec![*diagnostic], ExitStatus::Usage),
     };

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::code::Code;
 use crate::diagnostic::Diagnostic;
-use crate::document::{Field, RawDocument, RawRegion};
+use crate::document::{self, Field, Input, RawRegion};
 use crate::source::{SourceFile, Span};
 
 /// What a region holds: text compared byte for byte, or a record compared
@@ -127,19 +127,27 @@ pub struct Trace {
 }
 
 impl Trace {
-    pub fn from_document(document: RawDocument) -> Result<Trace, Box<Diagnostic>> {
-        let file = document.file;
-        let regions = document
-            .regions
-            .iter()
-            .map(|raw| region(&file, raw))
-            .collect::<Result<_, _>>()?;
-        Ok(Trace { file, regions })
+    /// Reads and types every region of `input`.
+    pub fn read(input: &Input) -> Result<Trace, Box<Diagnostic>> {
+        let file = &input.file;
+        let mut regions = Vec::new();
+        document::read(input, &mut |raw| {
+            regions.push(region(file, raw)?);
+            Ok(())
+        })?;
+        Ok(Trace {
+            file: Arc::clone(file),
+            regions,
+        })
     }
 }
 
-fn region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<Region, Box<Diagnostic>> {
-    let fields = Fields { file, raw };
+fn region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<Region, Box<Diagnostic>> {
+    let place = place(file, &raw);
+    let mut fields = Fields {
+        file,
+        raw: &mut raw,
+    };
     let (id, id_span) = fields.required_string("id")?;
     let kind_field = fields.string("kind")?;
     let kind = match kind_field.as_ref().map(|(kind, _)| kind.as_str()) {
@@ -151,7 +159,7 @@ fn region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<Region, Box<Diagnos
     if let (RegionKind::Commitment(kind), None) = (&kind, &key) {
         let span = kind_field
             .as_ref()
-            .map_or(raw.span.clone(), |(_, span)| span.clone());
+            .map_or(place.span.clone(), |(_, span)| span.clone());
         return Err(fields.error(
             span,
             format!("commitment `{id}` of kind `{kind}` has no `key`"),
@@ -173,17 +181,17 @@ fn region(file: &Arc<SourceFile>, raw: &RawRegion) -> Result<Region, Box<Diagnos
         tagged_at: tagged_at.map(|(n, _)| n),
         role: fields.string("role")?.map(|(role, _)| role),
         status: status.unwrap_or(Status::Active),
-        place: place(raw),
+        place,
         id_span,
         kind_span: kind_field.map(|(_, span)| span),
         content_span,
     })
 }
 
-pub(crate) fn place(raw: &RawRegion) -> Place {
+pub(crate) fn place(file: &SourceFile, raw: &RawRegion) -> Place {
     Place {
         index: raw.index,
-        span: raw.span.clone(),
+        span: raw.opening(file.text()),
         pointer: raw.pointer.clone(),
     }
 }
@@ -191,7 +199,7 @@ pub(crate) fn place(raw: &RawRegion) -> Place {
 /// Typed access to a raw region's fields, with errors that say what was expected.
 pub(crate) struct Fields<'a> {
     pub file: &'a Arc<SourceFile>,
-    pub raw: &'a RawRegion,
+    pub raw: &'a mut RawRegion,
 }
 
 fn describe(value: &Value) -> &'static str {
@@ -239,22 +247,23 @@ impl Fields<'_> {
         )
     }
 
-    pub fn string(&self, name: &str) -> Result<Option<(String, Span)>, Box<Diagnostic>> {
-        match self.raw.field(name) {
+    /// Each accessor moves its field out of the raw region: no copies.
+    pub fn string(&mut self, name: &str) -> Result<Option<(String, Span)>, Box<Diagnostic>> {
+        match self.raw.take(name) {
             None => Ok(None),
             Some(Field {
                 value: Value::String(text),
                 span,
                 ..
-            }) => Ok(Some((text.clone(), span.clone()))),
-            Some(field) => Err(self.wrong_type(name, field, "a string")),
+            }) => Ok(Some((text, span))),
+            Some(field) => Err(self.wrong_type(name, &field, "a string")),
         }
     }
 
-    pub fn required_string(&self, name: &str) -> Result<(String, Span), Box<Diagnostic>> {
+    pub fn required_string(&mut self, name: &str) -> Result<(String, Span), Box<Diagnostic>> {
         self.string(name)?.ok_or_else(|| {
             self.error(
-                self.raw.span.clone(),
+                self.raw.opening(self.file.text()),
                 format!("{} has no `{name}`", self.where_()),
                 &format!("expected `{name}` in this region"),
                 format!("every region needs `{name}`"),
@@ -263,20 +272,20 @@ impl Fields<'_> {
     }
 
     /// A non-negative whole number (`tokens`, `at`, `tagged_at`).
-    pub fn count(&self, name: &str) -> Result<Option<(u64, Span)>, Box<Diagnostic>> {
-        match self.raw.field(name) {
+    pub fn count(&mut self, name: &str) -> Result<Option<(u64, Span)>, Box<Diagnostic>> {
+        match self.raw.take(name) {
             None
             | Some(Field {
                 value: Value::Null, ..
             }) => Ok(None),
             Some(field) => match field.value.as_u64() {
-                Some(n) => Ok(Some((n, field.span.clone()))),
-                None => Err(self.wrong_type(name, field, "a whole number, 0 or more")),
+                Some(n) => Ok(Some((n, field.span))),
+                None => Err(self.wrong_type(name, &field, "a whole number, 0 or more")),
             },
         }
     }
 
-    pub fn status(&self) -> Result<(Option<Status>, Option<Span>), Box<Diagnostic>> {
+    pub fn status(&mut self) -> Result<(Option<Status>, Option<Span>), Box<Diagnostic>> {
         match self.string("status")? {
             None => Ok((None, None)),
             Some((status, span)) => match status.as_str() {
@@ -294,8 +303,8 @@ impl Fields<'_> {
     }
 
     /// Exactly one of `text` (a string) and `record` (any value).
-    pub fn content(&self) -> Result<(Content, Span), Box<Diagnostic>> {
-        match (self.raw.field("text"), self.raw.field("record")) {
+    pub fn content(&mut self) -> Result<(Content, Span), Box<Diagnostic>> {
+        match (self.raw.take("text"), self.raw.take("record")) {
             (Some(text), Some(record)) => Err(self.error(
                 record.span.clone(),
                 format!("{} has both `text` and `record`", self.where_()),
@@ -312,13 +321,11 @@ impl Fields<'_> {
                     ..
                 }),
                 None,
-            ) => Ok((Content::Text(text.clone()), span.clone())),
-            (Some(field), None) => Err(self.wrong_type("text", field, "a string")),
-            (None, Some(record)) => {
-                Ok((Content::Record(record.value.clone()), record.span.clone()))
-            }
+            ) => Ok((Content::Text(text), span)),
+            (Some(field), None) => Err(self.wrong_type("text", &field, "a string")),
+            (None, Some(record)) => Ok((Content::Record(record.value), record.span)),
             (None, None) => Err(self.error(
-                self.raw.span.clone(),
+                self.raw.opening(self.file.text()),
                 format!("{} has no content", self.where_()),
                 "expected `text` or `record`",
                 "give the region its content as `text` (a string) or `record` (any value)"

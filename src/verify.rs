@@ -9,7 +9,8 @@ use crate::ast::Selector;
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::difference;
-use crate::index::{Anchor, Class, TraceIndex};
+use crate::findings::{Anchor, Findings};
+use crate::index::{Class, TraceIndex};
 use crate::plan::{Entry, Plan, PlanRegion};
 use crate::policy::{quote_selector, Policy};
 use crate::source::Span;
@@ -78,8 +79,8 @@ pub fn verdict_of(diagnostics: &[Diagnostic]) -> Verdict {
 }
 
 pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) -> Verification {
-    let mut index = TraceIndex::new(policy, trace);
-    let findings = std::mem::take(&mut index.diagnostics);
+    let mut index = TraceIndex::new(policy, trace, options.warning_limit);
+    let findings = std::mem::take(&mut index.findings);
     let n = trace.regions.len();
     let mut next_protected = vec![n; n + 1];
     for i in (0..n).rev() {
@@ -122,12 +123,7 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
         tokens_after: verifier.tokens_after,
         budget,
     };
-    let mut findings = verifier.findings;
-    findings.sort_by_key(|(anchor, _)| *anchor);
-    let mut diagnostics: Vec<Diagnostic> = findings.into_iter().map(|(_, d)| d).collect();
-    if let Some(limit) = options.warning_limit {
-        diagnostics = limit_warnings(diagnostics, limit);
-    }
+    let diagnostics = verifier.findings.finish();
     Verification {
         verdict: verdict_of(&diagnostics),
         diagnostics,
@@ -138,7 +134,7 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
 struct Verifier<'a> {
     index: TraceIndex<'a>,
     plan: &'a Plan,
-    findings: Vec<(Anchor, Diagnostic)>,
+    findings: Findings,
     /// The plan region that keeps, covers or writes out each trace region.
     used_by: Vec<Option<usize>>,
     /// For each identity's first region: the plan region holding it verbatim.
@@ -168,7 +164,7 @@ impl<'a> Verifier<'a> {
     }
 
     fn push(&mut self, anchor: Anchor, diagnostic: Diagnostic) {
-        self.findings.push((anchor, diagnostic));
+        self.findings.push(anchor, diagnostic);
     }
 
     fn plan_label(
@@ -507,7 +503,11 @@ impl<'a> Verifier<'a> {
                 j = self.next_protected[j + 1];
             }
         }
-        if let Some(k) = self.index.hints.first_match(text) {
+        let hinted = match self.findings.stopped(Code::CommitmentInSummary) {
+            true => None,
+            false => self.index.hints.first_match(text),
+        };
+        if let Some(k) = hinted.filter(|_| self.findings.admit(Code::CommitmentInSummary)) {
             let name = self
                 .policy()
                 .kinds
@@ -524,7 +524,7 @@ impl<'a> Verifier<'a> {
             );
             self.push(Anchor::Plan(p), diagnostic);
         }
-        if !self.index.drift.is_empty() {
+        if !self.index.drift.is_empty() && !self.findings.stopped(Code::IdentifierDrift) {
             let found: Vec<(String, String, String, usize)> = self
                 .index
                 .drift
@@ -533,6 +533,9 @@ impl<'a> Verifier<'a> {
                 .map(|d| (d.word, d.pinned.text.clone(), d.reason, d.pinned.region))
                 .collect();
             for (word, pinned, reason, t) in found {
+                if !self.findings.admit(Code::IdentifierDrift) {
+                    break;
+                }
                 let identity = self.identity(t);
                 let diagnostic = Diagnostic::new(
                     Code::IdentifierDrift,
@@ -889,35 +892,6 @@ impl<'a> Verifier<'a> {
         }
         Some(window)
     }
-}
-
-/// Keeps the first `limit` warnings of each code and counts the rest in one
-/// more warning of that code, so that a trace full of paths does not bury the
-/// errors. Errors are never folded.
-fn limit_warnings(diagnostics: Vec<Diagnostic>, limit: usize) -> Vec<Diagnostic> {
-    let mut shown: std::collections::HashMap<Code, usize> = std::collections::HashMap::new();
-    let mut hidden: std::collections::BTreeMap<Code, usize> = std::collections::BTreeMap::new();
-    let mut kept = Vec::new();
-    for diagnostic in diagnostics {
-        if diagnostic.severity == Severity::Warning {
-            let count = shown.entry(diagnostic.code).or_default();
-            if *count == limit {
-                *hidden.entry(diagnostic.code).or_default() += 1;
-                continue;
-            }
-            *count += 1;
-        }
-        kept.push(diagnostic);
-    }
-    for (code, count) in hidden {
-        let s = if count == 1 { "" } else { "s" };
-        kept.push(
-            Diagnostic::new(code, format!("{count} more `{code}` warning{s} not shown"))
-                .severity(Severity::Warning)
-                .help("pass `--all-warnings` to see every one"),
-        );
-    }
-    kept
 }
 
 /// Marks the elements of a longest strictly increasing subsequence

@@ -12,8 +12,8 @@ use ctxguard::Diagnostic;
 
 /// Reads a file as a trace; an error must say where and what.
 fn read(path: &Path) -> Result<(), Box<Diagnostic>> {
-    let document = document::load(path, None)?;
-    ctxguard::trace::Trace::from_document(document).map(|_| ())
+    let input = document::open(path, None)?;
+    ctxguard::trace::Trace::read(&input).map(|_| ())
 }
 
 fn assert_clear(path: &Path, diagnostic: &Diagnostic) {
@@ -177,7 +177,8 @@ fn json_test_suite() {
             .and_then(|n| n.to_str())
             .unwrap_or("")
             .to_owned();
-        let result = document::load(&path, Some(InputFormat::Json));
+        let result = document::open(&path, Some(InputFormat::Json))
+            .and_then(|input| document::read(&input, &mut |_| Ok(())));
         match (name.chars().next(), &result) {
             // Valid JSON: it may not be a trace, but the error must not call it invalid JSON.
             (Some('y'), Err(diagnostic)) => {

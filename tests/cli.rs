@@ -402,3 +402,64 @@ fn plan_uses_the_summarizer_once_per_narrative_run() {
     );
     assert_eq!(output.stdout.matches("kind: summary").count(), 5);
 }
+
+#[test]
+fn repeated_warnings_fold_unless_all_are_asked_for() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let regions: String = (0..15)
+        .map(|i| format!("  - id: r{i}\n    kind: narrative\n    role: user\n    text: \"You must never touch table t{i}.\"\n"))
+        .collect();
+    std::fs::write(
+        dir.path().join("trace.yaml"),
+        format!("version: 1\nregions:\n{regions}"),
+    )
+    .expect("write");
+    let keeps: String = (0..15).map(|i| format!("  - keep: r{i}\n")).collect();
+    std::fs::write(
+        dir.path().join("plan.yaml"),
+        format!("version: 1\nregions:\n{keeps}"),
+    )
+    .expect("write");
+    let trace = dir.path().join("trace.yaml").display().to_string();
+    let plan = dir.path().join("plan.yaml").display().to_string();
+    let count = |stdout: &str| {
+        let report: serde_json::Value = serde_json::from_str(stdout).expect("JSON");
+        let all = report["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let untagged: Vec<&serde_json::Value> = all
+            .iter()
+            .filter(|d| d["code"] == "untagged-candidate")
+            .collect();
+        let folded = untagged
+            .iter()
+            .filter(|d| {
+                d["message"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("stopped after 10")
+            })
+            .count();
+        (untagged.len() - folded, folded)
+    };
+    let folded = Test::new()
+        .args(&[
+            "verify", "--format", "json", "--trace", &trace, "--plan", &plan,
+        ])
+        .run();
+    assert_eq!(count(&folded.stdout), (10, 1));
+    let all = Test::new()
+        .args(&[
+            "verify",
+            "--format",
+            "json",
+            "--all-warnings",
+            "--trace",
+            &trace,
+            "--plan",
+            &plan,
+        ])
+        .run();
+    assert_eq!(count(&all.stdout), (15, 0));
+}

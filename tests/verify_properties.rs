@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use ctxguard::compact::{compact, Outcome};
-use ctxguard::document::{read, InputFormat};
+use ctxguard::document::{Input, InputFormat};
 use ctxguard::load::Loader;
 use ctxguard::plan::Plan;
 use ctxguard::source::SourceFile;
@@ -96,12 +96,20 @@ fn trace_json(specs: &[Spec]) -> Value {
 
 fn read_trace(value: &Value) -> Trace {
     let file = SourceFile::new("trace.json", value.to_string());
-    Trace::from_document(read(file, InputFormat::Json).expect("valid JSON")).expect("a valid trace")
+    Trace::read(&Input {
+        file,
+        format: InputFormat::Json,
+    })
+    .expect("a valid trace")
 }
 
 fn read_plan(value: &Value) -> Plan {
     let file = SourceFile::new("plan.json", value.to_string());
-    Plan::from_document(read(file, InputFormat::Json).expect("valid JSON")).expect("a valid plan")
+    Plan::read(&Input {
+        file,
+        format: InputFormat::Json,
+    })
+    .expect("a valid plan")
 }
 
 fn codes(policy: &Policy, trace: &Trace, plan: &Value) -> (Verdict, Vec<Code>) {

@@ -1,0 +1,184 @@
+//! `cargo bench --bench verify`: ctxguard verify against serde_json parsing
+//! the same files into typed structs, on traces made by the shared
+//! generator at 10k, 100k and 1M regions (CTXGUARD_BENCH_SIZES overrides,
+//! e.g. `10000,100000`). The data is generated under `target/bench-data`
+//! and never committed. Each measurement runs in a child process, so its
+//! peak memory (VmHWM, Linux) is its own; times are the best of 5 runs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde::Deserialize;
+
+/// What a parse-only baseline reads: the fields verification needs.
+#[allow(dead_code)]
+#[derive(Deserialize)]
+struct Region {
+    id: Option<String>,
+    kind: Option<String>,
+    key: Option<String>,
+    text: Option<String>,
+    record: Option<serde_json::Value>,
+    tokens: Option<u64>,
+    keep: Option<String>,
+    covers: Option<Vec<String>>,
+    status: Option<String>,
+}
+
+#[allow(dead_code)]
+#[derive(Deserialize)]
+struct Document {
+    version: u32,
+    regions: Vec<Region>,
+}
+
+fn parse_only(trace: &Path, plan: &Path) {
+    for path in [trace, plan] {
+        let bytes = std::fs::read(path).expect("bench input");
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            let regions: Vec<Region> = bytes
+                .split(|&b| b == b'\n')
+                .filter(|line| !line.is_empty())
+                .map(|line| serde_json::from_slice(line).expect("a region"))
+                .collect();
+            std::hint::black_box(regions);
+        } else {
+            let document: Document = serde_json::from_slice(&bytes).expect("a document");
+            std::hint::black_box(document);
+        }
+    }
+}
+
+fn verify(trace: &Path, plan: &Path) {
+    let request = ctxguard::run::VerifyRequest {
+        trace: trace.to_path_buf(),
+        plan: plan.to_path_buf(),
+        options: ctxguard::verify::Options {
+            budget: None,
+            warning_limit: Some(ctxguard::verify::WARNING_LIMIT),
+        },
+        ..Default::default()
+    };
+    let (report, _) = ctxguard::run::verify_files(&request);
+    // Render as the JSON report, as a CI job would.
+    let mut out = Vec::new();
+    let style = ctxguard::report::HumanStyle::plain();
+    ctxguard::report::render(&report, ctxguard::report::Format::Json, &style, &mut out)
+        .expect("render");
+    std::hint::black_box(out);
+}
+
+fn peak_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|line| line.starts_with("VmHWM:"))
+                .and_then(|line| line.split_whitespace().nth(1))
+                .and_then(|kib| kib.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Runs one measurement in this process and prints `seconds peak_kib`.
+fn child(mode: &str, trace: &Path, plan: &Path) {
+    let start = Instant::now();
+    match mode {
+        "parse" => parse_only(trace, plan),
+        _ => verify(trace, plan),
+    }
+    println!("{} {}", start.elapsed().as_secs_f64(), peak_kib());
+}
+
+fn measure(mode: &str, trace: &Path, plan: &Path) -> (f64, u64) {
+    let exe = std::env::current_exe().expect("this bench");
+    (0..5)
+        .map(|_| {
+            let output = Command::new(&exe)
+                .args(["--child", mode])
+                .arg(trace)
+                .arg(plan)
+                .output()
+                .expect("child runs");
+            let text = String::from_utf8_lossy(&output.stdout);
+            let mut fields = text.split_whitespace();
+            let seconds: f64 = fields
+                .next()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(f64::NAN);
+            let kib: u64 = fields.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+            (seconds, kib)
+        })
+        .fold((f64::INFINITY, 0), |(best, peak), (s, k)| {
+            (best.min(s), peak.max(k))
+        })
+}
+
+fn generate(regions: usize) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("target/bench-data").join(regions.to_string());
+    if !dir.join("plan-good.json").exists() {
+        let generator = std::env::var_os("CTXGUARD_GEN_TRACE")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("../shared/bench/gen_trace.py"));
+        let status = Command::new("python3")
+            .arg(&generator)
+            .args([
+                "--regions",
+                &regions.to_string(),
+                "--seed",
+                "7",
+                "--mutation",
+                "none,alter",
+                "--trace-format",
+                "both",
+                "--out-dir",
+            ])
+            .arg(&dir)
+            .status()
+            .expect("python3 runs the generator");
+        assert!(
+            status.success(),
+            "generating {regions} regions with {}",
+            generator.display()
+        );
+    }
+    dir
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--child") {
+        child(&args[2], Path::new(&args[3]), Path::new(&args[4]));
+        return;
+    }
+    let sizes: Vec<usize> = std::env::var("CTXGUARD_BENCH_SIZES")
+        .unwrap_or_else(|_| "10000,100000,1000000".to_owned())
+        .split(',')
+        .filter_map(|n| n.trim().parse().ok())
+        .collect();
+    println!("| regions | trace | input MB | parse s | verify s | verify / parse | parse peak MB | verify peak MB | verify µs/region |");
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+    for regions in sizes {
+        let dir = generate(regions);
+        for trace in ["trace.json", "trace.jsonl"] {
+            for plan in ["plan-good.json", "plan-alter.json"] {
+                let (trace_path, plan_path) = (dir.join(trace), dir.join(plan));
+                let bytes = std::fs::metadata(&trace_path).map_or(0, |m| m.len())
+                    + std::fs::metadata(&plan_path).map_or(0, |m| m.len());
+                let (parse_s, parse_kib) = measure("parse", &trace_path, &plan_path);
+                let (verify_s, verify_kib) = measure("verify", &trace_path, &plan_path);
+                println!(
+                    "| {regions} | {trace} + {plan} | {:.1} | {parse_s:.3} | {verify_s:.3} | {:.2} | {:.0} | {:.0} | {:.2} |",
+                    bytes as f64 / 1e6,
+                    verify_s / parse_s,
+                    parse_kib as f64 / 1024.0,
+                    verify_kib as f64 / 1024.0,
+                    verify_s * 1e6 / regions as f64,
+                );
+            }
+        }
+    }
+}
