@@ -429,6 +429,23 @@ fn read_json_lines(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
     Ok(())
 }
 
+/// A borrowed JSON value, typed. Strings without escapes and plain whole
+/// numbers, most of a trace, are taken as they are written instead of being
+/// parsed a second time; the text was validated when it was borrowed.
+fn value_of(part: &str) -> Result<Value, serde_json::Error> {
+    match part.as_bytes() {
+        [b'"', inner @ .., b'"'] if memchr::memchr(b'\\', inner).is_none() => {
+            Ok(Value::String(part[1..part.len() - 1].to_owned()))
+        }
+        digits
+            if !digits.is_empty() && digits.len() < 19 && digits.iter().all(u8::is_ascii_digit) =>
+        {
+            Ok(Value::from(part.parse::<u64>().unwrap_or_default()))
+        }
+        _ => serde_json::from_str(part),
+    }
+}
+
 /// Types each borrowed field as a JSON value, remembering its span.
 fn json_region(
     file: &Arc<SourceFile>,
@@ -446,29 +463,25 @@ fn json_region(
         let start = offset_in(text, part);
         first = first.min(start);
         last = last.max(start + part.len());
-        let value = match part.as_bytes() {
-            // A string without escapes is its own text: copy it, do not parse it again.
-            [b'"', inner @ .., b'"'] if memchr::memchr(b'\\', inner).is_none() => {
-                Value::String(part[1..part.len() - 1].to_owned())
-            }
-            // The text was validated by the pass that borrowed it; this cannot fail.
-            _ => serde_json::from_str(part)
-                .map_err(|error| json_error(file, part, start, &error, "a field"))?,
+        let parse = |part: &str| {
+            value_of(part)
+                .map_err(|error| json_error(file, part, offset_in(text, part), &error, "a field"))
         };
-        let items = if value.is_array() {
-            serde_json::from_str::<Vec<&RawValue>>(part)
-                .map(|items| {
-                    items
-                        .iter()
-                        .map(|item| {
-                            let item_start = offset_in(text, item.get());
-                            item_start..item_start + item.get().len()
-                        })
-                        .collect()
-                })
-                .unwrap_or_default()
+        let (value, items) = if part.starts_with('[') {
+            // A list (`covers`): each element once, with its span.
+            let elements: Vec<&RawValue> = serde_json::from_str(part)
+                .map_err(|error| json_error(file, part, start, &error, "a field"))?;
+            let items = elements
+                .iter()
+                .map(|e| offset_in(text, e.get())..offset_in(text, e.get()) + e.get().len())
+                .collect();
+            let values = elements
+                .iter()
+                .map(|e| parse(e.get()))
+                .collect::<Result<_, _>>()?;
+            (Value::Array(values), items)
         } else {
-            Vec::new()
+            (parse(part)?, Vec::new())
         };
         *slot = Some(Field {
             value,

@@ -42,7 +42,7 @@ impl SourceFile {
     fn line_starts(&self) -> &[usize] {
         self.line_starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
                 .collect()
         })
     }
