@@ -309,7 +309,7 @@ pub fn as_plan(document: &PlanDocument) -> Plan {
             place: Place {
                 index,
                 span: 0..0,
-                pointer: Some(format!("/regions/{index}")),
+                listed: true,
             },
         })
         .collect();

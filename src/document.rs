@@ -96,14 +96,20 @@ pub struct RawRegion {
     pub index: usize,
     /// Where the region is written (in JSON, from its first field to its last).
     pub span: Span,
-    /// JSON Pointer (`/regions/3`); `None` in JSON Lines, where the line says it.
-    pub pointer: Option<String>,
+    /// In a `regions` list (JSON, YAML), so it has a JSON Pointer; JSON
+    /// Lines have the line instead.
+    pub listed: bool,
     fields: [Option<Field>; FIELDS.len()],
 }
 
 impl RawRegion {
     pub fn field(&self, name: &str) -> Option<&Field> {
         field_index(name).and_then(|i| self.fields[i].as_ref())
+    }
+
+    /// `/regions/3`, made when a diagnostic needs it.
+    pub fn pointer(&self) -> Option<String> {
+        self.listed.then(|| format!("/regions/{}", self.index))
     }
 
     /// The region's first line, for labels about the whole region.
@@ -353,9 +359,8 @@ impl<'de> Visitor<'de> for RegionsSeed<'_, '_, '_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut index = 0;
         while let Some(region) = seq.next_element::<JsonRegion<'de>>()? {
-            let pointer = Some(format!("/regions/{index}"));
-            let result = json_region(self.file, region, None, index, pointer)
-                .and_then(|raw| (self.sink)(raw));
+            let result =
+                json_region(self.file, region, None, index, true).and_then(|raw| (self.sink)(raw));
             if let Err(diagnostic) = result {
                 *self.failure = Some(diagnostic);
                 return Err(de::Error::custom("a region was refused"));
@@ -422,7 +427,7 @@ fn read_json_lines(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
             region,
             Some(start..start + content.len()),
             index,
-            None,
+            false,
         )?)?;
         index += 1;
     }
@@ -452,7 +457,7 @@ fn json_region(
     region: JsonRegion,
     span: Option<Span>,
     index: usize,
-    pointer: Option<String>,
+    listed: bool,
 ) -> Result<RawRegion, Box<Diagnostic>> {
     let text = file.text();
     let mut fields: [Option<Field>; FIELDS.len()] = Default::default();
@@ -494,7 +499,7 @@ fn json_region(
     Ok(RawRegion {
         index,
         span,
-        pointer,
+        listed,
         fields,
     })
 }
@@ -615,7 +620,7 @@ fn read_yaml(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Box<Diag
         sink(RawRegion {
             index,
             span: region_span,
-            pointer: Some(format!("/regions/{index}")),
+            listed: true,
             fields,
         })?;
     }

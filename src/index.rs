@@ -18,7 +18,7 @@ use crate::policy::Policy;
 use crate::source::{SourceFile, Span};
 use crate::suggest::did_you_mean;
 use crate::tokens;
-use crate::trace::{Content, Region, RegionKind, Status, Trace};
+use crate::trace::{Content, Region, RegionKind, Role, Status, Trace};
 
 /// How the verifier treats a trace region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,13 +135,13 @@ impl<'a> TraceIndex<'a> {
                     .label_at(
                         &trace.file,
                         region.id_span.clone(),
-                        region.place.pointer.clone(),
+                        region.place.pointer(),
                         "used again here",
                     )
                     .label_at(
                         &trace.file,
                         first.id_span.clone(),
-                        first.place.pointer.clone(),
+                        first.place.pointer(),
                         "first used here",
                     )
                     .help("give every region its own id; a plan names regions by id")
@@ -159,7 +159,7 @@ impl<'a> TraceIndex<'a> {
                         });
                     }
                 }
-            } else if region.role.as_deref() != Some("tool")
+            } else if region.role != Some(Role::Tool)
                 && !index.findings.stopped(Code::UntaggedCandidate)
             {
                 // Tool output cannot assert a commitment; users and assistants can.
@@ -212,7 +212,7 @@ impl<'a> TraceIndex<'a> {
             .label_at(
                 &self.trace.file,
                 span,
-                region.place.pointer.clone(),
+                region.place.pointer(),
                 "not a declared kind",
             )
             .help(help)
@@ -238,7 +238,7 @@ impl<'a> TraceIndex<'a> {
                         Code::RetrofittedTag,
                         format!("commitment `{kind}:{key}` was tagged at {tagged_at}, after it was written at {at}"),
                     )
-                    .label_at(&trace.file, span, region.place.pointer.clone(), "tagged late")
+                    .label_at(&trace.file, span, region.place.pointer(), "tagged late")
                     .help("tag commitments when they are written: a compaction that ran in between may already have lost or paraphrased it")
                     .commitment(format!("{kind}:{key}"))
                     .region(region.id.clone()),
@@ -258,8 +258,8 @@ impl<'a> TraceIndex<'a> {
                             Code::ConflictingCommitment,
                             format!("commitment `{kind}:{key}` has two different contents in the trace"),
                         )
-                        .label_at(&trace.file, region.content_span.clone(), region.place.pointer.clone(), format!("`{}` says this", region.id))
-                        .label_at(&trace.file, other.content_span.clone(), other.place.pointer.clone(), format!("`{}` says this", other.id))
+                        .label_at(&trace.file, region.content_span.clone(), region.place.pointer(), format!("`{}` says this", region.id))
+                        .label_at(&trace.file, other.content_span.clone(), other.place.pointer(), format!("`{}` says this", other.id))
                         .help("a person must decide which one holds: give the other its own key, or mark it `status: discharged`")
                         .commitment(format!("{kind}:{key}"))
                         .region(region.id.clone()),
@@ -281,7 +281,7 @@ impl<'a> TraceIndex<'a> {
         self.push(
             Anchor::Trace(i),
             Diagnostic::new(Code::UntaggedCandidate, format!("{what} region `{}` looks like a commitment of kind `{name}`", region.id))
-                .label_at(&self.trace.file, self.hint_span(&self.trace.file, &region.content_span, kind), region.place.pointer.clone(), format!("matches the hint for `{name}`"))
+                .label_at(&self.trace.file, self.hint_span(&self.trace.file, &region.content_span, kind), region.place.pointer(), format!("matches the hint for `{name}`"))
                 .help(format!(
                     "if it is one, tag it when it is written (`kind: {name}` with a `key`); as {what} it may be summarized away"
                 ))

@@ -36,10 +36,30 @@ pub fn verify_files(request: &VerifyRequest) -> (Report, ExitStatus) {
         Ok(loaded) => loaded,
         Err(diagnostics) => return unusable(diagnostics),
     };
-    let trace =
-        document::open(&request.trace, request.input_format).and_then(|input| Trace::read(&input));
-    let plan =
-        document::open(&request.plan, request.input_format).and_then(|input| Plan::read(&input));
+    if request.trace.as_os_str() == "-" && request.plan.as_os_str() == "-" {
+        let usage = crate::Diagnostic::new(
+            crate::Code::InvalidInput,
+            "the trace and the plan cannot both be read from standard input",
+        )
+        .help("give one of `--trace` and `--plan` as a file");
+        return unusable(vec![usage]);
+    }
+    // Two independent files: the plan is read while the trace is.
+    let (trace, plan) = std::thread::scope(|scope| {
+        let plan = scope.spawn(|| {
+            document::open(&request.plan, request.input_format).and_then(|input| Plan::read(&input))
+        });
+        let trace = document::open(&request.trace, request.input_format)
+            .and_then(|input| Trace::read(&input));
+        // The readers do not panic; if one ever did, say so rather than crash.
+        let plan = plan.join().unwrap_or_else(|_| {
+            Err(Box::new(crate::Diagnostic::new(
+                crate::Code::InvalidInput,
+                "the plan could not be read",
+            )))
+        });
+        (trace, plan)
+    });
     let (trace, plan) = match (trace, plan) {
         (Ok(trace), Ok(plan)) => (trace, plan),
         (trace, plan) => {

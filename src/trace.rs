@@ -74,6 +74,29 @@ impl Status {
     }
 }
 
+/// Who wrote a region. Informational, except that tool output is never
+/// taken for an untagged commitment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+    Tool,
+    System,
+    Other(String),
+}
+
+impl From<String> for Role {
+    fn from(role: String) -> Role {
+        match role.as_str() {
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            "tool" => Role::Tool,
+            "system" => Role::System,
+            _ => Role::Other(role),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RegionKind {
     Narrative,
@@ -89,7 +112,15 @@ pub struct Place {
     pub index: usize,
     /// The region's first line.
     pub span: Span,
-    pub pointer: Option<String>,
+    /// In a `regions` list: see [`Place::pointer`].
+    pub listed: bool,
+}
+
+impl Place {
+    /// The region's JSON Pointer, `/regions/3`; `None` in JSON Lines.
+    pub fn pointer(&self) -> Option<String> {
+        self.listed.then(|| format!("/regions/{}", self.index))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -101,7 +132,7 @@ pub struct Region {
     pub tokens: Option<u64>,
     pub at: Option<u64>,
     pub tagged_at: Option<u64>,
-    pub role: Option<String>,
+    pub role: Option<Role>,
     pub status: Status,
     pub place: Place,
     pub id_span: Span,
@@ -179,7 +210,7 @@ fn region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<Region, Box<Diag
         at: fields.count("at")?.map(|(n, _)| n),
         tagged_at_span: tagged_at.as_ref().map(|(_, span)| span.clone()),
         tagged_at: tagged_at.map(|(n, _)| n),
-        role: fields.string("role")?.map(|(role, _)| role),
+        role: fields.string("role")?.map(|(role, _)| Role::from(role)),
         status: status.unwrap_or(Status::Active),
         place,
         id_span,
@@ -192,7 +223,7 @@ pub(crate) fn place(file: &SourceFile, raw: &RawRegion) -> Place {
     Place {
         index: raw.index,
         span: raw.opening(file.text()),
-        pointer: raw.pointer.clone(),
+        listed: raw.listed,
     }
 }
 
@@ -215,7 +246,7 @@ fn describe(value: &Value) -> &'static str {
 
 impl Fields<'_> {
     fn where_(&self) -> String {
-        match &self.raw.pointer {
+        match &self.raw.pointer() {
             Some(pointer) => format!("region `{pointer}`"),
             None => format!(
                 "the region on line {}",
@@ -229,7 +260,7 @@ impl Fields<'_> {
             .label(self.file, span, label)
             .help(help);
         if let Some(label) = diagnostic.labels.first_mut() {
-            label.pointer = self.raw.pointer.clone();
+            label.pointer = self.raw.pointer();
         }
         Box::new(diagnostic)
     }

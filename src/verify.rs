@@ -174,7 +174,7 @@ impl<'a> Verifier<'a> {
         span: Span,
         message: impl Into<String>,
     ) -> Diagnostic {
-        let pointer = self.plan.regions[p].place.pointer.clone();
+        let pointer = self.plan.regions[p].place.pointer();
         diagnostic.label_at(&self.plan.file, span, pointer, message)
     }
 
@@ -186,12 +186,7 @@ impl<'a> Verifier<'a> {
         message: impl Into<String>,
     ) -> Diagnostic {
         let region = self.region(t);
-        diagnostic.label_at(
-            &self.trace().file,
-            span,
-            region.place.pointer.clone(),
-            message,
-        )
+        diagnostic.label_at(&self.trace().file, span, region.place.pointer(), message)
     }
 
     fn identity(&self, t: usize) -> String {
