@@ -265,17 +265,13 @@ fn json_error(
         .rsplit_once(" at line ")
         .map_or(text.as_str(), |(reason, _)| reason);
     let reason = friendly_serde(reason);
-    let width = file.text()[offset.min(file.text().len())..]
-        .chars()
-        .next()
-        .map_or(0, char::len_utf8);
     let message = if error.is_data() {
         // Well-formed JSON of the wrong shape: say so, not "invalid JSON".
         format!("{what} is not a trace or plan: {reason}")
     } else {
         format!("{what} is not valid JSON: {reason}")
     };
-    invalid(file, offset..offset + width, message, reason)
+    invalid(file, file.char_at(offset), message, reason)
 }
 
 /// serde's wording in a user's terms.
@@ -553,16 +549,10 @@ fn read_yaml(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Box<Diag
     // saphyr-parser reads first: it is linear on any input and refuses deep
     // nesting, which libyaml (behind serde_yaml) takes superlinear time over.
     let places = YamlPlaces::scan(text).map_err(|(message, line, column)| {
-        let offset = file.offset_of(line, column);
-        let width = file.text()[offset..]
-            .chars()
-            .next()
-            .filter(|c| *c != '\n')
-            .map_or(0, char::len_utf8);
         let label = message.clone();
         invalid(
             file,
-            offset..offset + width,
+            file.char_at(file.offset_of(line, column)),
             format!("`{}` is not valid YAML: {message}", file.name()),
             label,
         )
@@ -640,15 +630,7 @@ fn yaml_error(file: &Arc<SourceFile>, error: &serde_yaml::Error) -> Box<Diagnost
         "struct YamlDocument",
         "a mapping with `version` and `regions`",
     );
-    let at = |line: usize, column: usize| {
-        let offset = file.offset_of(line, column);
-        let width = file.text()[offset..]
-            .chars()
-            .next()
-            .filter(|c| *c != '\n')
-            .map_or(0, char::len_utf8);
-        offset..offset + width
-    };
+    let at = |line: usize, column: usize| file.char_at(file.offset_of(line, column));
     let context = context.map(|context| match context.split_once(" at line ") {
         Some((what, place)) => {
             let mut numbers = place

@@ -234,7 +234,12 @@ impl Resolver<'_> {
     }
 
     /// Records the first place a setting is made; reports a second one.
-    fn once(&mut self, slot: fn(&mut Seen) -> &mut Option<Span>, span: &Span, what: &str) -> bool {
+    fn once(
+        &mut self,
+        slot: impl Fn(&mut Seen) -> &mut Option<Span>,
+        span: &Span,
+        what: &str,
+    ) -> bool {
         match slot(&mut self.seen).clone() {
             Some(first) => {
                 self.report(
@@ -309,16 +314,7 @@ impl Resolver<'_> {
                     OnRule::Unclassified(_) => (1, "on unclassified"),
                     OnRule::OverBudget(_) => (2, "on over-budget"),
                 };
-                let first = self.seen.on[index].clone();
-                if let Some(first) = first {
-                    self.report(
-                        Diagnostic::new(Code::DuplicateSetting, format!("`{what}` is set twice in this policy"))
-                            .label(self.file, span.clone(), "set again here")
-                            .label(self.file, first, "first set here")
-                            .help(format!("keep one `{what}` statement; a second one would silently override the first")),
-                    );
-                } else {
-                    self.seen.on[index] = Some(span.clone());
+                if self.once(|seen| &mut seen.on[index], span, what) {
                     self.on_rule(span, rule);
                 }
             }

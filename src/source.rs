@@ -68,6 +68,18 @@ impl SourceFile {
             .map_or(self.text.len(), |(i, _)| start + i)
     }
 
+    /// The character at `offset`, for a label on one place; empty at the end
+    /// of a line or of the text.
+    pub fn char_at(&self, offset: usize) -> Span {
+        let offset = self.floor_char_boundary(offset.min(self.text.len()));
+        let width = self.text[offset..]
+            .chars()
+            .next()
+            .filter(|c| *c != '\n')
+            .map_or(0, char::len_utf8);
+        offset..offset + width
+    }
+
     /// The span of `needle` inside `within`, or `within` itself when the
     /// text there is written differently (escapes, folding).
     pub fn find_within(&self, within: &Span, needle: &str) -> Span {
