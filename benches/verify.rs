@@ -55,8 +55,8 @@ fn verify(trace: &Path, plan: &Path) {
         trace: trace.to_path_buf(),
         plan: plan.to_path_buf(),
         options: ctxguard::verify::Options {
-            budget: None,
             warning_limit: Some(ctxguard::verify::WARNING_LIMIT),
+            ..Default::default()
         },
         ..Default::default()
     };

@@ -76,7 +76,7 @@ codes! {
     UntaggedCandidate = "untagged-candidate", Warning, Verify;
     CommitmentInSummary = "commitment-in-summary", Warning, Verify;
     IdentifierDrift = "identifier-drift", Warning, Verify;
-    ApproximateTokens = "approximate-tokens", Warning, Verify;
+    TokenCountMismatch = "token-count-mismatch", Warning, Verify;
     SummarizerFailed = "summarizer-failed", Error, Input;
 }
 

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use crate::ast::Tokenizer;
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::InputFormat;
@@ -18,7 +19,7 @@ use crate::index::{Class, TraceIndex};
 use crate::plan::{Entry, Plan, PlanRegion};
 use crate::policy::Policy;
 use crate::source::SourceFile;
-use crate::tokens;
+use crate::tokens::{self, Counter};
 use crate::trace::{Place, Status, Trace};
 use crate::verify::{verify, Options, Verdict};
 
@@ -28,6 +29,22 @@ pub struct CompactOptions {
     /// standard input; its standard output is the summary.
     pub summarizer: Option<String>,
     pub budget: Option<u64>,
+    /// Overrides the policy's `tokenizer`.
+    pub tokenizer: Option<Tokenizer>,
+    /// Count every region instead of trusting its `tokens`.
+    pub recount: bool,
+}
+
+impl CompactOptions {
+    /// The verification every written plan passes.
+    fn verify_options(&self) -> Options {
+        Options {
+            budget: self.budget,
+            warning_limit: None,
+            tokenizer: self.tokenizer,
+            recount: self.recount,
+        }
+    }
 }
 
 /// One region of a written plan.
@@ -87,7 +104,8 @@ impl PlanDocument {
 
 pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outcome {
     // Only the trace's errors matter here; its warnings come with the verification below.
-    let index = TraceIndex::new(policy, trace, Some(0));
+    let counter = options.verify_options().counter(policy);
+    let index = TraceIndex::new(policy, trace, counter, Some(0));
     if index.has_errors() {
         return Outcome::Failed(index.findings.errors().cloned().collect());
     }
@@ -98,7 +116,7 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
             run.push(t);
             continue;
         }
-        if let Err(diagnostic) = flush(&mut entries, &mut run, trace, policy, options) {
+        if let Err(diagnostic) = flush(&mut entries, &mut run, trace, counter, options) {
             return Outcome::Failed(vec![*diagnostic]);
         }
         let discharged =
@@ -111,7 +129,7 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
             discharged.then_some(t),
         ));
     }
-    if let Err(diagnostic) = flush(&mut entries, &mut run, trace, policy, options) {
+    if let Err(diagnostic) = flush(&mut entries, &mut run, trace, counter, options) {
         return Outcome::Failed(vec![*diagnostic]);
     }
 
@@ -139,15 +157,7 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
         regions: entries.into_iter().map(|(planned, _, _)| planned).collect(),
     };
     let plan = as_plan(&document);
-    let verification = verify(
-        policy,
-        trace,
-        &plan,
-        &Options {
-            warning_limit: None,
-            budget: options.budget,
-        },
-    );
+    let verification = verify(policy, trace, &plan, &options.verify_options());
     match verification.verdict {
         Verdict::Compact => Outcome::Plan(document, verification.diagnostics),
         Verdict::Escalate => Outcome::Escalate(
@@ -172,7 +182,7 @@ fn flush(
     entries: &mut Vec<(Planned, u64, Option<usize>)>,
     run: &mut Vec<usize>,
     trace: &Trace,
-    policy: &Policy,
+    counter: Counter,
     options: &CompactOptions,
 ) -> Result<(), Box<Diagnostic>> {
     if run.is_empty() {
@@ -189,7 +199,7 @@ fn flush(
         ),
         None => (extract(&texts), "extractive".to_owned()),
     };
-    let tokens = tokens::count(policy.tokenizer.value, &text);
+    let tokens = tokens::count(counter.tokenizer, &text);
     let covers = run.iter().map(|&t| trace.regions[t].id.clone()).collect();
     entries.push((
         Planned::Summary {

@@ -340,12 +340,12 @@ static EXPLANATIONS: &[Explanation] = &[
         fix: "Write the identifier exactly as pinned, or leave it out of the summary.",
     },
     Explanation {
-        code: Code::ApproximateTokens,
-        summary: "token counts are estimates",
-        details: "The policy names an exact tokenizer (`o200k_base`, `cl100k_base`) that this build counts as `approx` (UTF-8 bytes / 4). Budgets are then estimates: a plan near the window may be over it. Regions with a `tokens` count from the runtime are not estimated.",
-        example: &[("trace.yaml", "version: 1\nregions:\n  - id: r1\n    kind: narrative\n    text: \"Looked at the users table; 14 columns.\"\n  - id: r2\n    kind: constraint\n    key: reversible\n    text: \"The migration must remain reversible; do not drop columns.\"\n"), ("plan.yaml", "version: 1\nregions:\n  - kind: summary\n    covers: [r1]\n    text: \"Inspected the users table.\"\n  - keep: r2\n")],
-        run: "verify --trace trace.yaml --plan plan.yaml",
-        fix: "Give regions `tokens` from the runtime, or write `tokenizer approx` to say an estimate is intended.",
+        code: Code::TokenCountMismatch,
+        summary: "a region's `tokens` is more than 10% off its real count",
+        details: "With `--recount`, every region is counted with the policy's tokenizer instead of trusting its `tokens`, and a given count more than 10% away from the real one is reported. A runtime with stale counts makes its compaction decisions (when to compact, what fits) on wrong numbers.",
+        example: &[("trace.yaml", "version: 1\nregions:\n  - id: r1\n    kind: narrative\n    tokens: 2\n    text: \"Looked at the users table; it has 14 columns, three of them unused since the last migration.\"\n  - id: r2\n    kind: constraint\n    key: reversible\n    text: \"The migration must remain reversible; do not drop columns.\"\n"), ("plan.yaml", "version: 1\nregions:\n  - kind: summary\n    covers: [r1]\n    text: \"Inspected the users table.\"\n  - keep: r2\n")],
+        run: "verify --trace trace.yaml --plan plan.yaml --recount",
+        fix: "Have the runtime count with the same tokenizer as the policy, or leave `tokens` out and let ctxguard count.",
     },
     Explanation {
         code: Code::SummarizerFailed,

@@ -17,7 +17,7 @@ use crate::findings::{Anchor, Findings};
 use crate::policy::Policy;
 use crate::source::{SourceFile, Span};
 use crate::suggest::did_you_mean;
-use crate::tokens;
+use crate::tokens::Counter;
 use crate::trace::{Content, Region, RegionKind, Role, Status, Trace};
 
 /// How the verifier treats a trace region.
@@ -74,11 +74,30 @@ pub struct TraceIndex<'a> {
     identities: HashMap<(&'a str, &'a str), usize>,
     /// Tokens of what must survive: active commitments, and unclassified regions under `on unclassified keep`.
     pub required_tokens: u64,
-    /// Some region had no `tokens` and was counted with the policy's tokenizer.
-    pub counted: bool,
     pub hints: Hints,
     pub drift: DriftIndex,
     pub findings: Findings,
+    pub counter: Counter,
+}
+
+/// `token-count-mismatch`, for a trace or plan region.
+pub fn token_mismatch(
+    id: &str,
+    given: u64,
+    real: u64,
+    tokenizer: crate::ast::Tokenizer,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::TokenCountMismatch,
+        format!(
+            "region `{id}` gives {given} tokens; `{}` counts {real}",
+            tokenizer.name()
+        ),
+    )
+    .help(
+        "the runtime's counts are stale or from another tokenizer; budgets here use the real count",
+    )
+    .region(id)
 }
 
 impl<'a> TraceIndex<'a> {
@@ -86,6 +105,7 @@ impl<'a> TraceIndex<'a> {
     pub fn new(
         policy: &'a Policy,
         trace: &'a Trace,
+        counter: Counter,
         warning_limit: Option<usize>,
     ) -> TraceIndex<'a> {
         let regions = &trace.regions;
@@ -97,23 +117,21 @@ impl<'a> TraceIndex<'a> {
             ids: HashMap::with_capacity(regions.len()),
             identities: HashMap::new(),
             required_tokens: 0,
-            counted: false,
             hints: Hints::new(policy),
             drift: DriftIndex::new(Vec::new()),
             findings: Findings::new(warning_limit),
+            counter,
         };
         let mut pinned = Vec::new();
         let keep_unclassified = policy.on_unclassified.value == UnclassifiedAction::Keep;
         for (i, region) in regions.iter().enumerate() {
             let class = index.classify(i, region);
             index.class.push(class);
-            let tokens = match region.tokens {
-                Some(tokens) => tokens,
-                None => {
-                    index.counted = true;
-                    tokens::count(policy.tokenizer.value, &region.content.as_text())
-                }
-            };
+            let counted = counter.count(region.tokens, || region.content.as_text());
+            if let Some(given) = counted.stale {
+                index.stale_tokens(i, region, given, counted.tokens);
+            }
+            let tokens = counted.tokens;
             index.tokens.push(tokens);
             let required = match class {
                 Class::Commitment(_) => region.status == Status::Active,
@@ -267,6 +285,22 @@ impl<'a> TraceIndex<'a> {
                 }
             }
         }
+    }
+
+    fn stale_tokens(&mut self, i: usize, region: &Region, given: u64, real: u64) {
+        if !self.findings.admit(Code::TokenCountMismatch) {
+            return;
+        }
+        let diagnostic = token_mismatch(&region.id, given, real, self.counter.tokenizer).label_at(
+            &self.trace.file,
+            region
+                .tokens_span
+                .clone()
+                .unwrap_or(region.place.span.clone()),
+            region.place.pointer(),
+            format!("gives {given} tokens"),
+        );
+        self.push(Anchor::Trace(i), diagnostic);
     }
 
     fn untagged(&mut self, i: usize, region: &Region, kind: usize) {

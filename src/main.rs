@@ -3,6 +3,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use ctxguard::ast::Tokenizer;
 use ctxguard::compact::CompactOptions;
 use ctxguard::document::InputFormat;
 use ctxguard::report::{self, Format, HumanStyle};
@@ -50,9 +51,11 @@ enum Command {
         /// Override the policy's `budget window` for this run.
         #[arg(long, value_name = "TOKENS")]
         budget: Option<u64>,
-        /// Show every warning; by default each code shows 10, then a count.
+        /// Show every warning; by default each advisory code shows 10.
         #[arg(long)]
         all_warnings: bool,
+        #[command(flatten)]
+        counting: Counting,
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
         format: FormatArg,
     },
@@ -80,9 +83,42 @@ enum Command {
         /// The plan's format; the trace's format when absent.
         #[arg(long, value_enum, value_name = "FORMAT")]
         output_format: Option<InputFormatArg>,
+        #[command(flatten)]
+        counting: Counting,
     },
     /// Explain a diagnostic code; without a code, list them all.
     Explain { code: Option<String> },
+}
+
+/// How tokens are counted, for `verify` and `plan`.
+#[derive(clap::Args)]
+struct Counting {
+    /// Count with this tokenizer instead of the policy's.
+    #[arg(long, value_enum, value_name = "NAME")]
+    tokenizer: Option<TokenizerArg>,
+    /// Count every region instead of trusting its `tokens`, and warn about
+    /// counts more than 10% off.
+    #[arg(long)]
+    recount: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum TokenizerArg {
+    #[value(name = "o200k_base")]
+    O200kBase,
+    #[value(name = "cl100k_base")]
+    Cl100kBase,
+    Approx,
+}
+
+impl From<TokenizerArg> for Tokenizer {
+    fn from(tokenizer: TokenizerArg) -> Tokenizer {
+        match tokenizer {
+            TokenizerArg::O200kBase => Tokenizer::O200kBase,
+            TokenizerArg::Cl100kBase => Tokenizer::Cl100kBase,
+            TokenizerArg::Approx => Tokenizer::Approx,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -156,6 +192,7 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
             input_format,
             budget,
             all_warnings,
+            counting,
             format,
         } => {
             let request = VerifyRequest {
@@ -166,6 +203,8 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
                 options: Options {
                     budget,
                     warning_limit: (!all_warnings).then_some(WARNING_LIMIT),
+                    tokenizer: counting.tokenizer.map(Into::into),
+                    recount: counting.recount,
                 },
             };
             let (report, status) = run::verify_files(&request);
@@ -179,13 +218,19 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
             budget,
             input_format,
             output_format,
+            counting,
         } => {
             let request = PlanRequest {
                 trace,
                 policy,
                 input_format: input_format.map(Into::into),
                 output_format: output_format.map(Into::into),
-                options: CompactOptions { summarizer, budget },
+                options: CompactOptions {
+                    summarizer,
+                    budget,
+                    tokenizer: counting.tokenizer.map(Into::into),
+                    recount: counting.recount,
+                },
             };
             let planned = run::plan_file(&request);
             if let Some((plan, format)) = &planned.plan {

@@ -1,22 +1,62 @@
-//! Token counting for budgets.
+//! Token counting for budgets. `o200k_base` and `cl100k_base` are exact:
+//! the same counts as OpenAI's tiktoken (ordinary encoding), from encodings
+//! built into the binary, in time linear in the text on any input
+//! (GitHub's `bpe-openai`; the README has the measurements). `approx` is an
+//! estimate, ceil(UTF-8 bytes / 4), for models whose tokenizer is not public.
 
 use crate::ast::Tokenizer;
 
-/// Tokens in `text` under `tokenizer`. `approx` is an estimate:
-/// ceil(UTF-8 bytes / 4). The exact BPE encodings are not built in yet, so
-/// `o200k_base` and `cl100k_base` are counted as `approx` too, and the
-/// verifier says so (`approximate-tokens`).
 pub fn count(tokenizer: Tokenizer, text: &str) -> u64 {
     match tokenizer {
-        Tokenizer::Approx | Tokenizer::O200kBase | Tokenizer::Cl100kBase => {
-            (text.len() as u64).div_ceil(4)
-        }
+        Tokenizer::Approx => (text.len() as u64).div_ceil(4),
+        Tokenizer::O200kBase => bpe_openai::o200k_base().count(text) as u64,
+        Tokenizer::Cl100kBase => bpe_openai::cl100k_base().count(text) as u64,
     }
 }
 
-/// Whether counting with `tokenizer` is an estimate standing in for an exact encoding.
-pub fn is_fallback(tokenizer: Tokenizer) -> bool {
-    !matches!(tokenizer, Tokenizer::Approx)
+/// How one run counts: with which tokenizer, and whether the `tokens` a
+/// region gives are trusted or recounted.
+#[derive(Clone, Copy, Debug)]
+pub struct Counter {
+    pub tokenizer: Tokenizer,
+    /// Count every region, and compare with the `tokens` it gives.
+    pub recount: bool,
+}
+
+/// A region's token count, and the count it gave when that is more than 10%
+/// off the real one (only known when recounting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counted {
+    pub tokens: u64,
+    pub stale: Option<u64>,
+    /// Whether the tokenizer ran (no usable `tokens` was given).
+    pub counted: bool,
+}
+
+impl Counter {
+    /// `text` is asked for only when the tokenizer runs.
+    pub fn count<'t>(
+        &self,
+        given: Option<u64>,
+        text: impl FnOnce() -> std::borrow::Cow<'t, str>,
+    ) -> Counted {
+        match given {
+            Some(tokens) if !self.recount => Counted {
+                tokens,
+                stale: None,
+                counted: false,
+            },
+            _ => {
+                let tokens = count(self.tokenizer, &text());
+                let stale = given.filter(|&g| g.abs_diff(tokens).saturating_mul(10) > tokens);
+                Counted {
+                    tokens,
+                    stale,
+                    counted: true,
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -29,5 +69,48 @@ mod tests {
         assert_eq!(count(Tokenizer::Approx, "abcd"), 1);
         assert_eq!(count(Tokenizer::Approx, "abcde"), 2);
         assert_eq!(count(Tokenizer::Approx, "é"), 1);
+    }
+
+    #[test]
+    fn given_counts_win_unless_recounted() {
+        let trust = Counter {
+            tokenizer: Tokenizer::O200kBase,
+            recount: false,
+        };
+        let hello = || "hello world".into();
+        assert_eq!(
+            trust.count(Some(99), hello),
+            Counted {
+                tokens: 99,
+                stale: None,
+                counted: false
+            }
+        );
+        let recount = Counter {
+            recount: true,
+            ..trust
+        };
+        assert_eq!(
+            recount.count(Some(99), hello),
+            Counted {
+                tokens: 2,
+                stale: Some(99),
+                counted: true
+            }
+        );
+        // Within 10%: not stale.
+        let text = "word ".repeat(100);
+        let real = count(Tokenizer::O200kBase, &text);
+        assert_eq!(
+            recount
+                .count(Some(real + real / 10), || text.as_str().into())
+                .stale,
+            None
+        );
+        let off = real + real / 10 + 2;
+        assert_eq!(
+            recount.count(Some(off), || text.as_str().into()).stale,
+            Some(off)
+        );
     }
 }

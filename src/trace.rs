@@ -139,6 +139,7 @@ pub struct Region {
     pub kind_span: Option<Span>,
     pub content_span: Span,
     pub tagged_at_span: Option<Span>,
+    pub tokens_span: Option<Span>,
 }
 
 impl Region {
@@ -201,12 +202,14 @@ fn region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<Region, Box<Diag
     let (content, content_span) = fields.content()?;
     let (status, _) = fields.status()?;
     let tagged_at = fields.count("tagged_at")?;
+    let tokens = fields.count("tokens")?;
     Ok(Region {
         id,
         kind,
         key: key.map(|(key, _)| key),
         content,
-        tokens: fields.count("tokens")?.map(|(n, _)| n),
+        tokens: tokens.as_ref().map(|(n, _)| *n),
+        tokens_span: tokens.map(|(_, span)| span),
         at: fields.count("at")?.map(|(n, _)| n),
         tagged_at_span: tagged_at.as_ref().map(|(_, span)| span.clone()),
         tagged_at: tagged_at.map(|(n, _)| n),

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::ast::Selector;
+use crate::ast::Tokenizer;
 use crate::code::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::difference;
@@ -14,16 +15,31 @@ use crate::index::{Class, TraceIndex};
 use crate::plan::{Entry, Plan, PlanRegion};
 use crate::policy::{quote_selector, Policy};
 use crate::source::Span;
-use crate::tokens;
+use crate::tokens::Counter;
 use crate::trace::{Content, Region, Status, Trace};
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Overrides the policy's `budget window` for one run.
     pub budget: Option<u64>,
-    /// Show at most this many warnings of one code, then one that counts
-    /// the rest; `None` shows every one.
+    /// Show at most this many advisory warnings of one code, then say the
+    /// search stopped; `None` shows every one.
     pub warning_limit: Option<usize>,
+    /// Overrides the policy's `tokenizer` for one run.
+    pub tokenizer: Option<Tokenizer>,
+    /// Count every region instead of trusting its `tokens`, and report
+    /// counts more than 10% off (`token-count-mismatch`).
+    pub recount: bool,
+}
+
+impl Options {
+    /// How this run counts tokens under `policy`.
+    pub fn counter(&self, policy: &Policy) -> Counter {
+        Counter {
+            tokenizer: self.tokenizer.unwrap_or(policy.tokenizer.value),
+            recount: self.recount,
+        }
+    }
 }
 
 /// The command line's default for [`Options::warning_limit`].
@@ -79,7 +95,12 @@ pub fn verdict_of(diagnostics: &[Diagnostic]) -> Verdict {
 }
 
 pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) -> Verification {
-    let mut index = TraceIndex::new(policy, trace, options.warning_limit);
+    let mut index = TraceIndex::new(
+        policy,
+        trace,
+        options.counter(policy),
+        options.warning_limit,
+    );
     let findings = std::mem::take(&mut index.findings);
     let n = trace.regions.len();
     let mut next_protected = vec![n; n + 1];
@@ -101,7 +122,6 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
         next_protected,
         sequence: Vec::new(),
         tokens_after: 0,
-        counted: false,
     };
     for (p, region) in plan.regions.iter().enumerate() {
         verifier.entry(p, region);
@@ -147,7 +167,6 @@ struct Verifier<'a> {
     /// Commitments in plan order: (plan index, canonical trace index).
     sequence: Vec<(usize, usize)>,
     tokens_after: u64,
-    counted: bool,
 }
 
 impl<'a> Verifier<'a> {
@@ -195,11 +214,41 @@ impl<'a> Verifier<'a> {
             .unwrap_or_else(|| self.region(t).id.clone())
     }
 
-    fn count(&mut self, given: Option<u64>, text: &str) -> u64 {
-        given.unwrap_or_else(|| {
-            self.counted = true;
-            tokens::count(self.policy().tokenizer.value, text)
-        })
+    /// A plan region's tokens: its own `tokens`, or counted.
+    fn count(&mut self, p: usize, given: Option<u64>, text: &str) -> u64 {
+        let counted = self.index.counter.count(given, || text.into());
+        if let Some(given) = counted.stale {
+            self.stale_tokens(p, given, counted.tokens);
+        }
+        counted.tokens
+    }
+
+    /// A kept trace region's tokens: the trace's count, or the plan region's own.
+    fn kept_tokens(&mut self, p: usize, given: Option<u64>, t: usize) -> u64 {
+        let real = self.index.tokens[t];
+        match given {
+            Some(given) if !self.index.counter.recount => given,
+            Some(given) if given.abs_diff(real).saturating_mul(10) > real => {
+                self.stale_tokens(p, given, real);
+                real
+            }
+            _ => real,
+        }
+    }
+
+    fn stale_tokens(&mut self, p: usize, given: u64, real: u64) {
+        if !self.findings.admit(Code::TokenCountMismatch) {
+            return;
+        }
+        let id = self.plan.regions[p]
+            .place
+            .pointer()
+            .unwrap_or_else(|| format!("at plan position {}", p + 1));
+        let diagnostic =
+            crate::index::token_mismatch(&id, given, real, self.index.counter.tokenizer);
+        let span = self.plan.regions[p].place.span.clone();
+        let diagnostic = self.plan_label(diagnostic, p, span, format!("gives {given} tokens"));
+        self.push(Anchor::Plan(p), diagnostic);
     }
 
     fn entry(&mut self, p: usize, region: &'a PlanRegion) {
@@ -208,7 +257,7 @@ impl<'a> Verifier<'a> {
                 let Some(t) = self.lookup(p, id, span) else {
                     return;
                 };
-                self.tokens_after += region.tokens.unwrap_or(self.index.tokens[t]);
+                self.tokens_after += self.kept_tokens(p, region.tokens, t);
                 if self.claim(p, t, span) {
                     self.keep(p, t, region);
                 }
@@ -220,7 +269,7 @@ impl<'a> Verifier<'a> {
                 content,
                 content_span,
             } => {
-                let tokens = self.count(region.tokens, &content.as_text());
+                let tokens = self.count(p, region.tokens, &content.as_text());
                 self.tokens_after += tokens;
                 self.written_commitment(p, region, kind, kind_span, key, content, content_span);
             }
@@ -229,7 +278,7 @@ impl<'a> Verifier<'a> {
                 text,
                 text_span,
             } => {
-                let tokens = self.count(region.tokens, text);
+                let tokens = self.count(p, region.tokens, text);
                 self.tokens_after += tokens;
                 self.summary(p, covers, text, text_span);
             }
@@ -242,8 +291,8 @@ impl<'a> Verifier<'a> {
                     return;
                 };
                 self.tokens_after += match text {
-                    Some((text, _)) => self.count(region.tokens, text),
-                    None => region.tokens.unwrap_or(self.index.tokens[t]),
+                    Some((text, _)) => self.count(p, region.tokens, text),
+                    None => self.kept_tokens(p, region.tokens, t),
                 };
                 if !self.claim(p, t, from_span) {
                     return;
@@ -820,24 +869,6 @@ impl<'a> Verifier<'a> {
 
     fn budget(&mut self, options: &Options) -> Option<u64> {
         let policy = self.policy();
-        if self.index.counted || self.counted {
-            let tokenizer = policy.tokenizer.value;
-            if tokens::is_fallback(tokenizer) {
-                let mut diagnostic = Diagnostic::new(
-                    Code::ApproximateTokens,
-                    format!("tokens are estimated: `{}` is counted as `approx` (UTF-8 bytes / 4)", tokenizer.name()),
-                )
-                .help("give regions a `tokens` count from the runtime, or use `tokenizer approx` to say the estimate is intended");
-                if let Some(origin) = &policy.tokenizer.origin {
-                    diagnostic = diagnostic.label(
-                        &origin.file,
-                        origin.span.clone(),
-                        "this tokenizer is not built in yet",
-                    );
-                }
-                self.push(Anchor::Global, diagnostic);
-            }
-        }
         let window = options.budget.or(policy.window.as_ref().map(|w| w.value))?;
         let window_label =
             |diagnostic: Diagnostic, message: String| match (&options.budget, &policy.window) {

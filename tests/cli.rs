@@ -218,7 +218,7 @@ fn verify_budget_override() {
             "--plan",
             "tests/scenarios/migration/plan-good.yaml",
             "--budget",
-            "110",
+            "100",
         ])
         .stdout_contains("ctxguard::over-budget")
         .status(1)

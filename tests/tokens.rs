@@ -1,0 +1,119 @@
+//! Exact token counts: the same as OpenAI's tiktoken for `o200k_base` and
+//! `cl100k_base` on the reference fixture (tests/fixtures/token_counts.json,
+//! made by make_token_counts.py beside it), never a panic, and linear time on
+//! hostile input.
+
+use std::time::{Duration, Instant};
+
+use ctxguard::ast::Tokenizer;
+use ctxguard::tokens::count;
+use proptest::prelude::*;
+
+#[derive(serde::Deserialize)]
+struct Fixture {
+    produced_by: String,
+    cases: Vec<Case>,
+}
+
+#[derive(serde::Deserialize)]
+struct Case {
+    category: String,
+    text: String,
+    o200k_base: u64,
+    cl100k_base: u64,
+}
+
+#[test]
+fn counts_match_tiktoken_exactly() {
+    let fixture: Fixture = serde_json::from_str(include_str!("fixtures/token_counts.json"))
+        .expect("the fixture parses");
+    assert!(fixture.produced_by.contains("tiktoken"));
+    assert!(fixture.cases.len() >= 200);
+    let mut wrong = Vec::new();
+    for case in &fixture.cases {
+        for (tokenizer, expected) in [
+            (Tokenizer::O200kBase, case.o200k_base),
+            (Tokenizer::Cl100kBase, case.cl100k_base),
+        ] {
+            let counted = count(tokenizer, &case.text);
+            if counted != expected {
+                wrong.push(format!(
+                    "{} {} {:?}: {counted}, tiktoken {expected}",
+                    tokenizer.name(),
+                    case.category,
+                    case.text.chars().take(40).collect::<String>()
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} counts differ:\n{}",
+        wrong.len(),
+        fixture.cases.len() * 2,
+        wrong.join("\n")
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn counting_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..2000)) {
+        let text = String::from_utf8_lossy(&bytes);
+        for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase, Tokenizer::Approx] {
+            let tokens = count(tokenizer, &text);
+            prop_assert!(tokens <= text.len() as u64);
+        }
+    }
+
+    #[test]
+    fn joining_with_a_space_adds_at_most_one_token(a in "[a-z]{1,12}( [a-z]{1,12}){0,6}", b in "[a-z]{1,12}( [a-z]{1,12}){0,6}") {
+        for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
+            let joined = count(tokenizer, &format!("{a} {b}"));
+            prop_assert!(joined <= count(tokenizer, &a) + count(tokenizer, &b) + 1, "{} {a:?} {b:?}", tokenizer.name());
+        }
+    }
+}
+
+/// The hostile inputs of the README's table, `n` bytes each.
+fn hostile(n: usize) -> Vec<(&'static str, String)> {
+    let emoji = "👩‍💻".repeat(n / "👩‍💻".len());
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let base64: String = (0..n)
+        .map(|i| alphabet[(i * 7919 + i / 3) % 64] as char)
+        .collect();
+    let mut json = String::from("[");
+    let mut i = 0;
+    while json.len() < n {
+        json.push_str(&format!("{{\"id\":{i},\"name\":\"user{i}\",\"ok\":true}},"));
+        i += 1;
+    }
+    vec![
+        ("a", "a".repeat(n)),
+        ("emoji", emoji),
+        ("base64", base64),
+        ("minified JSON", json),
+    ]
+}
+
+/// A guard against quadratic regressions, not a benchmark (that is
+/// `cargo bench --bench tokenizers`): measured in the test profile (the
+/// tokenizer optimized), 1 MB of each hostile input counts in 36-130 ms, the
+/// first including loading the encoding; the bound is about 50 times that.
+#[test]
+fn hostile_input_counts_in_linear_time() {
+    for (name, text) in hostile(1_000_000) {
+        for tokenizer in [Tokenizer::O200kBase, Tokenizer::Cl100kBase] {
+            let start = Instant::now();
+            let tokens = count(tokenizer, &text);
+            let elapsed = start.elapsed();
+            assert!(tokens > 0);
+            assert!(
+                elapsed < Duration::from_secs(5),
+                "{} on 1 MB of {name}: {elapsed:?}",
+                tokenizer.name()
+            );
+        }
+    }
+}
