@@ -144,9 +144,11 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        write!(f, "ctxguard::{}: {}", self.code, self.message)
     }
 }
+
+impl std::error::Error for Diagnostic {}
 
 /// Counts for a summary line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

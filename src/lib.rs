@@ -5,6 +5,40 @@
 //! models that remember where each thing came from ([`ast`], [`policy`]);
 //! checks are pure functions from models to [`Diagnostic`]s; [`report`]
 //! renders them and is the only code that prints.
+//!
+//! A runtime that embeds ctxguard verifies a compaction before applying it:
+//!
+//! ```
+//! use ctxguard::document::{Input, InputFormat};
+//! use ctxguard::load::Loader;
+//! use ctxguard::plan::Plan;
+//! use ctxguard::source::SourceFile;
+//! use ctxguard::trace::Trace;
+//! use ctxguard::verify::{verify, Options, Verdict};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut loader = Loader::new();
+//! let policy = loader.load_builtin().policy.clone().ok_or("the built-in policy")?;
+//!
+//! let trace = Trace::read(&Input {
+//!     file: SourceFile::new("trace.json", r#"{"version": 1, "regions": [
+//!         {"id": "r1", "kind": "narrative", "text": "Looked at the users table."},
+//!         {"id": "r2", "kind": "constraint", "key": "reversible", "text": "Do not drop columns."}]}"#),
+//!     format: InputFormat::Json,
+//! })?;
+//! let plan = Plan::read(&Input {
+//!     file: SourceFile::new("plan.json", r#"{"version": 1, "regions": [
+//!         {"kind": "summary", "covers": ["r1", "r2"], "text": "Looked at users."}]}"#),
+//!     format: InputFormat::Json,
+//! })?;
+//!
+//! let verification = verify(&policy, &trace, &plan, &Options::default());
+//! assert_eq!(verification.verdict, Verdict::Reject);
+//! let codes: Vec<&str> = verification.diagnostics.iter().map(|d| d.code.name()).collect();
+//! assert_eq!(codes, ["summary-covers-commitment", "missing-commitment"]);
+//! # Ok(())
+//! # }
+//! ```
 
 #![cfg_attr(
     not(test),
