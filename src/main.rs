@@ -86,6 +86,15 @@ enum Command {
         #[command(flatten)]
         counting: Counting,
     },
+    /// Render a report saved with `--format json` again, as SARIF, GitHub
+    /// commands or JSON, with the exit status of the run that made it.
+    Report {
+        /// The saved report.
+        #[arg(long, value_name = "FILE")]
+        from: PathBuf,
+        #[arg(long, value_enum)]
+        format: FormatArg,
+    },
     /// Explain a diagnostic code; without a code, list them all.
     Explain { code: Option<String> },
 }
@@ -142,6 +151,8 @@ impl From<InputFormatArg> for InputFormat {
 enum FormatArg {
     Human,
     Json,
+    Sarif,
+    Github,
 }
 
 impl From<FormatArg> for Format {
@@ -149,6 +160,8 @@ impl From<FormatArg> for Format {
         match format {
             FormatArg::Human => Format::Human,
             FormatArg::Json => Format::Json,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
         }
     }
 }
@@ -246,6 +259,15 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
                 let _ = err.write_all(report::render_diagnostic(diagnostic, &style).as_bytes());
             }
             Ok(planned.status)
+        }
+        Command::Report { from, format } => {
+            let report = run::saved_report(&from)?;
+            if let Err(error) = report::render_saved(&report, format.into(), &mut out) {
+                if error.kind() == std::io::ErrorKind::Unsupported {
+                    return Err(ctxguard::UsageError(error.to_string()));
+                }
+            }
+            Ok(run::saved_status(&report))
         }
         Command::Explain { code: None } => {
             let _ = out.write_all(explain::list().as_bytes());

@@ -8,7 +8,7 @@ use crate::document::{self, InputFormat};
 use crate::load::policy_for_use;
 use crate::plan::Plan;
 use crate::report::{Report, Subject};
-use crate::status::ExitStatus;
+use crate::status::{ExitStatus, UsageError};
 use crate::trace::Trace;
 use crate::verify::{verify, Options, Verdict};
 
@@ -133,5 +133,35 @@ pub fn plan_file(request: &PlanRequest) -> Planned {
         }
         Outcome::Escalate(diagnostics) => failed(diagnostics, ExitStatus::Escalate),
         Outcome::Failed(diagnostics) => failed(diagnostics, ExitStatus::Usage),
+    }
+}
+
+/// A report saved with `--format json`, read back to be rendered again.
+pub fn saved_report(path: &std::path::Path) -> Result<crate::report::JsonReport, UsageError> {
+    let source = crate::input::read(path).map_err(|diagnostic| UsageError(diagnostic.message))?;
+    serde_json::from_str(source.text()).map_err(|error| {
+        UsageError(format!(
+            "`{}` is not a report saved with `--format json`: {error}",
+            path.display()
+        ))
+    })
+}
+
+/// The exit status the command that made a saved report had.
+pub fn saved_status(report: &crate::report::JsonReport) -> ExitStatus {
+    let code = |d: &crate::report::JsonDiagnostic| crate::Code::from_name(&d.code);
+    if report
+        .diagnostics
+        .iter()
+        .any(|d| code(d).is_some_and(|c| c.family() == crate::code::Family::Input))
+    {
+        return ExitStatus::Usage;
+    }
+    match report.verdict {
+        Some(Verdict::Compact) => ExitStatus::Success,
+        Some(Verdict::Reject) => ExitStatus::Failure,
+        Some(Verdict::Escalate) => ExitStatus::Escalate,
+        None if report.diagnostics.iter().any(|d| d.severity == "error") => ExitStatus::Failure,
+        None => ExitStatus::Success,
     }
 }

@@ -3,7 +3,7 @@
 //! what is missing, the order, the budget. Every step is linear in the
 //! input, except the preserve-order check (n log n).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ast::Selector;
 use crate::ast::Tokenizer;
@@ -45,7 +45,7 @@ impl Options {
 /// The command line's default for [`Options::warning_limit`].
 pub const WARNING_LIMIT: usize = 10;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Safe to apply.
@@ -66,7 +66,7 @@ impl Verdict {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     pub trace_regions: usize,
     pub plan_regions: usize,

@@ -1,51 +1,53 @@
-//! `--format json`: CONTRACT §7.
+//! `--format json`: CONTRACT §7. The JSON report is also the model the CI
+//! formats render from, so a saved report can be rendered again
+//! (`ctxguard report --from`) without the inputs it was made from.
 
 use std::io::{self, Write};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Report, Subject};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::verify::{Stats, Verdict};
 
 /// One diagnostic in the JSON report.
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct JsonDiagnostic {
     pub code: String,
-    pub severity: &'static str,
+    pub severity: String,
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commitment: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_column: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pointer: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<JsonLabel>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct JsonLabel {
     pub file: String,
     pub line: usize,
     pub column: usize,
     pub end_line: usize,
     pub end_column: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pointer: Option<String>,
     pub message: String,
 }
@@ -72,7 +74,7 @@ impl JsonDiagnostic {
         let primary = labels.first();
         JsonDiagnostic {
             code: diagnostic.code.name().to_owned(),
-            severity: diagnostic.severity.name(),
+            severity: diagnostic.severity.name().to_owned(),
             message: diagnostic.message.clone(),
             commitment: diagnostic.commitment.clone(),
             region: diagnostic.region.clone(),
@@ -89,39 +91,40 @@ impl JsonDiagnostic {
     }
 }
 
-#[derive(Serialize)]
-struct CheckJson {
-    files: usize,
-    diagnostics: Vec<JsonDiagnostic>,
+/// The whole report: `{"files", "diagnostics"}` from `check`,
+/// `{"verdict", "diagnostics", "stats"}` from `verify`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct JsonReport {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<usize>,
+    pub diagnostics: Vec<JsonDiagnostic>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Stats>,
 }
 
-#[derive(Serialize)]
-struct VerifyJson<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    verdict: Option<Verdict>,
-    diagnostics: Vec<JsonDiagnostic>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stats: Option<&'a Stats>,
-}
-
-pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let diagnostics = report.diagnostics.iter().map(JsonDiagnostic::new).collect();
-    match &report.subject {
-        Subject::Check { files } => serde_json::to_writer_pretty(
-            &mut *out,
-            &CheckJson {
-                files: *files,
+impl JsonReport {
+    pub fn new(report: &Report) -> Self {
+        let diagnostics = report.diagnostics.iter().map(JsonDiagnostic::new).collect();
+        match &report.subject {
+            Subject::Check { files } => JsonReport {
+                verdict: None,
+                files: Some(*files),
                 diagnostics,
+                stats: None,
             },
-        )?,
-        Subject::Verify(outcome) => serde_json::to_writer_pretty(
-            &mut *out,
-            &VerifyJson {
+            Subject::Verify(outcome) => JsonReport {
                 verdict: outcome.as_ref().map(|(verdict, _)| *verdict),
+                files: None,
                 diagnostics,
-                stats: outcome.as_ref().map(|(_, stats)| stats),
+                stats: outcome.as_ref().map(|(_, stats)| stats.clone()),
             },
-        )?,
+        }
     }
+}
+
+pub(super) fn render(report: &JsonReport, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, report)?;
     writeln!(out)
 }

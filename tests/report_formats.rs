@@ -1,0 +1,139 @@
+//! The CI formats: SARIF that validates against the official 2.1.0 schema,
+//! GitHub workflow commands, and reports saved as JSON rendered again.
+
+mod common;
+
+use common::Test;
+
+const TRACE: &str = "tests/scenarios/migration/trace.yaml";
+const DRIFT: &str = "tests/scenarios/migration/plan-identifier-drift.yaml";
+
+fn validate_sarif(text: &str) {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("fixtures/sarif-schema-2.1.0.json"))
+            .expect("the schema parses");
+    let validator = jsonschema::draft4::new(&schema).expect("the schema compiles");
+    let log: serde_json::Value = serde_json::from_str(text).expect("SARIF is JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn check_sarif_validates() {
+    for policy in [
+        "tests/ui/check/three-errors.policy",
+        "tests/ui/check/weakens-parent-window.policy",
+        "tests/ui/check/unreadable-file.policy",
+        "tests/ui/check/no-such.policy",
+    ] {
+        let status = if policy.contains("unreadable") || policy.contains("no-such") {
+            2
+        } else {
+            1
+        };
+        let output = Test::new()
+            .args(&["check", "--format", "sarif", policy])
+            .status(status)
+            .run();
+        validate_sarif(&output.stdout);
+    }
+    let output = Test::new()
+        .args(&[
+            "check",
+            "--format",
+            "sarif",
+            "tests/ui/check/three-errors.policy",
+        ])
+        .status(1)
+        .run();
+    let log: serde_json::Value = serde_json::from_str(&output.stdout).expect("JSON");
+    let results = log["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let ids: Vec<&str> = results
+        .iter()
+        .filter_map(|r| r["ruleId"].as_str())
+        .collect();
+    assert_eq!(ids, ["invalid-pattern", "unknown-kind", "order-cycle"]);
+    let region = &results[0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+        (Some(4), Some(11))
+    );
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(rules, ctxguard::Code::ALL.len());
+}
+
+#[test]
+fn verify_sarif_validates() {
+    for plan in [
+        "plan-good.yaml",
+        "plan-identifier-drift.yaml",
+        "plan-ordering-merged.yaml",
+        "plan-constraint-evaporated.yaml",
+    ] {
+        let plan = format!("tests/scenarios/migration/{plan}");
+        let status = if plan.ends_with("good.yaml") { 0 } else { 1 };
+        let output = Test::new()
+            .args(&[
+                "verify", "--format", "sarif", "--trace", TRACE, "--plan", &plan,
+            ])
+            .status(status)
+            .run();
+        validate_sarif(&output.stdout);
+    }
+}
+
+#[test]
+fn github_annotations_for_a_failing_plan() {
+    let output = Test::new()
+        .args(&[
+            "verify", "--format", "github", "--trace", TRACE, "--plan", DRIFT,
+        ])
+        .status(1)
+        .run();
+    insta::assert_snapshot!(output.stdout);
+}
+
+#[test]
+fn a_saved_report_renders_as_if_run_again() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let saved = dir.path().join("report.json");
+    let json = Test::new()
+        .args(&[
+            "verify", "--format", "json", "--trace", TRACE, "--plan", DRIFT,
+        ])
+        .status(1)
+        .run();
+    std::fs::write(&saved, &json.stdout).expect("save the report");
+    let saved = saved.display().to_string();
+    for format in ["sarif", "github", "json"] {
+        let direct = Test::new()
+            .args(&[
+                "verify", "--format", format, "--trace", TRACE, "--plan", DRIFT,
+            ])
+            .status(1)
+            .run();
+        Test::new()
+            .args(&["report", "--from", &saved, "--format", format])
+            .stdout(&direct.stdout)
+            .status(1)
+            .run();
+    }
+    Test::new()
+        .args(&["report", "--from", &saved, "--format", "human"])
+        .stderr_contains("a saved report has no source text to show")
+        .status(2)
+        .run();
+    Test::new()
+        .args(&["report", "--from", "README.md", "--format", "sarif"])
+        .stderr_contains("is not a report saved with `--format json`")
+        .status(2)
+        .run();
+}
