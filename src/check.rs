@@ -70,15 +70,13 @@ pub fn shared_names<'a>(policies: impl IntoIterator<Item = &'a Policy>) -> Vec<D
     diagnostics
 }
 
-/// 2 when a file could not be read, 1 for errors (or warnings, when denied), else 0.
-pub fn status(report: &Report, deny_warnings: bool) -> ExitStatus {
+/// 2 when a file could not be read, 1 for errors, else 0. Warnings count
+/// as errors once `--deny-warnings` made them so.
+pub fn status(report: &Report) -> ExitStatus {
     let diagnostics = &report.diagnostics;
     if diagnostics.iter().any(|d| d.code.family() == Family::Input) {
         ExitStatus::Usage
-    } else if diagnostics
-        .iter()
-        .any(|d| d.severity == Severity::Error || deny_warnings)
-    {
+    } else if diagnostics.iter().any(|d| d.severity == Severity::Error) {
         ExitStatus::Failure
     } else {
         ExitStatus::Success

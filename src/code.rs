@@ -57,6 +57,8 @@ codes! {
     MissingParent = "missing-parent", Error, Policy;
     ExtendsCycle = "extends-cycle", Error, Policy;
     DuplicateSetting = "duplicate-setting", Error, Policy;
+    UnusedIgnore = "unused-ignore", Warning, Policy;
+    BadIgnore = "bad-ignore", Error, Policy;
     InvalidInput = "invalid-input", Error, Input;
     MissingCommitment = "missing-commitment", Error, Verify;
     AlteredCommitment = "altered-commitment", Error, Verify;

@@ -43,6 +43,7 @@ impl CompactOptions {
             warning_limit: None,
             tokenizer: self.tokenizer,
             recount: self.recount,
+            overrides: Default::default(),
         }
     }
 }

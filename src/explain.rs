@@ -188,6 +188,22 @@ static EXPLANATIONS: &[Explanation] = &[
         fix: "Keep one statement per setting.",
     },
     Explanation {
+        code: Code::UnusedIgnore,
+        summary: "a `ctxguard-ignore` comment silences nothing",
+        details: "`# ctxguard-ignore CODE: reason` on the line before a statement silences CODE on that statement. One that silences nothing was written for a finding that is gone, or names the wrong code or statement; left in place, it would silence a real finding later.",
+        example: &[("team.policy", "kind constraint\nkind decision\n# ctxguard-ignore redundant-order: kept as documentation\norder constraint before decision\n")],
+        run: "check team.policy",
+        fix: "Remove the comment, or move it to the statement it is meant for.",
+    },
+    Explanation {
+        code: Code::BadIgnore,
+        summary: "a `ctxguard-ignore` comment names no known code or gives no reason",
+        details: "Every silenced finding must be accounted for: an ignore names a code from `ctxguard explain` and says why, as `# ctxguard-ignore CODE: reason`. Without a reason nobody can tell later whether the ignore still holds.",
+        example: &[("team.policy", "kind constraint\nkind decision\nkind value\norder constraint before decision\norder decision before value\n# ctxguard-ignore redundant-order\norder constraint before value\n")],
+        run: "check team.policy",
+        fix: "Write `# ctxguard-ignore CODE: reason`.",
+    },
+    Explanation {
         code: Code::InvalidInput,
         summary: "a trace or plan file is not in the trace or plan format",
         details: "The file is not valid JSON, YAML or JSON Lines, or it is missing what the format requires (`version: 1`, `regions`, a region's `id`, exactly one of `text` and `record`, a commitment's `key`). The diagnostic points at the place and says what was expected. Nothing is verified: exit 2.",

@@ -185,6 +185,7 @@ impl Loader {
         };
         let (policy, found) = resolve(&ast, parent);
         diagnostics.extend(found);
+        let diagnostics = crate::ignore::apply(&source, &ast.statements, diagnostics);
         self.remember(
             key,
             Loaded {

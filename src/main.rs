@@ -8,6 +8,7 @@ use ctxguard::compact::CompactOptions;
 use ctxguard::document::InputFormat;
 use ctxguard::report::{self, Format, HumanStyle};
 use ctxguard::run::{self, PlanRequest, VerifyRequest};
+use ctxguard::severity::Overrides;
 use ctxguard::verify::{Options, WARNING_LIMIT};
 use ctxguard::{check, explain, Code, ExitStatus};
 
@@ -27,9 +28,8 @@ enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
         format: FormatArg,
-        /// Exit 1 on warnings too.
-        #[arg(long)]
-        deny_warnings: bool,
+        #[command(flatten)]
+        severity: SeverityArgs,
     },
     /// Verify a compaction plan against its trace and the policy.
     ///
@@ -54,6 +54,8 @@ enum Command {
         /// Show every warning; by default each advisory code shows 10.
         #[arg(long)]
         all_warnings: bool,
+        #[command(flatten)]
+        severity: SeverityArgs,
         #[command(flatten)]
         counting: Counting,
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
@@ -97,6 +99,29 @@ enum Command {
     },
     /// Explain a diagnostic code; without a code, list them all.
     Explain { code: Option<String> },
+}
+
+/// Severity control for one run, for `check` and `verify`.
+#[derive(clap::Args)]
+struct SeverityArgs {
+    /// Make every warning an error (exit 1).
+    #[arg(long)]
+    deny_warnings: bool,
+    /// Do not report CODE. Codes that decide a verdict cannot be allowed.
+    #[arg(short = 'A', long = "allow", value_name = "CODE")]
+    allow: Vec<String>,
+    /// Report CODE as a warning. Codes that decide a verdict cannot be lowered.
+    #[arg(short = 'W', long = "warn", value_name = "CODE")]
+    warn: Vec<String>,
+    /// Report CODE as an error.
+    #[arg(short = 'D', long = "deny", value_name = "CODE")]
+    deny: Vec<String>,
+}
+
+impl SeverityArgs {
+    fn overrides(&self) -> Result<Overrides, ctxguard::UsageError> {
+        Overrides::new(&self.allow, &self.warn, &self.deny, self.deny_warnings)
+    }
 }
 
 /// How tokens are counted, for `verify` and `plan`.
@@ -191,12 +216,14 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
         Command::Check {
             paths,
             format,
-            deny_warnings,
+            severity,
         } => {
-            let report = check::check(&paths)?;
+            let overrides = severity.overrides()?;
+            let mut report = check::check(&paths)?;
+            report.diagnostics = overrides.apply(report.diagnostics);
             // A closed pipe is not an error worth a panic.
             let _ = report::render(&report, format.into(), &human_style(), &mut out);
-            Ok(check::status(&report, deny_warnings))
+            Ok(check::status(&report))
         }
         Command::Verify {
             trace,
@@ -205,6 +232,7 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
             input_format,
             budget,
             all_warnings,
+            severity,
             counting,
             format,
         } => {
@@ -218,6 +246,7 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
                     warning_limit: (!all_warnings).then_some(WARNING_LIMIT),
                     tokenizer: counting.tokenizer.map(Into::into),
                     recount: counting.recount,
+                    overrides: severity.overrides()?,
                 },
             };
             let (report, status) = run::verify_files(&request);

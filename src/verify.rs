@@ -14,6 +14,7 @@ use crate::findings::{Anchor, Findings};
 use crate::index::{Class, TraceIndex};
 use crate::plan::{Entry, Plan, PlanRegion};
 use crate::policy::{quote_selector, Policy};
+use crate::severity::Overrides;
 use crate::source::Span;
 use crate::tokens::Counter;
 use crate::trace::{Content, Region, Status, Trace};
@@ -30,6 +31,9 @@ pub struct Options {
     /// Count every region instead of trusting its `tokens`, and report
     /// counts more than 10% off (`token-count-mismatch`).
     pub recount: bool,
+    /// `--allow`, `--warn`, `--deny` and `--deny-warnings`, applied before
+    /// the verdict is decided.
+    pub overrides: Overrides,
 }
 
 impl Options {
@@ -143,7 +147,7 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
         tokens_after: verifier.tokens_after,
         budget,
     };
-    let diagnostics = verifier.findings.finish();
+    let diagnostics = options.overrides.apply(verifier.findings.finish());
     Verification {
         verdict: verdict_of(&diagnostics),
         diagnostics,
