@@ -66,6 +66,7 @@ pub mod plan;
 pub mod policy;
 pub mod report;
 pub mod run;
+pub mod schema;
 pub mod selector;
 pub mod severity;
 pub mod source;

@@ -8,6 +8,7 @@ use ctxguard::compact::CompactOptions;
 use ctxguard::document::InputFormat;
 use ctxguard::report::{self, Format, HumanStyle};
 use ctxguard::run::{self, PlanRequest, VerifyRequest};
+use ctxguard::schema::{schema, Which};
 use ctxguard::severity::Overrides;
 use ctxguard::verify::{Options, WARNING_LIMIT};
 use ctxguard::{check, explain, Code, ExitStatus};
@@ -97,8 +98,20 @@ enum Command {
         #[arg(long, value_enum)]
         format: FormatArg,
     },
+    /// Print the JSON Schema of the trace or the plan format, for editors
+    /// and CI (also in `schemas/`).
+    Schema {
+        #[arg(value_enum)]
+        which: SchemaArg,
+    },
     /// Explain a diagnostic code; without a code, list them all.
     Explain { code: Option<String> },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SchemaArg {
+    Trace,
+    Plan,
 }
 
 /// Severity control for one run, for `check` and `verify`.
@@ -297,6 +310,14 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
                 }
             }
             Ok(run::saved_status(&report))
+        }
+        Command::Schema { which } => {
+            let which = match which {
+                SchemaArg::Trace => Which::Trace,
+                SchemaArg::Plan => Which::Plan,
+            };
+            let _ = out.write_all(schema(which).as_bytes());
+            Ok(ExitStatus::Success)
         }
         Command::Explain { code: None } => {
             let _ = out.write_all(explain::list().as_bytes());
