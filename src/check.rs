@@ -14,21 +14,7 @@ use crate::status::{ExitStatus, UsageError};
 
 /// Checks every policy file named, searching directories for `*.policy`.
 pub fn check(paths: &[PathBuf]) -> Result<Report, UsageError> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let before = files.len();
-            collect_policies(path, &mut files);
-            if files.len() == before {
-                return Err(UsageError(format!(
-                    "no `*.policy` files found in `{}`",
-                    path.display()
-                )));
-            }
-        } else {
-            files.push(path.clone());
-        }
-    }
+    let files = policy_files(paths)?;
     let mut loader = Loader::new();
     let policies: Vec<_> = files
         .iter()
@@ -81,6 +67,26 @@ pub fn status(report: &Report) -> ExitStatus {
     } else {
         ExitStatus::Success
     }
+}
+
+/// The files named, with directories replaced by every `*.policy` below them.
+pub fn policy_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, UsageError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let before = files.len();
+            collect_policies(path, &mut files);
+            if files.len() == before {
+                return Err(UsageError(format!(
+                    "no `*.policy` files found in `{}`",
+                    path.display()
+                )));
+            }
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
 }
 
 /// Every `*.policy` below `directory`, in a stable order. Symbolic links to

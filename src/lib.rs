@@ -55,6 +55,7 @@ pub mod document;
 pub mod drift;
 pub mod explain;
 pub mod findings;
+pub mod format;
 pub mod hint;
 pub mod ignore;
 pub mod index;

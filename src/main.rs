@@ -11,7 +11,7 @@ use ctxguard::run::{self, PlanRequest, VerifyRequest};
 use ctxguard::schema::{schema, Which};
 use ctxguard::severity::Overrides;
 use ctxguard::verify::{Options, WARNING_LIMIT};
-use ctxguard::{check, explain, Code, ExitStatus};
+use ctxguard::{check, explain, format, Code, ExitStatus};
 
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
 #[derive(Parser)]
@@ -97,6 +97,18 @@ enum Command {
         from: PathBuf,
         #[arg(long, value_enum)]
         format: FormatArg,
+    },
+    /// Lay policy files out in ctxguard's canonical layout, in place.
+    ///
+    /// Exit 0: all formatted (or, with `--check`, already formatted);
+    /// 1: `--check` found files to format (their diffs are printed), or a
+    /// file does not parse; 2: unreadable input.
+    Fmt {
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Write nothing; print the changes as a diff and exit 1 if there are any.
+        #[arg(long)]
+        check: bool,
     },
     /// Print the JSON Schema of the trace or the plan format, for editors
     /// and CI (also in `schemas/`).
@@ -310,6 +322,35 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
                 }
             }
             Ok(run::saved_status(&report))
+        }
+        Command::Fmt { paths, check } => {
+            let files = check::policy_files(&paths)?;
+            let formatted = format::fmt_files(&files, check);
+            let _ = out.write_all(formatted.diffs.as_bytes());
+            let style = if std::io::stderr().is_terminal() {
+                human_style()
+            } else {
+                HumanStyle::plain()
+            };
+            let mut err = std::io::stderr().lock();
+            for diagnostic in &formatted.diagnostics {
+                let _ = err.write_all(report::render_diagnostic(diagnostic, &style).as_bytes());
+            }
+            Ok(
+                if formatted
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.code.family() == ctxguard::code::Family::Input)
+                {
+                    ExitStatus::Usage
+                } else if !formatted.diagnostics.is_empty()
+                    || (check && !formatted.changed.is_empty())
+                {
+                    ExitStatus::Failure
+                } else {
+                    ExitStatus::Success
+                },
+            )
         }
         Command::Schema { which } => {
             let which = match which {

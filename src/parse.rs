@@ -472,3 +472,18 @@ fn syntax_help(text: &str, offset: usize, found: &str, positives: &[Rule]) -> Op
     }
     None
 }
+
+/// Every comment in `text`, in order: each `#` outside a string or pattern,
+/// to the end of its line. For the formatter, on text that parses.
+pub fn comments(text: &str) -> Vec<Span> {
+    let Ok(mut pairs) = PolicyParser::parse(Rule::comments, text) else {
+        return Vec::new();
+    };
+    pairs
+        .next()
+        .into_iter()
+        .flat_map(Pair::into_inner)
+        .filter(|pair| pair.as_rule() == Rule::comment)
+        .map(|pair| span_of(&pair))
+        .collect()
+}
