@@ -9,25 +9,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+#[path = "../tests/support/hostile.rs"]
+mod support;
+
+/// The hostile inputs, named with their size.
 fn hostile(n: usize) -> Vec<(String, String)> {
-    let emoji = "👩‍💻".repeat(n / "👩‍💻".len());
-    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let base64: String = (0..n)
-        .map(|i| alphabet[(i * 7919 + i / 3) % 64] as char)
-        .collect();
-    let mut json = String::from("[");
-    let mut i = 0;
-    while json.len() < n {
-        json.push_str(&format!("{{\"id\":{i},\"name\":\"user{i}\",\"ok\":true}},"));
-        i += 1;
-    }
-    let kb = n / 1000;
-    vec![
-        (format!("a-{kb}k"), "a".repeat(n)),
-        (format!("emoji-{kb}k"), emoji),
-        (format!("base64-{kb}k"), base64),
-        (format!("minified-json-{kb}k"), json),
-    ]
+    support::hostile(n)
+        .into_iter()
+        .map(|(name, text)| (format!("{name}-{}k", n / 1000), text))
+        .collect()
 }
 
 /// Every string in a real agent session (pi, from the shared corpus), or the

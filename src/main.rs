@@ -216,15 +216,24 @@ impl From<FormatArg> for Format {
     }
 }
 
-fn human_style() -> HumanStyle {
-    let stdout = std::io::stdout();
-    if stdout.is_terminal() {
+/// Colour and the terminal's width on a terminal, plain text elsewhere.
+fn human_style(terminal: bool) -> HumanStyle {
+    if terminal {
         HumanStyle {
             color: std::env::var_os("NO_COLOR").is_none(),
             width: terminal_width(),
         }
     } else {
         HumanStyle::plain()
+    }
+}
+
+/// Diagnostics beside output that goes to stdout (a plan, a diff) go to stderr.
+fn print_diagnostics(diagnostics: &[ctxguard::Diagnostic]) {
+    let style = human_style(std::io::stderr().is_terminal());
+    let mut err = std::io::stderr().lock();
+    for diagnostic in diagnostics {
+        let _ = err.write_all(report::render_diagnostic(diagnostic, &style).as_bytes());
     }
 }
 
@@ -247,7 +256,12 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
             let mut report = check::check(&paths)?;
             report.diagnostics = overrides.apply(report.diagnostics);
             // A closed pipe is not an error worth a panic.
-            let _ = report::render(&report, format.into(), &human_style(), &mut out);
+            let _ = report::render(
+                &report,
+                format.into(),
+                &human_style(std::io::stdout().is_terminal()),
+                &mut out,
+            );
             Ok(check::status(&report))
         }
         Command::Verify {
@@ -275,7 +289,12 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
                 },
             };
             let (report, status) = run::verify_files(&request);
-            let _ = report::render(&report, format.into(), &human_style(), &mut out);
+            let _ = report::render(
+                &report,
+                format.into(),
+                &human_style(std::io::stdout().is_terminal()),
+                &mut out,
+            );
             Ok(status)
         }
         Command::Plan {
@@ -303,15 +322,7 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
             if let Some((plan, format)) = &planned.plan {
                 let _ = plan.write(*format, &mut out);
             }
-            let style = if std::io::stderr().is_terminal() {
-                human_style()
-            } else {
-                HumanStyle::plain()
-            };
-            let mut err = std::io::stderr().lock();
-            for diagnostic in &planned.diagnostics {
-                let _ = err.write_all(report::render_diagnostic(diagnostic, &style).as_bytes());
-            }
+            print_diagnostics(&planned.diagnostics);
             Ok(planned.status)
         }
         Command::Report { from, format } => {
@@ -327,15 +338,7 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
             let files = check::policy_files(&paths)?;
             let formatted = format::fmt_files(&files, check);
             let _ = out.write_all(formatted.diffs.as_bytes());
-            let style = if std::io::stderr().is_terminal() {
-                human_style()
-            } else {
-                HumanStyle::plain()
-            };
-            let mut err = std::io::stderr().lock();
-            for diagnostic in &formatted.diagnostics {
-                let _ = err.write_all(report::render_diagnostic(diagnostic, &style).as_bytes());
-            }
+            print_diagnostics(&formatted.diagnostics);
             Ok(
                 if formatted
                     .diagnostics

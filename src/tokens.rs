@@ -33,6 +33,11 @@ pub struct Counted {
     pub counted: bool,
 }
 
+/// A given count more than 10% off the real one.
+pub fn is_stale(given: u64, real: u64) -> bool {
+    given.abs_diff(real).saturating_mul(10) > real
+}
+
 impl Counter {
     /// `text` is asked for only when the tokenizer runs.
     pub fn count<'t>(
@@ -48,7 +53,7 @@ impl Counter {
             },
             _ => {
                 let tokens = count(self.tokenizer, &text());
-                let stale = given.filter(|&g| g.abs_diff(tokens).saturating_mul(10) > tokens);
+                let stale = given.filter(|&g| is_stale(g, tokens));
                 Counted {
                     tokens,
                     stale,

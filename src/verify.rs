@@ -232,7 +232,7 @@ impl<'a> Verifier<'a> {
         let real = self.index.tokens[t];
         match given {
             Some(given) if !self.index.counter.recount => given,
-            Some(given) if given.abs_diff(real).saturating_mul(10) > real => {
+            Some(given) if crate::tokens::is_stale(given, real) => {
                 self.stale_tokens(p, given, real);
                 real
             }

@@ -9,6 +9,10 @@ use ctxguard::ast::Tokenizer;
 use ctxguard::tokens::count;
 use proptest::prelude::*;
 
+#[path = "support/hostile.rs"]
+mod support;
+use support::hostile;
+
 #[derive(serde::Deserialize)]
 struct Fixture {
     produced_by: String,
@@ -74,27 +78,6 @@ proptest! {
             prop_assert!(joined <= count(tokenizer, &a) + count(tokenizer, &b) + 1, "{} {a:?} {b:?}", tokenizer.name());
         }
     }
-}
-
-/// The hostile inputs of the README's table, `n` bytes each.
-fn hostile(n: usize) -> Vec<(&'static str, String)> {
-    let emoji = "👩‍💻".repeat(n / "👩‍💻".len());
-    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let base64: String = (0..n)
-        .map(|i| alphabet[(i * 7919 + i / 3) % 64] as char)
-        .collect();
-    let mut json = String::from("[");
-    let mut i = 0;
-    while json.len() < n {
-        json.push_str(&format!("{{\"id\":{i},\"name\":\"user{i}\",\"ok\":true}},"));
-        i += 1;
-    }
-    vec![
-        ("a", "a".repeat(n)),
-        ("emoji", emoji),
-        ("base64", base64),
-        ("minified JSON", json),
-    ]
 }
 
 /// A guard against quadratic regressions, not a benchmark (that is
