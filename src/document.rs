@@ -103,10 +103,6 @@ pub struct RawRegion {
 }
 
 impl RawRegion {
-    pub fn field(&self, name: &str) -> Option<&Field> {
-        field_index(name).and_then(|i| self.fields[i].as_ref())
-    }
-
     /// `/regions/3`, made when a diagnostic needs it.
     pub fn pointer(&self) -> Option<String> {
         self.listed.then(|| format!("/regions/{}", self.index))

@@ -139,10 +139,10 @@ impl Policy {
         self.kinds.iter().find(|kind| kind.name == name)
     }
 
-    /// Tokens the commitments may use: their share of the window.
-    pub fn commitment_budget(&self) -> Option<u64> {
-        let window = self.window.as_ref()?.value;
-        let share = self.commitment_share.as_ref().map_or(100.0, |s| s.value);
+    /// Tokens the commitments may use of a `window`: the policy's share of
+    /// it, when the policy sets one.
+    pub fn commitment_budget(&self, window: u64) -> Option<u64> {
+        let share = self.commitment_share.as_ref()?.value;
         // Bounded: share is in (0, 100], so the product fits in a u64.
         Some(((window as f64) * share / 100.0).floor() as u64)
     }

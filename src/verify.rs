@@ -884,7 +884,7 @@ impl<'a> Verifier<'a> {
             };
         let required = self.index.required_tokens;
         let share = policy.commitment_share.as_ref();
-        let share_budget = share.map(|s| ((window as f64) * s.value / 100.0).floor() as u64);
+        let share_budget = policy.commitment_budget(window);
         let help = "a person must decide: raise the budget, discharge commitments already carried out, or split the task";
         if required > window {
             let diagnostic = Diagnostic::new(
