@@ -731,26 +731,24 @@ impl<'a> Verifier<'a> {
                 violations.push(pair);
             }
         }
+        // Each pair is (earlier in the plan, later in the plan); the one
+        // outside the in-order run is the one that moved.
         for (first, second) in violations {
             let (p1, c1) = self.sequence[first];
             let (p2, c2) = self.sequence[second];
-            let moved = if first < second && !in_order[first] {
-                (p1, c1, p2, c2, true)
-            } else {
-                (p2, c2, p1, c1, false)
-            };
+            let first_moved = !in_order[first];
             let (a, b) = (self.identity(c1), self.identity(c2));
-            let help = if moved.4 {
-                format!("move `{a}` after `{b}`")
+            let (help, moved, anchor) = if first_moved {
+                (format!("move `{a}` after `{b}`"), c1, p1)
             } else {
-                format!("move `{b}` before `{a}`")
+                (format!("move `{b}` before `{a}`"), c2, p2)
             };
             let diagnostic = Diagnostic::new(
                 Code::OrderViolated,
                 format!("`{a}` comes before `{b}` in the plan, but after it in the trace"),
             )
             .help(help)
-            .commitment(self.identity(moved.1));
+            .commitment(self.identity(moved));
             let diagnostic = self.plan_label(
                 diagnostic,
                 p1,
@@ -768,7 +766,7 @@ impl<'a> Verifier<'a> {
                 origin.span.clone(),
                 "commitments keep their trace order",
             );
-            self.push(Anchor::Plan(moved.0), diagnostic);
+            self.push(Anchor::Plan(anchor), diagnostic);
         }
     }
 
