@@ -180,6 +180,19 @@ pub fn read(input: &Input, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
     }
 }
 
+/// Every region of `input`, each typed by `convert` as it is read.
+pub fn read_all<T>(
+    input: &Input,
+    mut convert: impl FnMut(&Arc<SourceFile>, RawRegion) -> Result<T, Box<Diagnostic>>,
+) -> Result<Vec<T>, Box<Diagnostic>> {
+    let mut typed = Vec::new();
+    read(input, &mut |raw| {
+        typed.push(convert(&input.file, raw)?);
+        Ok(())
+    })?;
+    Ok(typed)
+}
+
 /// A region's known fields, by [`FIELDS`] index.
 struct JsonRegion<'a>([Option<&'a RawValue>; FIELDS.len()]);
 

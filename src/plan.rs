@@ -52,15 +52,9 @@ pub struct Plan {
 impl Plan {
     /// Reads and types every region of `input`.
     pub fn read(input: &Input) -> Result<Plan, Box<Diagnostic>> {
-        let file = &input.file;
-        let mut regions = Vec::new();
-        document::read(input, &mut |raw| {
-            regions.push(plan_region(file, raw)?);
-            Ok(())
-        })?;
         Ok(Plan {
-            file: Arc::clone(file),
-            regions,
+            file: Arc::clone(&input.file),
+            regions: document::read_all(input, plan_region)?,
         })
     }
 }

@@ -161,15 +161,9 @@ pub struct Trace {
 impl Trace {
     /// Reads and types every region of `input`.
     pub fn read(input: &Input) -> Result<Trace, Box<Diagnostic>> {
-        let file = &input.file;
-        let mut regions = Vec::new();
-        document::read(input, &mut |raw| {
-            regions.push(region(file, raw)?);
-            Ok(())
-        })?;
         Ok(Trace {
-            file: Arc::clone(file),
-            regions,
+            file: Arc::clone(&input.file),
+            regions: document::read_all(input, region)?,
         })
     }
 }
