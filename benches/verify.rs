@@ -51,20 +51,20 @@ fn parse_only(trace: &Path, plan: &Path) {
 }
 
 fn verify(trace: &Path, plan: &Path) {
-    let request = ctxguard::run::VerifyRequest {
+    let request = ctxguard::VerifyRequest {
         trace: trace.to_path_buf(),
         plan: plan.to_path_buf(),
-        options: ctxguard::verify::Options {
-            warning_limit: Some(ctxguard::verify::WARNING_LIMIT),
+        options: ctxguard::Options {
+            warning_limit: Some(ctxguard::WARNING_LIMIT),
             ..Default::default()
         },
         ..Default::default()
     };
-    let (report, _) = ctxguard::run::verify_files(&request);
+    let (report, _) = ctxguard::verify_files(&request);
     // Render as the JSON report, as a CI job would.
     let mut out = Vec::new();
-    let style = ctxguard::report::HumanStyle::plain();
-    ctxguard::report::render(&report, ctxguard::report::Format::Json, &style, &mut out)
+    let style = ctxguard::HumanStyle::plain();
+    ctxguard::render(&report, ctxguard::Format::Json, &style, &mut out)
         .expect("render");
     std::hint::black_box(out);
 }

@@ -1,36 +1,48 @@
 //! ctxguard makes AI-agent context compaction safe: compaction is defined
-//! over invariants, not tokens.
+//! over invariants, not tokens. A policy declares the commitment kinds,
+//! the orders between them and the token budgets; a compaction plan is
+//! verified against the buffer it compacts, and rejected when it loses,
+//! alters, reorders or invents a commitment, or escalated to a person when
+//! no plan can fit without truncating one.
 //!
-//! Data flows one way: readers ([`parse`], [`load`]) turn bytes into typed
-//! models that remember where each thing came from ([`ast`], [`policy`]);
-//! checks are pure functions from models to [`Diagnostic`]s; [`report`]
-//! renders them and is the only code that prints.
+//! # How the crate is built
 //!
-//! A runtime that embeds ctxguard verifies a compaction before applying it:
+//! Data flows one way, **read → model → check → report**, and the folders
+//! are those stages:
+//!
+//! | folder | stage | holds |
+//! |---|---|---|
+//! | `source/` | read | bytes to UTF-8 text that remembers its name and lines; spans |
+//! | `policy/` | read, model, check | the policy language: grammar, AST, `extends`, the resolved model, the linter, `fmt` |
+//! | `buffer/` | read, model | traces and plans: JSON, YAML and JSON Lines readers, the typed models, token counts, JSON Schemas |
+//! | `verify/` | check | a plan against its trace: the trace index, the plan pass, order checks, differences, identifier drift, report order |
+//! | `compact/` | check | the reference compactor, whose every plan is verified before it is returned |
+//! | `diagnostics/` | all | codes, the diagnostic type, severity overrides, explanations, suggestions |
+//! | `report/` | report | the only code that writes to stdout and stderr, and the one exit-status function |
+//! | `command/` | shell | each command as a function from its inputs to a [`Report`] |
+//!
+//! Each stage depends only on the ones before it. `main.rs` only parses
+//! arguments. What comes next has its place: runtime importers (a session
+//! file of Claude Code, Codex, pi, … to a trace and a plan with provenance)
+//! are readers and go in `import/`, one file per runtime behind one trait;
+//! runtime-config checks (`.claude/settings.json`, `.codex/config.toml`, …)
+//! are a reader and a check and go in `runtime/`; live hooks and the
+//! commitment ledger are a thin shell, like `command/`, and go in `hook/`.
+//!
+//! # Embedding
+//!
+//! A runtime verifies a compaction before applying it:
 //!
 //! ```
-//! use ctxguard::document::{Input, InputFormat};
-//! use ctxguard::load::Loader;
-//! use ctxguard::plan::Plan;
-//! use ctxguard::source::SourceFile;
-//! use ctxguard::trace::Trace;
-//! use ctxguard::verify::{verify, Options, Verdict};
+//! use ctxguard::{verify, Input, InputFormat, Options, Plan, Policy, Trace, Verdict};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let mut loader = Loader::new();
-//! let policy = loader.load_builtin().policy.clone().ok_or("the built-in policy")?;
-//!
-//! let trace = Trace::read(&Input {
-//!     file: SourceFile::new("trace.json", r#"{"version": 1, "regions": [
-//!         {"id": "r1", "kind": "narrative", "text": "Looked at the users table."},
-//!         {"id": "r2", "kind": "constraint", "key": "reversible", "text": "Do not drop columns."}]}"#),
-//!     format: InputFormat::Json,
-//! })?;
-//! let plan = Plan::read(&Input {
-//!     file: SourceFile::new("plan.json", r#"{"version": 1, "regions": [
-//!         {"kind": "summary", "covers": ["r1", "r2"], "text": "Looked at users."}]}"#),
-//!     format: InputFormat::Json,
-//! })?;
+//! let policy = Policy::builtin();
+//! let trace = Trace::read(&Input::text("trace.json", InputFormat::Json, r#"{"version": 1, "regions": [
+//!     {"id": "r1", "kind": "narrative", "text": "Looked at the users table."},
+//!     {"id": "r2", "kind": "constraint", "key": "reversible", "text": "Do not drop columns."}]}"#))?;
+//! let plan = Plan::read(&Input::text("plan.json", InputFormat::Json, r#"{"version": 1, "regions": [
+//!     {"kind": "summary", "covers": ["r1", "r2"], "text": "Looked at users."}]}"#))?;
 //!
 //! let verification = verify(&policy, &trace, &plan, &Options::default());
 //! assert_eq!(verification.verdict, Verdict::Reject);
@@ -39,45 +51,78 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! [`compact`] writes a safe plan instead, and [`render`] shows findings as
+//! the command line does.
 
+#![warn(missing_docs)]
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-pub mod ast;
-pub mod check;
-pub mod code;
-pub mod compact;
-pub mod diagnostic;
-pub mod difference;
-pub mod document;
-pub mod drift;
-pub mod explain;
-pub mod findings;
-pub mod format;
-pub mod hint;
-pub mod ignore;
-pub mod index;
-pub mod input;
-pub mod load;
-pub mod order_graph;
-pub mod parse;
-pub mod plan;
-pub mod policy;
-pub mod report;
-pub mod run;
-pub mod schema;
-pub mod selector;
-pub mod severity;
-pub mod source;
-pub mod status;
-pub(crate) mod suggest;
-pub mod tokens;
-pub mod trace;
-pub mod verify;
+mod buffer;
+mod command;
+mod compact;
+mod diagnostics;
+mod policy;
+mod report;
+mod source;
+mod verify;
 
-pub use code::Code;
-pub use diagnostic::{Diagnostic, Severity};
-pub use policy::Policy;
-pub use status::{ExitStatus, UsageError};
+pub use source::{SourceFile, Span, Spanned};
+
+pub use diagnostics::{
+    Code, Diagnostic, Explanation, Family, Label, Level, Overrides, Severity, Tally, UsageError,
+};
+
+pub use policy::load::{Loaded, Loader, DEFAULT_POLICY, DEFAULT_POLICY_NAME};
+pub use policy::{Hint, Kind, OnRules, OrderRule, Origin, Policy, Setting};
+
+pub use buffer::document::{Input, InputFormat};
+pub use buffer::plan::{Entry, NarrativeKind, Plan, PlanRegion, SummaryKind};
+pub use buffer::schema::Schema;
+pub use buffer::tokens::{count as count_tokens, Tokenizer};
+pub use buffer::trace::{Content, Place, Region, RegionKind, Role, Status, Trace};
+
+pub use verify::{verify, Budget, Options, Stats, Verdict, Verification, WARNING_LIMIT};
+
+pub use compact::{compact, CompactOptions, Outcome};
+
+pub use report::{
+    emit, render, render_saved, usage_error, write, ExitStatus, Format, HumanStyle, JsonDiagnostic,
+    JsonLabel, JsonReport, Planned, Report, Subject, Terminal,
+};
+
+pub use command::check::{check, policy_files};
+pub use command::fmt::fmt;
+pub use command::plan::{plan_file, PlanRequest};
+pub use command::saved::saved_report;
+pub use command::verify::{verify_files, VerifyRequest};
+
+/// What `ctxguard explain CODE` prints: what the code means, why it matters,
+/// an example that triggers it, and the fix.
+pub fn explain(code: Code) -> String {
+    diagnostics::explain::render(code)
+}
+
+/// What `ctxguard explain` prints: every code with its severity and summary.
+pub fn explain_all() -> String {
+    diagnostics::explain::list()
+}
+
+/// A policy in ctxguard's canonical layout, or why it cannot be laid out
+/// (it does not parse).
+pub fn format_policy(source: &std::sync::Arc<SourceFile>) -> Result<String, Vec<Diagnostic>> {
+    policy::fmt::format_source(source)
+}
+
+/// Where the comments of a policy text are, in order: `fmt` keeps each one.
+pub fn policy_comments(text: &str) -> Vec<Span> {
+    policy::parse::comments(text)
+}
+
+/// One diagnostic as the human report draws it, followed by a blank line.
+pub fn render_diagnostic(diagnostic: &Diagnostic, style: &HumanStyle) -> String {
+    report::render_diagnostic(diagnostic, style)
+}

@@ -1,17 +1,14 @@
-use std::io::{IsTerminal, Write};
+//! The `ctxguard` command line: arguments in, a library call, its report
+//! out. Everything else is in the library.
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use ctxguard::ast::Tokenizer;
-use ctxguard::compact::CompactOptions;
-use ctxguard::document::InputFormat;
-use ctxguard::report::{self, Format, HumanStyle};
-use ctxguard::run::{self, PlanRequest, VerifyRequest};
-use ctxguard::schema::{schema, Which};
-use ctxguard::severity::Overrides;
-use ctxguard::verify::{Options, WARNING_LIMIT};
-use ctxguard::{check, explain, format, Code, ExitStatus};
+use ctxguard::{
+    Budget, Code, CompactOptions, Format, InputFormat, Options, Overrides, PlanRequest, Report,
+    Schema, Terminal, Tokenizer, UsageError, VerifyRequest, WARNING_LIMIT,
+};
 
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
 #[derive(Parser)]
@@ -144,7 +141,7 @@ struct SeverityArgs {
 }
 
 impl SeverityArgs {
-    fn overrides(&self) -> Result<Overrides, ctxguard::UsageError> {
+    fn overrides(&self) -> Result<Overrides, UsageError> {
         Overrides::new(&self.allow, &self.warn, &self.deny, self.deny_warnings)
     }
 }
@@ -205,6 +202,16 @@ enum FormatArg {
     Github,
 }
 
+impl Counting {
+    fn budget(&self, window: Option<u64>) -> Budget {
+        Budget {
+            window,
+            tokenizer: self.tokenizer.map(Into::into),
+            recount: self.recount,
+        }
+    }
+}
+
 impl From<FormatArg> for Format {
     fn from(format: FormatArg) -> Format {
         match format {
@@ -216,54 +223,17 @@ impl From<FormatArg> for Format {
     }
 }
 
-/// Colour and the terminal's width on a terminal, plain text elsewhere.
-fn human_style(terminal: bool) -> HumanStyle {
-    if terminal {
-        HumanStyle {
-            color: std::env::var_os("NO_COLOR").is_none(),
-            width: terminal_width(),
-        }
-    } else {
-        HumanStyle::plain()
-    }
-}
-
-/// Diagnostics beside output that goes to stdout (a plan, a diff) go to stderr.
-fn print_diagnostics(diagnostics: &[ctxguard::Diagnostic]) {
-    let style = human_style(std::io::stderr().is_terminal());
-    let mut err = std::io::stderr().lock();
-    for diagnostic in diagnostics {
-        let _ = err.write_all(report::render_diagnostic(diagnostic, &style).as_bytes());
-    }
-}
-
-fn terminal_width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|columns| columns.parse().ok())
-        .unwrap_or(100)
-}
-
-fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
-    let mut out = std::io::stdout().lock();
-    match cli.command {
+/// Runs one command: its report and the format to show it in.
+fn run(command: Command) -> Result<(Report, Format), UsageError> {
+    Ok(match command {
         Command::Check {
             paths,
             format,
             severity,
-        } => {
-            let overrides = severity.overrides()?;
-            let mut report = check::check(&paths)?;
-            report.diagnostics = overrides.apply(report.diagnostics);
-            // A closed pipe is not an error worth a panic.
-            let _ = report::render(
-                &report,
-                format.into(),
-                &human_style(std::io::stdout().is_terminal()),
-                &mut out,
-            );
-            Ok(check::status(&report))
-        }
+        } => (
+            ctxguard::check(&paths, &severity.overrides()?)?,
+            format.into(),
+        ),
         Command::Verify {
             trace,
             plan,
@@ -281,21 +251,12 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
                 policy,
                 input_format: input_format.map(Into::into),
                 options: Options {
-                    budget,
+                    budget: counting.budget(budget),
                     warning_limit: (!all_warnings).then_some(WARNING_LIMIT),
-                    tokenizer: counting.tokenizer.map(Into::into),
-                    recount: counting.recount,
                     overrides: severity.overrides()?,
                 },
             };
-            let (report, status) = run::verify_files(&request);
-            let _ = report::render(
-                &report,
-                format.into(),
-                &human_style(std::io::stdout().is_terminal()),
-                &mut out,
-            );
-            Ok(status)
+            (ctxguard::verify_files(&request), format.into())
         }
         Command::Plan {
             trace,
@@ -313,70 +274,30 @@ fn run(cli: Cli) -> Result<ExitStatus, ctxguard::UsageError> {
                 output_format: output_format.map(Into::into),
                 options: CompactOptions {
                     summarizer,
-                    budget,
-                    tokenizer: counting.tokenizer.map(Into::into),
-                    recount: counting.recount,
+                    budget: counting.budget(budget),
                 },
             };
-            let planned = run::plan_file(&request);
-            if let Some((plan, format)) = &planned.plan {
-                let _ = plan.write(*format, &mut out);
-            }
-            print_diagnostics(&planned.diagnostics);
-            Ok(planned.status)
+            (ctxguard::plan_file(&request), Format::Human)
         }
-        Command::Report { from, format } => {
-            let report = run::saved_report(&from)?;
-            if let Err(error) = report::render_saved(&report, format.into(), &mut out) {
-                if error.kind() == std::io::ErrorKind::Unsupported {
-                    return Err(ctxguard::UsageError(error.to_string()));
-                }
-            }
-            Ok(run::saved_status(&report))
-        }
-        Command::Fmt { paths, check } => {
-            let files = check::policy_files(&paths)?;
-            let formatted = format::fmt_files(&files, check);
-            let _ = out.write_all(formatted.diffs.as_bytes());
-            print_diagnostics(&formatted.diagnostics);
-            Ok(
-                if formatted
-                    .diagnostics
-                    .iter()
-                    .any(|d| d.code.family() == ctxguard::code::Family::Input)
-                {
-                    ExitStatus::Usage
-                } else if !formatted.diagnostics.is_empty()
-                    || (check && !formatted.changed.is_empty())
-                {
-                    ExitStatus::Failure
-                } else {
-                    ExitStatus::Success
-                },
-            )
-        }
+        Command::Report { from, format } => (ctxguard::saved_report(&from)?, format.into()),
+        Command::Fmt { paths, check } => (ctxguard::fmt(&paths, check)?, Format::Human),
         Command::Schema { which } => {
             let which = match which {
-                SchemaArg::Trace => Which::Trace,
-                SchemaArg::Plan => Which::Plan,
+                SchemaArg::Trace => Schema::Trace,
+                SchemaArg::Plan => Schema::Plan,
             };
-            let _ = out.write_all(schema(which).as_bytes());
-            Ok(ExitStatus::Success)
+            (Report::text(which.json()), Format::Human)
         }
-        Command::Explain { code: None } => {
-            let _ = out.write_all(explain::list().as_bytes());
-            Ok(ExitStatus::Success)
-        }
+        Command::Explain { code: None } => (Report::text(ctxguard::explain_all()), Format::Human),
         Command::Explain { code: Some(name) } => {
             let code = Code::from_name(&name).ok_or_else(|| {
-                ctxguard::UsageError(format!(
+                UsageError(format!(
                     "`{name}` is not a ctxguard code; `ctxguard explain` lists them all"
                 ))
             })?;
-            let _ = out.write_all(explain::render(code).as_bytes());
-            Ok(ExitStatus::Success)
+            (Report::text(ctxguard::explain(code)), Format::Human)
         }
-    }
+    })
 }
 
 fn main() -> ExitCode {
@@ -387,9 +308,9 @@ fn main() -> ExitCode {
             return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
         }
     };
-    let status = run(cli).unwrap_or_else(|error| {
-        eprintln!("error: {error}");
-        ExitStatus::Usage
-    });
+    let status = match run(cli.command) {
+        Ok((report, format)) => ctxguard::emit(&report, format, &Terminal::detect()),
+        Err(error) => ctxguard::usage_error(&error),
+    };
     ExitCode::from(status.code() as u8)
 }

@@ -4,12 +4,12 @@
 
 use std::process::Command;
 
-use ctxguard::{explain, Code};
+use ctxguard::Code;
 
 #[test]
 fn every_example_reports_its_code() {
     for &code in Code::ALL {
-        let explanation = explain::explanation(code);
+        let explanation = code.explanation();
         assert_eq!(
             explanation.code, code,
             "{code} has no explanation of its own"
@@ -48,11 +48,11 @@ fn every_example_reports_its_code() {
 #[test]
 fn explanations_are_complete() {
     for &code in Code::ALL {
-        let text = explain::render(code);
+        let text = ctxguard::explain(code);
         for part in ["Example:", "Fix:", &format!("ctxguard::{code}")] {
             assert!(text.contains(part), "{code}: {part} missing");
         }
-        let explanation = explain::explanation(code);
+        let explanation = code.explanation();
         assert!(
             !explanation.summary.ends_with('.'),
             "{code}: summaries are lowercase fragments"
@@ -63,15 +63,15 @@ fn explanations_are_complete() {
 
 #[test]
 fn all_codes() {
-    insta::assert_snapshot!(explain::list());
+    insta::assert_snapshot!(ctxguard::explain_all());
 }
 
 #[test]
 fn explain_order_cycle() {
-    insta::assert_snapshot!(explain::render(Code::OrderCycle));
+    insta::assert_snapshot!(ctxguard::explain(Code::OrderCycle));
 }
 
 #[test]
 fn explain_altered_commitment() {
-    insta::assert_snapshot!(explain::render(Code::AlteredCommitment));
+    insta::assert_snapshot!(ctxguard::explain(Code::AlteredCommitment));
 }

@@ -5,9 +5,9 @@
 mod common;
 
 use common::Test;
-use ctxguard::format::format_source;
-use ctxguard::load::Loader;
-use ctxguard::source::SourceFile;
+use ctxguard::format_policy as format_source;
+use ctxguard::Loader;
+use ctxguard::SourceFile;
 use proptest::prelude::*;
 
 /// What a policy means: its resolved model, without places.
@@ -39,9 +39,9 @@ fn meaning(text: &str) -> String {
         policy.tokenizer.value,
         policy.window.as_ref().map(|w| w.value),
         policy.commitment_share.as_ref().map(|s| s.value),
-        policy.on_mismatch.value,
-        policy.on_unclassified.value,
-        policy.on_over_budget.value,
+        policy.on_rules.mismatch.is_some(),
+        policy.on_rules.unclassified.is_some(),
+        policy.on_rules.over_budget.is_some(),
     )
 }
 
@@ -62,7 +62,7 @@ fn assert_canonical(name: &str, text: &str) {
         "{name}: formatting changed the meaning"
     );
     let comments = |t: &str| {
-        ctxguard::parse::comments(t)
+        ctxguard::policy_comments(t)
             .into_iter()
             .map(|span| t[span].trim_end().to_owned())
             .collect::<Vec<_>>()
@@ -76,7 +76,7 @@ fn assert_canonical(name: &str, text: &str) {
 
 #[test]
 fn shipped_policies_are_formatted() {
-    for path in ctxguard::check::policy_files(&["policies".into()]).expect("policies") {
+    for path in ctxguard::policy_files(&["policies".into()]).expect("policies") {
         let text = std::fs::read_to_string(&path).expect("policy");
         assert_canonical(&path.display().to_string(), &text);
         assert_eq!(

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use ctxguard::load::Loader;
-use ctxguard::source::SourceFile;
+use ctxguard::Loader;
+use ctxguard::SourceFile;
 use proptest::prelude::*;
 
 fn check_text(text: &str) {
@@ -21,7 +21,7 @@ fn check_text(text: &str) {
             );
         }
         let rendered =
-            ctxguard::report::render_diagnostic(diagnostic, &ctxguard::report::HumanStyle::plain());
+            ctxguard::render_diagnostic(diagnostic, &ctxguard::HumanStyle::plain());
         assert!(rendered.contains(diagnostic.code.name()));
     }
 }

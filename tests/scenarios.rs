@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ctxguard::run::{verify_files, VerifyRequest};
+use ctxguard::{verify_files, VerifyRequest};
 use ctxguard::ExitStatus;
 
 fn verify(plan: &str, policy: Option<&str>) -> (ExitStatus, Vec<String>) {
@@ -14,7 +14,8 @@ fn verify(plan: &str, policy: Option<&str>) -> (ExitStatus, Vec<String>) {
         policy: policy.map(|p| dir.join(p)),
         ..VerifyRequest::default()
     };
-    let (report, status) = verify_files(&request);
+    let report = verify_files(&request);
+    let status = report.status();
     let codes = report
         .diagnostics
         .iter()
@@ -110,18 +111,20 @@ fn every_plan_escalates_under_the_tight_policy() {
 
 #[test]
 fn the_reference_plan_of_the_trace_is_compact() {
-    let request = ctxguard::run::PlanRequest {
+    let request = ctxguard::PlanRequest {
         trace: "tests/scenarios/migration/trace.yaml".into(),
         ..Default::default()
     };
-    let planned = ctxguard::run::plan_file(&request);
-    assert_eq!(planned.status, ExitStatus::Success);
-    let (plan, _) = planned.plan.expect("a plan");
+    let report = ctxguard::plan_file(&request);
+    assert_eq!(report.status(), ExitStatus::Success);
+    let ctxguard::Subject::Plan(ctxguard::Planned::Written(plan, _)) = &report.subject else {
+        panic!("a plan: {:?}", report.diagnostics);
+    };
     let kept: Vec<String> = plan
         .regions
         .iter()
-        .filter_map(|r| match r {
-            ctxguard::compact::Planned::Keep { keep } => Some(keep.clone()),
+        .filter_map(|r| match &r.entry {
+            ctxguard::Entry::Keep { id } => Some(id.node.clone()),
             _ => None,
         })
         .collect();
@@ -135,12 +138,12 @@ fn the_closing_note_report_is_stable() {
         plan: "tests/scenarios/migration/plan-identifier-drift.yaml".into(),
         ..VerifyRequest::default()
     };
-    let (report, _) = verify_files(&request);
+    let report = verify_files(&request);
     let mut out = Vec::new();
-    ctxguard::report::render(
+    ctxguard::render(
         &report,
-        ctxguard::report::Format::Human,
-        &ctxguard::report::HumanStyle::plain(),
+        ctxguard::Format::Human,
+        &ctxguard::HumanStyle::plain(),
         &mut out,
     )
     .expect("render");

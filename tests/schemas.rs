@@ -2,11 +2,11 @@
 //! `schemas/` are what the types generate, and every shipped example, and
 //! every plan `ctxguard plan` writes, validates against them.
 
-use ctxguard::schema::{schema, Which};
+use ctxguard::Schema as Which;
 
 fn validator(which: Which) -> jsonschema::Validator {
     let schema: serde_json::Value =
-        serde_json::from_str(&schema(which)).expect("the schema is JSON");
+        serde_json::from_str(&which.json()).expect("the schema is JSON");
     jsonschema::validator_for(&schema).expect("the schema compiles")
 }
 
@@ -26,7 +26,7 @@ fn committed_schemas_match_the_types() {
     ] {
         let committed = std::fs::read_to_string(path).expect("committed schema");
         assert!(
-            committed == schema(which),
+            committed == which.json(),
             "{path} is out of date: run `cargo run -- schema {} > {path}`",
             if which == Which::Trace {
                 "trace"
@@ -79,12 +79,14 @@ fn the_schemas_refuse_what_the_readers_refuse() {
 
 #[test]
 fn written_plans_validate() {
-    let request = ctxguard::run::PlanRequest {
+    let request = ctxguard::PlanRequest {
         trace: "tests/scenarios/migration/trace.yaml".into(),
         ..Default::default()
     };
-    let planned = ctxguard::run::plan_file(&request);
-    let (plan, _) = planned.plan.expect("a plan");
-    let value = serde_json::to_value(&plan).expect("a plan serializes");
+    let report = ctxguard::plan_file(&request);
+    let ctxguard::Subject::Plan(ctxguard::Planned::Written(plan, _)) = &report.subject else {
+        panic!("a plan: {:?}", report.diagnostics);
+    };
+    let value = serde_json::to_value(plan).expect("a plan serializes");
     assert_valid(&validator(Which::Plan), "the reference plan", &value);
 }

@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use ctxguard::ast::Tokenizer;
-use ctxguard::tokens::count;
+use ctxguard::Tokenizer;
+use ctxguard::count_tokens as count;
 use proptest::prelude::*;
 
 #[path = "support/hostile.rs"]

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use ctxguard::check;
-use ctxguard::report::{self, Format, HumanStyle};
+
+use ctxguard::{Format, HumanStyle, Overrides};
 
 fn relative(path: &Path) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -16,12 +16,12 @@ fn relative(path: &Path) -> String {
 }
 
 fn render(path: &str, format: Format) -> (String, i32) {
-    let report = check::check(&[path.into()]).expect("the UI paths are files");
+    let report = ctxguard::check(&[path.into()], &Overrides::default()).expect("the UI paths are files");
     let mut out = Vec::new();
-    report::render(&report, format, &HumanStyle::plain(), &mut out).expect("rendering to memory");
+    ctxguard::render(&report, format, &HumanStyle::plain(), &mut out).expect("rendering to memory");
     (
         String::from_utf8_lossy(&out).into_owned(),
-        check::status(&report).code(),
+        report.status().code(),
     )
 }
 
@@ -53,27 +53,27 @@ fn check_json_reports() {
 
 #[test]
 fn every_shipped_policy_is_clean() {
-    let report = check::check(&["policies".into()]).expect("policies/ holds policies");
+    let report = ctxguard::check(&["policies".into()], &Overrides::default()).expect("policies/ holds policies");
     assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
-    let denied = ctxguard::severity::Overrides::deny_warnings().apply(report.diagnostics.clone());
+    let denied = ctxguard::Overrides::deny_warnings().apply(report.diagnostics.clone());
     assert!(denied.is_empty());
-    assert_eq!(check::status(&report), ctxguard::ExitStatus::Success);
+    assert_eq!(report.status(), ctxguard::ExitStatus::Success);
 }
 
 #[test]
 fn a_directory_without_policies_is_a_usage_error() {
-    let error = check::check(&["src".into()]).err().map(|e| e.to_string());
+    let error = ctxguard::check(&["src".into()], &Overrides::default()).err().map(|e| e.to_string());
     assert_eq!(error.as_deref(), Some("no `*.policy` files found in `src`"));
 }
 
 #[test]
 fn the_three_error_policy_gets_three_diagnostics() {
-    let report = check::check(&["tests/ui/check/three-errors.policy".into()]).expect("file");
+    let report = ctxguard::check(&["tests/ui/check/three-errors.policy".into()], &Overrides::default()).expect("file");
     let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["invalid-pattern", "unknown-kind", "order-cycle"]);
     assert!(report
         .diagnostics
         .iter()
         .all(|d| d.help.is_some() && !d.labels.is_empty()));
-    assert_eq!(check::status(&report).code(), 1);
+    assert_eq!(report.status().code(), 1);
 }

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use ctxguard::{explain, Code};
+use ctxguard::Code;
 
 fn run(args: &[String], dir: &Path) -> (String, i32) {
     let output = Command::new(env!("CARGO_BIN_EXE_ctxguard"))
@@ -73,7 +73,7 @@ fn verify_cases() {
 #[test]
 fn documented_examples() {
     for &code in Code::ALL {
-        let explanation = explain::explanation(code);
+        let explanation = code.explanation();
         let dir = tempfile::tempdir().expect("temporary directory");
         let mut shown = format!("$ ctxguard {}\n", explanation.run);
         for (name, text) in explanation.example {

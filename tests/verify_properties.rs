@@ -8,13 +8,13 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use ctxguard::compact::{compact, Outcome};
-use ctxguard::document::{Input, InputFormat};
-use ctxguard::load::Loader;
-use ctxguard::plan::Plan;
-use ctxguard::source::SourceFile;
-use ctxguard::trace::Trace;
-use ctxguard::verify::{verify, Options, Verdict};
+use ctxguard::{compact, Outcome};
+use ctxguard::{Input, InputFormat};
+use ctxguard::Loader;
+use ctxguard::Plan;
+use ctxguard::SourceFile;
+use ctxguard::Trace;
+use ctxguard::{verify, Options, Verdict};
 use ctxguard::{Code, Policy};
 use proptest::prelude::*;
 use serde_json::{json, Value};

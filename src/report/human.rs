@@ -9,7 +9,7 @@ use std::sync::Arc;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 
 use super::{Report, Subject};
-use crate::diagnostic::{Diagnostic, Label, Severity, Tally};
+use crate::diagnostics::{Diagnostic, Label, Severity, Tally};
 use crate::source::SourceFile;
 
 /// Widest label, in bytes.
@@ -75,6 +75,7 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
             )?;
         }
         Subject::Verify(None) => writeln!(out, "no verdict: {}", count(tally))?,
+        Subject::Plan(_) | Subject::Fmt { .. } | Subject::Saved(_) | Subject::Text(_) => {}
     }
     Ok(())
 }
@@ -92,7 +93,7 @@ fn count(tally: Tally) -> String {
 }
 
 /// One diagnostic as miette draws it, followed by a blank line.
-pub fn render_diagnostic(diagnostic: &Diagnostic, style: &HumanStyle) -> String {
+pub(crate) fn render_diagnostic(diagnostic: &Diagnostic, style: &HumanStyle) -> String {
     let view = View::new(diagnostic);
     let mut text = String::new();
     let mut handler = style.handler();

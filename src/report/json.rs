@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde::{Deserialize, Serialize};
 
 use super::{Report, Subject};
-use crate::diagnostic::{Diagnostic, Label};
+use crate::diagnostics::{Diagnostic, Label};
 use crate::verify::{Stats, Verdict};
 
 /// One diagnostic in the JSON report.
@@ -119,6 +119,13 @@ impl JsonReport {
                 files: None,
                 diagnostics,
                 stats: outcome.as_ref().map(|(_, stats)| stats.clone()),
+            },
+            Subject::Saved(saved) => saved.clone(),
+            Subject::Plan(_) | Subject::Fmt { .. } | Subject::Text(_) => JsonReport {
+                verdict: None,
+                files: None,
+                diagnostics,
+                stats: None,
             },
         }
     }

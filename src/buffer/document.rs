@@ -1,0 +1,249 @@
+//! A trace or plan file as regions: the formats (JSON, YAML, JSON Lines,
+//! each read by its own module), and the raw region whose every field
+//! remembers its span and whose region remembers its JSON Pointer. Typing
+//! the fields is the trace and plan readers' job.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::diagnostics::Code;
+use crate::diagnostics::Diagnostic;
+use crate::source::{SourceFile, Span};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    Json,
+    Yaml,
+    JsonLines,
+}
+
+impl InputFormat {
+    /// From the file's extension; standard input is sniffed.
+    pub fn detect(path: &Path, text: &str) -> InputFormat {
+        match path.extension().and_then(|ext| ext.to_str()) {
+            Some("json") => InputFormat::Json,
+            Some("jsonl" | "ndjson") => InputFormat::JsonLines,
+            Some("yaml" | "yml") => InputFormat::Yaml,
+            _ => sniff(text),
+        }
+    }
+}
+
+/// JSON Lines when the first line is a whole JSON object and more follow;
+/// JSON when the text starts with `{`; YAML otherwise.
+fn sniff(text: &str) -> InputFormat {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with('{') {
+        return InputFormat::Yaml;
+    }
+    let mut lines = trimmed.lines().filter(|line| !line.trim().is_empty());
+    let first_is_whole = lines
+        .next()
+        .is_some_and(|line| serde_json::from_str::<&RawValue>(line).is_ok());
+    if first_is_whole && lines.next().is_some() {
+        InputFormat::JsonLines
+    } else {
+        InputFormat::Json
+    }
+}
+
+/// A field's value and where it is written.
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub value: Value,
+    pub span: Span,
+    /// Spans of the elements, when the value is an array.
+    pub items: Vec<Span>,
+}
+
+/// The fields of a region that ctxguard reads; others are ignored.
+pub const FIELDS: [&str; 14] = [
+    "id",
+    "kind",
+    "key",
+    "text",
+    "record",
+    "tokens",
+    "at",
+    "tagged_at",
+    "role",
+    "status",
+    "keep",
+    "covers",
+    "from",
+    "summarizer",
+];
+
+pub(super) fn field_index(name: &str) -> Option<usize> {
+    FIELDS.iter().position(|field| *field == name)
+}
+
+/// One region as written.
+#[derive(Clone, Debug)]
+pub struct RawRegion {
+    /// Position in the file, from 0.
+    pub index: usize,
+    /// Where the region is written (in JSON, from its first field to its last).
+    pub span: Span,
+    /// In a `regions` list (JSON, YAML), so it has a JSON Pointer; JSON
+    /// Lines have the line instead.
+    pub listed: bool,
+    pub(super) fields: [Option<Field>; FIELDS.len()],
+}
+
+impl RawRegion {
+    /// `/regions/3`, made when a diagnostic needs it.
+    pub fn pointer(&self) -> Option<String> {
+        self.listed.then(|| format!("/regions/{}", self.index))
+    }
+
+    /// The region's first line, for labels about the whole region.
+    pub fn opening(&self, text: &str) -> Span {
+        first_line(text, self.span.clone())
+    }
+
+    /// Moves a field's value out, for the typed model.
+    pub fn take(&mut self, name: &str) -> Option<Field> {
+        field_index(name).and_then(|i| self.fields[i].take())
+    }
+}
+
+/// A trace or plan file, read into memory, and the format to read it in.
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// The text and its name.
+    pub file: Arc<SourceFile>,
+    /// How to read it.
+    pub format: InputFormat,
+}
+
+impl Input {
+    /// Text that has no file (an embedder's buffer, standard input), named
+    /// `name` in diagnostics.
+    pub fn text(name: &str, format: InputFormat, text: impl Into<String>) -> Input {
+        Input {
+            file: SourceFile::new(name, text),
+            format,
+        }
+    }
+
+    /// A trace or plan already held as a JSON value, named `name` in
+    /// diagnostics. It is laid out as pretty JSON so that a diagnostic can
+    /// point at a line.
+    pub fn value(name: &str, value: &serde_json::Value) -> Input {
+        let text = serde_json::to_string_pretty(value).unwrap_or_default();
+        Input::text(name, InputFormat::Json, text)
+    }
+
+    /// Opens a file (or `-`, standard input) to be read in `format`, or the
+    /// format its extension (or, for standard input, its content) says.
+    pub fn open(path: &Path, format: Option<InputFormat>) -> Result<Input, Box<Diagnostic>> {
+        open(path, format)
+    }
+}
+
+/// Receives each region as soon as it is read.
+pub type Sink<'s> = dyn FnMut(RawRegion) -> Result<(), Box<Diagnostic>> + 's;
+
+pub(super) fn invalid(
+    file: &Arc<SourceFile>,
+    span: Span,
+    message: impl Into<String>,
+    label: impl Into<String>,
+) -> Box<Diagnostic> {
+    Box::new(Diagnostic::new(Code::InvalidInput, message).label(file, span, label))
+}
+
+/// The span from `offset` to the end of its line, for a label on an opening.
+pub(super) fn rest_of_line(text: &str, offset: usize) -> Span {
+    first_line(text, offset..text.len())
+}
+
+/// The first line of `span`: a region's opening. Never looks past the
+/// span, so a minified file with every region on one line stays linear.
+pub(super) fn first_line(text: &str, span: Span) -> Span {
+    let start = span.start.min(text.len());
+    let end = span.end.clamp(start, text.len());
+    let line_end =
+        memchr::memchr2(b'\n', b'\r', &text.as_bytes()[start..end]).map_or(end, |i| start + i);
+    start..line_end
+}
+
+/// Opens a trace or plan file (or `-`, standard input) to be read in the
+/// given format, or the one its extension (or, for stdin, its content) says.
+pub fn open(path: &Path, format: Option<InputFormat>) -> Result<Input, Box<Diagnostic>> {
+    let file = crate::source::read::read(path)?;
+    let format = format.unwrap_or_else(|| InputFormat::detect(path, file.text()));
+    Ok(Input { file, format })
+}
+
+/// Reads every region of `input`, in order, into `sink`. Regions are not
+/// collected here: a sink that types them as they come keeps one copy of
+/// the data in memory, not two.
+pub fn read(input: &Input, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
+    let file = &input.file;
+    if file.text().trim().is_empty() {
+        return Err(Box::new(
+            Diagnostic::new(Code::InvalidInput, format!("`{}` is empty", file.name()))
+                .file(file.name())
+                .help("a trace or plan holds `version: 1` and a list of `regions`"),
+        ));
+    }
+    match input.format {
+        InputFormat::Json => super::json::read(file, sink),
+        InputFormat::JsonLines => super::jsonl::read(file, sink),
+        InputFormat::Yaml => super::yaml::read(file, sink),
+    }
+}
+
+/// Every region of `input`, each typed by `convert` as it is read.
+pub fn read_all<T>(
+    input: &Input,
+    mut convert: impl FnMut(&Arc<SourceFile>, RawRegion) -> Result<T, Box<Diagnostic>>,
+) -> Result<Vec<T>, Box<Diagnostic>> {
+    let mut typed = Vec::new();
+    read(input, &mut |raw| {
+        typed.push(convert(&input.file, raw)?);
+        Ok(())
+    })?;
+    Ok(typed)
+}
+
+pub(super) fn check_version(
+    file: &Arc<SourceFile>,
+    version: Option<(&str, usize)>,
+    json: bool,
+) -> Result<(), Box<Diagnostic>> {
+    let text = file.text();
+    match version {
+        None => Err(Box::new(
+            Diagnostic::new(Code::InvalidInput, "the document has no `version`")
+                .label(
+                    file,
+                    rest_of_line(text, 0),
+                    "expected `version: 1` in this mapping",
+                )
+                .help(if json {
+                    "add `\"version\": 1`"
+                } else {
+                    "add `version: 1`"
+                }),
+        )),
+        Some((value, offset)) if value.trim() != "1" => Err(Box::new(
+            Diagnostic::new(
+                Code::InvalidInput,
+                format!("version `{}` is not supported", value.trim()),
+            )
+            .label(
+                file,
+                offset..offset + value.len(),
+                "this ctxguard reads version 1",
+            )
+            .help("write `version: 1`, or upgrade ctxguard"),
+        )),
+        Some(_) => Ok(()),
+    }
+}

@@ -1,0 +1,158 @@
+//! Typed access to a raw region's fields, shared by the trace and plan
+//! readers, with errors that say what was expected and where.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::buffer::document::{Field, RawRegion};
+use crate::buffer::trace::{Content, Place, Status};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::source::{SourceFile, Span};
+
+pub(crate) fn place(file: &SourceFile, raw: &RawRegion) -> Place {
+    Place {
+        index: raw.index,
+        span: raw.opening(file.text()),
+        listed: raw.listed,
+    }
+}
+
+/// Typed access to a raw region's fields, with errors that say what was expected.
+pub(crate) struct Fields<'a> {
+    pub file: &'a Arc<SourceFile>,
+    pub raw: &'a mut RawRegion,
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+impl Fields<'_> {
+    fn where_(&self) -> String {
+        match &self.raw.pointer() {
+            Some(pointer) => format!("region `{pointer}`"),
+            None => format!(
+                "the region on line {}",
+                self.file.line_col(self.raw.span.start).0
+            ),
+        }
+    }
+
+    pub fn error(&self, span: Span, message: String, label: &str, help: String) -> Box<Diagnostic> {
+        let mut diagnostic = Diagnostic::new(Code::InvalidInput, message)
+            .label(self.file, span, label)
+            .help(help);
+        if let Some(label) = diagnostic.labels.first_mut() {
+            label.pointer = self.raw.pointer();
+        }
+        Box::new(diagnostic)
+    }
+
+    fn wrong_type(&self, name: &str, field: &Field, expected: &str) -> Box<Diagnostic> {
+        self.error(
+            field.span.clone(),
+            format!(
+                "`{name}` of {} must be {expected}, not {}",
+                self.where_(),
+                type_name(&field.value)
+            ),
+            &format!("expected {expected}"),
+            format!("write `{name}` as {expected}"),
+        )
+    }
+
+    /// Each accessor moves its field out of the raw region: no copies.
+    pub fn string(&mut self, name: &str) -> Result<Option<(String, Span)>, Box<Diagnostic>> {
+        match self.raw.take(name) {
+            None => Ok(None),
+            Some(Field {
+                value: Value::String(text),
+                span,
+                ..
+            }) => Ok(Some((text, span))),
+            Some(field) => Err(self.wrong_type(name, &field, "a string")),
+        }
+    }
+
+    pub fn required_string(&mut self, name: &str) -> Result<(String, Span), Box<Diagnostic>> {
+        self.string(name)?.ok_or_else(|| {
+            self.error(
+                self.raw.opening(self.file.text()),
+                format!("{} has no `{name}`", self.where_()),
+                &format!("expected `{name}` in this region"),
+                format!("every region needs `{name}`"),
+            )
+        })
+    }
+
+    /// A non-negative whole number (`tokens`, `at`, `tagged_at`).
+    pub fn count(&mut self, name: &str) -> Result<Option<(u64, Span)>, Box<Diagnostic>> {
+        match self.raw.take(name) {
+            None
+            | Some(Field {
+                value: Value::Null, ..
+            }) => Ok(None),
+            Some(field) => match field.value.as_u64() {
+                Some(n) => Ok(Some((n, field.span))),
+                None => Err(self.wrong_type(name, &field, "a whole number, 0 or more")),
+            },
+        }
+    }
+
+    pub fn status(&mut self) -> Result<(Option<Status>, Option<Span>), Box<Diagnostic>> {
+        match self.string("status")? {
+            None => Ok((None, None)),
+            Some((status, span)) => match status.as_str() {
+                "active" => Ok((Some(Status::Active), Some(span))),
+                "discharged" => Ok((Some(Status::Discharged), Some(span))),
+                other => Err(self.error(
+                    span,
+                    format!("`status` of {} is `{other}`", self.where_()),
+                    "expected `active` or `discharged`",
+                    "a commitment is `active` (the default) or `discharged` (already carried out)"
+                        .to_owned(),
+                )),
+            },
+        }
+    }
+
+    /// Exactly one of `text` (a string) and `record` (any value).
+    pub fn content(&mut self) -> Result<(Content, Span), Box<Diagnostic>> {
+        match (self.raw.take("text"), self.raw.take("record")) {
+            (Some(text), Some(record)) => Err(self.error(
+                record.span.clone(),
+                format!("{} has both `text` and `record`", self.where_()),
+                "second content",
+                format!(
+                    "keep one: `text` (at line {}) or `record`",
+                    self.file.line_col(text.span.start).0
+                ),
+            )),
+            (
+                Some(Field {
+                    value: Value::String(text),
+                    span,
+                    ..
+                }),
+                None,
+            ) => Ok((Content::Text(text), span)),
+            (Some(field), None) => Err(self.wrong_type("text", &field, "a string")),
+            (None, Some(record)) => Ok((Content::Record(record.value), record.span)),
+            (None, None) => Err(self.error(
+                self.raw.opening(self.file.text()),
+                format!("{} has no content", self.where_()),
+                "expected `text` or `record`",
+                "give the region its content as `text` (a string) or `record` (any value)"
+                    .to_owned(),
+            )),
+        }
+    }
+}

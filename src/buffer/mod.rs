@@ -1,0 +1,15 @@
+//! Traces and plans: the buffer before and after a compaction. JSON, YAML
+//! and JSON Lines are read into typed models (`trace`, `plan`) whose every
+//! field remembers its place in the file; the plan model is also what the
+//! compactor writes, and both formats' JSON Schemas are derived from them.
+//! `tokens` counts a region's tokens.
+
+pub(crate) mod document;
+mod fields;
+mod json;
+mod jsonl;
+pub(crate) mod plan;
+pub(crate) mod schema;
+pub(crate) mod tokens;
+pub(crate) mod trace;
+mod yaml;

@@ -1,0 +1,137 @@
+//! Token counting for budgets. `o200k_base` and `cl100k_base` are exact:
+//! the same counts as OpenAI's tiktoken (ordinary encoding), from encodings
+//! built into the binary, in time linear in the text on any input
+//! (GitHub's `bpe-openai`; the README has the measurements). `approx` is an
+//! estimate, ceil(UTF-8 bytes / 4), for models whose tokenizer is not public.
+
+/// How tokens are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tokenizer {
+    O200kBase,
+    Cl100kBase,
+    Approx,
+}
+
+impl Tokenizer {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tokenizer::O200kBase => "o200k_base",
+            Tokenizer::Cl100kBase => "cl100k_base",
+            Tokenizer::Approx => "approx",
+        }
+    }
+}
+
+pub fn count(tokenizer: Tokenizer, text: &str) -> u64 {
+    match tokenizer {
+        Tokenizer::Approx => (text.len() as u64).div_ceil(4),
+        Tokenizer::O200kBase => bpe_openai::o200k_base().count(text) as u64,
+        Tokenizer::Cl100kBase => bpe_openai::cl100k_base().count(text) as u64,
+    }
+}
+
+/// How one run counts: with which tokenizer, and whether the `tokens` a
+/// region gives are trusted or recounted.
+#[derive(Clone, Copy, Debug)]
+pub struct Counter {
+    pub tokenizer: Tokenizer,
+    /// Count every region, and compare with the `tokens` it gives.
+    pub recount: bool,
+}
+
+/// A region's token count, and the count it gave when that is more than 10%
+/// off the real one (only known when recounting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counted {
+    pub tokens: u64,
+    pub stale: Option<u64>,
+    /// Whether the tokenizer ran (no usable `tokens` was given).
+    pub counted: bool,
+}
+
+/// A given count more than 10% off the real one.
+pub fn is_stale(given: u64, real: u64) -> bool {
+    given.abs_diff(real).saturating_mul(10) > real
+}
+
+impl Counter {
+    /// `text` is asked for only when the tokenizer runs.
+    pub fn count<'t>(
+        &self,
+        given: Option<u64>,
+        text: impl FnOnce() -> std::borrow::Cow<'t, str>,
+    ) -> Counted {
+        match given {
+            Some(tokens) if !self.recount => Counted {
+                tokens,
+                stale: None,
+                counted: false,
+            },
+            _ => {
+                let tokens = count(self.tokenizer, &text());
+                let stale = given.filter(|&g| is_stale(g, tokens));
+                Counted {
+                    tokens,
+                    stale,
+                    counted: true,
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn approx_is_bytes_over_four_rounded_up() {
+        assert_eq!(count(Tokenizer::Approx, ""), 0);
+        assert_eq!(count(Tokenizer::Approx, "abcd"), 1);
+        assert_eq!(count(Tokenizer::Approx, "abcde"), 2);
+        assert_eq!(count(Tokenizer::Approx, "é"), 1);
+    }
+
+    #[test]
+    fn given_counts_win_unless_recounted() {
+        let trust = Counter {
+            tokenizer: Tokenizer::O200kBase,
+            recount: false,
+        };
+        let hello = || "hello world".into();
+        assert_eq!(
+            trust.count(Some(99), hello),
+            Counted {
+                tokens: 99,
+                stale: None,
+                counted: false
+            }
+        );
+        let recount = Counter {
+            recount: true,
+            ..trust
+        };
+        assert_eq!(
+            recount.count(Some(99), hello),
+            Counted {
+                tokens: 2,
+                stale: Some(99),
+                counted: true
+            }
+        );
+        // Within 10%: not stale.
+        let text = "word ".repeat(100);
+        let real = count(Tokenizer::O200kBase, &text);
+        assert_eq!(
+            recount
+                .count(Some(real + real / 10), || text.as_str().into())
+                .stale,
+            None
+        );
+        let off = real + real / 10 + 2;
+        assert_eq!(
+            recount.count(Some(off), || text.as_str().into()).stale,
+            Some(off)
+        );
+    }
+}

@@ -1,0 +1,224 @@
+//! The trace: the buffer before compaction (CONTRACT §3), typed, with every
+//! region's place in its file.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::buffer::document::{self, Input, RawRegion};
+use crate::buffer::fields::{place, Fields};
+use crate::diagnostics::Diagnostic;
+use crate::source::{SourceFile, Span};
+
+/// What a region holds: text compared byte for byte, or a record compared
+/// structurally (object key order ignored).
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Content {
+    /// Text, compared byte for byte.
+    Text(String),
+    /// Structured content, compared structurally (object key order ignored).
+    Record(Value),
+}
+
+impl Content {
+    pub fn same(&self, other: &Content) -> bool {
+        match (self, other) {
+            (Content::Text(a), Content::Text(b)) => a == b,
+            (Content::Record(a), Content::Record(b)) => same_value(a, b),
+            _ => false,
+        }
+    }
+
+    /// The text a tokenizer or a hint sees: a record as compact JSON.
+    pub fn as_text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Content::Text(text) => text.into(),
+            Content::Record(value) => value.to_string().into(),
+        }
+    }
+}
+
+/// Structural equality: object key order ignored, numbers compared by value
+/// (`3` and `3.0` are the same number).
+pub fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(x), Some(y), _, _) => x == y,
+                (_, _, Some(x), Some(y)) => x == y,
+                _ => x.as_f64() == y.as_f64(),
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, value)| y.get(key).is_some_and(|other| same_value(value, other)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Whether a commitment still binds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Still binding: it must survive compaction.
+    Active,
+    /// Already carried out: it may be dropped.
+    Discharged,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Active => "active",
+            Status::Discharged => "discharged",
+        }
+    }
+}
+
+/// Who wrote a region. Informational, except that tool output is never
+/// taken for an untagged commitment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+    Tool,
+    System,
+    Other(String),
+}
+
+impl From<String> for Role {
+    fn from(role: String) -> Role {
+        match role.as_str() {
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            "tool" => Role::Tool,
+            "system" => Role::System,
+            _ => Role::Other(role),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegionKind {
+    Narrative,
+    Unclassified,
+    /// A commitment kind as written; whether the policy declares it is the verifier's question.
+    Commitment(String),
+}
+
+/// Where a region stands in its file.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// Position in the file, from 0.
+    pub index: usize,
+    /// The region's first line.
+    pub span: Span,
+    /// In a `regions` list: see [`Place::pointer`].
+    pub listed: bool,
+}
+
+impl Place {
+    /// The region's JSON Pointer, `/regions/3`; `None` in JSON Lines.
+    pub fn pointer(&self) -> Option<String> {
+        self.listed.then(|| format!("/regions/{}", self.index))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub id: String,
+    pub kind: RegionKind,
+    pub key: Option<String>,
+    pub content: Content,
+    pub tokens: Option<u64>,
+    pub at: Option<u64>,
+    pub tagged_at: Option<u64>,
+    pub role: Option<Role>,
+    pub status: Status,
+    pub place: Place,
+    pub id_span: Span,
+    pub kind_span: Option<Span>,
+    pub content_span: Span,
+    pub tagged_at_span: Option<Span>,
+    pub tokens_span: Option<Span>,
+}
+
+impl Region {
+    /// `kind:key` for a commitment.
+    pub fn identity(&self) -> Option<String> {
+        match (&self.kind, &self.key) {
+            (RegionKind::Commitment(kind), Some(key)) => Some(format!("{kind}:{key}")),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Trace {
+    pub file: Arc<SourceFile>,
+    pub regions: Vec<Region>,
+}
+
+impl Trace {
+    /// Reads and types every region of `input`.
+    pub fn read(input: &Input) -> Result<Trace, Box<Diagnostic>> {
+        Ok(Trace {
+            file: Arc::clone(&input.file),
+            regions: document::read_all(input, region)?,
+        })
+    }
+}
+
+fn region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<Region, Box<Diagnostic>> {
+    let place = place(file, &raw);
+    let mut fields = Fields {
+        file,
+        raw: &mut raw,
+    };
+    let (id, id_span) = fields.required_string("id")?;
+    let kind_field = fields.string("kind")?;
+    let kind = match kind_field.as_ref().map(|(kind, _)| kind.as_str()) {
+        None | Some("unclassified") => RegionKind::Unclassified,
+        Some("narrative") => RegionKind::Narrative,
+        Some(other) => RegionKind::Commitment(other.to_owned()),
+    };
+    let key = fields.string("key")?;
+    if let (RegionKind::Commitment(kind), None) = (&kind, &key) {
+        let span = kind_field
+            .as_ref()
+            .map_or(place.span.clone(), |(_, span)| span.clone());
+        return Err(fields.error(
+            span,
+            format!("commitment `{id}` of kind `{kind}` has no `key`"),
+            "a commitment needs a stable key",
+            format!("add a `key`: a commitment's identity is `{kind}:KEY`"),
+        ));
+    }
+    let (content, content_span) = fields.content()?;
+    let (status, _) = fields.status()?;
+    let tagged_at = fields.count("tagged_at")?;
+    let tokens = fields.count("tokens")?;
+    Ok(Region {
+        id,
+        kind,
+        key: key.map(|(key, _)| key),
+        content,
+        tokens: tokens.as_ref().map(|(n, _)| *n),
+        tokens_span: tokens.map(|(_, span)| span),
+        at: fields.count("at")?.map(|(n, _)| n),
+        tagged_at_span: tagged_at.as_ref().map(|(_, span)| span.clone()),
+        tagged_at: tagged_at.map(|(n, _)| n),
+        role: fields.string("role")?.map(|(role, _)| Role::from(role)),
+        status: status.unwrap_or(Status::Active),
+        place,
+        id_span,
+        kind_span: kind_field.map(|(_, span)| span),
+        content_span,
+    })
+}

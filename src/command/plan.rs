@@ -1,0 +1,54 @@
+//! `ctxguard plan`: read the trace and the policy and write a safe plan.
+
+use std::path::PathBuf;
+
+use crate::buffer::document::{self, InputFormat};
+use crate::buffer::trace::Trace;
+use crate::compact::{compact, CompactOptions, Outcome};
+use crate::policy::load::policy_for_use;
+use crate::report::{Planned, Report, Subject};
+
+#[derive(Clone, Debug, Default)]
+/// What `ctxguard plan` was asked to read and write.
+pub struct PlanRequest {
+    /// The trace file, or `-` for standard input.
+    pub trace: PathBuf,
+    /// `None`: the built-in default policy.
+    pub policy: Option<PathBuf>,
+    /// Overrides the format the file extension says.
+    pub input_format: Option<InputFormat>,
+    /// The plan's format; the trace's when absent.
+    pub output_format: Option<InputFormat>,
+    /// How to compact.
+    pub options: CompactOptions,
+}
+
+/// Reads the trace and the policy and compacts: a report holding the plan
+/// to write, or why there is none.
+pub fn plan_file(request: &PlanRequest) -> Report {
+    let failed = |diagnostics, outcome| Report {
+        subject: Subject::Plan(outcome),
+        diagnostics,
+    };
+    let (policy, mut warnings) = match policy_for_use(request.policy.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(diagnostics) => return failed(diagnostics, Planned::Failed),
+    };
+    let input = match document::open(&request.trace, request.input_format) {
+        Ok(input) => input,
+        Err(diagnostic) => return failed(vec![*diagnostic], Planned::Failed),
+    };
+    let format = request.output_format.unwrap_or(input.format);
+    let trace = match Trace::read(&input) {
+        Ok(trace) => trace,
+        Err(diagnostic) => return failed(vec![*diagnostic], Planned::Failed),
+    };
+    match compact(&policy, &trace, &request.options) {
+        Outcome::Plan(plan, found) => {
+            warnings.extend(found);
+            failed(warnings, Planned::Written(plan, format))
+        }
+        Outcome::Escalate(diagnostics) => failed(diagnostics, Planned::Escalated),
+        Outcome::Failed(diagnostics) => failed(diagnostics, Planned::Failed),
+    }
+}

@@ -1,0 +1,85 @@
+//! `ctxguard verify`: read the trace, the plan and the policy, verify, and
+//! hand back the report; the exit status follows from it.
+
+use std::path::PathBuf;
+
+use crate::buffer::document::{self, InputFormat};
+use crate::buffer::plan::Plan;
+use crate::buffer::trace::Trace;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::policy::load::policy_for_use;
+use crate::report::{Report, Subject};
+use crate::verify::{verify, Options};
+
+#[derive(Clone, Debug, Default)]
+/// What `ctxguard verify` was asked to read.
+pub struct VerifyRequest {
+    /// The trace file, or `-` for standard input.
+    pub trace: PathBuf,
+    /// The plan file, or `-` for standard input.
+    pub plan: PathBuf,
+    /// `None`: the built-in default policy.
+    pub policy: Option<PathBuf>,
+    /// Overrides the format the file extensions say.
+    pub input_format: Option<InputFormat>,
+    /// How to verify.
+    pub options: Options,
+}
+
+fn unusable(diagnostics: Vec<Diagnostic>) -> Report {
+    Report {
+        subject: Subject::Verify(None),
+        diagnostics,
+    }
+}
+
+/// Reads the three inputs and verifies: a report with a verdict, or, when
+/// an input cannot be used, without one.
+pub fn verify_files(request: &VerifyRequest) -> Report {
+    let (policy, policy_warnings) = match policy_for_use(request.policy.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(diagnostics) => return unusable(diagnostics),
+    };
+    if request.trace.as_os_str() == "-" && request.plan.as_os_str() == "-" {
+        let usage = Diagnostic::new(
+            Code::InvalidInput,
+            "the trace and the plan cannot both be read from standard input",
+        )
+        .help("give one of `--trace` and `--plan` as a file");
+        return unusable(vec![usage]);
+    }
+    // Two independent files: the plan is read while the trace is.
+    let (trace, plan) = std::thread::scope(|scope| {
+        let plan = scope.spawn(|| {
+            document::open(&request.plan, request.input_format).and_then(|input| Plan::read(&input))
+        });
+        let trace = document::open(&request.trace, request.input_format)
+            .and_then(|input| Trace::read(&input));
+        // The readers do not panic; if one ever did, say so rather than crash.
+        let plan = plan.join().unwrap_or_else(|_| {
+            Err(Box::new(Diagnostic::new(
+                Code::InvalidInput,
+                "the plan could not be read",
+            )))
+        });
+        (trace, plan)
+    });
+    let (trace, plan) = match (trace, plan) {
+        (Ok(trace), Ok(plan)) => (trace, plan),
+        (trace, plan) => {
+            let diagnostics = [trace.err(), plan.err()]
+                .into_iter()
+                .flatten()
+                .map(|d| *d)
+                .collect();
+            return unusable(diagnostics);
+        }
+    };
+    let verification = verify(&policy, &trace, &plan, &request.options);
+    let mut diagnostics = policy_warnings;
+    diagnostics.extend(verification.diagnostics);
+    Report {
+        subject: Subject::Verify(Some((verification.verdict, verification.stats))),
+        diagnostics,
+    }
+}

@@ -1,0 +1,173 @@
+//! `ctxguard plan`: the reference compactor. It keeps every commitment (and
+//! every unclassified region) with `keep:`, replaces each maximal run of
+//! narrative between them by one summary, and, while over budget, drops the
+//! oldest summaries, then the oldest discharged commitments. The result is
+//! verified before it is returned: a plan that does not verify is never
+//! written.
+
+use crate::buffer::plan::{Entry, Plan, PlanRegion, SummaryKind};
+use crate::buffer::tokens::{self, Counter};
+use crate::buffer::trace::{Status, Trace};
+use crate::diagnostics::{Code, Diagnostic, Severity};
+use crate::policy::Policy;
+use crate::source::Spanned;
+use crate::verify::index::{Class, TraceIndex};
+use crate::verify::{verify, Budget, Options, Verdict};
+
+mod summarizer;
+
+/// How `plan` compacts.
+#[derive(Clone, Debug, Default)]
+pub struct CompactOptions {
+    /// A shell command run once per narrative run, the run's text on its
+    /// standard input; its standard output is the summary. `None`: the
+    /// first sentence of each region stands in.
+    pub summarizer: Option<String>,
+    /// The window and how tokens are counted.
+    pub budget: Budget,
+}
+
+impl CompactOptions {
+    /// The verification every written plan passes.
+    fn verify_options(&self) -> Options {
+        Options {
+            budget: self.budget.clone(),
+            warning_limit: None,
+            overrides: Default::default(),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum Outcome {
+    /// A plan that verifies as compact, with any warnings the verifier gave.
+    Plan(Plan, Vec<Diagnostic>),
+    /// No plan fits the budget: a person must decide.
+    Escalate(Vec<Diagnostic>),
+    /// The trace cannot be compacted safely as it is, or the summarizer failed.
+    Failed(Vec<Diagnostic>),
+}
+
+/// Compacts `trace` under `policy`: a plan that verifies as compact, or
+/// why there is none.
+pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outcome {
+    // Only the trace's errors matter here; its warnings come with the verification below.
+    let counter = options.budget.counter(policy);
+    let index = TraceIndex::new(policy, trace, counter, Some(0));
+    if index.has_errors() {
+        return Outcome::Failed(index.findings.errors().cloned().collect());
+    }
+    let mut entries: Vec<(Entry, u64, Option<usize>)> = Vec::new();
+    let mut run: Vec<usize> = Vec::new();
+    for (t, region) in trace.regions.iter().enumerate() {
+        if index.class[t] == Class::Narrative {
+            run.push(t);
+            continue;
+        }
+        if let Err(diagnostic) = flush(&mut entries, &mut run, trace, counter, options) {
+            return Outcome::Failed(vec![*diagnostic]);
+        }
+        let discharged =
+            matches!(index.class[t], Class::Commitment(_)) && region.status == Status::Discharged;
+        entries.push((
+            Entry::Keep {
+                id: Spanned::unplaced(region.id.clone()),
+            },
+            index.tokens[t],
+            discharged.then_some(t),
+        ));
+    }
+    if let Err(diagnostic) = flush(&mut entries, &mut run, trace, counter, options) {
+        return Outcome::Failed(vec![*diagnostic]);
+    }
+
+    if let Some(window) = options
+        .budget
+        .window
+        .or(policy.window.as_ref().map(|w| w.value))
+    {
+        let mut total: u64 = entries.iter().map(|(_, tokens, _)| tokens).sum();
+        // Oldest summaries first, then oldest discharged commitments.
+        let droppable: Vec<usize> = (0..entries.len())
+            .filter(|&i| matches!(entries[i].0, Entry::Summary { .. }))
+            .chain((0..entries.len()).filter(|&i| entries[i].2.is_some()))
+            .collect();
+        let mut dropped = vec![false; entries.len()];
+        for i in droppable {
+            if total <= window {
+                break;
+            }
+            dropped[i] = true;
+            total -= entries[i].1;
+        }
+        let mut keep = dropped.iter().map(|d| !d);
+        entries.retain(|_| keep.next().unwrap_or(true));
+    }
+
+    let plan = Plan::unplaced(
+        entries
+            .into_iter()
+            .enumerate()
+            .map(|(index, (entry, _, _))| PlanRegion::unplaced(index, entry))
+            .collect(),
+    );
+    let verification = verify(policy, trace, &plan, &options.verify_options());
+    match verification.verdict {
+        Verdict::Compact => Outcome::Plan(plan, verification.diagnostics),
+        Verdict::Escalate => Outcome::Escalate(
+            verification
+                .diagnostics
+                .into_iter()
+                .filter(|d| d.code == Code::BudgetUnmeetable)
+                .collect(),
+        ),
+        Verdict::Reject => Outcome::Failed(
+            verification
+                .diagnostics
+                .into_iter()
+                .filter(|d| d.severity == Severity::Error)
+                .collect(),
+        ),
+    }
+}
+
+/// Replaces the pending narrative run by one summary.
+fn flush(
+    entries: &mut Vec<(Entry, u64, Option<usize>)>,
+    run: &mut Vec<usize>,
+    trace: &Trace,
+    counter: Counter,
+    options: &CompactOptions,
+) -> Result<(), Box<Diagnostic>> {
+    if run.is_empty() {
+        return Ok(());
+    }
+    let texts: Vec<String> = run
+        .iter()
+        .map(|&t| trace.regions[t].content.as_text().into_owned())
+        .collect();
+    let (text, summarizer) = match &options.summarizer {
+        Some(command) => (
+            summarizer::summarize(command, &texts.join("\n\n"), run, trace)?,
+            command.clone(),
+        ),
+        None => (summarizer::extract(&texts), "extractive".to_owned()),
+    };
+    let tokens = tokens::count(counter.tokenizer, &text);
+    let covers = run
+        .iter()
+        .map(|&t| Spanned::unplaced(trace.regions[t].id.clone()))
+        .collect();
+    entries.push((
+        Entry::Summary {
+            kind: SummaryKind::Summary,
+            covers,
+            text: Spanned::unplaced(text),
+            summarizer: Some(summarizer),
+        },
+        tokens,
+        None,
+    ));
+    run.clear();
+    Ok(())
+}

@@ -1,0 +1,313 @@
+//! Loading policy files and resolving `extends`. The only policy code that
+//! touches the file system; everything after it works on models.
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use crate::diagnostics::Code;
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::policy::ast::{ParentRef, StatementKind};
+use crate::policy::lint::{resolve, Parent};
+use crate::policy::parse::parse;
+use crate::policy::Policy;
+use crate::source::read as input;
+use crate::source::SourceFile;
+
+/// The default policy, built into the binary.
+pub const DEFAULT_POLICY: &str = include_str!("../../policies/default.policy");
+
+/// How the built-in default policy is named in diagnostics.
+pub const DEFAULT_POLICY_NAME: &str = "<built-in>/default.policy";
+
+/// The policy a command runs under: the file given, or the built-in default.
+/// A policy with errors is refused with its diagnostics: a policy that does
+/// not say what it means cannot decide a verdict. Warnings are returned too.
+pub fn policy_for_use(
+    path: Option<&Path>,
+) -> Result<(Arc<Policy>, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let mut loader = Loader::new();
+    let loaded = match path {
+        Some(path) => loader.load_path(path),
+        None => loader.load_builtin(),
+    };
+    usable(&loader, &loaded)
+}
+
+impl Policy {
+    /// The built-in default policy (`policies/default.policy`).
+    pub fn builtin() -> Arc<Policy> {
+        match Loader::new().load_builtin().policy.clone() {
+            Some(policy) => policy,
+            // Unreachable: a test checks that the built-in policy loads clean.
+            None => Arc::new(Policy::empty(&SourceFile::new(DEFAULT_POLICY_NAME, ""))),
+        }
+    }
+
+    /// Loads a policy file and its `extends` chain, for use: the policy and
+    /// its warnings, or every diagnostic when it has errors.
+    pub fn load(path: &Path) -> Result<(Arc<Policy>, Vec<Diagnostic>), Vec<Diagnostic>> {
+        policy_for_use(Some(path))
+    }
+
+    /// A policy from text that has no file, named `name` in diagnostics;
+    /// `extends` paths are relative to the current directory.
+    pub fn from_text(
+        name: &str,
+        text: &str,
+    ) -> Result<(Arc<Policy>, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let mut loader = Loader::new();
+        let loaded = loader.load_source(SourceFile::new(name, text), None);
+        usable(&loader, &loaded)
+    }
+}
+
+fn usable(
+    loader: &Loader,
+    loaded: &Loaded,
+) -> Result<(Arc<Policy>, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let diagnostics: Vec<Diagnostic> = loader.diagnostics().cloned().collect();
+    match &loaded.policy {
+        Some(policy) if !diagnostics.iter().any(|d| d.severity == Severity::Error) => {
+            Ok((Arc::clone(policy), diagnostics))
+        }
+        _ => Err(diagnostics),
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Key {
+    Builtin,
+    Path(PathBuf),
+}
+
+/// One policy file as loaded: its model when it parsed, and what is wrong with it.
+#[derive(Debug)]
+pub struct Loaded {
+    pub source: Option<Arc<SourceFile>>,
+    pub policy: Option<Arc<Policy>>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Loaded {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Loads policies, each file once, and remembers them in load order (a
+/// parent before its child) so their diagnostics are reported once each.
+#[derive(Debug, Default)]
+pub struct Loader {
+    loaded: Vec<(Key, Arc<Loaded>)>,
+    in_progress: Vec<(Key, String)>,
+}
+
+impl Loader {
+    pub fn new() -> Self {
+        Loader::default()
+    }
+
+    pub fn load_path(&mut self, path: &Path) -> Arc<Loaded> {
+        let key = match std::fs::canonicalize(path) {
+            Ok(canonical) => Key::Path(canonical),
+            Err(_) => Key::Path(path.to_path_buf()),
+        };
+        if let Some(loaded) = self.get(&key) {
+            return loaded;
+        }
+        match input::read(path) {
+            Ok(source) => {
+                let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                self.load(key, source, Some(directory))
+            }
+            Err(diagnostic) => self.remember(
+                key,
+                Loaded {
+                    source: None,
+                    policy: None,
+                    diagnostics: vec![*diagnostic],
+                },
+            ),
+        }
+    }
+
+    pub fn load_builtin(&mut self) -> Arc<Loaded> {
+        if let Some(loaded) = self.get(&Key::Builtin) {
+            return loaded;
+        }
+        let source = SourceFile::new(DEFAULT_POLICY_NAME, DEFAULT_POLICY);
+        self.load(Key::Builtin, source, None)
+    }
+
+    /// Loads policy text that has no file (standard input, tests, embedders);
+    /// `extends` paths are relative to `directory`.
+    pub fn load_source(
+        &mut self,
+        source: Arc<SourceFile>,
+        directory: Option<PathBuf>,
+    ) -> Arc<Loaded> {
+        let key = Key::Path(PathBuf::from(format!("<source {}>", self.loaded.len())));
+        self.load(key, source, directory)
+    }
+
+    /// Every loaded file's diagnostics, parents first, each file once.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.loaded
+            .iter()
+            .flat_map(|(_, loaded)| &loaded.diagnostics)
+    }
+
+    fn get(&self, key: &Key) -> Option<Arc<Loaded>> {
+        self.loaded
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, loaded)| Arc::clone(loaded))
+    }
+
+    fn remember(&mut self, key: Key, loaded: Loaded) -> Arc<Loaded> {
+        let loaded = Arc::new(loaded);
+        self.loaded.push((key, Arc::clone(&loaded)));
+        loaded
+    }
+
+    fn load(
+        &mut self,
+        key: Key,
+        source: Arc<SourceFile>,
+        directory: Option<PathBuf>,
+    ) -> Arc<Loaded> {
+        let (ast, mut diagnostics) = parse(&source);
+        let Some(ast) = ast else {
+            return self.remember(
+                key,
+                Loaded {
+                    source: Some(source),
+                    policy: None,
+                    diagnostics,
+                },
+            );
+        };
+        self.in_progress
+            .push((key.clone(), source.name().to_owned()));
+        let extends = ast
+            .statements
+            .iter()
+            .find_map(|statement| match &statement.node {
+                StatementKind::Extends(parent) => Some(parent),
+                _ => None,
+            });
+        let parent = match extends {
+            None => Ok(None),
+            Some(parent) => self.parent(&parent.node, directory.as_deref()).map_err(
+                |(code, message, label, help)| {
+                    diagnostics.push(
+                        Diagnostic::new(code, message)
+                            .label(&source, parent.span.clone(), label)
+                            .help(help),
+                    );
+                },
+            ),
+        };
+        self.in_progress.pop();
+        let parent = match &parent {
+            Ok(Some(loaded)) => match &loaded.policy {
+                Some(policy) => Parent::Policy(policy),
+                None => Parent::Unavailable,
+            },
+            Ok(None) => Parent::None,
+            Err(()) => Parent::Unavailable,
+        };
+        let (policy, found) = resolve(&ast, parent);
+        diagnostics.extend(found);
+        let diagnostics = crate::policy::ignore::apply(&source, &ast.statements, diagnostics);
+        self.remember(
+            key,
+            Loaded {
+                source: Some(source),
+                policy: Some(Arc::new(policy)),
+                diagnostics,
+            },
+        )
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn parent(
+        &mut self,
+        parent: &ParentRef,
+        directory: Option<&Path>,
+    ) -> Result<Option<Arc<Loaded>>, (Code, String, String, String)> {
+        let (key, path) = match parent {
+            ParentRef::Builtin => (Key::Builtin, None),
+            ParentRef::Path(relative) => {
+                let path = normalize(&directory.unwrap_or(Path::new("")).join(relative));
+                match std::fs::canonicalize(&path) {
+                    Ok(canonical) => (Key::Path(canonical), Some(path)),
+                    Err(_) => {
+                        return Err((
+                            Code::MissingParent,
+                            format!("parent policy `{relative}` does not exist"),
+                            format!("looked for `{}`", path.display()),
+                            "`extends` paths are relative to the file that says them; `extends default` names the built-in policy".to_owned(),
+                        ))
+                    }
+                }
+            }
+        };
+        if let Some(position) = self.in_progress.iter().position(|(k, _)| *k == key) {
+            let mut chain: Vec<String> = self.in_progress[position..]
+                .iter()
+                .map(|(_, name)| format!("`{name}`"))
+                .collect();
+            chain.push(chain[0].clone());
+            return Err((
+                Code::ExtendsCycle,
+                format!(
+                    "policies extend each other in a cycle: {}",
+                    chain.join(" -> ")
+                ),
+                "closes the cycle".to_owned(),
+                "a policy cannot build on itself; remove one of these `extends` statements"
+                    .to_owned(),
+            ));
+        }
+        Ok(Some(match path {
+            None => self.load_builtin(),
+            Some(path) => self.load_path(&path),
+        }))
+    }
+}
+
+/// `a/b/../c` as `a/c`, without touching the file system, so names in
+/// diagnostics stay the ones a user would write.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize;
+    use std::path::Path;
+
+    #[test]
+    fn normalizes_lexically() {
+        assert_eq!(
+            normalize(Path::new("policies/examples/../default.policy")),
+            Path::new("policies/default.policy")
+        );
+        assert_eq!(normalize(Path::new("../x/./y")), Path::new("../x/y"));
+    }
+}

@@ -1,0 +1,149 @@
+//! The resolved policy: one model after `extends`, the one every command
+//! uses. `lint` builds it from a file's AST on top of its parent.
+
+use std::sync::Arc;
+
+use regex::Regex;
+
+use crate::policy::ast::*;
+use crate::source::{SourceFile, Span};
+
+/// Names ctxguard gives meaning to; a policy cannot declare them as kinds.
+pub const RESERVED_KINDS: &[&str] = &["narrative", "unclassified", "summary"];
+
+/// Where a statement was written.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    pub file: Arc<SourceFile>,
+    pub span: Span,
+}
+
+/// A setting and the statement that made it (`None`: ctxguard's default).
+#[derive(Clone, Debug)]
+pub struct Setting<T> {
+    pub value: T,
+    pub origin: Option<Origin>,
+}
+
+impl<T> Setting<T> {
+    pub(crate) fn default(value: T) -> Self {
+        Setting {
+            value,
+            origin: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Hint {
+    pub regex: Regex,
+    /// As written: `/pattern/flags`.
+    pub pattern: String,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Debug)]
+pub struct Kind {
+    pub name: String,
+    pub doc: Option<String>,
+    pub hints: Vec<Hint>,
+    pub severity: Setting<Severity>,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Debug)]
+pub struct OrderRule {
+    pub before: Selector,
+    pub after: Selector,
+    /// The whole `order` statement.
+    pub origin: Origin,
+}
+
+impl OrderRule {
+    pub fn describe(&self) -> String {
+        format!(
+            "order {} before {}",
+            quote_selector(&self.before),
+            quote_selector(&self.after)
+        )
+    }
+}
+
+/// A selector as a policy writes it.
+pub fn quote_selector(selector: &Selector) -> String {
+    match selector {
+        Selector::Kind(kind) => kind.clone(),
+        identity => format!("\"{identity}\""),
+    }
+}
+
+/// Where each `on` rule is stated, if it is.
+#[derive(Clone, Debug, Default)]
+pub struct OnRules {
+    /// `on mismatch reject`.
+    pub mismatch: Option<Origin>,
+    /// `on unclassified keep`.
+    pub unclassified: Option<Origin>,
+    /// `on over-budget escalate`.
+    pub over_budget: Option<Origin>,
+}
+
+impl OnRules {
+    /// Where the rule on `on`'s subject is stated.
+    pub fn origin(&mut self, on: OnRule) -> &mut Option<Origin> {
+        match on {
+            OnRule::Mismatch(_) => &mut self.mismatch,
+            OnRule::Unclassified(_) => &mut self.unclassified,
+            OnRule::OverBudget(_) => &mut self.over_budget,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Policy {
+    pub name: Option<String>,
+    /// Where this file names its policy (a name is not inherited).
+    pub name_origin: Option<Origin>,
+    /// The file this policy was resolved from (the child, with `extends`).
+    pub file: Arc<SourceFile>,
+    pub kinds: Vec<Kind>,
+    pub orders: Vec<OrderRule>,
+    pub preserve_order: Option<Origin>,
+    pub tokenizer: Setting<Tokenizer>,
+    pub window: Option<Setting<u64>>,
+    pub commitment_share: Option<Setting<f64>>,
+    /// Where the policy (or its parent) states each decision rule. A usable
+    /// policy holds only the safe rules (`on mismatch reject`, `on
+    /// unclassified keep`, `on over-budget escalate`): a weaker one is an
+    /// error, so there is nothing for the verifier to read here.
+    pub on_rules: OnRules,
+}
+
+impl Policy {
+    pub(crate) fn empty(file: &Arc<SourceFile>) -> Policy {
+        Policy {
+            name: None,
+            name_origin: None,
+            file: Arc::clone(file),
+            kinds: Vec::new(),
+            orders: Vec::new(),
+            preserve_order: None,
+            tokenizer: Setting::default(Tokenizer::O200kBase),
+            window: None,
+            commitment_share: None,
+            on_rules: OnRules::default(),
+        }
+    }
+
+    pub fn kind(&self, name: &str) -> Option<&Kind> {
+        self.kinds.iter().find(|kind| kind.name == name)
+    }
+
+    /// Tokens the commitments may use of a `window`: the policy's share of
+    /// it, when the policy sets one.
+    pub fn commitment_budget(&self, window: u64) -> Option<u64> {
+        let share = self.commitment_share.as_ref()?.value;
+        // Bounded: share is in (0, 100], so the product fits in a u64.
+        Some(((window as f64) * share / 100.0).floor() as u64)
+    }
+}

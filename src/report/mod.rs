@@ -1,0 +1,253 @@
+//! Reports: the only code that writes to standard output and standard
+//! error. A command hands back a [`Report`]; [`emit`] writes it in the
+//! format asked for, and [`Report::status`] says how the process exits.
+//! Each format is one module that turns findings into text; none of them
+//! reads a file or decides a verdict.
+
+mod github;
+mod human;
+mod json;
+mod sarif;
+mod status;
+
+use std::io::{self, IsTerminal, Write};
+
+use crate::buffer::document::InputFormat;
+use crate::buffer::plan::Plan;
+use crate::diagnostics::{Code, Diagnostic, UsageError};
+use crate::verify::{Stats, Verdict};
+
+pub(crate) use human::render_diagnostic;
+pub use human::HumanStyle;
+pub use json::{JsonDiagnostic, JsonLabel, JsonReport};
+pub use status::ExitStatus;
+
+/// An output format for findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// miette's report: coloured on a terminal, plain 80-column text elsewhere.
+    Human,
+    /// The JSON report, also the model the CI formats render from.
+    Json,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+}
+
+/// What a command found, ready to render.
+#[derive(Debug)]
+pub struct Report {
+    /// Which command, and its result.
+    pub subject: Subject,
+    /// Every finding, in report order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Which command a report is from, with what it produced.
+#[derive(Debug)]
+pub enum Subject {
+    /// `ctxguard check` over this many policy files.
+    Check {
+        /// Policy files checked.
+        files: usize,
+    },
+    /// `ctxguard verify`; no verdict when an input could not be used.
+    Verify(Option<(Verdict, Stats)>),
+    /// `ctxguard plan`.
+    Plan(Planned),
+    /// `ctxguard fmt`.
+    Fmt {
+        /// Files whose layout changed (written, or with `--check` diffed).
+        changed: usize,
+        /// `--check`: nothing was written.
+        check: bool,
+        /// Unified diffs of the changes, with `--check`.
+        diffs: String,
+    },
+    /// A report saved with `--format json`, to render again.
+    Saved(JsonReport),
+    /// Text printed as it is: `explain`, `schema`.
+    Text(String),
+}
+
+/// What `ctxguard plan` produced.
+#[derive(Debug)]
+pub enum Planned {
+    /// A plan that verifies as compact, to write in this format.
+    Written(Plan, InputFormat),
+    /// No plan fits the budget: a person must decide.
+    Escalated,
+    /// The trace cannot be compacted safely, or an input or the summarizer failed.
+    Failed,
+}
+
+impl Report {
+    /// A report of text printed as it is, exit 0.
+    pub fn text(text: impl Into<String>) -> Report {
+        Report {
+            subject: Subject::Text(text.into()),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The exit status of the command that made this report: the one
+    /// mapping, [`ExitStatus::of`], for every command.
+    pub fn status(&self) -> ExitStatus {
+        let findings = self.diagnostics.iter().map(|d| (Some(d.code), d.severity));
+        match &self.subject {
+            Subject::Verify(outcome) => ExitStatus::of(
+                outcome.as_ref().map(|(verdict, _)| *verdict),
+                outcome.is_none(),
+                findings,
+            ),
+            Subject::Plan(Planned::Written(..)) => {
+                ExitStatus::of(Some(Verdict::Compact), false, findings)
+            }
+            Subject::Plan(Planned::Escalated) => {
+                ExitStatus::of(Some(Verdict::Escalate), false, findings)
+            }
+            Subject::Plan(Planned::Failed) => ExitStatus::of(None, true, findings),
+            Subject::Fmt { changed, check, .. } => {
+                let changes = (*check && *changed > 0).then_some((None, crate::Severity::Error));
+                ExitStatus::of(None, false, findings.chain(changes))
+            }
+            Subject::Check { .. } | Subject::Text(_) => ExitStatus::of(None, false, findings),
+            Subject::Saved(saved) => {
+                let findings = saved.diagnostics.iter().map(|d| {
+                    let severity = if d.severity == "error" {
+                        crate::Severity::Error
+                    } else {
+                        crate::Severity::Warning
+                    };
+                    (Code::from_name(&d.code), severity)
+                });
+                // A saved verify report without a verdict: an input was unusable.
+                let unusable = saved.verdict.is_none() && saved.files.is_none();
+                ExitStatus::of(saved.verdict, unusable, findings)
+            }
+        }
+    }
+}
+
+/// Where output goes: whether stdout and stderr are terminals, and the
+/// style of human output on each.
+#[derive(Clone, Copy, Debug)]
+pub struct Terminal {
+    /// Human output on standard output.
+    pub stdout: HumanStyle,
+    /// Human output on standard error.
+    pub stderr: HumanStyle,
+}
+
+impl Terminal {
+    /// Colour and the terminal's width where a stream is a terminal (no
+    /// colour with `NO_COLOR`), plain 80-column text elsewhere.
+    pub fn detect() -> Terminal {
+        let style = |terminal: bool| {
+            if terminal {
+                HumanStyle {
+                    color: std::env::var_os("NO_COLOR").is_none(),
+                    width: std::env::var("COLUMNS")
+                        .ok()
+                        .and_then(|columns| columns.parse().ok())
+                        .unwrap_or(100),
+                }
+            } else {
+                HumanStyle::plain()
+            }
+        };
+        Terminal {
+            stdout: style(io::stdout().is_terminal()),
+            stderr: style(io::stderr().is_terminal()),
+        }
+    }
+}
+
+/// Writes `report` in `format` to standard output (a plan or a diff goes
+/// there too, with its diagnostics on standard error) and returns the exit
+/// status. Output that cannot be written is an error, exit 2; a reader that
+/// closed the pipe early is not.
+pub fn emit(report: &Report, format: Format, terminal: &Terminal) -> ExitStatus {
+    let written = {
+        let mut out = io::stdout().lock();
+        write(report, format, terminal, &mut out).and_then(|()| out.flush())
+    };
+    match written {
+        Ok(()) => report.status(),
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => report.status(),
+        Err(error) if error.kind() == io::ErrorKind::Unsupported => {
+            usage_error(&UsageError(error.to_string()))
+        }
+        Err(error) => usage_error(&UsageError(format!("cannot write the output: {error}"))),
+    }
+}
+
+/// Says why a command line cannot be carried out, on standard error: exit 2.
+pub fn usage_error(error: &UsageError) -> ExitStatus {
+    let _ = writeln!(io::stderr().lock(), "error: {error}");
+    ExitStatus::Usage
+}
+
+/// Renders `report` to `out`; diagnostics beside a plan or a diff go to
+/// standard error.
+pub fn write(
+    report: &Report,
+    format: Format,
+    terminal: &Terminal,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match &report.subject {
+        Subject::Check { .. } | Subject::Verify(_) => render(report, format, &terminal.stdout, out),
+        Subject::Saved(saved) => render_saved(saved, format, out),
+        Subject::Plan(planned) => {
+            write_diagnostics(&report.diagnostics, &terminal.stderr)?;
+            match planned {
+                Planned::Written(plan, plan_format) => plan.write(*plan_format, out),
+                Planned::Escalated | Planned::Failed => Ok(()),
+            }
+        }
+        Subject::Fmt { diffs, .. } => {
+            out.write_all(diffs.as_bytes())?;
+            write_diagnostics(&report.diagnostics, &terminal.stderr)
+        }
+        Subject::Text(text) => out.write_all(text.as_bytes()),
+    }
+}
+
+/// Diagnostics beside output that goes to stdout (a plan, a diff) go to stderr.
+fn write_diagnostics(diagnostics: &[Diagnostic], style: &HumanStyle) -> io::Result<()> {
+    let mut err = io::stderr().lock();
+    for diagnostic in diagnostics {
+        err.write_all(render_diagnostic(diagnostic, style).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Renders the findings of `check` or `verify` in `format`.
+pub fn render(
+    report: &Report,
+    format: Format,
+    style: &HumanStyle,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        Format::Human => human::render(report, style, out),
+        other => render_saved(&JsonReport::new(report), other, out),
+    }
+}
+
+/// Renders a report as saved by `--format json`, in a format that needs no
+/// source text: JSON again, SARIF or GitHub commands. Human output needs the
+/// inputs for its snippets and is refused.
+pub fn render_saved(report: &JsonReport, format: Format, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        Format::Json => json::render(report, out),
+        Format::Sarif => sarif::render(report, out),
+        Format::Github => github::render(report, out),
+        Format::Human => Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "a saved report has no source text to show; choose json, sarif or github",
+        )),
+    }
+}

@@ -1,0 +1,210 @@
+//! Input files as ctxguard remembers them: a display name, the text, and a
+//! lazily built line index so diagnostics can say "line 7, column 5".
+
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
+
+/// Byte range into a [`SourceFile`].
+pub type Span = Range<usize>;
+
+/// A value and where it was written. It serializes, and has the JSON
+/// Schema of, the value alone: a model that keeps its places in the file is
+/// written out, and described, as the format it was read from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spanned<T> {
+    /// The value.
+    pub node: T,
+    /// Where it is written.
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    /// `node`, written at `span`.
+    pub fn new(node: T, span: Span) -> Self {
+        Spanned { node, span }
+    }
+
+    /// A value made by ctxguard rather than read from a file: no place.
+    pub fn unplaced(node: T) -> Self {
+        Spanned { node, span: 0..0 }
+    }
+}
+
+impl<T: serde::Serialize> serde::Serialize for Spanned<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.node.serialize(serializer)
+    }
+}
+
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Spanned<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// Snippets larger than this show a window of the labelled line instead.
+const MAX_SNIPPET: usize = 4096;
+/// Bytes shown either side of a span in a window.
+const WINDOW: usize = 100;
+
+/// One file that was read: a policy, trace or plan.
+#[derive(Debug)]
+pub struct SourceFile {
+    name: String,
+    text: String,
+    line_starts: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Arc<Self> {
+        Arc::new(SourceFile {
+            name: name.into(),
+            text: text.into(),
+            line_starts: OnceLock::new(),
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
+                .collect()
+        })
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = self.floor_char_boundary(offset.min(self.text.len()));
+        let starts = self.line_starts();
+        let line = starts.partition_point(|&start| start <= offset).max(1) - 1;
+        let column = self.text[starts[line]..offset].chars().count() + 1;
+        (line + 1, column)
+    }
+
+    /// Byte offset of a 1-based line and column, clamped to the text.
+    pub fn offset_of(&self, line: usize, column: usize) -> usize {
+        let starts = self.line_starts();
+        let Some(&start) = starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        self.text[start..]
+            .char_indices()
+            .nth(column.saturating_sub(1))
+            .map_or(self.text.len(), |(i, _)| start + i)
+    }
+
+    /// The character at `offset`, for a label on one place; empty at the end
+    /// of a line or of the text.
+    pub fn char_at(&self, offset: usize) -> Span {
+        let offset = self.floor_char_boundary(offset.min(self.text.len()));
+        let width = self.text[offset..]
+            .chars()
+            .next()
+            .filter(|c| *c != '\n')
+            .map_or(0, char::len_utf8);
+        offset..offset + width
+    }
+
+    /// The span of `needle` inside `within`, or `within` itself when the
+    /// text there is written differently (escapes, folding).
+    pub fn find_within(&self, within: &Span, needle: &str) -> Span {
+        self.text
+            .get(within.clone())
+            .and_then(|slice| slice.find(needle))
+            .filter(|_| !needle.is_empty())
+            .map_or(within.clone(), |at| {
+                within.start + at..within.start + at + needle.len()
+            })
+    }
+
+    /// Part of one long line around a span, so that a snippet of a
+    /// minified file or a 1 MB JSON Lines record stays readable.
+    fn window(&self, span: &SourceSpan) -> MietteSpanContents<'_> {
+        let start = span.offset().min(self.text.len());
+        let end = (start + span.len()).min(self.text.len());
+        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = self.text[end..]
+            .find('\n')
+            .map_or(self.text.len(), |i| end + i);
+        let from = self.floor_char_boundary(start.saturating_sub(WINDOW).max(line_start));
+        let to = self.floor_char_boundary((end.max(start + 1) + WINDOW).min(line_end).max(from));
+        let (line, column) = self.line_col(from);
+        let data = &self.text[from..to];
+        MietteSpanContents::new_named(
+            self.name.clone(),
+            data.as_bytes(),
+            (from, to - from).into(),
+            line - 1,
+            column - 1,
+            data.lines().count().max(1),
+        )
+    }
+
+    fn floor_char_boundary(&self, mut offset: usize) -> usize {
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    }
+}
+
+impl SourceCode for SourceFile {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self
+            .text
+            .read_span(span, context_lines_before, context_lines_after)?;
+        if inner.data().len() > MAX_SNIPPET {
+            return Ok(Box::new(self.window(span)));
+        }
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_are_one_based_and_count_characters() {
+        let file = SourceFile::new("f", "ab\nçd\n");
+        assert_eq!(file.line_col(0), (1, 1));
+        assert_eq!(file.line_col(3), (2, 1));
+        assert_eq!(file.line_col(5), (2, 2));
+        assert_eq!(file.line_col(99), (3, 1));
+        assert_eq!(file.offset_of(2, 2), 5);
+    }
+}

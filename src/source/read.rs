@@ -1,0 +1,133 @@
+//! Reading input files into text, with a clear error for what is not UTF-8.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::diagnostics::Code;
+use crate::diagnostics::Diagnostic;
+use crate::source::SourceFile;
+
+/// Reads a file, or standard input for `-`.
+pub fn read(path: &Path) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
+    let name = path.display().to_string();
+    let bytes = if name == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).map_err(|error| {
+            Box::new(unreadable(
+                &name,
+                format!("cannot read standard input: {error}"),
+            ))
+        })?;
+        bytes
+    } else {
+        std::fs::read(path).map_err(|error| {
+            let reason = match error.kind() {
+                std::io::ErrorKind::NotFound => format!("`{name}` does not exist"),
+                std::io::ErrorKind::PermissionDenied => {
+                    format!("`{name}` cannot be read: permission denied")
+                }
+                _ if path.is_dir() => format!("`{name}` is a directory, not a file"),
+                _ => format!("`{name}` cannot be read: {error}"),
+            };
+            Box::new(unreadable(&name, reason))
+        })?
+    };
+    decode(&name, bytes).map(|text| SourceFile::new(name, text))
+}
+
+fn unreadable(name: &str, message: String) -> Diagnostic {
+    Diagnostic::new(Code::UnreadableFile, message).file(name)
+}
+
+/// UTF-8 text without its byte-order mark; anything else is an error that says what the file is.
+pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String, Box<Diagnostic>> {
+    if bytes.starts_with(&[0xFF, 0xFE])
+        || bytes.starts_with(&[0xFE, 0xFF])
+        || looks_like_utf16(&bytes)
+    {
+        let diagnostic = unreadable(
+            name,
+            format!("`{name}` is UTF-16 text; ctxguard reads UTF-8"),
+        );
+        return Err(Box::new(
+            diagnostic.help("convert it, for example with `iconv -f UTF-16 -t UTF-8`"),
+        ));
+    }
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        bytes.drain(..3);
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        let valid = error.utf8_error().valid_up_to();
+        let bytes = error.as_bytes();
+        let bad = bytes[valid];
+        // Shown with U+FFFD in place of what is not UTF-8, so the snippet can point at it.
+        let shown = SourceFile::new(name, String::from_utf8_lossy(bytes).into_owned());
+        let width = char::REPLACEMENT_CHARACTER.len_utf8();
+        let diagnostic = unreadable(name, format!("`{name}` is not valid UTF-8"));
+        Box::new(
+            diagnostic
+                .label(
+                    &shown,
+                    valid..valid + width,
+                    format!("byte `0x{bad:02X}` is not UTF-8"),
+                )
+                .help("ctxguard reads UTF-8 text; re-encode the file or remove the stray bytes"),
+        )
+    })
+}
+
+/// UTF-16 without a byte-order mark: mostly ASCII text whose every other byte is zero.
+fn looks_like_utf16(bytes: &[u8]) -> bool {
+    let sample = &bytes[..bytes.len().min(64)];
+    let zeros_at = |start: usize| {
+        sample
+            .iter()
+            .skip(start)
+            .step_by(2)
+            .filter(|&&b| b == 0)
+            .count()
+    };
+    let pairs = sample.len() / 2;
+    pairs >= 2 && (zeros_at(0) * 10 >= pairs * 9 || zeros_at(1) * 10 >= pairs * 9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode;
+
+    #[test]
+    fn strips_a_utf8_byte_order_mark() {
+        assert_eq!(
+            decode("f", b"\xEF\xBB\xBFkind a".to_vec()).ok().as_deref(),
+            Some("kind a")
+        );
+    }
+
+    #[test]
+    fn names_utf16_and_invalid_utf8() {
+        let utf16 = decode("f", b"\xFF\xFEk\0i\0".to_vec())
+            .err()
+            .map(|d| d.message);
+        assert_eq!(
+            utf16.as_deref(),
+            Some("`f` is UTF-16 text; ctxguard reads UTF-8")
+        );
+        let utf16_no_bom = decode(
+            "f",
+            "kind a\n"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect(),
+        )
+        .err();
+        assert!(utf16_no_bom.is_some());
+        let invalid = decode("f", b"ab\ncd\xC3(".to_vec()).err();
+        let label = invalid.as_ref().and_then(|d| d.primary());
+        assert_eq!(label.map(|l| l.file.line_col(l.span.start)), Some((2, 3)));
+        assert_eq!(
+            label.map(|l| l.message.as_str()),
+            Some("byte `0xC3` is not UTF-8")
+        );
+    }
+}

@@ -1,0 +1,375 @@
+//! What the verifier and the compactor need to know about a trace, built in
+//! one pass: every region's class and token count, the commitments by
+//! identity, and the trace's own problems (undeclared kinds, repeated ids,
+//! one identity with two contents, retrofitted tags, untagged commitments).
+
+// Region ids are untrusted input: foldhash is fast and seeded per process.
+use foldhash::HashMap;
+use foldhash::HashMapExt;
+
+use regex::Regex;
+
+use crate::buffer::tokens::Counter;
+use crate::buffer::trace::{Content, Region, RegionKind, Role, Status, Trace};
+use crate::diagnostics::suggest::did_you_mean;
+use crate::diagnostics::Code;
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::policy::Policy;
+use crate::source::{SourceFile, Span};
+use crate::verify::drift::{is_identifier_like, DriftIndex, Pinned};
+use crate::verify::findings::{Anchor, Findings};
+
+/// How the verifier treats a trace region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// May be summarized or dropped.
+    Narrative,
+    /// Nobody classified it (or its kind is undeclared): it counts as a commitment.
+    Unclassified,
+    /// A commitment of the policy's kind at this index.
+    Commitment(usize),
+}
+
+impl Class {
+    pub fn is_protected(self) -> bool {
+        !matches!(self, Class::Narrative)
+    }
+}
+
+/// A policy's hints in policy order, for "which kind does this text look like".
+pub struct Hints {
+    /// (kind index, pattern), in the order the policy declares them.
+    patterns: Vec<(usize, Regex)>,
+}
+
+impl Hints {
+    pub fn new(policy: &Policy) -> Hints {
+        let patterns = policy
+            .kinds
+            .iter()
+            .enumerate()
+            .flat_map(|(k, kind)| kind.hints.iter().map(move |hint| (k, hint.regex.clone())))
+            .collect();
+        Hints { patterns }
+    }
+
+    /// The first kind (in policy order) one of whose hints matches `text`.
+    /// Each pattern stops at its first match; a set would look for all of
+    /// them and, with Unicode `\b`, fall back to its slowest engine.
+    pub fn first_match(&self, text: &str) -> Option<usize> {
+        self.patterns
+            .iter()
+            .find(|(_, regex)| regex.is_match(text))
+            .map(|(k, _)| *k)
+    }
+}
+
+pub struct TraceIndex<'a> {
+    pub trace: &'a Trace,
+    pub policy: &'a Policy,
+    pub class: Vec<Class>,
+    pub tokens: Vec<u64>,
+    ids: HashMap<&'a str, usize>,
+    identities: HashMap<(&'a str, &'a str), usize>,
+    /// Tokens of what must survive: active commitments and unclassified regions.
+    pub required_tokens: u64,
+    pub hints: Hints,
+    pub drift: DriftIndex,
+    pub findings: Findings,
+    pub counter: Counter,
+}
+
+/// `token-count-mismatch`, for a trace or plan region.
+pub fn token_mismatch(
+    id: &str,
+    given: u64,
+    real: u64,
+    tokenizer: crate::policy::ast::Tokenizer,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::TokenCountMismatch,
+        format!(
+            "region `{id}` gives {given} tokens; `{}` counts {real}",
+            tokenizer.name()
+        ),
+    )
+    .help(
+        "the runtime's counts are stale or from another tokenizer; budgets here use the real count",
+    )
+    .region(id)
+}
+
+impl<'a> TraceIndex<'a> {
+    /// `warning_limit`: see [`Findings`].
+    pub fn new(
+        policy: &'a Policy,
+        trace: &'a Trace,
+        counter: Counter,
+        warning_limit: Option<usize>,
+    ) -> TraceIndex<'a> {
+        let regions = &trace.regions;
+        let mut index = TraceIndex {
+            trace,
+            policy,
+            class: Vec::with_capacity(regions.len()),
+            tokens: Vec::with_capacity(regions.len()),
+            ids: HashMap::with_capacity(regions.len()),
+            identities: HashMap::new(),
+            required_tokens: 0,
+            hints: Hints::new(policy),
+            drift: DriftIndex::new(Vec::new()),
+            findings: Findings::new(warning_limit),
+            counter,
+        };
+        let mut pinned = Vec::new();
+        for (i, region) in regions.iter().enumerate() {
+            let class = index.classify(i, region);
+            index.class.push(class);
+            let counted = counter.count(region.tokens, || region.content.as_text());
+            if let Some(given) = counted.stale {
+                index.stale_tokens(i, region, given, counted.tokens);
+            }
+            let tokens = counted.tokens;
+            index.tokens.push(tokens);
+            let required = match class {
+                Class::Commitment(_) => region.status == Status::Active,
+                Class::Unclassified => true,
+                Class::Narrative => false,
+            };
+            if required {
+                index.required_tokens += tokens;
+            }
+            if let Some(previous) = index.ids.insert(region.id.as_str(), i) {
+                index.ids.insert(region.id.as_str(), previous);
+                let first = &regions[previous];
+                index.push(
+                    Anchor::Trace(i),
+                    Diagnostic::new(
+                        Code::DuplicateRegion,
+                        format!("region id `{}` is used twice in the trace", region.id),
+                    )
+                    .label_at(
+                        &trace.file,
+                        region.id_span.clone(),
+                        region.place.pointer(),
+                        "used again here",
+                    )
+                    .label_at(
+                        &trace.file,
+                        first.id_span.clone(),
+                        first.place.pointer(),
+                        "first used here",
+                    )
+                    .help("give every region its own id; a plan names regions by id")
+                    .region(region.id.clone()),
+                );
+            }
+            if let (Class::Commitment(_), Some(key)) = (class, &region.key) {
+                index.commitment(i, region, key);
+                if let Content::Text(text) = &region.content {
+                    if is_identifier_like(text) {
+                        pinned.push(Pinned {
+                            identity: region.identity().unwrap_or_default(),
+                            text: text.clone(),
+                            region: i,
+                        });
+                    }
+                }
+            } else if region.role != Some(Role::Tool)
+                && !index.findings.stopped(Code::UntaggedCandidate)
+            {
+                // Tool output cannot assert a commitment; users and assistants can.
+                if let Some(kind) = index.hints.first_match(&region.content.as_text()) {
+                    index.untagged(i, region, kind);
+                }
+            }
+        }
+        index.drift = DriftIndex::new(pinned);
+        index
+    }
+
+    fn push(&mut self, anchor: Anchor, diagnostic: Diagnostic) {
+        self.findings.push(anchor, diagnostic);
+    }
+
+    fn classify(&mut self, i: usize, region: &Region) -> Class {
+        let RegionKind::Commitment(kind) = &region.kind else {
+            return match region.kind {
+                RegionKind::Narrative => Class::Narrative,
+                _ => Class::Unclassified,
+            };
+        };
+        if let Some(k) = self
+            .policy
+            .kinds
+            .iter()
+            .position(|declared| &declared.name == kind)
+        {
+            return Class::Commitment(k);
+        }
+        let names = self.policy.kinds.iter().map(|k| k.name.as_str());
+        let help = match did_you_mean(kind, names) {
+            Some(suggestion) => format!("did you mean `{suggestion}`? Until the kind is declared, the region is treated as unclassified: it must be kept"),
+            None => format!("declare `kind {kind}` in the policy, or tag the region with a declared kind; until then it is treated as unclassified and must be kept"),
+        };
+        let span = region
+            .kind_span
+            .clone()
+            .unwrap_or(region.place.span.clone());
+        self.push(
+            Anchor::Trace(i),
+            Diagnostic::new(
+                Code::UnknownKind,
+                format!(
+                    "region `{}` has kind `{kind}`, which the policy does not declare",
+                    region.id
+                ),
+            )
+            .label_at(
+                &self.trace.file,
+                span,
+                region.place.pointer(),
+                "not a declared kind",
+            )
+            .help(help)
+            .region(region.id.clone()),
+        );
+        Class::Unclassified
+    }
+
+    fn commitment(&mut self, i: usize, region: &'a Region, key: &'a str) {
+        let trace = self.trace;
+        let RegionKind::Commitment(kind) = &region.kind else {
+            return;
+        };
+        if let (Some(at), Some(tagged_at)) = (region.at, region.tagged_at) {
+            if tagged_at > at && self.findings.admit(Code::RetrofittedTag) {
+                let span = region
+                    .tagged_at_span
+                    .clone()
+                    .unwrap_or(region.place.span.clone());
+                self.push(
+                    Anchor::Trace(i),
+                    Diagnostic::new(
+                        Code::RetrofittedTag,
+                        format!("commitment `{kind}:{key}` was tagged at {tagged_at}, after it was written at {at}"),
+                    )
+                    .label_at(&trace.file, span, region.place.pointer(), "tagged late")
+                    .help("tag commitments when they are written: a compaction that ran in between may already have lost or paraphrased it")
+                    .commitment(format!("{kind}:{key}"))
+                    .region(region.id.clone()),
+                );
+            }
+        }
+        match self.identities.get(&(kind.as_str(), key)) {
+            None => {
+                self.identities.insert((kind.as_str(), key), i);
+            }
+            Some(&first) => {
+                let other = &trace.regions[first];
+                if !other.content.same(&region.content) {
+                    self.push(
+                        Anchor::Trace(i),
+                        Diagnostic::new(
+                            Code::ConflictingCommitment,
+                            format!("commitment `{kind}:{key}` has two different contents in the trace"),
+                        )
+                        .label_at(&trace.file, region.content_span.clone(), region.place.pointer(), format!("`{}` says this", region.id))
+                        .label_at(&trace.file, other.content_span.clone(), other.place.pointer(), format!("`{}` says this", other.id))
+                        .help("a person must decide which one holds: give the other its own key, or mark it `status: discharged`")
+                        .commitment(format!("{kind}:{key}"))
+                        .region(region.id.clone()),
+                    );
+                }
+            }
+        }
+    }
+
+    fn stale_tokens(&mut self, i: usize, region: &Region, given: u64, real: u64) {
+        if !self.findings.admit(Code::TokenCountMismatch) {
+            return;
+        }
+        let diagnostic = token_mismatch(&region.id, given, real, self.counter.tokenizer).label_at(
+            &self.trace.file,
+            region
+                .tokens_span
+                .clone()
+                .unwrap_or(region.place.span.clone()),
+            region.place.pointer(),
+            format!("gives {given} tokens"),
+        );
+        self.push(Anchor::Trace(i), diagnostic);
+    }
+
+    fn untagged(&mut self, i: usize, region: &Region, kind: usize) {
+        if !self.findings.admit(Code::UntaggedCandidate) {
+            return;
+        }
+        let name = self.policy.kinds.get(kind).map_or("", |k| k.name.as_str());
+        let what = match region.kind {
+            RegionKind::Narrative => "narrative",
+            _ => "unclassified",
+        };
+        self.push(
+            Anchor::Trace(i),
+            Diagnostic::new(Code::UntaggedCandidate, format!("{what} region `{}` looks like a commitment of kind `{name}`", region.id))
+                .label_at(&self.trace.file, self.hint_span(&self.trace.file, &region.content_span, kind), region.place.pointer(), format!("matches the hint for `{name}`"))
+                .help(format!(
+                    "if it is one, tag it when it is written (`kind: {name}` with a `key`); as {what} it may be summarized away"
+                ))
+                .region(region.id.clone()),
+        );
+    }
+
+    /// Where one of kind `k`'s hints matches inside `within` as written in
+    /// the file, or all of `within` when the written form does not match.
+    pub fn hint_span(&self, file: &SourceFile, within: &Span, k: usize) -> Span {
+        let Some(written) = file.text().get(within.clone()) else {
+            return within.clone();
+        };
+        self.policy
+            .kinds
+            .get(k)
+            .into_iter()
+            .flat_map(|kind| &kind.hints)
+            .find_map(|hint| hint.regex.find(written))
+            .filter(|found| !found.is_empty())
+            .map_or(within.clone(), |found| {
+                within.start + found.start()..within.start + found.end()
+            })
+    }
+
+    pub fn region(&self, id: &str) -> Option<usize> {
+        self.ids.get(id).copied()
+    }
+
+    /// The first trace region with this identity.
+    pub fn identity(&self, kind: &str, key: &str) -> Option<usize> {
+        self.identities.get(&(kind, key)).copied()
+    }
+
+    /// The first region of `i`'s identity (itself, unless it repeats one).
+    pub fn canonical(&self, i: usize) -> usize {
+        let region = &self.trace.regions[i];
+        match (&region.kind, &region.key) {
+            (RegionKind::Commitment(kind), Some(key)) => self.identity(kind, key).unwrap_or(i),
+            _ => i,
+        }
+    }
+
+    /// A kind's severity: losing a soft commitment is a warning.
+    pub fn severity(&self, class: Class) -> Severity {
+        match class {
+            Class::Commitment(k) => self
+                .policy
+                .kinds
+                .get(k)
+                .map_or(Severity::Error, |kind| kind.severity.value),
+            _ => Severity::Error,
+        }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.findings.has_errors()
+    }
+}

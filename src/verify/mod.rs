@@ -1,0 +1,166 @@
+//! `ctxguard verify`: a plan against its trace and policy. One pass over the
+//! trace (the index), one over the plan, then the checks that need both:
+//! what is missing, the order, the budget. Every step is linear in the
+//! input, except the preserve-order check (n log n).
+
+pub(crate) mod difference;
+pub(crate) mod drift;
+pub(crate) mod findings;
+pub(crate) mod index;
+mod order;
+mod verifier;
+
+use serde::{Deserialize, Serialize};
+
+use crate::buffer::plan::Plan;
+use crate::buffer::tokens::{Counter, Tokenizer};
+use crate::buffer::trace::Trace;
+use crate::diagnostics::{Code, Diagnostic, Overrides, Severity};
+use crate::policy::Policy;
+use crate::verify::index::{Class, TraceIndex};
+use crate::verify::verifier::Verifier;
+
+/// The window and how tokens are counted against it, for one run of
+/// `verify` or `plan`; `None` takes the policy's.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// Overrides the policy's `budget window`.
+    pub window: Option<u64>,
+    /// Overrides the policy's `tokenizer`.
+    pub tokenizer: Option<Tokenizer>,
+    /// Count every region instead of trusting its `tokens`, and report
+    /// counts more than 10% off (`token-count-mismatch`).
+    pub recount: bool,
+}
+
+impl Budget {
+    /// How this run counts tokens under `policy`.
+    pub fn counter(&self, policy: &Policy) -> Counter {
+        Counter {
+            tokenizer: self.tokenizer.unwrap_or(policy.tokenizer.value),
+            recount: self.recount,
+        }
+    }
+}
+
+/// How `verify` runs.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The window and how tokens are counted.
+    pub budget: Budget,
+    /// Show at most this many advisory warnings of one code, then say the
+    /// search stopped; `None` shows every one.
+    pub warning_limit: Option<usize>,
+    /// `--allow`, `--warn`, `--deny` and `--deny-warnings`, applied before
+    /// the verdict is decided.
+    pub overrides: Overrides,
+}
+
+/// The command line's default for [`Options::warning_limit`].
+pub const WARNING_LIMIT: usize = 10;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Safe to apply.
+    Compact,
+    /// The plan loses or alters a commitment.
+    Reject,
+    /// No plan can meet the budget without truncating a commitment.
+    Escalate,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Compact => "compact",
+            Verdict::Reject => "reject",
+            Verdict::Escalate => "escalate",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    pub trace_regions: usize,
+    pub plan_regions: usize,
+    pub commitments: usize,
+    pub tokens_before: u64,
+    pub tokens_after: u64,
+    pub budget: Option<u64>,
+}
+
+#[derive(Debug)]
+pub struct Verification {
+    pub verdict: Verdict,
+    pub diagnostics: Vec<Diagnostic>,
+    pub stats: Stats,
+}
+
+/// Escalate wins over reject; warnings never change the verdict.
+pub fn verdict_of(diagnostics: &[Diagnostic]) -> Verdict {
+    if diagnostics.iter().any(|d| d.code == Code::BudgetUnmeetable) {
+        Verdict::Escalate
+    } else if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        Verdict::Reject
+    } else {
+        Verdict::Compact
+    }
+}
+
+pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) -> Verification {
+    let mut index = TraceIndex::new(
+        policy,
+        trace,
+        options.budget.counter(policy),
+        options.warning_limit,
+    );
+    let findings = std::mem::take(&mut index.findings);
+    let n = trace.regions.len();
+    let mut next_protected = vec![n; n + 1];
+    for i in (0..n).rev() {
+        next_protected[i] = if index.class[i].is_protected() {
+            i
+        } else {
+            next_protected[i + 1]
+        };
+    }
+    let mut verifier = Verifier {
+        index,
+        plan,
+        findings,
+        used_by: vec![None; n],
+        represented: vec![None; n],
+        altered: vec![false; n],
+        kept: vec![false; n],
+        next_protected,
+        sequence: Vec::new(),
+        tokens_after: 0,
+    };
+    for (p, region) in plan.regions.iter().enumerate() {
+        verifier.entry(p, region);
+    }
+    verifier.missing();
+    verifier.preserve_order();
+    verifier.order_rules();
+    let budget = verifier.budget(options);
+    let index = &verifier.index;
+    let stats = Stats {
+        trace_regions: n,
+        plan_regions: plan.regions.len(),
+        commitments: index
+            .class
+            .iter()
+            .filter(|c| matches!(c, Class::Commitment(_)))
+            .count(),
+        tokens_before: index.tokens.iter().sum(),
+        tokens_after: verifier.tokens_after,
+        budget,
+    };
+    let diagnostics = options.overrides.apply(verifier.findings.finish());
+    Verification {
+        verdict: verdict_of(&diagnostics),
+        diagnostics,
+        stats,
+    }
+}

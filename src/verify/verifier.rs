@@ -1,0 +1,599 @@
+//! The verifier's state and its pass over the plan: every `keep`, written
+//! commitment, summary and narrative entry against the trace index; then
+//! what is missing and the budget. The order checks are in `order`.
+
+use crate::buffer::plan::{Entry, Plan, PlanRegion};
+use crate::buffer::trace::{Content, Region, Status, Trace};
+use crate::diagnostics::{Code, Diagnostic, Severity};
+use crate::policy::Policy;
+use crate::source::{Span, Spanned};
+use crate::verify::findings::{Anchor, Findings};
+use crate::verify::index::{Class, TraceIndex};
+use crate::verify::{difference, Options};
+
+pub(super) struct Verifier<'a> {
+    pub(super) index: TraceIndex<'a>,
+    pub(super) plan: &'a Plan,
+    pub(super) findings: Findings,
+    /// The plan region that keeps, covers or writes out each trace region.
+    pub(super) used_by: Vec<Option<usize>>,
+    /// For each identity's first region: the plan region holding it verbatim.
+    pub(super) represented: Vec<Option<usize>>,
+    pub(super) altered: Vec<bool>,
+    /// Kept verbatim (`keep`, or `narrative` with `from`).
+    pub(super) kept: Vec<bool>,
+    /// The first protected (commitment or unclassified) region at or after each index.
+    pub(super) next_protected: Vec<usize>,
+    /// Commitments in plan order: (plan index, canonical trace index).
+    pub(super) sequence: Vec<(usize, usize)>,
+    pub(super) tokens_after: u64,
+}
+
+impl<'a> Verifier<'a> {
+    pub(super) fn trace(&self) -> &'a Trace {
+        self.index.trace
+    }
+
+    pub(super) fn policy(&self) -> &'a Policy {
+        self.index.policy
+    }
+
+    pub(super) fn region(&self, t: usize) -> &'a Region {
+        &self.index.trace.regions[t]
+    }
+
+    pub(super) fn push(&mut self, anchor: Anchor, diagnostic: Diagnostic) {
+        self.findings.push(anchor, diagnostic);
+    }
+
+    pub(super) fn plan_label(
+        &self,
+        diagnostic: Diagnostic,
+        p: usize,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let pointer = self.plan.regions[p].place.pointer();
+        diagnostic.label_at(&self.plan.file, span, pointer, message)
+    }
+
+    pub(super) fn trace_label(
+        &self,
+        diagnostic: Diagnostic,
+        t: usize,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let region = self.region(t);
+        diagnostic.label_at(&self.trace().file, span, region.place.pointer(), message)
+    }
+
+    pub(super) fn identity(&self, t: usize) -> String {
+        self.region(t)
+            .identity()
+            .unwrap_or_else(|| self.region(t).id.clone())
+    }
+
+    /// A plan region's tokens: its own `tokens`, or counted.
+    fn count(&mut self, p: usize, given: Option<u64>, text: &str) -> u64 {
+        let counted = self.index.counter.count(given, || text.into());
+        if let Some(given) = counted.stale {
+            self.stale_tokens(p, given, counted.tokens);
+        }
+        counted.tokens
+    }
+
+    /// A kept trace region's tokens: the trace's count, or the plan region's own.
+    fn kept_tokens(&mut self, p: usize, given: Option<u64>, t: usize) -> u64 {
+        let real = self.index.tokens[t];
+        match given {
+            Some(given) if !self.index.counter.recount => given,
+            Some(given) if crate::buffer::tokens::is_stale(given, real) => {
+                self.stale_tokens(p, given, real);
+                real
+            }
+            _ => real,
+        }
+    }
+
+    fn stale_tokens(&mut self, p: usize, given: u64, real: u64) {
+        if !self.findings.admit(Code::TokenCountMismatch) {
+            return;
+        }
+        let id = self.plan.regions[p]
+            .place
+            .pointer()
+            .unwrap_or_else(|| format!("at plan position {}", p + 1));
+        let diagnostic =
+            crate::verify::index::token_mismatch(&id, given, real, self.index.counter.tokenizer);
+        let span = self.plan.regions[p].place.span.clone();
+        let diagnostic = self.plan_label(diagnostic, p, span, format!("gives {given} tokens"));
+        self.push(Anchor::Plan(p), diagnostic);
+    }
+
+    pub(super) fn entry(&mut self, p: usize, region: &'a PlanRegion) {
+        match &region.entry {
+            Entry::Keep { id } => {
+                let Some(t) = self.lookup(p, &id.node, &id.span) else {
+                    return;
+                };
+                self.tokens_after += self.kept_tokens(p, region.tokens, t);
+                if self.claim(p, t, &id.span) {
+                    self.keep(p, t, region);
+                }
+            }
+            Entry::Commitment { kind, key, content } => {
+                let tokens = self.count(p, region.tokens, &content.node.as_text());
+                self.tokens_after += tokens;
+                self.written_commitment(p, region, kind, key, content);
+            }
+            Entry::Summary { covers, text, .. } => {
+                let tokens = self.count(p, region.tokens, &text.node);
+                self.tokens_after += tokens;
+                self.summary(p, covers, &text.node, &text.span);
+            }
+            Entry::Narrative { from, text, .. } => {
+                let Some(t) = self.lookup(p, &from.node, &from.span) else {
+                    return;
+                };
+                self.tokens_after += match text {
+                    Some(text) => self.count(p, region.tokens, &text.node),
+                    None => self.kept_tokens(p, region.tokens, t),
+                };
+                if !self.claim(p, t, &from.span) {
+                    return;
+                }
+                match text {
+                    Some(text) if text.node != self.region(t).content.as_text() => {
+                        self.rewritten(p, t, &text.span, &text.node)
+                    }
+                    _ => self.keep(p, t, region),
+                }
+            }
+        }
+    }
+
+    fn lookup(&mut self, p: usize, id: &str, span: &Span) -> Option<usize> {
+        let found = self.index.region(id);
+        if found.is_none() {
+            let diagnostic = Diagnostic::new(
+                Code::UnknownRegion,
+                format!("the plan names region `{id}`, which the trace does not have"),
+            )
+            .help("a plan can only keep, cover or rewrite regions of its trace; check the id")
+            .region(id);
+            let diagnostic =
+                self.plan_label(diagnostic, p, span.clone(), "no such region in the trace");
+            self.push(Anchor::Plan(p), diagnostic);
+        }
+        found
+    }
+
+    /// Records that plan region `p` uses trace region `t`; a second use is a duplicate.
+    fn claim(&mut self, p: usize, t: usize, span: &Span) -> bool {
+        match self.used_by[t] {
+            None => {
+                self.used_by[t] = Some(p);
+                true
+            }
+            Some(first) => {
+                let id = self.region(t).id.clone();
+                let diagnostic = Diagnostic::new(
+                    Code::DuplicateRegion,
+                    format!("trace region `{id}` appears twice in the plan"),
+                )
+                .help("each trace region is kept, covered or rewritten once; remove the second use")
+                .region(id);
+                let diagnostic = self.plan_label(diagnostic, p, span.clone(), "used again here");
+                let first_span = self.plan.regions[first].place.span.clone();
+                let diagnostic = self.plan_label(diagnostic, first, first_span, "first used here");
+                self.push(Anchor::Plan(p), diagnostic);
+                false
+            }
+        }
+    }
+
+    /// Trace region `t` kept verbatim by plan region `p`.
+    fn keep(&mut self, p: usize, t: usize, region: &PlanRegion) {
+        self.kept[t] = true;
+        if let Class::Commitment(_) = self.index.class[t] {
+            let c = self.index.canonical(t);
+            if self.represented[c].is_none() {
+                self.represented[c] = Some(p);
+                self.sequence.push((p, c));
+            }
+            if let Some(status) = &region.status {
+                self.status(p, t, status.node, status.span.clone());
+            }
+        }
+    }
+
+    fn written_commitment(
+        &mut self,
+        p: usize,
+        region: &PlanRegion,
+        kind: &Spanned<String>,
+        key: &str,
+        content: &Spanned<Content>,
+    ) {
+        let (kind_span, kind) = (&kind.span, kind.node.as_str());
+        let (content_span, content) = (&content.span, &content.node);
+        if self.policy().kind(kind).is_none() {
+            let names = self.policy().kinds.iter().map(|k| k.name.as_str());
+            let help = match crate::diagnostics::suggest::did_you_mean(kind, names) {
+                Some(suggestion) => format!("did you mean `{suggestion}`?"),
+                None => "write commitments with a kind the policy declares, or keep the trace region with `keep: ID`".to_owned(),
+            };
+            let diagnostic = Diagnostic::new(
+                Code::UnknownKind,
+                format!(
+                    "the plan writes a `{kind}` commitment, a kind the policy does not declare"
+                ),
+            )
+            .help(help);
+            let diagnostic =
+                self.plan_label(diagnostic, p, kind_span.clone(), "not a declared kind");
+            self.push(Anchor::Plan(p), diagnostic);
+            return;
+        }
+        let identity = format!("{kind}:{key}");
+        let Some(t) = self.index.identity(kind, key) else {
+            let diagnostic = Diagnostic::new(Code::InventedCommitment, format!("the plan holds commitment `{identity}`, which the trace does not"))
+                .help("remove it: a compaction may only keep what the trace commits to, and a commitment nobody made is one the agent would obey")
+                .commitment(identity);
+            let diagnostic =
+                self.plan_label(diagnostic, p, region.place.span.clone(), "not in the trace");
+            self.push(Anchor::Plan(p), diagnostic);
+            return;
+        };
+        if !self.claim(p, t, &region.place.span) {
+            return;
+        }
+        let trace_region = self.region(t);
+        if trace_region.content.same(content) {
+            self.represented[t] = Some(p);
+            self.sequence.push((p, t));
+            let status = region.status.as_ref().map_or(Status::Active, |s| s.node);
+            let span = region
+                .status
+                .as_ref()
+                .map_or(region.place.span.clone(), |s| s.span.clone());
+            self.status(p, t, status, span);
+        } else {
+            self.altered[t] = true;
+            self.sequence.push((p, t));
+            self.altered_commitment(p, t, content, content_span);
+        }
+    }
+
+    fn altered_commitment(&mut self, p: usize, t: usize, content: &Content, span: &Span) {
+        let region = self.region(t);
+        let identity = self.identity(t);
+        let mut diagnostic = Diagnostic::new(
+            Code::AlteredCommitment,
+            format!("commitment `{identity}` is altered in the plan"),
+        )
+        .help(format!(
+            "replace the rewritten copy with `keep: {}`: commitments survive byte for byte",
+            region.id
+        ))
+        .severity(self.severity(t))
+        .commitment(identity)
+        .region(region.id.clone());
+        for note in difference::describe(&region.content, content) {
+            diagnostic = diagnostic.note(note);
+        }
+        let diagnostic = self.plan_label(diagnostic, p, span.clone(), "differs from the trace");
+        let diagnostic = self.trace_label(
+            diagnostic,
+            t,
+            region.content_span.clone(),
+            "what the trace says",
+        );
+        self.push(Anchor::Plan(p), diagnostic);
+    }
+
+    /// A `narrative` entry whose text differs from the region it names.
+    fn rewritten(&mut self, p: usize, t: usize, span: &Span, text: &str) {
+        if self.index.class[t].is_protected() {
+            self.altered[t] = true;
+            self.altered_commitment(p, t, &Content::Text(text.to_owned()), span);
+            return;
+        }
+        let region = self.region(t);
+        let mut diagnostic = Diagnostic::new(
+            Code::AlteredNarrative,
+            format!(
+                "narrative region `{}` is marked kept, but its text differs",
+                region.id
+            ),
+        )
+        .help(format!(
+            "to shorten it, write a `summary` with `covers: [{}]`; to keep it, use `keep: {}`",
+            region.id, region.id
+        ))
+        .region(region.id.clone());
+        for note in difference::describe(&region.content, &Content::Text(text.to_owned())) {
+            diagnostic = diagnostic.note(note);
+        }
+        let diagnostic = self.plan_label(diagnostic, p, span.clone(), "not the trace's text");
+        let diagnostic = self.trace_label(
+            diagnostic,
+            t,
+            region.content_span.clone(),
+            "what the trace says",
+        );
+        self.push(Anchor::Plan(p), diagnostic);
+    }
+
+    fn status(&mut self, p: usize, t: usize, status: Status, span: Span) {
+        let region = self.region(t);
+        if status == region.status {
+            return;
+        }
+        let identity = self.identity(t);
+        let (message, help) = match region.status {
+            Status::Discharged => (
+                format!("the plan revives discharged commitment `{identity}` as active"),
+                "keep it `status: discharged`, or drop it: an instruction already carried out would be carried out again".to_owned(),
+            ),
+            Status::Active => (
+                format!("the plan marks active commitment `{identity}` as discharged"),
+                "only the runtime discharges a commitment, when it is carried out; keep it `active`".to_owned(),
+            ),
+        };
+        let diagnostic = Diagnostic::new(Code::StatusChanged, message)
+            .help(help)
+            .severity(self.severity(t))
+            .commitment(identity)
+            .region(region.id.clone());
+        let diagnostic = self.plan_label(diagnostic, p, span, format!("`{}` here", status.name()));
+        let diagnostic = self.trace_label(
+            diagnostic,
+            t,
+            region.place.span.clone(),
+            format!("`{}` in the trace", region.status.name()),
+        );
+        self.push(Anchor::Plan(p), diagnostic);
+    }
+
+    fn summary(&mut self, p: usize, covers: &[Spanned<String>], text: &str, text_span: &Span) {
+        let mut low = usize::MAX;
+        let mut high = 0;
+        let mut covers_span: Option<Span> = None;
+        for Spanned { node: id, span } in covers {
+            covers_span = Some(covers_span.map_or(span.clone(), |s: Span| {
+                s.start.min(span.start)..s.end.max(span.end)
+            }));
+            let Some(t) = self.lookup(p, id, span) else {
+                continue;
+            };
+            if !self.claim(p, t, span) {
+                continue;
+            }
+            if self.index.class[t].is_protected() {
+                self.covers_commitment(p, t, span);
+            } else {
+                low = low.min(t);
+                high = high.max(t);
+            }
+        }
+        if low < high {
+            let mut j = self.next_protected[low + 1];
+            while j < high {
+                if self.used_by[j] != Some(p) {
+                    let span = covers_span.clone().unwrap_or(text_span.clone());
+                    self.spans_commitment(p, j, low, high, span);
+                    break;
+                }
+                j = self.next_protected[j + 1];
+            }
+        }
+        let hinted = match self.findings.stopped(Code::CommitmentInSummary) {
+            true => None,
+            false => self.index.hints.first_match(text),
+        };
+        if let Some(k) = hinted.filter(|_| self.findings.admit(Code::CommitmentInSummary)) {
+            let name = self
+                .policy()
+                .kinds
+                .get(k)
+                .map_or("", |kind| kind.name.as_str());
+            let diagnostic = Diagnostic::new(Code::CommitmentInSummary, format!("this summary reads like a commitment of kind `{name}`"))
+                .help(format!("check it against the trace: the summarizer may have paraphrased or invented a commitment of kind `{name}`; keep commitments themselves with `keep: ID`"));
+            let span = self.index.hint_span(&self.plan.file, text_span, k);
+            let diagnostic = self.plan_label(
+                diagnostic,
+                p,
+                span,
+                format!("matches the hint for `{name}`"),
+            );
+            self.push(Anchor::Plan(p), diagnostic);
+        }
+        if !self.index.drift.is_empty() && !self.findings.stopped(Code::IdentifierDrift) {
+            let found: Vec<(String, String, String, usize)> = self
+                .index
+                .drift
+                .find(text)
+                .into_iter()
+                .map(|d| (d.word, d.pinned.text.clone(), d.reason, d.pinned.region))
+                .collect();
+            for (word, pinned, reason, t) in found {
+                if !self.findings.admit(Code::IdentifierDrift) {
+                    break;
+                }
+                let identity = self.identity(t);
+                let diagnostic = Diagnostic::new(
+                    Code::IdentifierDrift,
+                    format!("this summary names `{word}`, a variant of pinned identifier `{pinned}`"),
+                )
+                .help(format!("write the identifier exactly as pinned, `{pinned}`, or leave it out of the summary"))
+                .commitment(identity);
+                let word_span = self.plan.file.find_within(text_span, &word);
+                let diagnostic = self.plan_label(diagnostic, p, word_span, reason);
+                let diagnostic = self.trace_label(
+                    diagnostic,
+                    t,
+                    self.region(t).content_span.clone(),
+                    "pinned here",
+                );
+                self.push(Anchor::Plan(p), diagnostic);
+            }
+        }
+    }
+
+    fn covers_commitment(&mut self, p: usize, t: usize, span: &Span) {
+        let region = self.region(t);
+        let what = match self.index.class[t] {
+            Class::Commitment(_) => format!("commitment `{}`", self.identity(t)),
+            _ => format!("unclassified region `{}`", region.id),
+        };
+        let diagnostic = Diagnostic::new(Code::SummaryCoversCommitment, format!("a summary covers {what}"))
+            .help(format!("take `{}` out of `covers` and keep it with `keep: {}`; a summary may replace narrative only", region.id, region.id))
+            .severity(self.severity(t))
+            .region(region.id.clone());
+        let diagnostic = match region.identity() {
+            Some(identity) => diagnostic.commitment(identity),
+            None => diagnostic,
+        };
+        let diagnostic = self.plan_label(diagnostic, p, span.clone(), "not narrative");
+        let diagnostic = self.trace_label(diagnostic, t, region.place.span.clone(), "written here");
+        self.push(Anchor::Plan(p), diagnostic);
+    }
+
+    fn spans_commitment(&mut self, p: usize, j: usize, low: usize, high: usize, span: Span) {
+        let region = self.region(j);
+        let (before, after) = (&self.region(low).id, &self.region(high).id);
+        let what = match self.index.class[j] {
+            Class::Commitment(_) => format!("commitment `{}`", self.identity(j)),
+            _ => format!("unclassified region `{}`", region.id),
+        };
+        let diagnostic = Diagnostic::new(Code::SummarySpansCommitment, format!("a summary covers narrative on both sides of {what}"))
+            .help(format!(
+                "split the summary so it does not span `{}`: one summary for the narrative before it, another for the narrative after it",
+                region.id
+            ))
+            .severity(self.severity(j))
+            .region(region.id.clone());
+        let diagnostic = self.plan_label(
+            diagnostic,
+            p,
+            span,
+            format!("covers `{before}` and `{after}`"),
+        );
+        let diagnostic = self.trace_label(
+            diagnostic,
+            j,
+            region.place.span.clone(),
+            "stands between them",
+        );
+        self.push(Anchor::Plan(p), diagnostic);
+    }
+
+    fn severity(&self, t: usize) -> Severity {
+        self.index.severity(self.index.class[t])
+    }
+
+    pub(super) fn missing(&mut self) {
+        for t in 0..self.index.class.len() {
+            let region = self.region(t);
+            match self.index.class[t] {
+                Class::Commitment(_) => {
+                    if self.index.canonical(t) != t
+                        || self.represented[t].is_some()
+                        || self.altered[t]
+                        || region.status == Status::Discharged
+                    {
+                        continue;
+                    }
+                    let identity = self.identity(t);
+                    let help = match self.used_by[t] {
+                        Some(_) => format!("take `{}` out of the summary's `covers` and add `keep: {}` where it stands in trace order", region.id, region.id),
+                        None => format!("add `keep: {}` to the plan, where it stands in trace order", region.id),
+                    };
+                    let diagnostic = Diagnostic::new(
+                        Code::MissingCommitment,
+                        format!("commitment `{identity}` is missing from the plan"),
+                    )
+                    .help(help)
+                    .severity(self.severity(t))
+                    .commitment(identity)
+                    .region(region.id.clone());
+                    let diagnostic = self.trace_label(
+                        diagnostic,
+                        t,
+                        region.place.span.clone(),
+                        "no plan region keeps it",
+                    );
+                    self.push(Anchor::Trace(t), diagnostic);
+                }
+                Class::Unclassified if !self.kept[t] => {
+                    let diagnostic = Diagnostic::new(Code::UnclassifiedDropped, format!("unclassified region `{}` is not kept", region.id))
+                        .help(format!("add `keep: {}`: content nobody classified may hold a commitment, so it is kept (`on unclassified keep`)", region.id))
+                        .region(region.id.clone());
+                    let diagnostic =
+                        self.trace_label(diagnostic, t, region.place.span.clone(), "dropped");
+                    self.push(Anchor::Trace(t), diagnostic);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    pub(super) fn budget(&mut self, options: &Options) -> Option<u64> {
+        let policy = self.policy();
+        let window = options
+            .budget
+            .window
+            .or(policy.window.as_ref().map(|w| w.value))?;
+        let window_label = |diagnostic: Diagnostic, message: String| match (
+            &options.budget.window,
+            &policy.window,
+        ) {
+            (None, Some(setting)) => match &setting.origin {
+                Some(origin) => diagnostic.label(&origin.file, origin.span.clone(), message),
+                None => diagnostic,
+            },
+            _ => diagnostic.note(format!("the window is {window} tokens, from `--budget`")),
+        };
+        let required = self.index.required_tokens;
+        let share = policy.commitment_share.as_ref();
+        let share_budget = policy.commitment_budget(window);
+        let help = "a person must decide: raise the budget, discharge commitments already carried out, or split the task";
+        if required > window {
+            let diagnostic = Diagnostic::new(
+                Code::BudgetUnmeetable,
+                format!("the commitments alone need {required} tokens; the window holds {window}"),
+            )
+            .help(help);
+            let diagnostic = window_label(diagnostic, format!("the window: {window} tokens"));
+            self.push(Anchor::Global, diagnostic);
+            return Some(window);
+        }
+        if let (Some(share), Some(share_budget)) = (share, share_budget) {
+            if required > share_budget {
+                let mut diagnostic = Diagnostic::new(
+                    Code::BudgetUnmeetable,
+                    format!("the commitments need {required} tokens, more than their {}% of the window ({share_budget} tokens)", share.value),
+                )
+                .help(help);
+                if let Some(origin) = &share.origin {
+                    diagnostic = diagnostic.label(
+                        &origin.file,
+                        origin.span.clone(),
+                        format!("{}% of {window} tokens", share.value),
+                    );
+                }
+                self.push(Anchor::Global, diagnostic);
+                return Some(window);
+            }
+        }
+        if self.tokens_after > window {
+            let diagnostic = Diagnostic::new(Code::OverBudget, format!("the plan holds {} tokens; the window holds {window}", self.tokens_after))
+                .help(format!("summarize or drop {} more tokens of narrative; the commitments need only {required}", self.tokens_after - window));
+            let diagnostic = window_label(diagnostic, format!("the window: {window} tokens"));
+            self.push(Anchor::Global, diagnostic);
+        }
+        Some(window)
+    }
+}
