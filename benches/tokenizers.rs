@@ -20,8 +20,8 @@ fn hostile(n: usize) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Every string in a real agent session (pi, from the shared corpus), or the
-/// migration example's texts when the corpus is not there.
+/// Every string in a real agent session (`CTXGUARD_AGENT_SESSION`), or the
+/// migration example's texts when none is named.
 fn agent_text(root: &Path) -> String {
     fn strings(value: &serde_json::Value, out: &mut String) {
         match value {
@@ -34,7 +34,11 @@ fn agent_text(root: &Path) -> String {
             _ => {}
         }
     }
-    let session = root.join("../shared/corpus/real/pi-mono-large-session/large-session.jsonl");
+    // A real agent session (JSON Lines) when one is named; otherwise the
+    // scenario trace, repeated.
+    let session = std::env::var_os("CTXGUARD_AGENT_SESSION")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_default();
     let mut out = String::new();
     match std::fs::read_to_string(&session) {
         Ok(text) => {

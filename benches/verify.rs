@@ -1,6 +1,6 @@
 //! `cargo bench --bench verify`: ctxguard verify against serde_json parsing
-//! the same files into typed structs, on traces made by the shared
-//! generator at 10k, 100k and 1M regions (CTXGUARD_BENCH_SIZES overrides,
+//! the same files into typed structs, on traces made by
+//! `benches/support/gen_trace.rs` (seed 7) at 10k, 100k and 1M regions (CTXGUARD_BENCH_SIZES overrides,
 //! e.g. `10000,100000`). The data is generated under `target/bench-data`
 //! and never committed. Each measurement runs in a child process, so its
 //! peak memory (VmHWM, Linux) is its own; times are the best of 5 runs.
@@ -10,6 +10,9 @@ use std::process::Command;
 use std::time::Instant;
 
 use serde::Deserialize;
+
+#[path = "support/gen_trace.rs"]
+mod gen_trace;
 
 /// What a parse-only baseline reads: the fields verification needs.
 #[allow(dead_code)]
@@ -60,12 +63,11 @@ fn verify(trace: &Path, plan: &Path) {
         },
         ..Default::default()
     };
-    let (report, _) = ctxguard::verify_files(&request);
+    let report = ctxguard::verify_files(&request);
     // Render as the JSON report, as a CI job would.
     let mut out = Vec::new();
     let style = ctxguard::HumanStyle::plain();
-    ctxguard::render(&report, ctxguard::Format::Json, &style, &mut out)
-        .expect("render");
+    ctxguard::render(&report, ctxguard::Format::Json, &style, &mut out).expect("render");
     std::hint::black_box(out);
 }
 
@@ -119,31 +121,8 @@ fn measure(mode: &str, trace: &Path, plan: &Path) -> (f64, u64) {
 fn generate(regions: usize) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = root.join("target/bench-data").join(regions.to_string());
-    if !dir.join("plan-good.json").exists() {
-        let generator = std::env::var_os("CTXGUARD_GEN_TRACE")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| root.join("../shared/bench/gen_trace.py"));
-        let status = Command::new("python3")
-            .arg(&generator)
-            .args([
-                "--regions",
-                &regions.to_string(),
-                "--seed",
-                "7",
-                "--mutation",
-                "none,alter",
-                "--trace-format",
-                "both",
-                "--out-dir",
-            ])
-            .arg(&dir)
-            .status()
-            .expect("python3 runs the generator");
-        assert!(
-            status.success(),
-            "generating {regions} regions with {}",
-            generator.display()
-        );
+    if !dir.join("plan-alter.json").exists() {
+        gen_trace::generate(&dir, regions, 7).expect("the bench data is written");
     }
     dir
 }

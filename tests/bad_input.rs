@@ -7,8 +7,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use ctxguard::{Input, InputFormat};
 use ctxguard::Diagnostic;
+use ctxguard::{Input, InputFormat};
 
 /// Reads a file as a trace; an error must say where and what.
 fn read(path: &Path) -> Result<(), Box<Diagnostic>> {

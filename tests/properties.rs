@@ -20,8 +20,7 @@ fn check_text(text: &str) {
                 file.is_char_boundary(label.span.start) && file.is_char_boundary(label.span.end)
             );
         }
-        let rendered =
-            ctxguard::render_diagnostic(diagnostic, &ctxguard::HumanStyle::plain());
+        let rendered = ctxguard::render_diagnostic(diagnostic, &ctxguard::HumanStyle::plain());
         assert!(rendered.contains(diagnostic.code.name()));
     }
 }

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use ctxguard::{verify_files, VerifyRequest};
 use ctxguard::ExitStatus;
+use ctxguard::{verify_files, VerifyRequest};
 
 fn verify(plan: &str, policy: Option<&str>) -> (ExitStatus, Vec<String>) {
     let dir = PathBuf::from("tests/scenarios/migration");

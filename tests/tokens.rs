@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use ctxguard::Tokenizer;
 use ctxguard::count_tokens as count;
+use ctxguard::Tokenizer;
 use proptest::prelude::*;
 
 #[path = "support/hostile.rs"]

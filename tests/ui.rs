@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-
 use ctxguard::{Format, HumanStyle, Overrides};
 
 fn relative(path: &Path) -> String {
@@ -16,7 +15,8 @@ fn relative(path: &Path) -> String {
 }
 
 fn render(path: &str, format: Format) -> (String, i32) {
-    let report = ctxguard::check(&[path.into()], &Overrides::default()).expect("the UI paths are files");
+    let report =
+        ctxguard::check(&[path.into()], &Overrides::default()).expect("the UI paths are files");
     let mut out = Vec::new();
     ctxguard::render(&report, format, &HumanStyle::plain(), &mut out).expect("rendering to memory");
     (
@@ -53,7 +53,8 @@ fn check_json_reports() {
 
 #[test]
 fn every_shipped_policy_is_clean() {
-    let report = ctxguard::check(&["policies".into()], &Overrides::default()).expect("policies/ holds policies");
+    let report = ctxguard::check(&["policies".into()], &Overrides::default())
+        .expect("policies/ holds policies");
     assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
     let denied = ctxguard::Overrides::deny_warnings().apply(report.diagnostics.clone());
     assert!(denied.is_empty());
@@ -62,13 +63,19 @@ fn every_shipped_policy_is_clean() {
 
 #[test]
 fn a_directory_without_policies_is_a_usage_error() {
-    let error = ctxguard::check(&["src".into()], &Overrides::default()).err().map(|e| e.to_string());
+    let error = ctxguard::check(&["src".into()], &Overrides::default())
+        .err()
+        .map(|e| e.to_string());
     assert_eq!(error.as_deref(), Some("no `*.policy` files found in `src`"));
 }
 
 #[test]
 fn the_three_error_policy_gets_three_diagnostics() {
-    let report = ctxguard::check(&["tests/ui/check/three-errors.policy".into()], &Overrides::default()).expect("file");
+    let report = ctxguard::check(
+        &["tests/ui/check/three-errors.policy".into()],
+        &Overrides::default(),
+    )
+    .expect("file");
     let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.name()).collect();
     assert_eq!(codes, ["invalid-pattern", "unknown-kind", "order-cycle"]);
     assert!(report

@@ -8,14 +8,14 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use ctxguard::{compact, Outcome};
-use ctxguard::{Input, InputFormat};
 use ctxguard::Loader;
 use ctxguard::Plan;
 use ctxguard::SourceFile;
 use ctxguard::Trace;
+use ctxguard::{compact, Outcome};
 use ctxguard::{verify, Options, Verdict};
 use ctxguard::{Code, Policy};
+use ctxguard::{Input, InputFormat};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

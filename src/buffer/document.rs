@@ -13,10 +13,14 @@ use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
 
+/// How a trace or plan file is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputFormat {
+    /// One JSON document with `version` and `regions`.
     Json,
+    /// One YAML document with `version` and `regions`.
     Yaml,
+    /// JSON Lines: one region a line.
     JsonLines,
 }
 

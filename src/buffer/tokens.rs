@@ -7,12 +7,16 @@
 /// How tokens are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tokenizer {
+    /// `o200k_base` (GPT-4o, GPT-4.1, o-series), exact.
     O200kBase,
+    /// `cl100k_base` (GPT-4, GPT-3.5), exact.
     Cl100kBase,
+    /// ceil(UTF-8 bytes / 4): an estimate for tokenizers that are not public.
     Approx,
 }
 
 impl Tokenizer {
+    /// The name a policy writes after `tokenizer`.
     pub fn name(self) -> &'static str {
         match self {
             Tokenizer::O200kBase => "o200k_base",
@@ -22,6 +26,7 @@ impl Tokenizer {
     }
 }
 
+/// The number of tokens `tokenizer` makes of `text`, in time linear in the text.
 pub fn count(tokenizer: Tokenizer, text: &str) -> u64 {
     match tokenizer {
         Tokenizer::Approx => (text.len() as u64).div_ceil(4),

@@ -1,4 +1,4 @@
-//! The trace: the buffer before compaction (CONTRACT §3), typed, with every
+//! The trace: the buffer before compaction (`docs/formats.md`), typed, with every
 //! region's place in its file.
 
 use std::sync::Arc;
@@ -22,6 +22,7 @@ pub enum Content {
 }
 
 impl Content {
+    /// Whether two contents are the same: text byte for byte, records structurally.
     pub fn same(&self, other: &Content) -> bool {
         match (self, other) {
             (Content::Text(a), Content::Text(b)) => a == b,
@@ -73,6 +74,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// `active` or `discharged`, as written.
     pub fn name(self) -> &'static str {
         match self {
             Status::Active => "active",
@@ -85,10 +87,15 @@ impl Status {
 /// taken for an untagged commitment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Role {
+    /// `user`.
     User,
+    /// `assistant`.
     Assistant,
+    /// `tool`: its output is never taken for an untagged commitment.
     Tool,
+    /// `system`.
     System,
+    /// Any other role, as written.
     Other(String),
 }
 
@@ -104,9 +111,12 @@ impl From<String> for Role {
     }
 }
 
+/// What a trace region is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RegionKind {
+    /// May be summarized or dropped.
     Narrative,
+    /// Nobody classified it (no `kind`, or `unclassified`): it must be kept.
     Unclassified,
     /// A commitment kind as written; whether the policy declares it is the verifier's question.
     Commitment(String),
@@ -130,22 +140,38 @@ impl Place {
     }
 }
 
+/// One region of a trace, typed, with the places of its fields.
 #[derive(Clone, Debug)]
 pub struct Region {
+    /// Unique within the trace; plans name regions by it.
     pub id: String,
+    /// What the region is.
     pub kind: RegionKind,
+    /// A commitment's key: its identity is `kind:key`.
     pub key: Option<String>,
+    /// The region's text or record.
     pub content: Content,
+    /// The runtime's token count, if given.
     pub tokens: Option<u64>,
+    /// Append sequence number.
     pub at: Option<u64>,
+    /// Sequence number at which the tag was applied.
     pub tagged_at: Option<u64>,
+    /// Who wrote the region.
     pub role: Option<Role>,
+    /// A commitment's status (`active` unless written otherwise).
     pub status: Status,
+    /// Where the region stands in its file.
     pub place: Place,
+    /// Where `id` is written.
     pub id_span: Span,
+    /// Where `kind` is written, if it is.
     pub kind_span: Option<Span>,
+    /// Where the content is written.
     pub content_span: Span,
+    /// Where `tagged_at` is written, if it is.
     pub tagged_at_span: Option<Span>,
+    /// Where `tokens` is written, if it is.
     pub tokens_span: Option<Span>,
 }
 
@@ -159,9 +185,12 @@ impl Region {
     }
 }
 
+/// The buffer before compaction: its regions in order.
 #[derive(Debug)]
 pub struct Trace {
+    /// The file the trace was read from.
     pub file: Arc<SourceFile>,
+    /// The regions, in buffer order.
     pub regions: Vec<Region>,
 }
 

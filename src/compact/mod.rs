@@ -38,6 +38,7 @@ impl CompactOptions {
     }
 }
 
+/// What the compactor produced.
 #[derive(Debug)]
 pub enum Outcome {
     /// A plan that verifies as compact, with any warnings the verifier gave.

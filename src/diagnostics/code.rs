@@ -1,10 +1,13 @@
-//! The stable diagnostic codes (CONTRACT §6). A code's name never changes;
-//! scripts and CI filters depend on it.
+//! The stable diagnostic codes, with their default severity and the family
+//! (command) that reports them. A code's name never changes; scripts and
+//! CI filters depend on it.
 
 macro_rules! codes {
     ($($variant:ident = $name:literal, $severity:ident, $family:ident;)*) => {
+        /// A diagnostic code. Its name never changes: scripts and CI
+        /// filters depend on it. `ctxguard explain NAME` explains each.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Code { $($variant,)* }
+        pub enum Code { $(#[doc = concat!("`", $name, "`")] $variant,)* }
 
         impl Code {
             /// Every code, in the order the documentation lists them.
@@ -21,6 +24,7 @@ macro_rules! codes {
                 match self { $(Code::$variant => Severity::$severity,)* }
             }
 
+            /// Which command reports the code.
             pub fn family(self) -> Family {
                 match self { $(Code::$variant => Family::$family,)* }
             }
@@ -28,13 +32,17 @@ macro_rules! codes {
     };
 }
 
+/// How serious a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
+    /// Advice: does not change a verdict or the exit status.
     Warning,
+    /// Decides the verdict (reject) or the exit status (1).
     Error,
 }
 
 impl Severity {
+    /// `warning` or `error`.
     pub fn name(self) -> &'static str {
         match self {
             Severity::Warning => "warning",
@@ -96,6 +104,7 @@ codes! {
 }
 
 impl Code {
+    /// The code named `name` (with or without `ctxguard::`).
     pub fn from_name(name: &str) -> Option<Code> {
         let name = name.strip_prefix("ctxguard::").unwrap_or(name);
         Code::ALL.iter().copied().find(|code| code.name() == name)

@@ -10,29 +10,41 @@ use crate::source::{SourceFile, Span};
 /// primary location.
 #[derive(Clone, Debug)]
 pub struct Label {
+    /// The file the span is in.
     pub file: Arc<SourceFile>,
+    /// Byte range in the file.
     pub span: Span,
+    /// What the label says about the place.
     pub message: String,
     /// JSON Pointer of the element the span belongs to, for traces and plans.
     pub pointer: Option<String>,
 }
 
+/// One finding: a code, a message in the user's terms, labelled places, help.
 #[derive(Clone, Debug)]
 pub struct Diagnostic {
+    /// The stable code.
     pub code: Code,
+    /// Its severity for this run.
     pub severity: Severity,
+    /// What is wrong, in one sentence.
     pub message: String,
+    /// Labelled places; the first is the primary location.
     pub labels: Vec<Label>,
+    /// What to do about it.
     pub help: Option<String>,
     /// Further facts, shown after the snippet: a diff, what differs.
     pub notes: Vec<String>,
     /// The file a diagnostic without a span is about (an unreadable file).
     pub file: Option<String>,
+    /// The identity (`kind:key`) of the commitment it is about.
     pub commitment: Option<String>,
+    /// The id of the region it is about.
     pub region: Option<String>,
 }
 
 impl Diagnostic {
+    /// A finding of `code` with its default severity.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
@@ -47,6 +59,7 @@ impl Diagnostic {
         }
     }
 
+    /// Adds a labelled place.
     pub fn label(mut self, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
         self.labels.push(Label {
             file: Arc::clone(file),
@@ -74,36 +87,43 @@ impl Diagnostic {
         self
     }
 
+    /// Adds a note shown after the snippet.
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
     }
 
+    /// Names the commitment the finding is about.
     pub fn commitment(mut self, identity: impl Into<String>) -> Self {
         self.commitment = Some(identity.into());
         self
     }
 
+    /// Names the region the finding is about.
     pub fn region(mut self, id: impl Into<String>) -> Self {
         self.region = Some(id.into());
         self
     }
 
+    /// Says what to do.
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
 
+    /// Sets the severity (a soft kind's loss is a warning).
     pub fn severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
         self
     }
 
+    /// Names the file of a finding that has no span.
     pub fn file(mut self, name: impl Into<String>) -> Self {
         self.file = Some(name.into());
         self
     }
 
+    /// The primary label.
     pub fn primary(&self) -> Option<&Label> {
         self.labels.first()
     }
@@ -138,11 +158,14 @@ impl std::error::Error for Diagnostic {}
 /// Counts for a summary line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Errors.
     pub errors: usize,
+    /// Warnings.
     pub warnings: usize,
 }
 
 impl Tally {
+    /// Counts `diagnostics` by severity.
     pub fn of<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Tally {
         let mut tally = Tally::default();
         for diagnostic in diagnostics {

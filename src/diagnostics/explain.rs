@@ -4,7 +4,9 @@
 
 use crate::diagnostics::Code;
 
+/// What `ctxguard explain CODE` says about a code.
 pub struct Explanation {
+    /// The code explained.
     pub code: Code,
     /// One line: what is wrong.
     pub summary: &'static str,
@@ -14,6 +16,7 @@ pub struct Explanation {
     pub example: &'static [(&'static str, &'static str)],
     /// The command line, run in a directory holding the example files.
     pub run: &'static str,
+    /// How to fix it.
     pub fix: &'static str,
 }
 
@@ -209,7 +212,7 @@ static EXPLANATIONS: &[Explanation] = &[
         details: "The file is not valid JSON, YAML or JSON Lines, or it is missing what the format requires (`version: 1`, `regions`, a region's `id`, exactly one of `text` and `record`, a commitment's `key`). The diagnostic points at the place and says what was expected. Nothing is verified: exit 2.",
         example: &[("trace.yaml", "regions:\n  - id: r1\n    text: \"hello\"\n"), ("plan.yaml", "version: 1\nregions:\n  - keep: r1\n")],
         run: "verify --trace trace.yaml --plan plan.yaml",
-        fix: "Write the file as CONTRACT §3 and §4 describe; `ctxguard explain` has an example for each finding.",
+        fix: "Write the file as `docs/formats.md` describes; `ctxguard explain` has an example for each finding.",
     },
     Explanation {
         code: Code::MissingCommitment,

@@ -6,10 +6,14 @@ use crate::diagnostics::UsageError;
 use crate::diagnostics::{Code, Family};
 use crate::diagnostics::{Diagnostic, Severity};
 
+/// What `-A`, `-W` and `-D` make of a code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
+    /// `-A`: not reported.
     Allow,
+    /// `-W`: reported as a warning.
     Warn,
+    /// `-D`: reported as an error.
     Deny,
 }
 
@@ -35,6 +39,7 @@ impl Code {
     }
 }
 
+/// Severity overrides for one run: `-A`/`-W`/`-D` and `--deny-warnings`.
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {
     levels: Vec<(Code, Level)>,
@@ -98,6 +103,7 @@ impl Overrides {
         }
     }
 
+    /// The findings as this run reports them: allowed codes removed, levels changed.
     pub fn apply(&self, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         diagnostics
             .into_iter()

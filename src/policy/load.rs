@@ -83,12 +83,16 @@ enum Key {
 /// One policy file as loaded: its model when it parsed, and what is wrong with it.
 #[derive(Debug)]
 pub struct Loaded {
+    /// The file's text, when it could be read.
     pub source: Option<Arc<SourceFile>>,
+    /// The resolved model, when the file parsed.
     pub policy: Option<Arc<Policy>>,
+    /// What is wrong with this file.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Loaded {
+    /// Whether any of its diagnostics is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics
             .iter()
@@ -105,10 +109,12 @@ pub struct Loader {
 }
 
 impl Loader {
+    /// A loader that has loaded nothing.
     pub fn new() -> Self {
         Loader::default()
     }
 
+    /// Loads a policy file and, first, every policy it extends.
     pub fn load_path(&mut self, path: &Path) -> Arc<Loaded> {
         let key = match std::fs::canonicalize(path) {
             Ok(canonical) => Key::Path(canonical),
@@ -133,6 +139,7 @@ impl Loader {
         }
     }
 
+    /// Loads the built-in default policy.
     pub fn load_builtin(&mut self) -> Arc<Loaded> {
         if let Some(loaded) = self.get(&Key::Builtin) {
             return loaded;

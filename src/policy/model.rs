@@ -14,14 +14,18 @@ pub const RESERVED_KINDS: &[&str] = &["narrative", "unclassified", "summary"];
 /// Where a statement was written.
 #[derive(Clone, Debug)]
 pub struct Origin {
+    /// The file.
     pub file: Arc<SourceFile>,
+    /// The statement's span in it.
     pub span: Span,
 }
 
 /// A setting and the statement that made it (`None`: ctxguard's default).
 #[derive(Clone, Debug)]
 pub struct Setting<T> {
+    /// The value in force.
     pub value: T,
+    /// The statement that set it.
     pub origin: Option<Origin>,
 }
 
@@ -34,32 +38,45 @@ impl<T> Setting<T> {
     }
 }
 
+/// A `hint /pattern/flags`: text that looks like a commitment of its kind.
 #[derive(Clone, Debug)]
 pub struct Hint {
+    /// The compiled pattern.
     pub regex: Regex,
     /// As written: `/pattern/flags`.
     pub pattern: String,
+    /// The `hint` line.
     pub origin: Origin,
 }
 
+/// A commitment kind.
 #[derive(Clone, Debug)]
 pub struct Kind {
+    /// The kind's name, as trace regions write it.
     pub name: String,
+    /// What the kind is for.
     pub doc: Option<String>,
+    /// Patterns of text that look like this kind, for warnings.
     pub hints: Vec<Hint>,
+    /// `error` (default): losing one rejects; `warning`: a soft commitment.
     pub severity: Setting<Severity>,
+    /// The `kind` statement.
     pub origin: Origin,
 }
 
+/// An `order A before B` statement.
 #[derive(Clone, Debug)]
 pub struct OrderRule {
+    /// What must come first.
     pub before: Selector,
+    /// What must come after it.
     pub after: Selector,
     /// The whole `order` statement.
     pub origin: Origin,
 }
 
 impl OrderRule {
+    /// The statement as a policy writes it.
     pub fn describe(&self) -> String {
         format!(
             "order {} before {}",
@@ -99,18 +116,26 @@ impl OnRules {
     }
 }
 
+/// A policy resolved with everything it extends: what `verify` and `plan` use.
 #[derive(Clone, Debug)]
 pub struct Policy {
+    /// The `policy NAME`, if the file names itself.
     pub name: Option<String>,
     /// Where this file names its policy (a name is not inherited).
     pub name_origin: Option<Origin>,
     /// The file this policy was resolved from (the child, with `extends`).
     pub file: Arc<SourceFile>,
+    /// Commitment kinds, parents' first.
     pub kinds: Vec<Kind>,
+    /// `order` statements, parents' first.
     pub orders: Vec<OrderRule>,
+    /// Where `preserve order` is stated, if it is.
     pub preserve_order: Option<Origin>,
+    /// How tokens are counted.
     pub tokenizer: Setting<Tokenizer>,
+    /// `budget window`: tokens the compacted buffer may hold.
     pub window: Option<Setting<u64>>,
+    /// `budget commitments`: the share of the window, in percent, commitments may use.
     pub commitment_share: Option<Setting<f64>>,
     /// Where the policy (or its parent) states each decision rule. A usable
     /// policy holds only the safe rules (`on mismatch reject`, `on
@@ -135,6 +160,7 @@ impl Policy {
         }
     }
 
+    /// The kind named `name`.
     pub fn kind(&self, name: &str) -> Option<&Kind> {
         self.kinds.iter().find(|kind| kind.name == name)
     }

@@ -15,9 +15,12 @@ use crate::source::SourceFile;
 /// Widest label, in bytes.
 const MAX_LABEL: usize = 160;
 
+/// How human output looks.
 #[derive(Clone, Copy, Debug)]
 pub struct HumanStyle {
+    /// ANSI colours.
     pub color: bool,
+    /// Columns to wrap at.
     pub width: usize,
 }
 

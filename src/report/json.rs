@@ -1,4 +1,4 @@
-//! `--format json`: CONTRACT §7. The JSON report is also the model the CI
+//! `--format json` (`docs/formats.md`). The JSON report is also the model the CI
 //! formats render from, so a saved report can be rendered again
 //! (`ctxguard report --from`) without the inputs it was made from.
 
@@ -13,42 +13,64 @@ use crate::verify::{Stats, Verdict};
 /// One diagnostic in the JSON report.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct JsonDiagnostic {
+    /// The code's name.
     pub code: String,
+    /// `error` or `warning`.
     pub severity: String,
+    /// The message.
     pub message: String,
+    /// The commitment's identity, `kind:key`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commitment: Option<String>,
+    /// The region's id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
+    /// The file of the primary location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// 1-based line of the primary location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// 1-based column, in characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
+    /// Where the primary span ends: line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_line: Option<usize>,
+    /// Where the primary span ends: column.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_column: Option<usize>,
+    /// JSON Pointer of the region (`/regions/3`), in JSON and YAML files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pointer: Option<String>,
+    /// What to do.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// Further facts: a diff, what differs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Every labelled place.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<JsonLabel>,
 }
 
+/// One labelled place in the JSON report.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct JsonLabel {
+    /// The file.
     pub file: String,
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
     pub column: usize,
+    /// Line where the span ends.
     pub end_line: usize,
+    /// Column where the span ends.
     pub end_column: usize,
+    /// JSON Pointer of the region, in JSON and YAML files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pointer: Option<String>,
+    /// What the label says.
     pub message: String,
 }
 
@@ -69,6 +91,7 @@ impl JsonLabel {
 }
 
 impl JsonDiagnostic {
+    /// The JSON form of a diagnostic.
     pub fn new(diagnostic: &Diagnostic) -> Self {
         let labels: Vec<JsonLabel> = diagnostic.labels.iter().map(JsonLabel::new).collect();
         let primary = labels.first();
@@ -95,16 +118,21 @@ impl JsonDiagnostic {
 /// `{"verdict", "diagnostics", "stats"}` from `verify`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct JsonReport {
+    /// `verify`: the verdict; absent when an input could not be used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
+    /// `check`: how many policy files were checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub files: Option<usize>,
+    /// Every finding.
     pub diagnostics: Vec<JsonDiagnostic>,
+    /// `verify`: counts and tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stats: Option<Stats>,
 }
 
 impl JsonReport {
+    /// The JSON form of a report.
     pub fn new(report: &Report) -> Self {
         let diagnostics = report.diagnostics.iter().map(JsonDiagnostic::new).collect();
         match &report.subject {

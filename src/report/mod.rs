@@ -92,7 +92,7 @@ impl Report {
     }
 
     /// The exit status of the command that made this report: the one
-    /// mapping, [`ExitStatus::of`], for every command.
+    /// mapping, `ExitStatus::of`, for every command.
     pub fn status(&self) -> ExitStatus {
         let findings = self.diagnostics.iter().map(|d| (Some(d.code), d.severity));
         match &self.subject {

@@ -70,6 +70,7 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
+    /// A file named `name` (as diagnostics show it) holding `text`.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Arc<Self> {
         Arc::new(SourceFile {
             name: name.into(),
@@ -78,10 +79,12 @@ impl SourceFile {
         })
     }
 
+    /// The name diagnostics show.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// The whole text.
     pub fn text(&self) -> &str {
         &self.text
     }

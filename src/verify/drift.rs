@@ -9,7 +9,6 @@ use regex::Regex;
 /// A commitment whose content is one identifier-like token.
 #[derive(Debug)]
 pub struct Pinned {
-    pub identity: String,
     pub text: String,
     pub region: usize,
 }
@@ -191,7 +190,6 @@ mod tests {
                 .iter()
                 .enumerate()
                 .map(|(i, t)| Pinned {
-                    identity: format!("identifier:{i}"),
                     text: t.to_string(),
                     region: i,
                 })

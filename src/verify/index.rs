@@ -169,7 +169,6 @@ impl<'a> TraceIndex<'a> {
                 if let Content::Text(text) = &region.content {
                     if is_identifier_like(text) {
                         pinned.push(Pinned {
-                            identity: region.identity().unwrap_or_default(),
                             text: text.clone(),
                             region: i,
                         });

@@ -59,6 +59,7 @@ pub struct Options {
 /// The command line's default for [`Options::warning_limit`].
 pub const WARNING_LIMIT: usize = 10;
 
+/// What to do with a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
@@ -71,6 +72,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// `compact`, `reject` or `escalate`.
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Compact => "compact",
@@ -80,20 +82,31 @@ impl Verdict {
     }
 }
 
+/// Counts of a verification.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
+    /// Regions in the trace.
     pub trace_regions: usize,
+    /// Regions in the plan.
     pub plan_regions: usize,
+    /// Commitments in the trace.
     pub commitments: usize,
+    /// Tokens of the trace.
     pub tokens_before: u64,
+    /// Tokens of the plan.
     pub tokens_after: u64,
+    /// The window, if there is one.
     pub budget: Option<u64>,
 }
 
+/// The result of [`verify`].
 #[derive(Debug)]
 pub struct Verification {
+    /// Compact, reject or escalate.
     pub verdict: Verdict,
+    /// Every finding, in report order.
     pub diagnostics: Vec<Diagnostic>,
+    /// Counts and tokens.
     pub stats: Stats,
 }
 
@@ -108,6 +121,7 @@ pub fn verdict_of(diagnostics: &[Diagnostic]) -> Verdict {
     }
 }
 
+/// Verifies `plan` against `trace` under `policy`: the verdict, every finding, the counts.
 pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) -> Verification {
     let mut index = TraceIndex::new(
         policy,
