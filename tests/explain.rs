@@ -1,49 +1,7 @@
-//! Every code has an explanation, and its example really triggers it: the
-//! example's files are written to a directory and the documented command
-//! line runs the real binary there.
-
-use std::process::Command;
+//! Every code has a complete explanation. Each example is run through the
+//! real binary, once, by `tests/ui_verify.rs` (`documented_examples`).
 
 use ctxguard::Code;
-
-#[test]
-fn every_example_reports_its_code() {
-    for &code in Code::ALL {
-        let explanation = code.explanation();
-        assert_eq!(
-            explanation.code, code,
-            "{code} has no explanation of its own"
-        );
-        let dir = tempfile::tempdir().expect("temporary directory");
-        for (name, text) in explanation.example {
-            if !text.is_empty() {
-                std::fs::write(dir.path().join(name), text).expect("write example");
-            }
-        }
-        let output = Command::new(env!("CARGO_BIN_EXE_ctxguard"))
-            .args(explanation.run.split_whitespace())
-            .current_dir(dir.path())
-            .output()
-            .expect("ctxguard runs");
-        let shown = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        assert!(
-            shown.contains(&format!("ctxguard::{code}")),
-            "`ctxguard {}` for {code} shows:\n{shown}",
-            explanation.run
-        );
-        if code.default_severity() == ctxguard::Severity::Error {
-            assert_ne!(
-                output.status.code(),
-                Some(0),
-                "an error fails the command: {code}"
-            );
-        }
-    }
-}
 
 #[test]
 fn explanations_are_complete() {

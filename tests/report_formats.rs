@@ -137,3 +137,42 @@ fn a_saved_report_renders_as_if_run_again() {
         .status(2)
         .run();
 }
+
+/// Every exit status survives a saved report, including 2 for a `verify`
+/// whose policy could not be used (no verdict) and 3 for escalate.
+#[test]
+fn a_saved_report_keeps_its_exit_status() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let saved = dir.path().join("report.json").display().to_string();
+    let cases: [(&[&str], i32); 3] = [
+        (
+            &[
+                "--plan",
+                DRIFT,
+                "--policy",
+                "tests/ui/check/order-cycle.policy",
+            ],
+            2,
+        ),
+        (
+            &[
+                "--plan",
+                DRIFT,
+                "--policy",
+                "tests/scenarios/migration/tight.policy",
+            ],
+            3,
+        ),
+        (&["--plan", "tests/scenarios/migration/plan-good.yaml"], 0),
+    ];
+    for (args, status) in cases {
+        let mut run = vec!["verify", "--format", "json", "--trace", TRACE];
+        run.extend_from_slice(args);
+        let json = Test::new().args(&run).status(status).run();
+        std::fs::write(&saved, &json.stdout).expect("save the report");
+        Test::new()
+            .args(&["report", "--from", &saved, "--format", "sarif"])
+            .status(status)
+            .run();
+    }
+}

@@ -4,21 +4,17 @@
 //! snapshotted the same way, so the documentation is checked against what
 //! users really see.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
+use std::path::Path;
+
+use common::Test;
 use ctxguard::Code;
 
-fn run(args: &[String], dir: &Path) -> (String, i32) {
-    let output = Command::new(env!("CARGO_BIN_EXE_ctxguard"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("COLUMNS")
-        .output()
-        .expect("ctxguard runs");
-    let mut shown = String::from_utf8_lossy(&output.stdout).into_owned();
-    shown.push_str(&String::from_utf8_lossy(&output.stderr));
-    (shown, output.status.code().unwrap_or(-1))
+/// What a user sees: standard output, then standard error; and the status.
+fn run(test: Test) -> (String, i32) {
+    let output = test.any_status().run();
+    (output.stdout + &output.stderr, output.status)
 }
 
 fn show_file(name: &str, bytes: &[u8]) -> String {
@@ -57,7 +53,8 @@ fn verify_cases() {
             args.extend(["--policy".to_owned(), relative(&policy)]);
             inputs.insert(0, policy);
         }
-        let (report, status) = run(&args, root);
+        let arguments: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (report, status) = run(Test::new().args(&arguments).current_dir(root));
         let mut shown = format!("$ ctxguard {}\n", args.join(" "));
         for input in &inputs {
             shown.push_str(&show_file(
@@ -70,24 +67,35 @@ fn verify_cases() {
     });
 }
 
+/// Every code's documented example, run once through the real binary: it
+/// must report its code (an error code must fail the command), and what the
+/// user sees is snapshotted.
 #[test]
 fn documented_examples() {
     for &code in Code::ALL {
         let explanation = code.explanation();
-        let dir = tempfile::tempdir().expect("temporary directory");
+        assert_eq!(
+            explanation.code, code,
+            "{code} has no explanation of its own"
+        );
         let mut shown = format!("$ ctxguard {}\n", explanation.run);
+        let mut test = Test::new().command_line(explanation.run);
         for (name, text) in explanation.example {
             if !text.is_empty() {
-                std::fs::write(dir.path().join(name), text).expect("write example");
+                test = test.write(name, text);
                 shown.push_str(&show_file(name, text.as_bytes()));
             }
         }
-        let args: Vec<String> = explanation
-            .run
-            .split_whitespace()
-            .map(str::to_owned)
-            .collect();
-        let (report, status) = run(&args, dir.path());
+        // An example whose files are all missing still runs in a directory of its own.
+        let (report, status) = run(test.write(".keep", ""));
+        assert!(
+            report.contains(&format!("ctxguard::{code}")),
+            "`ctxguard {}` for {code} shows:\n{report}",
+            explanation.run
+        );
+        if code.default_severity() == ctxguard::Severity::Error {
+            assert_ne!(status, 0, "an error fails the command: {code}");
+        }
         shown.push_str(&format!("--- exit {status} ---\n{report}"));
         insta::assert_snapshot!(format!("example-{code}"), shown);
     }
