@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::diagnostics::Code;
+use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
 
@@ -158,7 +158,7 @@ pub(super) fn invalid(
     message: impl Into<String>,
     label: impl Into<String>,
 ) -> Box<Diagnostic> {
-    Box::new(Diagnostic::new(Code::InvalidInput, message).label(file, span, label))
+    Box::new(codes::invalid_input(message).label(file, span, label))
 }
 
 /// The span from `offset` to the end of its line, for a label on an opening.
@@ -190,11 +190,7 @@ pub fn open(path: &Path, format: Option<InputFormat>) -> Result<Input, Box<Diagn
 pub fn read(input: &Input, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
     let file = &input.file;
     if file.text().trim().is_empty() {
-        return Err(Box::new(
-            Diagnostic::new(Code::InvalidInput, format!("`{}` is empty", file.name()))
-                .file(file.name())
-                .help("a trace or plan holds `version: 1` and a list of `regions`"),
-        ));
+        return Err(Box::new(codes::empty_document(file.name())));
     }
     match input.format {
         InputFormat::Json => super::json::read(file, sink),
@@ -223,31 +219,18 @@ pub(super) fn check_version(
 ) -> Result<(), Box<Diagnostic>> {
     let text = file.text();
     match version {
-        None => Err(Box::new(
-            Diagnostic::new(Code::InvalidInput, "the document has no `version`")
-                .label(
-                    file,
-                    rest_of_line(text, 0),
-                    "expected `version: 1` in this mapping",
-                )
-                .help(if json {
-                    "add `\"version\": 1`"
-                } else {
-                    "add `version: 1`"
-                }),
-        )),
-        Some((value, offset)) if value.trim() != "1" => Err(Box::new(
-            Diagnostic::new(
-                Code::InvalidInput,
-                format!("version `{}` is not supported", value.trim()),
-            )
-            .label(
+        None => Err(Box::new(codes::no_version(json).label(
+            file,
+            rest_of_line(text, 0),
+            "expected `version: 1` in this mapping",
+        ))),
+        Some((value, offset)) if value.trim() != "1" => {
+            Err(Box::new(codes::unsupported_version(value.trim()).label(
                 file,
                 offset..offset + value.len(),
                 "this ctxguard reads version 1",
-            )
-            .help("write `version: 1`, or upgrade ctxguard"),
-        )),
+            )))
+        }
         Some(_) => Ok(()),
     }
 }

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use crate::buffer::document::{Field, RawRegion};
 use crate::buffer::trace::{Content, Place, Status};
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::codes::input as codes;
+use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
 
 pub(crate) fn place(file: &SourceFile, raw: &RawRegion) -> Place {
@@ -47,7 +48,7 @@ impl Fields<'_> {
     }
 
     pub fn error(&self, span: Span, message: String, label: &str, help: String) -> Box<Diagnostic> {
-        let mut diagnostic = Diagnostic::new(Code::InvalidInput, message)
+        let mut diagnostic = codes::invalid_input(message)
             .label(self.file, span, label)
             .help(help);
         if let Some(label) = diagnostic.labels.first_mut() {

@@ -12,7 +12,8 @@ use crate::buffer::document::{
     check_version, field_index, invalid, rest_of_line, Field, RawRegion, Sink, FIELDS,
 };
 use crate::buffer::json::friendly_serde;
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::codes::input as codes;
+use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
 
 #[derive(Deserialize)]
@@ -135,13 +136,10 @@ fn yaml_error(file: &Arc<SourceFile>, error: &serde_yaml::Error) -> Box<Diagnost
         None => format!("`{}` is not valid YAML: {problem}", file.name()),
     };
     let Some(location) = error.location() else {
-        return Box::new(Diagnostic::new(Code::InvalidInput, message).file(file.name()));
+        return Box::new(codes::invalid_input(message).file(file.name()));
     };
-    let mut diagnostic = Diagnostic::new(Code::InvalidInput, message).label(
-        file,
-        at(location.line(), location.column()),
-        problem,
-    );
+    let mut diagnostic =
+        codes::invalid_input(message).label(file, at(location.line(), location.column()), problem);
     if let Some((what, Some((line, column)))) = context {
         let started = what
             .trim_start_matches("while ")

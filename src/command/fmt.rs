@@ -5,7 +5,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::command::check::policy_files;
-use crate::diagnostics::{Code, Diagnostic, UsageError};
+use crate::diagnostics::codes::input as codes;
+use crate::diagnostics::{Diagnostic, UsageError};
 use crate::policy::fmt::format_source;
 use crate::report::{Report, Subject};
 use crate::source::read as input;
@@ -69,13 +70,9 @@ fn fmt_files(files: &[PathBuf], check: bool) -> Formatted {
                     .to_string(),
             );
         } else if let Err(error) = write_atomically(path, &formatted) {
-            result.diagnostics.push(
-                Diagnostic::new(
-                    Code::UnreadableFile,
-                    format!("`{}` cannot be written: {error}", path.display()),
-                )
-                .file(path.display().to_string()),
-            );
+            let name = path.display().to_string();
+            let reason = format!("`{name}` cannot be written: {error}");
+            result.diagnostics.push(codes::unreadable(&name, reason));
             continue;
         }
         result.changed.push(path.clone());

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use crate::buffer::document::{self, InputFormat};
 use crate::buffer::plan::Plan;
 use crate::buffer::trace::Trace;
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::codes::input as codes;
+use crate::diagnostics::Diagnostic;
 use crate::policy::load::policy_for_use;
 use crate::report::{Report, Subject};
 use crate::verify::{verify, Options};
@@ -41,12 +42,7 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
         Err(diagnostics) => return unusable(diagnostics),
     };
     if request.trace.as_os_str() == "-" && request.plan.as_os_str() == "-" {
-        let usage = Diagnostic::new(
-            Code::InvalidInput,
-            "the trace and the plan cannot both be read from standard input",
-        )
-        .help("give one of `--trace` and `--plan` as a file");
-        return unusable(vec![usage]);
+        return unusable(vec![codes::both_from_stdin()]);
     }
     // Two independent files: the plan is read while the trace is.
     let (trace, plan) = std::thread::scope(|scope| {
@@ -56,12 +52,9 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
         let trace = document::open(&request.trace, request.input_format)
             .and_then(|input| Trace::read(&input));
         // The readers do not panic; if one ever did, say so rather than crash.
-        let plan = plan.join().unwrap_or_else(|_| {
-            Err(Box::new(Diagnostic::new(
-                Code::InvalidInput,
-                "the plan could not be read",
-            )))
-        });
+        let plan = plan
+            .join()
+            .unwrap_or_else(|_| Err(Box::new(codes::invalid_input("the plan could not be read"))));
         (trace, plan)
     });
     let (trace, plan) = match (trace, plan) {

@@ -5,7 +5,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use crate::buffer::trace::Trace;
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::codes::input as codes;
+use crate::diagnostics::Diagnostic;
 
 /// The deterministic placeholder: the first sentence of each region.
 pub(super) fn extract(texts: &[String]) -> String {
@@ -44,12 +45,7 @@ pub(super) fn summarize(
     } else {
         format!("regions {}", ids.join(", "))
     };
-    let failed = |reason: String| {
-        Box::new(
-            Diagnostic::new(Code::SummarizerFailed, format!("the summarizer failed on {what}: {reason}"))
-                .help("the summarizer reads the narrative on stdin and writes the summary on stdout; ctxguard never writes an empty summary"),
-        )
-    };
+    let failed = |reason: String| Box::new(codes::summarizer_failed(&what, &reason));
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(command)

@@ -4,6 +4,7 @@
 //! mean" suggestions.
 
 mod code;
+pub(crate) mod codes;
 mod diagnostic;
 pub(crate) mod explain;
 mod overrides;

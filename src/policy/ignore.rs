@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use regex::Regex;
 
+use crate::diagnostics::codes::policy as codes;
 use crate::diagnostics::suggest::did_you_mean;
 use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
@@ -55,18 +56,11 @@ pub fn apply(
         })
         .collect();
     for ignore in ignores.iter().filter(|ignore| !ignore.used) {
-        found.push(
-            Diagnostic::new(
-                Code::UnusedIgnore,
-                format!("this ignore silences no `{}`", ignore.code),
-            )
-            .label(
-                file,
-                ignore.span.clone(),
-                "nothing to ignore on the next statement",
-            )
-            .help("remove it: the finding it was written for is gone"),
-        );
+        found.push(codes::ignore_unused(ignore.code).label(
+            file,
+            ignore.span.clone(),
+            "nothing to ignore on the next statement",
+        ));
     }
     kept.extend(found);
     kept
@@ -88,34 +82,17 @@ fn read(file: &Arc<SourceFile>, statements: &[Statement]) -> (Vec<Ignore>, Vec<D
             Some((name, reason)) => (name.trim(), reason.trim()),
             None => (rest.as_str().trim(), ""),
         };
-        let bad = |message: String, help: &str| {
-            Diagnostic::new(Code::BadIgnore, message)
-                .label(file, span.clone(), "here")
-                .help(help.to_owned())
-        };
         let Some(code) = Code::from_name(name) else {
-            let help = match did_you_mean(name, Code::ALL.iter().map(|c| c.name())) {
-                Some(suggestion) => format!("did you mean `{suggestion}`?"),
-                None => {
-                    "write `# ctxguard-ignore CODE: reason`; `ctxguard explain` lists the codes"
-                        .to_owned()
-                }
-            };
-            found.push(bad(
-                if name.is_empty() {
-                    "this ignore names no code".to_owned()
-                } else {
-                    format!("`{name}` is not a ctxguard code")
-                },
-                &help,
+            let suggestion = did_you_mean(name, Code::ALL.iter().map(|c| c.name()));
+            found.push(codes::ignore_unknown_code(name, suggestion).label(
+                file,
+                span.clone(),
+                "here",
             ));
             continue;
         };
         if reason.is_empty() {
-            found.push(bad(
-                format!("this ignore of `{code}` gives no reason"),
-                "say why after a colon: `# ctxguard-ignore CODE: reason`",
-            ));
+            found.push(codes::ignore_without_reason(code).label(file, span.clone(), "here"));
             continue;
         }
         match statements
@@ -128,14 +105,9 @@ fn read(file: &Arc<SourceFile>, statements: &[Statement]) -> (Vec<Ignore>, Vec<D
                 target: statement.span.clone(),
                 used: false,
             }),
-            None => found.push(
-                Diagnostic::new(
-                    Code::UnusedIgnore,
-                    format!("this ignore of `{code}` has no statement after it"),
-                )
-                .label(file, span.clone(), "nothing follows")
-                .help("an ignore applies to the statement on the lines after it; remove this one"),
-            ),
+            None => {
+                found.push(codes::ignore_at_end(code).label(file, span.clone(), "nothing follows"))
+            }
         }
     }
     (ignores, found)

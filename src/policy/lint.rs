@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
+use crate::diagnostics::codes::policy as codes;
 use crate::diagnostics::suggest::did_you_mean;
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::Diagnostic;
 use crate::policy::ast::*;
 use crate::policy::hint;
 use crate::policy::model::*;
@@ -104,10 +105,9 @@ impl Resolver<'_> {
         match slot(&mut self.seen).clone() {
             Some(first) => {
                 self.report(
-                    Diagnostic::new(Code::DuplicateSetting, format!("`{what}` is set twice in this policy"))
+                    codes::setting_twice(what)
                         .label(self.file, span.clone(), "set again here")
-                        .label(self.file, first, "first set here")
-                        .help(format!("keep one `{what}` statement; a second one would silently override the first")),
+                        .label(self.file, first, "first set here"),
                 );
                 false
             }
@@ -124,16 +124,9 @@ impl Resolver<'_> {
             StatementKind::Policy(name) => {
                 if let Some(first) = self.seen.policy.clone() {
                     self.report(
-                        Diagnostic::new(
-                            Code::DuplicatePolicyName,
-                            format!(
-                                "this file names its policy twice, the second time `{}`",
-                                name.node
-                            ),
-                        )
-                        .label(self.file, name.span.clone(), "named again here")
-                        .label(self.file, first, "first named here")
-                        .help("a policy file holds one policy: keep one `policy` statement"),
+                        codes::policy_named_twice(&name.node)
+                            .label(self.file, name.span.clone(), "named again here")
+                            .label(self.file, first, "first named here"),
                     );
                 } else {
                     self.seen.policy = Some(name.span.clone());
@@ -186,25 +179,19 @@ impl Resolver<'_> {
         let name = &decl.name.node;
         let name_span = decl.name.span.clone();
         if RESERVED_KINDS.contains(&name.as_str()) {
-            self.report(
-                Diagnostic::new(Code::ReservedKind, format!("`{name}` is a built-in region kind and cannot be declared"))
-                    .label(self.file, name_span, "reserved by ctxguard")
-                    .help("`narrative`, `unclassified` and `summary` have fixed meanings; give this commitment kind another name"),
-            );
+            self.report(codes::reserved_kind(name).label(
+                self.file,
+                name_span,
+                "reserved by ctxguard",
+            ));
             return;
         }
         if let Some((_, first)) = self.seen.kinds.iter().find(|(seen, _)| seen == name) {
             let first = first.clone();
             self.report(
-                Diagnostic::new(
-                    Code::DuplicateKind,
-                    format!("kind `{name}` is declared twice"),
-                )
-                .label(self.file, name_span, "declared again here")
-                .label(self.file, first, "first declared here")
-                .help(format!(
-                    "merge the two into one `kind {name} {{ ... }}` block"
-                )),
+                codes::duplicate_kind(name)
+                    .label(self.file, name_span, "declared again here")
+                    .label(self.file, first, "first declared here"),
             );
             return;
         }
@@ -222,13 +209,9 @@ impl Resolver<'_> {
         ] {
             if let [first, second, ..] = spans.as_slice() {
                 self.report(
-                    Diagnostic::new(
-                        Code::DuplicateSetting,
-                        format!("kind `{name}` sets `{what}` twice"),
-                    )
-                    .label(self.file, second.clone(), "set again here")
-                    .label(self.file, first.clone(), "first set here")
-                    .help(format!("keep one `{what}` in the block")),
+                    codes::kind_setting_twice(name, what)
+                        .label(self.file, second.clone(), "set again here")
+                        .label(self.file, first.clone(), "first set here"),
                 );
             }
         }
@@ -249,11 +232,7 @@ impl Resolver<'_> {
                 let parent_kind = &self.policy.kinds[index];
                 if let Some(severity) = &severity {
                     if severity.value < parent_kind.severity.value {
-                        let mut diagnostic = Diagnostic::new(
-                            Code::WeakensParent,
-                            format!("kind `{name}` is lowered from `severity error` to `severity warning`"),
-                        )
-                        .help(format!("losing a `{name}` commitment rejects plans under the parent policy; remove `severity warning` or stop extending the parent"));
+                        let mut diagnostic = codes::kind_lowered(name);
                         if let Some(origin) = &severity.origin {
                             diagnostic =
                                 diagnostic.label(self.file, origin.span.clone(), "lowered here");
@@ -306,14 +285,11 @@ impl Resolver<'_> {
             }),
             Err(error) => {
                 let span = body_start + error.range.start..body_start + error.range.end;
-                self.report(
-                    Diagnostic::new(
-                        Code::InvalidPattern,
-                        format!("hint for kind `{kind}` is not a valid pattern"),
-                    )
-                    .label(self.file, span, error.message)
-                    .help(error.help),
-                );
+                self.report(codes::invalid_pattern(kind, error.help).label(
+                    self.file,
+                    span,
+                    error.message,
+                ));
                 None
             }
         }
@@ -322,19 +298,19 @@ impl Resolver<'_> {
     fn window(&mut self, span: &Span, window: &Spanned<Option<u64>>) {
         let value = match window.node {
             Some(0) => {
-                self.report(
-                    Diagnostic::new(Code::BudgetRange, "the window budget is `0` tokens")
-                        .label(self.file, window.span.clone(), "must be at least 1")
-                        .help("set the number of tokens the compacted buffer may hold, like `budget window 128000`"),
-                );
+                self.report(codes::zero_window().label(
+                    self.file,
+                    window.span.clone(),
+                    "must be at least 1",
+                ));
                 return;
             }
             None => {
-                self.report(
-                    Diagnostic::new(Code::BudgetRange, "the window budget does not fit in 64 bits")
-                        .label(self.file, window.span.clone(), "too large")
-                        .help("set the number of tokens the compacted buffer may hold, like `budget window 128000`"),
-                );
+                self.report(codes::huge_window().label(
+                    self.file,
+                    window.span.clone(),
+                    "too large",
+                ));
                 return;
             }
             Some(value) => value,
@@ -342,12 +318,11 @@ impl Resolver<'_> {
         if let Some(parent) = self.parent.and_then(|p| p.window.as_ref()) {
             if value > parent.value {
                 self.weakens(
+                    codes::window_grows(parent.value, value),
                     span,
-                    parent.origin.as_ref(),
-                    format!("the window grows from `{}` to `{value}` tokens", parent.value),
                     "raises the window",
+                    parent.origin.as_ref(),
                     format!("the parent allows at most {} tokens", parent.value),
-                    format!("a child policy may only tighten its parent: use a window of at most {} tokens", parent.value),
                 );
             }
         }
@@ -361,28 +336,21 @@ impl Resolver<'_> {
         let value = share.node;
         if !(value > 0.0 && value <= 100.0) {
             let text = &self.file.text()[share.span.clone()];
-            self.report(
-                Diagnostic::new(Code::BudgetRange, format!("the commitment share `{text}` is out of range"))
-                    .label(self.file, share.span.clone(), "must be more than 0% and at most 100%")
-                    .help("give the share of the window commitments may use, like `budget commitments 60%`"),
-            );
+            self.report(codes::share_out_of_range(text).label(
+                self.file,
+                share.span.clone(),
+                "must be more than 0% and at most 100%",
+            ));
             return;
         }
         if let Some(parent) = self.parent.and_then(|p| p.commitment_share.as_ref()) {
             if value > parent.value {
                 self.weakens(
+                    codes::share_grows(parent.value, value),
                     span,
-                    parent.origin.as_ref(),
-                    format!(
-                        "the commitment share grows from `{}%` to `{value}%`",
-                        parent.value
-                    ),
                     "raises the share",
+                    parent.origin.as_ref(),
                     format!("the parent allows at most {}%", parent.value),
-                    format!(
-                        "a child policy may only tighten its parent: use a share of at most {}%",
-                        parent.value
-                    ),
                 );
             }
         }
@@ -407,20 +375,11 @@ impl Resolver<'_> {
                 }
             };
             self.report(
-                Diagnostic::new(
-                    Code::WeakenedInvariant,
-                    format!(
-                        "`on {} {}` weakens a compaction invariant",
-                        on.subject(),
-                        on.action()
-                    ),
-                )
-                .label(self.file, rule.span.clone(), consequence)
-                .help(format!(
-                    "write `on {} {}`",
-                    on.subject(),
-                    on.safe().action()
-                )),
+                codes::weakened_invariant(on.subject(), on.action(), on.safe().action()).label(
+                    self.file,
+                    rule.span.clone(),
+                    consequence,
+                ),
             );
         }
         let parent_origin = self
@@ -429,22 +388,12 @@ impl Resolver<'_> {
         if let Some(parent_origin) = parent_origin {
             if on.is_weakened() {
                 self.weakens(
+                    codes::rule_weakened(on.subject(), on.safe().action(), on.action()),
                     span,
+                    "weakens the rule",
                     Some(&parent_origin),
                     format!(
-                        "`on {}` is weakened from `{}` to `{}`",
-                        on.subject(),
-                        on.safe().action(),
-                        on.action()
-                    ),
-                    "weakens the rule",
-                    format!(
                         "the parent says `on {} {}`",
-                        on.subject(),
-                        on.safe().action()
-                    ),
-                    format!(
-                        "remove this statement to inherit `on {} {}`",
                         on.subject(),
                         on.safe().action()
                     ),
@@ -458,21 +407,16 @@ impl Resolver<'_> {
         }
     }
 
+    /// A `weakens-parent` finding: labels on this statement and the parent's.
     fn weakens(
         &mut self,
+        diagnostic: Diagnostic,
         span: &Span,
-        parent: Option<&Origin>,
-        what: String,
         here: &str,
+        parent: Option<&Origin>,
         there: String,
-        help: String,
     ) {
-        let mut diagnostic = Diagnostic::new(
-            Code::WeakensParent,
-            format!("this policy weakens its parent: {what}"),
-        )
-        .label(self.file, span.clone(), here)
-        .help(help);
+        let mut diagnostic = diagnostic.label(self.file, span.clone(), here);
         if let Some(origin) = parent {
             diagnostic = diagnostic.label(&origin.file, origin.span.clone(), there);
         }
@@ -496,29 +440,14 @@ impl Resolver<'_> {
                 continue;
             }
             let names: Vec<&str> = self.policy.kinds.iter().map(|k| k.name.as_str()).collect();
-            let help = if RESERVED_KINDS.contains(&kind) {
-                format!("`{kind}` regions are not commitments and have no order to keep; order commitment kinds only")
-            } else if let Some(suggestion) = did_you_mean(kind, names.iter().copied()) {
-                format!("did you mean `{suggestion}`?")
-            } else if names.is_empty() {
-                format!("declare it first: `kind {kind}`")
-            } else {
-                format!(
-                    "declare it with `kind {kind}`, or use one of: {}",
-                    names
-                        .iter()
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
+            let suggestion = did_you_mean(kind, names.iter().copied());
+            let reserved = RESERVED_KINDS.contains(&kind);
             self.report(
-                Diagnostic::new(
-                    Code::UnknownKind,
-                    format!("`order` names kind `{kind}`, which this policy does not declare"),
-                )
-                .label(self.file, selector.span.clone(), "not a declared kind")
-                .help(help),
+                codes::unknown_kind_in_order(kind, &names, reserved, suggestion).label(
+                    self.file,
+                    selector.span.clone(),
+                    "not a declared kind",
+                ),
             );
         }
         if known {
@@ -550,14 +479,8 @@ impl Resolver<'_> {
             if last.after != first.before {
                 path.push(format!("`{}`", first.before));
             }
-            let message = if cycle.len() == 1 {
-                format!("`{}` must come before itself", first.after)
-            } else {
-                format!("`order` statements form a cycle: {}", path.join(" -> "))
-            };
-            let mut diagnostic = Diagnostic::new(Code::OrderCycle, message).help(
-                "no buffer can satisfy a cycle; remove or reverse one of these `order` statements",
-            );
+            let itself = (cycle.len() == 1).then(|| first.after.to_string());
+            let mut diagnostic = codes::order_cycle(&path, itself.as_deref());
             for &i in &cycle {
                 let rule = &orders[i];
                 let label = if cycle.len() == 1 {
@@ -573,19 +496,11 @@ impl Resolver<'_> {
             let Some(chain) = graph.implied_by(orders, index) else {
                 continue;
             };
-            let mut diagnostic = Diagnostic::new(
-                Code::RedundantOrder,
-                format!(
-                    "`{}` is already implied by other `order` statements",
-                    rule.describe()
-                ),
-            )
-            .label(
+            let mut diagnostic = codes::redundant_order(&rule.describe()).label(
                 &rule.origin.file,
                 rule.origin.span.clone(),
                 "already implied",
-            )
-            .help("remove this statement; the order it asks for already holds");
+            );
             for &i in &chain {
                 let other = &orders[i];
                 diagnostic =
@@ -608,10 +523,9 @@ pub fn shared_names<'a>(policies: impl IntoIterator<Item = &'a Policy>) -> Vec<D
         };
         match first_by_name.iter().find(|(seen, _)| seen == name) {
             Some((_, first)) if !Arc::ptr_eq(&first.file, &origin.file) => diagnostics.push(
-                Diagnostic::new(Code::DuplicatePolicyName, format!("policy name `{name}` is also used by `{}`", first.file.name()))
+                codes::shared_policy_name(name, first.file.name())
                     .label(&origin.file, origin.span.clone(), "named here")
-                    .label(&first.file, first.span.clone(), "and here")
-                    .help("give each policy its own name, so reports about one are not read as about the other"),
+                    .label(&first.file, first.span.clone(), "and here"),
             ),
             Some(_) => {}
             None => first_by_name.push((name, origin)),

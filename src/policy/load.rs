@@ -4,7 +4,7 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::diagnostics::Code;
+use crate::diagnostics::codes::policy as codes;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::policy::ast::{ParentRef, StatementKind};
 use crate::policy::lint::{resolve, Parent};
@@ -207,15 +207,12 @@ impl Loader {
             });
         let parent = match extends {
             None => Ok(None),
-            Some(parent) => self.parent(&parent.node, directory.as_deref()).map_err(
-                |(code, message, label, help)| {
-                    diagnostics.push(
-                        Diagnostic::new(code, message)
-                            .label(&source, parent.span.clone(), label)
-                            .help(help),
-                    );
-                },
-            ),
+            Some(parent) => self
+                .parent(&parent.node, directory.as_deref())
+                .map_err(|found| {
+                    let (diagnostic, label) = *found;
+                    diagnostics.push(diagnostic.label(&source, parent.span.clone(), label));
+                }),
         };
         self.in_progress.pop();
         let parent = match &parent {
@@ -239,12 +236,13 @@ impl Loader {
         )
     }
 
-    #[allow(clippy::type_complexity)]
+    /// The parent an `extends` names, or the finding and the label for the
+    /// `extends` statement.
     fn parent(
         &mut self,
         parent: &ParentRef,
         directory: Option<&Path>,
-    ) -> Result<Option<Arc<Loaded>>, (Code, String, String, String)> {
+    ) -> Result<Option<Arc<Loaded>>, Box<(Diagnostic, String)>> {
         let (key, path) = match parent {
             ParentRef::Builtin => (Key::Builtin, None),
             ParentRef::Path(relative) => {
@@ -252,12 +250,10 @@ impl Loader {
                 match std::fs::canonicalize(&path) {
                     Ok(canonical) => (Key::Path(canonical), Some(path)),
                     Err(_) => {
-                        return Err((
-                            Code::MissingParent,
-                            format!("parent policy `{relative}` does not exist"),
-                            format!("looked for `{}`", path.display()),
-                            "`extends` paths are relative to the file that says them; `extends default` names the built-in policy".to_owned(),
-                        ))
+                        return Err(Box::new(codes::missing_parent(
+                            relative,
+                            &path.display().to_string(),
+                        )))
                     }
                 }
             }
@@ -268,16 +264,7 @@ impl Loader {
                 .map(|(_, name)| format!("`{name}`"))
                 .collect();
             chain.push(chain[0].clone());
-            return Err((
-                Code::ExtendsCycle,
-                format!(
-                    "policies extend each other in a cycle: {}",
-                    chain.join(" -> ")
-                ),
-                "closes the cycle".to_owned(),
-                "a policy cannot build on itself; remove one of these `extends` statements"
-                    .to_owned(),
-            ));
+            return Err(Box::new(codes::extends_cycle(&chain)));
         }
         Ok(Some(match path {
             None => self.load_builtin(),

@@ -8,8 +8,8 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 use pest::Parser;
 
+use crate::diagnostics::codes::policy as codes;
 use crate::diagnostics::suggest::did_you_mean;
-use crate::diagnostics::Code;
 use crate::diagnostics::Diagnostic;
 use crate::policy::ast::*;
 use crate::source::{SourceFile, Span};
@@ -185,19 +185,12 @@ impl Reader<'_> {
                 span,
             )),
             _ => {
-                let help = if identity.contains(':') {
-                    "write both halves of the identity, for example `\"decision:schema\"` or `\"decision:*\"`".to_owned()
-                } else {
-                    format!("to name every `{identity}` commitment, drop the quotes: `{identity}`; to name one, write `\"{identity}:KEY\"`")
-                };
-                self.diagnostics.push(
-                    Diagnostic::new(
-                        Code::Syntax,
-                        format!("`\"{identity}\"` is not a commitment identity"),
-                    )
-                    .label(self.source, span, "expected `\"kind:key\"`")
-                    .help(help),
-                );
+                self.diagnostics
+                    .push(codes::not_an_identity(&identity).label(
+                        self.source,
+                        span,
+                        "expected `\"kind:key\"`",
+                    ));
                 None
             }
         }
@@ -390,12 +383,11 @@ fn syntax_error(source: &Arc<SourceFile>, error: &pest::error::Error<Rule>) -> D
         rest.starts_with('"') && !rest.lines().next().unwrap_or("")[1..].contains('"');
     if unterminated {
         let line_len = rest.find(['\n', '\r']).unwrap_or(rest.len());
-        return Diagnostic::new(
-            Code::Syntax,
-            "this string is not closed before the end of the line",
-        )
-        .label(source, offset..offset + line_len, "never closed")
-        .help("close it with `\"` on the same line; write a line break inside a string as `\\n`");
+        return codes::unterminated_string().label(
+            source,
+            offset..offset + line_len,
+            "never closed",
+        );
     }
     let message = if expected.is_empty() {
         "this statement is not understood".to_owned()
@@ -416,7 +408,7 @@ fn syntax_error(source: &Arc<SourceFile>, error: &pest::error::Error<Rule>) -> D
         format!("unexpected `{found}`")
     };
 
-    let mut diagnostic = Diagnostic::new(Code::Syntax, message).label(source, span, found_label);
+    let mut diagnostic = codes::syntax_error(message).label(source, span, found_label);
     if let Some(help) = syntax_help(text, offset, found, positives) {
         diagnostic = diagnostic.help(help);
     }

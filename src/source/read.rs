@@ -4,7 +4,7 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::diagnostics::Code;
+use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
@@ -14,7 +14,7 @@ pub fn read(path: &Path) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
     let bytes = if name == "-" {
         let mut bytes = Vec::new();
         std::io::stdin().read_to_end(&mut bytes).map_err(|error| {
-            Box::new(unreadable(
+            Box::new(codes::unreadable(
                 &name,
                 format!("cannot read standard input: {error}"),
             ))
@@ -30,14 +30,10 @@ pub fn read(path: &Path) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
                 _ if path.is_dir() => format!("`{name}` is a directory, not a file"),
                 _ => format!("`{name}` cannot be read: {error}"),
             };
-            Box::new(unreadable(&name, reason))
+            Box::new(codes::unreadable(&name, reason))
         })?
     };
     decode(&name, bytes).map(|text| SourceFile::new(name, text))
-}
-
-fn unreadable(name: &str, message: String) -> Diagnostic {
-    Diagnostic::new(Code::UnreadableFile, message).file(name)
 }
 
 /// UTF-8 text without its byte-order mark; anything else is an error that says what the file is.
@@ -46,13 +42,7 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String, Box<Diagnostic>>
         || bytes.starts_with(&[0xFE, 0xFF])
         || looks_like_utf16(&bytes)
     {
-        let diagnostic = unreadable(
-            name,
-            format!("`{name}` is UTF-16 text; ctxguard reads UTF-8"),
-        );
-        return Err(Box::new(
-            diagnostic.help("convert it, for example with `iconv -f UTF-16 -t UTF-8`"),
-        ));
+        return Err(Box::new(codes::utf16(name)));
     }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         bytes.drain(..3);
@@ -64,16 +54,11 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String, Box<Diagnostic>>
         // Shown with U+FFFD in place of what is not UTF-8, so the snippet can point at it.
         let shown = SourceFile::new(name, String::from_utf8_lossy(bytes).into_owned());
         let width = char::REPLACEMENT_CHARACTER.len_utf8();
-        let diagnostic = unreadable(name, format!("`{name}` is not valid UTF-8"));
-        Box::new(
-            diagnostic
-                .label(
-                    &shown,
-                    valid..valid + width,
-                    format!("byte `0x{bad:02X}` is not UTF-8"),
-                )
-                .help("ctxguard reads UTF-8 text; re-encode the file or remove the stray bytes"),
-        )
+        Box::new(codes::not_utf8(name).label(
+            &shown,
+            valid..valid + width,
+            format!("byte `0x{bad:02X}` is not UTF-8"),
+        ))
     })
 }
 

@@ -11,6 +11,8 @@ use regex::Regex;
 
 use crate::buffer::tokens::Counter;
 use crate::buffer::trace::{Content, Region, RegionKind, Role, Status, Trace};
+use crate::diagnostics::codes::policy as policy_codes;
+use crate::diagnostics::codes::verify as codes;
 use crate::diagnostics::suggest::did_you_mean;
 use crate::diagnostics::Code;
 use crate::diagnostics::{Diagnostic, Severity};
@@ -79,26 +81,6 @@ pub struct TraceIndex<'a> {
     pub counter: Counter,
 }
 
-/// `token-count-mismatch`, for a trace or plan region.
-pub fn token_mismatch(
-    id: &str,
-    given: u64,
-    real: u64,
-    tokenizer: crate::policy::ast::Tokenizer,
-) -> Diagnostic {
-    Diagnostic::new(
-        Code::TokenCountMismatch,
-        format!(
-            "region `{id}` gives {given} tokens; `{}` counts {real}",
-            tokenizer.name()
-        ),
-    )
-    .help(
-        "the runtime's counts are stale or from another tokenizer; budgets here use the real count",
-    )
-    .region(id)
-}
-
 impl<'a> TraceIndex<'a> {
     /// `warning_limit`: see [`Findings`].
     pub fn new(
@@ -144,24 +126,19 @@ impl<'a> TraceIndex<'a> {
                 let first = &regions[previous];
                 index.push(
                     Anchor::Trace(i),
-                    Diagnostic::new(
-                        Code::DuplicateRegion,
-                        format!("region id `{}` is used twice in the trace", region.id),
-                    )
-                    .label_at(
-                        &trace.file,
-                        region.id_span.clone(),
-                        region.place.pointer(),
-                        "used again here",
-                    )
-                    .label_at(
-                        &trace.file,
-                        first.id_span.clone(),
-                        first.place.pointer(),
-                        "first used here",
-                    )
-                    .help("give every region its own id; a plan names regions by id")
-                    .region(region.id.clone()),
+                    codes::duplicate_trace_id(&region.id)
+                        .label_at(
+                            &trace.file,
+                            region.id_span.clone(),
+                            region.place.pointer(),
+                            "used again here",
+                        )
+                        .label_at(
+                            &trace.file,
+                            first.id_span.clone(),
+                            first.place.pointer(),
+                            "first used here",
+                        ),
                 );
             }
             if let (Class::Commitment(_), Some(key)) = (class, &region.key) {
@@ -207,31 +184,19 @@ impl<'a> TraceIndex<'a> {
             return Class::Commitment(k);
         }
         let names = self.policy.kinds.iter().map(|k| k.name.as_str());
-        let help = match did_you_mean(kind, names) {
-            Some(suggestion) => format!("did you mean `{suggestion}`? Until the kind is declared, the region is treated as unclassified: it must be kept"),
-            None => format!("declare `kind {kind}` in the policy, or tag the region with a declared kind; until then it is treated as unclassified and must be kept"),
-        };
+        let suggestion = did_you_mean(kind, names);
         let span = region
             .kind_span
             .clone()
             .unwrap_or(region.place.span.clone());
         self.push(
             Anchor::Trace(i),
-            Diagnostic::new(
-                Code::UnknownKind,
-                format!(
-                    "region `{}` has kind `{kind}`, which the policy does not declare",
-                    region.id
-                ),
-            )
-            .label_at(
+            policy_codes::unknown_kind_in_trace(&region.id, kind, suggestion).label_at(
                 &self.trace.file,
                 span,
                 region.place.pointer(),
                 "not a declared kind",
-            )
-            .help(help)
-            .region(region.id.clone()),
+            ),
         );
         Class::Unclassified
     }
@@ -249,14 +214,8 @@ impl<'a> TraceIndex<'a> {
                     .unwrap_or(region.place.span.clone());
                 self.push(
                     Anchor::Trace(i),
-                    Diagnostic::new(
-                        Code::RetrofittedTag,
-                        format!("commitment `{kind}:{key}` was tagged at {tagged_at}, after it was written at {at}"),
-                    )
-                    .label_at(&trace.file, span, region.place.pointer(), "tagged late")
-                    .help("tag commitments when they are written: a compaction that ran in between may already have lost or paraphrased it")
-                    .commitment(format!("{kind}:{key}"))
-                    .region(region.id.clone()),
+                    codes::retrofitted_tag(&format!("{kind}:{key}"), &region.id, tagged_at, at)
+                        .label_at(&trace.file, span, region.place.pointer(), "tagged late"),
                 );
             }
         }
@@ -269,15 +228,19 @@ impl<'a> TraceIndex<'a> {
                 if !other.content.same(&region.content) {
                     self.push(
                         Anchor::Trace(i),
-                        Diagnostic::new(
-                            Code::ConflictingCommitment,
-                            format!("commitment `{kind}:{key}` has two different contents in the trace"),
-                        )
-                        .label_at(&trace.file, region.content_span.clone(), region.place.pointer(), format!("`{}` says this", region.id))
-                        .label_at(&trace.file, other.content_span.clone(), other.place.pointer(), format!("`{}` says this", other.id))
-                        .help("a person must decide which one holds: give the other its own key, or mark it `status: discharged`")
-                        .commitment(format!("{kind}:{key}"))
-                        .region(region.id.clone()),
+                        codes::conflicting_commitment(&format!("{kind}:{key}"), &region.id)
+                            .label_at(
+                                &trace.file,
+                                region.content_span.clone(),
+                                region.place.pointer(),
+                                format!("`{}` says this", region.id),
+                            )
+                            .label_at(
+                                &trace.file,
+                                other.content_span.clone(),
+                                other.place.pointer(),
+                                format!("`{}` says this", other.id),
+                            ),
                     );
                 }
             }
@@ -288,7 +251,8 @@ impl<'a> TraceIndex<'a> {
         if !self.findings.admit(Code::TokenCountMismatch) {
             return;
         }
-        let diagnostic = token_mismatch(&region.id, given, real, self.counter.tokenizer).label_at(
+        let tokenizer = self.counter.tokenizer.name();
+        let diagnostic = codes::token_count_mismatch(&region.id, given, real, tokenizer).label_at(
             &self.trace.file,
             region
                 .tokens_span
@@ -311,12 +275,12 @@ impl<'a> TraceIndex<'a> {
         };
         self.push(
             Anchor::Trace(i),
-            Diagnostic::new(Code::UntaggedCandidate, format!("{what} region `{}` looks like a commitment of kind `{name}`", region.id))
-                .label_at(&self.trace.file, self.hint_span(&self.trace.file, &region.content_span, kind), region.place.pointer(), format!("matches the hint for `{name}`"))
-                .help(format!(
-                    "if it is one, tag it when it is written (`kind: {name}` with a `key`); as {what} it may be summarized away"
-                ))
-                .region(region.id.clone()),
+            codes::untagged_candidate(what, &region.id, name).label_at(
+                &self.trace.file,
+                self.hint_span(&self.trace.file, &region.content_span, kind),
+                region.place.pointer(),
+                format!("matches the hint for `{name}`"),
+            ),
         );
     }
 

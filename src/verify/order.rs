@@ -2,7 +2,7 @@
 //! run already in trace order moved) and `order A before B` (a plan may not
 //! invert a pair the trace has in the required order).
 
-use crate::diagnostics::{Code, Diagnostic, Severity};
+use crate::diagnostics::codes::verify as codes;
 use crate::policy::ast::Selector;
 use crate::policy::quote_selector;
 use crate::verify::findings::Anchor;
@@ -43,17 +43,8 @@ impl Verifier<'_> {
             let (p2, c2) = self.sequence[second];
             let first_moved = !in_order[first];
             let (a, b) = (self.identity(c1), self.identity(c2));
-            let (help, moved, anchor) = if first_moved {
-                (format!("move `{a}` after `{b}`"), c1, p1)
-            } else {
-                (format!("move `{b}` before `{a}`"), c2, p2)
-            };
-            let diagnostic = Diagnostic::new(
-                Code::OrderViolated,
-                format!("`{a}` comes before `{b}` in the plan, but after it in the trace"),
-            )
-            .help(help)
-            .commitment(self.identity(moved));
+            let anchor = if first_moved { p1 } else { p2 };
+            let diagnostic = codes::order_moved(&a, &b, first_moved);
             let diagnostic = self.plan_label(
                 diagnostic,
                 p1,
@@ -106,15 +97,7 @@ impl Verifier<'_> {
             }
             if let Some(((pa, ca), (pb, cb))) = introduced {
                 let (a, b) = (self.identity(ca), self.identity(cb));
-                let diagnostic = Diagnostic::new(
-                    Code::OrderViolated,
-                    format!(
-                        "`{b}` comes before `{a}` in the plan, against `{}`",
-                        rule.describe()
-                    ),
-                )
-                .help(format!("move `{b}` after `{a}`, as in the trace"))
-                .commitment(b.clone());
+                let diagnostic = codes::order_rule_inverted(&a, &b, &rule.describe());
                 let diagnostic = self.plan_label(
                     diagnostic,
                     pb,
@@ -156,10 +139,7 @@ impl Verifier<'_> {
             return;
         };
         let (a, b) = (self.identity(later_a), self.identity(first_b));
-        let diagnostic = Diagnostic::new(Code::OrderViolated, format!("the trace itself has `{b}` before `{a}`, against `{}`", rule.describe()))
-            .severity(Severity::Warning)
-            .help(format!("compaction keeps trace order, so no plan can fix this; if the rule should hold, the runtime must restate `{b}` after `{a}`"))
-            .commitment(a.clone());
+        let diagnostic = codes::order_inverted_in_trace(&a, &b, &rule.describe());
         let diagnostic = self.trace_label(
             diagnostic,
             first_b,

@@ -4,6 +4,8 @@
 
 use crate::buffer::plan::{Entry, Plan, PlanRegion};
 use crate::buffer::trace::{Content, Region, Status, Trace};
+use crate::diagnostics::codes::policy as policy_codes;
+use crate::diagnostics::codes::verify as codes;
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::policy::Policy;
 use crate::source::{Span, Spanned};
@@ -104,8 +106,8 @@ impl<'a> Verifier<'a> {
             .place
             .pointer()
             .unwrap_or_else(|| format!("at plan position {}", p + 1));
-        let diagnostic =
-            crate::verify::index::token_mismatch(&id, given, real, self.index.counter.tokenizer);
+        let tokenizer = self.index.counter.tokenizer.name();
+        let diagnostic = codes::token_count_mismatch(&id, given, real, tokenizer);
         let span = self.plan.regions[p].place.span.clone();
         let diagnostic = self.plan_label(diagnostic, p, span, format!("gives {given} tokens"));
         self.push(Anchor::Plan(p), diagnostic);
@@ -156,12 +158,7 @@ impl<'a> Verifier<'a> {
     fn lookup(&mut self, p: usize, id: &str, span: &Span) -> Option<usize> {
         let found = self.index.region(id);
         if found.is_none() {
-            let diagnostic = Diagnostic::new(
-                Code::UnknownRegion,
-                format!("the plan names region `{id}`, which the trace does not have"),
-            )
-            .help("a plan can only keep, cover or rewrite regions of its trace; check the id")
-            .region(id);
+            let diagnostic = codes::unknown_region(id);
             let diagnostic =
                 self.plan_label(diagnostic, p, span.clone(), "no such region in the trace");
             self.push(Anchor::Plan(p), diagnostic);
@@ -178,12 +175,7 @@ impl<'a> Verifier<'a> {
             }
             Some(first) => {
                 let id = self.region(t).id.clone();
-                let diagnostic = Diagnostic::new(
-                    Code::DuplicateRegion,
-                    format!("trace region `{id}` appears twice in the plan"),
-                )
-                .help("each trace region is kept, covered or rewritten once; remove the second use")
-                .region(id);
+                let diagnostic = codes::duplicate_plan_use(&id);
                 let diagnostic = self.plan_label(diagnostic, p, span.clone(), "used again here");
                 let first_span = self.plan.regions[first].place.span.clone();
                 let diagnostic = self.plan_label(diagnostic, first, first_span, "first used here");
@@ -220,17 +212,8 @@ impl<'a> Verifier<'a> {
         let (content_span, content) = (&content.span, &content.node);
         if self.policy().kind(kind).is_none() {
             let names = self.policy().kinds.iter().map(|k| k.name.as_str());
-            let help = match crate::diagnostics::suggest::did_you_mean(kind, names) {
-                Some(suggestion) => format!("did you mean `{suggestion}`?"),
-                None => "write commitments with a kind the policy declares, or keep the trace region with `keep: ID`".to_owned(),
-            };
-            let diagnostic = Diagnostic::new(
-                Code::UnknownKind,
-                format!(
-                    "the plan writes a `{kind}` commitment, a kind the policy does not declare"
-                ),
-            )
-            .help(help);
+            let suggestion = crate::diagnostics::suggest::did_you_mean(kind, names);
+            let diagnostic = policy_codes::unknown_kind_in_plan(kind, suggestion);
             let diagnostic =
                 self.plan_label(diagnostic, p, kind_span.clone(), "not a declared kind");
             self.push(Anchor::Plan(p), diagnostic);
@@ -238,9 +221,7 @@ impl<'a> Verifier<'a> {
         }
         let identity = format!("{kind}:{key}");
         let Some(t) = self.index.identity(kind, key) else {
-            let diagnostic = Diagnostic::new(Code::InventedCommitment, format!("the plan holds commitment `{identity}`, which the trace does not"))
-                .help("remove it: a compaction may only keep what the trace commits to, and a commitment nobody made is one the agent would obey")
-                .commitment(identity);
+            let diagnostic = codes::invented_commitment(&identity);
             let diagnostic =
                 self.plan_label(diagnostic, p, region.place.span.clone(), "not in the trace");
             self.push(Anchor::Plan(p), diagnostic);
@@ -269,17 +250,8 @@ impl<'a> Verifier<'a> {
     fn altered_commitment(&mut self, p: usize, t: usize, content: &Content, span: &Span) {
         let region = self.region(t);
         let identity = self.identity(t);
-        let mut diagnostic = Diagnostic::new(
-            Code::AlteredCommitment,
-            format!("commitment `{identity}` is altered in the plan"),
-        )
-        .help(format!(
-            "replace the rewritten copy with `keep: {}`: commitments survive byte for byte",
-            region.id
-        ))
-        .severity(self.severity(t))
-        .commitment(identity)
-        .region(region.id.clone());
+        let mut diagnostic =
+            codes::altered_commitment(&identity, &region.id).severity(self.severity(t));
         for note in difference::describe(&region.content, content) {
             diagnostic = diagnostic.note(note);
         }
@@ -301,18 +273,7 @@ impl<'a> Verifier<'a> {
             return;
         }
         let region = self.region(t);
-        let mut diagnostic = Diagnostic::new(
-            Code::AlteredNarrative,
-            format!(
-                "narrative region `{}` is marked kept, but its text differs",
-                region.id
-            ),
-        )
-        .help(format!(
-            "to shorten it, write a `summary` with `covers: [{}]`; to keep it, use `keep: {}`",
-            region.id, region.id
-        ))
-        .region(region.id.clone());
+        let mut diagnostic = codes::altered_narrative(&region.id);
         for note in difference::describe(&region.content, &Content::Text(text.to_owned())) {
             diagnostic = diagnostic.note(note);
         }
@@ -332,21 +293,9 @@ impl<'a> Verifier<'a> {
             return;
         }
         let identity = self.identity(t);
-        let (message, help) = match region.status {
-            Status::Discharged => (
-                format!("the plan revives discharged commitment `{identity}` as active"),
-                "keep it `status: discharged`, or drop it: an instruction already carried out would be carried out again".to_owned(),
-            ),
-            Status::Active => (
-                format!("the plan marks active commitment `{identity}` as discharged"),
-                "only the runtime discharges a commitment, when it is carried out; keep it `active`".to_owned(),
-            ),
-        };
-        let diagnostic = Diagnostic::new(Code::StatusChanged, message)
-            .help(help)
-            .severity(self.severity(t))
-            .commitment(identity)
-            .region(region.id.clone());
+        let revived = region.status == Status::Discharged;
+        let diagnostic =
+            codes::status_changed(&identity, &region.id, revived).severity(self.severity(t));
         let diagnostic = self.plan_label(diagnostic, p, span, format!("`{}` here", status.name()));
         let diagnostic = self.trace_label(
             diagnostic,
@@ -399,8 +348,7 @@ impl<'a> Verifier<'a> {
                 .kinds
                 .get(k)
                 .map_or("", |kind| kind.name.as_str());
-            let diagnostic = Diagnostic::new(Code::CommitmentInSummary, format!("this summary reads like a commitment of kind `{name}`"))
-                .help(format!("check it against the trace: the summarizer may have paraphrased or invented a commitment of kind `{name}`; keep commitments themselves with `keep: ID`"));
+            let diagnostic = codes::commitment_in_summary(name);
             let span = self.index.hint_span(&self.plan.file, text_span, k);
             let diagnostic = self.plan_label(
                 diagnostic,
@@ -423,12 +371,7 @@ impl<'a> Verifier<'a> {
                     break;
                 }
                 let identity = self.identity(t);
-                let diagnostic = Diagnostic::new(
-                    Code::IdentifierDrift,
-                    format!("this summary names `{word}`, a variant of pinned identifier `{pinned}`"),
-                )
-                .help(format!("write the identifier exactly as pinned, `{pinned}`, or leave it out of the summary"))
-                .commitment(identity);
+                let diagnostic = codes::identifier_drift(&word, &pinned, &identity);
                 let word_span = self.plan.file.find_within(text_span, &word);
                 let diagnostic = self.plan_label(diagnostic, p, word_span, reason);
                 let diagnostic = self.trace_label(
@@ -444,18 +387,12 @@ impl<'a> Verifier<'a> {
 
     fn covers_commitment(&mut self, p: usize, t: usize, span: &Span) {
         let region = self.region(t);
-        let what = match self.index.class[t] {
-            Class::Commitment(_) => format!("commitment `{}`", self.identity(t)),
-            _ => format!("unclassified region `{}`", region.id),
+        let identity = match self.index.class[t] {
+            Class::Commitment(_) => Some(self.identity(t)),
+            _ => None,
         };
-        let diagnostic = Diagnostic::new(Code::SummaryCoversCommitment, format!("a summary covers {what}"))
-            .help(format!("take `{}` out of `covers` and keep it with `keep: {}`; a summary may replace narrative only", region.id, region.id))
-            .severity(self.severity(t))
-            .region(region.id.clone());
-        let diagnostic = match region.identity() {
-            Some(identity) => diagnostic.commitment(identity),
-            None => diagnostic,
-        };
+        let diagnostic = codes::summary_covers_commitment(identity.as_deref(), &region.id)
+            .severity(self.severity(t));
         let diagnostic = self.plan_label(diagnostic, p, span.clone(), "not narrative");
         let diagnostic = self.trace_label(diagnostic, t, region.place.span.clone(), "written here");
         self.push(Anchor::Plan(p), diagnostic);
@@ -464,17 +401,12 @@ impl<'a> Verifier<'a> {
     fn spans_commitment(&mut self, p: usize, j: usize, low: usize, high: usize, span: Span) {
         let region = self.region(j);
         let (before, after) = (&self.region(low).id, &self.region(high).id);
-        let what = match self.index.class[j] {
-            Class::Commitment(_) => format!("commitment `{}`", self.identity(j)),
-            _ => format!("unclassified region `{}`", region.id),
+        let identity = match self.index.class[j] {
+            Class::Commitment(_) => Some(self.identity(j)),
+            _ => None,
         };
-        let diagnostic = Diagnostic::new(Code::SummarySpansCommitment, format!("a summary covers narrative on both sides of {what}"))
-            .help(format!(
-                "split the summary so it does not span `{}`: one summary for the narrative before it, another for the narrative after it",
-                region.id
-            ))
-            .severity(self.severity(j))
-            .region(region.id.clone());
+        let diagnostic = codes::summary_spans_commitment(identity.as_deref(), &region.id)
+            .severity(self.severity(j));
         let diagnostic = self.plan_label(
             diagnostic,
             p,
@@ -507,18 +439,9 @@ impl<'a> Verifier<'a> {
                         continue;
                     }
                     let identity = self.identity(t);
-                    let help = match self.used_by[t] {
-                        Some(_) => format!("take `{}` out of the summary's `covers` and add `keep: {}` where it stands in trace order", region.id, region.id),
-                        None => format!("add `keep: {}` to the plan, where it stands in trace order", region.id),
-                    };
-                    let diagnostic = Diagnostic::new(
-                        Code::MissingCommitment,
-                        format!("commitment `{identity}` is missing from the plan"),
-                    )
-                    .help(help)
-                    .severity(self.severity(t))
-                    .commitment(identity)
-                    .region(region.id.clone());
+                    let covered = self.used_by[t].is_some();
+                    let diagnostic = codes::missing_commitment(&identity, &region.id, covered)
+                        .severity(self.severity(t));
                     let diagnostic = self.trace_label(
                         diagnostic,
                         t,
@@ -528,9 +451,7 @@ impl<'a> Verifier<'a> {
                     self.push(Anchor::Trace(t), diagnostic);
                 }
                 Class::Unclassified if !self.kept[t] => {
-                    let diagnostic = Diagnostic::new(Code::UnclassifiedDropped, format!("unclassified region `{}` is not kept", region.id))
-                        .help(format!("add `keep: {}`: content nobody classified may hold a commitment, so it is kept (`on unclassified keep`)", region.id))
-                        .region(region.id.clone());
+                    let diagnostic = codes::unclassified_dropped(&region.id);
                     let diagnostic =
                         self.trace_label(diagnostic, t, region.place.span.clone(), "dropped");
                     self.push(Anchor::Trace(t), diagnostic);
@@ -559,24 +480,15 @@ impl<'a> Verifier<'a> {
         let required = self.index.required_tokens;
         let share = policy.commitment_share.as_ref();
         let share_budget = policy.commitment_budget(window);
-        let help = "a person must decide: raise the budget, discharge commitments already carried out, or split the task";
         if required > window {
-            let diagnostic = Diagnostic::new(
-                Code::BudgetUnmeetable,
-                format!("the commitments alone need {required} tokens; the window holds {window}"),
-            )
-            .help(help);
+            let diagnostic = codes::over_window(required, window);
             let diagnostic = window_label(diagnostic, format!("the window: {window} tokens"));
             self.push(Anchor::Global, diagnostic);
             return Some(window);
         }
         if let (Some(share), Some(share_budget)) = (share, share_budget) {
             if required > share_budget {
-                let mut diagnostic = Diagnostic::new(
-                    Code::BudgetUnmeetable,
-                    format!("the commitments need {required} tokens, more than their {}% of the window ({share_budget} tokens)", share.value),
-                )
-                .help(help);
+                let mut diagnostic = codes::over_share(required, share.value, share_budget);
                 if let Some(origin) = &share.origin {
                     diagnostic = diagnostic.label(
                         &origin.file,
@@ -589,8 +501,7 @@ impl<'a> Verifier<'a> {
             }
         }
         if self.tokens_after > window {
-            let diagnostic = Diagnostic::new(Code::OverBudget, format!("the plan holds {} tokens; the window holds {window}", self.tokens_after))
-                .help(format!("summarize or drop {} more tokens of narrative; the commitments need only {required}", self.tokens_after - window));
+            let diagnostic = codes::over_budget(self.tokens_after, window, required);
             let diagnostic = window_label(diagnostic, format!("the window: {window} tokens"));
             self.push(Anchor::Global, diagnostic);
         }

@@ -1,0 +1,108 @@
+//! Codes of reading input: a file that cannot be read, a trace or plan that is
+//! not in the format, a summarizer that failed. Each code's explanation and
+//! the constructors of its diagnostics (message and help) live together here.
+
+use crate::diagnostics::explain::Explanation;
+use crate::diagnostics::{Code, Diagnostic};
+
+// `unreadable-file`
+
+pub(crate) const UNREADABLE_FILE: Explanation = Explanation {
+    code: Code::UnreadableFile,
+    summary: "an input file cannot be read as UTF-8 text",
+    details: "The file does not exist, cannot be opened, or is not UTF-8 (UTF-16, or stray bytes). ctxguard never guesses at an input it cannot read: a policy it could not read protects nothing, so the command exits 2.",
+    example: &[("team.policy", "")],
+    run: "check team.policy",
+    fix: "Check the path. Save the file as UTF-8 (a UTF-8 byte-order mark is fine).",
+};
+
+/// File `name` cannot be read, for `reason` (a sentence that names it).
+pub(crate) fn unreadable(name: &str, reason: String) -> Diagnostic {
+    Diagnostic::new(Code::UnreadableFile, reason).file(name)
+}
+
+/// File `name` is UTF-16.
+pub(crate) fn utf16(name: &str) -> Diagnostic {
+    unreadable(
+        name,
+        format!("`{name}` is UTF-16 text; ctxguard reads UTF-8"),
+    )
+    .help("convert it, for example with `iconv -f UTF-16 -t UTF-8`")
+}
+
+/// File `name` holds bytes that are not UTF-8.
+pub(crate) fn not_utf8(name: &str) -> Diagnostic {
+    unreadable(name, format!("`{name}` is not valid UTF-8"))
+        .help("ctxguard reads UTF-8 text; re-encode the file or remove the stray bytes")
+}
+
+// `invalid-input`
+
+pub(crate) const INVALID_INPUT: Explanation = Explanation {
+    code: Code::InvalidInput,
+    summary: "a trace or plan file is not in the trace or plan format",
+    details: "The file is not valid JSON, YAML or JSON Lines, or it is missing what the format requires (`version: 1`, `regions`, a region's `id`, exactly one of `text` and `record`, a commitment's `key`). The diagnostic points at the place and says what was expected. Nothing is verified: exit 2.",
+    example: &[("trace.yaml", "regions:\n  - id: r1\n    text: \"hello\"\n"), ("plan.yaml", "version: 1\nregions:\n  - keep: r1\n")],
+    run: "verify --trace trace.yaml --plan plan.yaml",
+    fix: "Write the file as `docs/formats.md` describes; `ctxguard explain` has an example for each finding.",
+};
+
+// The readers word what a malformed trace or plan lacks in their own terms
+// (`buffer/fields.rs`, `buffer/plan.rs`, the JSON and YAML readers), each
+// through `invalid_input`; the fixed findings are here.
+
+/// A trace or plan that is not in the format: `message`, then the reader's labels and help.
+pub(crate) fn invalid_input(message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(Code::InvalidInput, message)
+}
+
+/// File `name` holds nothing.
+pub(crate) fn empty_document(name: &str) -> Diagnostic {
+    invalid_input(format!("`{name}` is empty"))
+        .file(name)
+        .help("a trace or plan holds `version: 1` and a list of `regions`")
+}
+
+/// The document has no `version`.
+pub(crate) fn no_version(json: bool) -> Diagnostic {
+    invalid_input("the document has no `version`").help(if json {
+        "add `\"version\": 1`"
+    } else {
+        "add `version: 1`"
+    })
+}
+
+/// A `version` other than 1.
+pub(crate) fn unsupported_version(version: &str) -> Diagnostic {
+    invalid_input(format!("version `{version}` is not supported"))
+        .help("write `version: 1`, or upgrade ctxguard")
+}
+
+/// `--trace -` and `--plan -` together.
+pub(crate) fn both_from_stdin() -> Diagnostic {
+    invalid_input("the trace and the plan cannot both be read from standard input")
+        .help("give one of `--trace` and `--plan` as a file")
+}
+
+// `summarizer-failed`
+
+pub(crate) const SUMMARIZER_FAILED: Explanation = Explanation {
+    code: Code::SummarizerFailed,
+    summary: "the summarizer given to `plan` failed or printed nothing",
+    details: "`ctxguard plan --summarizer CMD` runs CMD once per run of narrative. A command that exits with an error or prints nothing is an error: ctxguard never writes an empty summary, since an empty summary silently drops what it covers.",
+    example: &[("trace.yaml", "version: 1\nregions:\n  - id: r1\n    kind: narrative\n    text: \"Looked at the users table; 14 columns.\"\n  - id: r2\n    kind: constraint\n    key: reversible\n    text: \"The migration must remain reversible; do not drop columns.\"\n")],
+    run: "plan --trace trace.yaml --summarizer false",
+    fix: "Fix the summarizer command; it reads narrative on stdin and writes the summary to stdout.",
+};
+
+/// The summarizer failed on `what` (the regions) for `reason`.
+pub(crate) fn summarizer_failed(what: &str, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::SummarizerFailed,
+        format!("the summarizer failed on {what}: {reason}"),
+    )
+    .help("the summarizer reads the narrative on stdin and writes the summary on stdout; ctxguard never writes an empty summary")
+}
+
+/// Every explanation of this family, in code order.
+pub(crate) const ALL: &[&Explanation] = &[&UNREADABLE_FILE, &INVALID_INPUT, &SUMMARIZER_FAILED];
