@@ -64,10 +64,11 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
 }
 
 /// Whether a commitment still binds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Still binding: it must survive compaction.
+    #[default]
     Active,
     /// Already carried out: it may be dropped.
     Discharged,
@@ -85,7 +86,8 @@ impl Status {
 
 /// Who wrote a region. Informational, except that tool output is never
 /// taken for an untagged commitment.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, schemars::JsonSchema)]
+#[schemars(with = "String")]
 pub enum Role {
     /// `user`.
     User,
@@ -111,12 +113,15 @@ impl From<String> for Role {
     }
 }
 
-/// What a trace region is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a trace region is: written as `kind`, `narrative`, `unclassified`
+/// (the default) or a commitment kind the policy declares.
+#[derive(Clone, Debug, Default, PartialEq, Eq, schemars::JsonSchema)]
+#[schemars(with = "String")]
 pub enum RegionKind {
     /// May be summarized or dropped.
     Narrative,
     /// Nobody classified it (no `kind`, or `unclassified`): it must be kept.
+    #[default]
     Unclassified,
     /// A commitment kind as written; whether the policy declares it is the verifier's question.
     Commitment(String),
@@ -140,38 +145,61 @@ impl Place {
     }
 }
 
-/// One region of a trace, typed, with the places of its fields.
-#[derive(Clone, Debug)]
+/// A region: narrative, unclassified, or a commitment of a declared kind.
+/// It holds exactly one of `text` and `record`. The model also keeps where
+/// each field is written (not part of the format).
+#[derive(Clone, Debug, schemars::JsonSchema)]
 pub struct Region {
     /// Unique within the trace; plans name regions by it.
     pub id: String,
-    /// What the region is.
+    /// `narrative`, `unclassified` (the default when missing), or a
+    /// commitment kind the policy declares.
+    #[serde(default)]
     pub kind: RegionKind,
-    /// A commitment's key: its identity is `kind:key`.
+    /// A commitment's stable identity is `kind:key`; required for commitments.
+    #[serde(default)]
+    #[schemars(with = "String")]
     pub key: Option<String>,
-    /// The region's text or record.
+    /// `text` (compared byte for byte) or `record` (compared structurally).
+    #[serde(flatten)]
     pub content: Content,
-    /// The runtime's token count, if given.
+    /// Precomputed token count; otherwise counted with the policy's tokenizer.
+    #[serde(default)]
+    #[schemars(range(min = 0))]
     pub tokens: Option<u64>,
     /// Append sequence number.
+    #[serde(default)]
     pub at: Option<u64>,
-    /// Sequence number at which the tag was applied.
+    /// Sequence number at which the tag was applied; later than `at` is a
+    /// retrofitted tag.
+    #[serde(default)]
     pub tagged_at: Option<u64>,
-    /// Who wrote the region.
+    /// Who wrote the region; informational, but tool output is never taken
+    /// for an untagged commitment.
+    #[serde(default)]
+    #[schemars(with = "String")]
     pub role: Option<Role>,
-    /// A commitment's status (`active` unless written otherwise).
+    /// For commitments: `discharged` means already carried out. Missing
+    /// means `active`.
+    #[serde(default)]
     pub status: Status,
     /// Where the region stands in its file.
+    #[schemars(skip)]
     pub place: Place,
     /// Where `id` is written.
+    #[schemars(skip)]
     pub id_span: Span,
     /// Where `kind` is written, if it is.
+    #[schemars(skip)]
     pub kind_span: Option<Span>,
     /// Where the content is written.
+    #[schemars(skip)]
     pub content_span: Span,
     /// Where `tagged_at` is written, if it is.
+    #[schemars(skip)]
     pub tagged_at_span: Option<Span>,
     /// Where `tokens` is written, if it is.
+    #[schemars(skip)]
     pub tokens_span: Option<Span>,
 }
 
@@ -186,10 +214,15 @@ impl Region {
 }
 
 /// The buffer before compaction: its regions in order.
-#[derive(Debug)]
+#[derive(Debug, schemars::JsonSchema)]
+#[schemars(title = "ctxguard trace", extend("additionalProperties" = true))]
 pub struct Trace {
     /// The file the trace was read from.
+    #[schemars(skip)]
     pub file: Arc<SourceFile>,
+    /// The format version.
+    #[schemars(range(min = 1, max = 1))]
+    pub version: u32,
     /// The regions, in buffer order.
     pub regions: Vec<Region>,
 }
@@ -199,6 +232,7 @@ impl Trace {
     pub fn read(input: &Input) -> Result<Trace, Box<Diagnostic>> {
         Ok(Trace {
             file: Arc::clone(&input.file),
+            version: 1,
             regions: document::read_all(input, region)?,
         })
     }
