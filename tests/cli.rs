@@ -162,42 +162,19 @@ const TRACE: &str = "tests/scenarios/migration/trace.yaml";
 #[test]
 fn verify_exit_codes() {
     let plan = |name: &str| format!("tests/scenarios/migration/{name}");
-    Test::new()
-        .args(&[
-            "verify",
-            "--trace",
-            TRACE,
-            "--plan",
-            &plan("plan-good.yaml"),
-        ])
+    Test::verify(&plan("plan-good.yaml"))
         .stdout_contains("verdict: compact")
         .run();
-    Test::new()
-        .args(&[
-            "verify",
-            "--trace",
-            TRACE,
-            "--plan",
-            &plan("plan-value-rederived.yaml"),
-        ])
+    Test::verify(&plan("plan-value-rederived.yaml"))
         .stdout_contains("verdict: reject")
         .status(1)
         .run();
-    Test::new()
-        .args(&[
-            "verify",
-            "--trace",
-            TRACE,
-            "--plan",
-            &plan("plan-good.yaml"),
-            "--policy",
-            &plan("tight.policy"),
-        ])
+    Test::verify(&plan("plan-good.yaml"))
+        .args(&["--policy", &plan("tight.policy")])
         .stdout_contains("verdict: escalate")
         .status(3)
         .run();
-    Test::new()
-        .args(&["verify", "--trace", TRACE, "--plan", "no-such-plan.yaml"])
+    Test::verify("no-such-plan.yaml")
         .stdout_contains("`no-such-plan.yaml` does not exist")
         .status(2)
         .run();
@@ -210,29 +187,13 @@ fn verify_exit_codes() {
 
 #[test]
 fn verify_budget_override() {
-    Test::new()
-        .args(&[
-            "verify",
-            "--trace",
-            TRACE,
-            "--plan",
-            "tests/scenarios/migration/plan-good.yaml",
-            "--budget",
-            "100",
-        ])
+    Test::verify("tests/scenarios/migration/plan-good.yaml")
+        .args(&["--budget", "100"])
         .stdout_contains("ctxguard::over-budget")
         .status(1)
         .run();
-    Test::new()
-        .args(&[
-            "verify",
-            "--trace",
-            TRACE,
-            "--plan",
-            "tests/scenarios/migration/plan-good.yaml",
-            "--budget",
-            "50",
-        ])
+    Test::verify("tests/scenarios/migration/plan-good.yaml")
+        .args(&["--budget", "50"])
         .stdout_contains("ctxguard::budget-unmeetable")
         .status(3)
         .run();
@@ -240,16 +201,8 @@ fn verify_budget_override() {
 
 #[test]
 fn verify_json_report_follows_the_contract() {
-    let output = Test::new()
-        .args(&[
-            "verify",
-            "--format",
-            "json",
-            "--trace",
-            TRACE,
-            "--plan",
-            "tests/scenarios/migration/plan-constraint-evaporated.yaml",
-        ])
+    let output = Test::verify("tests/scenarios/migration/plan-constraint-evaporated.yaml")
+        .args(&["--format", "json"])
         .status(1)
         .run();
     let report: serde_json::Value = serde_json::from_str(&output.stdout).expect("JSON");
@@ -287,22 +240,13 @@ fn verify_json_report_follows_the_contract() {
 #[test]
 fn verify_reads_standard_input() {
     let plan = std::fs::read("tests/scenarios/migration/plan-good.yaml").expect("fixture");
-    Test::new()
-        .args(&[
-            "verify",
-            "--trace",
-            TRACE,
-            "--plan",
-            "-",
-            "--input-format",
-            "yaml",
-        ])
+    Test::verify("-")
+        .args(&["--input-format", "yaml"])
         .stdin(plan.clone())
         .stdout_contains("verdict: compact")
         .run();
     // Without --input-format, standard input is recognised by its content.
-    Test::new()
-        .args(&["verify", "--trace", TRACE, "--plan", "-"])
+    Test::verify("-")
         .stdin(plan)
         .stdout_contains("verdict: compact")
         .run();
@@ -310,16 +254,8 @@ fn verify_reads_standard_input() {
 
 #[test]
 fn verify_refuses_a_policy_with_errors() {
-    Test::new()
-        .args(&[
-            "verify",
-            "--trace",
-            TRACE,
-            "--plan",
-            "tests/scenarios/migration/plan-good.yaml",
-            "--policy",
-            "tests/ui/check/weakened-invariant.policy",
-        ])
+    Test::verify("tests/scenarios/migration/plan-good.yaml")
+        .args(&["--policy", "tests/ui/check/weakened-invariant.policy"])
         .stdout_contains("ctxguard::weakened-invariant")
         .stdout_contains("no verdict")
         .status(2)
@@ -334,14 +270,7 @@ fn plan_writes_a_plan_that_verifies() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let path = dir.path().join("plan.json");
     std::fs::write(&path, &output.stdout).expect("write plan");
-    Test::new()
-        .args(&[
-            "verify",
-            "--trace",
-            TRACE,
-            "--plan",
-            &path.display().to_string(),
-        ])
+    Test::verify(&path.display().to_string())
         .stdout_contains("verdict: compact")
         .run();
 }

@@ -80,10 +80,8 @@ fn verify_sarif_validates() {
     ] {
         let plan = format!("tests/scenarios/migration/{plan}");
         let status = if plan.ends_with("good.yaml") { 0 } else { 1 };
-        let output = Test::new()
-            .args(&[
-                "verify", "--format", "sarif", "--trace", TRACE, "--plan", &plan,
-            ])
+        let output = Test::verify(&plan)
+            .args(&["--format", "sarif"])
             .status(status)
             .run();
         validate_sarif(&output.stdout);
@@ -92,10 +90,8 @@ fn verify_sarif_validates() {
 
 #[test]
 fn github_annotations_for_a_failing_plan() {
-    let output = Test::new()
-        .args(&[
-            "verify", "--format", "github", "--trace", TRACE, "--plan", DRIFT,
-        ])
+    let output = Test::verify(DRIFT)
+        .args(&["--format", "github"])
         .status(1)
         .run();
     insta::assert_snapshot!(output.stdout);
@@ -105,19 +101,15 @@ fn github_annotations_for_a_failing_plan() {
 fn a_saved_report_renders_as_if_run_again() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let saved = dir.path().join("report.json");
-    let json = Test::new()
-        .args(&[
-            "verify", "--format", "json", "--trace", TRACE, "--plan", DRIFT,
-        ])
+    let json = Test::verify(DRIFT)
+        .args(&["--format", "json"])
         .status(1)
         .run();
     std::fs::write(&saved, &json.stdout).expect("save the report");
     let saved = saved.display().to_string();
     for format in ["sarif", "github", "json"] {
-        let direct = Test::new()
-            .args(&[
-                "verify", "--format", format, "--trace", TRACE, "--plan", DRIFT,
-            ])
+        let direct = Test::verify(DRIFT)
+            .args(&["--format", format])
             .status(1)
             .run();
         Test::new()

@@ -47,6 +47,18 @@ impl Test {
         self
     }
 
+    /// `ctxguard verify` of the migration scenario's trace against `plan`
+    /// (a path from the repository root, or `-`); more arguments may follow.
+    pub fn verify(plan: &str) -> Self {
+        Test::new().args(&[
+            "verify",
+            "--trace",
+            "tests/scenarios/migration/trace.yaml",
+            "--plan",
+            plan,
+        ])
+    }
+
     /// Arguments split at white space, as a documented command line reads.
     pub fn command_line(self, line: &str) -> Self {
         let args: Vec<&str> = line.split_whitespace().collect();
