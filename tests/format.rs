@@ -30,7 +30,7 @@ fn meaning(text: &str) -> String {
             )
         })
         .collect();
-    let orders: Vec<String> = policy.orders.iter().map(|o| o.describe()).collect();
+    let orders: Vec<String> = policy.orders.iter().map(|o| o.as_written()).collect();
     let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code.name()).collect();
     format!(
         "{:?} {kinds:?} {orders:?} {} {:?} {:?} {:?} {:?} {:?} {:?} {codes:?}",

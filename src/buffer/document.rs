@@ -101,7 +101,7 @@ pub struct RawRegion {
 impl RawRegion {
     /// `/regions/3`, made when a diagnostic needs it.
     pub fn pointer(&self) -> Option<String> {
-        self.listed.then(|| format!("/regions/{}", self.index))
+        crate::buffer::trace::region_pointer(self.index, self.listed)
     }
 
     /// The region's first line, for labels about the whole region.

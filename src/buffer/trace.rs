@@ -141,8 +141,14 @@ pub struct Place {
 impl Place {
     /// The region's JSON Pointer, `/regions/3`; `None` in JSON Lines.
     pub fn pointer(&self) -> Option<String> {
-        self.listed.then(|| format!("/regions/{}", self.index))
+        region_pointer(self.index, self.listed)
     }
+}
+
+/// The JSON Pointer of the region at `index`, `/regions/3`, for a region in
+/// a `regions` list (`listed`); JSON Lines have a line instead.
+pub(crate) fn region_pointer(index: usize, listed: bool) -> Option<String> {
+    listed.then(|| format!("/regions/{index}"))
 }
 
 /// A region: narrative, unclassified, or a commitment of a declared kind.

@@ -51,6 +51,26 @@ pub enum Outcome {
 
 /// Compacts `trace` under `policy`: a plan that verifies as compact, or
 /// why there is none.
+///
+/// ```
+/// use ctxguard::{compact, CompactOptions, Input, InputFormat, Outcome, Policy, Trace};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let trace = Trace::read(&Input::text("trace.yaml", InputFormat::Yaml, "
+/// version: 1
+/// regions:
+///   - {id: r1, kind: narrative, text: Looked at the users table. It has 40 columns.}
+///   - {id: r2, kind: constraint, key: reversible, text: Do not drop columns.}
+/// "))?;
+/// let Outcome::Plan(plan, _warnings) = compact(&Policy::builtin(), &trace, &CompactOptions::default()) else {
+///     panic!("the commitments fit");
+/// };
+/// let mut written = Vec::new();
+/// plan.write(InputFormat::Json, &mut written)?;
+/// assert!(String::from_utf8(written)?.contains(r#""keep": "r2""#));
+/// # Ok(())
+/// # }
+/// ```
 pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outcome {
     // Only the trace's errors matter here; its warnings come with the verification below.
     let counter = options.budget.counter(policy);

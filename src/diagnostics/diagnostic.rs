@@ -1,4 +1,4 @@
-//! Findings: what every check produces and every report renders.
+//! The diagnostic: what every check produces and every report renders.
 
 use std::fmt;
 use std::sync::Arc;

@@ -496,7 +496,7 @@ impl Resolver<'_> {
             let Some(chain) = graph.implied_by(orders, index) else {
                 continue;
             };
-            let mut diagnostic = codes::redundant_order(&rule.describe()).label(
+            let mut diagnostic = codes::redundant_order(&rule.as_written()).label(
                 &rule.origin.file,
                 rule.origin.span.clone(),
                 "already implied",

@@ -51,6 +51,19 @@ impl Policy {
 
     /// A policy from text that has no file, named `name` in diagnostics;
     /// `extends` paths are relative to the current directory.
+    ///
+    /// ```
+    /// use ctxguard::Policy;
+    ///
+    /// let (policy, warnings) = Policy::from_text("team.policy", "extends default\nbudget window 64000\n")
+    ///     .expect("a usable policy");
+    /// assert_eq!(policy.window.as_ref().map(|w| w.value), Some(64000));
+    /// assert!(warnings.is_empty());
+    ///
+    /// // A policy with errors is refused with every diagnostic.
+    /// let errors = Policy::from_text("bad.policy", "order a before b\n").err().unwrap_or_default();
+    /// assert_eq!(errors[0].code.name(), "unknown-kind");
+    /// ```
     pub fn from_text(
         name: &str,
         text: &str,

@@ -77,7 +77,7 @@ pub struct OrderRule {
 
 impl OrderRule {
     /// The statement as a policy writes it.
-    pub fn describe(&self) -> String {
+    pub fn as_written(&self) -> String {
         format!(
             "order {} before {}",
             quote_selector(&self.before),

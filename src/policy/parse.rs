@@ -219,7 +219,7 @@ impl Reader<'_> {
 }
 
 /// What a user calls each thing the grammar can expect.
-fn describe(rule: Rule) -> Option<&'static str> {
+fn rule_in_words(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::kind_name | Rule::kind_selector => "a kind name",
         Rule::policy_name => "a policy name",
@@ -368,7 +368,7 @@ fn syntax_error(source: &Arc<SourceFile>, error: &pest::error::Error<Rule>) -> D
         if starts_statement && is_statement_keyword(rule) {
             continue;
         }
-        if let Some(text) = describe(*rule) {
+        if let Some(text) = rule_in_words(*rule) {
             push(text.to_owned());
         }
     }

@@ -225,6 +225,21 @@ fn write_diagnostics(diagnostics: &[Diagnostic], style: &HumanStyle) -> io::Resu
 }
 
 /// Renders the findings of `check` or `verify` in `format`.
+///
+/// ```
+/// use ctxguard::{render, verify_files, Format, HumanStyle, VerifyRequest};
+///
+/// let report = verify_files(&VerifyRequest {
+///     trace: "tests/scenarios/migration/trace.yaml".into(),
+///     plan: "tests/scenarios/migration/plan-constraint-evaporated.yaml".into(),
+///     ..VerifyRequest::default()
+/// });
+/// let mut out = Vec::new();
+/// render(&report, Format::Json, &HumanStyle::plain(), &mut out).expect("written");
+/// let json: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+/// assert_eq!(json["verdict"], "reject");
+/// assert_eq!(report.status().code(), 1);
+/// ```
 pub fn render(
     report: &Report,
     format: Format,

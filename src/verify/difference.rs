@@ -10,9 +10,9 @@ use unicode_normalization::UnicodeNormalization;
 use crate::buffer::trace::{same_value, Content};
 
 /// Notes for an `altered-commitment` diagnostic, most telling first.
-pub fn describe(trace: &Content, plan: &Content) -> Vec<String> {
+pub fn differences(trace: &Content, plan: &Content) -> Vec<String> {
     match (trace, plan) {
-        (Content::Text(a), Content::Text(b)) => describe_text(a, b),
+        (Content::Text(a), Content::Text(b)) => text_differences(a, b),
         (Content::Record(a), Content::Record(b)) => {
             let mut notes = Vec::new();
             record_changes(a, b, &mut String::new(), &mut notes);
@@ -40,7 +40,7 @@ const INVISIBLE: &[(char, &str)] = &[
     ('\u{2007}', "figure space"),
 ];
 
-fn describe_text(trace: &str, plan: &str) -> Vec<String> {
+fn text_differences(trace: &str, plan: &str) -> Vec<String> {
     if let Some(name) = invisible_difference(trace, plan) {
         return vec![format!("the texts look the same but differ: {name}")];
     }
@@ -244,7 +244,7 @@ mod tests {
     use super::*;
 
     fn text(a: &str, b: &str) -> Vec<String> {
-        describe(&Content::Text(a.into()), &Content::Text(b.into()))
+        differences(&Content::Text(a.into()), &Content::Text(b.into()))
     }
 
     #[test]
@@ -288,7 +288,7 @@ mod tests {
         let a = serde_json::json!({"url": "https://x/v2", "confirmed_by": "user", "n": 3});
         let b = serde_json::json!({"confirmed_by": "user", "url": "https://x/v1", "n": 3.0, "extra": true});
         assert_eq!(
-            describe(&Content::Record(a), &Content::Record(b)),
+            differences(&Content::Record(a), &Content::Record(b)),
             [
                 "`/url` is \"https://x/v2\" in the trace, \"https://x/v1\" in the plan",
                 "`/extra` is added in the plan: true"

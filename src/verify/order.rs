@@ -97,7 +97,7 @@ impl Verifier<'_> {
             }
             if let Some(((pa, ca), (pb, cb))) = introduced {
                 let (a, b) = (self.identity(ca), self.identity(cb));
-                let diagnostic = codes::order_rule_inverted(&a, &b, &rule.describe());
+                let diagnostic = codes::order_rule_inverted(&a, &b, &rule.as_written());
                 let diagnostic = self.plan_label(
                     diagnostic,
                     pb,
@@ -139,7 +139,7 @@ impl Verifier<'_> {
             return;
         };
         let (a, b) = (self.identity(later_a), self.identity(first_b));
-        let diagnostic = codes::order_inverted_in_trace(&a, &b, &rule.describe());
+        let diagnostic = codes::order_inverted_in_trace(&a, &b, &rule.as_written());
         let diagnostic = self.trace_label(
             diagnostic,
             first_b,

@@ -252,7 +252,7 @@ impl<'a> Verifier<'a> {
         let identity = self.identity(t);
         let mut diagnostic =
             codes::altered_commitment(&identity, &region.id).severity(self.severity(t));
-        for note in difference::describe(&region.content, content) {
+        for note in difference::differences(&region.content, content) {
             diagnostic = diagnostic.note(note);
         }
         let diagnostic = self.plan_label(diagnostic, p, span.clone(), "differs from the trace");
@@ -274,7 +274,7 @@ impl<'a> Verifier<'a> {
         }
         let region = self.region(t);
         let mut diagnostic = codes::altered_narrative(&region.id);
-        for note in difference::describe(&region.content, &Content::Text(text.to_owned())) {
+        for note in difference::differences(&region.content, &Content::Text(text.to_owned())) {
             diagnostic = diagnostic.note(note);
         }
         let diagnostic = self.plan_label(diagnostic, p, span.clone(), "not the trace's text");

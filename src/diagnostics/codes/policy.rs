@@ -18,7 +18,7 @@ pub(crate) const SYNTAX: Explanation = Explanation {
 
 // Most syntax errors are computed from the grammar: what was expected at the
 // place it went wrong, in the words of each rule's description, and a likely
-// fix from the line (`src/policy/parse.rs`, `describe` and `syntax_help`);
+// fix from the line (`src/policy/parse.rs`, `rule_in_words` and `syntax_help`);
 // `syntax_error` builds them all.
 
 /// A syntax error: `message`, with the parser's labels and help.
