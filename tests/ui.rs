@@ -84,3 +84,35 @@ fn the_three_error_policy_gets_three_diagnostics() {
         .all(|d| d.help.is_some() && !d.labels.is_empty()));
     assert_eq!(report.status().code(), 1);
 }
+
+/// The gate cannot be switched off: a policy passes `check` exactly when
+/// `verify` accepts it, for every policy under `tests/ui/check/`, and no
+/// flag lowers an error.
+#[test]
+fn check_passes_exactly_what_verify_accepts() {
+    let mut compared = 0;
+    for entry in std::fs::read_dir("tests/ui/check").expect("the UI policies") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|e| e != "policy") {
+            continue;
+        }
+        let report =
+            ctxguard::check(std::slice::from_ref(&path), &Overrides::default()).expect("a file");
+        let passes = report.status() == ctxguard::ExitStatus::Success;
+        let accepted = ctxguard::Policy::load(&path).is_ok();
+        assert_eq!(passes, accepted, "{}", path.display());
+        compared += 1;
+    }
+    assert!(compared > 30, "only {compared} policies compared");
+    for code in ctxguard::Code::ALL.iter().filter(|c| c.is_mandatory()) {
+        let names = [code.name().to_owned()];
+        assert!(
+            Overrides::new(&names, &[], &[], false).is_err(),
+            "-A {code}"
+        );
+        assert!(
+            Overrides::new(&[], &names, &[], false).is_err(),
+            "-W {code}"
+        );
+    }
+}

@@ -28,13 +28,25 @@ impl Level {
 }
 
 impl Code {
-    /// Losing, altering or misreading a commitment, or input that cannot be
-    /// read: these decide a verdict (or exit 2) and cannot be waved away.
-    pub fn decides_verdict(self) -> bool {
+    /// An error code: it makes a policy unusable, decides a verdict, or
+    /// says an input cannot be used. It cannot be allowed, lowered to a
+    /// warning, or silenced by a `ctxguard-ignore` comment, so that `check`
+    /// passes a policy exactly when `verify` accepts it and no flag turns a
+    /// reject into a compact. Only warnings can be waved away.
+    pub fn is_mandatory(self) -> bool {
+        self.default_severity() == Severity::Error
+    }
+
+    /// Why a mandatory code cannot be waved away, in a user's terms.
+    pub(crate) fn why_mandatory(self) -> &'static str {
         match self.family() {
-            Family::Input => true,
-            Family::Verify => self.default_severity() == Severity::Error,
-            Family::Policy => false,
+            Family::Input => "an input that cannot be used cannot be judged; fix the input instead",
+            Family::Policy => {
+                "it makes the policy unusable (`verify` refuses it); fix the policy instead"
+            }
+            Family::Verify => {
+                "a plan that fails it is not safe to apply; fix the plan or the input instead"
+            }
         }
     }
 }
@@ -73,10 +85,11 @@ impl Overrides {
                         )),
                     }
                 })?;
-                if level != Level::Deny && code.decides_verdict() {
+                if level != Level::Deny && code.is_mandatory() {
                     return Err(UsageError(format!(
-                        "`{code}` decides the verdict and cannot be given to `{}`: a plan that fails it is not safe to apply; fix the plan or the input instead",
-                        level.flag()
+                        "`{code}` is an error and cannot be given to `{}`: {}",
+                        level.flag(),
+                        code.why_mandatory()
                     )));
                 }
                 if let Some((_, other)) = levels.iter().find(|(c, l)| *c == code && *l != level) {
@@ -140,7 +153,9 @@ mod tests {
         let error = Overrides::new(&names(&["missing-commitment"]), &[], &[], false)
             .err()
             .map(|e| e.0);
-        assert!(error.is_some_and(|e| e.contains("decides the verdict")));
+        assert!(error.is_some_and(|e| e.contains("is an error and cannot be given to `--allow`")));
+        assert!(Overrides::new(&names(&["order-cycle"]), &[], &[], false).is_err());
+        assert!(Overrides::new(&[], &names(&["syntax"]), &[], false).is_err());
         assert!(Overrides::new(&[], &names(&["invalid-input"]), &[], false).is_err());
         assert!(Overrides::new(
             &[],

@@ -91,6 +91,10 @@ fn read(file: &Arc<SourceFile>, statements: &[Statement]) -> (Vec<Ignore>, Vec<D
             ));
             continue;
         };
+        if code.is_mandatory() {
+            found.push(codes::ignore_of_error(code).label(file, span.clone(), "cannot be ignored"));
+            continue;
+        }
         if reason.is_empty() {
             found.push(codes::ignore_without_reason(code).label(file, span.clone(), "here"));
             continue;

@@ -466,11 +466,11 @@ pub(crate) fn ignore_at_end(code: Code) -> Diagnostic {
 
 pub(crate) const BAD_IGNORE: Explanation = Explanation {
     code: Code::BadIgnore,
-    summary: "a `ctxguard-ignore` comment names no known code or gives no reason",
-    details: "Every silenced finding must be accounted for: an ignore names a code from `ctxguard explain` and says why, as `# ctxguard-ignore CODE: reason`. Without a reason nobody can tell later whether the ignore still holds.",
+    summary: "a `ctxguard-ignore` comment names no known code, gives no reason, or names an error",
+    details: "Every silenced finding must be accounted for: an ignore names a code from `ctxguard explain` and says why, as `# ctxguard-ignore CODE: reason`. Without a reason nobody can tell later whether the ignore still holds. Only warnings can be ignored: an error makes the policy unusable, and `check` passes a policy exactly when `verify` accepts it.",
     example: &[("team.policy", "kind constraint\nkind decision\nkind value\norder constraint before decision\norder decision before value\n# ctxguard-ignore redundant-order\norder constraint before value\n")],
     run: "check team.policy",
-    fix: "Write `# ctxguard-ignore CODE: reason`.",
+    fix: "Write `# ctxguard-ignore CODE: reason` for a warning; fix what an error reports.",
 };
 
 /// An ignore naming `name`, which is no code (`suggestion`: the closest).
@@ -487,6 +487,18 @@ pub(crate) fn ignore_unknown_code(name: &str, suggestion: Option<&str>) -> Diagn
         }
     };
     Diagnostic::new(Code::BadIgnore, message).help(help)
+}
+
+/// An ignore of an error code, which no comment may silence.
+pub(crate) fn ignore_of_error(code: Code) -> Diagnostic {
+    Diagnostic::new(
+        Code::BadIgnore,
+        format!("`{code}` is an error and cannot be ignored"),
+    )
+    .help(format!(
+        "only warnings can be ignored: {}",
+        code.why_mandatory()
+    ))
 }
 
 /// An ignore of `code` without a reason.
