@@ -70,7 +70,7 @@ mod report;
 mod source;
 mod verify;
 
-pub use source::{SourceFile, Span, Spanned};
+pub use source::{Access, Refusal, SourceFile, Span, Spanned, DEFAULT_MAX_INPUT_BYTES};
 
 pub use diagnostics::{
     Code, Diagnostic, Explanation, Family, Label, Level, Overrides, Severity, Tally, UsageError,

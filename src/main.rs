@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ctxguard::{
-    Budget, Code, CompactOptions, Format, InputFormat, Options, Overrides, PlanRequest, Report,
-    Schema, Terminal, Tokenizer, UsageError, VerifyRequest, WARNING_LIMIT,
+    Access, Budget, Code, CompactOptions, Format, InputFormat, Options, Overrides, PlanRequest,
+    Report, Schema, Terminal, Tokenizer, UsageError, VerifyRequest, WARNING_LIMIT,
 };
 
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
@@ -28,6 +28,8 @@ enum Command {
         format: FormatArg,
         #[command(flatten)]
         severity: SeverityArgs,
+        #[command(flatten)]
+        access: AccessArgs,
     },
     /// Verify a compaction plan against its trace and the policy.
     ///
@@ -58,6 +60,8 @@ enum Command {
         counting: Counting,
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
         format: FormatArg,
+        #[command(flatten)]
+        access: AccessArgs,
     },
     /// Write a safe plan for a trace to stdout: commitments verbatim, each
     /// run of narrative between them summarized, and, if still over budget,
@@ -85,6 +89,8 @@ enum Command {
         output_format: Option<InputFormatArg>,
         #[command(flatten)]
         counting: Counting,
+        #[command(flatten)]
+        access: AccessArgs,
     },
     /// Render a report saved with `--format json` again, as SARIF, GitHub
     /// commands or JSON, with the exit status of the run that made it.
@@ -106,6 +112,8 @@ enum Command {
         /// Write nothing; print the changes as a diff and exit 1 if there are any.
         #[arg(long)]
         check: bool,
+        #[command(flatten)]
+        access: AccessArgs,
     },
     /// Print the JSON Schema of the trace or the plan format, for editors
     /// and CI (also in `schemas/`).
@@ -143,6 +151,27 @@ struct SeverityArgs {
 impl SeverityArgs {
     fn overrides(&self) -> Result<Overrides, UsageError> {
         Overrides::new(&self.allow, &self.warn, &self.deny, self.deny_warnings)
+    }
+}
+
+/// What may be read.
+#[derive(clap::Args)]
+struct AccessArgs {
+    /// Refuse any input larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = ctxguard::DEFAULT_MAX_INPUT_BYTES)]
+    max_input_bytes: u64,
+    /// The directory `extends` may not leave; by default the repository of
+    /// each policy (the nearest directory above it holding `.git`).
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+}
+
+impl AccessArgs {
+    fn access(self) -> Access {
+        Access {
+            max_input_bytes: self.max_input_bytes,
+            root: self.root,
+        }
     }
 }
 
@@ -230,8 +259,9 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             paths,
             format,
             severity,
+            access,
         } => (
-            ctxguard::check(&paths, &severity.overrides()?)?,
+            ctxguard::check(&paths, &severity.overrides()?, &access.access())?,
             format.into(),
         ),
         Command::Verify {
@@ -244,8 +274,10 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             severity,
             counting,
             format,
+            access,
         } => {
             let request = VerifyRequest {
+                access: access.access(),
                 trace,
                 plan,
                 policy,
@@ -266,8 +298,10 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             input_format,
             output_format,
             counting,
+            access,
         } => {
             let request = PlanRequest {
+                access: access.access(),
                 trace,
                 policy,
                 input_format: input_format.map(Into::into),
@@ -280,7 +314,14 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             (ctxguard::plan_file(&request), Format::Human)
         }
         Command::Report { from, format } => (ctxguard::saved_report(&from)?, format.into()),
-        Command::Fmt { paths, check } => (ctxguard::fmt(&paths, check)?, Format::Human),
+        Command::Fmt {
+            paths,
+            check,
+            access,
+        } => (
+            ctxguard::fmt(&paths, check, &access.access())?,
+            Format::Human,
+        ),
         Command::Schema { which } => {
             let which = match which {
                 SchemaArg::Trace => Schema::Trace,

@@ -12,7 +12,7 @@ use ctxguard::{Input, InputFormat};
 
 /// Reads a file as a trace; an error must say where and what.
 fn read(path: &Path) -> Result<(), Box<Diagnostic>> {
-    let input = Input::open(path, None)?;
+    let input = Input::open(path, None, &ctxguard::Access::default())?;
     ctxguard::Trace::read(&input).map(|_| ())
 }
 
@@ -177,7 +177,7 @@ fn json_test_suite() {
             .and_then(|n| n.to_str())
             .unwrap_or("")
             .to_owned();
-        let result = Input::open(&path, Some(InputFormat::Json))
+        let result = Input::open(&path, Some(InputFormat::Json), &ctxguard::Access::default())
             .and_then(|input| ctxguard::Trace::read(&input).map(|_| ()));
         match (name.chars().next(), &result) {
             // Valid JSON: it may not be a trace, but the error must not call it invalid JSON.

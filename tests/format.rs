@@ -76,7 +76,10 @@ fn assert_canonical(name: &str, text: &str) {
 
 #[test]
 fn shipped_policies_are_formatted() {
-    for path in ctxguard::policy_files(&["policies".into()]).expect("policies") {
+    for path in ctxguard::policy_files(&["policies".into()])
+        .expect("policies")
+        .0
+    {
         let text = std::fs::read_to_string(&path).expect("policy");
         assert_canonical(&path.display().to_string(), &text);
         assert_eq!(

@@ -15,8 +15,12 @@ fn relative(path: &Path) -> String {
 }
 
 fn render(path: &str, format: Format) -> (String, i32) {
-    let report =
-        ctxguard::check(&[path.into()], &Overrides::default()).expect("the UI paths are files");
+    let report = ctxguard::check(
+        &[path.into()],
+        &Overrides::default(),
+        &ctxguard::Access::default(),
+    )
+    .expect("the UI paths are files");
     let mut out = Vec::new();
     ctxguard::render(&report, format, &HumanStyle::plain(), &mut out).expect("rendering to memory");
     (
@@ -53,8 +57,12 @@ fn check_json_reports() {
 
 #[test]
 fn every_shipped_policy_is_clean() {
-    let report = ctxguard::check(&["policies".into()], &Overrides::default())
-        .expect("policies/ holds policies");
+    let report = ctxguard::check(
+        &["policies".into()],
+        &Overrides::default(),
+        &ctxguard::Access::default(),
+    )
+    .expect("policies/ holds policies");
     assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
     let denied = ctxguard::Overrides::deny_warnings().apply(report.diagnostics.clone());
     assert!(denied.is_empty());
@@ -63,9 +71,13 @@ fn every_shipped_policy_is_clean() {
 
 #[test]
 fn a_directory_without_policies_is_a_usage_error() {
-    let error = ctxguard::check(&["src".into()], &Overrides::default())
-        .err()
-        .map(|e| e.to_string());
+    let error = ctxguard::check(
+        &["src".into()],
+        &Overrides::default(),
+        &ctxguard::Access::default(),
+    )
+    .err()
+    .map(|e| e.to_string());
     assert_eq!(error.as_deref(), Some("no `*.policy` files found in `src`"));
 }
 
@@ -74,6 +86,7 @@ fn the_three_error_policy_gets_three_diagnostics() {
     let report = ctxguard::check(
         &["tests/ui/check/three-errors.policy".into()],
         &Overrides::default(),
+        &ctxguard::Access::default(),
     )
     .expect("file");
     let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.name()).collect();
@@ -96,8 +109,12 @@ fn check_passes_exactly_what_verify_accepts() {
         if path.extension().is_none_or(|e| e != "policy") {
             continue;
         }
-        let report =
-            ctxguard::check(std::slice::from_ref(&path), &Overrides::default()).expect("a file");
+        let report = ctxguard::check(
+            std::slice::from_ref(&path),
+            &Overrides::default(),
+            &ctxguard::Access::default(),
+        )
+        .expect("a file");
         let passes = report.status() == ctxguard::ExitStatus::Success;
         let accepted = ctxguard::Policy::load(&path).is_ok();
         assert_eq!(passes, accepted, "{}", path.display());

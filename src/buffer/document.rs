@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
-use crate::source::{SourceFile, Span};
+use crate::source::{Access, SourceFile, Span};
 
 /// How a trace or plan file is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,8 +144,13 @@ impl Input {
 
     /// Opens a file (or `-`, standard input) to be read in `format`, or the
     /// format its extension (or, for standard input, its content) says.
-    pub fn open(path: &Path, format: Option<InputFormat>) -> Result<Input, Box<Diagnostic>> {
-        open(path, format)
+    /// Not a regular file, or over `access.max_input_bytes`, is refused.
+    pub fn open(
+        path: &Path,
+        format: Option<InputFormat>,
+        access: &Access,
+    ) -> Result<Input, Box<Diagnostic>> {
+        open(path, format, access)
     }
 }
 
@@ -178,8 +183,12 @@ pub(super) fn first_line(text: &str, span: Span) -> Span {
 
 /// Opens a trace or plan file (or `-`, standard input) to be read in the
 /// given format, or the one its extension (or, for stdin, its content) says.
-pub fn open(path: &Path, format: Option<InputFormat>) -> Result<Input, Box<Diagnostic>> {
-    let file = crate::source::read::read(path)?;
+pub fn open(
+    path: &Path,
+    format: Option<InputFormat>,
+    access: &Access,
+) -> Result<Input, Box<Diagnostic>> {
+    let file = crate::source::read::read(path, access)?;
     let format = format.unwrap_or_else(|| InputFormat::detect(path, file.text()));
     Ok(Input { file, format })
 }

@@ -10,18 +10,20 @@ use crate::diagnostics::{Diagnostic, UsageError};
 use crate::policy::fmt::format_source;
 use crate::report::{Report, Subject};
 use crate::source::read as input;
+use crate::source::Access;
 
 /// Formats the policies named (a directory: every `*.policy` below it).
-pub fn fmt(paths: &[PathBuf], check: bool) -> Result<Report, UsageError> {
-    let files = policy_files(paths)?;
-    let formatted = fmt_files(&files, check);
+pub fn fmt(paths: &[PathBuf], check: bool, access: &Access) -> Result<Report, UsageError> {
+    let (files, mut problems) = policy_files(paths)?;
+    let formatted = fmt_files(&files, check, access);
+    problems.extend(formatted.diagnostics);
     Ok(Report {
         subject: Subject::Fmt {
             changed: formatted.changed.len(),
             check,
             diffs: formatted.diffs,
         },
-        diagnostics: formatted.diagnostics,
+        diagnostics: problems,
     })
 }
 
@@ -40,10 +42,10 @@ struct Formatted {
 /// Without `check`, a changed file is replaced atomically: written to a
 /// temporary file beside it and renamed over it, keeping its permissions,
 /// so a failure leaves the original as it was.
-fn fmt_files(files: &[PathBuf], check: bool) -> Formatted {
+fn fmt_files(files: &[PathBuf], check: bool, access: &Access) -> Formatted {
     let mut result = Formatted::default();
     for path in files {
-        let source = match input::read(path) {
+        let source = match input::read(path, access) {
             Ok(source) => source,
             Err(diagnostic) => {
                 result.diagnostics.push(*diagnostic);

@@ -7,6 +7,7 @@ use crate::buffer::trace::Trace;
 use crate::compact::{compact, CompactOptions, Outcome};
 use crate::policy::load::policy_for_use;
 use crate::report::{Planned, Report, Subject};
+use crate::source::Access;
 
 #[derive(Clone, Debug, Default)]
 /// What `ctxguard plan` was asked to read and write.
@@ -17,6 +18,8 @@ pub struct PlanRequest {
     pub policy: Option<PathBuf>,
     /// Overrides the format the file extension says.
     pub input_format: Option<InputFormat>,
+    /// What may be read: the size limit and the root `extends` stays in.
+    pub access: Access,
     /// The plan's format; the trace's when absent.
     pub output_format: Option<InputFormat>,
     /// How to compact.
@@ -30,11 +33,11 @@ pub fn plan_file(request: &PlanRequest) -> Report {
         subject: Subject::Plan(outcome),
         diagnostics,
     };
-    let (policy, mut warnings) = match policy_for_use(request.policy.as_deref()) {
+    let (policy, mut warnings) = match policy_for_use(request.policy.as_deref(), &request.access) {
         Ok(loaded) => loaded,
         Err(diagnostics) => return failed(diagnostics, Planned::Failed),
     };
-    let input = match document::open(&request.trace, request.input_format) {
+    let input = match document::open(&request.trace, request.input_format, &request.access) {
         Ok(input) => input,
         Err(diagnostic) => return failed(vec![*diagnostic], Planned::Failed),
     };

@@ -8,8 +8,8 @@ use crate::report::{JsonReport, Report, Subject};
 
 /// A report saved with `--format json`, read back to be rendered again.
 pub fn saved_report(path: &Path) -> Result<Report, UsageError> {
-    let source =
-        crate::source::read::read(path).map_err(|diagnostic| UsageError(diagnostic.message))?;
+    let source = crate::source::read::read(path, &crate::source::Access::default())
+        .map_err(|diagnostic| UsageError(diagnostic.message))?;
     let saved: JsonReport = serde_json::from_str(source.text()).map_err(|error| {
         UsageError(format!(
             "`{}` is not a report saved with `--format json`: {error}",

@@ -10,6 +10,7 @@ use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::policy::load::policy_for_use;
 use crate::report::{Report, Subject};
+use crate::source::Access;
 use crate::verify::{verify, Options};
 
 #[derive(Clone, Debug, Default)]
@@ -23,6 +24,8 @@ pub struct VerifyRequest {
     pub policy: Option<PathBuf>,
     /// Overrides the format the file extensions say.
     pub input_format: Option<InputFormat>,
+    /// What may be read: the size limit and the root `extends` stays in.
+    pub access: Access,
     /// How to verify.
     pub options: Options,
 }
@@ -37,7 +40,8 @@ fn unusable(diagnostics: Vec<Diagnostic>) -> Report {
 /// Reads the three inputs and verifies: a report with a verdict, or, when
 /// an input cannot be used, without one.
 pub fn verify_files(request: &VerifyRequest) -> Report {
-    let (policy, policy_warnings) = match policy_for_use(request.policy.as_deref()) {
+    let (policy, policy_warnings) = match policy_for_use(request.policy.as_deref(), &request.access)
+    {
         Ok(loaded) => loaded,
         Err(diagnostics) => return unusable(diagnostics),
     };
@@ -47,9 +51,10 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
     // Two independent files: the plan is read while the trace is.
     let (trace, plan) = std::thread::scope(|scope| {
         let plan = scope.spawn(|| {
-            document::open(&request.plan, request.input_format).and_then(|input| Plan::read(&input))
+            document::open(&request.plan, request.input_format, &request.access)
+                .and_then(|input| Plan::read(&input))
         });
-        let trace = document::open(&request.trace, request.input_format)
+        let trace = document::open(&request.trace, request.input_format, &request.access)
             .and_then(|input| Trace::read(&input));
         // The readers do not panic; if one ever did, say so rather than crash.
         let plan = plan

@@ -77,6 +77,7 @@ codes! {
     WeakensParent = "weakens-parent", Error, Policy;
     MissingParent = "missing-parent", Error, Policy;
     ExtendsCycle = "extends-cycle", Error, Policy;
+    ForbiddenParent = "forbidden-parent", Error, Policy;
     DuplicateSetting = "duplicate-setting", Error, Policy;
     UnusedIgnore = "unused-ignore", Warning, Policy;
     BadIgnore = "bad-ignore", Error, Policy;

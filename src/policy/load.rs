@@ -11,7 +11,7 @@ use crate::policy::lint::{resolve, Parent};
 use crate::policy::parse::parse;
 use crate::policy::Policy;
 use crate::source::read as input;
-use crate::source::SourceFile;
+use crate::source::{Access, Refusal, SourceFile};
 
 /// The default policy, built into the binary.
 pub const DEFAULT_POLICY: &str = include_str!("../../policies/default.policy");
@@ -24,8 +24,9 @@ pub const DEFAULT_POLICY_NAME: &str = "<built-in>/default.policy";
 /// not say what it means cannot decide a verdict. Warnings are returned too.
 pub fn policy_for_use(
     path: Option<&Path>,
+    access: &Access,
 ) -> Result<(Arc<Policy>, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let mut loader = Loader::new();
+    let mut loader = Loader::with_access(access.clone());
     let loaded = match path {
         Some(path) => loader.load_path(path),
         None => loader.load_builtin(),
@@ -44,9 +45,10 @@ impl Policy {
     }
 
     /// Loads a policy file and its `extends` chain, for use: the policy and
-    /// its warnings, or every diagnostic when it has errors.
+    /// its warnings, or every diagnostic when it has errors. `extends` stays
+    /// inside the policy's repository ([`Access`]).
     pub fn load(path: &Path) -> Result<(Arc<Policy>, Vec<Diagnostic>), Vec<Diagnostic>> {
-        policy_for_use(Some(path))
+        policy_for_use(Some(path), &Access::default())
     }
 
     /// A policy from text that has no file, named `name` in diagnostics;
@@ -119,16 +121,30 @@ impl Loaded {
 pub struct Loader {
     loaded: Vec<(Key, Arc<Loaded>)>,
     in_progress: Vec<(Key, String)>,
+    access: Access,
+    /// The root `extends` may not leave, for the policy being loaded.
+    root: Option<PathBuf>,
 }
 
 impl Loader {
-    /// A loader that has loaded nothing.
+    /// A loader that has loaded nothing, under the default [`Access`].
     pub fn new() -> Self {
         Loader::default()
     }
 
+    /// A loader that reads under `access`: its size limit and root.
+    pub fn with_access(access: Access) -> Self {
+        Loader {
+            access,
+            ..Loader::default()
+        }
+    }
+
     /// Loads a policy file and, first, every policy it extends.
     pub fn load_path(&mut self, path: &Path) -> Arc<Loaded> {
+        if self.in_progress.is_empty() {
+            self.root = Some(self.access.root_for(path));
+        }
         let key = match std::fs::canonicalize(path) {
             Ok(canonical) => Key::Path(canonical),
             Err(_) => Key::Path(path.to_path_buf()),
@@ -136,7 +152,7 @@ impl Loader {
         if let Some(loaded) = self.get(&key) {
             return loaded;
         }
-        match input::read(path) {
+        match input::read(path, &self.access) {
             Ok(source) => {
                 let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 self.load(key, source, Some(directory))
@@ -169,6 +185,8 @@ impl Loader {
         directory: Option<PathBuf>,
     ) -> Arc<Loaded> {
         let key = Key::Path(PathBuf::from(format!("<source {}>", self.loaded.len())));
+        let here = directory.clone().unwrap_or_default().join(source.name());
+        self.root = Some(self.access.root_for(&here));
         self.load(key, source, directory)
     }
 
@@ -260,12 +278,22 @@ impl Loader {
             ParentRef::Builtin => (Key::Builtin, None),
             ParentRef::Path(relative) => {
                 let path = normalize(&directory.unwrap_or(Path::new("")).join(relative));
-                match std::fs::canonicalize(&path) {
+                let root = self
+                    .root
+                    .clone()
+                    .unwrap_or_else(|| self.access.root_for(&path));
+                match self.access.admit(&root, &path) {
                     Ok(canonical) => (Key::Path(canonical), Some(path)),
-                    Err(_) => {
+                    Err(Refusal::Missing) => {
                         return Err(Box::new(codes::missing_parent(
                             relative,
                             &path.display().to_string(),
+                        )))
+                    }
+                    Err(refusal) => {
+                        return Err(Box::new(codes::forbidden_parent(
+                            relative,
+                            &describe_refusal(&refusal),
                         )))
                     }
                 }
@@ -283,6 +311,18 @@ impl Loader {
             None => self.load_builtin(),
             Some(path) => self.load_path(&path),
         }))
+    }
+}
+
+/// Why a parent is refused, in a user's terms.
+fn describe_refusal(refusal: &Refusal) -> String {
+    match refusal {
+        Refusal::Missing => "it does not exist".to_owned(),
+        Refusal::Outside { resolved, .. } => format!(
+            "it resolves to `{}`, outside the repository",
+            resolved.display()
+        ),
+        Refusal::Special(kind) => format!("it is {kind}"),
     }
 }
 

@@ -42,12 +42,12 @@ fn command(diagnostic: &JsonDiagnostic) -> String {
         "title={}",
         escape_property(&format!("ctxguard::{}", diagnostic.code))
     ));
-    let mut message = diagnostic.message.clone();
+    let mut message = super::printable(&diagnostic.message).into_owned();
     if let Some(help) = &diagnostic.help {
-        message.push_str(&format!("\nhelp: {help}"));
+        message.push_str(&format!("\nhelp: {}", super::printable(help)));
     }
     for note in &diagnostic.notes {
-        message.push_str(&format!("\nnote: {note}"));
+        message.push_str(&format!("\nnote: {}", super::printable(note)));
     }
     format!(
         "::{kind} {}::{}",

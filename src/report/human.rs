@@ -15,6 +15,11 @@ use crate::source::SourceFile;
 /// Widest label, in bytes.
 const MAX_LABEL: usize = 160;
 
+/// Labels whose starts are at most this many bytes apart share a snippet;
+/// farther ones get snippets of their own, so no snippet is drawn wider than
+/// a terminal can show (miette cannot pad past 65,535 columns).
+const NEAR: usize = 2048;
+
 /// How human output looks.
 #[derive(Clone, Copy, Debug)]
 pub struct HumanStyle {
@@ -105,7 +110,7 @@ pub(crate) fn render_diagnostic(diagnostic: &Diagnostic, style: &HumanStyle) -> 
         let notes: Vec<String> = diagnostic
             .notes
             .iter()
-            .map(|note| format!("note: {note}"))
+            .map(|note| format!("note: {}", super::printable(note)))
             .collect();
         handler = handler.with_footer(notes.join("\n"));
     }
@@ -121,8 +126,10 @@ pub(crate) fn render_diagnostic(diagnostic: &Diagnostic, style: &HumanStyle) -> 
     trimmed
 }
 
-/// A diagnostic as miette sees it: labels in the primary file are drawn on
-/// its snippet, labels in other files become related reports.
+/// A diagnostic as miette sees it: labels near the primary one are drawn on
+/// its snippet; labels in other files, or too far away in the same file to
+/// share a snippet (two places on one minified line), become related
+/// reports, each with a snippet of its own.
 struct View<'a> {
     diagnostic: &'a Diagnostic,
     code: String,
@@ -133,22 +140,27 @@ struct View<'a> {
 
 impl<'a> View<'a> {
     fn new(diagnostic: &'a Diagnostic) -> Self {
-        let file = diagnostic.primary().map(|label| Arc::clone(&label.file));
+        let primary = diagnostic.primary();
+        let file = primary.map(|label| Arc::clone(&label.file));
+        let near = |a: &Label, b: &Label| {
+            Arc::ptr_eq(&a.file, &b.file) && a.span.start.abs_diff(b.span.start) <= NEAR
+        };
         let mut labels = Vec::new();
         let mut related: Vec<Related> = Vec::new();
         for label in &diagnostic.labels {
-            match &file {
-                Some(primary) if Arc::ptr_eq(primary, &label.file) => labels.push(label),
-                _ => match related
-                    .iter_mut()
-                    .find(|r| Arc::ptr_eq(&r.file, &label.file))
-                {
-                    Some(group) => group.labels.push(label),
-                    None => related.push(Related {
-                        file: Arc::clone(&label.file),
-                        labels: vec![label],
-                    }),
-                },
+            if primary.is_some_and(|primary| near(primary, label)) {
+                labels.push(label);
+                continue;
+            }
+            match related
+                .iter_mut()
+                .find(|r| r.labels.first().is_some_and(|first| near(first, label)))
+            {
+                Some(group) => group.labels.push(label),
+                None => related.push(Related {
+                    file: Arc::clone(&label.file),
+                    labels: vec![label],
+                }),
             }
         }
         View {
@@ -166,7 +178,8 @@ fn labeled<'a>(
     primary: bool,
 ) -> Box<dyn Iterator<Item = LabeledSpan> + 'a> {
     Box::new(labels.iter().enumerate().map(move |(i, label)| {
-        let text = (!label.message.is_empty()).then(|| label.message.clone());
+        let text =
+            (!label.message.is_empty()).then(|| super::printable(&label.message).into_owned());
         // A label is drawn under its text; past a few lines of width it says nothing more.
         let source = label.file.text();
         let mut end = label
@@ -194,7 +207,7 @@ impl fmt::Debug for View<'_> {
 
 impl fmt::Display for View<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diagnostic.message)
+        f.write_str(&super::printable(&self.diagnostic.message))
     }
 }
 
@@ -216,7 +229,7 @@ impl miette::Diagnostic for View<'_> {
         self.diagnostic
             .help
             .as_ref()
-            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
+            .map(|help| Box::new(super::printable(help)) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {

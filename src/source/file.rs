@@ -67,6 +67,9 @@ pub struct SourceFile {
     name: String,
     text: String,
     line_starts: OnceLock<Vec<usize>>,
+    /// The text as snippets show it, when it holds characters a terminal
+    /// would act on: made on first use, with the same byte offsets.
+    shown: OnceLock<Option<String>>,
 }
 
 impl SourceFile {
@@ -76,6 +79,7 @@ impl SourceFile {
             name: name.into(),
             text: text.into(),
             line_starts: OnceLock::new(),
+            shown: OnceLock::new(),
         })
     }
 
@@ -87,6 +91,32 @@ impl SourceFile {
     /// The whole text.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The text as a snippet shows it: control characters (but tab and
+    /// line ends) and bidirectional controls replaced by a visible character
+    /// of the same UTF-8 length, so every byte offset still holds and no
+    /// input can move the cursor, clear the screen or reorder what is shown.
+    pub fn shown(&self) -> &str {
+        self.shown
+            .get_or_init(|| {
+                let needs = self
+                    .text
+                    .char_indices()
+                    .any(|(i, c)| inert(&self.text, i, c).is_some());
+                needs.then(|| {
+                    let mut shown = String::with_capacity(self.text.len());
+                    for (i, c) in self.text.char_indices() {
+                        match inert(&self.text, i, c) {
+                            Some(replacement) => shown.push(replacement),
+                            None => shown.push(c),
+                        }
+                    }
+                    shown
+                })
+            })
+            .as_deref()
+            .unwrap_or(&self.text)
     }
 
     fn line_starts(&self) -> &[usize] {
@@ -154,7 +184,7 @@ impl SourceFile {
         let from = self.floor_char_boundary(start.saturating_sub(WINDOW).max(line_start));
         let to = self.floor_char_boundary((end.max(start + 1) + WINDOW).min(line_end).max(from));
         let (line, column) = self.line_col(from);
-        let data = &self.text[from..to];
+        let data = &self.shown()[from..to];
         MietteSpanContents::new_named(
             self.name.clone(),
             data.as_bytes(),
@@ -173,6 +203,22 @@ impl SourceFile {
     }
 }
 
+/// The visible stand-in, of the same UTF-8 length, for a character at `i`
+/// that a terminal would act on; `None` for one shown as it is.
+fn inert(text: &str, i: usize, c: char) -> Option<char> {
+    match c {
+        '\t' | '\n' => None,
+        '\r' if text.as_bytes().get(i + 1) == Some(&b'\n') => None,
+        '\u{0}'..='\u{1f}' | '\u{7f}' => Some('?'),
+        '\u{80}'..='\u{9f}' => Some('\u{bf}'),
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' => {
+            Some('\u{fffd}')
+        }
+        '\u{61c}' => Some('\u{bf}'),
+        _ => None,
+    }
+}
+
 impl SourceCode for SourceFile {
     fn read_span<'a>(
         &'a self,
@@ -181,7 +227,7 @@ impl SourceCode for SourceFile {
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
         let inner = self
-            .text
+            .shown()
             .read_span(span, context_lines_before, context_lines_after)?;
         if inner.data().len() > MAX_SNIPPET {
             return Ok(Box::new(self.window(span)));

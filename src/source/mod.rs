@@ -1,7 +1,9 @@
 //! Reading: bytes to UTF-8 text that remembers its name and where each line
 //! starts, so every later stage can point at a place in it.
 
+pub(crate) mod access;
 mod file;
 pub(crate) mod read;
 
+pub use access::{Access, Refusal, DEFAULT_MAX_INPUT_BYTES};
 pub use file::{SourceFile, Span, Spanned};

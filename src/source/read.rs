@@ -1,38 +1,61 @@
-//! Reading input files into text, with a clear error for what is not UTF-8.
+//! Reading input files into text, with a clear error for what is not UTF-8,
+//! not a regular file, or larger than the run allows.
 
 use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::source::access::{kind_of, Access};
+
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
-/// Reads a file, or standard input for `-`.
-pub fn read(path: &Path) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
+/// Reads a file, or standard input for `-`, within `access`'s size limit.
+/// Anything but a regular file is refused before it is opened.
+pub fn read(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
     let name = path.display().to_string();
-    let bytes = if name == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).map_err(|error| {
-            Box::new(codes::unreadable(
-                &name,
-                format!("cannot read standard input: {error}"),
-            ))
-        })?;
-        bytes
-    } else {
-        std::fs::read(path).map_err(|error| {
-            let reason = match error.kind() {
-                std::io::ErrorKind::NotFound => format!("`{name}` does not exist"),
-                std::io::ErrorKind::PermissionDenied => {
-                    format!("`{name}` cannot be read: permission denied")
-                }
-                _ if path.is_dir() => format!("`{name}` is a directory, not a file"),
-                _ => format!("`{name}` cannot be read: {error}"),
-            };
-            Box::new(codes::unreadable(&name, reason))
-        })?
+    let limit = access.max_input_bytes;
+    let unreadable = |error: std::io::Error| {
+        let reason = match error.kind() {
+            std::io::ErrorKind::NotFound => format!("`{name}` does not exist"),
+            std::io::ErrorKind::PermissionDenied => {
+                format!("`{name}` cannot be read: permission denied")
+            }
+            _ => format!("`{name}` cannot be read: {error}"),
+        };
+        Box::new(codes::unreadable(&name, reason))
     };
+    let mut bytes = Vec::new();
+    if name == "-" {
+        std::io::stdin()
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|error| {
+                Box::new(codes::unreadable(
+                    &name,
+                    format!("cannot read standard input: {error}"),
+                ))
+            })?;
+    } else {
+        let metadata = std::fs::metadata(path).map_err(unreadable)?;
+        if let Some(kind) = kind_of(&metadata.file_type()) {
+            return Err(Box::new(codes::not_a_file(&name, kind)));
+        }
+        if metadata.len() > limit {
+            return Err(Box::new(codes::too_large(
+                &name,
+                Some(metadata.len()),
+                limit,
+            )));
+        }
+        std::fs::File::open(path)
+            .and_then(|file| file.take(limit.saturating_add(1)).read_to_end(&mut bytes))
+            .map_err(unreadable)?;
+    }
+    if bytes.len() as u64 > limit {
+        return Err(Box::new(codes::too_large(&name, None, limit)));
+    }
     decode(&name, bytes).map(|text| SourceFile::new(name, text))
 }
 

@@ -15,6 +15,7 @@ pub struct Test {
     /// `None`: any exit status is accepted (the caller inspects `Output::status`).
     expect_status: bool,
     stdin: Option<Vec<u8>>,
+    env: Vec<(String, String)>,
     stdout: Option<String>,
     stdout_contains: Vec<String>,
     stderr_contains: Vec<String>,
@@ -34,6 +35,7 @@ impl Test {
             dir: None,
             temp: None,
             expect_status: true,
+            env: Vec::new(),
             stdin: None,
             stdout: None,
             stdout_contains: Vec::new(),
@@ -80,6 +82,12 @@ impl Test {
         self
     }
 
+    /// Sets an environment variable for the run.
+    pub fn env(mut self, key: &str, value: &str) -> Self {
+        self.env.push((key.to_owned(), value.to_owned()));
+        self
+    }
+
     /// Accepts any exit status; `Output::status` has it.
     pub fn any_status(mut self) -> Self {
         self.expect_status = false;
@@ -121,6 +129,7 @@ impl Test {
                 (None, None) => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
             })
             .env_remove("COLUMNS")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(if self.stdin.is_some() {
                 Stdio::piped()
             } else {

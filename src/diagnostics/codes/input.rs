@@ -2,6 +2,7 @@
 //! not in the format, a summarizer that failed. Each code's explanation and
 //! the constructors of its diagnostics (message and help) live together here.
 
+use super::echo;
 use crate::diagnostics::explain::Explanation;
 use crate::diagnostics::{Code, Diagnostic};
 
@@ -18,11 +19,43 @@ pub(crate) const UNREADABLE_FILE: Explanation = Explanation {
 
 /// File `name` cannot be read, for `reason` (a sentence that names it).
 pub(crate) fn unreadable(name: &str, reason: String) -> Diagnostic {
+    let name: &str = &echo(name);
     Diagnostic::new(Code::UnreadableFile, reason).file(name)
+}
+
+/// `name` is not a regular file but `kind` (a directory, a FIFO, ...).
+pub(crate) fn not_a_file(name: &str, kind: &str) -> Diagnostic {
+    let name: &str = &echo(name);
+    let kind: &str = &echo(kind);
+    unreadable(name, format!("`{name}` is {kind}, not a regular file"))
+        .help("name a file; ctxguard does not read directories, FIFOs, devices or sockets")
+}
+
+/// `name`, found in `directory`, links to a file outside it.
+pub(crate) fn link_outside(name: &str, directory: &str) -> Diagnostic {
+    let name: &str = &echo(name);
+    let directory: &str = &echo(directory);
+    unreadable(
+        name,
+        format!("`{name}` links outside `{directory}` and is not read"),
+    )
+    .help("`check DIR` reads only files inside DIR; name the target itself if it is a policy you mean to check")
+}
+
+/// `name` holds more than `limit` bytes: `size` when known.
+pub(crate) fn too_large(name: &str, size: Option<u64>, limit: u64) -> Diagnostic {
+    let name: &str = &echo(name);
+    let message = match size {
+        Some(size) => format!("`{name}` holds {size} bytes, over the limit of {limit}"),
+        None => format!("`{name}` holds more than {limit} bytes, the limit"),
+    };
+    unreadable(name, message)
+        .help("raise the limit with `--max-input-bytes N` if the file is what you meant")
 }
 
 /// File `name` is UTF-16.
 pub(crate) fn utf16(name: &str) -> Diagnostic {
+    let name: &str = &echo(name);
     unreadable(
         name,
         format!("`{name}` is UTF-16 text; ctxguard reads UTF-8"),
@@ -32,6 +65,7 @@ pub(crate) fn utf16(name: &str) -> Diagnostic {
 
 /// File `name` holds bytes that are not UTF-8.
 pub(crate) fn not_utf8(name: &str) -> Diagnostic {
+    let name: &str = &echo(name);
     unreadable(name, format!("`{name}` is not valid UTF-8"))
         .help("ctxguard reads UTF-8 text; re-encode the file or remove the stray bytes")
 }
@@ -58,6 +92,7 @@ pub(crate) fn invalid_input(message: impl Into<String>) -> Diagnostic {
 
 /// File `name` holds nothing.
 pub(crate) fn empty_document(name: &str) -> Diagnostic {
+    let name: &str = &echo(name);
     invalid_input(format!("`{name}` is empty"))
         .file(name)
         .help("a trace or plan holds `version: 1` and a list of `regions`")
@@ -74,6 +109,7 @@ pub(crate) fn no_version(json: bool) -> Diagnostic {
 
 /// A `version` other than 1.
 pub(crate) fn unsupported_version(version: &str) -> Diagnostic {
+    let version: &str = &echo(version);
     invalid_input(format!("version `{version}` is not supported"))
         .help("write `version: 1`, or upgrade ctxguard")
 }
@@ -97,6 +133,8 @@ pub(crate) const SUMMARIZER_FAILED: Explanation = Explanation {
 
 /// The summarizer failed on `what` (the regions) for `reason`.
 pub(crate) fn summarizer_failed(what: &str, reason: &str) -> Diagnostic {
+    let what: &str = &echo(what);
+    let reason: &str = &echo(reason);
     Diagnostic::new(
         Code::SummarizerFailed,
         format!("the summarizer failed on {what}: {reason}"),

@@ -6,3 +6,53 @@
 pub(crate) mod input;
 pub(crate) mod policy;
 pub(crate) mod verify;
+
+use std::borrow::Cow;
+
+/// Most characters of one value a message repeats: an id, a key, a word.
+pub(crate) const MAX_ECHO: usize = 200;
+
+/// A value from an input as a message repeats it: at most [`MAX_ECHO`]
+/// characters (a 100 MB id is shown by its start), control characters
+/// escaped (`\u{1b}`), so no input can write to the terminal through a
+/// message.
+pub(crate) fn echo(value: &str) -> Cow<'_, str> {
+    let clean = value
+        .chars()
+        .all(|c| !c.is_control() && !is_bidi_control(c));
+    if clean && value.len() <= MAX_ECHO {
+        return Cow::Borrowed(value);
+    }
+    let mut shown = String::new();
+    for (i, c) in value.chars().enumerate() {
+        if i == MAX_ECHO {
+            shown.push('…');
+            break;
+        }
+        if c.is_control() || is_bidi_control(c) {
+            shown.push_str(&c.escape_unicode().to_string());
+        } else {
+            shown.push(c);
+        }
+    }
+    Cow::Owned(shown)
+}
+
+/// Characters that reorder the text around them (a "Trojan Source" attack).
+pub(crate) fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echoes_are_short_and_inert() {
+        assert_eq!(echo("r1"), "r1");
+        assert_eq!(echo("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+        assert_eq!(echo("\u{202E}x"), "\\u{202e}x");
+        let long = "x".repeat(10 * MAX_ECHO);
+        assert_eq!(echo(&long).chars().count(), MAX_ECHO + 1);
+    }
+}

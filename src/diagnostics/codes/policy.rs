@@ -2,6 +2,7 @@
 //! and the constructors of its diagnostics (message and help) live together
 //! here; the checks that report them are in `src/policy/`.
 
+use super::echo;
 use crate::diagnostics::explain::Explanation;
 use crate::diagnostics::{Code, Diagnostic};
 
@@ -28,6 +29,7 @@ pub(crate) fn syntax_error(message: impl Into<String>) -> Diagnostic {
 
 /// A quoted selector that is not `"kind:key"`.
 pub(crate) fn not_an_identity(identity: &str) -> Diagnostic {
+    let identity: &str = &echo(identity);
     let help = if identity.contains(':') {
         "write both halves of the identity, for example `\"decision:schema\"` or `\"decision:*\"`"
             .to_owned()
@@ -56,6 +58,7 @@ pub(crate) const DUPLICATE_KIND: Explanation = Explanation {
 
 /// Kind `name` is declared twice in one file.
 pub(crate) fn duplicate_kind(name: &str) -> Diagnostic {
+    let name: &str = &echo(name);
     Diagnostic::new(
         Code::DuplicateKind,
         format!("kind `{name}` is declared twice"),
@@ -78,6 +81,7 @@ pub(crate) const RESERVED_KIND: Explanation = Explanation {
 
 /// A built-in region kind declared as a commitment kind.
 pub(crate) fn reserved_kind(name: &str) -> Diagnostic {
+    let name: &str = &echo(name);
     Diagnostic::new(
         Code::ReservedKind,
         format!("`{name}` is a built-in region kind and cannot be declared"),
@@ -104,6 +108,9 @@ pub(crate) fn unknown_kind_in_order(
     reserved: bool,
     suggestion: Option<&str>,
 ) -> Diagnostic {
+    let kind: &str = &echo(kind);
+    let suggestion = suggestion.map(echo);
+    let suggestion = suggestion.as_deref();
     let help = if reserved {
         format!("`{kind}` regions are not commitments and have no order to keep; order commitment kinds only")
     } else if let Some(suggestion) = suggestion {
@@ -130,6 +137,10 @@ pub(crate) fn unknown_kind_in_trace(
     kind: &str,
     suggestion: Option<&str>,
 ) -> Diagnostic {
+    let region: &str = &echo(region);
+    let kind: &str = &echo(kind);
+    let suggestion = suggestion.map(echo);
+    let suggestion = suggestion.as_deref();
     let help = match suggestion {
         Some(suggestion) => format!("did you mean `{suggestion}`? Until the kind is declared, the region is treated as unclassified: it must be kept"),
         None => format!("declare `kind {kind}` in the policy, or tag the region with a declared kind; until then it is treated as unclassified and must be kept"),
@@ -144,6 +155,9 @@ pub(crate) fn unknown_kind_in_trace(
 
 /// The plan writes out a commitment of a kind the policy does not declare.
 pub(crate) fn unknown_kind_in_plan(kind: &str, suggestion: Option<&str>) -> Diagnostic {
+    let kind: &str = &echo(kind);
+    let suggestion = suggestion.map(echo);
+    let suggestion = suggestion.as_deref();
     let help = match suggestion {
         Some(suggestion) => format!("did you mean `{suggestion}`?"),
         None => "write commitments with a kind the policy declares, or keep the trace region with `keep: ID`".to_owned(),
@@ -169,6 +183,8 @@ pub(crate) const ORDER_CYCLE: Explanation = Explanation {
 /// `order` statements form a cycle through `path` (selectors, quoted); a
 /// cycle of one statement names `selector` coming before itself.
 pub(crate) fn order_cycle(path: &[String], itself: Option<&str>) -> Diagnostic {
+    let itself = itself.map(echo);
+    let itself = itself.as_deref();
     let message = match itself {
         Some(selector) => format!("`{selector}` must come before itself"),
         None => format!("`order` statements form a cycle: {}", path.join(" -> ")),
@@ -190,6 +206,7 @@ pub(crate) const REDUNDANT_ORDER: Explanation = Explanation {
 
 /// `rule` (as written) is implied by other `order` statements.
 pub(crate) fn redundant_order(rule: &str) -> Diagnostic {
+    let rule: &str = &echo(rule);
     Diagnostic::new(
         Code::RedundantOrder,
         format!("`{rule}` is already implied by other `order` statements"),
@@ -210,6 +227,7 @@ pub(crate) const INVALID_PATTERN: Explanation = Explanation {
 
 /// A hint of kind `kind` does not compile; `help` is the regex error's advice.
 pub(crate) fn invalid_pattern(kind: &str, help: String) -> Diagnostic {
+    let kind: &str = &echo(kind);
     Diagnostic::new(
         Code::InvalidPattern,
         format!("hint for kind `{kind}` is not a valid pattern"),
@@ -247,6 +265,7 @@ pub(crate) fn huge_window() -> Diagnostic {
 
 /// A commitment share outside (0%, 100%], as written.
 pub(crate) fn share_out_of_range(written: &str) -> Diagnostic {
+    let written: &str = &echo(written);
     Diagnostic::new(
         Code::BudgetRange,
         format!("the commitment share `{written}` is out of range"),
@@ -267,6 +286,9 @@ pub(crate) const WEAKENED_INVARIANT: Explanation = Explanation {
 
 /// `on SUBJECT ACTION` with a weak action; `safe` is the action to write.
 pub(crate) fn weakened_invariant(subject: &str, action: &str, safe: &str) -> Diagnostic {
+    let subject: &str = &echo(subject);
+    let action: &str = &echo(action);
+    let safe: &str = &echo(safe);
     Diagnostic::new(
         Code::WeakenedInvariant,
         format!("`on {subject} {action}` weakens a compaction invariant"),
@@ -287,6 +309,7 @@ pub(crate) const DUPLICATE_POLICY_NAME: Explanation = Explanation {
 
 /// A file names its policy twice, the second time `name`.
 pub(crate) fn policy_named_twice(name: &str) -> Diagnostic {
+    let name: &str = &echo(name);
     Diagnostic::new(
         Code::DuplicatePolicyName,
         format!("this file names its policy twice, the second time `{name}`"),
@@ -296,6 +319,8 @@ pub(crate) fn policy_named_twice(name: &str) -> Diagnostic {
 
 /// Policy name `name` is also used by the file `other`, checked together.
 pub(crate) fn shared_policy_name(name: &str, other: &str) -> Diagnostic {
+    let name: &str = &echo(name);
+    let other: &str = &echo(other);
     Diagnostic::new(
         Code::DuplicatePolicyName,
         format!("policy name `{name}` is also used by `{other}`"),
@@ -342,6 +367,9 @@ pub(crate) fn share_grows(parent: f64, value: f64) -> Diagnostic {
 
 /// The child weakens the parent's `on SUBJECT SAFE` to `on SUBJECT WEAK`.
 pub(crate) fn rule_weakened(subject: &str, safe: &str, weak: &str) -> Diagnostic {
+    let subject: &str = &echo(subject);
+    let safe: &str = &echo(safe);
+    let weak: &str = &echo(weak);
     weakens(
         format!("`on {subject}` is weakened from `{safe}` to `{weak}`"),
         format!("remove this statement to inherit `on {subject} {safe}`"),
@@ -350,6 +378,7 @@ pub(crate) fn rule_weakened(subject: &str, safe: &str, weak: &str) -> Diagnostic
 
 /// The child lowers the parent's kind `name` to `severity warning`.
 pub(crate) fn kind_lowered(name: &str) -> Diagnostic {
+    let name: &str = &echo(name);
     Diagnostic::new(
         Code::WeakensParent,
         format!("kind `{name}` is lowered from `severity error` to `severity warning`"),
@@ -370,6 +399,8 @@ pub(crate) const MISSING_PARENT: Explanation = Explanation {
 
 /// `extends "relative"` names no file (`looked_for` is where).
 pub(crate) fn missing_parent(relative: &str, looked_for: &str) -> (Diagnostic, String) {
+    let relative: &str = &echo(relative);
+    let looked_for: &str = &echo(looked_for);
     let diagnostic = Diagnostic::new(
         Code::MissingParent,
         format!("parent policy `{relative}` does not exist"),
@@ -402,6 +433,29 @@ pub(crate) fn extends_cycle(chain: &[String]) -> (Diagnostic, String) {
     (diagnostic, "closes the cycle".to_owned())
 }
 
+// `forbidden-parent`
+
+pub(crate) const FORBIDDEN_PARENT: Explanation = Explanation {
+    code: Code::ForbiddenParent,
+    summary: "`extends` names a file outside the repository, or one that is not a regular file",
+    details: "A policy in a pull request is untrusted input, and `extends` makes ctxguard read another file. It reads a parent only if the path resolves, links followed, to a regular file inside the root: the repository of the policy being checked (the nearest directory above it holding `.git`), its own directory when there is none, or `--root`. Absolute paths, `../` out of the repository, links out of it, FIFOs, devices and files under `/proc`, `/sys` and `/dev` are refused before they are opened, so nothing of theirs can reach a report.",
+    example: &[("team.policy", "extends \"/etc/passwd\"\nkind constraint\n")],
+    run: "check team.policy",
+    fix: "Keep parent policies in the repository and name them by a relative path, or `extends default`; pass `--root DIR` if the policies share a root that is not a git repository.",
+};
+
+/// `extends "relative"` is refused, for `why`.
+pub(crate) fn forbidden_parent(relative: &str, why: &str) -> (Diagnostic, String) {
+    let relative: &str = &echo(relative);
+    let why: &str = &echo(why);
+    let diagnostic = Diagnostic::new(
+        Code::ForbiddenParent,
+        format!("parent policy `{relative}` is not read: {why}"),
+    )
+    .help("keep parent policies inside the repository and name them by a relative path; `--root DIR` sets another root");
+    (diagnostic, "not read".to_owned())
+}
+
 // `duplicate-setting`
 
 pub(crate) const DUPLICATE_SETTING: Explanation = Explanation {
@@ -415,6 +469,7 @@ pub(crate) const DUPLICATE_SETTING: Explanation = Explanation {
 
 /// A setting (`what`, as written) is given twice in one file.
 pub(crate) fn setting_twice(what: &str) -> Diagnostic {
+    let what: &str = &echo(what);
     Diagnostic::new(
         Code::DuplicateSetting,
         format!("`{what}` is set twice in this policy"),
@@ -426,6 +481,8 @@ pub(crate) fn setting_twice(what: &str) -> Diagnostic {
 
 /// Kind `name`'s block sets `what` twice.
 pub(crate) fn kind_setting_twice(name: &str, what: &str) -> Diagnostic {
+    let name: &str = &echo(name);
+    let what: &str = &echo(what);
     Diagnostic::new(
         Code::DuplicateSetting,
         format!("kind `{name}` sets `{what}` twice"),
@@ -475,6 +532,9 @@ pub(crate) const BAD_IGNORE: Explanation = Explanation {
 
 /// An ignore naming `name`, which is no code (`suggestion`: the closest).
 pub(crate) fn ignore_unknown_code(name: &str, suggestion: Option<&str>) -> Diagnostic {
+    let name: &str = &echo(name);
+    let suggestion = suggestion.map(echo);
+    let suggestion = suggestion.as_deref();
     let message = if name.is_empty() {
         "this ignore names no code".to_owned()
     } else {
@@ -525,6 +585,7 @@ pub(crate) const ALL: &[&Explanation] = &[
     &WEAKENS_PARENT,
     &MISSING_PARENT,
     &EXTENDS_CYCLE,
+    &FORBIDDEN_PARENT,
     &DUPLICATE_SETTING,
     &UNUSED_IGNORE,
     &BAD_IGNORE,

@@ -2,6 +2,7 @@
 //! explanation and the constructors of its diagnostics (message and help)
 //! live together here; the checks that report them are in `src/verify/`.
 
+use super::echo;
 use crate::diagnostics::explain::Explanation;
 use crate::diagnostics::{Code, Diagnostic};
 
@@ -18,6 +19,8 @@ pub(crate) const MISSING_COMMITMENT: Explanation = Explanation {
 
 /// An active commitment no plan region keeps. `covered`: a summary covers it.
 pub(crate) fn missing_commitment(identity: &str, region: &str, covered: bool) -> Diagnostic {
+    let identity: &str = &echo(identity);
+    let region: &str = &echo(region);
     let help = if covered {
         format!("take `{region}` out of the summary's `covers` and add `keep: {region}` where it stands in trace order")
     } else {
@@ -45,6 +48,8 @@ pub(crate) const ALTERED_COMMITMENT: Explanation = Explanation {
 
 /// A commitment written out with other content than the trace's region `region`.
 pub(crate) fn altered_commitment(identity: &str, region: &str) -> Diagnostic {
+    let identity: &str = &echo(identity);
+    let region: &str = &echo(region);
     Diagnostic::new(
         Code::AlteredCommitment,
         format!("commitment `{identity}` is altered in the plan"),
@@ -69,6 +74,7 @@ pub(crate) const ALTERED_NARRATIVE: Explanation = Explanation {
 
 /// A `narrative` entry whose text differs from the trace region `region`.
 pub(crate) fn altered_narrative(region: &str) -> Diagnostic {
+    let region: &str = &echo(region);
     Diagnostic::new(
         Code::AlteredNarrative,
         format!("narrative region `{region}` is marked kept, but its text differs"),
@@ -92,6 +98,9 @@ pub(crate) const SUMMARY_COVERS_COMMITMENT: Explanation = Explanation {
 
 /// A summary covers region `region`: a commitment (`identity`) or unclassified.
 pub(crate) fn summary_covers_commitment(identity: Option<&str>, region: &str) -> Diagnostic {
+    let region: &str = &echo(region);
+    let identity = identity.map(echo);
+    let identity = identity.as_deref();
     let what = protected(identity, region);
     let diagnostic = Diagnostic::new(
         Code::SummaryCoversCommitment,
@@ -126,6 +135,9 @@ pub(crate) const SUMMARY_SPANS_COMMITMENT: Explanation = Explanation {
 
 /// A summary covers narrative on both sides of region `region`.
 pub(crate) fn summary_spans_commitment(identity: Option<&str>, region: &str) -> Diagnostic {
+    let region: &str = &echo(region);
+    let identity = identity.map(echo);
+    let identity = identity.as_deref();
     let what = protected(identity, region);
     Diagnostic::new(
         Code::SummarySpansCommitment,
@@ -150,6 +162,7 @@ pub(crate) const INVENTED_COMMITMENT: Explanation = Explanation {
 
 /// The plan writes out a commitment the trace does not have.
 pub(crate) fn invented_commitment(identity: &str) -> Diagnostic {
+    let identity: &str = &echo(identity);
     Diagnostic::new(
         Code::InventedCommitment,
         format!("the plan holds commitment `{identity}`, which the trace does not"),
@@ -171,6 +184,7 @@ pub(crate) const UNCLASSIFIED_DROPPED: Explanation = Explanation {
 
 /// Unclassified region `region` is not kept.
 pub(crate) fn unclassified_dropped(region: &str) -> Diagnostic {
+    let region: &str = &echo(region);
     Diagnostic::new(
         Code::UnclassifiedDropped,
         format!("unclassified region `{region}` is not kept"),
@@ -193,6 +207,8 @@ pub(crate) const ORDER_VIOLATED: Explanation = Explanation {
 /// `preserve order`: `a` comes before `b` in the plan but after it in the
 /// trace; `a_moved` says which of the two is outside the in-order run.
 pub(crate) fn order_moved(a: &str, b: &str, a_moved: bool) -> Diagnostic {
+    let a: &str = &echo(a);
+    let b: &str = &echo(b);
     let (help, moved) = if a_moved {
         (format!("move `{a}` after `{b}`"), a)
     } else {
@@ -209,6 +225,9 @@ pub(crate) fn order_moved(a: &str, b: &str, a_moved: bool) -> Diagnostic {
 /// `order A before B` (`rule`): the plan puts `b` before `a`, which the trace
 /// has in the required order.
 pub(crate) fn order_rule_inverted(a: &str, b: &str, rule: &str) -> Diagnostic {
+    let a: &str = &echo(a);
+    let b: &str = &echo(b);
+    let rule: &str = &echo(rule);
     Diagnostic::new(
         Code::OrderViolated,
         format!("`{b}` comes before `{a}` in the plan, against `{rule}`"),
@@ -220,6 +239,9 @@ pub(crate) fn order_rule_inverted(a: &str, b: &str, rule: &str) -> Diagnostic {
 /// The trace itself has `b` before `a`, against `rule`: a warning, since
 /// compaction keeps trace order.
 pub(crate) fn order_inverted_in_trace(a: &str, b: &str, rule: &str) -> Diagnostic {
+    let a: &str = &echo(a);
+    let b: &str = &echo(b);
+    let rule: &str = &echo(rule);
     Diagnostic::new(
         Code::OrderViolated,
         format!("the trace itself has `{b}` before `{a}`, against `{rule}`"),
@@ -265,6 +287,7 @@ pub(crate) const UNKNOWN_REGION: Explanation = Explanation {
 
 /// The plan names region `id`, which the trace lacks.
 pub(crate) fn unknown_region(id: &str) -> Diagnostic {
+    let id: &str = &echo(id);
     Diagnostic::new(
         Code::UnknownRegion,
         format!("the plan names region `{id}`, which the trace does not have"),
@@ -286,6 +309,8 @@ pub(crate) const CONFLICTING_COMMITMENT: Explanation = Explanation {
 
 /// One identity with two contents in the trace; `region` is the second.
 pub(crate) fn conflicting_commitment(identity: &str, region: &str) -> Diagnostic {
+    let identity: &str = &echo(identity);
+    let region: &str = &echo(region);
     Diagnostic::new(
         Code::ConflictingCommitment,
         format!("commitment `{identity}` has two different contents in the trace"),
@@ -308,6 +333,7 @@ pub(crate) const DUPLICATE_REGION: Explanation = Explanation {
 
 /// Region id `id` is used twice in the trace.
 pub(crate) fn duplicate_trace_id(id: &str) -> Diagnostic {
+    let id: &str = &echo(id);
     Diagnostic::new(
         Code::DuplicateRegion,
         format!("region id `{id}` is used twice in the trace"),
@@ -318,6 +344,7 @@ pub(crate) fn duplicate_trace_id(id: &str) -> Diagnostic {
 
 /// Trace region `id` is used twice by the plan.
 pub(crate) fn duplicate_plan_use(id: &str) -> Diagnostic {
+    let id: &str = &echo(id);
     Diagnostic::new(
         Code::DuplicateRegion,
         format!("trace region `{id}` appears twice in the plan"),
@@ -340,6 +367,8 @@ pub(crate) const STATUS_CHANGED: Explanation = Explanation {
 /// The plan gives commitment `identity` (region `region`) another status
 /// than the trace: `revived` a discharged one, or discharged an active one.
 pub(crate) fn status_changed(identity: &str, region: &str, revived: bool) -> Diagnostic {
+    let identity: &str = &echo(identity);
+    let region: &str = &echo(region);
     let (message, help) = match revived {
         true => (
             format!("the plan revives discharged commitment `{identity}` as active"),
@@ -401,6 +430,8 @@ pub(crate) const RETROFITTED_TAG: Explanation = Explanation {
 
 /// Commitment `identity` (region `region`) was tagged at `tagged_at`, after `at`.
 pub(crate) fn retrofitted_tag(identity: &str, region: &str, tagged_at: u64, at: u64) -> Diagnostic {
+    let identity: &str = &echo(identity);
+    let region: &str = &echo(region);
     Diagnostic::new(
         Code::RetrofittedTag,
         format!("commitment `{identity}` was tagged at {tagged_at}, after it was written at {at}"),
@@ -423,6 +454,9 @@ pub(crate) const UNTAGGED_CANDIDATE: Explanation = Explanation {
 
 /// A `what` (narrative or unclassified) region looks like a commitment of `kind`.
 pub(crate) fn untagged_candidate(what: &str, region: &str, kind: &str) -> Diagnostic {
+    let what: &str = &echo(what);
+    let region: &str = &echo(region);
+    let kind: &str = &echo(kind);
     Diagnostic::new(
         Code::UntaggedCandidate,
         format!("{what} region `{region}` looks like a commitment of kind `{kind}`"),
@@ -446,6 +480,7 @@ pub(crate) const COMMITMENT_IN_SUMMARY: Explanation = Explanation {
 
 /// A summary reads like a commitment of `kind`.
 pub(crate) fn commitment_in_summary(kind: &str) -> Diagnostic {
+    let kind: &str = &echo(kind);
     Diagnostic::new(
         Code::CommitmentInSummary,
         format!("this summary reads like a commitment of kind `{kind}`"),
@@ -466,6 +501,9 @@ pub(crate) const IDENTIFIER_DRIFT: Explanation = Explanation {
 
 /// A summary names `word`, a variant of `pinned` (commitment `identity`).
 pub(crate) fn identifier_drift(word: &str, pinned: &str, identity: &str) -> Diagnostic {
+    let word: &str = &echo(word);
+    let pinned: &str = &echo(pinned);
+    let identity: &str = &echo(identity);
     Diagnostic::new(
         Code::IdentifierDrift,
         format!("this summary names `{word}`, a variant of pinned identifier `{pinned}`"),
@@ -489,6 +527,8 @@ pub(crate) const TOKEN_COUNT_MISMATCH: Explanation = Explanation {
 
 /// Region `id` gives `given` tokens; `tokenizer` counts `real`.
 pub(crate) fn token_count_mismatch(id: &str, given: u64, real: u64, tokenizer: &str) -> Diagnostic {
+    let id: &str = &echo(id);
+    let tokenizer: &str = &echo(tokenizer);
     Diagnostic::new(
         Code::TokenCountMismatch,
         format!("region `{id}` gives {given} tokens; `{tokenizer}` counts {real}"),

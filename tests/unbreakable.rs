@@ -1,0 +1,124 @@
+//! Hostile inputs that once broke ctxguard: each gives a clean report
+//! within its limits, never a panic and never a wrong verdict.
+
+mod common;
+
+use common::Test;
+
+/// A minified trace whose two conflicting commitments stand `gap` bytes
+/// apart on its one line.
+fn minified_conflict(gap: usize) -> String {
+    serde_json::json!({"version": 1, "regions": [
+        {"id": "r1", "kind": "constraint", "key": "k", "text": "Do not drop columns."},
+        {"id": "r2", "kind": "narrative", "text": "x".repeat(gap)},
+        {"id": "r3", "kind": "constraint", "key": "k", "text": "Do drop columns."},
+    ]})
+    .to_string()
+}
+
+/// Two labels more than 64 KiB apart on one line made the renderer panic
+/// (miette cannot pad past 65,535 columns). At and past the threshold, in
+/// every format, the report is whole and the exit status is the verdict's.
+#[test]
+fn labels_far_apart_on_one_line_render() {
+    let plan = r#"{"version": 1, "regions": [{"keep": "r1"}, {"keep": "r3"}]}"#;
+    for gap in [2_000, 65_400, 65_535, 65_600, 140_000] {
+        for format in ["human", "json", "sarif", "github"] {
+            let output = Test::new()
+                .args(&["verify", "--trace", "trace.json", "--plan", "plan.json"])
+                .args(&["--format", format])
+                .write("trace.json", &minified_conflict(gap))
+                .write("plan.json", plan)
+                .status(1)
+                .run();
+            assert!(
+                output.stdout.contains("conflicting-commitment"),
+                "{gap} {format}: {}",
+                output.stdout
+            );
+        }
+    }
+    for gap in [65_535, 70_000] {
+        let policy = format!("kind a {{ doc \"x\"{} doc \"y\" }}\n", " ".repeat(gap));
+        Test::new()
+            .args(&["check", "team.policy"])
+            .write("team.policy", &policy)
+            .stdout_contains("kind `a` sets `doc` twice")
+            .stdout_contains("first set here")
+            .status(1)
+            .run();
+    }
+}
+
+/// Input reaches a terminal only as inert text: escape sequences, other
+/// control characters and bidirectional controls in ids, kinds and text are
+/// shown escaped or replaced, in snippets and messages alike.
+#[test]
+fn no_input_writes_to_the_terminal() {
+    let evil = "\u{1b}[2J\u{1b}]0;pwned\u{7}\u{202e}\u{9b}31m";
+    let trace = serde_json::json!({"version": 1, "regions": [
+        {"id": format!("r{evil}"), "kind": format!("k{evil}"), "key": "a", "text": format!("t{evil}")},
+        {"id": format!("r{evil}"), "kind": "narrative", "text": format!("n{evil}")},
+    ]})
+    .to_string();
+    let plan =
+        r#"{"version": 1, "regions": [{"kind": "summary", "covers": ["nope"], "text": "x"}]}"#;
+    for format in ["human", "github"] {
+        let output = Test::new()
+            .args(&[
+                "verify",
+                "--trace",
+                "trace.json",
+                "--plan",
+                "plan.json",
+                "--format",
+                format,
+            ])
+            .write("trace.json", &trace)
+            .write("plan.json", plan)
+            .status(1)
+            .run();
+        for c in ['\u{1b}', '\u{7}', '\u{202e}', '\u{9b}'] {
+            assert!(
+                !output.stdout.contains(c),
+                "{format} shows {c:?}:\n{}",
+                output.stdout
+            );
+        }
+        assert!(output.stdout.contains("unknown-kind"), "{}", output.stdout);
+    }
+}
+
+/// A 1 MB id is echoed by its start: the report stays small.
+#[test]
+fn long_values_are_echoed_by_their_start() {
+    let id = "r".repeat(1 << 20);
+    let trace = serde_json::json!({"version": 1, "regions": [
+        {"id": id, "kind": "narrative", "text": "a"},
+        {"id": id, "kind": "narrative", "text": "b"},
+    ]})
+    .to_string();
+    let plan = r#"{"version": 1, "regions": []}"#;
+    for format in ["human", "json", "sarif", "github"] {
+        let output = Test::new()
+            .args(&[
+                "verify",
+                "--trace",
+                "trace.json",
+                "--plan",
+                "plan.json",
+                "--format",
+                format,
+            ])
+            .write("trace.json", &trace)
+            .write("plan.json", plan)
+            .status(1)
+            .run();
+        assert!(output.stdout.contains("duplicate-region"), "{format}");
+        assert!(
+            output.stdout.len() < 100_000,
+            "{format}: {} bytes",
+            output.stdout.len()
+        );
+    }
+}
