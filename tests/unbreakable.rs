@@ -122,3 +122,83 @@ fn long_values_are_echoed_by_their_start() {
         );
     }
 }
+
+/// Different inputs must not reach the same verdict-relevant value.
+#[test]
+fn no_wrong_verdicts() {
+    // Token sums saturate: u64::MAX + 2 is not 1 token.
+    let trace = r#"{"version": 1, "regions": [
+        {"id": "r1", "kind": "constraint", "key": "a", "text": "Do not drop columns.", "tokens": 18446744073709551615},
+        {"id": "r2", "kind": "constraint", "key": "b", "text": "Keep the API stable.", "tokens": 2}]}"#;
+    let plan = r#"{"version": 1, "regions": [{"keep": "r1"}, {"keep": "r2"}]}"#;
+    Test::new()
+        .args(&["verify", "--trace", "t.json", "--plan", "p.json"])
+        .write("t.json", trace)
+        .write("p.json", plan)
+        .stdout_contains("budget-unmeetable")
+        .status(3)
+        .run();
+
+    // A kept region counts as the trace counts it, whatever the plan says.
+    let trace = r#"{"version": 1, "regions": [
+        {"id": "r1", "kind": "narrative", "text": "A long story.", "tokens": 200000}]}"#;
+    let plan = r#"{"version": 1, "regions": [{"keep": "r1", "tokens": 1}]}"#;
+    Test::new()
+        .args(&["verify", "--trace", "t.json", "--plan", "p.json"])
+        .write("t.json", trace)
+        .write("p.json", plan)
+        .stdout_contains("over-budget")
+        .stdout_contains("token-count-mismatch")
+        .status(1)
+        .run();
+
+    // Text the plan writes is counted: it cannot claim to be smaller.
+    let trace = r#"{"version": 1, "regions": [{"id": "r1", "kind": "narrative", "text": "a"}]}"#;
+    let summary = "word ".repeat(5000);
+    let plan = format!(
+        r#"{{"version": 1, "regions": [{{"kind": "summary", "covers": ["r1"], "text": "{summary}", "tokens": 1}}]}}"#
+    );
+    Test::new()
+        .args(&[
+            "verify", "--trace", "t.json", "--plan", "p.json", "--budget", "1000",
+        ])
+        .write("t.json", trace)
+        .write("p.json", &plan)
+        .stdout_contains("over-budget")
+        .status(1)
+        .run();
+
+    // `.inf`, `.nan` and `null` are not one value; YAML values JSON cannot
+    // hold are refused rather than turned into `null`.
+    for (traced, planned) in [(".inf", ".nan"), (".inf", "null"), ("-.inf", ".inf")] {
+        let trace = format!(
+            "version: 1\nregions:\n  - {{id: r1, kind: value, key: k, record: {{x: {traced}}}}}\n"
+        );
+        let plan = format!(
+            "version: 1\nregions:\n  - {{kind: value, key: k, record: {{x: {planned}}}}}\n"
+        );
+        Test::new()
+            .args(&[
+                "verify", "--trace", "t.yaml", "--plan", "p.yaml", "--format", "json",
+            ])
+            .write("t.yaml", &trace)
+            .write("p.yaml", &plan)
+            .stdout_contains("is not a number a trace can hold")
+            .status(2)
+            .run();
+    }
+
+    // A key written twice in a JSON record is refused, not read as its last value.
+    let trace = r#"{"version": 1, "regions": [{"id": "r1", "kind": "value", "key": "k", "record": {"a": 1}}]}"#;
+    let plan =
+        r#"{"version": 1, "regions": [{"kind": "value", "key": "k", "record": {"a": 2, "a": 1}}]}"#;
+    Test::new()
+        .args(&[
+            "verify", "--trace", "t.json", "--plan", "p.json", "--format", "json",
+        ])
+        .write("t.json", trace)
+        .write("p.json", plan)
+        .stdout_contains("written twice")
+        .status(2)
+        .run();
+}

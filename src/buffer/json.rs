@@ -247,7 +247,7 @@ pub(super) fn value_of(part: &str) -> Result<Value, serde_json::Error> {
         {
             Ok(Value::from(part.parse::<u64>().unwrap_or_default()))
         }
-        _ => serde_json::from_str(part),
+        _ => crate::buffer::strict::json_value(part),
     }
 }
 

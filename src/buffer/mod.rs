@@ -10,6 +10,7 @@ mod json;
 mod jsonl;
 pub(crate) mod plan;
 pub(crate) mod schema;
+mod strict;
 pub(crate) mod tokens;
 pub(crate) mod trace;
 mod yaml;

@@ -74,11 +74,11 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
             let name = &FIELDS[slot];
             let place = places.fields.get(&(index, *name));
             let span = place.map_or(region_span.clone(), |p| p.span.clone());
-            let value: Value = serde_json::to_value(&value).map_err(|error| {
+            let value: Value = crate::buffer::strict::yaml_value(value).map_err(|reason| {
                 invalid(
                     file,
                     span.clone(),
-                    format!("field `{name}` of region `/regions/{index}` cannot be read: {error}"),
+                    format!("field `{name}` of region `/regions/{index}` cannot be read: {reason}"),
                     "not representable as JSON",
                 )
             })?;

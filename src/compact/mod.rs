@@ -107,7 +107,9 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
         .window
         .or(policy.window.as_ref().map(|w| w.value))
     {
-        let mut total: u64 = entries.iter().map(|(_, tokens, _)| tokens).sum();
+        let mut total = entries.iter().fold(0, |total: u64, (_, tokens, _)| {
+            total.saturating_add(*tokens)
+        });
         // Oldest summaries first, then oldest discharged commitments.
         let droppable: Vec<usize> = (0..entries.len())
             .filter(|&i| matches!(entries[i].0, Entry::Summary { .. }))
@@ -119,7 +121,7 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
                 break;
             }
             dropped[i] = true;
-            total -= entries[i].1;
+            total = total.saturating_sub(entries[i].1);
         }
         let mut keep = dropped.iter().map(|d| !d);
         entries.retain(|_| keep.next().unwrap_or(true));

@@ -119,7 +119,7 @@ impl<'a> TraceIndex<'a> {
                 Class::Narrative => false,
             };
             if required {
-                index.required_tokens += tokens;
+                index.required_tokens = index.required_tokens.saturating_add(tokens);
             }
             if let Some(previous) = index.ids.insert(region.id.as_str(), i) {
                 index.ids.insert(region.id.as_str(), previous);

@@ -167,7 +167,10 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
             .iter()
             .filter(|c| matches!(c, Class::Commitment(_)))
             .count(),
-        tokens_before: index.tokens.iter().sum(),
+        tokens_before: index
+            .tokens
+            .iter()
+            .fold(0, |total: u64, &tokens| total.saturating_add(tokens)),
         tokens_after: verifier.tokens_after,
         budget,
     };

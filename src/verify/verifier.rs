@@ -76,26 +76,30 @@ impl<'a> Verifier<'a> {
             .unwrap_or_else(|| self.region(t).id.clone())
     }
 
-    /// A plan region's tokens: its own `tokens`, or counted.
+    /// Tokens of text the plan writes (a summary, a narrative, a commitment
+    /// written out): always counted, since nothing has sent it yet. A given
+    /// `tokens` counts only when it is more: a plan cannot claim to be
+    /// smaller than it is.
     fn count(&mut self, p: usize, given: Option<u64>, text: &str) -> u64 {
-        let counted = self.index.counter.count(given, || text.into());
-        if let Some(given) = counted.stale {
-            self.stale_tokens(p, given, counted.tokens);
+        let counted = crate::buffer::tokens::count(self.index.counter.tokenizer, text);
+        match given {
+            Some(given) if crate::buffer::tokens::is_stale(given, counted) => {
+                self.stale_tokens(p, given, counted);
+                given.max(counted)
+            }
+            Some(given) => given.max(counted),
+            None => counted,
         }
-        counted.tokens
     }
 
-    /// A kept trace region's tokens: the trace's count, or the plan region's own.
+    /// A kept trace region's tokens: the trace's count, whatever the plan
+    /// region says (a `tokens` more than 10% off is reported).
     fn kept_tokens(&mut self, p: usize, given: Option<u64>, t: usize) -> u64 {
         let real = self.index.tokens[t];
-        match given {
-            Some(given) if !self.index.counter.recount => given,
-            Some(given) if crate::buffer::tokens::is_stale(given, real) => {
-                self.stale_tokens(p, given, real);
-                real
-            }
-            _ => real,
+        if let Some(given) = given.filter(|&given| crate::buffer::tokens::is_stale(given, real)) {
+            self.stale_tokens(p, given, real);
         }
+        real
     }
 
     fn stale_tokens(&mut self, p: usize, given: u64, real: u64) {
@@ -119,29 +123,31 @@ impl<'a> Verifier<'a> {
                 let Some(t) = self.lookup(p, &id.node, &id.span) else {
                     return;
                 };
-                self.tokens_after += self.kept_tokens(p, region.tokens, t);
+                let tokens = self.kept_tokens(p, region.tokens, t);
+                self.tokens_after = self.tokens_after.saturating_add(tokens);
                 if self.claim(p, t, &id.span) {
                     self.keep(p, t, region);
                 }
             }
             Entry::Commitment { kind, key, content } => {
                 let tokens = self.count(p, region.tokens, &content.node.as_text());
-                self.tokens_after += tokens;
+                self.tokens_after = self.tokens_after.saturating_add(tokens);
                 self.written_commitment(p, region, kind, key, content);
             }
             Entry::Summary { covers, text, .. } => {
                 let tokens = self.count(p, region.tokens, &text.node);
-                self.tokens_after += tokens;
+                self.tokens_after = self.tokens_after.saturating_add(tokens);
                 self.summary(p, covers, &text.node, &text.span);
             }
             Entry::Narrative { from, text, .. } => {
                 let Some(t) = self.lookup(p, &from.node, &from.span) else {
                     return;
                 };
-                self.tokens_after += match text {
+                let tokens = match text {
                     Some(text) => self.count(p, region.tokens, &text.node),
                     None => self.kept_tokens(p, region.tokens, t),
                 };
+                self.tokens_after = self.tokens_after.saturating_add(tokens);
                 if !self.claim(p, t, &from.span) {
                     return;
                 }
