@@ -87,7 +87,10 @@ pub use buffer::trace::{Content, Place, Region, RegionKind, Role, Status, Trace}
 
 pub use verify::{verify, Budget, Options, Stats, Verdict, Verification, WARNING_LIMIT};
 
-pub use compact::{compact, CompactOptions, Outcome};
+pub use compact::{
+    compact, CompactOptions, Outcome, Summarizer, DEFAULT_TIMEOUT as DEFAULT_SUMMARIZER_TIMEOUT,
+    MAX_SUMMARY_BYTES,
+};
 
 pub use report::{
     emit, render, render_saved, usage_error, write, ExitStatus, Format, HumanStyle, JsonDiagnostic,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use ctxguard::{
     Access, Budget, Code, CompactOptions, Format, InputFormat, Options, Overrides, PlanRequest,
-    Report, Schema, Terminal, Tokenizer, UsageError, VerifyRequest, WARNING_LIMIT,
+    Report, Schema, Summarizer, Terminal, Tokenizer, UsageError, VerifyRequest, WARNING_LIMIT,
 };
 
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
@@ -80,6 +80,10 @@ enum Command {
         /// of each region stands in (marked `summarizer: extractive`).
         #[arg(long, value_name = "CMD")]
         summarizer: Option<String>,
+        /// Stop a summarizer that runs longer than this, with every process
+        /// it started, and fail (`summarizer-failed`).
+        #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+        summarizer_timeout: f64,
         #[arg(long, value_name = "TOKENS")]
         budget: Option<u64>,
         #[arg(long, value_enum, value_name = "FORMAT")]
@@ -294,12 +298,19 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             trace,
             policy,
             summarizer,
+            summarizer_timeout,
             budget,
             input_format,
             output_format,
             counting,
             access,
         } => {
+            let timeout =
+                std::time::Duration::try_from_secs_f64(summarizer_timeout).map_err(|_| {
+                    UsageError(format!(
+                        "`--summarizer-timeout {summarizer_timeout}` is not a number of seconds"
+                    ))
+                })?;
             let request = PlanRequest {
                 access: access.access(),
                 trace,
@@ -307,7 +318,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                 input_format: input_format.map(Into::into),
                 output_format: output_format.map(Into::into),
                 options: CompactOptions {
-                    summarizer,
+                    summarizer: summarizer.map(|command| Summarizer { command, timeout }),
                     budget: counting.budget(budget),
                 },
             };

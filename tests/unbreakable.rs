@@ -202,3 +202,83 @@ fn no_wrong_verdicts() {
         .status(2)
         .run();
 }
+
+/// A summarizer is bounded: stopped (with what it started) past its
+/// timeout or past its output cap, and never deadlocked by printing before
+/// it reads.
+#[test]
+fn summarizers_are_bounded() {
+    let trace = serde_json::json!({"version": 1, "regions": [
+        {"id": "r1", "kind": "narrative", "text": "n".repeat(1 << 20)},
+        {"id": "r2", "kind": "constraint", "key": "k", "text": "Do not drop columns."},
+    ]})
+    .to_string();
+    let plan = |summarizer: &str, timeout: &str| {
+        Test::new()
+            .args(&["plan", "--trace", "t.json", "--summarizer", summarizer])
+            .args(&["--summarizer-timeout", timeout])
+            .write("t.json", &trace)
+    };
+    // Stopped past its timeout, with the processes it started.
+    plan("sleep 30 & sleep 30", "0.5")
+        .stderr_contains("ran longer than")
+        .stderr_contains("0.5 s and was stopped")
+        .status(2)
+        .run();
+    // Stopped past the output cap.
+    plan("yes", "60")
+        .stderr_contains("printed more than 1048576 bytes")
+        .status(2)
+        .run();
+    // Prints 200 KB before reading 1 MB: both pipes are pumped at once.
+    plan(
+        "head -c 200000 /dev/zero | tr '\\0' a; cat > /dev/null",
+        "60",
+    )
+    .stdout_contains("\"summarizer\": \"head -c 200000")
+    .run();
+    Test::new()
+        .args(&[
+            "plan",
+            "--trace",
+            "t.json",
+            "--summarizer",
+            "x",
+            "--summarizer-timeout=-1",
+        ])
+        .write("t.json", &trace)
+        .stderr_contains("is not a number of seconds")
+        .status(2)
+        .run();
+}
+
+/// Output that cannot be written is an error, not a silent success.
+#[cfg(unix)]
+#[test]
+fn write_errors_are_errors() {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .map(std::process::Stdio::from)
+    };
+    for args in [
+        &["plan", "--trace", "tests/scenarios/migration/trace.yaml"][..],
+        &["check", "--format", "sarif", "policies/"][..],
+        &["explain"][..],
+    ] {
+        let Ok(stdout) = full() else { return };
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_ctxguard"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(stdout)
+            .output()
+            .expect("ctxguard runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("cannot write the output"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

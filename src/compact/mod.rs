@@ -16,13 +16,15 @@ use crate::verify::{verify, Budget, Options, Verdict};
 
 mod summarizer;
 
+pub use summarizer::{Summarizer, DEFAULT_TIMEOUT, MAX_SUMMARY_BYTES};
+
 /// How `plan` compacts.
 #[derive(Clone, Debug, Default)]
 pub struct CompactOptions {
     /// A shell command run once per narrative run, the run's text on its
     /// standard input; its standard output is the summary. `None`: the
     /// first sentence of each region stands in.
-    pub summarizer: Option<String>,
+    pub summarizer: Option<Summarizer>,
     /// The window and how tokens are counted.
     pub budget: Budget,
 }
@@ -171,8 +173,8 @@ fn flush(
         .collect();
     let (text, summarizer) = match &options.summarizer {
         Some(command) => (
-            summarizer::summarize(command, &texts.join("\n\n"), run, trace)?,
-            command.clone(),
+            summarizer::summarize(command, texts.join("\n\n"), run, trace)?,
+            command.command.clone(),
         ),
         None => (summarizer::extract(&texts), "extractive".to_owned()),
     };
