@@ -254,3 +254,64 @@ proptest! {
         assert_canonical("generated", &text);
     }
 }
+
+/// `fmt` edits the file, it does not replace it: a link is followed and
+/// stays a link, hard links stay shared (same inode, so owner and mode are
+/// kept), and a read-only file is refused.
+#[cfg(unix)]
+#[test]
+fn fmt_edits_in_place() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let messy = "kind constraint { doc \"A rule.\" }\n";
+    let tidy = "kind constraint {\n  doc \"A rule.\"\n}\n";
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = dir.path();
+    std::fs::write(dir.join("target.policy"), messy).expect("write");
+    std::os::unix::fs::symlink("target.policy", dir.join("link.policy")).expect("a link");
+    std::fs::hard_link(dir.join("target.policy"), dir.join("hard.policy")).expect("a hard link");
+    let inode = std::fs::metadata(dir.join("target.policy"))
+        .expect("stat")
+        .ino();
+    Test::new()
+        .args(&["fmt", "link.policy"])
+        .current_dir(dir)
+        .stdout("")
+        .run();
+    let link = std::fs::symlink_metadata(dir.join("link.policy")).expect("lstat");
+    assert!(link.file_type().is_symlink(), "the link is still a link");
+    for name in ["target.policy", "hard.policy", "link.policy"] {
+        assert_eq!(
+            std::fs::read_to_string(dir.join(name)).expect("read"),
+            tidy,
+            "{name}"
+        );
+    }
+    assert_eq!(
+        std::fs::metadata(dir.join("target.policy"))
+            .expect("stat")
+            .ino(),
+        inode
+    );
+
+    std::fs::write(dir.join("locked.policy"), messy).expect("write");
+    std::fs::set_permissions(
+        dir.join("locked.policy"),
+        std::fs::Permissions::from_mode(0o444),
+    )
+    .expect("chmod");
+    Test::new()
+        .args(&["fmt", "locked.policy"])
+        .current_dir(dir)
+        .stderr_contains("is read-only")
+        .status(2)
+        .run();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("locked.policy")).expect("read"),
+        messy
+    );
+    let mode = std::fs::metadata(dir.join("locked.policy"))
+        .expect("stat")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o444);
+}

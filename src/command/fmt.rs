@@ -71,10 +71,8 @@ fn fmt_files(files: &[PathBuf], check: bool, access: &Access) -> Formatted {
                     .header(&name, &format!("{name} (formatted)"))
                     .to_string(),
             );
-        } else if let Err(error) = write_atomically(path, &formatted) {
-            let name = path.display().to_string();
-            let reason = format!("`{name}` cannot be written: {error}");
-            result.diagnostics.push(codes::unreadable(&name, reason));
+        } else if let Err(diagnostic) = edit(path, &formatted) {
+            result.diagnostics.push(*diagnostic);
             continue;
         }
         result.changed.push(path.clone());
@@ -82,16 +80,28 @@ fn fmt_files(files: &[PathBuf], check: bool, access: &Access) -> Formatted {
     result
 }
 
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let directory = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let permissions = std::fs::metadata(path)?.permissions();
-    let mut temporary = tempfile::NamedTempFile::new_in(directory)?;
-    temporary.write_all(text.as_bytes())?;
-    temporary.as_file().sync_all()?;
-    std::fs::set_permissions(temporary.path(), permissions)?;
-    temporary.persist(path).map_err(|error| error.error)?;
-    Ok(())
+/// Writes `text` into the file at `path`, in place: a link is followed to
+/// its target and stays a link, the file keeps its inode (so its hard links,
+/// owner and mode), and a read-only file is refused, not made writable.
+fn edit(path: &Path, text: &str) -> Result<(), Box<crate::diagnostics::Diagnostic>> {
+    let name = path.display().to_string();
+    let failed = |error: std::io::Error| {
+        Box::new(codes::unreadable(
+            &name,
+            format!("`{name}` cannot be written: {error}"),
+        ))
+    };
+    let target = std::fs::canonicalize(path).map_err(failed)?;
+    let metadata = std::fs::metadata(&target).map_err(failed)?;
+    if metadata.permissions().readonly() {
+        return Err(Box::new(codes::read_only(&name)));
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&target)
+        .map_err(failed)?;
+    file.set_len(0)
+        .and_then(|()| file.write_all(text.as_bytes()))
+        .and_then(|()| file.sync_all())
+        .map_err(failed)
 }

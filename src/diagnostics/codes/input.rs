@@ -10,7 +10,7 @@ use crate::diagnostics::{Code, Diagnostic};
 
 pub(crate) const UNREADABLE_FILE: Explanation = Explanation {
     code: Code::UnreadableFile,
-    summary: "an input file cannot be read as UTF-8 text",
+    summary: "an input file cannot be read as UTF-8 text (or, for `fmt`, written)",
     details: "The file does not exist, cannot be opened, or is not UTF-8 (UTF-16, or stray bytes). ctxguard never guesses at an input it cannot read: a policy it could not read protects nothing, so the command exits 2.",
     example: &[("team.policy", "")],
     run: "check team.policy",
@@ -29,6 +29,13 @@ pub(crate) fn not_a_file(name: &str, kind: &str) -> Diagnostic {
     let kind: &str = &echo(kind);
     unreadable(name, format!("`{name}` is {kind}, not a regular file"))
         .help("name a file; ctxguard does not read directories, FIFOs, devices or sockets")
+}
+
+/// `fmt` would have to change `name`, which is read-only.
+pub(crate) fn read_only(name: &str) -> Diagnostic {
+    let name: &str = &echo(name);
+    unreadable(name, format!("`{name}` is read-only; `ctxguard fmt` leaves it as it is"))
+        .help("make it writable if it should be formatted, or run `ctxguard fmt --check` to see the changes")
 }
 
 /// `name`, found in `directory`, links to a file outside it.
