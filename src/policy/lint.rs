@@ -71,7 +71,7 @@ struct Seen {
     window: Option<Span>,
     commitments: Option<Span>,
     on: [Option<Span>; 3],
-    kinds: Vec<(String, Span)>,
+    kinds: foldhash::HashMap<String, Span>,
 }
 
 struct Resolver<'a> {
@@ -186,7 +186,7 @@ impl Resolver<'_> {
             ));
             return;
         }
-        if let Some((_, first)) = self.seen.kinds.iter().find(|(seen, _)| seen == name) {
+        if let Some(first) = self.seen.kinds.get(name.as_str()) {
             let first = first.clone();
             self.report(
                 codes::duplicate_kind(name)
@@ -195,7 +195,7 @@ impl Resolver<'_> {
             );
             return;
         }
-        self.seen.kinds.push((name.clone(), name_span.clone()));
+        self.seen.kinds.insert(name.clone(), name_span.clone());
 
         for (what, spans) in [
             (
@@ -225,7 +225,7 @@ impl Resolver<'_> {
             value: s.node,
             origin: Some(self.origin(&s.span)),
         });
-        let inherited = self.policy.kinds.iter().position(|kind| &kind.name == name);
+        let inherited = self.policy.kind_position(name);
         match inherited {
             Some(index) => {
                 // A child may refine a parent's kind: add hints, replace its doc, raise its severity.
@@ -263,7 +263,7 @@ impl Resolver<'_> {
             }
             None => {
                 let origin = self.origin(&name_span);
-                self.policy.kinds.push(Kind {
+                self.policy.add_kind(Kind {
                     name: name.clone(),
                     doc: decl.docs.first().map(|d| d.node.clone()),
                     hints,

@@ -127,6 +127,8 @@ pub struct Policy {
     pub file: Arc<SourceFile>,
     /// Commitment kinds, parents' first.
     pub kinds: Vec<Kind>,
+    /// Each kind's position in `kinds`, by name.
+    kind_index: foldhash::HashMap<String, usize>,
     /// `order` statements, parents' first.
     pub orders: Vec<OrderRule>,
     /// Where `preserve order` is stated, if it is.
@@ -151,6 +153,7 @@ impl Policy {
             name_origin: None,
             file: Arc::clone(file),
             kinds: Vec::new(),
+            kind_index: foldhash::HashMap::default(),
             orders: Vec::new(),
             preserve_order: None,
             tokenizer: Setting::default(Tokenizer::O200kBase),
@@ -162,7 +165,18 @@ impl Policy {
 
     /// The kind named `name`.
     pub fn kind(&self, name: &str) -> Option<&Kind> {
-        self.kinds.iter().find(|kind| kind.name == name)
+        self.kind_position(name).and_then(|k| self.kinds.get(k))
+    }
+
+    /// The position in `kinds` of the kind named `name`.
+    pub fn kind_position(&self, name: &str) -> Option<usize> {
+        self.kind_index.get(name).copied()
+    }
+
+    /// Declares a kind (its name not yet declared).
+    pub(crate) fn add_kind(&mut self, kind: Kind) {
+        self.kind_index.insert(kind.name.clone(), self.kinds.len());
+        self.kinds.push(kind);
     }
 
     /// Tokens the commitments may use of a `window`: the policy's share of

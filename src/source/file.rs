@@ -58,6 +58,9 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Spanned<T> {
 
 /// Snippets larger than this show a window of the labelled line instead.
 const MAX_SNIPPET: usize = 4096;
+/// Bytes between two character-count checkpoints.
+const CHECKPOINT: usize = 4096;
+
 /// Bytes shown either side of a span in a window.
 const WINDOW: usize = 100;
 
@@ -67,6 +70,9 @@ pub struct SourceFile {
     name: String,
     text: String,
     line_starts: OnceLock<Vec<usize>>,
+    /// Characters before every [`CHECKPOINT`]th byte, so a column on a
+    /// megabyte-long line costs a few kilobytes of counting, not the line.
+    char_checkpoints: OnceLock<Vec<usize>>,
     /// The text as snippets show it, when it holds characters a terminal
     /// would act on: made on first use, with the same byte offsets.
     shown: OnceLock<Option<String>>,
@@ -79,6 +85,7 @@ impl SourceFile {
             name: name.into(),
             text: text.into(),
             line_starts: OnceLock::new(),
+            char_checkpoints: OnceLock::new(),
             shown: OnceLock::new(),
         })
     }
@@ -119,21 +126,55 @@ impl SourceFile {
             .unwrap_or(&self.text)
     }
 
+    /// Where each line starts. A line ends at LF, CRLF or a lone CR, as
+    /// editors (and miette) count them.
     fn line_starts(&self) -> &[usize] {
         self.line_starts.get_or_init(|| {
+            let bytes = self.text.as_bytes();
             std::iter::once(0)
-                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
+                .chain(
+                    memchr::memchr2_iter(b'\n', b'\r', bytes)
+                        .filter(|&i| !(bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n')))
+                        .map(|i| i + 1),
+                )
                 .collect()
         })
+    }
+
+    /// The 0-based line that holds byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.line_starts()
+            .partition_point(|&start| start <= offset)
+            .max(1)
+            - 1
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = self.floor_char_boundary(offset.min(self.text.len()));
-        let starts = self.line_starts();
-        let line = starts.partition_point(|&start| start <= offset).max(1) - 1;
-        let column = self.text[starts[line]..offset].chars().count() + 1;
+        let line = self.line_of(offset);
+        let start = self.line_starts()[line].min(offset);
+        let column = self.chars_before(offset) - self.chars_before(start) + 1;
         (line + 1, column)
+    }
+
+    /// How many characters come before byte `offset` (a char boundary).
+    fn chars_before(&self, offset: usize) -> usize {
+        let checkpoints = self.char_checkpoints.get_or_init(|| {
+            let mut counted = 0;
+            let mut previous = 0;
+            (0..=self.text.len() / CHECKPOINT)
+                .map(|i| {
+                    let at = self.floor_char_boundary(i * CHECKPOINT);
+                    counted += self.text[previous..at].chars().count();
+                    previous = at;
+                    counted
+                })
+                .collect()
+        });
+        let i = offset / CHECKPOINT;
+        let at = self.floor_char_boundary(i * CHECKPOINT);
+        checkpoints.get(i).copied().unwrap_or(0) + self.text[at..offset].chars().count()
     }
 
     /// Byte offset of a 1-based line and column, clamped to the text.
@@ -177,10 +218,11 @@ impl SourceFile {
     fn window(&self, span: &SourceSpan) -> MietteSpanContents<'_> {
         let start = span.offset().min(self.text.len());
         let end = (start + span.len()).min(self.text.len());
-        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = self.text[end..]
-            .find('\n')
-            .map_or(self.text.len(), |i| end + i);
+        let starts = self.line_starts();
+        let line_start = starts[self.line_of(start)];
+        let line_end = starts
+            .get(self.line_of(end) + 1)
+            .map_or(self.text.len(), |&next| next.saturating_sub(1).max(end));
         let from = self.floor_char_boundary(start.saturating_sub(WINDOW).max(line_start));
         let to = self.floor_char_boundary((end.max(start + 1) + WINDOW).min(line_end).max(from));
         let (line, column) = self.line_col(from);
@@ -226,19 +268,34 @@ impl SourceCode for SourceFile {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let inner = self
-            .shown()
-            .read_span(span, context_lines_before, context_lines_after)?;
-        if inner.data().len() > MAX_SNIPPET {
+        // Only the lines the snippet shows are handed to miette, found
+        // through the line index: each snippet costs its own size, not the
+        // file's, however many diagnostics a large file has.
+        let len = self.text.len();
+        let start = span.offset().min(len);
+        let end = (start + span.len()).min(len);
+        let starts = self.line_starts();
+        let first = self.line_of(start);
+        let last = self.line_of(end.saturating_sub(1).max(start));
+        let from = starts[first.saturating_sub(context_lines_before)];
+        let to = starts
+            .get(last + context_lines_after + 1)
+            .copied()
+            .unwrap_or(len);
+        if to.saturating_sub(from) > MAX_SNIPPET {
             return Ok(Box::new(self.window(span)));
         }
+        let slice = &self.shown()[from..to];
+        let local = SourceSpan::new((start - from).into(), end - start);
+        let inner = slice.read_span(&local, context_lines_before, context_lines_after)?;
+        let before = self.line_of(from);
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
             inner.data(),
-            *inner.span(),
-            inner.line(),
+            (inner.span().offset() + from, inner.span().len()).into(),
+            inner.line() + before,
             inner.column(),
-            inner.line_count(),
+            inner.line_count() + before,
         )))
     }
 }

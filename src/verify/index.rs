@@ -175,12 +175,7 @@ impl<'a> TraceIndex<'a> {
                 _ => Class::Unclassified,
             };
         };
-        if let Some(k) = self
-            .policy
-            .kinds
-            .iter()
-            .position(|declared| &declared.name == kind)
-        {
+        if let Some(k) = self.policy.kind_position(kind) {
             return Class::Commitment(k);
         }
         let names = self.policy.kinds.iter().map(|k| k.name.as_str());

@@ -18,6 +18,16 @@ impl Verifier<'_> {
         };
         let sequence = &self.sequence;
         let in_order = longest_increasing(sequence.iter().map(|(_, c)| *c));
+        // The next element of the in-order run after each position, found
+        // in one pass from the end, so the check stays linear after sorting.
+        let mut next_in_order = vec![None; sequence.len() + 1];
+        for k in (0..sequence.len()).rev() {
+            next_in_order[k] = if in_order[k] {
+                Some(k)
+            } else {
+                next_in_order[k + 1]
+            };
+        }
         let mut last_in_order: Option<usize> = None;
         let mut violations = Vec::new();
         for (k, &(_, c)) in sequence.iter().enumerate() {
@@ -27,8 +37,7 @@ impl Verifier<'_> {
             }
             let pair = match last_in_order {
                 Some(l) if sequence[l].1 > c => Some((l, k)),
-                _ => (k + 1..sequence.len())
-                    .find(|&m| in_order[m])
+                _ => next_in_order[k + 1]
                     .filter(|&m| sequence[m].1 < c)
                     .map(|m| (k, m)),
             };
