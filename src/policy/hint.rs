@@ -17,6 +17,14 @@ pub struct PatternError {
 const FLAGS_HELP: &str =
     "flags are `i` (ignore case), `m` (multi-line), `s` (`.` matches newline), `x` (verbose) and `U` (lazy); hints match anywhere in the text, so `g` is not needed";
 
+/// The most hints a policy, with everything it extends, may have: each
+/// compiles to at most 1 MiB and matches with a cache of at most
+/// [`DFA_LIMIT`], so hints never hold more than a bounded amount of memory.
+pub const MAX_HINTS: usize = 256;
+
+/// The lazy DFA cache of one hint.
+const DFA_LIMIT: usize = 512 << 10;
+
 /// Compiles a hint. `flags_offset` is where the flags start, relative to the body.
 pub fn compile(body: &str, flags: &str, flags_offset: usize) -> Result<Regex, PatternError> {
     let mut builder = RegexBuilder::new(body);
@@ -55,6 +63,7 @@ pub fn compile(body: &str, flags: &str, flags_offset: usize) -> Result<Regex, Pa
     }
     builder
         .size_limit(1 << 20)
+        .dfa_size_limit(DFA_LIMIT)
         .build()
         .map_err(|error| PatternError {
             message: match error {

@@ -34,6 +34,7 @@ pub fn resolve(ast: &PolicyAst, parent: Parent<'_>) -> (Policy, Vec<Diagnostic>)
         Parent::Unavailable => (None, true),
     };
     let mut resolver = Resolver {
+        hints: parent.map_or(0, |p| p.kinds.iter().map(|k| k.hints.len()).sum()),
         file: &ast.source,
         policy: parent
             .cloned()
@@ -75,6 +76,8 @@ struct Seen {
 }
 
 struct Resolver<'a> {
+    /// Hints of the policy so far, its parents' included.
+    hints: usize,
     file: &'a Arc<SourceFile>,
     policy: Policy,
     parent: Option<&'a Policy>,
@@ -275,6 +278,18 @@ impl Resolver<'_> {
     }
 
     fn hint(&mut self, kind: &str, decl: &HintDecl) -> Option<Hint> {
+        if self.hints >= hint::MAX_HINTS {
+            if self.hints == hint::MAX_HINTS {
+                self.report(codes::too_many_hints(hint::MAX_HINTS).label(
+                    self.file,
+                    decl.span.clone(),
+                    "not compiled, nor any after it",
+                ));
+                self.hints += 1;
+            }
+            return None;
+        }
+        self.hints += 1;
         let body_start = decl.body.span.start;
         let flags_offset = decl.flags.span.start - body_start;
         match hint::compile(&decl.body.node, &decl.flags.node, flags_offset) {
@@ -429,6 +444,19 @@ impl Resolver<'_> {
         before: &Spanned<Selector>,
         after: &Spanned<Selector>,
     ) {
+        for selector in [before, after] {
+            if let Selector::Identity { key, .. } = &selector.node {
+                let length = key.chars().count();
+                if key.contains('*') && length > crate::policy::selector::MAX_GLOB {
+                    self.report(codes::glob_too_long(length).label(
+                        self.file,
+                        selector.span.clone(),
+                        "too long",
+                    ));
+                    return;
+                }
+            }
+        }
         let mut known = true;
         for selector in [before, after] {
             let kind = selector.node.kind();

@@ -16,6 +16,10 @@ use crate::source::{Access, Refusal, SourceFile};
 /// The default policy, built into the binary.
 pub const DEFAULT_POLICY: &str = include_str!("../../policies/default.policy");
 
+/// The deepest `extends` chain read: each policy holds a copy of its
+/// parent's model, so the chain's memory grows with the square of its depth.
+pub const MAX_EXTENDS_DEPTH: usize = 32;
+
 /// How the built-in default policy is named in diagnostics.
 pub const DEFAULT_POLICY_NAME: &str = "<built-in>/default.policy";
 
@@ -274,6 +278,16 @@ impl Loader {
         parent: &ParentRef,
         directory: Option<&Path>,
     ) -> Result<Option<Arc<Loaded>>, Box<(Diagnostic, String)>> {
+        if self.in_progress.len() >= MAX_EXTENDS_DEPTH {
+            let name = match parent {
+                ParentRef::Builtin => "default".to_owned(),
+                ParentRef::Path(relative) => relative.clone(),
+            };
+            return Err(Box::new(codes::forbidden_parent(
+                &name,
+                &format!("the `extends` chain is already {MAX_EXTENDS_DEPTH} policies deep"),
+            )));
+        }
         let (key, path) = match parent {
             ParentRef::Builtin => (Key::Builtin, None),
             ParentRef::Path(relative) => {

@@ -14,6 +14,9 @@ use crate::policy::OrderRule;
 #[derive(Debug)]
 pub struct OrderGraph {
     graph: DiGraph<usize, ()>,
+    /// Whether each statement is on a cycle (its strongly connected
+    /// component has more than one statement, or it follows itself).
+    cyclic: Vec<bool>,
 }
 
 impl OrderGraph {
@@ -29,7 +32,17 @@ impl OrderGraph {
                 }
             }
         }
-        OrderGraph { graph }
+        let mut cyclic = vec![false; rules.len()];
+        for component in tarjan_scc(&graph) {
+            let looped = match component.as_slice() {
+                [only] => graph.contains_edge(*only, *only),
+                _ => true,
+            };
+            for node in component {
+                cyclic[node.index()] = looped;
+            }
+        }
+        OrderGraph { graph, cyclic }
     }
 
     /// One cycle per strongly connected component that has one, as
@@ -94,7 +107,7 @@ impl OrderGraph {
     }
 
     fn on_cycle(&self, node: NodeIndex) -> bool {
-        self.path(node, |n| n == node, |_| true).is_some()
+        self.cyclic.get(node.index()).copied().unwrap_or(false)
     }
 
     /// Breadth-first search from the successors of `from` to a node meeting

@@ -64,24 +64,45 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == b'*')
 }
 
-/// Whether two `*` globs match at least one common string.
+/// Whether two `*` globs match at least one common string. A key without
+/// `*` is matched directly; two globs take time |a|·|b| and memory |b|, and
+/// the linter keeps globs to [`MAX_GLOB`] characters.
 fn globs_intersect(a: &[u8], b: &[u8]) -> bool {
-    // can[i][j]: a[i..] and b[j..] have a common match.
-    let mut can = vec![vec![false; b.len() + 1]; a.len() + 1];
+    let literal = |s: &[u8]| !s.contains(&b'*');
+    match (literal(a), literal(b)) {
+        (true, true) => return a == b,
+        (true, false) => return glob_match_bytes(b, a),
+        (false, true) => return glob_match_bytes(a, b),
+        (false, false) => {}
+    }
+    // next[j] / row[j]: a[i+1..] / a[i..] and b[j..] have a common match.
+    let mut next = vec![false; b.len() + 1];
+    let mut row = vec![false; b.len() + 1];
     for i in (0..=a.len()).rev() {
         for j in (0..=b.len()).rev() {
-            can[i][j] = match (a.get(i), b.get(j)) {
+            row[j] = match (a.get(i), b.get(j)) {
                 (None, None) => true,
-                (Some(b'*'), _) if can[i + 1][j] => true,
-                (_, Some(b'*')) if can[i][j + 1] => true,
-                (Some(b'*'), Some(_)) => can[i][j + 1],
-                (Some(_), Some(b'*')) => can[i + 1][j],
-                (Some(x), Some(y)) => x == y && can[i + 1][j + 1],
+                (Some(b'*'), _) if next[j] => true,
+                (_, Some(b'*')) if row[j + 1] => true,
+                (Some(b'*'), Some(_)) => row[j + 1],
+                (Some(_), Some(b'*')) => next[j],
+                (Some(x), Some(y)) => x == y && next[j + 1],
                 _ => false,
             };
         }
+        std::mem::swap(&mut next, &mut row);
     }
-    can[0][0]
+    next[0]
+}
+
+/// The longest `*` pattern an `order` selector may use.
+pub const MAX_GLOB: usize = 256;
+
+fn glob_match_bytes(pattern: &[u8], text: &[u8]) -> bool {
+    match (std::str::from_utf8(pattern), std::str::from_utf8(text)) {
+        (Ok(pattern), Ok(text)) => glob_match(pattern, text),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -143,7 +143,11 @@ pub fn word_diff(old: &str, new: &str) -> String {
         deleted.clear();
         inserted.clear();
     }
-    let diff = TextDiff::from_words(old, new);
+    // Myers' diff is quadratic on texts that differ everywhere; past the
+    // deadline `similar` settles for a coarser (still correct) diff.
+    let diff = TextDiff::configure()
+        .deadline(std::time::Instant::now() + DIFF_DEADLINE)
+        .diff_words(old, new);
     let (mut out, mut deleted, mut inserted, mut space) =
         (String::new(), String::new(), String::new(), String::new());
     for change in diff.iter_all_changes() {
@@ -175,8 +179,18 @@ pub fn word_diff(old: &str, new: &str) -> String {
     }
     flush(&mut out, &mut deleted, &mut inserted);
     out.push_str(&space);
+    if out.chars().count() > MAX_DIFF {
+        let shown: String = out.chars().take(MAX_DIFF).collect();
+        return format!("{shown} … (the diff goes on)");
+    }
     out
 }
+
+/// How long a word diff may take before it settles for a coarser one.
+const DIFF_DEADLINE: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Most characters of a word diff a note shows.
+const MAX_DIFF: usize = 2000;
 
 fn short(value: &Value) -> String {
     let text = value.to_string();

@@ -225,6 +225,24 @@ pub(crate) const INVALID_PATTERN: Explanation = Explanation {
     fix: "Correct the pattern; escape literal special characters with `\\`. Flags are `i`, `m`, `s`, `x` and `U`.",
 };
 
+/// An `order` selector's `*` pattern of `length` characters, past the limit.
+pub(crate) fn glob_too_long(length: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidPattern,
+        format!("this `*` pattern is {length} characters long; at most 256 are read"),
+    )
+    .help("name the commitments with a shorter pattern, or by their kind")
+}
+
+/// A hint past the policy's limit of `limit` hints.
+pub(crate) fn too_many_hints(limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidPattern,
+        format!("this policy has more than {limit} hints; the rest are not compiled"),
+    )
+    .help("hints are quick classifiers: keep a few per kind, and fold alternatives into one pattern with `|`")
+}
+
 /// A hint of kind `kind` does not compile; `help` is the regex error's advice.
 pub(crate) fn invalid_pattern(kind: &str, help: String) -> Diagnostic {
     let kind: &str = &echo(kind);
