@@ -2,9 +2,16 @@
 //! (`parser.py` for `src/legacy/parser_v2.py`). Pinned identifiers are
 //! indexed once, so each summary word costs a few hash look-ups.
 
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use regex::Regex;
+
+/// Character pairs the edit-distance rule may compare in one verification:
+/// past it, the rule stops (and says so), so ten thousand pinned paths
+/// against ten thousand summary words stay within a fraction of a second.
+pub const EDIT_BUDGET: u64 = 50_000_000;
 
 /// A commitment whose content is one identifier-like token.
 #[derive(Debug)]
@@ -25,12 +32,17 @@ pub struct DriftIndex {
     pinned: Vec<Pinned>,
     exact: HashMap<String, usize>,
     basename: HashMap<String, Vec<usize>>,
-    suffix: HashMap<String, Vec<usize>>,
+    /// Hashes of the ends of each path (`legacy/parser_v2.py`), so a deep
+    /// path costs one entry a component, not its length squared.
+    suffix: HashMap<u64, Vec<usize>>,
+    hasher: foldhash::fast::FixedState,
     stem: HashMap<(String, String), Vec<usize>>,
     /// (length, first character) -> identifiers, for the edit-distance rule.
     shape: HashMap<(usize, char), Vec<usize>>,
     /// Version and copy suffixes; a constant pattern, so it always compiles.
     version: Option<Regex>,
+    /// What is left of [`EDIT_BUDGET`].
+    budget: Cell<u64>,
 }
 
 /// Is `text` one token that names something: no whitespace, at least 3 characters.
@@ -52,6 +64,8 @@ impl DriftIndex {
             suffix: HashMap::new(),
             stem: HashMap::new(),
             shape: HashMap::new(),
+            hasher: foldhash::fast::FixedState::default(),
+            budget: Cell::new(EDIT_BUDGET),
             // `_v2`, `-v3`, `2`, `_old`, `-new`: what a summarizer drops or invents.
             version: Regex::new(r"(?i)([_-]?v?\d+|[_-](old|new|legacy|copy|backup|final|tmp))$")
                 .ok(),
@@ -66,7 +80,11 @@ impl DriftIndex {
                 let mut rest = text;
                 while let Some((_, tail)) = rest.split_once('/') {
                     if tail.contains('/') {
-                        index.suffix.entry(tail.to_owned()).or_default().push(i);
+                        let key = index.hasher.hash_one(tail);
+                        let entry = index.suffix.entry(key).or_default();
+                        if entry.last() != Some(&i) {
+                            entry.push(i);
+                        }
                     }
                     rest = tail;
                 }
@@ -90,6 +108,11 @@ impl DriftIndex {
 
     pub fn is_empty(&self) -> bool {
         self.pinned.is_empty()
+    }
+
+    /// Whether the edit-distance rule stopped at [`EDIT_BUDGET`].
+    pub fn exhausted(&self) -> bool {
+        self.budget.get() == 0
     }
 
     /// `parser_v2.py` -> (`parser`, `py`), from the last path component.
@@ -149,8 +172,24 @@ impl DriftIndex {
         if let Some(&i) = self.basename.get(word).and_then(|v| v.first()) {
             return drift(i, "its file name without the path".to_owned());
         }
-        if let Some(&i) = self.suffix.get(word).and_then(|v| v.first()) {
-            return drift(i, "the end of its path".to_owned());
+        if word.contains('/') {
+            let ends_with = |i: &usize| {
+                self.pinned.get(*i).is_some_and(|pin| {
+                    pin.text
+                        .strip_suffix(word)
+                        .is_some_and(|head| head.ends_with('/'))
+                })
+            };
+            let key = self.hasher.hash_one(word);
+            if let Some(&i) = self
+                .suffix
+                .get(&key)
+                .into_iter()
+                .flatten()
+                .find(|i| ends_with(i))
+            {
+                return drift(i, "the end of its path".to_owned());
+            }
         }
         if let Some(key) = self.stem_key(word) {
             if let Some(&i) = self.stem.get(&key).and_then(|v| v.first()) {
@@ -168,6 +207,12 @@ impl DriftIndex {
                     .flatten()
                 {
                     let pinned = &self.pinned.get(i)?.text;
+                    let cost = (len * pinned.len()) as u64;
+                    if cost > self.budget.get() {
+                        self.budget.set(0);
+                        return None;
+                    }
+                    self.budget.set(self.budget.get() - cost);
                     let distance = strsim::levenshtein(word, pinned);
                     if (1..=2).contains(&distance) {
                         let s = if distance == 1 { "" } else { "s" };

@@ -150,6 +150,7 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
         next_protected,
         sequence: Vec::new(),
         tokens_after: 0,
+        drift_stopped: false,
     };
     for (p, region) in plan.regions.iter().enumerate() {
         verifier.entry(p, region);

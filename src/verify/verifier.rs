@@ -29,6 +29,8 @@ pub(super) struct Verifier<'a> {
     /// Commitments in plan order: (plan index, canonical trace index).
     pub(super) sequence: Vec<(usize, usize)>,
     pub(super) tokens_after: u64,
+    /// The edit-distance rule of identifier drift ran out of budget (said once).
+    pub(super) drift_stopped: bool,
 }
 
 impl<'a> Verifier<'a> {
@@ -372,6 +374,11 @@ impl<'a> Verifier<'a> {
                 .into_iter()
                 .map(|d| (d.word, d.pinned.text.clone(), d.reason, d.pinned.region))
                 .collect();
+            if self.index.drift.exhausted() && !self.drift_stopped {
+                self.drift_stopped = true;
+                let diagnostic = codes::drift_stopped(crate::verify::drift::EDIT_BUDGET);
+                self.push(Anchor::Plan(p), diagnostic);
+            }
             for (word, pinned, reason, t) in found {
                 if !self.findings.admit(Code::IdentifierDrift) {
                     break;

@@ -499,6 +499,15 @@ pub(crate) const IDENTIFIER_DRIFT: Explanation = Explanation {
     fix: "Write the identifier exactly as pinned, or leave it out of the summary.",
 };
 
+/// The edit-distance rule stopped after comparing `budget` character pairs.
+pub(crate) fn drift_stopped(budget: u64) -> Diagnostic {
+    Diagnostic::new(
+        Code::IdentifierDrift,
+        format!("stopped comparing summary words with pinned identifiers after {budget} character pairs; variants 1 or 2 characters away may be missed"),
+    )
+    .help("summaries this long, against this many pinned identifiers, are better checked a part at a time")
+}
+
 /// A summary names `word`, a variant of `pinned` (commitment `identity`).
 pub(crate) fn identifier_drift(word: &str, pinned: &str, identity: &str) -> Diagnostic {
     let word: &str = &echo(word);
