@@ -150,6 +150,9 @@ fn yaml_error(file: &Arc<SourceFile>, error: &serde_yaml::Error) -> Box<Diagnost
     Box::new(diagnostic)
 }
 
+/// The most bytes a YAML file's aliases may expand to, all together.
+const MAX_ALIAS_EXPANSION: u64 = 64 << 20;
+
 /// Deeper nesting is refused, as serde_json refuses it (its limit is 128).
 const MAX_DEPTH: usize = 128;
 
@@ -182,6 +185,12 @@ impl YamlPlaces {
         let mut frames: Vec<Frame> = Vec::new();
         // Start offsets of open containers, with the path they stand at.
         let mut open: Vec<(usize, Vec<String>)> = Vec::new();
+        // What each anchored node holds once its aliases are expanded, and
+        // what all aliases expand to together: serde_yaml builds every alias
+        // out in full, so a few kilobytes of aliases could ask for gigabytes.
+        let mut anchored: HashMap<usize, u64> = HashMap::new();
+        let mut sizes: Vec<(usize, u64)> = Vec::new();
+        let mut expanded: u64 = 0;
         let parser = saphyr_parser::Parser::new_from_str(text);
         for event in parser {
             let (event, span) = event.map_err(|error| {
@@ -196,6 +205,35 @@ impl YamlPlaces {
             let end = cursor.byte(span.end.index());
             let at = (span.start.line(), span.start.col() + 1);
             use saphyr_parser::Event;
+            let node = match &event {
+                Event::Scalar(value, _, anchor, _) => Some((*anchor, value.len() as u64 + 1)),
+                Event::Alias(anchor) => {
+                    let size = anchored.get(anchor).copied().unwrap_or(1);
+                    expanded = expanded.saturating_add(size);
+                    if expanded > MAX_ALIAS_EXPANSION {
+                        return Err((
+                            format!("its aliases expand to more than {MAX_ALIAS_EXPANSION} bytes"),
+                            at.0,
+                            at.1,
+                        ));
+                    }
+                    Some((0, size))
+                }
+                Event::MappingStart(anchor, _) | Event::SequenceStart(anchor, _) => {
+                    sizes.push((*anchor, 1));
+                    None
+                }
+                Event::MappingEnd | Event::SequenceEnd => sizes.pop(),
+                _ => None,
+            };
+            if let Some((anchor, size)) = node {
+                if anchor > 0 {
+                    anchored.insert(anchor, size);
+                }
+                if let Some((_, parent)) = sizes.last_mut() {
+                    *parent = parent.saturating_add(size);
+                }
+            }
             match event {
                 Event::DocumentStart(_) => {
                     documents += 1;
