@@ -282,3 +282,120 @@ fn write_errors_are_errors() {
         );
     }
 }
+
+/// Every limit gives a clear finding, not gigabytes or minutes.
+#[test]
+fn limits_are_findings() {
+    // An `order` selector's `*` pattern of 200,000 characters.
+    let glob = format!(
+        "kind a\nkind b\norder \"a:{}\" before b\n",
+        "*x".repeat(100_000)
+    );
+    Test::new()
+        .args(&["check", "--format", "json", "team.policy"])
+        .write("team.policy", &glob)
+        .stdout_contains("this `*` pattern is 200000 characters long; at most 256 are read")
+        .status(1)
+        .run();
+
+    // More than 256 hints.
+    let hints: String = (0..300).map(|i| format!("  hint /word{i}/\n")).collect();
+    Test::new()
+        .args(&["check", "--format", "json", "team.policy"])
+        .write("team.policy", &format!("kind a {{\n{hints}}}\n"))
+        .stdout_contains("this policy has more than 256 hints")
+        .status(1)
+        .run();
+
+    // An `extends` chain deeper than 32.
+    let mut test = Test::new().args(&["check", "--format", "json", "p0.policy"]);
+    for i in 0..40 {
+        test = test.write(
+            &format!("p{i}.policy"),
+            &format!("extends \"p{}.policy\"\nkind k{i}\n", i + 1),
+        );
+    }
+    test.write("p40.policy", "kind last\n")
+        .stdout_contains("the `extends` chain is already 32 policies deep")
+        .status(1)
+        .run();
+
+    // YAML aliases that would expand to gigabytes.
+    let laughs: String = (1..10)
+        .map(|i| {
+            format!(
+                "      l{i}: &l{i} [{}]\n",
+                vec![format!("*l{}", i - 1); 10].join(",")
+            )
+        })
+        .collect();
+    let trace = format!(
+        "version: 1\nregions:\n  - id: r1\n    kind: value\n    key: k\n    record:\n      l0: &l0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n{laughs}"
+    );
+    Test::new()
+        .args(&[
+            "verify", "--trace", "t.yaml", "--plan", "p.yaml", "--format", "json",
+        ])
+        .write("t.yaml", &trace)
+        .write("p.yaml", "version: 1\nregions:\n  - keep: r1\n")
+        .stdout_contains("its aliases expand to more than 67108864 bytes")
+        .status(2)
+        .run();
+
+    // Identifier drift: many pinned paths against many near-miss words.
+    let pinned: Vec<serde_json::Value> = (0..3000)
+        .map(|i| serde_json::json!({"id": format!("i{i}"), "kind": "identifier", "key": format!("p{i}"), "text": format!("src/module{i}/file_v{i}.py")}))
+        .chain([serde_json::json!({"id": "n", "kind": "narrative", "text": "story"})])
+        .collect();
+    let words: Vec<String> = (0..3000)
+        .map(|i| format!("src/modulx{i}/file_w{i}.pyy"))
+        .collect();
+    let keeps: Vec<serde_json::Value> = (0..3000)
+        .map(|i| serde_json::json!({"keep": format!("i{i}")}))
+        .chain([serde_json::json!({"kind": "summary", "covers": ["n"], "text": words.join(" ")})])
+        .collect();
+    Test::new()
+        .args(&[
+            "verify", "--trace", "t.json", "--plan", "p.json", "--format", "json",
+        ])
+        .args(&["--budget", "100000000", "--all-warnings"])
+        .write(
+            "t.json",
+            &serde_json::json!({"version": 1, "regions": pinned}).to_string(),
+        )
+        .write(
+            "p.json",
+            &serde_json::json!({"version": 1, "regions": keeps}).to_string(),
+        )
+        .stdout_contains("stopped comparing summary words with pinned identifiers")
+        .run();
+}
+
+/// Human output and JSON agree on columns: both count characters.
+#[test]
+fn columns_count_characters_everywhere() {
+    let policy = "kind a { doc \"ééé — 日本\" doc \"x\" }\n";
+    let json = Test::new()
+        .args(&["check", "--format", "json", "team.policy"])
+        .write("team.policy", policy)
+        .status(1)
+        .run();
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let column = report["diagnostics"][0]["column"]
+        .as_u64()
+        .expect("a column");
+    Test::new()
+        .args(&["check", "team.policy"])
+        .write("team.policy", policy)
+        .stdout_contains(&format!("[team.policy:1:{column}]"))
+        .status(1)
+        .run();
+    // A file whose lines end in a lone CR is located by line too.
+    let json = Test::new()
+        .args(&["check", "--format", "json", "team.policy"])
+        .write("team.policy", "kind a\rkind a\r")
+        .status(1)
+        .run();
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(report["diagnostics"][0]["line"], 2, "{}", json.stdout);
+}

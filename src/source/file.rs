@@ -289,12 +289,16 @@ impl SourceCode for SourceFile {
         let local = SourceSpan::new((start - from).into(), end - start);
         let inner = slice.read_span(&local, context_lines_before, context_lines_after)?;
         let before = self.line_of(from);
+        let data_start = inner.span().offset() + from;
+        // miette counts columns in bytes; reports count characters.
+        let line_start = starts[self.line_of(data_start)].min(data_start);
+        let column = self.chars_before(data_start) - self.chars_before(line_start);
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
             inner.data(),
-            (inner.span().offset() + from, inner.span().len()).into(),
+            (data_start, inner.span().len()).into(),
             inner.line() + before,
-            inner.column(),
+            column,
             inner.line_count() + before,
         )))
     }
