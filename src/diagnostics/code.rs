@@ -80,6 +80,7 @@ codes! {
     ForbiddenParent = "forbidden-parent", Error, Policy;
     DuplicateSetting = "duplicate-setting", Error, Policy;
     UnusedIgnore = "unused-ignore", Warning, Policy;
+    EmptyPolicy = "empty-policy", Warning, Policy;
     BadIgnore = "bad-ignore", Error, Policy;
     InvalidInput = "invalid-input", Error, Input;
     MissingCommitment = "missing-commitment", Error, Verify;

@@ -33,6 +33,13 @@ pub fn resolve(ast: &PolicyAst, parent: Parent<'_>) -> (Policy, Vec<Diagnostic>)
         Parent::Policy(policy) => (Some(policy), false),
         Parent::Unavailable => (None, true),
     };
+    if ast.statements.is_empty() {
+        let name = ast.source.name();
+        let policy = parent
+            .cloned()
+            .unwrap_or_else(|| Policy::empty(&ast.source));
+        return (policy, vec![codes::empty_policy(name)]);
+    }
     let mut resolver = Resolver {
         hints: parent.map_or(0, |p| p.kinds.iter().map(|k| k.hints.len()).sum()),
         file: &ast.source,

@@ -537,6 +537,25 @@ pub(crate) fn ignore_at_end(code: Code) -> Diagnostic {
     .help("an ignore applies to the statement on the lines after it; remove this one")
 }
 
+// `empty-policy`
+
+pub(crate) const EMPTY_POLICY: Explanation = Explanation {
+    code: Code::EmptyPolicy,
+    summary: "a policy file declares nothing",
+    details: "A file that is blank or holds only comments passes the parser, but as a policy it declares no commitment kind, no order and no budget: every tagged region would be unclassified and kept, and no compaction could be bounded. Usually the file is a stub, or the wrong file.",
+    example: &[("team.policy", "# Our compaction policy, to be written.\n")],
+    run: "check team.policy",
+    fix: "Declare the commitment kinds and budgets, or build on the default with `extends default`.",
+};
+
+/// File `name` holds no statement.
+pub(crate) fn empty_policy(name: &str) -> Diagnostic {
+    let name: &str = &echo(name);
+    Diagnostic::new(Code::EmptyPolicy, format!("`{name}` declares nothing"))
+        .file(name)
+        .help("declare the commitment kinds and budgets, or write `extends default` to build on the built-in policy")
+}
+
 // `bad-ignore`
 
 pub(crate) const BAD_IGNORE: Explanation = Explanation {
@@ -606,5 +625,6 @@ pub(crate) const ALL: &[&Explanation] = &[
     &FORBIDDEN_PARENT,
     &DUPLICATE_SETTING,
     &UNUSED_IGNORE,
+    &EMPTY_POLICY,
     &BAD_IGNORE,
 ];
