@@ -1,0 +1,325 @@
+//! `cargo bench --bench hostile`: the hostile inputs that once took minutes
+//! or gigabytes, each run in a child process (best of 3, peak memory from
+//! Linux `VmHWM`), so a regression back to quadratic time or unbounded
+//! memory shows as a number. `CTXGUARD_HOSTILE_SCALE=0.1` runs every case at
+//! a tenth of its size. The inputs are generated under
+//! `target/bench-data/hostile` and never committed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde_json::json;
+
+/// One case: what it feeds ctxguard, and which command runs on it.
+struct Case {
+    name: &'static str,
+    what: String,
+    files: Vec<(String, String)>,
+    run: Run,
+}
+
+enum Run {
+    /// `ctxguard check FILE`.
+    Check(&'static str),
+    /// `ctxguard verify --trace T --plan P`, rendered for a person.
+    Verify(&'static str, &'static str),
+}
+
+fn scaled(n: usize) -> usize {
+    let scale: f64 = std::env::var("CTXGUARD_HOSTILE_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1.0);
+    ((n as f64 * scale) as usize).max(2)
+}
+
+fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    let n = scaled(100_000);
+    cases.push(Case {
+        name: "kind-lines",
+        what: format!("{n} `kind` lines"),
+        files: vec![(
+            "p.policy".into(),
+            (0..n).map(|i| format!("kind k{i}\n")).collect(),
+        )],
+        run: Run::Check("p.policy"),
+    });
+    let n = scaled(2_000);
+    let orders: String = (0..n / 2)
+        .map(|i| format!("order \"a:x{i}*\" before \"b:*\"\norder \"b:y{i}*\" before \"a:*z\"\n"))
+        .collect();
+    cases.push(Case {
+        name: "order-statements",
+        what: format!("{n} overlapping `order` statements on a cycle"),
+        files: vec![("p.policy".into(), format!("kind a\nkind b\n{orders}"))],
+        run: Run::Check("p.policy"),
+    });
+    let n = scaled(100_000);
+    cases.push(Case {
+        name: "order-glob",
+        what: format!("a {} KB `*` pattern", 2 * n / 1000),
+        files: vec![(
+            "p.policy".into(),
+            format!(
+                "kind a\nkind b\norder \"a:{}\" before \"b:{}\"\n",
+                "*x".repeat(n),
+                "x*".repeat(n)
+            ),
+        )],
+        run: Run::Check("p.policy"),
+    });
+    let n = scaled(2_000);
+    let hints: String = (0..n)
+        .map(|i| format!("  hint /\\b(word{i}|other{i})\\w+\\b/i\n"))
+        .collect();
+    cases.push(Case {
+        name: "hints",
+        what: format!("{n} hints"),
+        files: vec![("p.policy".into(), format!("kind a {{\n{hints}}}\n"))],
+        run: Run::Check("p.policy"),
+    });
+    let n = scaled(5_000);
+    cases.push(Case {
+        name: "extends-chain",
+        what: format!("an `extends` chain {n} deep"),
+        files: (0..n)
+            .map(|i| {
+                let parent = if i + 1 < n {
+                    format!("extends \"p{}.policy\"\n", i + 1)
+                } else {
+                    String::new()
+                };
+                (format!("p{i}.policy"), format!("{parent}kind k{i}\n"))
+            })
+            .collect(),
+        run: Run::Check("p0.policy"),
+    });
+    let n = scaled(300_000);
+    let regions: Vec<_> = (0..n)
+        .map(|i| json!({"id": format!("r{i}"), "kind": "constraint", "key": format!("k{i}"), "text": "x", "tokens": 1}))
+        .collect();
+    let keeps: Vec<_> = (0..n)
+        .rev()
+        .map(|i| json!({"keep": format!("r{i}")}))
+        .collect();
+    cases.push(Case {
+        name: "preserve-order-reversed",
+        what: format!("{n} commitments, plan reversed"),
+        files: vec![
+            (
+                "t.json".into(),
+                json!({"version": 1, "regions": regions}).to_string(),
+            ),
+            (
+                "p.json".into(),
+                json!({"version": 1, "regions": keeps}).to_string(),
+            ),
+        ],
+        run: Run::Verify("t.json", "p.json"),
+    });
+    let n = scaled(60_000);
+    let mut seed = 7u64;
+    let mut word = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ["a", "b", "c", "d", "e", "f", "g", "h"][(seed >> 60) as usize % 8]
+    };
+    let old: Vec<&str> = (0..n).map(|_| word()).collect();
+    let new: Vec<&str> = (0..n).map(|_| word()).collect();
+    cases.push(Case {
+        name: "word-diff",
+        what: format!("{} KB of text altered everywhere", 2 * n / 1000),
+        files: vec![
+            ("t.json".into(), json!({"version": 1, "regions": [{"id": "r1", "kind": "constraint", "key": "k", "text": old.join(" ")}]}).to_string()),
+            ("p.json".into(), json!({"version": 1, "regions": [{"kind": "constraint", "key": "k", "text": new.join(" ")}]}).to_string()),
+        ],
+        run: Run::Verify("t.json", "p.json"),
+    });
+    let n = scaled(10_000);
+    let pinned: Vec<_> = (0..n)
+        .map(|i| json!({"id": format!("i{i}"), "kind": "identifier", "key": format!("p{i}"), "text": format!("src/module{i}/file_v{i}.py")}))
+        .chain([json!({"id": "n", "kind": "narrative", "text": "story"})])
+        .collect();
+    let words: Vec<String> = (0..n)
+        .map(|i| format!("src/modulx{i}/file_w{i}.pyy"))
+        .collect();
+    let plan: Vec<_> = (0..n)
+        .map(|i| json!({"keep": format!("i{i}")}))
+        .chain([json!({"kind": "summary", "covers": ["n"], "text": words.join(" ")})])
+        .collect();
+    cases.push(Case {
+        name: "identifier-drift",
+        what: format!("{n} pinned paths × {n} near-miss words"),
+        files: vec![
+            (
+                "t.json".into(),
+                json!({"version": 1, "regions": pinned}).to_string(),
+            ),
+            (
+                "p.json".into(),
+                json!({"version": 1, "regions": plan}).to_string(),
+            ),
+        ],
+        run: Run::Verify("t.json", "p.json"),
+    });
+    let n = scaled(10_000);
+    let regions: Vec<_> = (0..n)
+        .map(|i| json!({"id": format!("r{i}"), "kind": "constraint", "key": format!("k{i}"), "text": format!("Do not drop columns in table {i}")}))
+        .collect();
+    cases.push(Case {
+        name: "human-report",
+        what: format!("{n} errors rendered for a person"),
+        files: vec![
+            (
+                "t.json".into(),
+                serde_json::to_string_pretty(&json!({"version": 1, "regions": regions}))
+                    .unwrap_or_default(),
+            ),
+            ("p.json".into(), r#"{"version": 1, "regions": []}"#.into()),
+        ],
+        run: Run::Verify("t.json", "p.json"),
+    });
+    let n = scaled(100_000);
+    let deep: String = (0..70).map(|j| format!("dir{j}/")).collect();
+    let pinned: Vec<_> = (0..n)
+        .map(|i| json!({"id": format!("i{i}"), "kind": "identifier", "key": format!("p{i}"), "text": format!("{deep}f{i}.py")}))
+        .chain([json!({"id": "n", "kind": "narrative", "text": "story"})])
+        .collect();
+    let plan: Vec<_> = (0..n)
+        .map(|i| json!({"keep": format!("i{i}")}))
+        .chain([json!({"kind": "summary", "covers": ["n"], "text": "f1.py dir5/dir6"})])
+        .collect();
+    cases.push(Case {
+        name: "deep-paths",
+        what: format!("{n} pinned paths 70 directories deep"),
+        files: vec![
+            (
+                "t.json".into(),
+                json!({"version": 1, "regions": pinned}).to_string(),
+            ),
+            (
+                "p.json".into(),
+                json!({"version": 1, "regions": plan}).to_string(),
+            ),
+        ],
+        run: Run::Verify("t.json", "p.json"),
+    });
+    let n = scaled(10_000);
+    let anchor = "x".repeat(1 << 16);
+    let aliases = vec!["*a"; n].join(", ");
+    cases.push(Case {
+        name: "yaml-aliases",
+        what: format!("a 64 KiB anchor aliased {n} times"),
+        files: vec![
+            ("t.yaml".into(), format!("version: 1\nregions:\n  - id: r1\n    kind: value\n    key: k\n    record:\n      a: &a \"{anchor}\"\n      b: [{aliases}]\n")),
+            ("p.yaml".into(), "version: 1\nregions:\n  - keep: r1\n".into()),
+        ],
+        run: Run::Verify("t.yaml", "p.yaml"),
+    });
+    cases
+}
+
+fn peak_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|line| line.starts_with("VmHWM:"))
+                .and_then(|line| line.split_whitespace().nth(1))
+                .and_then(|kib| kib.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Runs one case in this process and prints `seconds peak_kib`.
+fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
+    let start = Instant::now();
+    let report = match (run, second) {
+        ("check", _) => ctxguard::check(
+            &[dir.join(first)],
+            &ctxguard::Overrides::default(),
+            &ctxguard::Access::default(),
+        )
+        .expect("a policy file"),
+        (_, Some(plan)) => ctxguard::verify_files(&ctxguard::VerifyRequest {
+            trace: dir.join(first),
+            plan: dir.join(plan),
+            options: ctxguard::Options {
+                budget: ctxguard::Budget {
+                    window: Some(u64::MAX / 2),
+                    ..Default::default()
+                },
+                warning_limit: Some(ctxguard::WARNING_LIMIT),
+                ..Default::default()
+            },
+            ..Default::default()
+        }),
+        _ => return,
+    };
+    let mut out = Vec::new();
+    let style = ctxguard::HumanStyle::plain();
+    ctxguard::render(&report, ctxguard::Format::Human, &style, &mut out).expect("render");
+    std::hint::black_box(out);
+    println!("{} {}", start.elapsed().as_secs_f64(), peak_kib());
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--child") {
+        child(
+            Path::new(&args[2]),
+            &args[3],
+            &args[4],
+            args.get(5).map(String::as_str),
+        );
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/hostile");
+    println!("| case | input | input MB | best s | peak MB |");
+    println!("|---|---|---:|---:|---:|");
+    for case in cases() {
+        let dir = root.join(case.name);
+        std::fs::create_dir_all(&dir).expect("bench data directory");
+        let mut bytes = 0;
+        for (name, text) in &case.files {
+            std::fs::write(dir.join(name), text).expect("bench input");
+            bytes += text.len();
+        }
+        let arguments: Vec<&str> = match &case.run {
+            Run::Check(policy) => vec!["check", policy],
+            Run::Verify(trace, plan) => vec!["verify", trace, plan],
+        };
+        let exe = std::env::current_exe().expect("this bench");
+        let (best, peak) = (0..3)
+            .map(|_| {
+                let output = Command::new(&exe)
+                    .arg("--child")
+                    .arg(&dir)
+                    .args(&arguments)
+                    .output()
+                    .expect("child runs");
+                let text = String::from_utf8_lossy(&output.stdout);
+                let mut fields = text.split_whitespace();
+                let seconds: f64 = fields
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(f64::NAN);
+                let kib: u64 = fields.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+                (seconds, kib)
+            })
+            .fold((f64::INFINITY, 0), |(best, peak), (s, k)| {
+                (best.min(s), peak.max(k))
+            });
+        println!(
+            "| {} | {} | {:.1} | {best:.3} | {:.0} |",
+            case.name,
+            case.what,
+            bytes as f64 / 1e6,
+            peak as f64 / 1024.0
+        );
+    }
+}
