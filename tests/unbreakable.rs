@@ -399,3 +399,39 @@ fn columns_count_characters_everywhere() {
     let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
     assert_eq!(report["diagnostics"][0]["line"], 2, "{}", json.stdout);
 }
+
+/// Readers say what is wrong first: a file that is not JSON at all gets
+/// the syntax error, not a shape error found before it; several YAML
+/// documents are one too many.
+#[test]
+fn readers_report_the_real_problem() {
+    let plan = "tests/scenarios/migration/plan-good.yaml";
+    for (name, text, says) in [
+        (
+            "t.json",
+            "[1, 2",
+            "is not valid JSON: the file ends inside a list",
+        ),
+        (
+            "t.json",
+            "{\"regions\": 3, \"version\": 1 ,,}",
+            "is not valid JSON",
+        ),
+        (
+            "t.yaml",
+            "version: 1\nregions: []\n---\nversion: 1\n",
+            "a trace or plan is one YAML document",
+        ),
+    ] {
+        let trace =
+            std::env::temp_dir().join(format!("ctxguard-readers-{}-{name}", std::process::id()));
+        std::fs::write(&trace, text).expect("write");
+        Test::new()
+            .args(&["verify", "--format", "json", "--plan", plan, "--trace"])
+            .args(&[trace.to_str().unwrap_or_default()])
+            .stdout_contains(says)
+            .status(2)
+            .run();
+        let _ = std::fs::remove_file(&trace);
+    }
+}

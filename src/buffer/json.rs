@@ -213,9 +213,15 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
     let (version, regions) = match parsed {
         Ok(read) => read,
         Err(error) => {
-            return Err(failure.unwrap_or_else(|| {
-                json_error(file, text, 0, &error, &format!("`{}`", file.name()))
-            }));
+            let what = format!("`{}`", file.name());
+            // A shape error may come before a syntax error further on: a
+            // file that is not JSON at all is reported as such.
+            if let Err(syntax) = serde_json::from_str::<de::IgnoredAny>(text) {
+                if !syntax.is_data() {
+                    return Err(json_error(file, text, 0, &syntax, &what));
+                }
+            }
+            return Err(failure.unwrap_or_else(|| json_error(file, text, 0, &error, &what)));
         }
     };
     check_version(
