@@ -315,3 +315,18 @@ fn fmt_edits_in_place() {
         .mode();
     assert_eq!(mode & 0o777, 0o444);
 }
+
+/// Found by `cargo fuzz run fmt`: a kind with an empty block and a trailing
+/// comment formatted to a kind without one, which then formatted to a block
+/// holding the comment. Formatting is idempotent on each of these.
+#[test]
+fn fuzz_findings_stay_fixed() {
+    for text in [
+        "kind constrain {\n}  #\n",
+        "kind a {} # c\n",
+        "kind a # c\n",
+        "kind a { # inside\n}\n",
+    ] {
+        assert_canonical("fuzz finding", text);
+    }
+}

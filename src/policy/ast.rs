@@ -47,6 +47,8 @@ pub enum ParentRef {
 #[derive(Clone, Debug)]
 pub struct KindDecl {
     pub name: Spanned<String>,
+    /// The `{ ... }` block, when there is one.
+    pub block: Option<Span>,
     pub docs: Vec<Spanned<String>>,
     pub hints: Vec<HintDecl>,
     pub severities: Vec<Spanned<Severity>>,

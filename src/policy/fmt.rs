@@ -115,10 +115,12 @@ impl Layout<'_> {
                         .map(|s| (s.span.clone(), format!("severity {}", raw(&s.span)))),
                 );
                 items.sort_by_key(|(span, _)| span.start);
-                let has_inner_comment = self
-                    .comments
-                    .peek()
-                    .is_some_and(|c| c.start < statement.span.end);
+                // A comment after a kind with no block is a trailing comment;
+                // only one inside `{ ... }` keeps the block open.
+                let has_inner_comment = decl
+                    .block
+                    .as_ref()
+                    .is_some_and(|block| self.comments.peek().is_some_and(|c| c.start < block.end));
                 let header = format!("kind {}", decl.name.node);
                 if items.is_empty() && !has_inner_comment {
                     self.code(&statement.span, 0, header, false);

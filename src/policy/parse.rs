@@ -127,13 +127,15 @@ impl Reader<'_> {
 
     fn kind<'i>(&mut self, mut args: impl Iterator<Item = Pair<'i, Rule>>) -> Option<KindDecl> {
         let name = args.next()?;
+        let args: Vec<Pair<'i, Rule>> = args.collect();
         let mut decl = KindDecl {
             name: Spanned::new(name.as_str().to_owned(), span_of(&name)),
+            block: args.first().map(span_of),
             docs: Vec::new(),
             hints: Vec::new(),
             severities: Vec::new(),
         };
-        for item in args.flat_map(Pair::into_inner) {
+        for item in args.into_iter().flat_map(Pair::into_inner) {
             let rule = item.as_rule();
             let Some(value) = operands(item).next() else {
                 continue;
