@@ -93,8 +93,10 @@ fuzz_target!(|case: Case| {
         },
         ..Default::default()
     };
-    let policy = ctxguard::Policy::builtin();
-    let verification = ctxguard::verify(&policy, &trace, &plan, &options);
+    static POLICY: std::sync::OnceLock<std::sync::Arc<ctxguard::Policy>> =
+        std::sync::OnceLock::new();
+    let policy = POLICY.get_or_init(ctxguard::Policy::builtin);
+    let verification = ctxguard::verify(policy, &trace, &plan, &options);
     let errors = verification
         .diagnostics
         .iter()

@@ -8,6 +8,12 @@ use std::hash::BuildHasher;
 
 use regex::Regex;
 
+/// `_v2`, `-v3`, `2`, `_old`, `-new`: what a summarizer drops or invents.
+/// Compiled once per process: a constant pattern, so it always compiles.
+static VERSION: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+    Regex::new(r"(?i)([_-]?v?\d+|[_-](old|new|legacy|copy|backup|final|tmp))$").ok()
+});
+
 /// Character pairs the edit-distance rule may compare in one verification:
 /// past it, the rule stops (and says so), so ten thousand pinned paths
 /// against ten thousand summary words stay within a fraction of a second.
@@ -40,7 +46,7 @@ pub struct DriftIndex {
     /// (length, first character) -> identifiers, for the edit-distance rule.
     shape: HashMap<(usize, char), Vec<usize>>,
     /// Version and copy suffixes; a constant pattern, so it always compiles.
-    version: Option<Regex>,
+    version: Option<&'static Regex>,
     /// What is left of [`EDIT_BUDGET`].
     budget: Cell<u64>,
 }
@@ -67,8 +73,7 @@ impl DriftIndex {
             hasher: foldhash::fast::FixedState::default(),
             budget: Cell::new(EDIT_BUDGET),
             // `_v2`, `-v3`, `2`, `_old`, `-new`: what a summarizer drops or invents.
-            version: Regex::new(r"(?i)([_-]?v?\d+|[_-](old|new|legacy|copy|backup|final|tmp))$")
-                .ok(),
+            version: VERSION.as_ref(),
         };
         for (i, pin) in pinned.iter().enumerate() {
             let text = pin.text.as_str();
