@@ -5,11 +5,14 @@
 //! a tenth of its size. The inputs are generated under
 //! `target/bench-data/hostile` and never committed.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use serde_json::json;
+
+#[path = "support/measure.rs"]
+mod measure;
 
 /// One case: what it feeds ctxguard, and which command runs on it.
 struct Case {
@@ -222,19 +225,6 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-fn peak_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find(|line| line.starts_with("VmHWM:"))
-                .and_then(|line| line.split_whitespace().nth(1))
-                .and_then(|kib| kib.parse().ok())
-        })
-        .unwrap_or(0)
-}
-
 /// Runs one case in this process and prints `seconds peak_kib`.
 fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
     let start = Instant::now();
@@ -264,7 +254,7 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
     let style = ctxguard::HumanStyle::plain();
     ctxguard::render(&report, ctxguard::Format::Human, &style, &mut out).expect("render");
     std::hint::black_box(out);
-    println!("{} {}", start.elapsed().as_secs_f64(), peak_kib());
+    println!("{} {}", start.elapsed().as_secs_f64(), measure::peak_kib());
 }
 
 fn main() {
@@ -293,27 +283,9 @@ fn main() {
             Run::Check(policy) => vec!["check", policy],
             Run::Verify(trace, plan) => vec!["verify", trace, plan],
         };
-        let exe = std::env::current_exe().expect("this bench");
-        let (best, peak) = (0..3)
-            .map(|_| {
-                let output = Command::new(&exe)
-                    .arg("--child")
-                    .arg(&dir)
-                    .args(&arguments)
-                    .output()
-                    .expect("child runs");
-                let text = String::from_utf8_lossy(&output.stdout);
-                let mut fields = text.split_whitespace();
-                let seconds: f64 = fields
-                    .next()
-                    .and_then(|s| s.parse().ok())
-                    .unwrap_or(f64::NAN);
-                let kib: u64 = fields.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-                (seconds, kib)
-            })
-            .fold((f64::INFINITY, 0), |(best, peak), (s, k)| {
-                (best.min(s), peak.max(k))
-            });
+        let mut args = vec![dir.as_os_str()];
+        args.extend(arguments.iter().map(OsStr::new));
+        let (best, peak) = measure::best_of(3, args);
         println!(
             "| {} | {} | {:.1} | {best:.3} | {:.0} |",
             case.name,

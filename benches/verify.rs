@@ -5,14 +5,16 @@
 //! and never committed. Each measurement runs in a child process, so its
 //! peak memory (VmHWM, Linux) is its own; times are the best of 5 runs.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use serde::Deserialize;
 
 #[path = "support/gen_trace.rs"]
 mod gen_trace;
+#[path = "support/measure.rs"]
+mod measure;
 
 /// What a parse-only baseline reads: the fields verification needs.
 #[allow(dead_code)]
@@ -71,19 +73,6 @@ fn verify(trace: &Path, plan: &Path) {
     std::hint::black_box(out);
 }
 
-fn peak_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find(|line| line.starts_with("VmHWM:"))
-                .and_then(|line| line.split_whitespace().nth(1))
-                .and_then(|kib| kib.parse().ok())
-        })
-        .unwrap_or(0)
-}
-
 /// Runs one measurement in this process and prints `seconds peak_kib`.
 fn child(mode: &str, trace: &Path, plan: &Path) {
     let start = Instant::now();
@@ -91,31 +80,11 @@ fn child(mode: &str, trace: &Path, plan: &Path) {
         "parse" => parse_only(trace, plan),
         _ => verify(trace, plan),
     }
-    println!("{} {}", start.elapsed().as_secs_f64(), peak_kib());
+    println!("{} {}", start.elapsed().as_secs_f64(), measure::peak_kib());
 }
 
 fn measure(mode: &str, trace: &Path, plan: &Path) -> (f64, u64) {
-    let exe = std::env::current_exe().expect("this bench");
-    (0..5)
-        .map(|_| {
-            let output = Command::new(&exe)
-                .args(["--child", mode])
-                .arg(trace)
-                .arg(plan)
-                .output()
-                .expect("child runs");
-            let text = String::from_utf8_lossy(&output.stdout);
-            let mut fields = text.split_whitespace();
-            let seconds: f64 = fields
-                .next()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(f64::NAN);
-            let kib: u64 = fields.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-            (seconds, kib)
-        })
-        .fold((f64::INFINITY, 0), |(best, peak), (s, k)| {
-            (best.min(s), peak.max(k))
-        })
+    measure::best_of(5, [OsStr::new(mode), trace.as_os_str(), plan.as_os_str()])
 }
 
 fn generate(regions: usize) -> PathBuf {

@@ -151,6 +151,7 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
         sequence: Vec::new(),
         tokens_after: 0,
         drift_stopped: false,
+        claimed: Vec::new(),
     };
     for (p, region) in plan.regions.iter().enumerate() {
         verifier.entry(p, region);

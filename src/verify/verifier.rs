@@ -12,6 +12,7 @@ use crate::source::{Span, Spanned};
 use crate::verify::findings::{Anchor, Findings};
 use crate::verify::index::{Class, TraceIndex};
 use crate::verify::{difference, Options};
+use std::borrow::Cow;
 
 pub(super) struct Verifier<'a> {
     pub(super) index: TraceIndex<'a>,
@@ -31,6 +32,8 @@ pub(super) struct Verifier<'a> {
     pub(super) tokens_after: u64,
     /// The edit-distance rule of identifier drift ran out of budget (said once).
     pub(super) drift_stopped: bool,
+    /// Plan text whose `tokens` was taken as given: (plan index, given, text).
+    pub(super) claimed: Vec<(usize, u64, Cow<'a, str>)>,
 }
 
 impl<'a> Verifier<'a> {
@@ -79,18 +82,40 @@ impl<'a> Verifier<'a> {
     }
 
     /// Tokens of text the plan writes (a summary, a narrative, a commitment
-    /// written out): always counted, since nothing has sent it yet. A given
-    /// `tokens` counts only when it is more: a plan cannot claim to be
-    /// smaller than it is.
-    fn count(&mut self, p: usize, given: Option<u64>, text: &str) -> u64 {
-        let counted = crate::buffer::tokens::count(self.index.counter.tokenizer, text);
+    /// written out): its own `tokens` for now, or counted. A given count is
+    /// checked in [`Verifier::budget`] whenever it could decide the verdict,
+    /// so a plan cannot pass by claiming to be smaller than it is.
+    fn count(&mut self, p: usize, given: Option<u64>, text: Cow<'a, str>) -> u64 {
         match given {
-            Some(given) if crate::buffer::tokens::is_stale(given, counted) => {
-                self.stale_tokens(p, given, counted);
-                given.max(counted)
+            Some(given) if !self.index.counter.recount => {
+                self.claimed.push((p, given, text));
+                given
             }
-            Some(given) => given.max(counted),
-            None => counted,
+            _ => self.index.counter.count(given, || text).tokens,
+        }
+    }
+
+    /// Counts the text whose `tokens` the plan gave, if the budget is at
+    /// stake: when, at one token a byte at most, it could push the plan past
+    /// `window`. Nothing is tokenized for a plan that fits either way.
+    fn check_claims(&mut self, window: u64) {
+        let most = self
+            .claimed
+            .iter()
+            .fold(self.tokens_after, |total, (_, given, text)| {
+                total.saturating_add((text.len() as u64).saturating_sub(*given))
+            });
+        if most <= window {
+            return;
+        }
+        for (p, given, text) in std::mem::take(&mut self.claimed) {
+            let counted = crate::buffer::tokens::count(self.index.counter.tokenizer, &text);
+            if crate::buffer::tokens::is_stale(given, counted) {
+                self.stale_tokens(p, given, counted);
+            }
+            self.tokens_after = self
+                .tokens_after
+                .saturating_add(counted.saturating_sub(given));
         }
     }
 
@@ -132,12 +157,12 @@ impl<'a> Verifier<'a> {
                 }
             }
             Entry::Commitment { kind, key, content } => {
-                let tokens = self.count(p, region.tokens, &content.node.as_text());
+                let tokens = self.count(p, region.tokens, content.node.as_text());
                 self.tokens_after = self.tokens_after.saturating_add(tokens);
                 self.written_commitment(p, region, kind, key, content);
             }
             Entry::Summary { covers, text, .. } => {
-                let tokens = self.count(p, region.tokens, &text.node);
+                let tokens = self.count(p, region.tokens, Cow::Borrowed(&text.node));
                 self.tokens_after = self.tokens_after.saturating_add(tokens);
                 self.summary(p, covers, &text.node, &text.span);
             }
@@ -146,7 +171,7 @@ impl<'a> Verifier<'a> {
                     return;
                 };
                 let tokens = match text {
-                    Some(text) => self.count(p, region.tokens, &text.node),
+                    Some(text) => self.count(p, region.tokens, Cow::Borrowed(&text.node)),
                     None => self.kept_tokens(p, region.tokens, t),
                 };
                 self.tokens_after = self.tokens_after.saturating_add(tokens);
@@ -513,6 +538,7 @@ impl<'a> Verifier<'a> {
                 return Some(window);
             }
         }
+        self.check_claims(window);
         if self.tokens_after > window {
             let diagnostic = codes::over_budget(self.tokens_after, window, required);
             let diagnostic = window_label(diagnostic, format!("the window: {window} tokens"));
