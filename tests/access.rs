@@ -171,3 +171,16 @@ fn inputs_over_the_limit_are_refused_unread() {
         .status(2)
         .run();
 }
+
+/// A policy with no file (an embedder's text) reaches no further than one
+/// read from the current directory would.
+#[test]
+fn policy_text_without_a_file_is_held_to_the_rule_too() {
+    let errors = ctxguard::Policy::from_text("team.policy", "extends \"/etc/passwd\"\nkind a\n")
+        .err()
+        .unwrap_or_default();
+    assert!(
+        errors.iter().any(|d| d.code.name() == "forbidden-parent"),
+        "{errors:?}"
+    );
+}

@@ -60,9 +60,16 @@ impl Access {
         if let Some(root) = &self.root {
             return std::fs::canonicalize(root).unwrap_or_else(|_| root.clone());
         }
-        let canonical = std::fs::canonicalize(policy).unwrap_or_else(|_| policy.to_path_buf());
+        // Absolute before anything else: an empty or relative root would
+        // hold every path.
+        let absolute = match std::env::current_dir() {
+            Ok(here) if policy.is_relative() => here.join(policy),
+            _ => policy.to_path_buf(),
+        };
+        let canonical = std::fs::canonicalize(&absolute).unwrap_or(absolute);
         let directory = canonical
             .parent()
+            .filter(|parent| !parent.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
         directory
             .ancestors()
