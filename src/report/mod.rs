@@ -30,25 +30,7 @@ const MAX_SHOWN: usize = 4000;
 /// bidirectional control escaped, so no input reaches the terminal as a
 /// command.
 pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    let inert = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t') || crate::diagnostics::codes::is_bidi_control(c)
-    };
-    if text.len() <= MAX_SHOWN && !text.chars().any(inert) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut shown = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == MAX_SHOWN {
-            shown.push_str(" …");
-            break;
-        }
-        if inert(c) {
-            shown.push_str(&c.escape_unicode().to_string());
-        } else {
-            shown.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(shown)
+    crate::source::escaped(text, MAX_SHOWN, " …", |c| c == '\n' || c == '\t')
 }
 
 /// An output format for findings.

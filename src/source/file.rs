@@ -1,6 +1,7 @@
 //! Input files as ctxguard remembers them: a display name, the text, and a
 //! lazily built line index so diagnostics can say "line 7, column 5".
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
@@ -253,12 +254,44 @@ fn inert(text: &str, i: usize, c: char) -> Option<char> {
         '\r' if text.as_bytes().get(i + 1) == Some(&b'\n') => None,
         '\u{0}'..='\u{1f}' | '\u{7f}' => Some('?'),
         '\u{80}'..='\u{9f}' => Some('\u{bf}'),
-        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' => {
-            Some('\u{fffd}')
-        }
-        '\u{61c}' => Some('\u{bf}'),
+        c if is_bidi_control(c) && c.len_utf8() == 2 => Some('\u{bf}'),
+        c if is_bidi_control(c) => Some('\u{fffd}'),
         _ => None,
     }
+}
+
+/// Characters that reorder the text around them (a "Trojan Source" attack).
+pub(crate) fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// `text` as a message shows it: at most `max` characters, then `tail`,
+/// and every control character (but those `keep` lets through) and
+/// bidirectional control escaped as `\u{1b}`, so no input reaches a
+/// terminal as a command.
+pub(crate) fn escaped<'t>(
+    text: &'t str,
+    max: usize,
+    tail: &str,
+    keep: impl Fn(char) -> bool,
+) -> Cow<'t, str> {
+    let inert = |c: char| (c.is_control() && !keep(c)) || is_bidi_control(c);
+    if text.len() <= max && !text.chars().any(inert) {
+        return Cow::Borrowed(text);
+    }
+    let mut shown = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            shown.push_str(tail);
+            break;
+        }
+        if inert(c) {
+            shown.push_str(&c.escape_unicode().to_string());
+        } else {
+            shown.push(c);
+        }
+    }
+    Cow::Owned(shown)
 }
 
 impl SourceCode for SourceFile {

@@ -6,4 +6,5 @@ mod file;
 pub(crate) mod read;
 
 pub use access::{Access, Refusal, DEFAULT_MAX_INPUT_BYTES};
+pub(crate) use file::escaped;
 pub use file::{SourceFile, Span, Spanned};

@@ -17,30 +17,7 @@ pub(crate) const MAX_ECHO: usize = 200;
 /// escaped (`\u{1b}`), so no input can write to the terminal through a
 /// message.
 pub(crate) fn echo(value: &str) -> Cow<'_, str> {
-    let clean = value
-        .chars()
-        .all(|c| !c.is_control() && !is_bidi_control(c));
-    if clean && value.len() <= MAX_ECHO {
-        return Cow::Borrowed(value);
-    }
-    let mut shown = String::new();
-    for (i, c) in value.chars().enumerate() {
-        if i == MAX_ECHO {
-            shown.push('…');
-            break;
-        }
-        if c.is_control() || is_bidi_control(c) {
-            shown.push_str(&c.escape_unicode().to_string());
-        } else {
-            shown.push(c);
-        }
-    }
-    Cow::Owned(shown)
-}
-
-/// Characters that reorder the text around them (a "Trojan Source" attack).
-pub(crate) fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+    crate::source::escaped(value, MAX_ECHO, "…", |_| false)
 }
 
 #[cfg(test)]
