@@ -38,10 +38,8 @@ struct Formatted {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Formats every policy named (directories: every `*.policy` below them).
-/// Without `check`, a changed file is replaced atomically: written to a
-/// temporary file beside it and renamed over it, keeping its permissions,
-/// so a failure leaves the original as it was.
+/// Formats every policy named. Without `check`, a changed file is edited
+/// in place ([`edit`]); with it, nothing is written and the diffs are kept.
 fn fmt_files(files: &[PathBuf], check: bool, access: &Access) -> Formatted {
     let mut result = Formatted::default();
     for path in files {
@@ -83,7 +81,7 @@ fn fmt_files(files: &[PathBuf], check: bool, access: &Access) -> Formatted {
 /// Writes `text` into the file at `path`, in place: a link is followed to
 /// its target and stays a link, the file keeps its inode (so its hard links,
 /// owner and mode), and a read-only file is refused, not made writable.
-fn edit(path: &Path, text: &str) -> Result<(), Box<crate::diagnostics::Diagnostic>> {
+fn edit(path: &Path, text: &str) -> Result<(), Box<Diagnostic>> {
     let name = path.display().to_string();
     let failed = |error: std::io::Error| {
         Box::new(codes::unreadable(

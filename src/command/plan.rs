@@ -29,29 +29,29 @@ pub struct PlanRequest {
 /// Reads the trace and the policy and compacts: a report holding the plan
 /// to write, or why there is none.
 pub fn plan_file(request: &PlanRequest) -> Report {
-    let failed = |diagnostics, outcome| Report {
+    let report = |diagnostics, outcome| Report {
         subject: Subject::Plan(outcome),
         diagnostics,
     };
     let (policy, mut warnings) = match policy_for_use(request.policy.as_deref(), &request.access) {
         Ok(loaded) => loaded,
-        Err(diagnostics) => return failed(diagnostics, Planned::Failed),
+        Err(diagnostics) => return report(diagnostics, Planned::Failed),
     };
     let input = match document::open(&request.trace, request.input_format, &request.access) {
         Ok(input) => input,
-        Err(diagnostic) => return failed(vec![*diagnostic], Planned::Failed),
+        Err(diagnostic) => return report(vec![*diagnostic], Planned::Failed),
     };
     let format = request.output_format.unwrap_or(input.format);
     let trace = match Trace::read(&input) {
         Ok(trace) => trace,
-        Err(diagnostic) => return failed(vec![*diagnostic], Planned::Failed),
+        Err(diagnostic) => return report(vec![*diagnostic], Planned::Failed),
     };
     match compact(&policy, &trace, &request.options) {
         Outcome::Plan(plan, found) => {
             warnings.extend(found);
-            failed(warnings, Planned::Written(plan, format))
+            report(warnings, Planned::Written(plan, format))
         }
-        Outcome::Escalate(diagnostics) => failed(diagnostics, Planned::Escalated),
-        Outcome::Failed(diagnostics) => failed(diagnostics, Planned::Failed),
+        Outcome::Escalate(diagnostics) => report(diagnostics, Planned::Escalated),
+        Outcome::Failed(diagnostics) => report(diagnostics, Planned::Failed),
     }
 }

@@ -104,11 +104,7 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
         return Outcome::Failed(vec![*diagnostic]);
     }
 
-    if let Some(window) = options
-        .budget
-        .window
-        .or(policy.window.as_ref().map(|w| w.value))
-    {
+    if let Some(window) = options.budget.window_for(policy) {
         let mut total = entries.iter().fold(0, |total: u64, (_, tokens, _)| {
             total.saturating_add(*tokens)
         });

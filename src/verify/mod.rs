@@ -34,6 +34,12 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// The window this run holds a plan to under `policy`: the override,
+    /// else the policy's `budget window`; `None` when neither sets one.
+    pub fn window_for(&self, policy: &Policy) -> Option<u64> {
+        self.window.or(policy.window.as_ref().map(|w| w.value))
+    }
+
     /// How this run counts tokens under `policy`.
     pub fn counter(&self, policy: &Policy) -> Counter {
         Counter {

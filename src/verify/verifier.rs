@@ -501,10 +501,7 @@ impl<'a> Verifier<'a> {
 
     pub(super) fn budget(&mut self, options: &Options) -> Option<u64> {
         let policy = self.policy();
-        let window = options
-            .budget
-            .window
-            .or(policy.window.as_ref().map(|w| w.value))?;
+        let window = options.budget.window_for(policy)?;
         let window_label = |diagnostic: Diagnostic, message: String| match (
             &options.budget.window,
             &policy.window,
