@@ -24,13 +24,11 @@ fn labels_far_apart_on_one_line_render() {
     let plan = r#"{"version": 1, "regions": [{"keep": "r1"}, {"keep": "r3"}]}"#;
     for gap in [2_000, 65_400, 65_535, 65_600, 140_000] {
         for format in ["human", "json", "sarif", "github"] {
-            let output = Test::new()
-                .args(&["verify", "--trace", "trace.json", "--plan", "plan.json"])
-                .args(&["--format", format])
-                .write("trace.json", &minified_conflict(gap))
-                .write("plan.json", plan)
-                .status(1)
-                .run();
+            let output =
+                Test::verify_written(("trace.json", &minified_conflict(gap)), ("plan.json", plan))
+                    .args(&["--format", format])
+                    .status(1)
+                    .run();
             assert!(
                 output.stdout.contains("conflicting-commitment"),
                 "{gap} {format}: {}",
@@ -64,18 +62,8 @@ fn no_input_writes_to_the_terminal() {
     let plan =
         r#"{"version": 1, "regions": [{"kind": "summary", "covers": ["nope"], "text": "x"}]}"#;
     for format in ["human", "github"] {
-        let output = Test::new()
-            .args(&[
-                "verify",
-                "--trace",
-                "trace.json",
-                "--plan",
-                "plan.json",
-                "--format",
-                format,
-            ])
-            .write("trace.json", &trace)
-            .write("plan.json", plan)
+        let output = Test::verify_written(("trace.json", &trace), ("plan.json", plan))
+            .args(&["--format", format])
             .status(1)
             .run();
         for c in ['\u{1b}', '\u{7}', '\u{202e}', '\u{9b}'] {
@@ -100,18 +88,8 @@ fn long_values_are_echoed_by_their_start() {
     .to_string();
     let plan = r#"{"version": 1, "regions": []}"#;
     for format in ["human", "json", "sarif", "github"] {
-        let output = Test::new()
-            .args(&[
-                "verify",
-                "--trace",
-                "trace.json",
-                "--plan",
-                "plan.json",
-                "--format",
-                format,
-            ])
-            .write("trace.json", &trace)
-            .write("plan.json", plan)
+        let output = Test::verify_written(("trace.json", &trace), ("plan.json", plan))
+            .args(&["--format", format])
             .status(1)
             .run();
         assert!(output.stdout.contains("duplicate-region"), "{format}");
@@ -131,10 +109,7 @@ fn no_wrong_verdicts() {
         {"id": "r1", "kind": "constraint", "key": "a", "text": "Do not drop columns.", "tokens": 18446744073709551615},
         {"id": "r2", "kind": "constraint", "key": "b", "text": "Keep the API stable.", "tokens": 2}]}"#;
     let plan = r#"{"version": 1, "regions": [{"keep": "r1"}, {"keep": "r2"}]}"#;
-    Test::new()
-        .args(&["verify", "--trace", "t.json", "--plan", "p.json"])
-        .write("t.json", trace)
-        .write("p.json", plan)
+    Test::verify_written(("t.json", trace), ("p.json", plan))
         .stdout_contains("budget-unmeetable")
         .status(3)
         .run();
@@ -143,10 +118,7 @@ fn no_wrong_verdicts() {
     let trace = r#"{"version": 1, "regions": [
         {"id": "r1", "kind": "narrative", "text": "A long story.", "tokens": 200000}]}"#;
     let plan = r#"{"version": 1, "regions": [{"keep": "r1", "tokens": 1}]}"#;
-    Test::new()
-        .args(&["verify", "--trace", "t.json", "--plan", "p.json"])
-        .write("t.json", trace)
-        .write("p.json", plan)
+    Test::verify_written(("t.json", trace), ("p.json", plan))
         .stdout_contains("over-budget")
         .stdout_contains("token-count-mismatch")
         .status(1)
@@ -158,12 +130,8 @@ fn no_wrong_verdicts() {
     let plan = format!(
         r#"{{"version": 1, "regions": [{{"kind": "summary", "covers": ["r1"], "text": "{summary}", "tokens": 1}}]}}"#
     );
-    Test::new()
-        .args(&[
-            "verify", "--trace", "t.json", "--plan", "p.json", "--budget", "1000",
-        ])
-        .write("t.json", trace)
-        .write("p.json", &plan)
+    Test::verify_written(("t.json", trace), ("p.json", &plan))
+        .args(&["--budget", "1000"])
         .stdout_contains("over-budget")
         .status(1)
         .run();
@@ -177,12 +145,8 @@ fn no_wrong_verdicts() {
         let plan = format!(
             "version: 1\nregions:\n  - {{kind: value, key: k, record: {{x: {planned}}}}}\n"
         );
-        Test::new()
-            .args(&[
-                "verify", "--trace", "t.yaml", "--plan", "p.yaml", "--format", "json",
-            ])
-            .write("t.yaml", &trace)
-            .write("p.yaml", &plan)
+        Test::verify_written(("t.yaml", &trace), ("p.yaml", &plan))
+            .args(&["--format", "json"])
             .stdout_contains("is not a number a trace can hold")
             .status(2)
             .run();
@@ -192,12 +156,8 @@ fn no_wrong_verdicts() {
     let trace = r#"{"version": 1, "regions": [{"id": "r1", "kind": "value", "key": "k", "record": {"a": 1}}]}"#;
     let plan =
         r#"{"version": 1, "regions": [{"kind": "value", "key": "k", "record": {"a": 2, "a": 1}}]}"#;
-    Test::new()
-        .args(&[
-            "verify", "--trace", "t.json", "--plan", "p.json", "--format", "json",
-        ])
-        .write("t.json", trace)
-        .write("p.json", plan)
+    Test::verify_written(("t.json", trace), ("p.json", plan))
+        .args(&["--format", "json"])
         .stdout_contains("written twice")
         .status(2)
         .run();
@@ -332,15 +292,14 @@ fn limits_are_findings() {
     let trace = format!(
         "version: 1\nregions:\n  - id: r1\n    kind: value\n    key: k\n    record:\n      l0: &l0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n{laughs}"
     );
-    Test::new()
-        .args(&[
-            "verify", "--trace", "t.yaml", "--plan", "p.yaml", "--format", "json",
-        ])
-        .write("t.yaml", &trace)
-        .write("p.yaml", "version: 1\nregions:\n  - keep: r1\n")
-        .stdout_contains("its aliases expand to more than 67108864 bytes")
-        .status(2)
-        .run();
+    Test::verify_written(
+        ("t.yaml", &trace),
+        ("p.yaml", "version: 1\nregions:\n  - keep: r1\n"),
+    )
+    .args(&["--format", "json"])
+    .stdout_contains("its aliases expand to more than 67108864 bytes")
+    .status(2)
+    .run();
 
     // Identifier drift: many pinned paths against many near-miss words.
     let pinned: Vec<serde_json::Value> = (0..3000)
@@ -354,19 +313,11 @@ fn limits_are_findings() {
         .map(|i| serde_json::json!({"keep": format!("i{i}")}))
         .chain([serde_json::json!({"kind": "summary", "covers": ["n"], "text": words.join(" ")})])
         .collect();
-    Test::new()
-        .args(&[
-            "verify", "--trace", "t.json", "--plan", "p.json", "--format", "json",
-        ])
+    let trace = serde_json::json!({"version": 1, "regions": pinned}).to_string();
+    let plan = serde_json::json!({"version": 1, "regions": keeps}).to_string();
+    Test::verify_written(("t.json", &trace), ("p.json", &plan))
+        .args(&["--format", "json"])
         .args(&["--budget", "100000000", "--all-warnings"])
-        .write(
-            "t.json",
-            &serde_json::json!({"version": 1, "regions": pinned}).to_string(),
-        )
-        .write(
-            "p.json",
-            &serde_json::json!({"version": 1, "regions": keeps}).to_string(),
-        )
         .stdout_contains("stopped comparing summary words with pinned identifiers")
         .run();
 }

@@ -61,6 +61,15 @@ impl Test {
         ])
     }
 
+    /// `ctxguard verify` of a trace and a plan written for the test:
+    /// each a (file name, text) pair; more arguments may follow.
+    pub fn verify_written(trace: (&str, &str), plan: (&str, &str)) -> Self {
+        Test::new()
+            .args(&["verify", "--trace", trace.0, "--plan", plan.0])
+            .write(trace.0, trace.1)
+            .write(plan.0, plan.1)
+    }
+
     /// Arguments split at white space, as a documented command line reads.
     pub fn command_line(self, line: &str) -> Self {
         let args: Vec<&str> = line.split_whitespace().collect();
