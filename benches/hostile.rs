@@ -29,6 +29,35 @@ enum Run {
     Verify(&'static str, &'static str),
 }
 
+/// A `verify` case over a JSON trace and plan.
+fn verify_case(name: &'static str, what: String, trace: String, plan: String) -> Case {
+    Case {
+        name,
+        what,
+        files: vec![("t.json".into(), trace), ("p.json".into(), plan)],
+        run: Run::Verify("t.json", "p.json"),
+    }
+}
+
+/// A trace or plan document holding `regions`.
+fn document(regions: Vec<serde_json::Value>) -> String {
+    json!({"version": 1, "regions": regions}).to_string()
+}
+
+/// `n` pinned identifiers (`path(i)`) and a narrative region; the plan
+/// keeps them all and summarizes the narrative as `summary`.
+fn pinned_paths(n: usize, path: impl Fn(usize) -> String, summary: &str) -> (String, String) {
+    let pinned: Vec<_> = (0..n)
+        .map(|i| json!({"id": format!("i{i}"), "kind": "identifier", "key": format!("p{i}"), "text": path(i)}))
+        .chain([json!({"id": "n", "kind": "narrative", "text": "story"})])
+        .collect();
+    let plan: Vec<_> = (0..n)
+        .map(|i| json!({"keep": format!("i{i}")}))
+        .chain([json!({"kind": "summary", "covers": ["n"], "text": summary})])
+        .collect();
+    (document(pinned), document(plan))
+}
+
 fn scaled(n: usize) -> usize {
     let scale: f64 = std::env::var("CTXGUARD_HOSTILE_SCALE")
         .ok()
@@ -107,21 +136,12 @@ fn cases() -> Vec<Case> {
         .rev()
         .map(|i| json!({"keep": format!("r{i}")}))
         .collect();
-    cases.push(Case {
-        name: "preserve-order-reversed",
-        what: format!("{n} commitments, plan reversed"),
-        files: vec![
-            (
-                "t.json".into(),
-                json!({"version": 1, "regions": regions}).to_string(),
-            ),
-            (
-                "p.json".into(),
-                json!({"version": 1, "regions": keeps}).to_string(),
-            ),
-        ],
-        run: Run::Verify("t.json", "p.json"),
-    });
+    cases.push(verify_case(
+        "preserve-order-reversed",
+        format!("{n} commitments, plan reversed"),
+        document(regions),
+        document(keeps),
+    ));
     let n = scaled(60_000);
     let mut seed = 7u64;
     let mut word = || {
@@ -132,84 +152,51 @@ fn cases() -> Vec<Case> {
     };
     let old: Vec<&str> = (0..n).map(|_| word()).collect();
     let new: Vec<&str> = (0..n).map(|_| word()).collect();
-    cases.push(Case {
-        name: "word-diff",
-        what: format!("{} KB of text altered everywhere", 2 * n / 1000),
-        files: vec![
-            ("t.json".into(), json!({"version": 1, "regions": [{"id": "r1", "kind": "constraint", "key": "k", "text": old.join(" ")}]}).to_string()),
-            ("p.json".into(), json!({"version": 1, "regions": [{"kind": "constraint", "key": "k", "text": new.join(" ")}]}).to_string()),
-        ],
-        run: Run::Verify("t.json", "p.json"),
-    });
+    cases.push(verify_case(
+        "word-diff",
+        format!("{} KB of text altered everywhere", 2 * n / 1000),
+        document(vec![
+            json!({"id": "r1", "kind": "constraint", "key": "k", "text": old.join(" ")}),
+        ]),
+        document(vec![
+            json!({"kind": "constraint", "key": "k", "text": new.join(" ")}),
+        ]),
+    ));
     let n = scaled(10_000);
-    let pinned: Vec<_> = (0..n)
-        .map(|i| json!({"id": format!("i{i}"), "kind": "identifier", "key": format!("p{i}"), "text": format!("src/module{i}/file_v{i}.py")}))
-        .chain([json!({"id": "n", "kind": "narrative", "text": "story"})])
-        .collect();
     let words: Vec<String> = (0..n)
         .map(|i| format!("src/modulx{i}/file_w{i}.pyy"))
         .collect();
-    let plan: Vec<_> = (0..n)
-        .map(|i| json!({"keep": format!("i{i}")}))
-        .chain([json!({"kind": "summary", "covers": ["n"], "text": words.join(" ")})])
-        .collect();
-    cases.push(Case {
-        name: "identifier-drift",
-        what: format!("{n} pinned paths × {n} near-miss words"),
-        files: vec![
-            (
-                "t.json".into(),
-                json!({"version": 1, "regions": pinned}).to_string(),
-            ),
-            (
-                "p.json".into(),
-                json!({"version": 1, "regions": plan}).to_string(),
-            ),
-        ],
-        run: Run::Verify("t.json", "p.json"),
-    });
+    let (trace, plan) = pinned_paths(
+        n,
+        |i| format!("src/module{i}/file_v{i}.py"),
+        &words.join(" "),
+    );
+    cases.push(verify_case(
+        "identifier-drift",
+        format!("{n} pinned paths × {n} near-miss words"),
+        trace,
+        plan,
+    ));
     let n = scaled(10_000);
     let regions: Vec<_> = (0..n)
         .map(|i| json!({"id": format!("r{i}"), "kind": "constraint", "key": format!("k{i}"), "text": format!("Do not drop columns in table {i}")}))
         .collect();
-    cases.push(Case {
-        name: "human-report",
-        what: format!("{n} errors rendered for a person"),
-        files: vec![
-            (
-                "t.json".into(),
-                serde_json::to_string_pretty(&json!({"version": 1, "regions": regions}))
-                    .unwrap_or_default(),
-            ),
-            ("p.json".into(), r#"{"version": 1, "regions": []}"#.into()),
-        ],
-        run: Run::Verify("t.json", "p.json"),
-    });
+    cases.push(verify_case(
+        "human-report",
+        format!("{n} errors rendered for a person"),
+        serde_json::to_string_pretty(&json!({"version": 1, "regions": regions}))
+            .unwrap_or_default(),
+        document(Vec::new()),
+    ));
     let n = scaled(100_000);
     let deep: String = (0..70).map(|j| format!("dir{j}/")).collect();
-    let pinned: Vec<_> = (0..n)
-        .map(|i| json!({"id": format!("i{i}"), "kind": "identifier", "key": format!("p{i}"), "text": format!("{deep}f{i}.py")}))
-        .chain([json!({"id": "n", "kind": "narrative", "text": "story"})])
-        .collect();
-    let plan: Vec<_> = (0..n)
-        .map(|i| json!({"keep": format!("i{i}")}))
-        .chain([json!({"kind": "summary", "covers": ["n"], "text": "f1.py dir5/dir6"})])
-        .collect();
-    cases.push(Case {
-        name: "deep-paths",
-        what: format!("{n} pinned paths 70 directories deep"),
-        files: vec![
-            (
-                "t.json".into(),
-                json!({"version": 1, "regions": pinned}).to_string(),
-            ),
-            (
-                "p.json".into(),
-                json!({"version": 1, "regions": plan}).to_string(),
-            ),
-        ],
-        run: Run::Verify("t.json", "p.json"),
-    });
+    let (trace, plan) = pinned_paths(n, |i| format!("{deep}f{i}.py"), "f1.py dir5/dir6");
+    cases.push(verify_case(
+        "deep-paths",
+        format!("{n} pinned paths 70 directories deep"),
+        trace,
+        plan,
+    ));
     let n = scaled(10_000);
     let anchor = "x".repeat(1 << 16);
     let aliases = vec!["*a"; n].join(", ");
