@@ -45,8 +45,6 @@ pub struct DriftIndex {
     stem: HashMap<(String, String), Vec<usize>>,
     /// (length, first character) -> identifiers, for the edit-distance rule.
     shape: HashMap<(usize, char), Vec<usize>>,
-    /// Version and copy suffixes; a constant pattern, so it always compiles.
-    version: Option<&'static Regex>,
     /// What is left of [`EDIT_BUDGET`].
     budget: Cell<u64>,
 }
@@ -72,8 +70,6 @@ impl DriftIndex {
             shape: HashMap::new(),
             hasher: foldhash::fast::FixedState::default(),
             budget: Cell::new(EDIT_BUDGET),
-            // `_v2`, `-v3`, `2`, `_old`, `-new`: what a summarizer drops or invents.
-            version: VERSION.as_ref(),
         };
         for (i, pin) in pinned.iter().enumerate() {
             let text = pin.text.as_str();
@@ -94,7 +90,7 @@ impl DriftIndex {
                     rest = tail;
                 }
             }
-            if let Some(key) = index.stem_key(text) {
+            if let Some(key) = Self::stem_key(text) {
                 index.stem.entry(key).or_default().push(i);
             }
             if let Some(first) = text.chars().next() {
@@ -121,10 +117,10 @@ impl DriftIndex {
     }
 
     /// `parser_v2.py` -> (`parser`, `py`), from the last path component.
-    fn stem_key(&self, text: &str) -> Option<(String, String)> {
+    fn stem_key(text: &str) -> Option<(String, String)> {
         let base = text.rsplit('/').next()?;
         let (stem, ext) = base.rsplit_once('.')?;
-        let stem = match &self.version {
+        let stem = match VERSION.as_ref() {
             Some(version) => version.replace(stem, ""),
             None => stem.into(),
         };
@@ -196,7 +192,7 @@ impl DriftIndex {
                 return drift(i, "the end of its path".to_owned());
             }
         }
-        if let Some(key) = self.stem_key(word) {
+        if let Some(key) = Self::stem_key(word) {
             if let Some(&i) = self.stem.get(&key).and_then(|v| v.first()) {
                 return drift(i, "the same name with another version or suffix".to_owned());
             }
