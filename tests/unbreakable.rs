@@ -386,3 +386,24 @@ fn readers_report_the_real_problem() {
         let _ = std::fs::remove_file(&trace);
     }
 }
+
+/// With `--recount`, a plan's own stale `tokens` is reported, as a trace's is.
+#[test]
+fn recount_reports_stale_plan_counts() {
+    let plan = "version: 1\nregions:\n  - kind: summary\n    covers: [r1]\n    text: \"a short summary of the first region\"\n    tokens: 900\n";
+    Test::new()
+        .args(&["verify", "--trace", "tests/scenarios/migration/trace.yaml"])
+        .args(&[
+            "--plan",
+            "-",
+            "--input-format",
+            "yaml",
+            "--recount",
+            "--format",
+            "json",
+        ])
+        .stdin(plan)
+        .stdout_contains("token-count-mismatch")
+        .status(1)
+        .run();
+}

@@ -91,7 +91,13 @@ impl<'a> Verifier<'a> {
                 self.claimed.push((p, given, text));
                 given
             }
-            _ => self.index.counter.count(given, || text).tokens,
+            _ => {
+                let counted = self.index.counter.count(given, || text);
+                if let Some(given) = counted.stale {
+                    self.stale_tokens(p, given, counted.tokens);
+                }
+                counted.tokens
+            }
         }
     }
 
