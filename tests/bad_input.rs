@@ -204,18 +204,39 @@ fn json_test_suite() {
 #[test]
 fn yaml_test_suite() {
     let Some(corpus) = corpus() else { return };
-    let mut read_count = 0;
-    for path in files(&corpus.join("yaml"))
-        .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-    {
-        match read(&path) {
-            Ok(()) => read_count += 1,
-            Err(diagnostic) => assert_clear(&path, &diagnostic),
+    let manifest = std::fs::read_to_string(corpus.join("yaml/MANIFEST.tsv")).unwrap_or_default();
+    let (mut valid, mut invalid) = (0, 0);
+    for line in manifest.lines().skip(1) {
+        let mut columns = line.split('\t');
+        let (Some(name), Some(status)) = (columns.next(), columns.next()) else {
+            continue;
+        };
+        let path = corpus.join("yaml").join(name);
+        let result = read(&path);
+        if let Err(diagnostic) = &result {
+            assert_clear(&path, diagnostic);
+        }
+        let said_invalid = result
+            .as_ref()
+            .err()
+            .is_some_and(|d| d.message.contains("not valid YAML"));
+        match status {
+            // Valid YAML may not be a trace, but it is never called invalid YAML.
+            "valid" => {
+                assert!(!said_invalid, "{name}: {:?}", result.err());
+                valid += 1;
+            }
+            // Invalid YAML is refused as such (or, first, for holding two documents).
+            _ => {
+                let said = result.as_ref().err().is_some_and(|d| {
+                    said_invalid || d.message.contains("more than one YAML document")
+                });
+                assert!(said, "{name}: {:?}", result.err());
+                invalid += 1;
+            }
         }
     }
-    // yaml-test-suite cases are YAML, not traces: almost none reads as one.
-    assert!(read_count < 10, "{read_count}");
+    assert_eq!((valid, invalid), (308, 94));
 }
 
 #[test]
@@ -238,4 +259,54 @@ fn hostile_files() {
         checked += 1;
     }
     assert!(checked >= 40, "{checked}");
+}
+
+fn read_yaml(dir: &Path, text: &str) -> Result<ctxguard::Trace, Box<Diagnostic>> {
+    let path = write(dir, "trace.yaml", text.as_bytes());
+    let input = Input::open(&path, None, &ctxguard::Access::default())?;
+    ctxguard::Trace::read(&input)
+}
+
+#[test]
+fn yaml_is_read_as_yaml_1_2_says_what_a_trace_cannot_hold() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    // Valid YAML that libyaml refuses (a key on its own line in a flow
+    // mapping, yaml-test-suite 4MUZ): read, with its values.
+    let trace = read_yaml(
+        dir.path(),
+        "version: 1\nregions: [{\"id\"\n  : a, text: x, tokens: 18446744073709551615}]\n",
+    )
+    .expect("valid YAML reads");
+    assert_eq!(trace.regions[0].id, "a");
+    assert_eq!(trace.regions[0].tokens, Some(u64::MAX));
+
+    let message = |text: &str| {
+        read_yaml(dir.path(), text)
+            .err()
+            .map(|d| (d.message.clone(), d.labels.first().map(|l| l.span.clone())))
+            .expect("refused")
+    };
+    let (two, _) = message("version: 1\nregions: []\n---\nversion: 1\nregions: []\n");
+    assert!(two.contains("holds more than one YAML document"), "{two}");
+    assert!(!two.contains("not valid YAML"), "{two}");
+    // `id` and `"id"` are one key once read: refused, never last-one-wins.
+    let (repeated, _) = message("version: 1\nregions:\n  - id: a\n    \"id\": b\n    text: x\n");
+    assert!(repeated.contains("writes the key `id` twice"), "{repeated}");
+    let (repeated, _) = message("version: 1\n'version': 1\nregions: []\n");
+    assert!(
+        repeated.contains("writes the key `version` twice"),
+        "{repeated}"
+    );
+    // The end of the file is a place on its last line, not one past it.
+    let text = "version: 1\nregions:\n  - id: a\n    text: [x,\n";
+    let (_, span) = message(text);
+    let span = span.expect("a label");
+    assert!(span.start < text.len(), "{span:?}");
+    // A tag of the core schema is a type; any other has no JSON form.
+    assert!(read_yaml(dir.path(), "version: !!int 1\nregions: !!seq []\n").is_ok());
+    let (tagged, _) = message("version: 1\nregions:\n  - id: a\n    text: !secret x\n");
+    assert!(
+        tagged.contains("the tag `!secret` has no JSON form"),
+        "{tagged}"
+    );
 }

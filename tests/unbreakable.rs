@@ -371,7 +371,7 @@ fn readers_report_the_real_problem() {
         (
             "t.yaml",
             "version: 1\nregions: []\n---\nversion: 1\n",
-            "a trace or plan is one YAML document",
+            "holds more than one YAML document",
         ),
     ] {
         let trace =

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use saphyr::{Scalar, ScalarStyle, Tag, Yaml};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
@@ -89,25 +90,13 @@ impl<'de> Visitor<'de> for Strict {
     }
 }
 
-/// A YAML value as JSON, or why it has no JSON form.
-pub(crate) fn yaml_value(value: serde_yaml::Value) -> Result<Value, String> {
-    use serde_yaml::Value as Yaml;
+/// A YAML value as JSON, or why it has no JSON form. Scalars come as
+/// written (the loader is told not to resolve them) and are resolved here by
+/// the YAML 1.2 core schema, with integers up to `u64::MAX` kept exact.
+pub(crate) fn yaml_value(value: Yaml<'_>) -> Result<Value, String> {
     Ok(match value {
-        Yaml::Null => Value::Null,
-        Yaml::Bool(value) => Value::Bool(value),
-        Yaml::Number(number) => {
-            if let Some(n) = number.as_u64() {
-                Value::from(n)
-            } else if let Some(n) = number.as_i64() {
-                Value::from(n)
-            } else {
-                let n = number.as_f64().unwrap_or(f64::NAN);
-                Value::Number(Number::from_f64(n).ok_or_else(|| {
-                    format!("`{number}` is not a number a trace can hold; write it as a string, like `\"{number}\"`")
-                })?)
-            }
-        }
-        Yaml::String(value) => Value::String(value),
+        Yaml::Representation(text, style, tag) => scalar(&text, style, tag.as_deref())?,
+        Yaml::Value(value) => resolved(value)?,
         Yaml::Sequence(items) => Value::Array(
             items
                 .into_iter()
@@ -117,34 +106,111 @@ pub(crate) fn yaml_value(value: serde_yaml::Value) -> Result<Value, String> {
         Yaml::Mapping(mapping) => {
             let mut object = Map::new();
             for (key, value) in mapping {
-                let Yaml::String(key) = key else {
-                    return Err(format!(
-                        "a mapping key is {}, not a string; quote it, like `\"1\": ...`",
-                        kind_of(&key)
-                    ));
+                let key = match yaml_value(key)? {
+                    Value::String(key) => key,
+                    other => {
+                        return Err(format!(
+                            "a mapping key is {}, not a string; quote it, like `\"1\": ...`",
+                            kind_of(&other)
+                        ))
+                    }
                 };
+                // Keys are compared as written (`a` and `"a"` differ there), so
+                // the same key spelled twice is caught here, by its value.
+                if object.contains_key(&key) {
+                    return Err(format!(
+                        "the key `{}` is written twice in one mapping",
+                        crate::diagnostics::codes::echo(&key)
+                    ));
+                }
                 object.insert(key, yaml_value(value)?);
             }
             Value::Object(object)
         }
-        Yaml::Tagged(tagged) => {
-            return Err(format!(
-                "the tag `{}` has no JSON form; remove it",
-                crate::diagnostics::codes::echo(&tagged.tag.to_string())
-            ))
+        Yaml::Tagged(tag, inner) if core_suffix(&tag).is_some() => yaml_value(*inner)?,
+        Yaml::Tagged(tag, _) => return Err(tag_error(&tag)),
+        Yaml::Alias(_) | Yaml::BadValue => {
+            return Err("an alias to an anchor that is not defined before it".to_owned())
         }
     })
 }
 
-fn kind_of(value: &serde_yaml::Value) -> &'static str {
+/// The core-schema type a tag names (`!!str`, or verbatim
+/// `!<tag:yaml.org,2002:str>`), or `None` for any other tag.
+fn core_suffix(tag: &Tag) -> Option<&str> {
+    const CORE: &str = "tag:yaml.org,2002:";
+    if tag.is_yaml_core_schema() {
+        return Some(&tag.suffix);
+    }
+    match tag.handle.as_str() {
+        "" | "!" => tag.suffix.strip_prefix(CORE),
+        _ => None,
+    }
+}
+
+fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
+    let tag = match tag {
+        Some(tag) => match core_suffix(tag) {
+            Some(suffix) => Some(Tag {
+                handle: "tag:yaml.org,2002:".to_owned(),
+                suffix: suffix.to_owned(),
+            }),
+            None => return Err(tag_error(tag)),
+        },
+        None => None,
+    };
+    let tag = tag.as_ref();
+    let int_allowed = tag.is_none_or(|tag| tag.suffix == "int");
+    if style == ScalarStyle::Plain && int_allowed {
+        // Past i64 the core schema's reading would be a float; a token count
+        // of 2^64 - 1 must stay exact.
+        if let Ok(n) = text.parse::<u64>() {
+            return Ok(Value::from(n));
+        }
+    }
+    let owned = tag.map(|tag| std::borrow::Cow::Owned(tag.clone()));
+    match Scalar::parse_from_cow_and_metadata(text.into(), style, owned.as_ref()) {
+        Some(value) => resolved(value),
+        None => Err(format!(
+            "`{}` is not a value of its tag `{}`",
+            crate::diagnostics::codes::echo(text),
+            tag.map(ToString::to_string).unwrap_or_default()
+        )),
+    }
+}
+
+fn resolved(value: Scalar<'_>) -> Result<Value, String> {
+    Ok(match value {
+        Scalar::Null => Value::Null,
+        Scalar::Boolean(value) => Value::Bool(value),
+        Scalar::Integer(value) => Value::from(value),
+        Scalar::FloatingPoint(value) => {
+            let n = value.into_inner();
+            Value::Number(Number::from_f64(n).ok_or_else(|| {
+                format!(
+                    "`{n}` is not a number a trace can hold; write it as a string, like `\"{n}\"`"
+                )
+            })?)
+        }
+        Scalar::String(value) => Value::String(value.into_owned()),
+    })
+}
+
+fn tag_error(tag: &Tag) -> String {
+    format!(
+        "the tag `{}` has no JSON form; remove it",
+        crate::diagnostics::codes::echo(&tag.to_string())
+    )
+}
+
+fn kind_of(value: &Value) -> &'static str {
     match value {
-        serde_yaml::Value::Null => "null",
-        serde_yaml::Value::Bool(_) => "a boolean",
-        serde_yaml::Value::Number(_) => "a number",
-        serde_yaml::Value::String(_) => "a string",
-        serde_yaml::Value::Sequence(_) => "a list",
-        serde_yaml::Value::Mapping(_) => "a mapping",
-        serde_yaml::Value::Tagged(_) => "a tagged value",
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
     }
 }
 
@@ -158,11 +224,21 @@ mod tests {
         assert!(json_value(r#"{"a": 1, "a": 2}"#).is_err());
         assert!(json_value(r#"[{"x": {"a": 1, "a": 1}}]"#).is_err());
         let yaml = |text: &str| {
-            serde_yaml::from_str::<serde_yaml::Value>(text)
+            crate::buffer::yaml::load(text)
                 .map_err(|e| e.to_string())
                 .and_then(yaml_value)
         };
         assert!(yaml("{a: 1.5, b: [x]}").is_ok());
+        assert_eq!(
+            yaml("{n: 18446744073709551615, m: -3, s: '.inf', t: ~, u: 0x10, '1': yes}"),
+            Ok(serde_json::json!({
+                "n": u64::MAX, "m": -3, "s": ".inf", "t": null, "u": 16, "1": "yes"
+            }))
+        );
+        assert_eq!(
+            yaml("{!<tag:yaml.org,2002:str> a: !!str 1, b: !!map {c: !!float 2}}"),
+            Ok(serde_json::json!({"a": "1", "b": {"c": 2.0}}))
+        );
         for bad in [
             "{x: .inf}",
             "{x: -.inf}",
@@ -170,6 +246,10 @@ mod tests {
             "{1: a}",
             "{true: a}",
             "{x: !foo 1}",
+            "{x: !foo [1]}",
+            "{a: 1, \"a\": 2}",
+            "{x: !!int abc}",
+            "{x: !<tag:example.com,2000:a> 1}",
         ] {
             assert!(yaml(bad).is_err(), "{bad}");
         }

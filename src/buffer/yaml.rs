@@ -1,48 +1,132 @@
-//! YAML traces and plans. saphyr-parser scans the text first, for spans and
-//! to refuse nesting deeper than serde_json allows; serde_yaml then reads the
-//! values, with its limits on alias expansion.
+//! YAML traces and plans, read with saphyr (a YAML 1.2 parser that passes
+//! the yaml-test-suite). A first pass over the parser's events finds where
+//! each field stands, refuses nesting deeper than serde_json allows and
+//! bounds what aliases expand to; saphyr's loader then builds the values,
+//! and [`strict::yaml_value`] resolves them as JSON.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::Deserialize;
+use saphyr::{ScanError, Yaml, YamlLoader};
 use serde_json::Value;
 
 use crate::buffer::document::{
-    check_version, field_index, invalid, rest_of_line, Field, RawRegion, Sink, FIELDS,
+    check_version, field_index, first_line, invalid, rest_of_line, Field, RawRegion, Sink, FIELDS,
 };
-use crate::buffer::json::friendly_serde;
-use crate::diagnostics::codes::input as codes;
+use crate::buffer::strict;
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
 
-#[derive(Deserialize)]
-struct YamlDocument {
-    version: Option<serde_yaml::Value>,
-    regions: Option<Vec<serde_yaml::Mapping>>,
-}
-
 pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
     let text = file.text();
-    // saphyr-parser reads first: it is linear on any input and refuses deep
-    // nesting, which libyaml (behind serde_yaml) takes superlinear time over.
-    let places = YamlPlaces::scan(text).map_err(|(message, line, column)| {
-        let label = message.clone();
+    let not_yaml = |(message, line, column): (String, usize, usize)| {
+        let (message, label) = if message.starts_with("duplicated key") {
+            (
+                format!(
+                    "`{}` writes the same key twice in one mapping; a trace or plan cannot, or one of the two values would be lost",
+                    file.name()
+                ),
+                "this key is written again here".to_owned(),
+            )
+        } else {
+            match message.strip_prefix(ONE_DOCUMENT) {
+                Some(_) => (
+                    format!(
+                        "`{}` holds more than one YAML document; a trace or plan is one",
+                        file.name()
+                    ),
+                    "a second document starts here".to_owned(),
+                ),
+                None => (
+                    format!("`{}` is not valid YAML: {message}", file.name()),
+                    message,
+                ),
+            }
+        };
+        // saphyr places "the file ends here" past the final line break, on
+        // a line the file does not have: point at its last character instead.
+        let content = text.trim_end().len();
+        let offset = match file.offset_of(line, column) {
+            offset if offset > content && content > 0 => text[..content]
+                .char_indices()
+                .next_back()
+                .map_or(0, |(i, _)| i),
+            offset => offset,
+        };
+        invalid(file, file.char_at(offset), message, label)
+    };
+    let places = YamlPlaces::scan(text).map_err(not_yaml)?;
+    let document = load(text).map_err(|error| not_yaml(scan_error(&error)))?;
+    let not_a_trace = |span: Span, found: &str, expected: &str| {
         invalid(
             file,
-            file.char_at(file.offset_of(line, column)),
-            format!("`{}` is not valid YAML: {message}", file.name()),
-            label,
+            span,
+            format!(
+                "`{}` is not a trace or plan: found {found}, expected {expected}",
+                file.name()
+            ),
+            format!("expected {expected}"),
         )
-    })?;
-    let document: YamlDocument =
-        serde_yaml::from_str(text).map_err(|error| yaml_error(file, &error))?;
-    let version_text = document.version.as_ref().map(|value| match value {
-        serde_yaml::Value::Number(number) => number.to_string(),
-        serde_yaml::Value::String(string) => format!("\"{string}\""),
-        _ => "a non-number".to_owned(),
-    });
+    };
+    let value = |value: Yaml<'_>, span: &Span, name: &str| {
+        strict::yaml_value(value).map_err(|reason| {
+            invalid(
+                file,
+                span.clone(),
+                format!("{name} cannot be read: {reason}"),
+                "not representable as JSON",
+            )
+        })
+    };
+    let Yaml::Mapping(top) = document else {
+        let found = match document {
+            Yaml::Sequence(_) => "a list",
+            _ => "a single value",
+        };
+        return Err(not_a_trace(
+            rest_of_line(text, 0),
+            found,
+            "a mapping with `version` and `regions`",
+        ));
+    };
+    let (mut version, mut regions) = (None, None);
+    // Keys other than these two are not read, whatever they hold. saphyr
+    // compares keys as written, so `version` and `"version"` both arrive.
+    let twice = |key: &str, span: Span| {
+        invalid(
+            file,
+            span,
+            format!(
+                "`{}` writes the key `{key}` twice in one mapping; a trace or plan cannot, or one of the two values would be lost",
+                file.name()
+            ),
+            format!("this mapping writes `{key}` twice"),
+        )
+    };
+    for (key, node) in top {
+        let Ok(Value::String(key)) = strict::yaml_value(key) else {
+            continue;
+        };
+        let slot = match key.as_str() {
+            "version" => &mut version,
+            "regions" => &mut regions,
+            _ => continue,
+        };
+        if slot.replace(node).is_some() {
+            return Err(twice(&key, rest_of_line(text, 0)));
+        }
+    }
     let version_span = places.version.clone().unwrap_or(0..0);
+    let version = match version {
+        Some(node) => value(node, &version_span, "`version`")?,
+        None => Value::Null,
+    };
+    let version_text = match &version {
+        Value::Null => None,
+        Value::Number(number) => Some(number.to_string()),
+        Value::String(string) => Some(format!("\"{string}\"")),
+        _ => Some("a non-number".to_owned()),
+    };
     check_version(
         file,
         version_text.as_deref().map(|v| (v, version_span.start)),
@@ -56,32 +140,58 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
         }
         diagnostic
     })?;
-    let Some(regions) = document.regions else {
-        return Err(invalid(
-            file,
-            rest_of_line(text, 0),
-            "the document has no `regions` list",
-            "expected `regions` in this mapping",
-        ));
+    let regions_span = places
+        .regions_list
+        .clone()
+        .unwrap_or_else(|| rest_of_line(text, 0));
+    let regions = match regions {
+        Some(Yaml::Sequence(regions)) => regions,
+        Some(node) if !is_null(&node) => {
+            return Err(not_a_trace(
+                regions_span,
+                "a `regions` that is not a list",
+                "a list of regions",
+            ))
+        }
+        _ => {
+            return Err(invalid(
+                file,
+                rest_of_line(text, 0),
+                "the document has no `regions` list",
+                "expected `regions` in this mapping",
+            ))
+        }
     };
-    for (index, mapping) in regions.into_iter().enumerate() {
+    for (index, region) in regions.into_iter().enumerate() {
         let region_span = places.regions.get(index).cloned().unwrap_or(0..0);
+        let Yaml::Mapping(mapping) = region else {
+            return Err(not_a_trace(
+                first_line(text, region_span.clone()),
+                &format!("`/regions/{index}` that is not a mapping"),
+                "a region: a mapping with `id`",
+            ));
+        };
         let mut fields: [Option<Field>; FIELDS.len()] = Default::default();
-        for (key, value) in mapping {
+        for (key, node) in mapping {
+            let key = value(
+                key,
+                &region_span,
+                &format!("a key of region `/regions/{index}`"),
+            )?;
             let Some(slot) = key.as_str().and_then(field_index) else {
                 continue;
             };
             let name = &FIELDS[slot];
+            if fields[slot].is_some() {
+                return Err(twice(name, first_line(text, region_span.clone())));
+            }
             let place = places.fields.get(&(index, *name));
             let span = place.map_or(region_span.clone(), |p| p.span.clone());
-            let value: Value = crate::buffer::strict::yaml_value(value).map_err(|reason| {
-                invalid(
-                    file,
-                    span.clone(),
-                    format!("field `{name}` of region `/regions/{index}` cannot be read: {reason}"),
-                    "not representable as JSON",
-                )
-            })?;
+            let value = value(
+                node,
+                &span,
+                &format!("field `{name}` of region `/regions/{index}`"),
+            )?;
             let items = place.map(|p| p.items.clone()).unwrap_or_default();
             fields[slot] = Some(Field { value, span, items });
         }
@@ -95,60 +205,43 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
     Ok(())
 }
 
-/// serde_yaml says `PROBLEM at line L column C, while CONTEXT at line L2 column C2`:
-/// the problem gets the primary label, the context (where an unclosed
-/// construct began) a second one.
-fn yaml_error(file: &Arc<SourceFile>, error: &serde_yaml::Error) -> Box<Diagnostic> {
-    let text = error.to_string().replace("scalar", "string");
-    let (head, context) = match text.split_once(", while ") {
-        Some((head, context)) => (head, Some(context)),
-        None => (text.as_str(), None),
-    };
-    let problem = friendly_serde(head.split(" at line ").next().unwrap_or(head)).replace(
-        "struct YamlDocument",
-        "a mapping with `version` and `regions`",
-    );
-    let at = |line: usize, column: usize| file.char_at(file.offset_of(line, column));
-    let context = context.map(|context| match context.split_once(" at line ") {
-        Some((what, place)) => {
-            let mut numbers = place
-                .split(" column ")
-                .filter_map(|n| n.trim().parse::<usize>().ok());
-            (what.to_owned(), numbers.next().zip(numbers.next()))
-        }
-        None => (context.to_owned(), None),
-    });
-    let shape = [
-        "invalid type",
-        "invalid length",
-        "missing field",
-        "invalid value",
-        "duplicate field",
-    ]
-    .iter()
-    .any(|prefix| head.starts_with(prefix));
-    let message = match &context {
-        None if shape => format!("`{}` is not a trace or plan: {problem}", file.name()),
-        Some((what, _)) => format!(
-            "`{}` is not valid YAML: {problem} while {what}",
-            file.name()
-        ),
-        None => format!("`{}` is not valid YAML: {problem}", file.name()),
-    };
-    let Some(location) = error.location() else {
-        return Box::new(codes::invalid_input(message).file(file.name()));
-    };
-    let mut diagnostic =
-        codes::invalid_input(message).label(file, at(location.line(), location.column()), problem);
-    if let Some((what, Some((line, column)))) = context {
-        let started = what
-            .trim_start_matches("while ")
-            .replace("scanning ", "")
-            .replace("parsing ", "");
-        diagnostic = diagnostic.label(file, at(line, column), format!("{started} starts here"));
-    }
-    Box::new(diagnostic)
+fn is_null(node: &Yaml<'_>) -> bool {
+    matches!(strict::yaml_value(node.clone()), Ok(Value::Null))
 }
+
+/// The one document of `text`, its scalars left as written for
+/// [`strict::yaml_value`]. Keys written twice are refused.
+pub(crate) fn load(text: &str) -> Result<Yaml<'_>, ScanError> {
+    let mut loader = YamlLoader::<Yaml<'_>>::default();
+    loader.early_parse(false);
+    loader.allow_duplicate_keys(false);
+    // The first pass bounds what aliases expand to in bytes; this bounds
+    // the nodes saphyr clones, by the same number.
+    loader.alias_limit(MAX_ALIAS_EXPANSION as usize);
+    let mut parser = saphyr_parser::Parser::new_from_str(text);
+    parser.load(&mut loader, false)?;
+    if let Some(error) = loader.error() {
+        return Err(error.clone());
+    }
+    Ok(loader
+        .into_documents()
+        .into_iter()
+        .next()
+        .unwrap_or(Yaml::BadValue))
+}
+
+/// saphyr's message, and its 1-based line and column.
+fn scan_error(error: &ScanError) -> (String, usize, usize) {
+    let marker = error.marker();
+    (
+        error.info().replace("scalar", "string"),
+        marker.line(),
+        marker.col() + 1,
+    )
+}
+
+/// The start of the message [`YamlPlaces::scan`] gives for a second document.
+const ONE_DOCUMENT: &str = "more than one document";
 
 /// The most bytes a YAML file's aliases may expand to, all together.
 const MAX_ALIAS_EXPANSION: u64 = 64 << 20;
@@ -165,6 +258,7 @@ struct Place {
 #[derive(Default)]
 struct YamlPlaces {
     version: Option<Span>,
+    regions_list: Option<Span>,
     regions: Vec<Span>,
     fields: HashMap<(usize, &'static str), Place>,
 }
@@ -193,14 +287,7 @@ impl YamlPlaces {
         let mut expanded: u64 = 0;
         let parser = saphyr_parser::Parser::new_from_str(text);
         for event in parser {
-            let (event, span) = event.map_err(|error| {
-                let marker = error.marker();
-                (
-                    error.info().replace("scalar", "string"),
-                    marker.line(),
-                    marker.col() + 1,
-                )
-            })?;
+            let (event, span) = event.map_err(|error| scan_error(&error))?;
             let start = cursor.byte(span.start.index());
             let end = cursor.byte(span.end.index());
             let at = (span.start.line(), span.start.col() + 1);
@@ -238,11 +325,7 @@ impl YamlPlaces {
                 Event::DocumentStart(_) => {
                     documents += 1;
                     if documents > 1 {
-                        return Err((
-                            "a trace or plan is one YAML document; this file holds more".to_owned(),
-                            at.0,
-                            at.1,
-                        ));
+                        return Err((ONE_DOCUMENT.to_owned(), at.0, at.1));
                     }
                 }
                 Event::MappingStart(..) | Event::SequenceStart(..) if frames.len() >= MAX_DEPTH => {
@@ -296,6 +379,7 @@ impl YamlPlaces {
     fn record(&mut self, path: &[String], span: Span, opening: bool) {
         match path {
             [version] if version == "version" => self.version = Some(span),
+            [regions] if regions == "regions" => self.regions_list = Some(span),
             [regions, index] if regions == "regions" => {
                 // Its opening first, then its whole extent when it closes.
                 if let Ok(index) = index.parse::<usize>() {
