@@ -88,6 +88,29 @@ fn cases() -> Vec<Case> {
         files: vec![("p.policy".into(), format!("kind a\nkind b\n{orders}"))],
         run: Run::Check("p.policy"),
     });
+    let n = scaled(2_000);
+    let orders: String = (0..n)
+        .map(|i| format!("order \"k{}:*\" before \"k{}:z{i}\"\n", i % 4, i % 4 + 1))
+        .collect();
+    cases.push(Case {
+        name: "order-redundancy",
+        what: format!("{n} `order` statements in layers, none implied"),
+        files: vec![(
+            "p.policy".into(),
+            format!("kind k0\nkind k1\nkind k2\nkind k3\nkind k4\n{orders}"),
+        )],
+        run: Run::Check("p.policy"),
+    });
+    let n = scaled(20_000);
+    let orders: String = (0..n)
+        .map(|i| format!("order \"a:x{i}*\" before \"a:*\"\n"))
+        .collect();
+    cases.push(Case {
+        name: "order-count",
+        what: format!("{n} `order` statements that all overlap"),
+        files: vec![("p.policy".into(), format!("kind a\n{orders}"))],
+        run: Run::Check("p.policy"),
+    });
     let n = scaled(100_000);
     cases.push(Case {
         name: "order-glob",

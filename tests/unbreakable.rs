@@ -267,6 +267,43 @@ fn limits_are_findings() {
         .status(1)
         .run();
 
+    // More than 2,048 `order` statements: too many to compare pairwise, and
+    // a policy whose cycles are not checked is refused, by `verify` too.
+    let orders: String = (0..2049)
+        .map(|i| format!("order \"a:x{i}\" before b\n"))
+        .collect();
+    let policy = format!("kind a\nkind b\n{orders}");
+    Test::new()
+        .args(&["check", "--format", "json", "team.policy"])
+        .write("team.policy", &policy)
+        .stdout_contains("this policy has more than 2048 `order` statements")
+        .status(1)
+        .run();
+    Test::verify_written(
+        ("t.yaml", "version: 1\nregions: []\n"),
+        ("p.yaml", "version: 1\nregions: []\n"),
+    )
+    .write("team.policy", &policy)
+    .args(&["--policy", "team.policy"])
+    .stdout_contains("more than 2048 `order` statements")
+    .status(2)
+    .run();
+
+    // Layers of `order` statements none of which is implied: the search for
+    // redundant ones stops at its limit, says so, and the policy still passes.
+    let orders: String = (0..2000)
+        .map(|i| format!("order \"k{}:*\" before \"k{}:z{i}\"\n", i % 4, i % 4 + 1))
+        .collect();
+    Test::new()
+        .args(&["check", "--format", "json", "team.policy"])
+        .write(
+            "team.policy",
+            &format!("kind k0\nkind k1\nkind k2\nkind k3\nkind k4\n{orders}"),
+        )
+        .stdout_contains("stopped looking for redundant `order` statements after 20000000 steps")
+        .status(0)
+        .run();
+
     // An `extends` chain deeper than 32.
     let mut test = Test::new().args(&["check", "--format", "json", "p0.policy"]);
     for i in 0..40 {

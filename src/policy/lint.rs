@@ -11,7 +11,7 @@ use crate::diagnostics::Diagnostic;
 use crate::policy::ast::*;
 use crate::policy::hint;
 use crate::policy::model::*;
-use crate::policy::order_graph::OrderGraph;
+use crate::policy::order_graph::{OrderGraph, Stopped, MAX_ORDERS, MAX_SEARCH_STEPS};
 use crate::source::{SourceFile, Span};
 
 /// What a policy builds on.
@@ -498,8 +498,17 @@ impl Resolver<'_> {
     /// Cycles and redundant statements that involve this file's `order`
     /// statements (a parent's own are reported with the parent).
     fn check_order_graph(&mut self, first_child_order: usize) {
-        let graph = OrderGraph::new(&self.policy.orders);
         let orders = &self.policy.orders;
+        if let Some(rule) = orders.get(MAX_ORDERS) {
+            let diagnostic = codes::too_many_orders(MAX_ORDERS).label(
+                &rule.origin.file,
+                rule.origin.span.clone(),
+                format!("statement {} of {}", MAX_ORDERS + 1, orders.len()),
+            );
+            self.diagnostics.push(diagnostic);
+            return;
+        }
+        let graph = OrderGraph::new(orders);
         let mut diagnostics = Vec::new();
         for cycle in graph.cycles() {
             if cycle.iter().all(|&i| i < first_child_order) {
@@ -527,9 +536,22 @@ impl Resolver<'_> {
             }
             diagnostics.push(diagnostic);
         }
+        let mut steps = 0;
         for (index, rule) in orders.iter().enumerate().skip(first_child_order) {
-            let Some(chain) = graph.implied_by(orders, index) else {
-                continue;
+            let chain = match graph.implied_by(orders, index, &mut steps) {
+                Ok(Some(chain)) => chain,
+                Ok(None) => continue,
+                Err(Stopped) => {
+                    let unchecked = orders.len() - index;
+                    diagnostics.push(
+                        codes::redundant_order_stopped(MAX_SEARCH_STEPS, unchecked).label(
+                            &rule.origin.file,
+                            rule.origin.span.clone(),
+                            "not checked from here on",
+                        ),
+                    );
+                    break;
+                }
             };
             let mut diagnostic = codes::redundant_order(&rule.as_written()).label(
                 &rule.origin.file,

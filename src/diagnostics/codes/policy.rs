@@ -174,7 +174,7 @@ pub(crate) fn unknown_kind_in_plan(kind: &str, suggestion: Option<&str>) -> Diag
 pub(crate) const ORDER_CYCLE: Explanation = Explanation {
     code: Code::OrderCycle,
     summary: "`order` statements require a commitment to come before itself",
-    details: "`order A before B` means every commitment matching A stands before every one matching B. When the statements form a cycle, no buffer holding those commitments satisfies them all, so every plan would be rejected. The cycle is reported once, from its earliest statement, with a label on each statement in it.",
+    details: "`order A before B` means every commitment matching A stands before every one matching B. When the statements form a cycle, no buffer holding those commitments satisfies them all, so every plan would be rejected. The cycle is reported once, from its earliest statement, with a label on each statement in it. A policy with more than 2,048 `order` statements (with its parents) is refused here too: every pair is compared to find cycles.",
     example: &[("team.policy", "kind constraint\nkind decision\norder constraint before decision\norder decision before constraint\n")],
     run: "check team.policy",
     fix: "Remove or reverse one of the statements in the cycle.",
@@ -191,6 +191,15 @@ pub(crate) fn order_cycle(path: &[String], itself: Option<&str>) -> Diagnostic {
     };
     Diagnostic::new(Code::OrderCycle, message)
         .help("no buffer can satisfy a cycle; remove or reverse one of these `order` statements")
+}
+
+/// More than `limit` `order` statements: too many to check for cycles.
+pub(crate) fn too_many_orders(limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::OrderCycle,
+        format!("this policy has more than {limit} `order` statements, too many to check for cycles"),
+    )
+    .help("write one statement per pair of kinds (`order constraint before decision`) instead of one per identity")
 }
 
 // `redundant-order`
@@ -212,6 +221,16 @@ pub(crate) fn redundant_order(rule: &str) -> Diagnostic {
         format!("`{rule}` is already implied by other `order` statements"),
     )
     .help("remove this statement; the order it asks for already holds")
+}
+
+/// The search for redundant statements stopped after `steps` steps, with
+/// `unchecked` statements left.
+pub(crate) fn redundant_order_stopped(steps: u64, unchecked: usize) -> Diagnostic {
+    Diagnostic::new(
+        Code::RedundantOrder,
+        format!("stopped looking for redundant `order` statements after {steps} steps; this statement and the {} after it were not checked", unchecked - 1),
+    )
+    .help("so many overlapping `order` statements are hard to read; group them with wider patterns")
 }
 
 // `invalid-pattern`
