@@ -17,7 +17,9 @@ fn run(share: u32, commitments: &[u64], narrative: u64) -> (Verdict, Vec<String>
         .enumerate()
         .map(|(i, tokens)| serde_json::json!({"id": format!("c{i}"), "kind": "c", "key": format!("k{i}"), "text": format!("rule {i}"), "tokens": tokens}))
         .collect();
-    regions.push(serde_json::json!({"id": "n", "kind": "narrative", "text": "story", "tokens": narrative}));
+    regions.push(
+        serde_json::json!({"id": "n", "kind": "narrative", "text": "story", "tokens": narrative}),
+    );
     let keeps: Vec<_> = regions
         .iter()
         .map(|region| serde_json::json!({"keep": region["id"]}))

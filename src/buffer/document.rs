@@ -64,7 +64,7 @@ pub struct Field {
 }
 
 /// The fields of a region that ctxguard reads; others are ignored.
-pub const FIELDS: [&str; 14] = [
+pub const FIELDS: [&str; 15] = [
     "id",
     "kind",
     "key",
@@ -77,6 +77,7 @@ pub const FIELDS: [&str; 14] = [
     "status",
     "keep",
     "covers",
+    "quotes",
     "from",
     "summarizer",
 ];

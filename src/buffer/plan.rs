@@ -81,6 +81,10 @@ pub enum Entry {
         kind: SummaryKind,
         /// Ids of the narrative regions it replaces.
         covers: Vec<Spanned<String>>,
+        /// Ids of the trace regions (commitments above all) whose text it
+        /// holds byte for byte: each is carried by the summary, not lost.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        quotes: Vec<Spanned<String>>,
         /// The summary.
         text: Spanned<String>,
         /// What wrote the summary: the `--summarizer` command, or
@@ -199,6 +203,10 @@ fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion,
         match kind.as_str() {
             "summary" => {
                 let covers = covers(&mut fields, &opening)?;
+                let quotes = match fields.raw.take("quotes") {
+                    Some(field) => ids(&mut fields, "quotes", field)?,
+                    None => Vec::new(),
+                };
                 let Some(text) = fields.string("text")? else {
                     return Err(fields.error(
                         opening.clone(),
@@ -211,6 +219,7 @@ fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion,
                 Entry::Summary {
                     kind: SummaryKind::Summary,
                     covers,
+                    quotes,
                     text: spanned(text),
                     summarizer,
                 }
@@ -273,6 +282,15 @@ fn covers(fields: &mut Fields, opening: &Span) -> Result<Vec<Spanned<String>>, B
             "list the narrative regions it replaces, like `covers: [r1, r3]`".to_owned(),
         ));
     };
+    ids(fields, "covers", field)
+}
+
+/// A list of region ids: `covers` or `quotes`.
+fn ids(
+    fields: &mut Fields,
+    name: &str,
+    field: Field,
+) -> Result<Vec<Spanned<String>>, Box<Diagnostic>> {
     let Field {
         value: Value::Array(items),
         span,
@@ -281,9 +299,9 @@ fn covers(fields: &mut Fields, opening: &Span) -> Result<Vec<Spanned<String>>, B
     else {
         return Err(fields.error(
             field.span.clone(),
-            "`covers` must be a list of region ids".to_owned(),
+            format!("`{name}` must be a list of region ids"),
             "expected a list",
-            "write `covers: [r1, r3]`".to_owned(),
+            format!("write `{name}: [r1, r3]`"),
         ));
     };
     items
@@ -295,9 +313,9 @@ fn covers(fields: &mut Fields, opening: &Span) -> Result<Vec<Spanned<String>>, B
                 Value::String(id) => Ok(Spanned::new(id, item_span)),
                 _ => Err(fields.error(
                     item_span,
-                    "`covers` must list region ids".to_owned(),
+                    format!("`{name}` must list region ids"),
                     "expected a string",
-                    "write `covers: [r1, r3]`".to_owned(),
+                    format!("write `{name}: [r1, r3]`"),
                 )),
             }
         })

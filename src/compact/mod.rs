@@ -183,6 +183,7 @@ fn flush(
         Entry::Summary {
             kind: SummaryKind::Summary,
             covers,
+            quotes: Vec::new(),
             text: Spanned::unplaced(text),
             summarizer: Some(summarizer),
         },

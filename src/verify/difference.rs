@@ -310,3 +310,72 @@ mod tests {
         );
     }
 }
+
+/// The passage of `text` closest to `quote`: the window of as many lines as
+/// the quote has, or a sentence of a long line, that shares the most words
+/// with it. Linear in the text: words are compared as sets, not diffed.
+pub fn closest_passage<'t>(text: &'t str, quote: &str) -> &'t str {
+    let words = |s: &str| -> std::collections::HashSet<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let wanted = words(quote);
+    let quote_lines = quote.lines().count().max(1);
+    let mut best: (usize, &str) = (0, text.lines().next().unwrap_or(text));
+    let mut consider = |candidate: &'t str| {
+        let shared = words(candidate).intersection(&wanted).count();
+        if shared > best.0 {
+            best = (shared, candidate.trim());
+        }
+    };
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .filter(|&i| i < text.len())
+        .collect();
+    for (n, &start) in starts.iter().enumerate() {
+        let end = starts
+            .get(n + quote_lines)
+            .map_or(text.len(), |&next| next - 1);
+        let window = &text[start..end.max(start)];
+        if quote_lines == 1 && window.len() > 2 * quote.len() + 40 {
+            // A paragraph on one line: its sentences, each on its own.
+            let mut from = 0;
+            for (at, c) in window.char_indices() {
+                if matches!(c, '.' | '!' | '?' | ';') {
+                    consider(&window[from..at + c.len_utf8()]);
+                    from = at + c.len_utf8();
+                }
+            }
+            consider(&window[from..]);
+        } else {
+            consider(window);
+        }
+    }
+    best.1
+}
+
+#[cfg(test)]
+mod closest_tests {
+    use super::closest_passage;
+
+    #[test]
+    fn finds_the_line_or_sentence_sharing_most_words() {
+        let summary = "Intro line.\n- The user said: Do not drop the columns.\n- Run tests.";
+        assert_eq!(
+            closest_passage(summary, "Do not drop columns."),
+            "- The user said: Do not drop the columns."
+        );
+        let long = format!(
+            "{} Never drop the users table. {}",
+            "Filler words here.".repeat(10),
+            "More filler.".repeat(10)
+        );
+        assert_eq!(
+            closest_passage(&long, "Do not drop the users table."),
+            "Never drop the users table."
+        );
+        assert_eq!(closest_passage("a\nb", "zzz"), "a");
+    }
+}

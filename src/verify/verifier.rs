@@ -167,10 +167,16 @@ impl<'a> Verifier<'a> {
                 self.tokens_after = self.tokens_after.saturating_add(tokens);
                 self.written_commitment(p, region, kind, key, content);
             }
-            Entry::Summary { covers, text, .. } => {
+            Entry::Summary {
+                covers,
+                quotes,
+                text,
+                ..
+            } => {
                 let tokens = self.count(p, region.tokens, Cow::Borrowed(&text.node));
                 self.tokens_after = self.tokens_after.saturating_add(tokens);
-                self.summary(p, covers, &text.node, &text.span);
+                let quoted = self.quotes(p, quotes, &text.node, &text.span);
+                self.summary(p, covers, &text.node, &text.span, &quoted);
             }
             Entry::Narrative { from, text, .. } => {
                 let Some(t) = self.lookup(p, &from.node, &from.span) else {
@@ -345,7 +351,61 @@ impl<'a> Verifier<'a> {
         self.push(Anchor::Plan(p), diagnostic);
     }
 
-    fn summary(&mut self, p: usize, covers: &[Spanned<String>], text: &str, text_span: &Span) {
+    /// The regions summary `p` says it quotes: each one's text must stand
+    /// in the summary byte for byte. A quoted commitment is carried by the
+    /// summary, in the order its quotes stand in the text.
+    /// Returns where the quotes stand in the text.
+    fn quotes(
+        &mut self,
+        p: usize,
+        quotes: &[Spanned<String>],
+        text: &str,
+        text_span: &Span,
+    ) -> Vec<Span> {
+        let mut found = Vec::new();
+        for Spanned { node: id, span } in quotes {
+            let Some(t) = self.lookup(p, id, span) else {
+                continue;
+            };
+            if !self.claim(p, t, span) {
+                continue;
+            }
+            let quoted = self.region(t).content.as_text();
+            match text.find(quoted.as_ref()).filter(|_| !quoted.is_empty()) {
+                Some(at) => found.push((at, at + quoted.len(), t)),
+                None if self.index.class[t].is_protected() => {
+                    self.altered[t] = true;
+                    self.sequence.push((p, self.index.canonical(t)));
+                    let closest = difference::closest_passage(text, &quoted);
+                    let span = self.plan.file.find_within(text_span, closest);
+                    self.altered_commitment(p, t, &Content::Text(closest.to_owned()), &span);
+                }
+                None => self.rewritten(p, t, text_span, difference::closest_passage(text, &quoted)),
+            }
+        }
+        found.sort_unstable();
+        let places = found.iter().map(|&(start, end, _)| start..end).collect();
+        for (_, _, t) in found {
+            self.kept[t] = true;
+            if let Class::Commitment(_) = self.index.class[t] {
+                let c = self.index.canonical(t);
+                if self.represented[c].is_none() {
+                    self.represented[c] = Some(p);
+                    self.sequence.push((p, c));
+                }
+            }
+        }
+        places
+    }
+
+    fn summary(
+        &mut self,
+        p: usize,
+        covers: &[Spanned<String>],
+        text: &str,
+        text_span: &Span,
+        quoted: &[Span],
+    ) {
         let mut low = usize::MAX;
         let mut high = 0;
         let mut covers_span: Option<Span> = None;
@@ -377,9 +437,20 @@ impl<'a> Verifier<'a> {
                 j = self.next_protected[j + 1];
             }
         }
+        // What the summary says in its own words: quotes are checked above.
+        let own_words: Cow<'_, str> = match quoted {
+            [] => Cow::Borrowed(text),
+            _ => {
+                let mut masked = text.to_owned().into_bytes();
+                for span in quoted {
+                    masked[span.clone()].fill(b' ');
+                }
+                Cow::Owned(String::from_utf8_lossy(&masked).into_owned())
+            }
+        };
         let hinted = match self.findings.stopped(Code::CommitmentInSummary) {
             true => None,
-            false => self.index.hints.first_match(text),
+            false => self.index.hints.first_match(&own_words),
         };
         if let Some(k) = hinted.filter(|_| self.findings.admit(Code::CommitmentInSummary)) {
             let name = self
