@@ -64,7 +64,7 @@ pub struct Field {
 }
 
 /// The fields of a region that ctxguard reads; others are ignored.
-pub const FIELDS: [&str; 15] = [
+pub const FIELDS: [&str; 17] = [
     "id",
     "kind",
     "key",
@@ -80,6 +80,8 @@ pub const FIELDS: [&str; 15] = [
     "quotes",
     "from",
     "summarizer",
+    "source",
+    "derived",
 ];
 
 pub(super) fn field_index(name: &str) -> Option<usize> {

@@ -125,6 +125,26 @@ impl Fields<'_> {
         }
     }
 
+    /// A field that is a mapping of a known shape (`source`), typed by serde.
+    pub fn typed<T: serde::de::DeserializeOwned>(
+        &mut self,
+        name: &str,
+        expected: &str,
+    ) -> Result<Option<T>, Box<Diagnostic>> {
+        let Some(field) = self.raw.take(name) else {
+            return Ok(None);
+        };
+        match serde_json::from_value::<T>(field.value.clone()) {
+            Ok(value) => Ok(Some(value)),
+            Err(error) => Err(self.error(
+                field.span.clone(),
+                format!("`{name}` of {} cannot be read: {error}", self.where_()),
+                &format!("expected {expected}"),
+                format!("write `{name}` as {expected}, or leave it out"),
+            )),
+        }
+    }
+
     /// Exactly one of `text` (a string) and `record` (any value).
     pub fn content(&mut self) -> Result<(Content, Span), Box<Diagnostic>> {
         match (self.raw.take("text"), self.raw.take("record")) {

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::buffer::document::{self, Field, Input, InputFormat, RawRegion};
 use crate::buffer::fields::{place, Fields};
-use crate::buffer::trace::{Content, Place, Status};
+use crate::buffer::trace::{Content, Place, Provenance, Status};
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span, Spanned};
 
@@ -44,6 +44,10 @@ pub struct PlanRegion {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0))]
     pub tokens: Option<u64>,
+    /// Where an imported region came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Provenance")]
+    pub source: Option<Provenance>,
     /// Where the region stands in its file.
     #[serde(skip)]
     pub place: Place,
@@ -122,6 +126,7 @@ impl PlanRegion {
             entry,
             status: None,
             tokens: None,
+            source: None,
             place: Place {
                 index,
                 span: 0..0,
@@ -185,6 +190,10 @@ fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion,
         raw: &mut raw,
     };
     let tokens = fields.count("tokens")?.map(|(n, _)| n);
+    let source = fields.typed(
+        "source",
+        "a mapping with `file`, and optionally `line`, `record` and `hint`",
+    )?;
     let (status, status_span) = fields.status()?;
     let status = status
         .zip(status_span)
@@ -269,6 +278,7 @@ fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion,
         entry,
         tokens,
         status,
+        source,
         place,
     })
 }

@@ -84,6 +84,60 @@ impl Status {
     }
 }
 
+/// Where an imported region came from: a place in the session file a user
+/// knows, so that every finding about the region can point back to it.
+#[derive(
+    Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(deny_unknown_fields)]
+pub struct Provenance {
+    /// The session file, as named on the command line.
+    pub file: String,
+    /// The 1-based line of the record the region comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub line: Option<u64>,
+    /// The record's id or uuid, where the runtime gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
+    /// For a region classified by a hint: the hint that matched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl Provenance {
+    /// `session.jsonl:123 (record 3f0c…)`.
+    pub fn describe(&self) -> String {
+        let mut place = crate::diagnostics::codes::echo(&self.file).into_owned();
+        if let Some(line) = self.line {
+            place.push_str(&format!(":{line}"));
+        }
+        if let Some(record) = &self.record {
+            place.push_str(&format!(
+                " (record {})",
+                crate::diagnostics::codes::echo(record)
+            ));
+        }
+        place
+    }
+}
+
+/// How an imported region's kind was decided, when nobody tagged it.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Derived {
+    /// The user pinned it (`pin KIND KEY: TEXT`): tagged when written.
+    Pin,
+    /// The user chose it in a question the runtime asked.
+    Answer,
+    /// A sentence the user wrote that matched a kind's hint.
+    Hint,
+    /// A sentence the user wrote that nothing classified: unclassified.
+    Sentence,
+}
+
 /// Who wrote a region. Informational, except that tool output is never
 /// taken for an untagged commitment.
 #[derive(Clone, Debug, PartialEq, Eq, schemars::JsonSchema)]
@@ -154,62 +208,135 @@ pub(crate) fn region_pointer(index: usize, listed: bool) -> Option<String> {
 /// A region: narrative, unclassified, or a commitment of a declared kind.
 /// It holds exactly one of `text` and `record`. The model also keeps where
 /// each field is written (not part of the format).
-#[derive(Clone, Debug, schemars::JsonSchema)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Region {
     /// Unique within the trace; plans name regions by it.
     pub id: String,
     /// `narrative`, `unclassified` (the default when missing), or a
     /// commitment kind the policy declares.
-    #[serde(default)]
+    #[serde(default, serialize_with = "kind_name")]
     pub kind: RegionKind,
     /// A commitment's stable identity is `kind:key`; required for commitments.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub key: Option<String>,
     /// `text` (compared byte for byte) or `record` (compared structurally).
     #[serde(flatten)]
     pub content: Content,
     /// Precomputed token count; otherwise counted with the policy's tokenizer.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0))]
     pub tokens: Option<u64>,
     /// Append sequence number.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<u64>,
     /// Sequence number at which the tag was applied; later than `at` is a
     /// retrofitted tag.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tagged_at: Option<u64>,
     /// Who wrote the region; informational, but tool output is never taken
     /// for an untagged commitment.
-    #[serde(default)]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "role_name"
+    )]
     #[schemars(with = "String")]
     pub role: Option<Role>,
     /// For commitments: `discharged` means already carried out. Missing
     /// means `active`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_active")]
     pub status: Status,
+    /// Where an imported region came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Provenance")]
+    pub source: Option<Provenance>,
+    /// How an imported region's kind was decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Derived")]
+    pub derived: Option<Derived>,
     /// Where the region stands in its file.
+    #[serde(skip)]
     #[schemars(skip)]
     pub place: Place,
     /// Where `id` is written.
+    #[serde(skip)]
     #[schemars(skip)]
     pub id_span: Span,
     /// Where `kind` is written, if it is.
+    #[serde(skip)]
     #[schemars(skip)]
     pub kind_span: Option<Span>,
     /// Where the content is written.
+    #[serde(skip)]
     #[schemars(skip)]
     pub content_span: Span,
     /// Where `tagged_at` is written, if it is.
+    #[serde(skip)]
     #[schemars(skip)]
     pub tagged_at_span: Option<Span>,
     /// Where `tokens` is written, if it is.
+    #[serde(skip)]
     #[schemars(skip)]
     pub tokens_span: Option<Span>,
 }
 
+fn kind_name<S: serde::Serializer>(kind: &RegionKind, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(match kind {
+        RegionKind::Narrative => "narrative",
+        RegionKind::Unclassified => "unclassified",
+        RegionKind::Commitment(kind) => kind,
+    })
+}
+
+fn role_name<S: serde::Serializer>(role: &Option<Role>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(match role {
+        Some(Role::User) => "user",
+        Some(Role::Assistant) => "assistant",
+        Some(Role::Tool) => "tool",
+        Some(Role::System) | None => "system",
+        Some(Role::Other(role)) => role,
+    })
+}
+
+fn is_active(status: &Status) -> bool {
+    *status == Status::Active
+}
+
 impl Region {
+    /// A region ctxguard made (an import), with no place in a file.
+    pub fn unplaced(
+        index: usize,
+        id: String,
+        kind: RegionKind,
+        key: Option<String>,
+        content: Content,
+    ) -> Region {
+        Region {
+            id,
+            kind,
+            key,
+            content,
+            tokens: None,
+            at: None,
+            tagged_at: None,
+            role: None,
+            status: Status::Active,
+            source: None,
+            derived: None,
+            place: Place {
+                index,
+                span: 0..0,
+                listed: true,
+            },
+            id_span: 0..0,
+            kind_span: None,
+            content_span: 0..0,
+            tagged_at_span: None,
+            tokens_span: None,
+        }
+    }
+
     /// `kind:key` for a commitment.
     pub fn identity(&self) -> Option<String> {
         match (&self.kind, &self.key) {
@@ -220,10 +347,11 @@ impl Region {
 }
 
 /// The buffer before compaction: its regions in order.
-#[derive(Debug, schemars::JsonSchema)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 #[schemars(title = "ctxguard trace", extend("additionalProperties" = true))]
 pub struct Trace {
     /// The file the trace was read from.
+    #[serde(skip)]
     #[schemars(skip)]
     pub file: Arc<SourceFile>,
     /// The format version.
@@ -241,6 +369,21 @@ impl Trace {
             version: 1,
             regions: document::read_all(input, region)?,
         })
+    }
+
+    /// A trace ctxguard made (an import): its regions have no place in a file.
+    pub fn unplaced(name: &str, regions: Vec<Region>) -> Trace {
+        Trace {
+            file: SourceFile::new(name, ""),
+            version: 1,
+            regions,
+        }
+    }
+
+    /// The trace as pretty JSON.
+    pub fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, self).map_err(std::io::Error::other)?;
+        writeln!(out)
     }
 }
 
@@ -273,7 +416,14 @@ fn region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<Region, Box<Diag
     let (status, _) = fields.status()?;
     let tagged_at = fields.count("tagged_at")?;
     let tokens = fields.count("tokens")?;
+    let source = fields.typed(
+        "source",
+        "a mapping with `file`, and optionally `line`, `record` and `hint`",
+    )?;
+    let derived = fields.typed("derived", "`pin`, `answer`, `hint` or `sentence`")?;
     Ok(Region {
+        source,
+        derived,
         id,
         kind,
         key: key.map(|(key, _)| key),

@@ -72,7 +72,16 @@ impl<'a> Verifier<'a> {
         message: impl Into<String>,
     ) -> Diagnostic {
         let region = self.region(t);
-        diagnostic.label_at(&self.trace().file, span, region.place.pointer(), message)
+        let diagnostic =
+            diagnostic.label_at(&self.trace().file, span, region.place.pointer(), message);
+        match &region.source {
+            Some(source) => diagnostic.note(format!(
+                "`{}` comes from {}",
+                crate::diagnostics::codes::echo(&region.id),
+                source.describe()
+            )),
+            None => diagnostic,
+        }
     }
 
     pub(super) fn identity(&self, t: usize) -> String {
