@@ -1,0 +1,136 @@
+//! Verdicts at their edges: a buffer of exactly the window fits, a tag
+//! written when its region was is not late, a repeated identity is carried
+//! by either copy, a trace with errors is not compacted. Each case kills a
+//! mutant `cargo mutants` missed in `src/verify/verifier.rs` or
+//! `src/verify/index.rs` (docs/mutants.md).
+
+use ctxguard::{compact, verify, CompactOptions, Input, Options, Outcome, Plan, Policy, Trace, Verdict};
+
+fn trace(regions: serde_json::Value) -> Trace {
+    Trace::read(&Input::value(
+        "t.json",
+        &serde_json::json!({"version": 1, "regions": regions}),
+    ))
+    .expect("a trace")
+}
+
+/// The verdict and codes of a plan (regions as JSON) against a trace.
+fn judge(trace_regions: serde_json::Value, plan_regions: serde_json::Value) -> (Verdict, Vec<String>) {
+    let policy = Policy::builtin();
+    let plan = Plan::read(&Input::value(
+        "p.json",
+        &serde_json::json!({"version": 1, "regions": plan_regions}),
+    ))
+    .expect("a plan");
+    let verification = verify(&policy, &trace(trace_regions), &plan, &Options::default());
+    let codes = verification
+        .diagnostics
+        .iter()
+        .map(|d| d.code.name().to_owned())
+        .collect();
+    (verification.verdict, codes)
+}
+
+#[test]
+fn a_tag_is_late_only_when_written_after_its_region() {
+    let region = |at: u64, tagged_at: u64| {
+        serde_json::json!([{"id": "c", "kind": "constraint", "key": "k", "text": "Never push.", "at": at, "tagged_at": tagged_at}])
+    };
+    let keep = serde_json::json!([{"keep": "c"}]);
+    for (at, tagged_at) in [(5, 5), (5, 3)] {
+        assert_eq!(
+            judge(region(at, tagged_at), keep.clone()),
+            (Verdict::Compact, vec![]),
+            "at {at}, tagged at {tagged_at}"
+        );
+    }
+    let (_, codes) = judge(region(5, 6), keep);
+    assert_eq!(codes, ["retrofitted-tag"]);
+}
+
+#[test]
+fn a_repeated_commitment_is_carried_by_either_copy() {
+    let regions = serde_json::json!([
+        {"id": "c1", "kind": "constraint", "key": "k", "text": "Never push."},
+        {"id": "n", "kind": "narrative", "text": "story"},
+        {"id": "c2", "kind": "constraint", "key": "k", "text": "Never push."}
+    ]);
+    let plan = serde_json::json!([
+        {"kind": "summary", "covers": ["n"], "text": "A story."},
+        {"keep": "c2"}
+    ]);
+    assert_eq!(judge(regions, plan), (Verdict::Compact, vec![]));
+}
+
+#[test]
+fn a_trace_with_errors_is_not_compacted() {
+    let regions = serde_json::json!([
+        {"id": "r", "kind": "narrative", "text": "one"},
+        {"id": "r", "kind": "narrative", "text": "two"}
+    ]);
+    let Outcome::Failed(diagnostics) = compact(&Policy::builtin(), &trace(regions), &CompactOptions::default()) else {
+        panic!("a trace with a repeated id was compacted");
+    };
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.name()).collect();
+    assert_eq!(codes, ["duplicate-region"]);
+}
+
+/// Verifies a plan that keeps every region of a trace of commitments with
+/// these token counts, plus one narrative region of `narrative` tokens
+/// (kept too), under a window of 1,000 tokens and a commitment share of
+/// `share` percent.
+fn run(share: u32, commitments: &[u64], narrative: u64) -> (Verdict, Vec<String>) {
+    let policy = format!("kind c\nbudget window 1000\nbudget commitments {share}%\n");
+    let (policy, _) = Policy::from_text("p.policy", &policy).expect("a usable policy");
+    let mut regions: Vec<_> = commitments
+        .iter()
+        .enumerate()
+        .map(|(i, tokens)| serde_json::json!({"id": format!("c{i}"), "kind": "c", "key": format!("k{i}"), "text": format!("rule {i}"), "tokens": tokens}))
+        .collect();
+    regions.push(
+        serde_json::json!({"id": "n", "kind": "narrative", "text": "story", "tokens": narrative}),
+    );
+    let keeps: Vec<_> = regions
+        .iter()
+        .map(|region| serde_json::json!({"keep": region["id"]}))
+        .collect();
+    let trace = Trace::read(&Input::value(
+        "t.json",
+        &serde_json::json!({"version": 1, "regions": regions}),
+    ))
+    .expect("a trace");
+    let plan = Plan::read(&Input::value(
+        "p.json",
+        &serde_json::json!({"version": 1, "regions": keeps}),
+    ))
+    .expect("a plan");
+    let verification = verify(&policy, &trace, &plan, &Options::default());
+    let codes = verification
+        .diagnostics
+        .iter()
+        .map(|d| d.code.name().to_owned())
+        .collect();
+    (verification.verdict, codes)
+}
+
+#[test]
+fn commitments_that_fill_the_window_exactly_fit() {
+    assert_eq!(run(100, &[600, 400], 0), (Verdict::Compact, vec![]));
+    let (verdict, codes) = run(100, &[600, 401], 0);
+    assert_eq!(verdict, Verdict::Escalate, "{codes:?}");
+}
+
+#[test]
+fn commitments_of_exactly_their_share_fit() {
+    assert_eq!(run(50, &[300, 200], 0), (Verdict::Compact, vec![]));
+    let (verdict, codes) = run(50, &[300, 201], 0);
+    assert_eq!(verdict, Verdict::Escalate, "{codes:?}");
+}
+
+#[test]
+fn a_buffer_of_exactly_the_window_fits() {
+    assert_eq!(run(50, &[300], 700), (Verdict::Compact, vec![]));
+    let (verdict, codes) = run(50, &[300], 701);
+    assert_eq!(verdict, Verdict::Reject, "{codes:?}");
+    assert_eq!(codes, ["over-budget"]);
+}
