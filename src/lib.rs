@@ -65,6 +65,7 @@ mod buffer;
 mod command;
 mod compact;
 mod diagnostics;
+mod import;
 mod policy;
 mod report;
 mod source;
@@ -83,7 +84,9 @@ pub use buffer::document::{Input, InputFormat};
 pub use buffer::plan::{Entry, NarrativeKind, Plan, PlanRegion, SummaryKind};
 pub use buffer::schema::Schema;
 pub use buffer::tokens::{count as count_tokens, Tokenizer};
-pub use buffer::trace::{Content, Place, Region, RegionKind, Role, Status, Trace};
+pub use buffer::trace::{
+    Content, Derived, Place, Provenance, Region, RegionKind, Role, Status, Trace,
+};
 
 pub use verify::{verify, Budget, Options, Stats, Verdict, Verification, WARNING_LIMIT};
 
@@ -99,9 +102,15 @@ pub use report::{
 
 pub use command::check::{check, policy_files};
 pub use command::fmt::fmt;
+pub use command::import::{import_file, ImportRequest};
 pub use command::plan::{plan_file, PlanRequest};
 pub use command::saved::saved_report;
 pub use command::verify::{verify_files, VerifyRequest};
+
+pub use import::{
+    detect, import, pin, Event, Message, Origin as MessageOrigin, Pin, Runtime, Session, Summary,
+    PIN_SYNTAX,
+};
 
 /// What `ctxguard explain CODE` prints: what the code means, why it matters,
 /// an example that triggers it, and the fix.

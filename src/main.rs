@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ctxguard::{
-    Access, Budget, Code, CompactOptions, Format, InputFormat, Options, Overrides, PlanRequest,
-    Report, Schema, Summarizer, Terminal, Tokenizer, UsageError, VerifyRequest, WARNING_LIMIT,
+    Access, Budget, Code, CompactOptions, Format, ImportRequest, InputFormat, Options, Overrides,
+    PlanRequest, Report, Runtime, Schema, Summarizer, Terminal, Tokenizer, UsageError,
+    VerifyRequest, WARNING_LIMIT,
 };
 
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
@@ -96,6 +97,33 @@ enum Command {
         #[command(flatten)]
         access: AccessArgs,
     },
+    /// Read an agent runtime's session file and write each compaction in it
+    /// as a trace and a plan: `OUT/1/trace.json`, `OUT/1/plan.json`, ...
+    ///
+    /// User text is classified as it was written: `pin KIND [KEY]: TEXT`
+    /// lines are commitments of that kind; other user sentences are
+    /// commitments when a kind's hint matches, otherwise unclassified.
+    ///
+    /// Exit 0: imported (also when the file holds no compaction); 2: the file
+    /// cannot be read or is no session of a runtime ctxguard knows.
+    Import {
+        /// The session file.
+        #[arg(value_name = "FILE")]
+        session: PathBuf,
+        /// The runtime that wrote it; `auto` recognizes it from its records.
+        #[arg(long, value_enum, default_value_t = RuntimeArg::Auto)]
+        from: RuntimeArg,
+        /// The folder to write each compaction's trace and plan into.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// The policy whose kinds and hints classify user text.
+        #[arg(long, value_name = "FILE")]
+        policy: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+        format: FormatArg,
+        #[command(flatten)]
+        access: AccessArgs,
+    },
     /// Render a report saved with `--format json` again, as SARIF, GitHub
     /// commands or JSON, with the exit status of the run that made it.
     Report {
@@ -127,6 +155,29 @@ enum Command {
     },
     /// Explain a diagnostic code; without a code, list them all.
     Explain { code: Option<String> },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RuntimeArg {
+    Auto,
+    ClaudeCode,
+    Codex,
+    Pi,
+    Openhands,
+    SweAgent,
+}
+
+impl RuntimeArg {
+    fn runtime(self) -> Option<Runtime> {
+        match self {
+            RuntimeArg::Auto => None,
+            RuntimeArg::ClaudeCode => Some(Runtime::ClaudeCode),
+            RuntimeArg::Codex => Some(Runtime::Codex),
+            RuntimeArg::Pi => Some(Runtime::Pi),
+            RuntimeArg::Openhands => Some(Runtime::OpenHands),
+            RuntimeArg::SweAgent => Some(Runtime::SweAgent),
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -323,6 +374,23 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                 },
             };
             (ctxguard::plan_file(&request), Format::Human)
+        }
+        Command::Import {
+            session,
+            from,
+            out,
+            policy,
+            format,
+            access,
+        } => {
+            let request = ImportRequest {
+                session,
+                from: from.runtime(),
+                out,
+                policy,
+                access: access.access(),
+            };
+            (ctxguard::import_file(&request)?, format.into())
         }
         Command::Report { from, format } => (ctxguard::saved_report(&from)?, format.into()),
         Command::Fmt {

@@ -4,7 +4,9 @@
 //! mutant `cargo mutants` missed in `src/verify/verifier.rs` or
 //! `src/verify/index.rs` (docs/mutants.md).
 
-use ctxguard::{compact, verify, CompactOptions, Input, Options, Outcome, Plan, Policy, Trace, Verdict};
+use ctxguard::{
+    compact, verify, CompactOptions, Input, Options, Outcome, Plan, Policy, Trace, Verdict,
+};
 
 fn trace(regions: serde_json::Value) -> Trace {
     Trace::read(&Input::value(
@@ -15,7 +17,10 @@ fn trace(regions: serde_json::Value) -> Trace {
 }
 
 /// The verdict and codes of a plan (regions as JSON) against a trace.
-fn judge(trace_regions: serde_json::Value, plan_regions: serde_json::Value) -> (Verdict, Vec<String>) {
+fn judge(
+    trace_regions: serde_json::Value,
+    plan_regions: serde_json::Value,
+) -> (Verdict, Vec<String>) {
     let policy = Policy::builtin();
     let plan = Plan::read(&Input::value(
         "p.json",
@@ -33,9 +38,7 @@ fn judge(trace_regions: serde_json::Value, plan_regions: serde_json::Value) -> (
 
 #[test]
 fn a_tag_is_late_only_when_written_after_its_region() {
-    let region = |at: u64, tagged_at: u64| {
-        serde_json::json!([{"id": "c", "kind": "constraint", "key": "k", "text": "Never push.", "at": at, "tagged_at": tagged_at}])
-    };
+    let region = |at: u64, tagged_at: u64| serde_json::json!([{"id": "c", "kind": "constraint", "key": "k", "text": "Never push.", "at": at, "tagged_at": tagged_at}]);
     let keep = serde_json::json!([{"keep": "c"}]);
     for (at, tagged_at) in [(5, 5), (5, 3)] {
         assert_eq!(
@@ -68,7 +71,11 @@ fn a_trace_with_errors_is_not_compacted() {
         {"id": "r", "kind": "narrative", "text": "one"},
         {"id": "r", "kind": "narrative", "text": "two"}
     ]);
-    let Outcome::Failed(diagnostics) = compact(&Policy::builtin(), &trace(regions), &CompactOptions::default()) else {
+    let Outcome::Failed(diagnostics) = compact(
+        &Policy::builtin(),
+        &trace(regions),
+        &CompactOptions::default(),
+    ) else {
         panic!("a trace with a repeated id was compacted");
     };
     let codes: Vec<&str> = diagnostics.iter().map(|d| d.code.name()).collect();

@@ -107,7 +107,7 @@ pub(super) fn json_error(
 }
 
 /// serde's wording in a user's terms.
-pub(super) fn friendly_serde(reason: &str) -> String {
+pub(crate) fn friendly_serde(reason: &str) -> String {
     reason
         .replace("invalid type: ", "found ")
         .replace("EOF while parsing", "the file ends inside")

@@ -6,7 +6,7 @@
 
 pub(crate) mod document;
 mod fields;
-mod json;
+pub(crate) mod json;
 mod jsonl;
 pub(crate) mod plan;
 pub(crate) mod schema;

@@ -5,6 +5,7 @@
 
 pub(crate) mod check;
 pub(crate) mod fmt;
+pub(crate) mod import;
 pub(crate) mod plan;
 pub(crate) mod saved;
 pub(crate) mod verify;

@@ -60,6 +60,8 @@ pub enum Family {
     Policy,
     /// `ctxguard verify` and `ctxguard plan`: a plan against its trace.
     Verify,
+    /// `ctxguard import` and `ctxguard audit`: agent-runtime sessions.
+    Import,
 }
 
 codes! {
@@ -103,6 +105,10 @@ codes! {
     IdentifierDrift = "identifier-drift", Warning, Verify;
     TokenCountMismatch = "token-count-mismatch", Warning, Verify;
     SummarizerFailed = "summarizer-failed", Error, Input;
+    UnknownSession = "unknown-session", Error, Import;
+    SessionRecord = "session-record", Warning, Import;
+    UnknownPinKind = "unknown-pin-kind", Warning, Import;
+    OpaqueSummary = "opaque-summary", Warning, Import;
 }
 
 impl Code {

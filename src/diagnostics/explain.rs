@@ -25,6 +25,7 @@ pub fn explanation(code: Code) -> &'static Explanation {
         .iter()
         .chain(codes::policy::ALL)
         .chain(codes::verify::ALL)
+        .chain(codes::import::ALL)
         .find(|explanation| explanation.code == code)
         .copied()
         .unwrap_or(&codes::input::UNREADABLE_FILE)

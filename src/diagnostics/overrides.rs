@@ -47,6 +47,9 @@ impl Code {
             Family::Verify => {
                 "a plan that fails it is not safe to apply; fix the plan or the input instead"
             }
+            Family::Import => {
+                "a session that cannot be read cannot be audited; name a session file instead"
+            }
         }
     }
 }

@@ -83,7 +83,66 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
             )?;
         }
         Subject::Verify(None) => writeln!(out, "no verdict: {}", count(tally))?,
+        Subject::Import(sessions) => {
+            for session in sessions {
+                imported(session, out)?;
+            }
+        }
         Subject::Plan(_) | Subject::Fmt { .. } | Subject::Saved(_) | Subject::Text(_) => {}
+    }
+    Ok(())
+}
+
+/// One line for the session, then one per compaction.
+fn imported(session: &super::ImportedSession, out: &mut dyn Write) -> io::Result<()> {
+    let how = if session.detected {
+        "recognized from its records"
+    } else {
+        "as asked"
+    };
+    let file = crate::source::escaped(&session.file, 200, "…", |_| false);
+    if session.events.is_empty() {
+        return writeln!(
+            out,
+            "{file}: {} ({how}): no compaction; nothing written",
+            session.runtime
+        );
+    }
+    writeln!(
+        out,
+        "{file}: {} ({how}): {}",
+        session.runtime,
+        plural(session.events.len(), "compaction", "compactions")
+    )?;
+    for event in &session.events {
+        let tokens = match (event.tokens_before, event.tokens_after) {
+            (Some(before), Some(after)) => format!("{before} -> {after} tokens"),
+            (Some(before), None) => format!("{before} tokens before"),
+            (None, Some(after)) => format!("{after} tokens after"),
+            (None, None) => "tokens not recorded".to_owned(),
+        };
+        let carried = if event.opaque {
+            "summary encrypted: cannot be audited".to_owned()
+        } else {
+            format!(
+                "{} of {} carried",
+                event.carried,
+                plural(event.commitments, "commitment", "commitments")
+            )
+        };
+        writeln!(
+            out,
+            "  {}  line {}  {}  {tokens}  {} in, {} out  {carried}  -> {}",
+            event.event,
+            event.compaction_line,
+            event.trigger.as_deref().unwrap_or("-"),
+            plural(event.regions_in, "region", "regions"),
+            event.regions_out,
+            event.out
+        )?;
+        for note in &event.notes {
+            writeln!(out, "     note: {note}")?;
+        }
     }
     Ok(())
 }

@@ -129,6 +129,9 @@ pub struct JsonReport {
     /// `verify`: counts and tokens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stats: Option<Stats>,
+    /// `import`: the sessions read and the events written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions: Option<Vec<super::ImportedSession>>,
 }
 
 impl JsonReport {
@@ -141,19 +144,29 @@ impl JsonReport {
                 files: Some(*files),
                 diagnostics,
                 stats: None,
+                sessions: None,
             },
             Subject::Verify(outcome) => JsonReport {
                 verdict: outcome.as_ref().map(|(verdict, _)| *verdict),
                 files: None,
                 diagnostics,
                 stats: outcome.as_ref().map(|(_, stats)| stats.clone()),
+                sessions: None,
             },
             Subject::Saved(saved) => saved.clone(),
+            Subject::Import(sessions) => JsonReport {
+                verdict: None,
+                files: None,
+                diagnostics,
+                stats: None,
+                sessions: Some(sessions.clone()),
+            },
             Subject::Plan(_) | Subject::Fmt { .. } | Subject::Text(_) => JsonReport {
                 verdict: None,
                 files: None,
                 diagnostics,
                 stats: None,
+                sessions: None,
             },
         }
     }

@@ -10,6 +10,7 @@ mod json;
 mod sarif;
 mod status;
 
+use serde::{Deserialize, Serialize};
 use std::io::{self, IsTerminal, Write};
 
 use crate::buffer::document::InputFormat;
@@ -78,8 +79,56 @@ pub enum Subject {
     },
     /// A report saved with `--format json`, to render again.
     Saved(JsonReport),
+    /// `ctxguard import`: the sessions read and the events written.
+    Import(Vec<ImportedSession>),
     /// Text printed as it is: `explain`, `schema`.
     Text(String),
+}
+
+/// A session `ctxguard import` read.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ImportedSession {
+    /// The session file, as named.
+    pub file: String,
+    /// `claude-code`, `codex`, `pi`, `openhands` or `swe-agent`.
+    pub runtime: String,
+    /// Whether the runtime was recognized from the content.
+    pub detected: bool,
+    /// One per compaction, in file order.
+    pub events: Vec<ImportedEvent>,
+}
+
+/// One compaction `ctxguard import` wrote as a trace and a plan.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ImportedEvent {
+    /// N, from 1, in file order: the folder `OUT/N/`.
+    pub event: usize,
+    /// The 1-based line of the compaction record.
+    pub compaction_line: u64,
+    /// `auto` or `manual`, where recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    /// Tokens before, as the runtime counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_before: Option<u64>,
+    /// Tokens after, where recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_after: Option<u64>,
+    /// Regions of the trace (the buffer before).
+    pub regions_in: usize,
+    /// Regions of the plan (the buffer after).
+    pub regions_out: usize,
+    /// Commitments and unclassified regions in the trace.
+    pub commitments: usize,
+    /// Of those, how many the summary quotes exactly or the plan keeps.
+    pub carried: usize,
+    /// The summary is encrypted: nothing it says can be checked.
+    pub opaque: bool,
+    /// The folder the trace and plan were written to.
+    pub out: String,
+    /// What the importer could not be sure of.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// What `ctxguard plan` produced.
@@ -123,7 +172,9 @@ impl Report {
                 let changes = (*check && *changed > 0).then_some((None, crate::Severity::Error));
                 ExitStatus::of(None, false, findings.chain(changes))
             }
-            Subject::Check { .. } | Subject::Text(_) => ExitStatus::of(None, false, findings),
+            Subject::Check { .. } | Subject::Import(_) | Subject::Text(_) => {
+                ExitStatus::of(None, false, findings)
+            }
             Subject::Saved(saved) => {
                 let findings = saved.diagnostics.iter().map(|d| {
                     let severity = if d.severity == "error" {
@@ -209,7 +260,9 @@ pub fn write(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match &report.subject {
-        Subject::Check { .. } | Subject::Verify(_) => render(report, format, &terminal.stdout, out),
+        Subject::Check { .. } | Subject::Verify(_) | Subject::Import(_) => {
+            render(report, format, &terminal.stdout, out)
+        }
         Subject::Saved(saved) => render_saved(saved, format, out),
         Subject::Plan(planned) => {
             write_diagnostics(&report.diagnostics, &terminal.stderr)?;

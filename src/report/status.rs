@@ -35,10 +35,9 @@ impl ExitStatus {
         unusable: bool,
         findings: impl IntoIterator<Item = (Option<Code>, Severity)> + Clone + 'a,
     ) -> ExitStatus {
-        let input_error = findings
-            .clone()
-            .into_iter()
-            .any(|(code, _)| code.is_some_and(|c| c.family() == Family::Input));
+        let input_error = findings.clone().into_iter().any(|(code, _)| {
+            code.is_some_and(|c| c.family() == Family::Input || c == Code::UnknownSession)
+        });
         if unusable || input_error {
             return ExitStatus::Usage;
         }

@@ -1,0 +1,121 @@
+//! `ctxguard import`: a runtime's session file to one trace and one plan
+//! per compaction, written to `OUT/N/trace.json` and `OUT/N/plan.json`.
+
+use std::path::{Path, PathBuf};
+
+use crate::buffer::document::InputFormat;
+use crate::diagnostics::codes::import as codes;
+use crate::diagnostics::{Diagnostic, UsageError};
+use crate::import::{self, classify, Runtime};
+use crate::policy::load::policy_for_use;
+use crate::report::{ImportedEvent, ImportedSession, Report, Subject};
+use crate::source::Access;
+
+/// What `ctxguard import` was asked to read and where to write.
+#[derive(Clone, Debug, Default)]
+pub struct ImportRequest {
+    /// The session file.
+    pub session: PathBuf,
+    /// The runtime that wrote it; `None`: recognize it from its content.
+    pub from: Option<Runtime>,
+    /// The folder to write `N/trace.json` and `N/plan.json` into.
+    pub out: PathBuf,
+    /// The policy whose kinds and hints classify user text; `None`: the default.
+    pub policy: Option<PathBuf>,
+    /// What may be read.
+    pub access: Access,
+}
+
+/// Imports the session and writes each compaction's trace and plan.
+pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
+    let report = |diagnostics: Vec<Diagnostic>, sessions| Report {
+        subject: Subject::Import(sessions),
+        diagnostics,
+    };
+    let (policy, mut diagnostics) = match policy_for_use(request.policy.as_deref(), &request.access)
+    {
+        Ok(loaded) => loaded,
+        Err(diagnostics) => return Ok(report(diagnostics, Vec::new())),
+    };
+    let file = match crate::source::read::read(&request.session, &request.access) {
+        Ok(file) => file,
+        Err(diagnostic) => return Ok(report(vec![*diagnostic], Vec::new())),
+    };
+    let session = match import::import(&file, request.from) {
+        Ok(session) => session,
+        Err(diagnostic) => return Ok(report(vec![*diagnostic], Vec::new())),
+    };
+    diagnostics.extend(session.problems);
+    let name = file.name().to_owned();
+    let mut events = Vec::new();
+    for (n, event) in session.events.iter().enumerate() {
+        let (trace, plan, findings) = classify::event(&policy, &name, event);
+        diagnostics.extend(findings);
+        let opaque = event.summary.as_ref().is_some_and(|s| s.opaque);
+        if opaque {
+            diagnostics.push(codes::opaque_summary(&name, event.line));
+        }
+        let dir = request.out.join((n + 1).to_string());
+        write_event(&dir, &trace, &plan)?;
+        let protected: Vec<&str> = trace
+            .regions
+            .iter()
+            .filter(|r| r.kind != crate::buffer::trace::RegionKind::Narrative)
+            .map(|r| r.id.as_str())
+            .collect();
+        let carried = plan
+            .regions
+            .iter()
+            .flat_map(|region| match &region.entry {
+                crate::buffer::plan::Entry::Keep { id } => vec![id.node.as_str()],
+                crate::buffer::plan::Entry::Summary { quotes, .. } => {
+                    quotes.iter().map(|q| q.node.as_str()).collect()
+                }
+                _ => Vec::new(),
+            })
+            .filter(|id| protected.contains(id))
+            .count();
+        events.push(ImportedEvent {
+            event: n + 1,
+            compaction_line: event.line,
+            trigger: event.trigger.clone(),
+            tokens_before: event.tokens_before,
+            tokens_after: event.tokens_after,
+            regions_in: trace.regions.len(),
+            regions_out: plan.regions.len(),
+            commitments: protected.len(),
+            carried,
+            opaque,
+            out: dir.display().to_string(),
+            notes: event.notes.clone(),
+        });
+    }
+    Ok(report(
+        diagnostics,
+        vec![ImportedSession {
+            file: name,
+            runtime: session.runtime.name().to_owned(),
+            detected: session.detected,
+            events,
+        }],
+    ))
+}
+
+fn write_event(
+    dir: &Path,
+    trace: &crate::buffer::trace::Trace,
+    plan: &crate::buffer::plan::Plan,
+) -> Result<(), UsageError> {
+    let failed = |what: &Path, error: std::io::Error| {
+        UsageError(format!("cannot write `{}`: {error}", what.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
+    let write = |name: &str, body: &dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>| {
+        let path = dir.join(name);
+        let mut bytes = Vec::new();
+        body(&mut bytes).map_err(|e| failed(&path, e))?;
+        std::fs::write(&path, bytes).map_err(|e| failed(&path, e))
+    };
+    write("trace.json", &|out| trace.write_json(out))?;
+    write("plan.json", &|out| plan.write(InputFormat::Json, out))
+}

@@ -1,0 +1,271 @@
+//! Codex CLI rollouts: one `{timestamp, type, payload}` line each. The
+//! buffer is replayed forward as Codex itself rebuilds it: `response_item`s
+//! are appended; a `compacted` line replaces the history with its
+//! `replacement_history`, or, in the older message-only form, with the
+//! initial context, the most recent user messages and the summary. A
+//! remote compaction's summary is encrypted (`encrypted_content`): it is
+//! imported, and the event says that it cannot be audited.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::records::{self, Record};
+use super::{Event, Importer, Message, Origin, Summary};
+use crate::diagnostics::Diagnostic;
+use crate::source::SourceFile;
+
+pub(super) struct Codex;
+
+/// How Codex introduces a local compaction's summary to the model.
+const SUMMARY_PREFIX: &str = "Another language model started to solve this problem";
+
+/// User-role messages Codex writes itself at the start of a session.
+const SESSION_PREFIXES: &[&str] = &[
+    "<environment_context>",
+    "<user_instructions>",
+    "<INSTRUCTIONS>",
+    "<permissions",
+    "# AGENTS.md",
+    "<user_shell_command>",
+    "<turn_aborted>",
+];
+
+/// Recent user messages a message-only compaction carries over: Codex
+/// keeps up to 20,000 tokens of them; four bytes a token.
+const KEPT_USER_BYTES: usize = 80_000;
+
+impl Importer for Codex {
+    fn recognizes(&self, text: &str) -> bool {
+        records::first_object(records::head(text, 64 << 10)).is_some_and(|line| {
+            line.get("payload").is_some()
+                && matches!(
+                    line.get("type").and_then(Value::as_str),
+                    Some(
+                        "session_meta"
+                            | "response_item"
+                            | "turn_context"
+                            | "event_msg"
+                            | "compacted"
+                    )
+                )
+        })
+    }
+
+    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
+        let records = records::lines(file, problems);
+        let mut history: Vec<Message> = Vec::new();
+        let mut tokens: Option<u64> = None;
+        let mut events = Vec::new();
+        for record in &records {
+            match record.str("/type") {
+                Some("response_item") => {
+                    if let Some(payload) = record.value.get("payload") {
+                        history.extend(item(payload, record.line, None));
+                    }
+                }
+                Some("event_msg") => match record.str("/payload/type") {
+                    Some("token_count") => {
+                        tokens = [
+                            "/payload/info/last_token_usage/total_tokens",
+                            "/payload/info/total_token_usage/total_tokens",
+                        ]
+                        .iter()
+                        .find_map(|pointer| record.u64(pointer))
+                        .or(tokens);
+                    }
+                    Some("thread_rolled_back") => {
+                        roll_back(&mut history, record.u64("/payload/num_turns").unwrap_or(0));
+                    }
+                    _ => {}
+                },
+                Some("compacted") => events.push(compaction(record, &mut history, tokens)),
+                _ => {}
+            }
+        }
+        events
+    }
+}
+
+fn compaction(record: &Record, history: &mut Vec<Message>, tokens: Option<u64>) -> Event {
+    let trace = history.clone();
+    let mut notes = Vec::new();
+    let replacement = record
+        .value
+        .pointer("/payload/replacement_history")
+        .and_then(Value::as_array);
+    let (plan, summary) = match replacement {
+        Some(items) => {
+            let mut plan = Vec::new();
+            let mut summary = None;
+            for (n, payload) in items.iter().enumerate() {
+                let record_id = Some(format!("replacement_history/{n}"));
+                if let Some(message) = item(payload, record.line, record_id) {
+                    // An item the trace holds is the same message, carried over.
+                    match trace
+                        .iter()
+                        .find(|t| t.origin == message.origin && t.text == message.text)
+                    {
+                        Some(original) if message.origin != Origin::Summary => {
+                            plan.push(original.clone())
+                        }
+                        _ => {
+                            if message.origin == Origin::Summary && summary.is_none() {
+                                summary = Some(Summary {
+                                    opaque: is_opaque(payload),
+                                    text: message.text.clone(),
+                                    line: record.line,
+                                    record: message.record.clone(),
+                                });
+                            }
+                            plan.push(message);
+                        }
+                    }
+                }
+            }
+            (plan, summary)
+        }
+        None => {
+            notes.push("a message-only compaction: the buffer after it is rebuilt as Codex does (initial context, recent user messages, summary), approximately".to_owned());
+            let text = record.str("/payload/message").unwrap_or("").to_owned();
+            let mut plan: Vec<Message> = trace
+                .iter()
+                .filter(|m| m.origin == Origin::Runtime)
+                .cloned()
+                .collect();
+            let mut recent = Vec::new();
+            let mut bytes = 0;
+            for message in trace.iter().rev().filter(|m| m.origin == Origin::User) {
+                bytes += message.text.len();
+                if bytes > KEPT_USER_BYTES {
+                    break;
+                }
+                recent.push(message.clone());
+            }
+            recent.reverse();
+            plan.extend(recent);
+            let summary = Summary {
+                opaque: false,
+                text: text.clone(),
+                line: record.line,
+                record: None,
+            };
+            plan.push(Message {
+                origin: Origin::Summary,
+                text,
+                line: record.line,
+                record: None,
+            });
+            (plan, Some(summary))
+        }
+    };
+    if summary.as_ref().is_some_and(|s| s.opaque) {
+        notes.push("remote compaction: the summary is encrypted (`encrypted_content`), so what it says cannot be audited; only the messages carried over verbatim can".to_owned());
+    }
+    let kept = plan
+        .iter()
+        .filter_map(|m| {
+            trace
+                .iter()
+                .position(|t| t.line == m.line && t.text == m.text && t.record == m.record)
+        })
+        .collect();
+    *history = plan;
+    Event {
+        line: record.line,
+        record: None,
+        trigger: None,
+        tokens_before: tokens,
+        tokens_after: None,
+        trace,
+        summary,
+        kept,
+        notes,
+    }
+}
+
+fn is_opaque(payload: &Value) -> bool {
+    payload.get("encrypted_content").is_some()
+}
+
+/// Drops the last `turns` user turns: each user message and what followed it.
+fn roll_back(history: &mut Vec<Message>, turns: u64) {
+    for _ in 0..turns {
+        match history.iter().rposition(|m| m.origin == Origin::User) {
+            Some(at) => history.truncate(at),
+            None => break,
+        }
+    }
+}
+
+/// The message a `response_item` payload puts in the buffer, if any.
+fn item(payload: &Value, line: u64, record: Option<String>) -> Option<Message> {
+    let get = |name: &str| payload.get(name).and_then(Value::as_str);
+    let (origin, text) = match get("type")? {
+        "message" => {
+            let text = content_text(payload.get("content").unwrap_or(&Value::Null));
+            let origin = match get("role") {
+                Some("user") if text.trim_start().starts_with(SUMMARY_PREFIX) => Origin::Summary,
+                Some("user")
+                    if SESSION_PREFIXES
+                        .iter()
+                        .any(|p| text.trim_start().starts_with(p)) =>
+                {
+                    Origin::Runtime
+                }
+                Some("user") => Origin::User,
+                Some("assistant") => Origin::Assistant,
+                _ => Origin::Runtime,
+            };
+            (origin, text)
+        }
+        "function_call" | "custom_tool_call" => {
+            let name = get("name").unwrap_or("tool");
+            let arguments = get("arguments").or_else(|| get("input")).unwrap_or("");
+            (Origin::Assistant, format!("[{name}] {arguments}"))
+        }
+        "local_shell_call" => (
+            Origin::Assistant,
+            format!(
+                "[shell] {}",
+                payload
+                    .get("action")
+                    .map(Value::to_string)
+                    .unwrap_or_default()
+            ),
+        ),
+        "function_call_output" | "custom_tool_call_output" => {
+            let output = payload.get("output").unwrap_or(&Value::Null);
+            let text = match output {
+                Value::Object(object) => object
+                    .get("content")
+                    .map(records::text_of)
+                    .unwrap_or_default(),
+                other => content_text(other),
+            };
+            (Origin::Tool, text)
+        }
+        "compaction" | "compaction_summary" | "context_compaction" => (
+            Origin::Summary,
+            get("encrypted_content").unwrap_or("").to_owned(),
+        ),
+        _ => return None,
+    };
+    Some(Message {
+        origin,
+        text,
+        line,
+        record,
+    })
+}
+
+fn content_text(content: &Value) -> String {
+    match content {
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|item| item.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        other => records::text_of(other),
+    }
+}

@@ -1,0 +1,212 @@
+//! Runtime importers: a session file of an agent runtime (Claude Code,
+//! Codex, pi, OpenHands, SWE-agent) read as it is, into one [`Event`] per
+//! compaction: the messages the model saw just before it and just after.
+//! Each runtime is one file behind [`Importer`]; `classify` turns an event
+//! into a trace and a plan whose every region remembers where in the
+//! session it came from.
+
+pub(crate) mod classify;
+mod claude_code;
+mod codex;
+mod openhands;
+mod pi;
+mod records;
+mod swe_agent;
+
+use std::sync::Arc;
+
+use crate::diagnostics::codes::import as codes;
+use crate::diagnostics::Diagnostic;
+use crate::source::SourceFile;
+
+pub use classify::{pin, Pin, PIN_SYNTAX};
+
+/// An agent runtime whose session files ctxguard reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Runtime {
+    /// Claude Code (`~/.claude/projects/…/SESSION.jsonl`).
+    ClaudeCode,
+    /// OpenAI Codex CLI rollouts (`~/.codex/sessions/…/rollout-….jsonl`).
+    Codex,
+    /// The pi coding agent (`~/.pi/agent/sessions/…/….jsonl`).
+    Pi,
+    /// OpenHands: V0 event files, or V1 events, as one JSON array or JSON Lines.
+    OpenHands,
+    /// SWE-agent trajectories (`….traj`).
+    SweAgent,
+}
+
+impl Runtime {
+    /// Every runtime, in the order `--from` lists them.
+    pub const ALL: [Runtime; 5] = [
+        Runtime::ClaudeCode,
+        Runtime::Codex,
+        Runtime::Pi,
+        Runtime::OpenHands,
+        Runtime::SweAgent,
+    ];
+
+    /// `claude-code`, `codex`, `pi`, `openhands`, `swe-agent`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Runtime::ClaudeCode => "claude-code",
+            Runtime::Codex => "codex",
+            Runtime::Pi => "pi",
+            Runtime::OpenHands => "openhands",
+            Runtime::SweAgent => "swe-agent",
+        }
+    }
+
+    /// The runtime named `name`.
+    pub fn from_name(name: &str) -> Option<Runtime> {
+        Runtime::ALL
+            .into_iter()
+            .find(|runtime| runtime.name() == name)
+    }
+
+    fn importer(self) -> &'static dyn Importer {
+        match self {
+            Runtime::ClaudeCode => &claude_code::ClaudeCode,
+            Runtime::Codex => &codex::Codex,
+            Runtime::Pi => &pi::Pi,
+            Runtime::OpenHands => &openhands::OpenHands,
+            Runtime::SweAgent => &swe_agent::SweAgent,
+        }
+    }
+}
+
+impl std::fmt::Display for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One runtime's session format.
+trait Importer: Sync {
+    /// Whether `text` looks like this runtime's session file: its first
+    /// records say so. Cheap: only the start of the file is looked at.
+    fn recognizes(&self, text: &str) -> bool;
+
+    /// Every compaction in the file, in file order; what could not be read
+    /// goes to `problems`, with its line.
+    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event>;
+}
+
+/// Who a message is from, and how it came to be in the buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Text the user typed: pins, hints and unclassified sentences come from it.
+    User,
+    /// A choice the user made in a question the runtime asked (Claude Code
+    /// `AskUserQuestion`, a plan approval): a commitment as it stands.
+    Answer,
+    /// The model's own text and tool calls.
+    Assistant,
+    /// What a tool returned.
+    Tool,
+    /// User-role text the runtime wrote itself (command echoes, caveats,
+    /// environment context): narrative.
+    Runtime,
+    /// A compaction summary in the buffer (an earlier one, in a trace).
+    Summary,
+}
+
+/// One message of a buffer, with its place in the session file.
+#[derive(Clone, Debug)]
+pub struct Message {
+    /// Who it is from.
+    pub origin: Origin,
+    /// Its text as the model saw it (tool calls written as text).
+    pub text: String,
+    /// The 1-based line of its record.
+    pub line: u64,
+    /// The record's id or uuid, where the runtime gives one.
+    pub record: Option<String>,
+}
+
+/// The summary that replaced part of the buffer.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Its text as the model saw it.
+    pub text: String,
+    /// The 1-based line of its record.
+    pub line: u64,
+    /// The record's id or uuid.
+    pub record: Option<String>,
+    /// Encrypted by the runtime (Codex remote compaction): nothing it says
+    /// can be checked.
+    pub opaque: bool,
+}
+
+/// One compaction: the buffer before and after it.
+#[derive(Clone, Debug)]
+pub struct Event {
+    /// The 1-based line of the compaction record.
+    pub line: u64,
+    /// The compaction record's id or uuid.
+    pub record: Option<String>,
+    /// `auto` or `manual`, where the runtime records it.
+    pub trigger: Option<String>,
+    /// Tokens before, as the runtime counted them (units differ by runtime).
+    pub tokens_before: Option<u64>,
+    /// Tokens after, where recorded.
+    pub tokens_after: Option<u64>,
+    /// The buffer just before, in order.
+    pub trace: Vec<Message>,
+    /// The summary, if the compaction wrote one.
+    pub summary: Option<Summary>,
+    /// Messages of the trace carried over verbatim (their places in
+    /// `trace`), in the order the buffer after holds them.
+    pub kept: Vec<usize>,
+    /// What the importer could not be sure of (a broken chain, an
+    /// approximated initial context).
+    pub notes: Vec<String>,
+}
+
+/// A session file read: which runtime, and its compactions.
+#[derive(Debug)]
+pub struct Session {
+    /// The session file.
+    pub file: Arc<SourceFile>,
+    /// Whose format it is.
+    pub runtime: Runtime,
+    /// Whether the runtime was recognized from the content (`--from auto`).
+    pub detected: bool,
+    /// Every compaction, in file order.
+    pub events: Vec<Event>,
+    /// Records that could not be imported, with their lines.
+    pub problems: Vec<Diagnostic>,
+}
+
+/// The runtime whose session `text` is, recognized from its content.
+pub fn detect(text: &str) -> Option<Runtime> {
+    Runtime::ALL
+        .into_iter()
+        .find(|runtime| runtime.importer().recognizes(text))
+}
+
+/// Reads `file` as a session of `runtime`, or of the runtime its content
+/// shows (`None`). A file no importer recognizes is an error; records that
+/// cannot be read are problems of the session, never a panic.
+pub fn import(
+    file: &Arc<SourceFile>,
+    runtime: Option<Runtime>,
+) -> Result<Session, Box<Diagnostic>> {
+    let (runtime, detected) = match runtime {
+        Some(runtime) => (runtime, false),
+        None => match detect(file.text()) {
+            Some(runtime) => (runtime, true),
+            None => return Err(Box::new(codes::unknown_session(file))),
+        },
+    };
+    let mut problems = Vec::new();
+    let events = runtime.importer().events(file, &mut problems);
+    Ok(Session {
+        file: Arc::clone(file),
+        runtime,
+        detected,
+        events,
+        problems,
+    })
+}

@@ -1,0 +1,231 @@
+//! pi coding agent sessions: a `session` header line, then one entry a
+//! line. v1 files are a list (a compaction names its first kept entry by
+//! `firstKeptEntryIndex`, counting the header as entry 0); v2 and later are
+//! a tree of `id`/`parentId` (`firstKeptEntryId`), read along the path from
+//! the last entry to the root. After a compaction the model sees the
+//! summary, wrapped as a user message, then every message from the first
+//! kept entry on, verbatim. A second compaction's buffer starts from the
+//! first one's kept entries: the messages between them were in context, and
+//! only those after the first compaction are summarized again.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::records::{self, Record};
+use super::{Event, Importer, Message, Origin, Summary};
+use crate::diagnostics::Diagnostic;
+use crate::source::SourceFile;
+
+pub(super) struct Pi;
+
+/// How pi shows a compaction summary to the model (`messages.ts`).
+const SUMMARY_PREFIX: &str =
+    "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+const SUMMARY_SUFFIX: &str = "\n</summary>";
+const BRANCH_PREFIX: &str =
+    "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+
+impl Importer for Pi {
+    fn recognizes(&self, text: &str) -> bool {
+        records::first_object(records::head(text, 64 << 10)).is_some_and(|header| {
+            header.get("type").and_then(Value::as_str) == Some("session")
+                && (header.get("cwd").is_some() || header.get("version").is_some())
+        })
+    }
+
+    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
+        let records = records::lines(file, problems);
+        let path = path(&records);
+        let compactions: Vec<usize> = path
+            .iter()
+            .enumerate()
+            .filter(|(_, &r)| records[r].str("/type") == Some("compaction"))
+            .map(|(at, _)| at)
+            .collect();
+        // Where each compaction's kept messages start, as a place on the path.
+        let first_kept = |at: usize| -> Option<usize> {
+            let entry = &records[path[at]];
+            if let Some(id) = entry.str("/firstKeptEntryId") {
+                return path[..at]
+                    .iter()
+                    .position(|&r| records[r].str("/id") == Some(id));
+            }
+            // v1: entry N (the header is entry 0) stands on line N + 1.
+            let line = entry.u64("/firstKeptEntryIndex")? + 1;
+            path[..at].iter().position(|&r| records[r].line == line)
+        };
+        let mut events = Vec::new();
+        for (k, &at) in compactions.iter().enumerate() {
+            let entry = &records[path[at]];
+            let mut notes = Vec::new();
+            let mut trace = Vec::new();
+            let start = match k.checked_sub(1).map(|p| compactions[p]) {
+                Some(previous) => {
+                    let summary = &records[path[previous]];
+                    trace.push(summary_message(summary));
+                    first_kept(previous).unwrap_or(previous + 1)
+                }
+                None => 0,
+            };
+            for &r in &path[start..at] {
+                trace.extend(message(&records[r]));
+            }
+            let kept_from = first_kept(at);
+            if kept_from.is_none() && names_kept(entry) {
+                notes.push("the first kept entry it names is not on the path before it: nothing is taken as kept".to_owned());
+            }
+            let kept_lines: std::collections::HashSet<u64> = kept_from
+                .map(|from| {
+                    path[from.max(start)..at]
+                        .iter()
+                        .map(|&r| records[r].line)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let kept = (0..trace.len())
+                .filter(|&m| {
+                    trace[m].origin != Origin::Summary && kept_lines.contains(&trace[m].line)
+                })
+                .collect();
+            let summary = summary_message(entry);
+            events.push(Event {
+                line: entry.line,
+                record: entry.str("/id").map(str::to_owned),
+                trigger: entry.flag("/fromHook").then(|| "extension".to_owned()),
+                tokens_before: entry.u64("/tokensBefore"),
+                tokens_after: None,
+                trace,
+                summary: Some(Summary {
+                    text: summary.text,
+                    line: entry.line,
+                    record: entry.str("/id").map(str::to_owned),
+                    opaque: false,
+                }),
+                kept,
+                notes,
+            });
+        }
+        events
+    }
+}
+
+/// Whether a compaction entry names a first kept entry at all.
+fn names_kept(entry: &Record) -> bool {
+    entry.value.get("firstKeptEntryId").is_some()
+        || entry.value.get("firstKeptEntryIndex").is_some()
+}
+
+/// The entries the buffer is built from, in order: every line after the
+/// header (v1), or the path from the last entry to the root (v2 and later).
+fn path(records: &[Record]) -> Vec<usize> {
+    let entries: Vec<usize> = (0..records.len())
+        .filter(|&r| records[r].str("/type") != Some("session"))
+        .collect();
+    let tree = entries.iter().any(|&r| records[r].str("/id").is_some());
+    if !tree {
+        return entries;
+    }
+    let by_id: HashMap<&str, usize> = entries
+        .iter()
+        .filter_map(|&r| records[r].str("/id").map(|id| (id, r)))
+        .collect();
+    let mut path = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut at = entries.last().copied();
+    while let Some(r) = at {
+        if !seen.insert(r) {
+            break;
+        }
+        path.push(r);
+        at = records[r]
+            .str("/parentId")
+            .and_then(|parent| by_id.get(parent).copied());
+    }
+    path.reverse();
+    path
+}
+
+fn summary_message(entry: &Record) -> Message {
+    let summary = entry.str("/summary").unwrap_or("");
+    Message {
+        origin: Origin::Summary,
+        text: format!("{SUMMARY_PREFIX}{summary}{SUMMARY_SUFFIX}"),
+        line: entry.line,
+        record: entry.str("/id").map(str::to_owned),
+    }
+}
+
+/// The message an entry puts in the buffer, if any.
+fn message(entry: &Record) -> Option<Message> {
+    let make = |origin, text: String| {
+        Some(Message {
+            origin,
+            text,
+            line: entry.line,
+            record: entry.str("/id").map(str::to_owned),
+        })
+    };
+    match entry.str("/type")? {
+        "message" => {
+            let content = entry
+                .value
+                .pointer("/message/content")
+                .unwrap_or(&Value::Null);
+            match entry.str("/message/role")? {
+                "user" => make(Origin::User, records::text_of(content)),
+                "assistant" => make(Origin::Assistant, assistant_text(content)),
+                "toolResult" | "bashExecution" => make(Origin::Tool, tool_text(entry, content)),
+                "compactionSummary" | "branchSummary" => {
+                    make(Origin::Summary, records::text_of(content))
+                }
+                _ => make(Origin::Runtime, records::text_of(content)),
+            }
+        }
+        "custom_message" => {
+            let content = entry.value.get("content").unwrap_or(&Value::Null);
+            make(Origin::Runtime, records::text_of(content))
+        }
+        "branch_summary" => {
+            let summary = entry.str("/summary").unwrap_or("");
+            make(
+                Origin::Summary,
+                format!("{BRANCH_PREFIX}{summary}{SUMMARY_SUFFIX}"),
+            )
+        }
+        _ => None,
+    }
+}
+
+fn assistant_text(content: &Value) -> String {
+    let Value::Array(blocks) = content else {
+        return records::text_of(content);
+    };
+    blocks
+        .iter()
+        .filter_map(|block| match block.get("type").and_then(Value::as_str) {
+            Some("text") => block.get("text").and_then(Value::as_str).map(str::to_owned),
+            Some("toolCall") => {
+                let name = block.get("name").and_then(Value::as_str).unwrap_or("tool");
+                let arguments = block
+                    .get("arguments")
+                    .map(Value::to_string)
+                    .unwrap_or_default();
+                Some(format!("[{name}] {arguments}"))
+            }
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn tool_text(entry: &Record, content: &Value) -> String {
+    match entry.str("/message/command") {
+        Some(command) => format!(
+            "$ {command}\n{}",
+            entry.str("/message/output").unwrap_or_default()
+        ),
+        None => records::text_of(content),
+    }
+}

@@ -1,0 +1,185 @@
+//! The records of a session file: one JSON value a line (JSON Lines), each
+//! with its line. A line that is not JSON is a problem of the session,
+//! reported with its place; the rest is still read. A cut-off last line is
+//! what a runtime leaves while it is still writing, and is said so.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::diagnostics::codes::import as codes;
+use crate::diagnostics::Diagnostic;
+use crate::source::{SourceFile, Span};
+
+/// One record and where it stands.
+#[derive(Debug)]
+pub(super) struct Record {
+    /// 1-based.
+    pub line: u64,
+    pub value: Value,
+}
+
+impl Record {
+    /// The string at `pointer` (`/message/role`), if there is one.
+    pub fn str(&self, pointer: &str) -> Option<&str> {
+        self.value.pointer(pointer).and_then(Value::as_str)
+    }
+
+    /// The whole number at `pointer`, if there is one.
+    pub fn u64(&self, pointer: &str) -> Option<u64> {
+        self.value.pointer(pointer).and_then(Value::as_u64)
+    }
+
+    /// `true` at `pointer`.
+    pub fn flag(&self, pointer: &str) -> bool {
+        self.value.pointer(pointer).and_then(Value::as_bool) == Some(true)
+    }
+}
+
+/// Every line of `file` that holds a JSON value; blank lines are skipped.
+pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Record> {
+    let text = file.text();
+    let mut records = Vec::new();
+    let mut offset = 0;
+    let total = text.lines().count();
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        let start = offset;
+        offset += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        if content.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Value>(content) {
+            Ok(value) => records.push(Record {
+                line: index as u64 + 1,
+                value,
+            }),
+            Err(error) => {
+                let last = index + 1 == total;
+                let span: Span = start..start + content.len();
+                problems.push(codes::unreadable_record(
+                    file,
+                    span,
+                    &error.to_string(),
+                    last,
+                ));
+            }
+        }
+    }
+    records
+}
+
+/// Text of a message's content: a string, or a list of blocks of which the
+/// `text` ones are joined (others are left to the caller).
+pub(super) fn text_of(content: &Value) -> String {
+    match content {
+        Value::String(text) => text.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|block| match block {
+                Value::String(text) => Some(text.as_str()),
+                _ => block.get("text").and_then(Value::as_str),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// The first `limit` bytes of `text`, cut on a character boundary: enough
+/// to recognize a format without reading a large file twice.
+pub(super) fn head(text: &str, limit: usize) -> &str {
+    let mut end = text.len().min(limit);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// The first line of `text` that holds a JSON object, parsed.
+pub(super) fn first_object(text: &str) -> Option<Value> {
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .take(5)
+        .find_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(Value::is_object)
+}
+
+/// The records of a file that is one JSON array of objects, or JSON Lines:
+/// each element with the line it starts on.
+pub(super) fn array_or_lines(
+    file: &Arc<SourceFile>,
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<Record> {
+    let text = file.text();
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with('[') {
+        return lines(file, problems);
+    }
+    let mut at = text.len() - trimmed.len() + 1;
+    let mut records = Vec::new();
+    loop {
+        let rest = &text[at..];
+        let skipped = rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_whitespace() || c == ',')
+                .len();
+        at += skipped;
+        if text[at..].starts_with(']') || at >= text.len() {
+            break;
+        }
+        let mut stream = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+        match stream.next() {
+            Some(Ok(value)) => {
+                records.push(Record {
+                    line: file.line_col(at).0 as u64,
+                    value,
+                });
+                at += stream.byte_offset();
+            }
+            Some(Err(error)) => {
+                let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+                problems.push(codes::unreadable_record(
+                    file,
+                    at..end,
+                    &error.to_string(),
+                    false,
+                ));
+                break;
+            }
+            None => break,
+        }
+    }
+    records
+}
+
+/// The line each element of the array under `"key"` starts on, in a file
+/// that is one JSON document: the first `"key": [` whose elements number
+/// `count`. `None` when no such array is found.
+pub(super) fn element_lines(file: &SourceFile, key: &str, count: usize) -> Option<Vec<u64>> {
+    let text = file.text();
+    let needle = format!("\"{key}\"");
+    text.match_indices(&needle).find_map(|(at, _)| {
+        let rest = text[at + needle.len()..].trim_start().strip_prefix(':')?;
+        let rest = rest.trim_start().strip_prefix('[')?;
+        let mut offset = text.len() - rest.len();
+        let mut lines = Vec::new();
+        loop {
+            let tail = &text[offset..];
+            offset += tail.len()
+                - tail
+                    .trim_start_matches(|c: char| c.is_whitespace() || c == ',')
+                    .len();
+            if text[offset..].starts_with(']') {
+                break;
+            }
+            let mut stream = serde_json::Deserializer::from_str(&text[offset..])
+                .into_iter::<serde::de::IgnoredAny>();
+            stream.next()?.ok()?;
+            lines.push(file.line_col(offset).0 as u64);
+            offset += stream.byte_offset();
+        }
+        (lines.len() == count).then_some(lines)
+    })
+}
