@@ -66,14 +66,17 @@ impl Importer for ClaudeCode {
             })
             .map(|(i, _)| i)
             .collect();
-        // 2.1.x: a preserved segment's head is relinked to its anchor on load.
-        let relink: HashMap<&str, &str> = boundaries
+        // 2.1.x: a preserved segment's head is relinked to its anchor on
+        // load, once its boundary is written: each event uses the relinks
+        // of the boundaries before it.
+        let relink: Vec<(usize, &str, &str)> = boundaries
             .iter()
             .filter_map(|&b| {
                 let segment = records[b]
                     .value
                     .pointer("/compactMetadata/preservedSegment")?;
                 Some((
+                    b,
                     segment.get("headUuid")?.as_str()?,
                     segment.get("anchorUuid")?.as_str()?,
                 ))
@@ -86,16 +89,23 @@ impl Importer for ClaudeCode {
                 by_message.entry(id).or_default().push(i);
             }
         }
-        let session = Session {
-            records: &records,
-            by_uuid: &by_uuid,
-            by_message: &by_message,
-            relink: &relink,
-        };
         boundaries
             .iter()
             .enumerate()
-            .map(|(k, &b)| session.event(b, boundaries.get(k + 1).copied()))
+            .map(|(k, &b)| {
+                let relink: HashMap<&str, &str> = relink
+                    .iter()
+                    .filter(|(at, _, _)| *at < b)
+                    .map(|&(_, head, anchor)| (head, anchor))
+                    .collect();
+                let session = Session {
+                    records: &records,
+                    by_uuid: &by_uuid,
+                    by_message: &by_message,
+                    relink: &relink,
+                };
+                session.event(b, boundaries.get(k + 1).copied())
+            })
             .collect()
     }
 }

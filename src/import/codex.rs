@@ -79,7 +79,11 @@ impl Importer for Codex {
                     }
                     _ => {}
                 },
-                Some("compacted") => events.push(compaction(record, &mut history, tokens)),
+                Some("compacted") => {
+                    events.push(compaction(record, &mut history, tokens));
+                    // A count from before the compaction says nothing about after it.
+                    tokens = None;
+                }
                 _ => {}
             }
         }
