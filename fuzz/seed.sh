@@ -2,7 +2,7 @@
 # Seeds each fuzz target's corpus from the repository's own test inputs.
 set -eu
 cd "$(dirname "$0")"
-mkdir -p corpus/policy corpus/fmt corpus/readers corpus/verify
+mkdir -p corpus/policy corpus/fmt corpus/readers corpus/verify corpus/importers
 for file in ../tests/ui/check/*.policy ../policies/*.policy ../policies/examples/*.policy; do
   cp "$file" corpus/policy/
   cp "$file" corpus/fmt/
@@ -19,4 +19,14 @@ for file in ../tests/ui/verify/*/* ../tests/scenarios/migration/*.yaml; do
   n=$((n + 1))
   { printf "$byte"; cat "$file"; } > "corpus/readers/seed-$n"
 done
-echo "seeded: $(ls corpus/policy | wc -l) policies, $n trace and plan files"
+# The importers target takes a runtime byte (0 Claude Code, 1 Codex, 2 pi,
+# 3 OpenHands, 4 SWE-agent, 5 recognize) before the text: seed each session
+# fixture with its own runtime and with recognition.
+m=0
+for pair in claude-code.jsonl:0 codex.jsonl:1 pi.jsonl:2 openhands-v0.json:3 openhands-v1.jsonl:3 swe-agent.traj:4; do
+  file=../tests/fixtures/sessions/${pair%%:*}
+  m=$((m + 1))
+  { printf "\\00${pair##*:}"; cat "$file"; } > "corpus/importers/seed-$m"
+  { printf '\005'; cat "$file"; } > "corpus/importers/auto-$m"
+done
+echo "seeded: $(ls corpus/policy | wc -l) policies, $n trace and plan files, $m sessions"

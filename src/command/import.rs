@@ -75,7 +75,13 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
             })
             .filter(|id| protected.contains(id))
             .count();
+        let pinned = trace
+            .regions
+            .iter()
+            .filter(|r| r.derived == Some(crate::buffer::trace::Derived::Pin))
+            .count();
         events.push(ImportedEvent {
+            pinned,
             event: n + 1,
             compaction_line: event.line,
             trigger: event.trigger.clone(),

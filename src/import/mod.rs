@@ -19,7 +19,7 @@ use crate::diagnostics::codes::import as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
-pub use classify::{pin, Pin, PIN_SYNTAX};
+pub use classify::{event as classify, pin, Pin, PIN_SYNTAX};
 
 /// An agent runtime whose session files ctxguard reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]

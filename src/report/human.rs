@@ -116,35 +116,48 @@ fn imported(session: &super::ImportedSession, out: &mut dyn Write) -> io::Result
     )?;
     for event in &session.events {
         let tokens = match (event.tokens_before, event.tokens_after) {
-            (Some(before), Some(after)) => format!("{before} -> {after} tokens"),
-            (Some(before), None) => format!("{before} tokens before"),
-            (None, Some(after)) => format!("{after} tokens after"),
-            (None, None) => "tokens not recorded".to_owned(),
+            (Some(before), Some(after)) => format!("{before} -> {after} tok"),
+            (Some(before), None) => format!("{before} tok before"),
+            (None, Some(after)) => format!("{after} tok after"),
+            (None, None) => "no tok count".to_owned(),
         };
         let carried = if event.opaque {
-            "summary encrypted: cannot be audited".to_owned()
+            "summary encrypted".to_owned()
         } else {
             format!(
-                "{} of {} carried",
-                event.carried,
-                plural(event.commitments, "commitment", "commitments")
+                "{}/{} commitments carried",
+                event.carried, event.commitments
             )
         };
         writeln!(
             out,
-            "  {}  line {}  {}  {tokens}  {} in, {} out  {carried}  -> {}",
+            "  {}  line {}  {}  {tokens}  {} -> {} regions  {carried}  {}",
             event.event,
             event.compaction_line,
             event.trigger.as_deref().unwrap_or("-"),
-            plural(event.regions_in, "region", "regions"),
+            event.regions_in,
             event.regions_out,
             event.out
         )?;
         for note in &event.notes {
-            writeln!(out, "     note: {note}")?;
+            writeln!(out, "{}", wrapped("     note: ", note))?;
         }
     }
+    if session.events.iter().all(|event| event.pinned == 0) {
+        let note = "nothing in this session is pinned (`pin KIND [KEY]: TEXT`): its commitments were classified after the fact, from hints and sentences, so what it finds are candidates, not proofs";
+        writeln!(out, "{}", wrapped("  note: ", note))?;
+    }
     Ok(())
+}
+
+/// A note under an event, wrapped at 80 columns below its label.
+fn wrapped(label: &str, note: &str) -> String {
+    let indent = " ".repeat(label.len());
+    let options = textwrap::Options::new(80)
+        .initial_indent(label)
+        .subsequent_indent(&indent)
+        .word_separator(textwrap::WordSeparator::AsciiSpace);
+    textwrap::fill(note, options)
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {

@@ -122,6 +122,9 @@ pub struct ImportedEvent {
     pub commitments: usize,
     /// Of those, how many the summary quotes exactly or the plan keeps.
     pub carried: usize,
+    /// Of those, how many the user pinned when writing them; the others
+    /// were classified after the fact.
+    pub pinned: usize,
     /// The summary is encrypted: nothing it says can be checked.
     pub opaque: bool,
     /// The folder the trace and plan were written to.
