@@ -61,6 +61,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+mod audit;
 mod buffer;
 mod command;
 mod compact;
@@ -82,11 +83,11 @@ pub use policy::{Hint, Kind, OnRules, OrderRule, Origin, Policy, Setting};
 
 pub use buffer::document::{Input, InputFormat};
 pub use buffer::plan::{Entry, NarrativeKind, Plan, PlanRegion, SummaryKind};
-pub use buffer::schema::Schema;
 pub use buffer::tokens::{count as count_tokens, Tokenizer};
 pub use buffer::trace::{
     Content, Derived, Place, Provenance, Region, RegionKind, Role, Status, Trace,
 };
+pub use report::schema::Schema;
 
 pub use verify::{verify, Budget, Options, Stats, Verdict, Verification, WARNING_LIMIT};
 
@@ -96,10 +97,14 @@ pub use compact::{
 };
 
 pub use report::{
-    emit, render, render_saved, usage_error, write, ExitStatus, Format, HumanStyle, JsonDiagnostic,
-    JsonLabel, JsonReport, Planned, Report, Subject, Terminal,
+    emit, progress, render, render_saved, usage_error, write, write_audit_line, ExitStatus, Format,
+    HumanStyle, JsonDiagnostic, JsonLabel, JsonReport, Planned, Report, Subject, Terminal,
 };
 
+pub use audit::{
+    Commitment as AuditedCommitment, EventAudit, Evidence, Invented, Outcome as AuditOutcome,
+};
+pub use command::audit::{audit_paths, count_sessions, AuditRequest};
 pub use command::check::{check, policy_files};
 pub use command::fmt::fmt;
 pub use command::import::{import_file, ImportRequest};

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ctxguard::{
-    Access, Budget, Code, CompactOptions, Format, ImportRequest, InputFormat, Options, Overrides,
-    PlanRequest, Report, Runtime, Schema, Summarizer, Terminal, Tokenizer, UsageError,
-    VerifyRequest, WARNING_LIMIT,
+    Access, AuditRequest, Budget, Code, CompactOptions, Format, ImportRequest, InputFormat,
+    Options, Overrides, PlanRequest, Report, Runtime, Schema, Summarizer, Terminal, Tokenizer,
+    UsageError, VerifyRequest, WARNING_LIMIT,
 };
 
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
@@ -124,6 +124,29 @@ enum Command {
         #[command(flatten)]
         access: AccessArgs,
     },
+    /// Audit what each compaction of real sessions did to what the user
+    /// said: for each user commitment, verbatim, paraphrased, altered or
+    /// lost, and what the summary invented. A folder: every session below
+    /// it, on all cores.
+    ///
+    /// Exit 0: nothing altered, lost or invented; 1: something was; 2: a
+    /// file named cannot be read or is no session.
+    Audit {
+        /// Session files, and folders to search for them.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// The runtime that wrote them; `auto` recognizes each.
+        #[arg(long, value_enum, default_value_t = RuntimeArg::Auto)]
+        from: RuntimeArg,
+        /// The team policy: kinds, hints, severities.
+        #[arg(long, value_name = "FILE")]
+        policy: Option<PathBuf>,
+        /// `jsonl`: one line of JSON per compaction, as each is audited.
+        #[arg(long, value_enum, default_value_t = AuditFormatArg::Human)]
+        format: AuditFormatArg,
+        #[command(flatten)]
+        access: AccessArgs,
+    },
     /// Render a report saved with `--format json` again, as SARIF, GitHub
     /// commands or JSON, with the exit status of the run that made it.
     Report {
@@ -148,13 +171,21 @@ enum Command {
         access: AccessArgs,
     },
     /// Print the JSON Schema of the trace or the plan format, for editors
-    /// and CI (also in `schemas/`).
+    /// and CI, or of an audited compaction (`audit --format json|jsonl`);
+    /// also in `schemas/`.
     Schema {
         #[arg(value_enum)]
         which: SchemaArg,
     },
     /// Explain a diagnostic code; without a code, list them all.
     Explain { code: Option<String> },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum AuditFormatArg {
+    Human,
+    Json,
+    Jsonl,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -184,6 +215,7 @@ impl RuntimeArg {
 enum SchemaArg {
     Trace,
     Plan,
+    Audit,
 }
 
 /// Severity control for one run, for `check` and `verify`.
@@ -392,6 +424,41 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             };
             (ctxguard::import_file(&request)?, format.into())
         }
+        Command::Audit {
+            paths,
+            from,
+            policy,
+            format,
+            access,
+        } => {
+            let request = AuditRequest {
+                paths,
+                from: from.runtime(),
+                policy,
+                access: access.access(),
+            };
+            let bar = ctxguard::progress(ctxguard::count_sessions(&request.paths));
+            let stream = format == AuditFormatArg::Jsonl;
+            let on_event = |event: &ctxguard::EventAudit| {
+                if stream {
+                    // A closed pipe ends the stream; the report says the rest.
+                    let _ = ctxguard::write_audit_line(event);
+                }
+            };
+            let (mut report, _) = ctxguard::audit_paths(&request, &on_event, &|| bar.inc(1));
+            bar.finish_and_clear();
+            match format {
+                AuditFormatArg::Human => (report, Format::Human),
+                AuditFormatArg::Json => (report, Format::Json),
+                AuditFormatArg::Jsonl => {
+                    // The events are out; what remains is the findings, on stderr.
+                    if let ctxguard::Subject::Audit { streamed, .. } = &mut report.subject {
+                        *streamed = true;
+                    }
+                    (report, Format::Human)
+                }
+            }
+        }
         Command::Report { from, format } => (ctxguard::saved_report(&from)?, format.into()),
         Command::Fmt {
             paths,
@@ -405,6 +472,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             let which = match which {
                 SchemaArg::Trace => Schema::Trace,
                 SchemaArg::Plan => Schema::Plan,
+                SchemaArg::Audit => Schema::Audit,
             };
             (Report::text(which.json()), Format::Human)
         }

@@ -144,24 +144,37 @@ fn a_buffer_of_exactly_the_window_fits() {
 
 /// A child policy in a folder with its parent: the child's verdict-relevant
 /// result (`Policy::load`), as `verify --policy child.policy` reads it.
-fn child_of(parent: &str, child: &str) -> Result<(std::sync::Arc<Policy>, Vec<ctxguard::Diagnostic>), Vec<ctxguard::Diagnostic>> {
+fn child_of(
+    parent: &str,
+    child: &str,
+) -> Result<(std::sync::Arc<Policy>, Vec<ctxguard::Diagnostic>), Vec<ctxguard::Diagnostic>> {
     let dir = tempfile::tempdir().expect("temporary directory");
     std::fs::write(dir.path().join("parent.policy"), parent).expect("write");
-    std::fs::write(dir.path().join("child.policy"), format!("extends \"parent.policy\"\n{child}")).expect("write");
+    std::fs::write(
+        dir.path().join("child.policy"),
+        format!("extends \"parent.policy\"\n{child}"),
+    )
+    .expect("write");
     Policy::load(&dir.path().join("child.policy"))
 }
 
 #[test]
 fn restating_a_kinds_severity_is_not_lowering_it() {
-    let (_, warnings) = child_of("kind c {\n  severity warning\n}\n", "kind c {\n  severity warning\n}\n")
-        .expect("a usable policy");
+    let (_, warnings) = child_of(
+        "kind c {\n  severity warning\n}\n",
+        "kind c {\n  severity warning\n}\n",
+    )
+    .expect("a usable policy");
     assert!(warnings.is_empty(), "{warnings:?}");
 }
 
 #[test]
 fn a_child_raising_a_kinds_severity_makes_losing_it_an_error() {
-    let (policy, _) = child_of("kind c {\n  severity warning\n}\n", "kind c {\n  severity error\n}\n")
-        .expect("a usable policy");
+    let (policy, _) = child_of(
+        "kind c {\n  severity warning\n}\n",
+        "kind c {\n  severity error\n}\n",
+    )
+    .expect("a usable policy");
     let c = policy.kinds.iter().find(|k| k.name == "c").expect("kind c");
     assert_eq!(c.severity.value, ctxguard::Severity::Error);
 }
@@ -170,7 +183,10 @@ fn a_child_raising_a_kinds_severity_makes_losing_it_an_error() {
 fn past_the_hint_limit_one_finding_and_no_more_hints() {
     let hints: String = (0..300).map(|i| format!("  hint /word{i}/\n")).collect();
     let mut loader = ctxguard::Loader::new();
-    let loaded = loader.load_source(ctxguard::SourceFile::new("p.policy", format!("kind a {{\n{hints}}}\n")), None);
+    let loaded = loader.load_source(
+        ctxguard::SourceFile::new("p.policy", format!("kind a {{\n{hints}}}\n")),
+        None,
+    );
     let found: Vec<_> = loader
         .diagnostics()
         .filter(|d| d.message.contains("more than 256 hints"))

@@ -23,15 +23,16 @@ fn committed_schemas_match_the_types() {
     for (which, path) in [
         (Which::Trace, "schemas/trace.schema.json"),
         (Which::Plan, "schemas/plan.schema.json"),
+        (Which::Audit, "schemas/audit.schema.json"),
     ] {
         let committed = std::fs::read_to_string(path).expect("committed schema");
         assert!(
             committed == which.json(),
             "{path} is out of date: run `cargo run -- schema {} > {path}`",
-            if which == Which::Trace {
-                "trace"
-            } else {
-                "plan"
+            match which {
+                Which::Trace => "trace",
+                Which::Plan => "plan",
+                Which::Audit => "audit",
             }
         );
     }

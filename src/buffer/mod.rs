@@ -9,7 +9,6 @@ mod fields;
 pub(crate) mod json;
 mod jsonl;
 pub(crate) mod plan;
-pub(crate) mod schema;
 mod strict;
 pub(crate) mod tokens;
 pub(crate) mod trace;

@@ -3,6 +3,7 @@
 //! and, through [`Report::status`](crate::report::Report::status), how to
 //! exit. Nothing here prints; the binary passes the report to `report`.
 
+pub(crate) mod audit;
 pub(crate) mod check;
 pub(crate) mod fmt;
 pub(crate) mod import;

@@ -88,6 +88,10 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
                 imported(session, out)?;
             }
         }
+        Subject::Audit { streamed: true, .. } => {}
+        Subject::Audit {
+            events, sessions, ..
+        } => audited(events, *sessions, out)?,
         Subject::Plan(_) | Subject::Fmt { .. } | Subject::Saved(_) | Subject::Text(_) => {}
     }
     Ok(())
@@ -146,6 +150,102 @@ fn imported(session: &super::ImportedSession, out: &mut dyn Write) -> io::Result
     if session.events.iter().all(|event| event.pinned == 0) {
         let note = "nothing in this session is pinned (`pin KIND [KEY]: TEXT`): its commitments were classified after the fact, from hints and sentences, so what it finds are candidates, not proofs";
         writeln!(out, "{}", wrapped("  note: ", note))?;
+    }
+    Ok(())
+}
+
+/// Per event: the verdict and the counts, then each commitment that was not
+/// kept byte for byte, with its line and the evidence, and each invented
+/// requirement; with more than one session, a table at the end.
+fn audited(
+    events: &[crate::audit::EventAudit],
+    sessions: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    use crate::audit::Outcome;
+    for event in events {
+        let file = crate::source::escaped(&event.source_file, 200, "…", |_| false);
+        let counts: Vec<String> = Outcome::ALL
+            .iter()
+            .map(|&o| (o, event.count(o)))
+            .filter(|&(o, n)| n > 0 || matches!(o, Outcome::Verbatim | Outcome::Lost))
+            .map(|(o, n)| format!("{n} {}", o.name()))
+            .collect();
+        writeln!(
+            out,
+            "{file}: compaction {} (line {}, {}): verdict {}",
+            event.event,
+            event.compaction_line,
+            event.runtime,
+            event.verdict.name()
+        )?;
+        writeln!(
+            out,
+            "  {}: {}; {} invented",
+            plural(
+                event.commitments.len(),
+                "user commitment",
+                "user commitments"
+            ),
+            counts.join(", "),
+            event.invented.len()
+        )?;
+        for commitment in &event.commitments {
+            if matches!(commitment.outcome, Outcome::Verbatim | Outcome::Unauditable) {
+                continue;
+            }
+            let line = commitment
+                .source_line
+                .map_or(String::new(), |l| format!("line {l}"));
+            let text = crate::diagnostics::codes::echo(&commitment.text);
+            writeln!(
+                out,
+                "  {:<11} {line:<10} {}: \"{text}\"",
+                commitment.outcome.name(),
+                commitment.kind
+            )?;
+            if let Some(evidence) = &commitment.evidence {
+                let sentence = crate::diagnostics::codes::echo(&evidence.sentence);
+                writeln!(
+                    out,
+                    "              closest ({:.2}): \"{sentence}\"",
+                    evidence.similarity
+                )?;
+                for change in &evidence.changes {
+                    writeln!(out, "              {change}")?;
+                }
+                if let Some(diff) = &evidence.diff {
+                    writeln!(out, "{}", wrapped("              words: ", diff))?;
+                }
+            }
+        }
+        for invented in &event.invented {
+            let text = crate::diagnostics::codes::echo(&invented.text);
+            writeln!(
+                out,
+                "  invented    line {:<5} the summary says \"{text}\"; no user text before it says so (support {:.2})",
+                invented.line, invented.support
+            )?;
+        }
+        if event.pinned == 0 {
+            writeln!(out, "{}", wrapped("  note: ", "nothing here was pinned: commitments were classified after the fact, so these are candidates, not proofs"))?;
+        }
+        writeln!(out)?;
+    }
+    if sessions > 1 || events.len() > 1 {
+        writeln!(out, "{:<12} {:>8}", "outcome", "count")?;
+        for outcome in Outcome::ALL {
+            let n: usize = events.iter().map(|e| e.count(outcome)).sum();
+            writeln!(out, "{:<12} {n:>8}", outcome.name())?;
+        }
+        let invented: usize = events.iter().map(|e| e.invented.len()).sum();
+        writeln!(out, "{:<12} {invented:>8}", "invented")?;
+        writeln!(
+            out,
+            "{} and {} audited",
+            plural(sessions, "session", "sessions"),
+            plural(events.len(), "compaction", "compactions")
+        )?;
     }
     Ok(())
 }

@@ -132,6 +132,9 @@ pub struct JsonReport {
     /// `import`: the sessions read and the events written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sessions: Option<Vec<super::ImportedSession>>,
+    /// `audit`: every compaction audited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<crate::audit::EventAudit>>,
 }
 
 impl JsonReport {
@@ -145,6 +148,7 @@ impl JsonReport {
                 diagnostics,
                 stats: None,
                 sessions: None,
+                events: None,
             },
             Subject::Verify(outcome) => JsonReport {
                 verdict: outcome.as_ref().map(|(verdict, _)| *verdict),
@@ -152,6 +156,7 @@ impl JsonReport {
                 diagnostics,
                 stats: outcome.as_ref().map(|(_, stats)| stats.clone()),
                 sessions: None,
+                events: None,
             },
             Subject::Saved(saved) => saved.clone(),
             Subject::Import(sessions) => JsonReport {
@@ -160,6 +165,15 @@ impl JsonReport {
                 diagnostics,
                 stats: None,
                 sessions: Some(sessions.clone()),
+                events: None,
+            },
+            Subject::Audit { events, .. } => JsonReport {
+                verdict: None,
+                files: None,
+                diagnostics,
+                stats: None,
+                sessions: None,
+                events: Some(events.clone()),
             },
             Subject::Plan(_) | Subject::Fmt { .. } | Subject::Text(_) => JsonReport {
                 verdict: None,
@@ -167,6 +181,7 @@ impl JsonReport {
                 diagnostics,
                 stats: None,
                 sessions: None,
+                events: None,
             },
         }
     }

@@ -8,6 +8,7 @@ mod github;
 mod human;
 mod json;
 mod sarif;
+pub(crate) mod schema;
 mod status;
 
 use serde::{Deserialize, Serialize};
@@ -81,6 +82,16 @@ pub enum Subject {
     Saved(JsonReport),
     /// `ctxguard import`: the sessions read and the events written.
     Import(Vec<ImportedSession>),
+    /// `ctxguard audit`: every compaction of every session audited.
+    Audit {
+        /// Every event, by session file and event number.
+        events: Vec<crate::audit::EventAudit>,
+        /// Sessions read.
+        sessions: usize,
+        /// The events were written as they came (`--format jsonl`): the
+        /// report shows only what else it found.
+        streamed: bool,
+    },
     /// Text printed as it is: `explain`, `schema`.
     Text(String),
 }
@@ -178,6 +189,23 @@ impl Report {
             Subject::Check { .. } | Subject::Import(_) | Subject::Text(_) => {
                 ExitStatus::of(None, false, findings)
             }
+            Subject::Audit { events, .. } => {
+                // A compaction that lost, altered or invented anything fails the audit.
+                let failed = events.iter().any(|e| {
+                    !e.invented.is_empty()
+                        || e.commitments.iter().any(|c| {
+                            matches!(
+                                c.outcome,
+                                crate::audit::Outcome::Altered | crate::audit::Outcome::Lost
+                            )
+                        })
+                });
+                ExitStatus::of(
+                    None,
+                    false,
+                    findings.chain(failed.then_some((None, crate::Severity::Error))),
+                )
+            }
             Subject::Saved(saved) => {
                 let findings = saved.diagnostics.iter().map(|d| {
                     let severity = if d.severity == "error" {
@@ -263,7 +291,11 @@ pub fn write(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match &report.subject {
-        Subject::Check { .. } | Subject::Verify(_) | Subject::Import(_) => {
+        // The events went to stdout as they came; findings go beside them.
+        Subject::Audit { streamed: true, .. } => {
+            write_diagnostics(&report.diagnostics, &terminal.stderr)
+        }
+        Subject::Check { .. } | Subject::Verify(_) | Subject::Import(_) | Subject::Audit { .. } => {
             render(report, format, &terminal.stdout, out)
         }
         Subject::Saved(saved) => render_saved(saved, format, out),
@@ -332,4 +364,28 @@ pub fn render_saved(report: &JsonReport, format: Format, out: &mut dyn Write) ->
             "a saved report has no source text to show; choose json, sarif or github",
         )),
     }
+}
+
+/// Writes one audited compaction as a line of JSON to standard output, at
+/// once: `audit --format jsonl` streams a folder's events as they come.
+pub fn write_audit_line(event: &crate::audit::EventAudit) -> io::Result<()> {
+    let line = serde_json::to_string(event).map_err(io::Error::other)?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "{line}")?;
+    out.flush()
+}
+
+/// A progress bar of `total` sessions on standard error, drawn only when it
+/// is a terminal.
+pub fn progress(total: usize) -> indicatif::ProgressBar {
+    if !io::stderr().is_terminal() || total < 2 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} sessions {per_sec} {eta}")
+    {
+        bar.set_style(style);
+    }
+    bar
 }

@@ -66,7 +66,7 @@ pub struct Options {
 pub const WARNING_LIMIT: usize = 10;
 
 /// What to do with a plan.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Safe to apply.

@@ -1,6 +1,7 @@
-//! JSON Schemas of the trace and plan formats, for editors and CI
-//! (`ctxguard schema`), derived from the trace and plan models themselves:
-//! the places the readers remember are left out.
+//! JSON Schemas of the trace and plan formats, for editors and CI, and of
+//! an audited compaction, for what reads `audit --format json|jsonl`
+//! (`ctxguard schema`): derived from the models themselves; the places the
+//! readers remember are left out.
 
 use schemars::generate::SchemaSettings;
 use serde_json::Value;
@@ -12,6 +13,9 @@ pub enum Schema {
     Trace,
     /// The buffer after it.
     Plan,
+    /// One audited compaction: a line of `audit --format jsonl`, an element
+    /// of `events` in `audit --format json`.
+    Audit,
 }
 
 impl Schema {
@@ -26,6 +30,7 @@ fn schema(which: Schema) -> String {
     let schema = match which {
         Schema::Trace => generator.into_root_schema_for::<crate::buffer::trace::Trace>(),
         Schema::Plan => generator.into_root_schema_for::<crate::buffer::plan::Plan>(),
+        Schema::Audit => generator.into_root_schema_for::<crate::audit::EventAudit>(),
     };
     let mut schema = schema.to_value();
     drop_null_defaults(&mut schema);

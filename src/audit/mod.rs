@@ -1,0 +1,415 @@
+//! What a compaction did to each thing the user told the agent: for every
+//! user commitment of an imported event, whether the buffer after holds it
+//! byte for byte (`verbatim`), in other words (`paraphrased`), changed
+//! (`altered`: another identifier or number, a dropped negation, ordering
+//! or scope word) or not at all (`lost`); and which sentences the summary
+//! presents as the user's requirements that no user text before the
+//! compaction supports (`invented`). A pure function of the event: offline,
+//! no model, the same answer every run.
+
+pub(crate) mod text;
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use crate::buffer::plan::Entry;
+use crate::buffer::trace::{Derived, RegionKind};
+use crate::import::{self, Event, Origin};
+use crate::policy::Policy;
+use crate::verify::{verify, Options, Verdict};
+use text::Words;
+
+/// What became of one commitment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Its text is in the buffer after, byte for byte.
+    Verbatim,
+    /// Not byte for byte, but a sentence after carries it.
+    Paraphrased,
+    /// The closest sentence changes it.
+    Altered,
+    /// Nothing after carries it.
+    Lost,
+    /// The summary is encrypted: what became of it cannot be told.
+    Unauditable,
+}
+
+impl Outcome {
+    /// Every outcome, in the order reports count them.
+    pub const ALL: [Outcome; 5] = [
+        Outcome::Verbatim,
+        Outcome::Paraphrased,
+        Outcome::Altered,
+        Outcome::Lost,
+        Outcome::Unauditable,
+    ];
+
+    /// `verbatim`, `paraphrased`, `altered`, `lost`, `unauditable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Verbatim => "verbatim",
+            Outcome::Paraphrased => "paraphrased",
+            Outcome::Altered => "altered",
+            Outcome::Lost => "lost",
+            Outcome::Unauditable => "unauditable",
+        }
+    }
+}
+
+/// Why an outcome was decided: the sentence after that is closest.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Evidence {
+    /// The closest sentence of the buffer after.
+    pub sentence: String,
+    /// The share of the commitment's words that sentence holds, 0 to 1.
+    pub similarity: f64,
+    /// What the sentence changes: identifiers, negation, ordering, scope.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<String>,
+    /// A word diff from the commitment to the sentence, for `altered`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+}
+
+/// One user commitment and what became of it.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Commitment {
+    /// The trace region's id in the imported trace.
+    pub id: String,
+    /// The 1-based line of the user record it came from.
+    pub source_line: Option<u64>,
+    /// The commitment as the user wrote it.
+    pub text: String,
+    /// Its kind, or `unclassified`.
+    pub kind: String,
+    /// How the kind was decided: `pin`, `answer`, `hint`, `sentence`.
+    pub derived: Derived,
+    /// What became of it.
+    pub outcome: Outcome,
+    /// The closest sentence after, unless it is there byte for byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
+}
+
+/// A sentence the summary presents as the user's that no user text
+/// before the compaction supports.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Invented {
+    /// The sentence of the summary.
+    pub text: String,
+    /// The 1-based line of the summary's record.
+    pub line: u64,
+    /// The best support any user text gives it, 0 to 1.
+    pub support: f64,
+}
+
+/// The audit of one compaction.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(title = "ctxguard audited compaction")]
+pub struct EventAudit {
+    /// The session file.
+    pub source_file: String,
+    /// The runtime that wrote it.
+    pub runtime: String,
+    /// N, from 1, in file order.
+    pub event: usize,
+    /// The 1-based line of the compaction record.
+    pub compaction_line: u64,
+    /// `auto` or `manual`, where recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    /// Tokens before, as the runtime counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_before: Option<u64>,
+    /// Tokens after, where recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_after: Option<u64>,
+    /// `verify`'s verdict on the imported trace and plan.
+    pub verdict: Verdict,
+    /// Commitments the user pinned; with none, the kinds were decided
+    /// after the fact and every finding is a candidate, not a proof.
+    pub pinned: usize,
+    /// Each user commitment before the compaction, in trace order.
+    pub commitments: Vec<Commitment>,
+    /// Requirements the summary attributes to the user without support.
+    pub invented: Vec<Invented>,
+}
+
+impl EventAudit {
+    /// How many commitments had `outcome`.
+    pub fn count(&self, outcome: Outcome) -> usize {
+        self.commitments
+            .iter()
+            .filter(|c| c.outcome == outcome)
+            .count()
+    }
+}
+
+/// Below this share of its words in the closest sentence, nothing carries
+/// a commitment.
+const CARRIED: f64 = 0.6;
+/// From this share, a sentence that changes an identifier or a negation is
+/// the commitment altered, not another sentence.
+const CLOSE: f64 = 0.4;
+/// Below this support, a requirement the summary attributes to the user is
+/// invented.
+const SUPPORTED: f64 = 0.4;
+
+/// Audits every event of an imported session.
+pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
+    let name = session.file.name();
+    // What the user said before each compaction: every user message of its
+    // buffer and of the buffers before it (a message summarized away early
+    // still supports what a later summary says).
+    let mut said: Vec<Words> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    session
+        .events
+        .iter()
+        .enumerate()
+        .map(|(n, event)| {
+            for message in &event.trace {
+                if matches!(message.origin, Origin::User | Origin::Answer)
+                    && seen.insert((message.line, message.text.clone()))
+                {
+                    said.push(Words::of(&message.text));
+                }
+            }
+            audit_event(policy, name, session.runtime.name(), n + 1, event, &said)
+        })
+        .collect()
+}
+
+fn audit_event(
+    policy: &Policy,
+    name: &str,
+    runtime: &str,
+    n: usize,
+    event: &Event,
+    said: &[Words],
+) -> EventAudit {
+    let (trace, plan, _) = import::classify(policy, name, event);
+    let verdict = verify(policy, &trace, &plan, &Options::default()).verdict;
+    let kept: std::collections::HashSet<&str> = plan
+        .regions
+        .iter()
+        .filter_map(|region| match &region.entry {
+            Entry::Keep { id } => Some(id.node.as_str()),
+            _ => None,
+        })
+        .collect();
+    let summary = event.summary.as_ref();
+    let opaque = summary.is_some_and(|s| s.opaque);
+    let summary_text = summary
+        .filter(|s| !s.opaque)
+        .map_or("", |s| s.text.as_str());
+    // What the model sees after: the summary, then what was carried over.
+    // A paraphrase is looked for in the summary and in the prose carried
+    // over, not in tool calls and tool output, which only share words.
+    let mut after = summary_text.to_owned();
+    let mut prose = summary_text.to_owned();
+    for &m in &event.kept {
+        if let Some(message) = event.trace.get(m) {
+            after.push('\n');
+            after.push_str(&message.text);
+            if message.origin != Origin::Tool {
+                for line in message.text.lines().filter(|line| !line.starts_with('[')) {
+                    prose.push('\n');
+                    prose.push_str(line);
+                }
+            }
+        }
+    }
+    let candidates: Vec<(&str, Words)> = text::sentences(&prose)
+        .into_iter()
+        .map(|(_, sentence)| (sentence, Words::of(sentence)))
+        .collect();
+    let mut commitments = Vec::new();
+    for region in &trace.regions {
+        let Some(derived) = region.derived else {
+            continue;
+        };
+        let text = region.content.as_text().into_owned();
+        let (outcome, evidence) = if kept.contains(region.id.as_str()) || after.contains(&text) {
+            (Outcome::Verbatim, None)
+        } else if opaque {
+            (Outcome::Unauditable, None)
+        } else {
+            judge(&text, &candidates)
+        };
+        commitments.push(Commitment {
+            id: region.id.clone(),
+            source_line: region.source.as_ref().and_then(|s| s.line),
+            kind: match &region.kind {
+                RegionKind::Commitment(kind) => kind.clone(),
+                _ => "unclassified".to_owned(),
+            },
+            derived,
+            text,
+            outcome,
+            evidence,
+        });
+    }
+    let invented = match summary {
+        Some(summary) if !summary.opaque => invented(said, &summary.text, summary.line),
+        _ => Vec::new(),
+    };
+    EventAudit {
+        source_file: name.to_owned(),
+        runtime: runtime.to_owned(),
+        event: n,
+        compaction_line: event.line,
+        trigger: event.trigger.clone(),
+        tokens_before: event.tokens_before,
+        tokens_after: event.tokens_after,
+        verdict,
+        pinned: commitments
+            .iter()
+            .filter(|c| c.derived == Derived::Pin)
+            .count(),
+        commitments,
+        invented,
+    }
+}
+
+/// A commitment not there byte for byte: the closest sentence after, and
+/// whether it carries, changes or misses the commitment.
+fn judge(commitment: &str, candidates: &[(&str, Words)]) -> (Outcome, Option<Evidence>) {
+    let wanted = Words::of(commitment);
+    let score = |words: &Words| {
+        let shared_ids = wanted.identifiers.intersection(&words.identifiers).count();
+        let id_bonus = match wanted.identifiers.len() {
+            0 => 0.0,
+            n => 0.25 * shared_ids as f64 / n as f64,
+        };
+        wanted.covered_by(words) + id_bonus
+    };
+    let best = candidates
+        .iter()
+        .map(|(sentence, words)| (score(words), *sentence, words))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let Some((_, sentence, words)) = best else {
+        return (Outcome::Lost, None);
+    };
+    let similarity = (wanted.covered_by(words) * 100.0).round() / 100.0;
+    let changes = changes(&wanted, words);
+    let shares_identifier = wanted
+        .identifiers
+        .intersection(&words.identifiers)
+        .next()
+        .is_some();
+    let outcome = if similarity >= CARRIED && changes.is_empty() {
+        Outcome::Paraphrased
+    } else if !changes.is_empty()
+        && (similarity >= CARRIED || (similarity >= CLOSE && shares_identifier))
+    {
+        Outcome::Altered
+    } else {
+        Outcome::Lost
+    };
+    let diff = (outcome == Outcome::Altered)
+        .then(|| crate::verify::difference::word_diff(commitment, sentence));
+    let evidence = (similarity > 0.0).then(|| Evidence {
+        sentence: sentence.to_owned(),
+        similarity,
+        changes,
+        diff,
+    });
+    (outcome, evidence)
+}
+
+/// What `after` changes of `before`'s meaning.
+fn changes(before: &Words, after: &Words) -> Vec<String> {
+    let mut changes = Vec::new();
+    let added: Vec<&String> = after.identifiers.difference(&before.identifiers).collect();
+    for identifier in before.identifiers.difference(&after.identifiers) {
+        let closest = added
+            .iter()
+            .max_by_key(|other| common_prefix(identifier, other))
+            .filter(|other| common_prefix(identifier, other) > 0);
+        changes.push(match closest {
+            Some(other) => format!("`{identifier}` became `{other}`"),
+            None => format!("`{identifier}` is missing"),
+        });
+    }
+    if before.negated && !after.negated {
+        changes.push("the negation is gone".to_owned());
+    }
+    if !before.negated && after.negated {
+        changes.push("a negation was added".to_owned());
+    }
+    for word in before.ordering.difference(&after.ordering) {
+        changes.push(format!("the ordering word `{word}` is gone"));
+    }
+    for word in before.scope.difference(&after.scope) {
+        changes.push(format!("the scope word `{word}` is gone"));
+    }
+    for word in after.scope.difference(&before.scope) {
+        changes.push(format!("the scope word `{word}` was added"));
+    }
+    changes
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// Headings under which a summary lists rules it says the user set
+/// ("User Preferences", "Constraints"): not the user's messages or intent,
+/// which summaries restate in their own words.
+static USER_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Regex::new(r"(?i)\b(preferences?|requirements?|constraints?|rules|instructions)\b")
+        .expect("the heading pattern compiles")
+});
+
+/// Sentences that state a requirement.
+static REQUIREMENT: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r"(?i)\b(the )?user (wants|prefers|requires|insists|expects|requested|asked for|demands|likes)\b")
+        .expect("the requirement pattern compiles")
+});
+
+/// The summary's sentences presented as the user's requirements that no
+/// user message before the compaction supports (an earlier summary is no
+/// support: it may have invented the same thing).
+fn invented(support: &[Words], summary: &str, line: u64) -> Vec<Invented> {
+    let mut heading_is_user = false;
+    let mut found = Vec::new();
+    for raw in summary.lines() {
+        let trimmed = raw.trim();
+        // A Markdown heading, or a short line ending in a colon that is not a list item.
+        let item = trimmed.starts_with(['-', '*', '+']);
+        let heading =
+            trimmed.starts_with('#') || (!item && trimmed.ends_with(':') && trimmed.len() < 80);
+        if heading {
+            heading_is_user = USER_HEADING.is_match(trimmed);
+            continue;
+        }
+        for (_, sentence) in text::sentences(raw) {
+            if !(heading_is_user || REQUIREMENT.is_match(sentence)) {
+                continue;
+            }
+            let words = Words::of(sentence);
+            if words.content.len() < 3 {
+                continue;
+            }
+            let best = support
+                .iter()
+                .map(|user| words.covered_by(user))
+                .fold(0.0_f64, f64::max);
+            if best < SUPPORTED {
+                found.push(Invented {
+                    text: sentence.to_owned(),
+                    line,
+                    support: (best * 100.0).round() / 100.0,
+                });
+            }
+        }
+    }
+    found
+}

@@ -1,0 +1,167 @@
+//! Text as the audit compares it, offline and without a model: sentences,
+//! content words (lower case, light stemming, no stop words), and the
+//! tokens whose change changes a commitment's meaning: identifiers and
+//! numbers, negations, ordering words and scope words.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Identifiers (paths, dotted and snake names, flags), URLs and numbers.
+static IDENTIFIER: LazyLock<Regex> = LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Regex::new(r"https?://[^\s`'\x22)<>]+|[A-Za-z0-9_~-]*(?:[./_][A-Za-z0-9_~-]+)+|-{1,2}[A-Za-z][\w-]*|\d+(?:[.,:]\d+)*%?")
+        .expect("the identifier pattern compiles")
+});
+
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "i",
+    "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "that", "the", "their",
+    "them", "there", "these", "this", "those", "to", "us", "was", "we", "were", "will", "with",
+    "you", "your", "it's", "i'm", "let's", "can", "should", "would", "could", "please", "also",
+    "just", "ok", "okay", "user", "wants", "want", "said", "says", "asked",
+];
+
+const NEGATIONS: &[&str] = &[
+    "not",
+    "no",
+    "never",
+    "don't",
+    "dont",
+    "doesn't",
+    "mustn't",
+    "cannot",
+    "can't",
+    "without",
+    "avoid",
+    "neither",
+    "nor",
+    "won't",
+    "shouldn't",
+];
+
+const ORDERING: &[&str] = &[
+    "before", "after", "first", "then", "until", "prior", "once", "last",
+];
+
+const SCOPE: &[&str] = &[
+    "only", "all", "every", "each", "any", "except", "always", "none", "both",
+];
+
+/// A piece of text prepared for comparison.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Words {
+    /// Content words, stemmed.
+    pub content: BTreeSet<String>,
+    /// Identifiers, URLs and numbers, as written (trailing punctuation cut).
+    pub identifiers: BTreeSet<String>,
+    /// Whether the text negates.
+    pub negated: bool,
+    /// Ordering words present.
+    pub ordering: BTreeSet<&'static str>,
+    /// Scope words present.
+    pub scope: BTreeSet<&'static str>,
+}
+
+impl Words {
+    pub fn of(text: &str) -> Words {
+        let mut words = Words::default();
+        for found in IDENTIFIER.find_iter(text) {
+            let identifier = found.as_str().trim_end_matches(['.', ',', ':', ';', '-']);
+            if identifier
+                .chars()
+                .any(|c| c.is_ascii_digit() || "./_".contains(c))
+                && !identifier.is_empty()
+            {
+                words.identifiers.insert(identifier.to_owned());
+            }
+        }
+        for word in text.unicode_words() {
+            let lower = word.to_lowercase().replace('’', "'");
+            if NEGATIONS.contains(&lower.as_str()) || lower.ends_with("n't") {
+                words.negated = true;
+                continue;
+            }
+            if let Some(w) = ORDERING.iter().find(|w| **w == lower) {
+                words.ordering.insert(w);
+            }
+            if let Some(w) = SCOPE.iter().find(|w| **w == lower) {
+                words.scope.insert(w);
+            }
+            if STOP_WORDS.contains(&lower.as_str()) {
+                continue;
+            }
+            words.content.insert(stem(&lower));
+        }
+        words
+    }
+
+    /// The share of `self`'s content words that `other` has, from 0 to 1.
+    pub fn covered_by(&self, other: &Words) -> f64 {
+        if self.content.is_empty() {
+            return 0.0;
+        }
+        let shared = self.content.intersection(&other.content).count();
+        shared as f64 / self.content.len() as f64
+    }
+}
+
+/// A light stem: plural and verb endings cut, so `tests`/`test` and
+/// `dropped`/`drop` meet.
+fn stem(word: &str) -> String {
+    for suffix in ["ing", "ed", "es", "s"] {
+        if let Some(stem) = word.strip_suffix(suffix) {
+            if stem.chars().count() >= 3 {
+                return stem.to_owned();
+            }
+        }
+    }
+    word.to_owned()
+}
+
+/// The sentences of `text`, with their byte ranges: sentence bounds (UAX
+/// #29) and line breaks both end one, so a list item or a table row is a
+/// sentence of its own. Markdown markers around them are left in place.
+pub(crate) fn sentences(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let mut at = offset;
+        for sentence in line.split_sentence_bounds() {
+            let trimmed = sentence.trim();
+            if trimmed.chars().any(char::is_alphanumeric) {
+                let lead = sentence.len() - sentence.trim_start().len();
+                out.push((at + lead, trimmed));
+            }
+            at += sentence.len();
+        }
+        offset += line.len();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_find_what_changes_meaning() {
+        let words = Words::of("Do not drop columns from src/db/users.sql before v2.3.1.");
+        assert!(words.negated);
+        assert!(words.identifiers.contains("src/db/users.sql"));
+        assert!(words.identifiers.contains("v2.3.1") || words.identifiers.contains("2.3.1"));
+        assert!(words.ordering.contains("before"));
+        assert!(words.content.contains("drop") && words.content.contains("column"));
+        assert!(!Words::of("Drop the columns.").negated);
+    }
+
+    #[test]
+    fn sentences_end_at_line_breaks_too() {
+        let text = "## Goal\n- Keep old code. Run tests first.\n";
+        let found: Vec<&str> = sentences(text).into_iter().map(|(_, s)| s).collect();
+        assert_eq!(found, ["## Goal", "- Keep old code.", "Run tests first."]);
+    }
+}

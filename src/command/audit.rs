@@ -1,0 +1,134 @@
+//! `ctxguard audit`: import each session named (a folder: every session
+//! file below it, on all cores) and audit each compaction in it.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::audit::{self, EventAudit};
+use crate::diagnostics::Diagnostic;
+use crate::import::{self, Runtime};
+use crate::policy::load::policy_for_use;
+use crate::report::{Report, Subject};
+use crate::source::Access;
+
+/// One session's events and the problems of reading it; `None` for a file
+/// in a folder that is no session.
+type Audited = Result<Option<(Vec<EventAudit>, Vec<Diagnostic>)>, Box<Diagnostic>>;
+
+/// What `ctxguard audit` was asked to read.
+#[derive(Clone, Debug, Default)]
+pub struct AuditRequest {
+    /// Session files, and folders to search for them.
+    pub paths: Vec<PathBuf>,
+    /// The runtime that wrote them; `None`: recognize each from its content.
+    pub from: Option<Runtime>,
+    /// The team policy: kinds, hints, severities. `None`: the default.
+    pub policy: Option<PathBuf>,
+    /// What may be read.
+    pub access: Access,
+}
+
+/// Audits every session: the report, with every event. `on_event` sees
+/// each event as soon as its session is audited (in no set order), so a
+/// caller can stream them; `on_session` is told when a session is done.
+pub fn audit_paths(
+    request: &AuditRequest,
+    on_event: &(dyn Fn(&EventAudit) + Sync),
+    on_session: &(dyn Fn() + Sync),
+) -> (Report, usize) {
+    let report = |diagnostics, events, sessions| Report {
+        subject: Subject::Audit {
+            events,
+            sessions,
+            streamed: false,
+        },
+        diagnostics,
+    };
+    let (policy, mut diagnostics) = match policy_for_use(request.policy.as_deref(), &request.access)
+    {
+        Ok(loaded) => loaded,
+        Err(diagnostics) => return (report(diagnostics, Vec::new(), 0), 0),
+    };
+    let (files, named) = sessions(&request.paths);
+    let results: Vec<(PathBuf, Audited)> = files
+        .par_iter()
+        .map(|path| {
+            let result = audit_file(&policy, path, request, named.contains(path));
+            if let Ok(Some((events, _))) = &result {
+                events.iter().for_each(on_event);
+            }
+            on_session();
+            (path.clone(), result)
+        })
+        .collect();
+    let mut events = Vec::new();
+    let mut sessions = 0;
+    for (_, result) in results {
+        match result {
+            Ok(None) => {}
+            Ok(Some((found, problems))) => {
+                sessions += 1;
+                events.extend(found);
+                diagnostics.extend(problems);
+            }
+            Err(diagnostic) => diagnostics.push(*diagnostic),
+        }
+    }
+    let total = files.len();
+    (report(diagnostics, events, sessions), total)
+}
+
+/// How many session files `paths` name, for a progress bar.
+pub fn count_sessions(paths: &[PathBuf]) -> usize {
+    sessions(paths).0.len()
+}
+
+/// The files to audit, in path order: those named, and below each folder
+/// every `.jsonl`, `.json` and `.traj` file (links out of it not followed).
+fn sessions(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut files = Vec::new();
+    let mut named = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(path.clone());
+            named.push(path.clone());
+            continue;
+        }
+        let walk = ignore::WalkBuilder::new(path)
+            .standard_filters(false)
+            .follow_links(false)
+            .build();
+        let mut found: Vec<PathBuf> = walk
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
+            .map(|entry| entry.into_path())
+            .filter(|p| {
+                p.extension()
+                    .is_some_and(|e| e == "jsonl" || e == "json" || e == "traj")
+            })
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    (files, named)
+}
+
+/// One session: its events audited, and what could not be read. A file
+/// found in a folder that is no session is skipped quietly; one named is
+/// an error.
+fn audit_file(
+    policy: &crate::policy::Policy,
+    path: &Path,
+    request: &AuditRequest,
+    named: bool,
+) -> Audited {
+    let file = crate::source::read::read(path, &request.access)?;
+    let session = match import::import(&file, request.from) {
+        Ok(session) => session,
+        Err(_) if !named => return Ok(None),
+        Err(diagnostic) => return Err(diagnostic),
+    };
+    let events = audit::audit(policy, &session);
+    Ok(Some((events, session.problems)))
+}

@@ -1,0 +1,201 @@
+//! `ctxguard audit` on the session fixtures: what each compaction did to
+//! each thing the user said, and the real corpus when it is present.
+
+mod common;
+
+use std::path::Path;
+
+use common::Test;
+use serde_json::Value;
+
+const SESSIONS: &str = "tests/fixtures/sessions";
+
+fn audit_json(paths: &[&str]) -> (Value, i32) {
+    let mut args = vec!["audit", "--format", "json"];
+    args.extend(paths);
+    let output = Test::new().args(&args).any_status().run();
+    (
+        serde_json::from_str(&output.stdout).expect("a JSON report"),
+        output.status,
+    )
+}
+
+/// `(outcome, text)` of each commitment of event `n` (from 1).
+fn outcomes(report: &Value, n: usize) -> Vec<(String, String)> {
+    report["events"][n - 1]["commitments"]
+        .as_array()
+        .expect("commitments")
+        .iter()
+        .map(|c| {
+            (
+                c["outcome"].as_str().unwrap_or("").to_owned(),
+                c["text"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn outcome_of(report: &Value, n: usize, text: &str) -> String {
+    outcomes(report, n)
+        .into_iter()
+        .find(|(_, t)| t == text)
+        .map(|(o, _)| o)
+        .unwrap_or_else(|| panic!("no commitment {text:?} in event {n}"))
+}
+
+#[test]
+fn claude_code_outcomes() {
+    let (report, status) = audit_json(&[&format!("{SESSIONS}/claude-code.jsonl")]);
+    assert_eq!(status, 1, "something was lost");
+    // Quoted exactly in the summary.
+    assert_eq!(outcome_of(&report, 1, "Do not drop columns."), "verbatim");
+    // "before" became "and": the ordering is gone.
+    assert_eq!(
+        outcome_of(&report, 1, "Run the tests before applying the patch."),
+        "altered"
+    );
+    let altered = &report["events"][0]["commitments"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|c| c["outcome"] == "altered")
+        .expect("an altered commitment")["evidence"];
+    assert_eq!(altered["sentence"], "- Run the tests and apply the patch.");
+    assert_eq!(altered["changes"][0], "the ordering word `before` is gone");
+    // Nothing in the summary carries the answer or the identifier.
+    assert_eq!(outcome_of(&report, 1, "Which primary key? uuid"), "lost");
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Keep the parser at src/legacy/parser_v2.py for now."
+        ),
+        "lost"
+    );
+    // A pinned value the second summary changed: v2 became v3.
+    assert_eq!(
+        outcome_of(&report, 2, "https://api.example.com/v2"),
+        "altered"
+    );
+    // The preserved segment is carried byte for byte.
+    assert_eq!(outcome_of(&report, 2, "Never push to main."), "verbatim");
+    assert_eq!(report["events"][1]["pinned"], 1);
+    assert_eq!(report["events"][0]["verdict"], "reject");
+}
+
+#[test]
+fn invented_requirements_are_found() {
+    let (report, _) = audit_json(&[&format!("{SESSIONS}/pi.jsonl")]);
+    let invented: Vec<&str> = report["events"][1]["invented"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|i| i["text"].as_str())
+        .collect();
+    assert_eq!(invented, ["- `npm run check` must pass."]);
+    // "Tools live in core" keeps the move but drops the path.
+    assert_eq!(
+        outcome_of(&report, 2, "Move tools to core/tools."),
+        "altered"
+    );
+}
+
+#[test]
+fn an_encrypted_summary_cannot_be_audited() {
+    let (report, _) = audit_json(&[&format!("{SESSIONS}/codex.jsonl")]);
+    let second = outcomes(&report, 2);
+    assert!(
+        second
+            .iter()
+            .any(|(o, t)| o == "unauditable" && t == "Try linking libfoo first."),
+        "{second:?}"
+    );
+    // What the remote compaction carried over verbatim is still verbatim.
+    assert!(
+        second
+            .iter()
+            .any(|(o, t)| o == "verbatim" && t == "-lfoo_static"),
+        "{second:?}"
+    );
+}
+
+#[test]
+fn human_report() {
+    let output = Test::new()
+        .args(&[
+            "audit",
+            &format!("{SESSIONS}/claude-code.jsonl"),
+            &format!("{SESSIONS}/pi.jsonl"),
+        ])
+        .status(1)
+        .run();
+    insta::assert_snapshot!(output.stdout);
+}
+
+#[test]
+fn a_folder_streams_one_line_per_compaction() {
+    let output = Test::new()
+        .args(&["audit", "--format", "jsonl", SESSIONS])
+        .status(1)
+        .run();
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string("schemas/audit.schema.json").expect("schema"),
+    )
+    .expect("JSON");
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    let lines: Vec<Value> = output
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object a line"))
+        .collect();
+    // Two compactions in each of the six fixtures.
+    assert_eq!(lines.len(), 12);
+    for line in &lines {
+        let errors: Vec<String> = validator.iter_errors(line).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+    // Every session of the folder is in it, whatever order the cores finished in.
+    let mut files: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l["source_file"].as_str())
+        .collect();
+    files.sort();
+    files.dedup();
+    assert_eq!(files.len(), 6);
+}
+
+#[test]
+fn real_sessions() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/real");
+    if !corpus.is_dir() {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: the shared corpus of real sessions is not at {}",
+            corpus.display()
+        );
+        return;
+    }
+    let pi = corpus.join("pi-mono-before-compaction");
+    let (report, _) = audit_json(&[pi.to_str().expect("utf-8")]);
+    // Both requirements the second summary adds under "User Preferences".
+    let invented: Vec<&str> = report["events"][1]["invented"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|i| i["text"].as_str())
+        .collect();
+    assert!(
+        invented.iter().any(|t| t.contains("npm run check")),
+        "{invented:?}"
+    );
+    assert!(
+        invented.iter().any(|t| t.contains("Git commits")),
+        "{invented:?}"
+    );
+    // A manual compaction whose summary quotes every user message: nothing lost.
+    let router = corpus.join("mclaude-router-ssh-compact");
+    let (report, status) = audit_json(&[router.to_str().expect("utf-8")]);
+    assert_eq!(status, 0, "{report}");
+    assert!(outcomes(&report, 1).iter().all(|(o, _)| o == "verbatim"));
+}
