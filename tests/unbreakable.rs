@@ -308,7 +308,9 @@ fn limits_are_findings() {
             "team.policy",
             &format!("kind k0\nkind k1\nkind k2\nkind k3\nkind k4\n{orders}"),
         )
-        .stdout_contains("stopped looking for redundant `order` statements after 20000000 steps")
+        .stdout_contains("stopped looking for redundant `order` statements after 20000000 steps; this statement and the 1947 after it were not checked")
+        // The statement it stopped at: the 53rd, on line 58.
+        .stdout_contains("\"line\": 58")
         .status(0)
         .run();
 
