@@ -10,6 +10,7 @@ use crate::policy::ast::{ParentRef, StatementKind};
 use crate::policy::lint::{resolve, Parent};
 use crate::policy::parse::parse;
 use crate::policy::Policy;
+use crate::source::access::Admitted;
 use crate::source::read as input;
 use crate::source::{Access, Refusal, SourceFile};
 
@@ -172,6 +173,29 @@ impl Loader {
         }
     }
 
+    /// Loads a parent the access rule admitted: read through its checked
+    /// path, named as the `extends` line wrote it.
+    fn load_admitted(&mut self, key: Key, path: &Path, admitted: &Admitted) -> Arc<Loaded> {
+        if let Some(loaded) = self.get(&key) {
+            return loaded;
+        }
+        let name = path.display().to_string();
+        match input::read_admitted(admitted, &name, &self.access) {
+            Ok(source) => {
+                let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                self.load(key, source, Some(directory))
+            }
+            Err(diagnostic) => self.remember(
+                key,
+                Loaded {
+                    source: None,
+                    policy: None,
+                    diagnostics: vec![*diagnostic],
+                },
+            ),
+        }
+    }
+
     /// Loads the built-in default policy.
     pub fn load_builtin(&mut self) -> Arc<Loaded> {
         if let Some(loaded) = self.get(&Key::Builtin) {
@@ -297,7 +321,7 @@ impl Loader {
                     .clone()
                     .unwrap_or_else(|| self.access.root_for(&path));
                 match self.access.admit(&root, &path) {
-                    Ok(canonical) => (Key::Path(canonical), Some(path)),
+                    Ok(admitted) => (Key::Path(admitted.path.clone()), Some((path, admitted))),
                     Err(Refusal::Missing) => {
                         return Err(Box::new(codes::missing_parent(
                             relative,
@@ -323,7 +347,7 @@ impl Loader {
         }
         Ok(Some(match path {
             None => self.load_builtin(),
-            Some(path) => self.load_path(&path),
+            Some((path, admitted)) => self.load_admitted(key, &path, &admitted),
         }))
     }
 }

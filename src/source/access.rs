@@ -77,8 +77,11 @@ impl Access {
             .map_or(directory.clone(), Path::to_path_buf)
     }
 
-    /// The canonical path of `path` if a policy under `root` may read it.
-    pub fn admit(&self, root: &Path, path: &Path) -> Result<PathBuf, Refusal> {
+    /// The canonical path of `path`, and what it is, if a policy under
+    /// `root` may read it. Reading it later must find the same file
+    /// ([`crate::source::read::read_admitted`]): a link swapped in between
+    /// is refused, not followed.
+    pub fn admit(&self, root: &Path, path: &Path) -> Result<Admitted, Refusal> {
         let resolved = std::fs::canonicalize(path).map_err(|_| Refusal::Missing)?;
         if ["/proc", "/sys", "/dev"]
             .iter()
@@ -94,10 +97,22 @@ impl Access {
         }
         let metadata = std::fs::metadata(&resolved).map_err(|_| Refusal::Missing)?;
         match kind_of(&metadata.file_type()) {
-            None => Ok(resolved),
+            None => Ok(Admitted {
+                path: resolved,
+                metadata,
+            }),
             Some(kind) => Err(Refusal::Special(kind)),
         }
     }
+}
+
+/// A file the access rule admitted: where it is, and which file it was.
+#[derive(Debug)]
+pub struct Admitted {
+    /// The canonical path: no links left in it.
+    pub path: PathBuf,
+    /// The file found there when it was admitted.
+    pub metadata: std::fs::Metadata,
 }
 
 /// What a file is when it is not a regular file.
@@ -135,10 +150,10 @@ mod tests {
         std::fs::write(root.join("base.policy"), "kind a\n").unwrap_or_else(|e| panic!("{e}"));
         let access = Access::default();
         assert!(access.admit(&root, &root.join("base.policy")).is_ok());
-        assert_eq!(
+        assert!(matches!(
             access.admit(&root, &root.join("none.policy")),
             Err(Refusal::Missing)
-        );
+        ));
         assert!(matches!(
             access.admit(&root, Path::new("/etc/hostname")),
             Err(Refusal::Outside { .. }) | Err(Refusal::Missing)

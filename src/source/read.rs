@@ -5,16 +5,36 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::source::access::{kind_of, Access};
+use crate::source::access::{kind_of, Access, Admitted};
 
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
 /// Reads a file, or standard input for `-`, within `access`'s size limit.
-/// Anything but a regular file is refused before it is opened.
+/// Anything but a regular file is refused unread.
 pub fn read(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
-    let name = path.display().to_string();
+    read_file(path, &path.display().to_string(), access, None)
+}
+
+/// Reads a file the access rule admitted, through its canonical path, and
+/// names it `name` (as written) in messages. The file read must be the one
+/// admitted: one swapped in since (a link planted in the path) is refused.
+pub fn read_admitted(
+    admitted: &Admitted,
+    name: &str,
+    access: &Access,
+) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
+    read_file(&admitted.path, name, access, Some(&admitted.metadata))
+}
+
+fn read_file(
+    path: &Path,
+    name: &str,
+    access: &Access,
+    expected: Option<&std::fs::Metadata>,
+) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
+    let name = name.to_owned();
     let limit = access.max_input_bytes;
     let unreadable = |error: std::io::Error| {
         let reason = match error.kind() {
@@ -27,7 +47,7 @@ pub fn read(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Diagnos
         Box::new(codes::unreadable(&name, reason))
     };
     let mut bytes = Vec::new();
-    if name == "-" {
+    if name == "-" && expected.is_none() {
         std::io::stdin()
             .take(limit.saturating_add(1))
             .read_to_end(&mut bytes)
@@ -38,9 +58,18 @@ pub fn read(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Diagnos
                 ))
             })?;
     } else {
-        let metadata = std::fs::metadata(path).map_err(unreadable)?;
+        // Opened without blocking (a FIFO does not wait for a writer), then
+        // judged by what was opened, so nothing can be swapped in between.
+        let file = open(path).map_err(unreadable)?;
+        let metadata = file.metadata().map_err(unreadable)?;
         if let Some(kind) = kind_of(&metadata.file_type()) {
             return Err(Box::new(codes::not_a_file(&name, kind)));
+        }
+        if expected.is_some_and(|expected| !same_file(expected, &metadata)) {
+            return Err(Box::new(codes::unreadable(
+                &name,
+                format!("`{name}` changed between being checked and being read; it is not read"),
+            )));
         }
         if metadata.len() > limit {
             return Err(Box::new(codes::too_large(
@@ -49,14 +78,39 @@ pub fn read(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Diagnos
                 limit,
             )));
         }
-        std::fs::File::open(path)
-            .and_then(|file| file.take(limit.saturating_add(1)).read_to_end(&mut bytes))
+        file.take(limit.saturating_add(1))
+            .read_to_end(&mut bytes)
             .map_err(unreadable)?;
     }
     if bytes.len() as u64 > limit {
         return Err(Box::new(codes::too_large(&name, None, limit)));
     }
     decode(&name, bytes).map(|text| SourceFile::new(name, text))
+}
+
+#[cfg(unix)]
+fn open(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(path)
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
 }
 
 /// UTF-8 text without its byte-order mark; anything else is an error that says what the file is.
@@ -137,5 +191,30 @@ mod tests {
             label.map(|l| l.message.as_str()),
             Some("byte `0xC3` is not UTF-8")
         );
+    }
+}
+
+#[cfg(test)]
+mod admitted_tests {
+    use super::*;
+
+    #[test]
+    fn a_file_swapped_after_it_was_admitted_is_not_read() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = std::fs::canonicalize(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+        let parent = root.join("base.policy");
+        std::fs::write(&parent, "kind a\n").unwrap_or_else(|e| panic!("{e}"));
+        let access = Access::default();
+        let admitted = access
+            .admit(&root, &parent)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(read_admitted(&admitted, "base.policy", &access).is_ok());
+        // Another file in its place (a new inode), as a swap would leave it.
+        std::fs::remove_file(&parent).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(&parent, "SECRET=1\n").unwrap_or_else(|e| panic!("{e}"));
+        let refused = read_admitted(&admitted, "base.policy", &access).err();
+        assert!(refused.is_some_and(|d| d
+            .message
+            .contains("changed between being checked and being read")),);
     }
 }
