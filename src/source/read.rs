@@ -209,9 +209,10 @@ mod admitted_tests {
             .admit(&root, &parent)
             .unwrap_or_else(|e| panic!("{e:?}"));
         assert!(read_admitted(&admitted, "base.policy", &access).is_ok());
-        // Another file in its place (a new inode), as a swap would leave it.
-        std::fs::remove_file(&parent).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(&parent, "SECRET=1\n").unwrap_or_else(|e| panic!("{e}"));
+        // Another file renamed into its place, as a swap would leave it.
+        let other = root.join("other");
+        std::fs::write(&other, "SECRET=1\n").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::rename(&other, &parent).unwrap_or_else(|e| panic!("{e}"));
         let refused = read_admitted(&admitted, "base.policy", &access).err();
         assert!(refused.is_some_and(|d| d
             .message
