@@ -195,3 +195,46 @@ fn past_the_hint_limit_one_finding_and_no_more_hints() {
     let policy = loaded.policy.as_ref().expect("a policy");
     assert_eq!(policy.kinds[0].hints.len(), 256);
 }
+
+#[test]
+fn a_child_restating_its_parents_window_does_not_raise_it() {
+    let (_, warnings) =
+        child_of("budget window 1000\n", "budget window 1000\n").expect("a usable policy");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(child_of("budget window 1000\n", "budget window 1001\n").is_err());
+}
+
+#[test]
+fn a_commitment_share_is_more_than_nothing() {
+    assert!(Policy::from_text("p.policy", "budget commitments 0%\n").is_err());
+    assert!(Policy::from_text("p.policy", "budget commitments 0.5%\n").is_ok());
+}
+
+#[test]
+fn an_order_pattern_may_be_exactly_the_longest() {
+    let policy = |length: usize| {
+        format!(
+            "kind a\nkind b\norder \"a:{}*\" before b\n",
+            "x".repeat(length - 1)
+        )
+    };
+    assert!(Policy::from_text("p.policy", &policy(256)).is_ok());
+    assert!(Policy::from_text("p.policy", &policy(257)).is_err());
+}
+
+#[test]
+fn a_policy_named_twice_shares_its_name_with_no_one() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let file = dir.path().join("team.policy");
+    std::fs::write(&file, "policy team\nkind a\n").expect("write");
+    // By its path, and again in its folder.
+    let paths = [file.clone(), dir.path().to_path_buf()];
+    let report = ctxguard::check(
+        &paths,
+        &ctxguard::Overrides::default(),
+        &ctxguard::Access::default(),
+    )
+    .expect("checked");
+    let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.name()).collect();
+    assert!(codes.is_empty(), "{codes:?}");
+}
