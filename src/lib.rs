@@ -97,8 +97,9 @@ pub use compact::{
 };
 
 pub use report::{
-    emit, progress, render, render_saved, usage_error, write, write_audit_line, ExitStatus, Format,
-    HumanStyle, JsonDiagnostic, JsonLabel, JsonReport, Planned, Report, Subject, Terminal,
+    emit, progress, render, render_saved, usage_error, write, write_audit_line, write_html,
+    ExitStatus, Format, HumanStyle, JsonDiagnostic, JsonLabel, JsonReport, Planned, Report,
+    Subject, Terminal,
 };
 
 pub use audit::{

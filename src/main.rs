@@ -144,6 +144,9 @@ enum Command {
         /// `jsonl`: one line of JSON per compaction, as each is audited.
         #[arg(long, value_enum, default_value_t = AuditFormatArg::Human)]
         format: AuditFormatArg,
+        /// Also write the audit as one self-contained HTML page.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
         #[command(flatten)]
         access: AccessArgs,
     },
@@ -429,6 +432,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             from,
             policy,
             format,
+            html,
             access,
         } => {
             let request = AuditRequest {
@@ -437,6 +441,21 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                 policy,
                 access: access.access(),
             };
+            if let Some(page) = &html {
+                // ctxguard never writes to its inputs.
+                let page = std::fs::canonicalize(page).ok();
+                if page.is_some()
+                    && request
+                        .paths
+                        .iter()
+                        .any(|p| std::fs::canonicalize(p).ok() == page)
+                {
+                    return Err(UsageError(
+                        "`--html` names a file being audited; ctxguard never writes to its inputs"
+                            .to_owned(),
+                    ));
+                }
+            }
             let bar = ctxguard::progress(ctxguard::count_sessions(&request.paths));
             let stream = format == AuditFormatArg::Jsonl;
             let on_event = |event: &ctxguard::EventAudit| {
@@ -447,6 +466,12 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             };
             let (mut report, _) = ctxguard::audit_paths(&request, &on_event, &|| bar.inc(1));
             bar.finish_and_clear();
+            if let (Some(path), ctxguard::Subject::Audit { events, .. }) = (&html, &report.subject)
+            {
+                ctxguard::write_html(path, events).map_err(|error| {
+                    UsageError(format!("cannot write `{}`: {error}", path.display()))
+                })?;
+            }
             match format {
                 AuditFormatArg::Human => (report, Format::Human),
                 AuditFormatArg::Json => (report, Format::Json),

@@ -199,3 +199,86 @@ fn real_sessions() {
     assert_eq!(status, 0, "{report}");
     assert!(outcomes(&report, 1).iter().all(|(o, _)| o == "verbatim"));
 }
+
+/// A headless Chromium, where the machine has one (CI installs the Debian
+/// package); `CTXGUARD_CHROMIUM` names another.
+fn chromium() -> Option<std::path::PathBuf> {
+    let names = std::env::var("CTXGUARD_CHROMIUM")
+        .into_iter()
+        .chain(["chromium", "chromium-browser", "google-chrome"].map(String::from));
+    for name in names {
+        let found = std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {name}")])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+        if let Some(path) = found.filter(|p| !p.is_empty()) {
+            return Some(path.into());
+        }
+    }
+    None
+}
+
+#[test]
+fn the_html_report_renders_in_a_browser() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let page = dir.path().join("audit.html");
+    Test::new()
+        .args(&["audit", SESSIONS, "--html", page.to_str().expect("utf-8")])
+        .status(1)
+        .run();
+    let html = std::fs::read_to_string(&page).expect("the page is written");
+    // Self-contained: nothing fetched.
+    for external in ["<link", "<img", "<script src", "@import", "url("] {
+        assert!(!html.contains(external), "an external asset: {external}");
+    }
+    // Session text is escaped, never markup.
+    assert!(!html.contains("<command-name>"));
+    let Some(chromium) = chromium() else {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIPPED: no headless Chromium on this machine (CI installs the Debian package `chromium`)");
+        return;
+    };
+    let shot = dir.path().join("audit.png");
+    let run = |args: &[&str]| {
+        std::process::Command::new(&chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-dev-shm-usage",
+            ])
+            .arg(format!(
+                "--user-data-dir={}",
+                dir.path().join("profile").display()
+            ))
+            .args(args)
+            .arg(format!("file://{}", page.display()))
+            .output()
+            .expect("chromium runs")
+    };
+    run(&[
+        &format!("--screenshot={}", shot.display()),
+        "--window-size=1200,1600",
+    ]);
+    let decoder = png::Decoder::new(std::fs::File::open(&shot).expect("a screenshot"));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut pixels).expect("a frame");
+    assert_eq!((info.width, info.height), (1200, 1600));
+    // Rendered: text and coloured outcomes, not a blank page.
+    let bytes = &pixels[..info.buffer_size()];
+    let distinct: std::collections::HashSet<&[u8]> =
+        bytes.chunks(info.color_type.samples()).collect();
+    assert!(
+        distinct.len() > 50,
+        "{} colours: a blank page",
+        distinct.len()
+    );
+    // The page as the browser built it, script run: every section, and rows by outcome.
+    let dom = String::from_utf8_lossy(&run(&["--dump-dom"]).stdout).into_owned();
+    assert_eq!(dom.matches("<section class=\"event\">").count(), 12);
+    assert!(dom.contains("<tr class=\"altered\">") && dom.contains("<tr class=\"invented\">"));
+}

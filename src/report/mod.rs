@@ -5,6 +5,7 @@
 //! reads a file or decides a verdict.
 
 mod github;
+pub(crate) mod html;
 mod human;
 mod json;
 mod sarif;
@@ -373,6 +374,11 @@ pub fn write_audit_line(event: &crate::audit::EventAudit) -> io::Result<()> {
     let mut out = io::stdout().lock();
     writeln!(out, "{line}")?;
     out.flush()
+}
+
+/// Writes the audit's HTML page to `path`.
+pub fn write_html(path: &std::path::Path, events: &[crate::audit::EventAudit]) -> io::Result<()> {
+    std::fs::write(path, html::page(events))
 }
 
 /// A progress bar of `total` sessions on standard error, drawn only when it

@@ -1,0 +1,129 @@
+//! `audit --html FILE`: one self-contained page a person reads in a
+//! browser. Per compaction, each user commitment beside what became of it,
+//! with filters by outcome; no network, no external asset, no script
+//! beyond the filters. Text from sessions is escaped by `maud`.
+
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+
+use crate::audit::{EventAudit, Outcome};
+
+const STYLE: &str = r#"
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem; color: #1b1b1b; background: #fafafa; }
+h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
+.counts span { margin-right: 1rem; }
+table { border-collapse: collapse; width: 100%; margin-top: .5rem; background: #fff; }
+th, td { border: 1px solid #ddd; padding: .4rem .6rem; vertical-align: top; text-align: left; }
+th { background: #f0f0f0; }
+td.text { width: 42%; white-space: pre-wrap; }
+.outcome { font-weight: 600; }
+tr.verbatim .outcome { color: #2e7d32; } tr.paraphrased .outcome { color: #1565c0; }
+tr.altered .outcome { color: #e65100; } tr.lost .outcome, tr.invented .outcome { color: #c62828; }
+tr.unauditable .outcome { color: #6d6d6d; }
+.changes { color: #5d4037; font-size: .9em; }
+.filters label { margin-right: 1rem; }
+.note { color: #555; font-style: italic; }
+"#;
+
+/// Shows or hides rows by outcome, from the checkboxes.
+const SCRIPT: &str = r#"
+for (const box of document.querySelectorAll('.filters input')) {
+  box.addEventListener('change', () => {
+    for (const row of document.querySelectorAll('tr.' + box.value)) {
+      row.hidden = !box.checked;
+    }
+  });
+}
+"#;
+
+/// The page for `events`.
+pub fn page(events: &[EventAudit]) -> String {
+    let total = |outcome: Outcome| -> usize { events.iter().map(|e| e.count(outcome)).sum() };
+    let invented: usize = events.iter().map(|e| e.invented.len()).sum();
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { "ctxguard audit" }
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                h1 { "What each compaction did to what the user said" }
+                p.counts {
+                    @for outcome in Outcome::ALL {
+                        span { (outcome.name()) ": " strong { (total(outcome)) } }
+                    }
+                    span { "invented: " strong { (invented) } }
+                }
+                p.filters {
+                    "Show: "
+                    @for outcome in Outcome::ALL {
+                        label {
+                            input type="checkbox" value=(outcome.name()) checked;
+                            " " (outcome.name())
+                        }
+                    }
+                    label { input type="checkbox" value="invented" checked; " invented" }
+                }
+                @for event in events { (section(event)) }
+                script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    };
+    markup.into_string()
+}
+
+fn section(event: &EventAudit) -> Markup {
+    html! {
+        section.event {
+            h2 {
+                (event.source_file) ", compaction " (event.event)
+                " (line " (event.compaction_line) ", " (event.runtime) "): verdict " (event.verdict.name())
+            }
+            @if event.pinned == 0 {
+                p.note { "Nothing here was pinned: commitments were classified after the fact, so these are candidates, not proofs." }
+            }
+            table {
+                thead { tr { th { "line" } th { "the user said" } th { "outcome" } th { "after the compaction" } } }
+                tbody {
+                    @for c in &event.commitments {
+                        tr class=(c.outcome.name()) {
+                            td { (c.source_line.map(|l| l.to_string()).unwrap_or_default()) }
+                            td.text { (c.text) br; small { (c.kind) " (" (derived(c.derived)) ")" } }
+                            td.outcome { (c.outcome.name()) }
+                            td.text {
+                                @match &c.evidence {
+                                    Some(evidence) => {
+                                        (evidence.sentence) br;
+                                        small { "similarity " (format!("{:.2}", evidence.similarity)) }
+                                        @for change in &evidence.changes { div.changes { (change) } }
+                                    }
+                                    None if c.outcome == Outcome::Verbatim => { "kept byte for byte" }
+                                    None => { "" }
+                                }
+                            }
+                        }
+                    }
+                    @for invented in &event.invented {
+                        tr.invented {
+                            td { (invented.line) }
+                            td.text { span.note { "no user message says so" } }
+                            td.outcome { "invented" }
+                            td.text { (invented.text) br; small { "support " (format!("{:.2}", invented.support)) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn derived(derived: crate::buffer::trace::Derived) -> &'static str {
+    use crate::buffer::trace::Derived;
+    match derived {
+        Derived::Pin => "pinned",
+        Derived::Answer => "answered",
+        Derived::Hint => "by a hint",
+        Derived::Sentence => "a user sentence",
+    }
+}
