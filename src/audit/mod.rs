@@ -150,7 +150,7 @@ impl EventAudit {
 
 /// Below this share of its words in the closest sentence, nothing carries
 /// a commitment.
-const CARRIED: f64 = 0.6;
+const CARRIED: f64 = 0.55;
 /// From this share, a sentence that changes an identifier or a negation is
 /// the commitment altered, not another sentence.
 const CLOSE: f64 = 0.4;
@@ -223,6 +223,7 @@ fn audit_event(
             }
         }
     }
+    let after_words = Words::of(&prose);
     let candidates: Vec<(&str, Words)> = text::sentences(&prose)
         .into_iter()
         .map(|(_, sentence)| (sentence, Words::of(sentence)))
@@ -238,7 +239,12 @@ fn audit_event(
         } else if opaque {
             (Outcome::Unauditable, None)
         } else {
-            judge(&text, &candidates)
+            match judge(&text, &candidates) {
+                (Outcome::Lost, evidence) => {
+                    spread(&text, &after_words).unwrap_or((Outcome::Lost, evidence))
+                }
+                judged => judged,
+            }
         };
         commitments.push(Commitment {
             id: region.id.clone(),
@@ -280,7 +286,7 @@ fn audit_event(
 fn judge(commitment: &str, candidates: &[(&str, Words)]) -> (Outcome, Option<Evidence>) {
     let wanted = Words::of(commitment);
     let score = |words: &Words| {
-        let shared_ids = wanted.identifiers.intersection(&words.identifiers).count();
+        let shared_ids = carried_identifiers(&wanted, words);
         let id_bonus = match wanted.identifiers.len() {
             0 => 0.0,
             n => 0.25 * shared_ids as f64 / n as f64,
@@ -296,20 +302,20 @@ fn judge(commitment: &str, candidates: &[(&str, Words)]) -> (Outcome, Option<Evi
     };
     let similarity = (wanted.covered_by(words) * 100.0).round() / 100.0;
     let changes = changes(&wanted, words);
-    let shares_identifier = wanted
-        .identifiers
-        .intersection(&words.identifiers)
-        .next()
-        .is_some();
-    let outcome = if similarity >= CARRIED && changes.is_empty() {
-        Outcome::Paraphrased
-    } else if !changes.is_empty()
-        && (similarity >= CARRIED || (similarity >= CLOSE && shares_identifier))
-    {
-        Outcome::Altered
-    } else {
-        Outcome::Lost
-    };
+    let carried = carried_identifiers(&wanted, words);
+    let shares_identifier = carried > 0;
+    // Every identifier carried: the sentence names what the commitment names.
+    let names_it = shares_identifier && carried == wanted.identifiers.len();
+    let outcome =
+        if changes.is_empty() && (similarity >= CARRIED || (names_it && similarity >= CLOSE)) {
+            Outcome::Paraphrased
+        } else if !changes.is_empty()
+            && (similarity >= CARRIED || (similarity >= CLOSE && shares_identifier))
+        {
+            Outcome::Altered
+        } else {
+            Outcome::Lost
+        };
     let diff = (outcome == Outcome::Altered)
         .then(|| crate::verify::difference::word_diff(commitment, sentence));
     let evidence = (similarity > 0.0).then(|| Evidence {
@@ -321,11 +327,59 @@ fn judge(commitment: &str, candidates: &[(&str, Words)]) -> (Outcome, Option<Evi
     (outcome, evidence)
 }
 
+/// A commitment that is a list of names (files, paths, flags), carried
+/// across several lines of the summary (a table, a tree) rather than in one
+/// sentence: paraphrased when every one of at least two names is there.
+fn spread(commitment: &str, after: &Words) -> Option<(Outcome, Option<Evidence>)> {
+    let wanted = Words::of(commitment);
+    let count = wanted.identifiers.len();
+    (count >= 2 && carried_identifiers(&wanted, after) == count).then(|| {
+        (
+            Outcome::Paraphrased,
+            Some(Evidence {
+                sentence: format!(
+                    "each of its {count} names stands in the summary, over several lines"
+                ),
+                similarity: wanted.covered_by(after),
+                changes: Vec::new(),
+                diff: None,
+            }),
+        )
+    })
+}
+
+/// Two identifiers name the same thing when they are equal or one is the
+/// other with more of its path: `packages/a/b.ts` and `/home/me/packages/a/b.ts`.
+fn same_identifier(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    long == short
+        || (short.contains('/')
+            && long.ends_with(short)
+            && long[..long.len() - short.len()].ends_with('/'))
+}
+
+/// How many of `before`'s identifiers `after` names.
+fn carried_identifiers(before: &Words, after: &Words) -> usize {
+    before
+        .identifiers
+        .iter()
+        .filter(|a| after.identifiers.iter().any(|b| same_identifier(a, b)))
+        .count()
+}
+
 /// What `after` changes of `before`'s meaning.
 fn changes(before: &Words, after: &Words) -> Vec<String> {
     let mut changes = Vec::new();
-    let added: Vec<&String> = after.identifiers.difference(&before.identifiers).collect();
-    for identifier in before.identifiers.difference(&after.identifiers) {
+    let added: Vec<&String> = after
+        .identifiers
+        .iter()
+        .filter(|b| !before.identifiers.iter().any(|a| same_identifier(a, b)))
+        .collect();
+    let missing = before
+        .identifiers
+        .iter()
+        .filter(|a| !after.identifiers.iter().any(|b| same_identifier(a, b)));
+    for identifier in missing {
         let closest = added
             .iter()
             .max_by_key(|other| common_prefix(identifier, other))
@@ -412,4 +466,53 @@ fn invented(support: &[Words], summary: &str, line: u64) -> Vec<Invented> {
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_names_the_same_file_with_more_of_its_path() {
+        assert!(same_identifier(
+            "packages/a/b.ts",
+            "/home/me/packages/a/b.ts"
+        ));
+        assert!(!same_identifier("a/b.ts", "/home/me/xa/b.ts"));
+        assert!(
+            !same_identifier("b.ts", "/home/me/b.ts"),
+            "a bare name is no path"
+        );
+    }
+
+    #[test]
+    fn judging_a_commitment() {
+        let candidates = |text: &'static str| vec![(text, Words::of(text))];
+        // The same words, another order: paraphrased.
+        let (outcome, _) = judge(
+            "Keep the old code for reference.",
+            &candidates("For reference, the old code is kept."),
+        );
+        assert_eq!(outcome, Outcome::Paraphrased);
+        // A negation dropped: altered.
+        let (outcome, evidence) = judge(
+            "Do not drop the users table.",
+            &candidates("Drop the users table."),
+        );
+        assert_eq!(outcome, Outcome::Altered);
+        assert_eq!(
+            evidence.map(|e| e.changes),
+            Some(vec!["the negation is gone".to_owned()])
+        );
+        // Nothing like it: lost.
+        let (outcome, _) = judge("Deploy on Fridays only.", &candidates("The build passes."));
+        assert_eq!(outcome, Outcome::Lost);
+        // Names spread over a tree carry a list of names.
+        let after = Words::of("├── config.ts\n├── fuzzy.ts\n└── shell.ts");
+        assert!(matches!(
+            spread("config.ts, fuzzy.ts -> utils", &after),
+            Some((Outcome::Paraphrased, _))
+        ));
+        assert!(spread("config.ts, other.ts -> utils", &after).is_none());
+    }
 }
