@@ -337,3 +337,17 @@ fn shared_corpus() {
         Some(8)
     );
 }
+
+#[test]
+fn a_letta_export_is_said_to_hold_no_before() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let file = dir.path().join("agent.af");
+    // Multi-byte text around the 64 KiB mark the check looks at.
+    let filler = "é".repeat(40_000);
+    std::fs::write(&file, format!("{{\"agents\": [{{\"messages\": [], \"in_context_message_ids\": [], \"note\": \"{filler}\"}}]}}\n")).expect("write");
+    Test::new()
+        .args(&["import", file.to_str().expect("utf-8"), "--out", "unused"])
+        .stdout_contains("looks like a Letta agent export")
+        .status(2)
+        .run();
+}

@@ -24,12 +24,28 @@ pub(crate) const UNKNOWN_SESSION: Explanation = Explanation {
 /// `file` is not a session any importer recognizes.
 pub(crate) fn unknown_session(file: &Arc<SourceFile>) -> Diagnostic {
     let name: &str = &echo(file.name());
-    Diagnostic::new(
+    let diagnostic = Diagnostic::new(
         Code::UnknownSession,
         format!("`{name}` is not a session file of Claude Code, Codex, pi, OpenHands or SWE-agent"),
     )
-    .file(name)
-    .help("name the runtime with `--from claude-code|codex|pi|openhands|swe-agent` if it is one")
+    .file(name);
+    // A Letta export keeps the summary but not what it replaced.
+    let text = file.text();
+    let mut end = text.len().min(64 << 10);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &text[..end];
+    let letta = ["system_alert", "in_context_message_ids", "compaction_stats"]
+        .iter()
+        .any(|marker| head.contains(marker));
+    if letta {
+        diagnostic.help("this looks like a Letta agent export: it keeps the buffer after a compaction (its summary) but not the messages it evicted, so there is nothing to compare the summary with")
+    } else {
+        diagnostic.help(
+            "name the runtime with `--from claude-code|codex|pi|openhands|swe-agent` if it is one",
+        )
+    }
 }
 
 // `session-record`
