@@ -279,6 +279,22 @@ fn no_compaction_and_unknown_files() {
         .run();
 }
 
+/// `ctxguard import --format json` of a session at `path`: the report.
+fn import_path(path: &Path) -> Value {
+    let out = tempfile::tempdir().expect("temporary directory");
+    let output = Test::new()
+        .args(&[
+            "import",
+            path.to_str().expect("utf-8"),
+            "--out",
+            out.path().to_str().expect("utf-8"),
+            "--format",
+            "json",
+        ])
+        .run();
+    serde_json::from_str(&output.stdout).expect("JSON")
+}
+
 /// The real sessions: the compaction lines their PROVENANCE files give.
 #[test]
 fn shared_corpus() {
@@ -304,33 +320,11 @@ fn shared_corpus() {
             .map(|e| e.path())
             .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
             .expect("a session file");
-        let out = tempfile::tempdir().expect("temporary directory");
-        let output = Test::new()
-            .args(&[
-                "import",
-                session.to_str().expect("utf-8"),
-                "--out",
-                out.path().to_str().expect("utf-8"),
-                "--format",
-                "json",
-            ])
-            .run();
-        let report: Value = serde_json::from_str(&output.stdout).expect("JSON");
-        assert_eq!(lines(&report), expected, "{folder}");
+        assert_eq!(lines(&import_path(&session)), expected, "{folder}");
     }
-    let traj = corpus.join("swe-agent-marshmallow-1867/marshmallow-code__marshmallow-1867.traj");
-    let out = tempfile::tempdir().expect("temporary directory");
-    let output = Test::new()
-        .args(&[
-            "import",
-            traj.to_str().expect("utf-8"),
-            "--out",
-            out.path().to_str().expect("utf-8"),
-            "--format",
-            "json",
-        ])
-        .run();
-    let report: Value = serde_json::from_str(&output.stdout).expect("JSON");
+    let report = import_path(
+        &corpus.join("swe-agent-marshmallow-1867/marshmallow-code__marshmallow-1867.traj"),
+    );
     // Steps 5 to 12 each elide one more old observation.
     assert_eq!(
         report["sessions"][0]["events"].as_array().map(Vec::len),

@@ -157,7 +157,18 @@ impl Loader {
         if let Some(loaded) = self.get(&key) {
             return loaded;
         }
-        match input::read(path, &self.access) {
+        let read = input::read(path, &self.access);
+        self.load_read(key, path, read)
+    }
+
+    /// Loads what was read from `path`, or remembers why it could not be.
+    fn load_read(
+        &mut self,
+        key: Key,
+        path: &Path,
+        read: Result<Arc<SourceFile>, Box<Diagnostic>>,
+    ) -> Arc<Loaded> {
+        match read {
             Ok(source) => {
                 let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 self.load(key, source, Some(directory))
@@ -179,21 +190,8 @@ impl Loader {
         if let Some(loaded) = self.get(&key) {
             return loaded;
         }
-        let name = path.display().to_string();
-        match input::read_admitted(admitted, &name, &self.access) {
-            Ok(source) => {
-                let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
-                self.load(key, source, Some(directory))
-            }
-            Err(diagnostic) => self.remember(
-                key,
-                Loaded {
-                    source: None,
-                    policy: None,
-                    diagnostics: vec![*diagnostic],
-                },
-            ),
-        }
+        let read = input::read_admitted(admitted, &path.display().to_string(), &self.access);
+        self.load_read(key, path, read)
     }
 
     /// Loads the built-in default policy.

@@ -241,17 +241,27 @@ impl<'a> Verifier<'a> {
 
     /// Trace region `t` kept verbatim by plan region `p`.
     fn keep(&mut self, p: usize, t: usize, region: &PlanRegion) {
-        self.kept[t] = true;
-        if let Class::Commitment(_) = self.index.class[t] {
-            let c = self.index.canonical(t);
-            if self.represented[c].is_none() {
-                self.represented[c] = Some(p);
-                self.sequence.push((p, c));
-            }
+        if self.carry(p, t) {
             if let Some(status) = &region.status {
                 self.status(p, t, status.node, status.span.clone());
             }
         }
+    }
+
+    /// Trace region `t` is in the buffer after, byte for byte, at plan
+    /// region `p`; a commitment's identity is represented there. Whether `t`
+    /// is a commitment.
+    fn carry(&mut self, p: usize, t: usize) -> bool {
+        self.kept[t] = true;
+        let Class::Commitment(_) = self.index.class[t] else {
+            return false;
+        };
+        let c = self.index.canonical(t);
+        if self.represented[c].is_none() {
+            self.represented[c] = Some(p);
+            self.sequence.push((p, c));
+        }
+        true
     }
 
     fn written_commitment(
@@ -395,14 +405,7 @@ impl<'a> Verifier<'a> {
         found.sort_unstable();
         let places = found.iter().map(|&(start, end, _)| start..end).collect();
         for (_, _, t) in found {
-            self.kept[t] = true;
-            if let Class::Commitment(_) = self.index.class[t] {
-                let c = self.index.canonical(t);
-                if self.represented[c].is_none() {
-                    self.represented[c] = Some(p);
-                    self.sequence.push((p, c));
-                }
-            }
+            self.carry(p, t);
         }
         places
     }
