@@ -101,9 +101,12 @@ pub fn event(policy: &Policy, session: &str, event: &Event) -> (Trace, Plan, Vec
         of_message.push((start..regions.len()).collect());
     }
     let mut plan = Vec::new();
-    let kept: Vec<bool> = (0..event.trace.len())
-        .map(|m| event.kept.contains(&m))
-        .collect();
+    let mut kept = vec![false; event.trace.len()];
+    for &m in &event.kept {
+        if let Some(flag) = kept.get_mut(m) {
+            *flag = true;
+        }
+    }
     if let Some(summary) = &event.summary {
         let mut covers = Vec::new();
         let mut quotes = Vec::new();
