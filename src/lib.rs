@@ -17,15 +17,14 @@
 //! | `buffer/` | read, model | traces and plans: JSON, YAML and JSON Lines readers, the typed models, token counts, JSON Schemas |
 //! | `verify/` | check | a plan against its trace: the trace index, the plan pass, order checks, differences, identifier drift, report order |
 //! | `compact/` | check | the reference compactor, whose every plan is verified before it is returned |
+//! | `import/` | read | agent-runtime sessions (Claude Code, Codex, pi, OpenHands, SWE-agent), one file per runtime behind one trait, to events; `classify.rs` makes each a trace and a plan with provenance |
+//! | `audit/` | check | what each compaction did to each user commitment: verbatim, paraphrased, altered, lost; invented requirements |
 //! | `diagnostics/` | all | codes, the diagnostic type, severity overrides, explanations, suggestions |
 //! | `report/` | report | the only code that writes to stdout and stderr, and the one exit-status function |
 //! | `command/` | shell | each command as a function from its inputs to a [`Report`] |
 //!
 //! Each stage depends only on the ones before it. `main.rs` only parses
-//! arguments. What comes next has its place: runtime importers (a session
-//! file of Claude Code, Codex, pi, … to a trace and a plan with provenance)
-//! are readers and go in `import/`, one file per runtime behind one trait;
-//! runtime-config checks (`.claude/settings.json`, `.codex/config.toml`, …)
+//! arguments. What comes next has its place: runtime-config checks (`.claude/settings.json`, `.codex/config.toml`, …)
 //! are a reader and a check and go in `runtime/`; live hooks and the
 //! commitment ledger are a thin shell, like `command/`, and go in `hook/`.
 //!

@@ -79,7 +79,7 @@ impl Access {
 
     /// The canonical path of `path`, and what it is, if a policy under
     /// `root` may read it. Reading it later must find the same file
-    /// ([`crate::source::read::read_admitted`]): a link swapped in between
+    /// (`read_admitted`): a link swapped in between
     /// is refused, not followed.
     pub fn admit(&self, root: &Path, path: &Path) -> Result<Admitted, Refusal> {
         let resolved = std::fs::canonicalize(path).map_err(|_| Refusal::Missing)?;
