@@ -63,7 +63,7 @@ fn claude_code_outcomes() {
     assert_eq!(altered["sentence"], "- Run the tests and apply the patch.");
     assert_eq!(altered["changes"][0], "the ordering word `before` is gone");
     // Nothing in the summary carries the answer or the identifier.
-    assert_eq!(outcome_of(&report, 1, "Which primary key? uuid"), "lost");
+    assert_eq!(outcome_of(&report, 1, "Which primary key? → uuid"), "lost");
     assert_eq!(
         outcome_of(
             &report,

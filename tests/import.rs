@@ -104,7 +104,7 @@ fn claude_code() {
         Some("identifier".into())
     );
     assert_eq!(
-        find("Which primary key? uuid").map(|r| (r.1, r.2)),
+        find("Which primary key? → uuid").map(|r| (r.1, r.2)),
         Some(("decision".into(), "answer".into()))
     );
     assert_eq!(

@@ -238,6 +238,8 @@ fn audit_event(
             (Outcome::Verbatim, None)
         } else if opaque {
             (Outcome::Unauditable, None)
+        } else if let Some(choice) = choice_kept(derived, &text, &after) {
+            (Outcome::Paraphrased, Some(choice))
         } else {
             match judge(&text, &candidates) {
                 (Outcome::Lost, evidence) => {
@@ -306,16 +308,20 @@ fn judge(commitment: &str, candidates: &[(&str, Words)]) -> (Outcome, Option<Evi
     let shares_identifier = carried > 0;
     // Every identifier carried: the sentence names what the commitment names.
     let names_it = shares_identifier && carried == wanted.identifiers.len();
-    let outcome =
-        if changes.is_empty() && (similarity >= CARRIED || (names_it && similarity >= CLOSE)) {
-            Outcome::Paraphrased
-        } else if !changes.is_empty()
-            && (similarity >= CARRIED || (similarity >= CLOSE && shares_identifier))
-        {
-            Outcome::Altered
-        } else {
-            Outcome::Lost
-        };
+    // Two words or fewer ("you run it", "where we at?") say too little to
+    // be found in other words: only its names can carry it.
+    let enough = wanted.content.len() >= 3 || names_it;
+    let outcome = if !enough {
+        Outcome::Lost
+    } else if changes.is_empty() && (similarity >= CARRIED || (names_it && similarity >= CLOSE)) {
+        Outcome::Paraphrased
+    } else if !changes.is_empty()
+        && (similarity >= CARRIED || (similarity >= CLOSE && shares_identifier))
+    {
+        Outcome::Altered
+    } else {
+        Outcome::Lost
+    };
     let diff = (outcome == Outcome::Altered)
         .then(|| crate::verify::difference::word_diff(commitment, sentence));
     let evidence = (similarity > 0.0).then(|| Evidence {
@@ -325,6 +331,24 @@ fn judge(commitment: &str, candidates: &[(&str, Words)]) -> (Outcome, Option<Evi
         diff,
     });
     (outcome, evidence)
+}
+
+/// A choice the user made in a question: carried when the chosen option
+/// stands in the buffer after as written, however the question is put.
+fn choice_kept(derived: Derived, text: &str, after: &str) -> Option<Evidence> {
+    if derived != Derived::Answer {
+        return None;
+    }
+    let (_, choice) = text.rsplit_once(import::ANSWER_MARK)?;
+    after.contains(choice.trim()).then(|| Evidence {
+        sentence: format!(
+            "the choice \"{}\" stands in the summary as written",
+            choice.trim()
+        ),
+        similarity: 1.0,
+        changes: Vec::new(),
+        diff: None,
+    })
 }
 
 /// A commitment that is a list of names (files, paths, flags), carried
@@ -514,5 +538,25 @@ mod tests {
             Some((Outcome::Paraphrased, _))
         ));
         assert!(spread("config.ts, other.ts -> utils", &after).is_none());
+        // A hyphenated name changed is an altered quote.
+        let (outcome, _) = judge(
+            "use lenovo-legion-linux cli to increase my fan speed",
+            &candidates("1. \"use lenovo-legion cli to increase my fan speed\""),
+        );
+        assert_eq!(outcome, Outcome::Altered);
+        // Two words say too little to be found in other words.
+        let (outcome, _) = judge(
+            "where we at?",
+            &candidates("Continue from where we left it off."),
+        );
+        assert_eq!(outcome, Outcome::Lost);
+    }
+
+    #[test]
+    fn a_choice_is_carried_by_the_option_chosen() {
+        let text = format!("Which primary key? {}uuid", import::ANSWER_MARK);
+        assert!(choice_kept(Derived::Answer, &text, "The user chose uuid keys.").is_some());
+        assert!(choice_kept(Derived::Answer, &text, "The user chose bigint keys.").is_none());
+        assert!(choice_kept(Derived::Sentence, &text, "uuid").is_none());
     }
 }

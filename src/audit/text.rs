@@ -13,7 +13,7 @@ use unicode_segmentation::UnicodeSegmentation;
 static IDENTIFIER: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    Regex::new(r"https?://[^\s`'\x22)<>]+|[A-Za-z0-9_~-]*(?:[./_][A-Za-z0-9_~-]+)+|-{1,2}[A-Za-z][\w-]*|\d+(?:[.,:]\d+)*%?")
+    Regex::new(r"https?://[^\s`'\x22)<>]+|[A-Za-z0-9_~-]*(?:[./_][A-Za-z0-9_~-]+)+|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|-{1,2}[A-Za-z][\w-]*|\d+(?:[.,:]\d+)*%?")
         .expect("the identifier pattern compiles")
 });
 
@@ -73,7 +73,7 @@ impl Words {
             let identifier = found.as_str().trim_end_matches(['.', ',', ':', ';', '-']);
             if identifier
                 .chars()
-                .any(|c| c.is_ascii_digit() || "./_".contains(c))
+                .any(|c| c.is_ascii_digit() || "./_-".contains(c))
                 && !identifier.is_empty()
             {
                 words.identifiers.insert(identifier.to_owned());

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::records::{self, Record};
-use super::{Event, Importer, Message, Origin, Summary};
+use super::{Event, Importer, Message, Origin, Summary, ANSWER_MARK};
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
@@ -395,7 +395,10 @@ fn user_messages(record: &Record, messages: &mut Vec<Message>) {
     if let Some(Value::Object(answers)) = record.value.pointer("/toolUseResult/answers") {
         for (question, answer) in answers {
             let answer = records::text_of(answer);
-            messages.push(message(Origin::Answer, format!("{question} {answer}")));
+            messages.push(message(
+                Origin::Answer,
+                format!("{question} {ANSWER_MARK}{answer}"),
+            ));
         }
     }
 }

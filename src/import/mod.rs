@@ -93,6 +93,10 @@ trait Importer: Sync {
     fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event>;
 }
 
+/// Between a question the runtime asked and the user's choice, in the text
+/// of an [`Origin::Answer`] message: `Which primary key? → uuid`.
+pub const ANSWER_MARK: &str = "→ ";
+
 /// Who a message is from, and how it came to be in the buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
