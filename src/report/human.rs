@@ -211,7 +211,13 @@ fn audited(
                     "              closest ({:.2}): \"{sentence}\"",
                     evidence.similarity
                 )?;
-                for change in &evidence.changes {
+                // What the closest sentence changes says why a commitment is
+                // altered; beside a lost one it is noise.
+                let changes = match commitment.outcome {
+                    Outcome::Altered => evidence.changes.as_slice(),
+                    _ => &[],
+                };
+                for change in changes {
                     writeln!(out, "              {change}")?;
                 }
                 if let Some(diff) = &evidence.diff {
