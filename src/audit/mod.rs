@@ -340,11 +340,14 @@ fn choice_kept(derived: Derived, text: &str, after: &str) -> Option<Evidence> {
         return None;
     }
     let (_, choice) = text.rsplit_once(import::ANSWER_MARK)?;
-    after.contains(choice.trim()).then(|| Evidence {
-        sentence: format!(
-            "the choice \"{}\" stands in the summary as written",
-            choice.trim()
-        ),
+    // Option labels carry remarks such as "(Recommended)": the choice is the rest.
+    let choice = match choice.trim().rsplit_once(" (") {
+        Some((label, remark)) if remark.ends_with(')') => label,
+        _ => choice.trim(),
+    };
+    let found = after.to_lowercase().contains(&choice.to_lowercase());
+    found.then(|| Evidence {
+        sentence: format!("the choice \"{choice}\" stands in the summary"),
         similarity: 1.0,
         changes: Vec::new(),
         diff: None,
@@ -558,5 +561,10 @@ mod tests {
         assert!(choice_kept(Derived::Answer, &text, "The user chose uuid keys.").is_some());
         assert!(choice_kept(Derived::Answer, &text, "The user chose bigint keys.").is_none());
         assert!(choice_kept(Derived::Sentence, &text, "uuid").is_none());
+        let text = format!(
+            "Which type? {}COSMIC Panel Applet (Recommended)",
+            import::ANSWER_MARK
+        );
+        assert!(choice_kept(Derived::Answer, &text, "User chose: COSMIC panel applet").is_some());
     }
 }
