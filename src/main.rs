@@ -464,7 +464,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                     let _ = ctxguard::write_audit_line(event);
                 }
             };
-            let (mut report, _) = ctxguard::audit_paths(&request, &on_event, &|| bar.inc(1));
+            let mut report = ctxguard::audit_paths(&request, &on_event, &|| bar.inc(1));
             bar.finish_and_clear();
             if let (Some(path), ctxguard::Subject::Audit { events, .. }) = (&html, &report.subject)
             {

@@ -36,7 +36,7 @@ pub fn audit_paths(
     request: &AuditRequest,
     on_event: &(dyn Fn(&EventAudit) + Sync),
     on_session: &(dyn Fn() + Sync),
-) -> (Report, usize) {
+) -> Report {
     let report = |diagnostics, events, sessions| Report {
         subject: Subject::Audit {
             events,
@@ -48,7 +48,7 @@ pub fn audit_paths(
     let (policy, mut diagnostics) = match policy_for_use(request.policy.as_deref(), &request.access)
     {
         Ok(loaded) => loaded,
-        Err(diagnostics) => return (report(diagnostics, Vec::new(), 0), 0),
+        Err(diagnostics) => return report(diagnostics, Vec::new(), 0),
     };
     let (files, named) = sessions(&request.paths);
     let results: Vec<(PathBuf, Audited)> = files
@@ -75,8 +75,7 @@ pub fn audit_paths(
             Err(diagnostic) => diagnostics.push(*diagnostic),
         }
     }
-    let total = files.len();
-    (report(diagnostics, events, sessions), total)
+    report(diagnostics, events, sessions)
 }
 
 /// How many session files `paths` name, for a progress bar.
