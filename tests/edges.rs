@@ -4,9 +4,10 @@
 //! mutant `cargo mutants` missed in `src/verify/verifier.rs` or
 //! `src/verify/index.rs` (docs/mutants.md).
 
-use ctxguard::{
-    compact, verify, CompactOptions, Input, Options, Outcome, Plan, Policy, Trace, Verdict,
-};
+mod common;
+
+use common::{verdict_and_codes, verify_regions};
+use ctxguard::{compact, CompactOptions, Input, Outcome, Policy, Trace, Verdict};
 
 fn trace(regions: serde_json::Value) -> Trace {
     Trace::read(&Input::value(
@@ -21,19 +22,11 @@ fn judge(
     trace_regions: serde_json::Value,
     plan_regions: serde_json::Value,
 ) -> (Verdict, Vec<String>) {
-    let policy = Policy::builtin();
-    let plan = Plan::read(&Input::value(
-        "p.json",
-        &serde_json::json!({"version": 1, "regions": plan_regions}),
+    verdict_and_codes(&verify_regions(
+        &Policy::builtin(),
+        trace_regions,
+        plan_regions,
     ))
-    .expect("a plan");
-    let verification = verify(&policy, &trace(trace_regions), &plan, &Options::default());
-    let codes = verification
-        .diagnostics
-        .iter()
-        .map(|d| d.code.name().to_owned())
-        .collect();
-    (verification.verdict, codes)
 }
 
 #[test]
@@ -101,23 +94,7 @@ fn run(share: u32, commitments: &[u64], narrative: u64) -> (Verdict, Vec<String>
         .iter()
         .map(|region| serde_json::json!({"keep": region["id"]}))
         .collect();
-    let trace = Trace::read(&Input::value(
-        "t.json",
-        &serde_json::json!({"version": 1, "regions": regions}),
-    ))
-    .expect("a trace");
-    let plan = Plan::read(&Input::value(
-        "p.json",
-        &serde_json::json!({"version": 1, "regions": keeps}),
-    ))
-    .expect("a plan");
-    let verification = verify(&policy, &trace, &plan, &Options::default());
-    let codes = verification
-        .diagnostics
-        .iter()
-        .map(|d| d.code.name().to_owned())
-        .collect();
-    (verification.verdict, codes)
+    verdict_and_codes(&verify_regions(&policy, regions.into(), keeps.into()))
 }
 
 #[test]

@@ -3,7 +3,10 @@
 //! Each case kills a mutant `cargo mutants --file src/verify/order.rs`
 //! missed (docs/mutants.md).
 
-use ctxguard::{verify, Input, Options, Plan, Policy, Trace, Verdict};
+mod common;
+
+use common::verify_regions;
+use ctxguard::{Policy, Verdict};
 
 /// Verifies `plan` (region ids, kept in this order) against `trace` (kind
 /// and key of each region, ids `r0`, `r1`, ...) under `policy`: the verdict
@@ -19,17 +22,7 @@ fn run(policy: &str, trace: &[(&str, &str)], plan: &[usize]) -> (Verdict, Vec<St
         .iter()
         .map(|i| serde_json::json!({"keep": format!("r{i}")}))
         .collect();
-    let trace = Trace::read(&Input::value(
-        "t.json",
-        &serde_json::json!({"version": 1, "regions": regions}),
-    ))
-    .expect("a trace");
-    let plan = Plan::read(&Input::value(
-        "p.json",
-        &serde_json::json!({"version": 1, "regions": keeps}),
-    ))
-    .expect("a plan");
-    let verification = verify(&policy, &trace, &plan, &Options::default());
+    let verification = verify_regions(&policy, regions.into(), keeps.into());
     let messages = verification
         .diagnostics
         .iter()

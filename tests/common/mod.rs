@@ -184,3 +184,30 @@ impl Test {
         }
     }
 }
+
+/// Verifies a plan against a trace, both given as their `regions` in JSON,
+/// in process, under `policy`.
+pub fn verify_regions(
+    policy: &ctxguard::Policy,
+    trace: serde_json::Value,
+    plan: serde_json::Value,
+) -> ctxguard::Verification {
+    let read = |name: &str, regions: serde_json::Value| {
+        ctxguard::Input::value(name, &serde_json::json!({"version": 1, "regions": regions}))
+    };
+    let trace = ctxguard::Trace::read(&read("t.json", trace)).expect("a trace");
+    let plan = ctxguard::Plan::read(&read("p.json", plan)).expect("a plan");
+    ctxguard::verify(policy, &trace, &plan, &ctxguard::Options::default())
+}
+
+/// The verdict and the code of each finding.
+pub fn verdict_and_codes(
+    verification: &ctxguard::Verification,
+) -> (ctxguard::Verdict, Vec<String>) {
+    let codes = verification
+        .diagnostics
+        .iter()
+        .map(|d| d.code.name().to_owned())
+        .collect();
+    (verification.verdict, codes)
+}
