@@ -113,8 +113,8 @@ pub use command::saved::saved_report;
 pub use command::verify::{verify_files, VerifyRequest};
 
 pub use import::{
-    classify, detect, import, pin, Event, Message, Origin as MessageOrigin, Pin, Runtime, Session,
-    Summary, PIN_SYNTAX,
+    classify, detect, import, pin, Compaction, Event, Message, Origin as MessageOrigin, Pin,
+    Runtime, Session, Summary, PIN_SYNTAX,
 };
 
 /// What `ctxguard explain CODE` prints: what the code means, why it matters,

@@ -114,19 +114,9 @@ pub struct EventAudit {
     pub source_file: String,
     /// The runtime that wrote it.
     pub runtime: String,
-    /// N, from 1, in file order.
-    pub event: usize,
-    /// The 1-based line of the compaction record.
-    pub compaction_line: u64,
-    /// `auto` or `manual`, where recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trigger: Option<String>,
-    /// Tokens before, as the runtime counted them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tokens_before: Option<u64>,
-    /// Tokens after, where recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tokens_after: Option<u64>,
+    /// Which compaction, where, and its tokens.
+    #[serde(flatten)]
+    pub compaction: crate::import::Compaction,
     /// `verify`'s verdict on the imported trace and plan.
     pub verdict: Verdict,
     /// Commitments the user pinned; with none, the kinds were decided
@@ -268,11 +258,7 @@ fn audit_event(
     EventAudit {
         source_file: name.to_owned(),
         runtime: runtime.to_owned(),
-        event: n,
-        compaction_line: event.line,
-        trigger: event.trigger.clone(),
-        tokens_before: event.tokens_before,
-        tokens_after: event.tokens_after,
+        compaction: event.compaction(n),
         verdict,
         pinned: commitments
             .iter()

@@ -82,11 +82,7 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
             .count();
         events.push(ImportedEvent {
             pinned,
-            event: n + 1,
-            compaction_line: event.line,
-            trigger: event.trigger.clone(),
-            tokens_before: event.tokens_before,
-            tokens_after: event.tokens_after,
+            compaction: event.compaction(n + 1),
             regions_in: trace.regions.len(),
             regions_out: plan.regions.len(),
             commitments: protected.len(),

@@ -168,6 +168,37 @@ pub struct Event {
     pub notes: Vec<String>,
 }
 
+/// Where a compaction stands in its session, as reports name it.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Compaction {
+    /// N, from 1, in file order.
+    pub event: usize,
+    /// The 1-based line of the compaction record.
+    pub compaction_line: u64,
+    /// `auto` or `manual`, where recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    /// Tokens before, as the runtime counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_before: Option<u64>,
+    /// Tokens after, where recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_after: Option<u64>,
+}
+
+impl Event {
+    /// This event as the `n`th compaction of its session.
+    pub fn compaction(&self, n: usize) -> Compaction {
+        Compaction {
+            event: n,
+            compaction_line: self.line,
+            trigger: self.trigger.clone(),
+            tokens_before: self.tokens_before,
+            tokens_after: self.tokens_after,
+        }
+    }
+}
+
 /// A session file read: which runtime, and its compactions.
 #[derive(Debug)]
 pub struct Session {

@@ -77,8 +77,8 @@ fn section(event: &EventAudit) -> Markup {
     html! {
         section.event {
             h2 {
-                (event.source_file) ", compaction " (event.event)
-                " (line " (event.compaction_line) ", " (event.runtime) "): verdict " (event.verdict.name())
+                (event.source_file) ", compaction " (event.compaction.event)
+                " (line " (event.compaction.compaction_line) ", " (event.runtime) "): verdict " (event.verdict.name())
             }
             @if event.pinned == 0 {
                 p.note { "Nothing here was pinned: commitments were classified after the fact, so these are candidates, not proofs." }

@@ -119,7 +119,10 @@ fn imported(session: &super::ImportedSession, out: &mut dyn Write) -> io::Result
         plural(session.events.len(), "compaction", "compactions")
     )?;
     for event in &session.events {
-        let tokens = match (event.tokens_before, event.tokens_after) {
+        let tokens = match (
+            event.compaction.tokens_before,
+            event.compaction.tokens_after,
+        ) {
             (Some(before), Some(after)) => format!("{before} -> {after} tok"),
             (Some(before), None) => format!("{before} tok before"),
             (None, Some(after)) => format!("{after} tok after"),
@@ -136,9 +139,9 @@ fn imported(session: &super::ImportedSession, out: &mut dyn Write) -> io::Result
         writeln!(
             out,
             "  {}  line {}  {}  {tokens}  {} -> {} regions  {carried}  {}",
-            event.event,
-            event.compaction_line,
-            event.trigger.as_deref().unwrap_or("-"),
+            event.compaction.event,
+            event.compaction.compaction_line,
+            event.compaction.trigger.as_deref().unwrap_or("-"),
             event.regions_in,
             event.regions_out,
             event.out
@@ -174,8 +177,8 @@ fn audited(
         writeln!(
             out,
             "{file}: compaction {} (line {}, {}): verdict {}",
-            event.event,
-            event.compaction_line,
+            event.compaction.event,
+            event.compaction.compaction_line,
             event.runtime,
             event.verdict.name()
         )?;

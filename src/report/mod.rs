@@ -113,19 +113,9 @@ pub struct ImportedSession {
 /// One compaction `ctxguard import` wrote as a trace and a plan.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ImportedEvent {
-    /// N, from 1, in file order: the folder `OUT/N/`.
-    pub event: usize,
-    /// The 1-based line of the compaction record.
-    pub compaction_line: u64,
-    /// `auto` or `manual`, where recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub trigger: Option<String>,
-    /// Tokens before, as the runtime counted them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tokens_before: Option<u64>,
-    /// Tokens after, where recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tokens_after: Option<u64>,
+    /// Which compaction (N, from 1: the folder `OUT/N/`), where, and its tokens.
+    #[serde(flatten)]
+    pub compaction: crate::import::Compaction,
     /// Regions of the trace (the buffer before).
     pub regions_in: usize,
     /// Regions of the plan (the buffer after).
