@@ -3,7 +3,6 @@
 
 mod common;
 
-use std::path::Path;
 
 use common::Test;
 use serde_json::Value;
@@ -166,16 +165,9 @@ fn a_folder_streams_one_line_per_compaction() {
 
 #[test]
 fn real_sessions() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/real");
-    if !corpus.is_dir() {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: the shared corpus of real sessions is not at {}",
-            corpus.display()
-        );
+    let Some(corpus) = common::shared_corpus("real", "the shared corpus of real sessions") else {
         return;
-    }
+    };
     let pi = corpus.join("pi-mono-before-compaction");
     let (report, _) = audit_json(&[pi.to_str().expect("utf-8")]);
     // Both requirements the second summary adds under "User Preferences".

@@ -4,7 +4,8 @@
 //! stack overflow. Small cases of our own always run; the shared corpus
 //! (JSONTestSuite, yaml-test-suite, generated bombs) runs when it is present.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use ctxguard::Diagnostic;
@@ -140,17 +141,7 @@ fn a_byte_order_mark_and_crlf_are_fine() {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bad-input");
-    if path.is_dir() {
-        return Some(path);
-    }
-    // Written past the test harness's capture, so a skip is always visible.
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED: the shared bad-input corpus is not at {}",
-        path.display()
-    );
-    None
+    common::shared_corpus("bad-input", "the shared bad-input corpus")
 }
 
 fn files(dir: &Path) -> Vec<PathBuf> {

@@ -64,6 +64,16 @@ fn lines(report: &Value) -> Vec<u64> {
         .collect()
 }
 
+/// The code of each finding of a JSON report.
+fn codes(report: &Value) -> Vec<&str> {
+    report["diagnostics"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect()
+}
+
 fn plan_entries(plan: &Value) -> Vec<String> {
     plan["regions"]
         .as_array()
@@ -84,13 +94,7 @@ fn claude_code() {
     // The title record on line 1 is no compaction; both boundaries are.
     assert_eq!(lines(&report), [13, 22]);
     // The cut-off last line is reported, with its line.
-    let codes: Vec<&str> = report["diagnostics"]
-        .as_array()
-        .expect("list")
-        .iter()
-        .filter_map(|d| d["code"].as_str())
-        .collect();
-    assert_eq!(codes, ["session-record"]);
+    assert_eq!(codes(&report), ["session-record"]);
 
     let trace = regions(&read(out.path(), 1, "trace"));
     let find = |text: &str| trace.iter().find(|r| r.3 == text).cloned();
@@ -205,13 +209,7 @@ fn codex() {
         events[1].get("tokens_before").is_none(),
         "a count from before the first compaction"
     );
-    let codes: Vec<&str> = report["diagnostics"]
-        .as_array()
-        .expect("list")
-        .iter()
-        .filter_map(|d| d["code"].as_str())
-        .collect();
-    assert_eq!(codes, ["opaque-summary"]);
+    assert_eq!(codes(&report), ["opaque-summary"]);
     // The message-only compaction keeps the environment and the user's message.
     let first = regions(&read(out.path(), 1, "trace"));
     assert_eq!(
@@ -298,16 +296,9 @@ fn import_path(path: &Path) -> Value {
 /// The real sessions: the compaction lines their PROVENANCE files give.
 #[test]
 fn shared_corpus() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/real");
-    if !corpus.is_dir() {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: the shared corpus of real sessions is not at {}",
-            corpus.display()
-        );
+    let Some(corpus) = common::shared_corpus("real", "the shared corpus of real sessions") else {
         return;
-    }
+    };
     for (folder, expected) in [
         ("mclaude-cosmic-applet-compact", vec![749]),
         ("mclaude-router-ssh-compact", vec![138]),

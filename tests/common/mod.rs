@@ -211,3 +211,21 @@ pub fn verdict_and_codes(
         .collect();
     (verification.verdict, codes)
 }
+
+/// `../shared/corpus/NAME` beside the repository, where present; otherwise
+/// a line saying the tests over it are skipped, written past the test
+/// harness's capture so a skip is always visible.
+pub fn shared_corpus(name: &str, what: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(name);
+    if path.is_dir() {
+        return Some(path);
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {what} is not at {}",
+        path.display()
+    );
+    None
+}
