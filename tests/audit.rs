@@ -3,7 +3,6 @@
 
 mod common;
 
-
 use common::Test;
 use serde_json::Value;
 

@@ -25,7 +25,8 @@ pub(crate) struct Fields<'a> {
     pub raw: &'a mut RawRegion,
 }
 
-fn type_name(value: &Value) -> &'static str {
+/// What a JSON value is, as messages name it: `a list`, `null`.
+pub(crate) fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -111,7 +111,7 @@ pub(crate) fn yaml_value(value: Yaml<'_>) -> Result<Value, String> {
                     other => {
                         return Err(format!(
                             "a mapping key is {}, not a string; quote it, like `\"1\": ...`",
-                            kind_of(&other)
+                            crate::buffer::fields::type_name(&other)
                         ))
                     }
                 };
@@ -201,17 +201,6 @@ fn tag_error(tag: &Tag) -> String {
         "the tag `{}` has no JSON form; remove it",
         crate::diagnostics::codes::echo(&tag.to_string())
     )
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
-    }
 }
 
 #[cfg(test)]
