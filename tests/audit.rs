@@ -33,6 +33,16 @@ fn outcomes(report: &Value, n: usize) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The text of each invented requirement of event `n` (from 1).
+fn invented(report: &Value, n: usize) -> Vec<&str> {
+    report["events"][n - 1]["invented"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|i| i["text"].as_str())
+        .collect()
+}
+
 fn outcome_of(report: &Value, n: usize, text: &str) -> String {
     outcomes(report, n)
         .into_iter()
@@ -84,12 +94,7 @@ fn claude_code_outcomes() {
 #[test]
 fn invented_requirements_are_found() {
     let (report, _) = audit_json(&[&format!("{SESSIONS}/pi.jsonl")]);
-    let invented: Vec<&str> = report["events"][1]["invented"]
-        .as_array()
-        .expect("list")
-        .iter()
-        .filter_map(|i| i["text"].as_str())
-        .collect();
+    let invented = invented(&report, 2);
     assert_eq!(invented, ["- `npm run check` must pass."]);
     // "Tools live in core" keeps the move but drops the path.
     assert_eq!(
@@ -170,12 +175,7 @@ fn real_sessions() {
     let pi = corpus.join("pi-mono-before-compaction");
     let (report, _) = audit_json(&[pi.to_str().expect("utf-8")]);
     // Both requirements the second summary adds under "User Preferences".
-    let invented: Vec<&str> = report["events"][1]["invented"]
-        .as_array()
-        .expect("list")
-        .iter()
-        .filter_map(|i| i["text"].as_str())
-        .collect();
+    let invented = invented(&report, 2);
     assert!(
         invented.iter().any(|t| t.contains("npm run check")),
         "{invented:?}"
