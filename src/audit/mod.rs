@@ -214,6 +214,7 @@ fn audit_event(
         }
     }
     let after_words = Words::of(&prose);
+    let after_lower = after.to_lowercase();
     let candidates: Vec<(&str, Words)> = text::sentences(&prose)
         .into_iter()
         .map(|(_, sentence)| (sentence, Words::of(sentence)))
@@ -228,15 +229,10 @@ fn audit_event(
             (Outcome::Verbatim, None)
         } else if opaque {
             (Outcome::Unauditable, None)
-        } else if let Some(choice) = choice_kept(derived, &text, &after) {
+        } else if let Some(choice) = choice_kept(derived, &text, &after_lower) {
             (Outcome::Paraphrased, Some(choice))
         } else {
-            match judge(&text, &candidates) {
-                (Outcome::Lost, evidence) => {
-                    spread(&text, &after_words).unwrap_or((Outcome::Lost, evidence))
-                }
-                judged => judged,
-            }
+            judge(&text, &candidates, &after_words)
         };
         commitments.push(Commitment {
             id: region.id.clone(),
@@ -271,7 +267,12 @@ fn audit_event(
 
 /// A commitment not there byte for byte: the closest sentence after, and
 /// whether it carries, changes or misses the commitment.
-fn judge(commitment: &str, candidates: &[(&str, Words)]) -> (Outcome, Option<Evidence>) {
+/// Falls back on [`spread`] when no one sentence carries it.
+fn judge(
+    commitment: &str,
+    candidates: &[(&str, Words)],
+    after: &Words,
+) -> (Outcome, Option<Evidence>) {
     let wanted = Words::of(commitment);
     let score = |words: &Words| {
         let shared_ids = carried_identifiers(&wanted, words);
@@ -286,7 +287,7 @@ fn judge(commitment: &str, candidates: &[(&str, Words)]) -> (Outcome, Option<Evi
         .map(|(sentence, words)| (score(words), *sentence, words))
         .max_by(|a, b| a.0.total_cmp(&b.0));
     let Some((_, sentence, words)) = best else {
-        return (Outcome::Lost, None);
+        return spread(&wanted, after).unwrap_or((Outcome::Lost, None));
     };
     let similarity = (wanted.covered_by(words) * 100.0).round() / 100.0;
     let changes = changes(&wanted, words);
@@ -316,12 +317,16 @@ fn judge(commitment: &str, candidates: &[(&str, Words)]) -> (Outcome, Option<Evi
         changes,
         diff,
     });
-    (outcome, evidence)
+    match outcome {
+        Outcome::Lost => spread(&wanted, after).unwrap_or((Outcome::Lost, evidence)),
+        judged => (judged, evidence),
+    }
 }
 
 /// A choice the user made in a question: carried when the chosen option
 /// stands in the buffer after as written, however the question is put.
-fn choice_kept(derived: Derived, text: &str, after: &str) -> Option<Evidence> {
+/// `after_lower` is the buffer after, lower-cased.
+fn choice_kept(derived: Derived, text: &str, after_lower: &str) -> Option<Evidence> {
     if derived != Derived::Answer {
         return None;
     }
@@ -331,7 +336,7 @@ fn choice_kept(derived: Derived, text: &str, after: &str) -> Option<Evidence> {
         Some((label, remark)) if remark.ends_with(')') => label,
         _ => choice.trim(),
     };
-    let found = after.to_lowercase().contains(&choice.to_lowercase());
+    let found = after_lower.contains(&choice.to_lowercase());
     found.then(|| Evidence {
         sentence: format!("the choice \"{choice}\" stands in the summary"),
         similarity: 1.0,
@@ -343,10 +348,9 @@ fn choice_kept(derived: Derived, text: &str, after: &str) -> Option<Evidence> {
 /// A commitment that is a list of names (files, paths, flags), carried
 /// across several lines of the summary (a table, a tree) rather than in one
 /// sentence: paraphrased when every one of at least two names is there.
-fn spread(commitment: &str, after: &Words) -> Option<(Outcome, Option<Evidence>)> {
-    let wanted = Words::of(commitment);
+fn spread(wanted: &Words, after: &Words) -> Option<(Outcome, Option<Evidence>)> {
     let count = wanted.identifiers.len();
-    (count >= 2 && carried_identifiers(&wanted, after) == count).then(|| {
+    (count >= 2 && carried_identifiers(wanted, after) == count).then(|| {
         (
             Outcome::Paraphrased,
             Some(Evidence {
@@ -500,44 +504,40 @@ mod tests {
 
     #[test]
     fn judging_a_commitment() {
-        let candidates = |text: &'static str| vec![(text, Words::of(text))];
+        let judged = |commitment: &str, after: &'static str| {
+            judge(commitment, &[(after, Words::of(after))], &Words::of(after))
+        };
         // The same words, another order: paraphrased.
-        let (outcome, _) = judge(
+        let (outcome, _) = judged(
             "Keep the old code for reference.",
-            &candidates("For reference, the old code is kept."),
+            "For reference, the old code is kept.",
         );
         assert_eq!(outcome, Outcome::Paraphrased);
         // A negation dropped: altered.
-        let (outcome, evidence) = judge(
-            "Do not drop the users table.",
-            &candidates("Drop the users table."),
-        );
+        let (outcome, evidence) = judged("Do not drop the users table.", "Drop the users table.");
         assert_eq!(outcome, Outcome::Altered);
         assert_eq!(
             evidence.map(|e| e.changes),
             Some(vec!["the negation is gone".to_owned()])
         );
         // Nothing like it: lost.
-        let (outcome, _) = judge("Deploy on Fridays only.", &candidates("The build passes."));
+        let (outcome, _) = judged("Deploy on Fridays only.", "The build passes.");
         assert_eq!(outcome, Outcome::Lost);
         // Names spread over a tree carry a list of names.
         let after = Words::of("├── config.ts\n├── fuzzy.ts\n└── shell.ts");
         assert!(matches!(
-            spread("config.ts, fuzzy.ts -> utils", &after),
+            spread(&Words::of("config.ts, fuzzy.ts -> utils"), &after),
             Some((Outcome::Paraphrased, _))
         ));
-        assert!(spread("config.ts, other.ts -> utils", &after).is_none());
+        assert!(spread(&Words::of("config.ts, other.ts -> utils"), &after).is_none());
         // A hyphenated name changed is an altered quote.
-        let (outcome, _) = judge(
+        let (outcome, _) = judged(
             "use lenovo-legion-linux cli to increase my fan speed",
-            &candidates("1. \"use lenovo-legion cli to increase my fan speed\""),
+            "1. \"use lenovo-legion cli to increase my fan speed\"",
         );
         assert_eq!(outcome, Outcome::Altered);
         // Two words say too little to be found in other words.
-        let (outcome, _) = judge(
-            "where we at?",
-            &candidates("Continue from where we left it off."),
-        );
+        let (outcome, _) = judged("where we at?", "Continue from where we left it off.");
         assert_eq!(outcome, Outcome::Lost);
     }
 
@@ -551,6 +551,6 @@ mod tests {
             "Which type? {}COSMIC Panel Applet (Recommended)",
             import::ANSWER_MARK
         );
-        assert!(choice_kept(Derived::Answer, &text, "User chose: COSMIC panel applet").is_some());
+        assert!(choice_kept(Derived::Answer, &text, "user chose: cosmic panel applet").is_some());
     }
 }
