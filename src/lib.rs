@@ -96,15 +96,15 @@ pub use compact::{
 };
 
 pub use report::{
-    emit, progress, render, render_saved, usage_error, write, write_audit_line, write_html,
-    ExitStatus, Format, HumanStyle, JsonDiagnostic, JsonLabel, JsonReport, Planned, Report,
-    Subject, Terminal,
+    emit, render, render_saved, usage_error, write, write_audit_line, write_html, ExitStatus,
+    Format, HumanStyle, JsonDiagnostic, JsonLabel, JsonReport, Planned, Progress, Report, Subject,
+    Terminal,
 };
 
 pub use audit::{
     Commitment as AuditedCommitment, EventAudit, Evidence, Invented, Outcome as AuditOutcome,
 };
-pub use command::audit::{audit_paths, count_sessions, AuditRequest};
+pub use command::audit::{audit_paths, AuditRequest};
 pub use command::check::{check, policy_files};
 pub use command::fmt::fmt;
 pub use command::import::{import_file, ImportRequest};

@@ -456,7 +456,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                     ));
                 }
             }
-            let bar = ctxguard::progress(ctxguard::count_sessions(&request.paths));
+            let progress = ctxguard::Progress::on_terminal();
             let stream = format == AuditFormatArg::Jsonl;
             let on_event = |event: &ctxguard::EventAudit| {
                 if stream {
@@ -464,8 +464,8 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                     let _ = ctxguard::write_audit_line(event);
                 }
             };
-            let mut report = ctxguard::audit_paths(&request, &on_event, &|| bar.inc(1));
-            bar.finish_and_clear();
+            let mut report = ctxguard::audit_paths(&request, &on_event, &progress);
+            progress.finish();
             if let (Some(path), ctxguard::Subject::Audit { events, .. }) = (&html, &report.subject)
             {
                 ctxguard::write_html(path, events).map_err(|error| {

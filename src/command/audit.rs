@@ -9,7 +9,7 @@ use crate::audit::{self, EventAudit};
 use crate::diagnostics::Diagnostic;
 use crate::import::{self, Runtime};
 use crate::policy::load::policy_for_use;
-use crate::report::{Report, Subject};
+use crate::report::{Progress, Report, Subject};
 use crate::source::Access;
 
 /// One session's events and the problems of reading it; `None` for a file
@@ -31,11 +31,12 @@ pub struct AuditRequest {
 
 /// Audits every session: the report, with every event. `on_event` sees
 /// each event as soon as its session is audited (in no set order), so a
-/// caller can stream them; `on_session` is told when a session is done.
+/// caller can stream them; `progress` is told how many sessions there are
+/// and when each is done.
 pub fn audit_paths(
     request: &AuditRequest,
     on_event: &(dyn Fn(&EventAudit) + Sync),
-    on_session: &(dyn Fn() + Sync),
+    progress: &Progress,
 ) -> Report {
     let report = |diagnostics, events, sessions| Report {
         subject: Subject::Audit {
@@ -51,20 +52,21 @@ pub fn audit_paths(
         Err(diagnostics) => return report(diagnostics, Vec::new(), 0),
     };
     let (files, named) = sessions(&request.paths);
-    let results: Vec<(PathBuf, Audited)> = files
+    progress.start(files.len());
+    let results: Vec<Audited> = files
         .par_iter()
         .map(|path| {
             let result = audit_file(&policy, path, request, named.contains(path));
             if let Ok(Some((events, _))) = &result {
                 events.iter().for_each(on_event);
             }
-            on_session();
-            (path.clone(), result)
+            progress.advance();
+            result
         })
         .collect();
     let mut events = Vec::new();
     let mut sessions = 0;
-    for (_, result) in results {
+    for result in results {
         match result {
             Ok(None) => {}
             Ok(Some((found, problems))) => {
@@ -76,11 +78,6 @@ pub fn audit_paths(
         }
     }
     report(diagnostics, events, sessions)
-}
-
-/// How many session files `paths` name, for a progress bar.
-pub fn count_sessions(paths: &[PathBuf]) -> usize {
-    sessions(paths).0.len()
 }
 
 /// The files to audit, in path order: those named, and below each folder

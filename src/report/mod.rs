@@ -371,17 +371,51 @@ pub fn write_html(path: &std::path::Path, events: &[crate::audit::EventAudit]) -
     std::fs::write(path, html::page(events))
 }
 
-/// A progress bar of `total` sessions on standard error, drawn only when it
-/// is a terminal.
-pub fn progress(total: usize) -> indicatif::ProgressBar {
-    if !io::stderr().is_terminal() || total < 2 {
-        return indicatif::ProgressBar::hidden();
+/// A progress bar of sessions on standard error, drawn only when it is a
+/// terminal and there is more than one session.
+pub struct Progress {
+    bar: indicatif::ProgressBar,
+}
+
+impl Progress {
+    /// A bar on standard error, if it is a terminal.
+    pub fn on_terminal() -> Progress {
+        let bar = if io::stderr().is_terminal() {
+            indicatif::ProgressBar::new(0)
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} sessions {per_sec} {eta}")
+        {
+            bar.set_style(style);
+        }
+        Progress { bar }
     }
-    let bar = indicatif::ProgressBar::new(total as u64);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} sessions {per_sec} {eta}")
-    {
-        bar.set_style(style);
+
+    /// No bar: for embedders and tests.
+    pub fn hidden() -> Progress {
+        Progress {
+            bar: indicatif::ProgressBar::hidden(),
+        }
     }
-    bar
+
+    /// `total` sessions are to be read.
+    pub fn start(&self, total: usize) {
+        if total < 2 {
+            self.bar
+                .set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        }
+        self.bar.set_length(total as u64);
+    }
+
+    /// One more session read.
+    pub fn advance(&self) {
+        self.bar.inc(1);
+    }
+
+    /// All read: the bar goes.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
