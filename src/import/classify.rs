@@ -228,12 +228,9 @@ fn user_pieces(
             if sentence.is_empty() {
                 continue;
             }
-            let matched = policy.kinds.iter().find_map(|kind| {
-                kind.hints
-                    .iter()
-                    .find(|hint| hint.regex.is_match(sentence))
-                    .map(|hint| (kind.name.clone(), hint.pattern.clone()))
-            });
+            let matched = policy
+                .first_hint(sentence)
+                .map(|(k, hint)| (policy.kinds[k].name.clone(), hint.pattern.clone()));
             pieces.push(match matched {
                 Some((kind, hint)) => (
                     RegionKind::Commitment(kind),

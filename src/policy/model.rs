@@ -163,6 +163,19 @@ impl Policy {
         }
     }
 
+    /// The first kind (in policy order) one of whose hints matches `text`:
+    /// its position in `kinds`, and the hint. Each pattern stops at its
+    /// first match; a set would look for all of them and, with Unicode
+    /// `\b`, fall back to its slowest engine.
+    pub fn first_hint(&self, text: &str) -> Option<(usize, &Hint)> {
+        self.kinds.iter().enumerate().find_map(|(k, kind)| {
+            kind.hints
+                .iter()
+                .find(|hint| hint.regex.is_match(text))
+                .map(|hint| (k, hint))
+        })
+    }
+
     /// The kind named `name`.
     pub fn kind(&self, name: &str) -> Option<&Kind> {
         self.kind_position(name).and_then(|k| self.kinds.get(k))

@@ -7,8 +7,6 @@
 use foldhash::HashMap;
 use foldhash::HashMapExt;
 
-use regex::Regex;
-
 use crate::buffer::tokens::Counter;
 use crate::buffer::trace::{Content, Region, RegionKind, Role, Status, Trace};
 use crate::diagnostics::codes::policy as policy_codes;
@@ -38,34 +36,6 @@ impl Class {
     }
 }
 
-/// A policy's hints in policy order, for "which kind does this text look like".
-pub struct Hints {
-    /// (kind index, pattern), in the order the policy declares them.
-    patterns: Vec<(usize, Regex)>,
-}
-
-impl Hints {
-    pub fn new(policy: &Policy) -> Hints {
-        let patterns = policy
-            .kinds
-            .iter()
-            .enumerate()
-            .flat_map(|(k, kind)| kind.hints.iter().map(move |hint| (k, hint.regex.clone())))
-            .collect();
-        Hints { patterns }
-    }
-
-    /// The first kind (in policy order) one of whose hints matches `text`.
-    /// Each pattern stops at its first match; a set would look for all of
-    /// them and, with Unicode `\b`, fall back to its slowest engine.
-    pub fn first_match(&self, text: &str) -> Option<usize> {
-        self.patterns
-            .iter()
-            .find(|(_, regex)| regex.is_match(text))
-            .map(|(k, _)| *k)
-    }
-}
-
 pub struct TraceIndex<'a> {
     pub trace: &'a Trace,
     pub policy: &'a Policy,
@@ -75,7 +45,6 @@ pub struct TraceIndex<'a> {
     identities: HashMap<(&'a str, &'a str), usize>,
     /// Tokens of what must survive: active commitments and unclassified regions.
     pub required_tokens: u64,
-    pub hints: Hints,
     pub drift: DriftIndex,
     pub findings: Findings,
     pub counter: Counter,
@@ -98,7 +67,6 @@ impl<'a> TraceIndex<'a> {
             ids: HashMap::with_capacity(regions.len()),
             identities: HashMap::new(),
             required_tokens: 0,
-            hints: Hints::new(policy),
             drift: DriftIndex::new(Vec::new()),
             findings: Findings::new(warning_limit),
             counter,
@@ -155,7 +123,7 @@ impl<'a> TraceIndex<'a> {
                 && !index.findings.stopped(Code::UntaggedCandidate)
             {
                 // Tool output cannot assert a commitment; users and assistants can.
-                if let Some(kind) = index.hints.first_match(&region.content.as_text()) {
+                if let Some((kind, _)) = policy.first_hint(&region.content.as_text()) {
                     index.untagged(i, region, kind);
                 }
             }

@@ -462,7 +462,7 @@ impl<'a> Verifier<'a> {
         };
         let hinted = match self.findings.stopped(Code::CommitmentInSummary) {
             true => None,
-            false => self.index.hints.first_match(&own_words),
+            false => self.policy().first_hint(&own_words).map(|(k, _)| k),
         };
         if let Some(k) = hinted.filter(|_| self.findings.admit(Code::CommitmentInSummary)) {
             let name = self
