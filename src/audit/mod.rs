@@ -7,8 +7,6 @@
 //! compaction supports (`invented`). A pure function of the event: offline,
 //! no model, the same answer every run.
 
-pub(crate) mod text;
-
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -18,8 +16,8 @@ use crate::buffer::plan::Entry;
 use crate::buffer::trace::{Derived, RegionKind};
 use crate::import::{self, Event, Origin};
 use crate::policy::Policy;
+use crate::verify::text::{self, Words};
 use crate::verify::{verify, Options, Verdict};
-use text::Words;
 
 /// What became of one commitment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]

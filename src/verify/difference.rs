@@ -8,6 +8,7 @@ use similar::{ChangeTag, TextDiff};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::buffer::trace::{same_value, Content};
+use crate::verify::text::{sentences, Words};
 
 /// Notes for an `altered-commitment` diagnostic, most telling first.
 pub fn differences(trace: &Content, plan: &Content) -> Vec<String> {
@@ -312,20 +313,15 @@ mod tests {
 }
 
 /// The passage of `text` closest to `quote`: the window of as many lines as
-/// the quote has, or a sentence of a long line, that shares the most words
-/// with it. Linear in the text: words are compared as sets, not diffed.
+/// the quote has, or a sentence of a long line, that shares the most content words
+/// with it. Linear in the text: words are compared as sets, not diffed, the way
+/// the audit compares them ([`Words`]).
 pub fn closest_passage<'t>(text: &'t str, quote: &str) -> &'t str {
-    let words = |s: &str| -> std::collections::HashSet<String> {
-        s.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    };
-    let wanted = words(quote);
+    let wanted = Words::of(quote).content;
     let quote_lines = quote.lines().count().max(1);
     let mut best: (usize, &str) = (0, text.lines().next().unwrap_or(text));
     let mut consider = |candidate: &'t str| {
-        let shared = words(candidate).intersection(&wanted).count();
+        let shared = Words::of(candidate).content.intersection(&wanted).count();
         if shared > best.0 {
             best = (shared, candidate.trim());
         }
@@ -341,14 +337,9 @@ pub fn closest_passage<'t>(text: &'t str, quote: &str) -> &'t str {
         let window = &text[start..end.max(start)];
         if quote_lines == 1 && window.len() > 2 * quote.len() + 40 {
             // A paragraph on one line: its sentences, each on its own.
-            let mut from = 0;
-            for (at, c) in window.char_indices() {
-                if matches!(c, '.' | '!' | '?' | ';') {
-                    consider(&window[from..at + c.len_utf8()]);
-                    from = at + c.len_utf8();
-                }
+            for (_, sentence) in sentences(window) {
+                consider(sentence);
             }
-            consider(&window[from..]);
         } else {
             consider(window);
         }

@@ -8,6 +8,7 @@ pub(crate) mod drift;
 pub(crate) mod findings;
 pub(crate) mod index;
 mod order;
+pub(crate) mod text;
 mod verifier;
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,5 @@
-//! Text as the audit compares it, offline and without a model: sentences,
+//! Text as the audit (and the closest passage of an altered quote)
+//! compares it, offline and without a model: sentences,
 //! content words (lower case, light stemming, no stop words), and the
 //! tokens whose change changes a commitment's meaning: identifiers and
 //! numbers, negations, ordering words and scope words.
