@@ -41,7 +41,6 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
     let text = file.text();
     let mut records = Vec::new();
     let mut offset = 0;
-    let total = text.lines().count();
     for (index, line) in text.split_inclusive('\n').enumerate() {
         let start = offset;
         offset += line.len();
@@ -55,7 +54,8 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
                 value,
             }),
             Err(error) => {
-                let last = index + 1 == total;
+                // Nothing but white space after it: the last line.
+                let last = text[offset..].trim().is_empty();
                 let span: Span = start..start + content.len();
                 problems.push(codes::unreadable_record(
                     file,
