@@ -194,43 +194,21 @@ fn audit_event(
     let summary_text = summary
         .filter(|s| !s.opaque)
         .map_or("", |s| s.text.as_str());
-    // What the model sees after: the summary, then what was carried over.
-    // A paraphrase is looked for in the summary and in the prose carried
-    // over, not in tool calls and tool output, which only share words.
-    let mut after = summary_text.to_owned();
-    let mut prose = summary_text.to_owned();
-    for &m in &event.kept {
-        if let Some(message) = event.trace.get(m) {
-            after.push('\n');
-            after.push_str(&message.text);
-            if message.origin != Origin::Tool {
-                for line in message.text.lines().filter(|line| !line.starts_with('[')) {
-                    prose.push('\n');
-                    prose.push_str(line);
-                }
-            }
-        }
-    }
-    let after_words = Words::of(&prose);
-    let after_lower = after.to_lowercase();
-    let candidates: Vec<(&str, Words)> = text::sentences(&prose)
-        .into_iter()
-        .map(|(_, sentence)| (sentence, Words::of(sentence)))
-        .collect();
+    let carried: Vec<&import::Message> =
+        event.kept.iter().filter_map(|&m| event.trace.get(m)).collect();
+    let after = After::new(summary_text, &carried);
     let mut commitments = Vec::new();
     for region in &trace.regions {
         let Some(derived) = region.derived else {
             continue;
         };
         let text = region.content.as_text().into_owned();
-        let (outcome, evidence) = if kept.contains(region.id.as_str()) || after.contains(&text) {
+        let (outcome, evidence) = if kept.contains(region.id.as_str()) {
             (Outcome::Verbatim, None)
-        } else if opaque {
+        } else if opaque && !after.holds(&text) {
             (Outcome::Unauditable, None)
-        } else if let Some(choice) = choice_kept(derived, &text, &after_lower) {
-            (Outcome::Paraphrased, Some(choice))
         } else {
-            judge(&text, &candidates, &after_words)
+            after.judge(&text, derived)
         };
         commitments.push(Commitment {
             id: region.id.clone(),
@@ -263,12 +241,79 @@ fn audit_event(
     }
 }
 
+/// The buffer after a compaction, as commitments are looked for in it:
+/// the summary, then the messages carried over. A paraphrase is looked for
+/// in the summary and in the prose carried over, not in tool calls and
+/// tool output, which only share words.
+pub(crate) struct After {
+    /// Everything the model sees after, for byte-for-byte matches.
+    all: String,
+    /// `all`, lower-cased, for the options of a choice.
+    lower: String,
+    /// The summary and the prose carried over.
+    prose: String,
+    /// The words of `prose`.
+    words: Words,
+    /// Each sentence of `prose` (its byte range) and its words.
+    sentences: Vec<(std::ops::Range<usize>, Words)>,
+}
+
+impl After {
+    /// The buffer a summary and the messages carried over make.
+    pub(crate) fn new(summary: &str, carried: &[&import::Message]) -> After {
+        let mut all = summary.to_owned();
+        let mut prose = summary.to_owned();
+        for message in carried {
+            all.push('\n');
+            all.push_str(&message.text);
+            if message.origin != Origin::Tool {
+                for line in message.text.lines().filter(|line| !line.starts_with('[')) {
+                    prose.push('\n');
+                    prose.push_str(line);
+                }
+            }
+        }
+        let sentences = text::sentences(&prose)
+            .into_iter()
+            .map(|(at, sentence)| (at..at + sentence.len(), Words::of(sentence)))
+            .collect();
+        After {
+            lower: all.to_lowercase(),
+            words: Words::of(&prose),
+            all,
+            prose,
+            sentences,
+        }
+    }
+
+    /// Whether `text` stands in the buffer after byte for byte.
+    pub(crate) fn holds(&self, text: &str) -> bool {
+        self.all.contains(text)
+    }
+
+    /// What became of a commitment of `text`, derived as `derived`.
+    pub(crate) fn judge(&self, text: &str, derived: Derived) -> (Outcome, Option<Evidence>) {
+        if self.holds(text) {
+            return (Outcome::Verbatim, None);
+        }
+        if let Some(choice) = choice_kept(derived, text, &self.lower) {
+            return (Outcome::Paraphrased, Some(choice));
+        }
+        let candidates: Vec<(&str, &Words)> = self
+            .sentences
+            .iter()
+            .filter_map(|(range, words)| Some((self.prose.get(range.clone())?, words)))
+            .collect();
+        judge(text, &candidates, &self.words)
+    }
+}
+
 /// A commitment not there byte for byte: the closest sentence after, and
 /// whether it carries, changes or misses the commitment.
 /// Falls back on [`spread`] when no one sentence carries it.
 fn judge(
     commitment: &str,
-    candidates: &[(&str, Words)],
+    candidates: &[(&str, &Words)],
     after: &Words,
 ) -> (Outcome, Option<Evidence>) {
     let wanted = Words::of(commitment);
@@ -446,7 +491,7 @@ static REQUIREMENT: LazyLock<Regex> = LazyLock::new(|| {
 /// The summary's sentences presented as the user's requirements that no
 /// user message before the compaction supports (an earlier summary is no
 /// support: it may have invented the same thing).
-fn invented(support: &[Words], summary: &str, line: u64) -> Vec<Invented> {
+pub(crate) fn invented(support: &[Words], summary: &str, line: u64) -> Vec<Invented> {
     let mut heading_is_user = false;
     let mut found = Vec::new();
     for raw in summary.lines() {
@@ -503,7 +548,7 @@ mod tests {
     #[test]
     fn judging_a_commitment() {
         let judged = |commitment: &str, after: &'static str| {
-            judge(commitment, &[(after, Words::of(after))], &Words::of(after))
+            judge(commitment, &[(after, &Words::of(after))], &Words::of(after))
         };
         // The same words, another order: paraphrased.
         let (outcome, _) = judged(

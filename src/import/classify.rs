@@ -76,7 +76,14 @@ pub fn event(policy: &Policy, session: &str, event: &Event) -> (Trace, Plan, Vec
     let mut per_line: HashMap<u64, usize> = HashMap::new();
     for message in &event.trace {
         let start = regions.len();
-        for (kind, key, text, derived, hint) in pieces(policy, message, &mut findings, session) {
+        for Piece {
+            kind,
+            key,
+            text,
+            derived,
+            hint,
+        } in pieces(policy, message, &mut findings, session)
+        {
             let n = per_line.entry(message.line).or_default();
             *n += 1;
             let id = match *n {
@@ -174,13 +181,22 @@ fn role(origin: Origin) -> Role {
     }
 }
 
-type Piece = (
-    RegionKind,
-    Option<String>,
-    String,
-    Option<Derived>,
-    Option<String>,
-);
+/// One region a message becomes: its kind, key, text, how the kind was
+/// decided, and the hint that decided it.
+pub(crate) struct Piece {
+    pub kind: RegionKind,
+    pub key: Option<String>,
+    pub text: String,
+    pub derived: Option<Derived>,
+    pub hint: Option<String>,
+}
+
+/// A pin whose kind the policy does not declare: the kind written, and
+/// the closest declared one.
+pub(crate) struct UnknownPin {
+    pub kind: String,
+    pub suggestion: Option<String>,
+}
 
 /// The regions a message becomes.
 fn pieces(
@@ -190,37 +206,51 @@ fn pieces(
     session: &str,
 ) -> Vec<Piece> {
     match message.origin {
-        Origin::User => user_pieces(policy, message, findings, session),
-        Origin::Answer => {
-            let kind = match policy.kind(ANSWER_KIND) {
-                Some(_) => RegionKind::Commitment(ANSWER_KIND.to_owned()),
-                None => RegionKind::Unclassified,
-            };
-            vec![(
-                kind,
-                None,
-                message.text.clone(),
-                Some(Derived::Answer),
-                None,
-            )]
+        Origin::User => {
+            let (pieces, unknown) = user_text(policy, &message.text);
+            for pin in unknown {
+                findings.push(codes::unknown_pin_kind(
+                    session,
+                    message.line,
+                    &pin.kind,
+                    pin.suggestion.as_deref(),
+                ));
+            }
+            pieces
         }
-        _ => vec![(
-            RegionKind::Narrative,
-            None,
-            message.text.clone(),
-            None,
-            None,
-        )],
+        Origin::Answer => vec![Piece {
+            kind: answer_kind(policy),
+            key: None,
+            text: message.text.clone(),
+            derived: Some(Derived::Answer),
+            hint: None,
+        }],
+        _ => vec![Piece {
+            kind: RegionKind::Narrative,
+            key: None,
+            text: message.text.clone(),
+            derived: None,
+            hint: None,
+        }],
     }
 }
 
-fn user_pieces(
-    policy: &Policy,
-    message: &Message,
-    findings: &mut Vec<Diagnostic>,
-    session: &str,
-) -> Vec<Piece> {
+/// What a choice the user made becomes: a `decision`, or unclassified
+/// when the policy declares no such kind.
+pub(crate) fn answer_kind(policy: &Policy) -> RegionKind {
+    match policy.kind(ANSWER_KIND) {
+        Some(_) => RegionKind::Commitment(ANSWER_KIND.to_owned()),
+        None => RegionKind::Unclassified,
+    }
+}
+
+/// Text the user typed, as commitments: each pinned line, then each
+/// sentence of the prose between pins, of the first kind whose hint it
+/// matches or unclassified. Pins of undeclared kinds are unclassified and
+/// returned apart, so the caller can say where they were.
+pub(crate) fn user_text(policy: &Policy, text: &str) -> (Vec<Piece>, Vec<UnknownPin>) {
     let mut pieces = Vec::new();
+    let mut unknown = Vec::new();
     let mut prose = String::new();
     let flush = |prose: &mut String, pieces: &mut Vec<Piece>| {
         for sentence in prose.split_sentence_bounds() {
@@ -232,25 +262,25 @@ fn user_pieces(
                 .first_hint(sentence)
                 .map(|(k, hint)| (policy.kinds[k].name.clone(), hint.pattern.clone()));
             pieces.push(match matched {
-                Some((kind, hint)) => (
-                    RegionKind::Commitment(kind),
-                    None,
-                    sentence.to_owned(),
-                    Some(Derived::Hint),
-                    Some(hint),
-                ),
-                None => (
-                    RegionKind::Unclassified,
-                    None,
-                    sentence.to_owned(),
-                    Some(Derived::Sentence),
-                    None,
-                ),
+                Some((kind, hint)) => Piece {
+                    kind: RegionKind::Commitment(kind),
+                    key: None,
+                    text: sentence.to_owned(),
+                    derived: Some(Derived::Hint),
+                    hint: Some(hint),
+                },
+                None => Piece {
+                    kind: RegionKind::Unclassified,
+                    key: None,
+                    text: sentence.to_owned(),
+                    derived: Some(Derived::Sentence),
+                    hint: None,
+                },
             });
         }
         prose.clear();
     };
-    for line in message.text.split_inclusive('\n') {
+    for line in text.split_inclusive('\n') {
         let Some(pinned) = pin(line) else {
             prose.push_str(line);
             continue;
@@ -261,18 +291,22 @@ fn user_pieces(
         } else {
             let names = policy.kinds.iter().map(|k| k.name.as_str());
             let suggestion = crate::diagnostics::suggest::did_you_mean(&pinned.kind, names);
-            findings.push(codes::unknown_pin_kind(
-                session,
-                message.line,
-                &pinned.kind,
-                suggestion,
-            ));
+            unknown.push(UnknownPin {
+                kind: pinned.kind.clone(),
+                suggestion: suggestion.map(str::to_owned),
+            });
             RegionKind::Unclassified
         };
-        pieces.push((kind, pinned.key, pinned.text, Some(Derived::Pin), None));
+        pieces.push(Piece {
+            kind,
+            key: pinned.key,
+            text: pinned.text,
+            derived: Some(Derived::Pin),
+            hint: None,
+        });
     }
     flush(&mut prose, &mut pieces);
-    pieces
+    (pieces, unknown)
 }
 
 #[cfg(test)]
