@@ -23,10 +23,12 @@
 //! | `report/` | report | the only code that writes to stdout and stderr, and the one exit-status function |
 //! | `command/` | shell | each command as a function from its inputs to a [`Report`] |
 //!
+//! | `hook/` | shell | live guarding: a runtime's hook events (Claude Code) over the same readers and checks; the session's commitment ledger; what is re-injected after a compaction; `init`, which wires the hooks into the runtime's settings |
+//!
 //! Each stage depends only on the ones before it. `main.rs` only parses
-//! arguments. What comes next has its place: runtime-config checks (`.claude/settings.json`, `.codex/config.toml`, …)
-//! are a reader and a check and go in `runtime/`; live hooks and the
-//! commitment ledger are a thin shell, like `command/`, and go in `hook/`.
+//! arguments. What comes next has its place: runtime-config checks
+//! (`.claude/settings.json`, `.codex/config.toml`, …) are a reader and a
+//! check and go in `runtime/`.
 //!
 //! # Embedding
 //!
@@ -65,6 +67,7 @@ mod buffer;
 mod command;
 mod compact;
 mod diagnostics;
+mod hook;
 mod import;
 mod policy;
 mod report;
@@ -108,14 +111,26 @@ pub use command::audit::{audit_paths, AuditRequest};
 pub use command::check::{check, policy_files};
 pub use command::fmt::fmt;
 pub use command::import::{import_file, ImportRequest};
+pub use command::ledger::{ledger_command, LedgerAction, LedgerRequest, LedgerView};
 pub use command::plan::{plan_file, PlanRequest};
 pub use command::saved::saved_report;
 pub use command::verify::{verify_files, VerifyRequest};
 
+pub use hook::init::{init, settings_path, InitRequest, Installed, Scope};
+pub use hook::ledger::{
+    Active, Change, Check, Commitment as LedgerCommitment, Entry as LedgerEntry, Ledger,
+    LedgerError, Record as LedgerRecord, Snapshot, Source as LedgerSource, State as LedgerState,
+};
+pub use hook::{
+    default_dir as default_ledger_dir, run_hook, Blocked, Gate, HookEvent, HookReport, HookRequest,
+    Judged, Outcome as HookOutcome, Reinjection, Unpinned, BLOCKING_SINCE,
+    DEFAULT_MAX_LEDGER_BYTES, OUTPUT_CAP,
+};
 pub use import::{
     classify, detect, import, pin, Compaction, Event, Message, Origin as MessageOrigin, Pin,
     Runtime, Session, Summary, PIN_SYNTAX,
 };
+pub use report::hook::{emit_hook, emit_init, emit_ledger, hook_reply, HookReply};
 
 /// What `ctxguard explain CODE` prints: what the code means, why it matters,
 /// an example that triggers it, and the fix.

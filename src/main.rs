@@ -5,10 +5,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Read};
+
 use ctxguard::{
-    Access, AuditRequest, Budget, Code, CompactOptions, Format, ImportRequest, InputFormat,
-    Options, Overrides, PlanRequest, Report, Runtime, Schema, Summarizer, Terminal, Tokenizer,
-    UsageError, VerifyRequest, WARNING_LIMIT,
+    Access, AuditRequest, Budget, Code, CompactOptions, Format, HookEvent, HookRequest,
+    ImportRequest, InitRequest, InputFormat, LedgerAction, LedgerRequest, Options, Overrides,
+    PlanRequest, Report, Runtime, Schema, Scope, Summarizer, Terminal, Tokenizer, UsageError,
+    VerifyRequest, WARNING_LIMIT,
 };
 
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
@@ -182,6 +185,196 @@ enum Command {
     },
     /// Explain a diagnostic code; without a code, list them all.
     Explain { code: Option<String> },
+    /// Run as a runtime's hook: the event's JSON payload on stdin.
+    ///
+    /// Records the user's commitments in the session's ledger as they are
+    /// written (UserPromptSubmit, PostToolUse), snapshots them before a
+    /// compaction and refuses one they cannot fit (PreCompact, exit 2),
+    /// checks the summary after it (PostCompact: exit 2 with a short report
+    /// when it lost, altered or invented something), and re-injects them
+    /// word for word (SessionStart with source `compact`). Any other
+    /// failure exits 0 with a message on stderr: the session goes on.
+    Hook {
+        /// The runtime calling.
+        #[arg(value_enum)]
+        runtime: HookRuntimeArg,
+        /// The hook event, as the runtime names it.
+        #[arg(value_enum)]
+        event: HookEventArg,
+        /// Read the payload from this file instead of stdin (replaying a hook).
+        #[arg(long, value_name = "FILE")]
+        input: Option<PathBuf>,
+        /// The policy; the built-in default when absent.
+        #[arg(long, value_name = "FILE")]
+        policy: Option<PathBuf>,
+        #[command(flatten)]
+        ledger: LedgerArgs,
+        /// UserPromptSubmit: re-state new pins to the model as context.
+        #[arg(long)]
+        echo: bool,
+    },
+    /// Read and change a session's commitment ledger.
+    Ledger {
+        #[command(subcommand)]
+        action: LedgerCommand,
+        /// The session; by default the one whose ledger was written last.
+        #[arg(long, global = true, value_name = "ID")]
+        session: Option<String>,
+        #[command(flatten)]
+        ledger: LedgerArgs,
+        /// The policy whose kinds a pin may name.
+        #[arg(long, global = true, value_name = "FILE")]
+        policy: Option<PathBuf>,
+    },
+    /// Install ctxguard's hooks in a runtime's settings, beside any others.
+    ///
+    /// Merges the hooks into `.claude/settings.json` (`--project`, the
+    /// default), `.claude/settings.local.json` (`--local`) or
+    /// `~/.claude/settings.json` (`--user`), keeping comments, layout and
+    /// every other key; a second run changes nothing. The original is saved
+    /// as `settings.json.ctxguard.bak`.
+    Init {
+        /// The runtime.
+        #[arg(value_enum)]
+        runtime: HookRuntimeArg,
+        /// The project's shared settings (the default).
+        #[arg(long, conflicts_with_all = ["user", "local"])]
+        project: bool,
+        /// Your settings for every project.
+        #[arg(long, conflicts_with = "local")]
+        user: bool,
+        /// This checkout's own settings, not committed.
+        #[arg(long)]
+        local: bool,
+        /// Take ctxguard's hooks out again.
+        #[arg(long)]
+        remove: bool,
+        /// Write nothing; print the change as a diff.
+        #[arg(long)]
+        dry_run: bool,
+        /// How the hooks run ctxguard, when it is not `ctxguard` on the PATH.
+        #[arg(long, value_name = "PATH", default_value = "ctxguard")]
+        command: String,
+        /// A policy the hooks use instead of the built-in default.
+        #[arg(long, value_name = "FILE")]
+        policy: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum LedgerCommand {
+    /// List the active commitments with where each came from.
+    List {
+        /// Also the discharged and unpinned ones.
+        #[arg(long)]
+        all: bool,
+        /// `json`: the commitments as JSON.
+        #[arg(long, value_enum, default_value_t = ListFormatArg::Human)]
+        format: ListFormatArg,
+    },
+    /// Show one commitment word for word, with its history.
+    Show {
+        /// Its id (or a prefix of it), or its key.
+        id: String,
+    },
+    /// Pin a commitment by hand: `ledger pin constraint Do not drop columns.`
+    Pin {
+        /// A kind of the policy.
+        kind: String,
+        /// The commitment (the rest of the line).
+        #[arg(required = true, num_args = 1.., trailing_var_arg = true)]
+        text: Vec<String>,
+        /// Its key: pinning the key again replaces it.
+        #[arg(long)]
+        key: Option<String>,
+    },
+    /// Mark a commitment done: it is no longer re-injected.
+    Discharge {
+        /// Its id (or a prefix of it), or its key.
+        id: String,
+    },
+    /// Withdraw a commitment taken by mistake: it is no longer re-injected.
+    Unpin {
+        /// Its id (or a prefix of it), or its key.
+        id: String,
+    },
+    /// Print the commitments as a ctxguard trace (JSON).
+    Export {
+        /// Also the discharged and unpinned ones, marked `discharged`.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ListFormatArg {
+    Human,
+    Json,
+}
+
+/// Where ledgers are kept and how large they may grow.
+#[derive(clap::Args)]
+struct LedgerArgs {
+    /// The ledger folder; by default `CTXGUARD_LEDGER_DIR`, else
+    /// `.ctxguard/ledger` in the project.
+    #[arg(long, global = true, value_name = "DIR")]
+    ledger_dir: Option<PathBuf>,
+    /// Refuse appends past this size; by default `CTXGUARD_MAX_LEDGER_BYTES`, else 16 MiB.
+    #[arg(long, global = true, value_name = "BYTES")]
+    max_ledger_bytes: Option<u64>,
+}
+
+impl LedgerArgs {
+    fn max_bytes(&self) -> Result<u64, UsageError> {
+        if let Some(max) = self.max_ledger_bytes {
+            return Ok(max);
+        }
+        match std::env::var("CTXGUARD_MAX_LEDGER_BYTES") {
+            Ok(value) => value.trim().parse().map_err(|_| {
+                UsageError(format!(
+                    "`CTXGUARD_MAX_LEDGER_BYTES={value}` is not a number of bytes"
+                ))
+            }),
+            Err(_) => Ok(ctxguard::DEFAULT_MAX_LEDGER_BYTES),
+        }
+    }
+
+    fn dir(&self) -> Option<PathBuf> {
+        self.ledger_dir
+            .clone()
+            .or_else(|| std::env::var_os("CTXGUARD_LEDGER_DIR").map(PathBuf::from))
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum HookRuntimeArg {
+    ClaudeCode,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum HookEventArg {
+    #[value(name = "UserPromptSubmit", alias = "user-prompt-submit")]
+    UserPromptSubmit,
+    #[value(name = "PostToolUse", alias = "post-tool-use")]
+    PostToolUse,
+    #[value(name = "PreCompact", alias = "pre-compact")]
+    PreCompact,
+    #[value(name = "PostCompact", alias = "post-compact")]
+    PostCompact,
+    #[value(name = "SessionStart", alias = "session-start")]
+    SessionStart,
+}
+
+impl From<HookEventArg> for HookEvent {
+    fn from(event: HookEventArg) -> HookEvent {
+        match event {
+            HookEventArg::UserPromptSubmit => HookEvent::UserPromptSubmit,
+            HookEventArg::PostToolUse => HookEvent::PostToolUse,
+            HookEventArg::PreCompact => HookEvent::PreCompact,
+            HookEventArg::PostCompact => HookEvent::PostCompact,
+            HookEventArg::SessionStart => HookEvent::SessionStart,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -510,7 +703,150 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             })?;
             (Report::text(ctxguard::explain(code)), Format::Human)
         }
+        // Answered in their own terms by `live`.
+        Command::Hook { .. } | Command::Ledger { .. } | Command::Init { .. } => {
+            return Err(UsageError(
+                "this command is run before the others".to_owned(),
+            ))
+        }
     })
+}
+
+/// The hook, the ledger and `init`, which answer in their own terms;
+/// every other command comes back.
+fn live(command: Command) -> Result<u8, Box<Command>> {
+    let status = |code: i32| u8::try_from(code).unwrap_or(2);
+    let usage = |error: UsageError| status(ctxguard::usage_error(&error).code());
+    match command {
+        Command::Hook {
+            runtime: HookRuntimeArg::ClaudeCode,
+            event,
+            input,
+            policy,
+            ledger,
+            echo,
+        } => {
+            let event: HookEvent = event.into();
+            // A hook never breaks the session: even a bad cap or an
+            // unreadable payload file is a message and exit 0.
+            let max_ledger_bytes = ledger
+                .max_bytes()
+                .unwrap_or(ctxguard::DEFAULT_MAX_LEDGER_BYTES);
+            let access = Access::default();
+            let limit = access.max_input_bytes;
+            let input = match input {
+                Some(path) => std::fs::read(&path).unwrap_or_default(),
+                None => {
+                    let mut bytes = Vec::new();
+                    if !std::io::stdin().is_terminal() {
+                        let _ = std::io::stdin().lock().take(limit).read_to_end(&mut bytes);
+                    }
+                    bytes
+                }
+            };
+            let request = HookRequest {
+                event,
+                input,
+                policy,
+                ledger_dir: ledger.dir(),
+                project_dir: std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from),
+                max_ledger_bytes,
+                echo,
+                access,
+            };
+            Ok(status(ctxguard::emit_hook(&ctxguard::run_hook(&request))))
+        }
+        Command::Ledger {
+            action,
+            session,
+            ledger,
+            policy,
+        } => {
+            let max_ledger_bytes = match ledger.max_bytes() {
+                Ok(max) => max,
+                Err(error) => return Ok(usage(error)),
+            };
+            let mut json = false;
+            let action = match action {
+                LedgerCommand::List { all, format } => {
+                    json = format == ListFormatArg::Json;
+                    LedgerAction::List { all }
+                }
+                LedgerCommand::Show { id } => LedgerAction::Show { id },
+                LedgerCommand::Pin { kind, text, key } => LedgerAction::Pin {
+                    kind,
+                    key,
+                    text: text.join(" "),
+                },
+                LedgerCommand::Discharge { id } => LedgerAction::Discharge { id },
+                LedgerCommand::Unpin { id } => LedgerAction::Unpin { id },
+                LedgerCommand::Export { all } => LedgerAction::Export { all },
+            };
+            let dir = ledger.dir().unwrap_or_else(project_ledger_dir);
+            let request = LedgerRequest {
+                dir,
+                session,
+                action,
+                policy,
+                max_ledger_bytes,
+                access: Access::default(),
+            };
+            Ok(match ctxguard::ledger_command(&request) {
+                Ok((view, problems)) => status(ctxguard::emit_ledger(&view, &problems, json)),
+                Err(error) => usage(error),
+            })
+        }
+        Command::Init {
+            runtime: HookRuntimeArg::ClaudeCode,
+            project: _,
+            user,
+            local,
+            remove,
+            dry_run,
+            command,
+            policy,
+        } => {
+            let scope = match (user, local) {
+                (true, _) => Scope::User,
+                (_, true) => Scope::Local,
+                _ => Scope::Project,
+            };
+            let config_dir = std::env::var_os("CLAUDE_CONFIG_DIR")
+                .map(PathBuf::from)
+                .or_else(|| {
+                    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".claude"))
+                });
+            if scope == Scope::User && config_dir.is_none() {
+                return Ok(usage(UsageError(
+                    "`--user` needs `HOME` or `CLAUDE_CONFIG_DIR` to find Claude Code's settings"
+                        .to_owned(),
+                )));
+            }
+            let request = InitRequest {
+                scope,
+                project: PathBuf::from("."),
+                config_dir,
+                command,
+                policy,
+                remove,
+                dry_run,
+                access: Access::default(),
+            };
+            Ok(status(ctxguard::emit_init(&ctxguard::init(&request))))
+        }
+        other => Err(Box::new(other)),
+    }
+}
+
+/// `.ctxguard/ledger` in the nearest folder up from here that has one, or here.
+fn project_ledger_dir() -> PathBuf {
+    let here = PathBuf::from(".");
+    let absolute = std::env::current_dir().unwrap_or_else(|_| here.clone());
+    absolute
+        .ancestors()
+        .map(ctxguard::default_ledger_dir)
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| ctxguard::default_ledger_dir(&here))
 }
 
 fn main() -> ExitCode {
@@ -521,7 +857,11 @@ fn main() -> ExitCode {
             return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
         }
     };
-    let status = match run(cli.command) {
+    let command = match live(cli.command) {
+        Ok(code) => return ExitCode::from(code),
+        Err(command) => command,
+    };
+    let status = match run(*command) {
         Ok((report, format)) => ctxguard::emit(&report, format, &Terminal::detect()),
         Err(error) => ctxguard::usage_error(&error),
     };

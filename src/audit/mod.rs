@@ -194,8 +194,11 @@ fn audit_event(
     let summary_text = summary
         .filter(|s| !s.opaque)
         .map_or("", |s| s.text.as_str());
-    let carried: Vec<&import::Message> =
-        event.kept.iter().filter_map(|&m| event.trace.get(m)).collect();
+    let carried: Vec<&import::Message> = event
+        .kept
+        .iter()
+        .filter_map(|&m| event.trace.get(m))
+        .collect();
     let after = After::new(summary_text, &carried);
     let mut commitments = Vec::new();
     for region in &trace.regions {

@@ -62,6 +62,8 @@ pub enum Family {
     Verify,
     /// `ctxguard import` and `ctxguard audit`: agent-runtime sessions.
     Import,
+    /// `ctxguard hook` and `ctxguard ledger`: live guarding.
+    Hook,
 }
 
 codes! {
@@ -109,6 +111,9 @@ codes! {
     SessionRecord = "session-record", Warning, Import;
     UnknownPinKind = "unknown-pin-kind", Warning, Import;
     OpaqueSummary = "opaque-summary", Warning, Import;
+    HookInput = "hook-input", Warning, Hook;
+    LedgerRecord = "ledger-record", Warning, Hook;
+    LedgerFull = "ledger-full", Error, Hook;
 }
 
 impl Code {

@@ -26,6 +26,7 @@ pub fn explanation(code: Code) -> &'static Explanation {
         .chain(codes::policy::ALL)
         .chain(codes::verify::ALL)
         .chain(codes::import::ALL)
+        .chain(codes::hook::ALL)
         .find(|explanation| explanation.code == code)
         .copied()
         .unwrap_or(&codes::input::UNREADABLE_FILE)

@@ -110,6 +110,57 @@ impl Importer for ClaudeCode {
     }
 }
 
+/// A transcript as it stands while the session runs: the buffer now (the
+/// chain from the last record, back to the last compaction), the version
+/// of Claude Code that wrote the last record, and the transcript's lines.
+pub(crate) struct Current {
+    /// The buffer's messages, in order.
+    pub messages: Vec<Message>,
+    /// `version` of the last record that has one.
+    pub version: Option<String>,
+    /// Lines in the file.
+    pub lines: u64,
+}
+
+/// The buffer a Claude Code transcript holds now.
+pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
+    let mut problems = Vec::new();
+    let records = records::lines(file, &mut problems);
+    let by_uuid: HashMap<&str, usize> = records
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.str("/uuid").map(|uuid| (uuid, i)))
+        .collect();
+    let mut by_message: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, record) in records.iter().enumerate() {
+        if let (Some("assistant"), Some(id)) = (record.str("/type"), record.str("/message/id")) {
+            by_message.entry(id).or_default().push(i);
+        }
+    }
+    let relink = HashMap::new();
+    let session = Session {
+        records: &records,
+        by_uuid: &by_uuid,
+        by_message: &by_message,
+        relink: &relink,
+    };
+    let leaf = (0..records.len()).rev().find(|&i| {
+        let r = &records[i];
+        r.str("/uuid").is_some() && !r.flag("/isSidechain") && r.str("/type") != Some("system")
+    });
+    let messages = leaf
+        .map(|leaf| session.messages(&session.chain(leaf), records.len()))
+        .unwrap_or_default();
+    Current {
+        messages,
+        version: records
+            .iter()
+            .rev()
+            .find_map(|r| r.str("/version").map(str::to_owned)),
+        lines: file.text().lines().count() as u64,
+    }
+}
+
 struct Session<'r> {
     records: &'r [Record],
     by_uuid: &'r HashMap<&'r str, usize>,

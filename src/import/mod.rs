@@ -6,11 +6,11 @@
 //! session it came from.
 
 pub(crate) mod classify;
-mod claude_code;
+pub(crate) mod claude_code;
 mod codex;
 mod openhands;
 mod pi;
-mod records;
+pub(crate) mod records;
 mod swe_agent;
 
 use std::sync::Arc;

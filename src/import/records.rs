@@ -71,7 +71,7 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
 
 /// Text of a message's content: a string, or a list of blocks of which the
 /// `text` ones are joined (others are left to the caller).
-pub(super) fn text_of(content: &Value) -> String {
+pub(crate) fn text_of(content: &Value) -> String {
     match content {
         Value::String(text) => text.clone(),
         Value::Array(blocks) => blocks

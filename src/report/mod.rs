@@ -5,6 +5,7 @@
 //! reads a file or decides a verdict.
 
 mod github;
+pub(crate) mod hook;
 pub(crate) mod html;
 mod human;
 mod json;

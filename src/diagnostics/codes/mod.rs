@@ -3,6 +3,7 @@
 //! (message and help), side by side. Checks call the constructors and add
 //! labels on their spans.
 
+pub(crate) mod hook;
 pub(crate) mod import;
 pub(crate) mod input;
 pub(crate) mod policy;

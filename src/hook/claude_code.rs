@@ -1,0 +1,481 @@
+//! Claude Code's hook events, each a function from its payload and the
+//! session's ledger to what happened. Nothing here prints; `report::hook`
+//! turns each outcome into the hook's output and exit code.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::ledger::{Check, Commitment, Entry, Ledger, Snapshot, Source, State};
+use super::payload::Payload;
+use super::reinject::reinject;
+use super::{Blocked, Gate, HookEvent, Judged, Outcome, Unpinned};
+use crate::audit::{self, After, Outcome as Kept};
+use crate::buffer::plan::{Entry as PlanEntry, Plan, PlanRegion};
+use crate::buffer::trace::Derived;
+use crate::diagnostics::Code;
+use crate::import::classify::{answer_kind, user_text};
+use crate::import::claude_code::current;
+use crate::import::{Origin, ANSWER_MARK};
+use crate::policy::Policy;
+use crate::source::{Access, Spanned};
+use crate::verify::text::Words;
+use crate::verify::{verify, Options, Verdict};
+
+/// The first version whose PreCompact hooks can block a compaction.
+pub const BLOCKING_SINCE: &str = "2.1.105";
+
+/// Runs `event` for `payload` against `ledger`.
+pub(super) fn handle(
+    event: HookEvent,
+    payload: &Payload,
+    ledger: &Ledger,
+    policy: &Policy,
+    access: &Access,
+) -> Result<Outcome, super::ledger::LedgerError> {
+    match event {
+        HookEvent::UserPromptSubmit => prompt(payload, ledger, policy),
+        HookEvent::PostToolUse => tool(payload, ledger, policy),
+        HookEvent::PreCompact => pre_compact(payload, ledger, policy, access),
+        HookEvent::PostCompact => post_compact(payload, ledger),
+        HookEvent::SessionStart => session_start(payload, ledger, policy),
+    }
+}
+
+/// A slash command (`/compact`, `/model opus`) is the runtime's, not a
+/// commitment; a path (`/etc/hosts is …`) is not a command.
+static SLASH_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Regex::new(r"^/[A-Za-z][A-Za-z0-9:_-]*(\s|$)").expect("the command pattern compiles")
+});
+
+/// UserPromptSubmit: the prompt's pins, hinted and unclassified sentences
+/// into the ledger; what the ledger already holds is not written again.
+fn prompt(
+    payload: &Payload,
+    ledger: &Ledger,
+    policy: &Policy,
+) -> Result<Outcome, super::ledger::LedgerError> {
+    let Some(prompt) = payload.prompt.as_deref() else {
+        return Ok(Outcome::Quiet);
+    };
+    if SLASH_COMMAND.is_match(prompt.trim_start()) {
+        return Ok(Outcome::Quiet);
+    }
+    let source = Source {
+        hook: Some("UserPromptSubmit".to_owned()),
+        prompt_id: payload.prompt_id.clone(),
+        transcript: payload.transcript_path.clone(),
+        ..Source::default()
+    };
+    let (pieces, unknown) = user_text(policy, prompt);
+    let commitments = pieces
+        .into_iter()
+        .filter_map(|piece| {
+            let derived = piece.derived?;
+            let mut c =
+                Commitment::new(&piece.kind, piece.key, piece.text, derived, source.clone());
+            c.hint = piece.hint;
+            Some(c)
+        })
+        .collect();
+    let recorded = record(ledger, commitments)?;
+    Ok(Outcome::Recorded {
+        recorded,
+        unknown: unknown
+            .into_iter()
+            .map(|pin| Unpinned {
+                kind: pin.kind,
+                suggestion: pin.suggestion,
+            })
+            .collect(),
+    })
+}
+
+/// Appends the commitments the ledger does not already hold as they are.
+fn record(
+    ledger: &Ledger,
+    commitments: Vec<Commitment>,
+) -> Result<Vec<Commitment>, super::ledger::LedgerError> {
+    let state = ledger.read()?;
+    let held = |c: &Commitment| {
+        state.active().any(|a| {
+            a.commitment.id == c.id && a.commitment.hash == c.hash && a.commitment.kind == c.kind
+        })
+    };
+    let mut new: Vec<Commitment> = Vec::new();
+    for c in commitments {
+        if !held(&c) && !new.iter().any(|n| n.id == c.id && n.hash == c.hash) {
+            new.push(c);
+        }
+    }
+    ledger.append(new.iter().cloned().map(entry).collect())?;
+    Ok(new)
+}
+
+fn entry(c: Commitment) -> Entry {
+    match c.derived {
+        Derived::Pin => Entry::Pinned(c),
+        Derived::Answer => Entry::Confirmed(c),
+        Derived::Hint | Derived::Sentence => Entry::Derived(c),
+    }
+}
+
+/// PostToolUse: the choices the user made in `AskUserQuestion`, and a plan
+/// they approved (`ExitPlanMode`), as confirmed commitments.
+fn tool(
+    payload: &Payload,
+    ledger: &Ledger,
+    policy: &Policy,
+) -> Result<Outcome, super::ledger::LedgerError> {
+    let source = Source {
+        hook: Some("PostToolUse".to_owned()),
+        prompt_id: payload.prompt_id.clone(),
+        transcript: payload.transcript_path.clone(),
+        tool_use_id: payload.tool_use_id.clone(),
+        ..Source::default()
+    };
+    let kind = answer_kind(policy);
+    let confirmed: Vec<Commitment> = match payload.tool_name.as_deref() {
+        Some("AskUserQuestion") => answers(payload)
+            .into_iter()
+            .map(|(question, answer)| {
+                let key = format!("answer-{}", &super::ledger::hash(&question)[7..15]);
+                let text = format!("{question} {ANSWER_MARK}{answer}");
+                Commitment::new(&kind, Some(key), text, Derived::Answer, source.clone())
+            })
+            .collect(),
+        Some("ExitPlanMode") => payload
+            .tool_input
+            .get("plan")
+            .and_then(Value::as_str)
+            .filter(|plan| !plan.trim().is_empty())
+            .map(|plan| {
+                Commitment::new(
+                    &kind,
+                    Some("approved-plan".to_owned()),
+                    plan.to_owned(),
+                    Derived::Answer,
+                    source.clone(),
+                )
+            })
+            .into_iter()
+            .collect(),
+        _ => return Ok(Outcome::Quiet),
+    };
+    let recorded = record(ledger, confirmed)?;
+    Ok(Outcome::Recorded {
+        recorded,
+        unknown: Vec::new(),
+    })
+}
+
+/// The answers of an `AskUserQuestion` call, however this version gives
+/// them: `tool_response.answers` (the transcript's `toolUseResult`),
+/// `tool_input.answers`, or the tool's text, `User has answered your
+/// questions: "Q"="A", …`.
+fn answers(payload: &Payload) -> Vec<(String, String)> {
+    let object = payload
+        .tool_response
+        .get("answers")
+        .or_else(|| payload.tool_input.get("answers"))
+        .and_then(Value::as_object);
+    if let Some(object) = object {
+        return object
+            .iter()
+            .map(|(q, a)| {
+                let a = match a {
+                    Value::String(a) => a.clone(),
+                    Value::Array(items) => items
+                        .iter()
+                        .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_owned))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    other => other.to_string(),
+                };
+                (q.clone(), a)
+            })
+            .collect();
+    }
+    let text = match &payload.tool_response {
+        Value::String(text) => text.clone(),
+        other => crate::import::records::text_of(other),
+    };
+    static PAIR: LazyLock<Regex> = LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        Regex::new(r#""((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)""#).expect("the pair pattern compiles")
+    });
+    match text.split_once("User has answered your questions:") {
+        Some((_, rest)) => PAIR
+            .captures_iter(rest)
+            .map(|c| (c[1].to_owned(), c[2].to_owned()))
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// PreCompact: brings the ledger level with the transcript (prompts typed
+/// before the hooks were installed, answers without a PostToolUse hook),
+/// snapshots it, and blocks the compaction when the active commitments
+/// alone do not fit the policy's commitment budget.
+fn pre_compact(
+    payload: &Payload,
+    ledger: &Ledger,
+    policy: &Policy,
+    access: &Access,
+) -> Result<Outcome, super::ledger::LedgerError> {
+    let mut caught_up = Vec::new();
+    let mut version = None;
+    let mut transcript_lines = None;
+    if let Some(path) = &payload.transcript_path {
+        // The transcript can lag the turn: what it lacks, the prompt hook recorded.
+        if let Ok(file) = crate::source::read::read(std::path::Path::new(path), access) {
+            let now = current(&file);
+            version = now.version;
+            transcript_lines = Some(now.lines);
+            caught_up = from_transcript(policy, path, &now.messages);
+        }
+    }
+    let caught_up = record(ledger, caught_up)?;
+    let state = ledger.read()?;
+    let (verdict, tokens, budget, reason) = fits(policy, &state, &ledger.name());
+    let blocked = verdict == Verdict::Escalate;
+    let gate = match version.as_deref().map(|v| newer_or_same(v, BLOCKING_SINCE)) {
+        Some(true) => Gate::Honoured,
+        Some(false) => Gate::TooOld(version.clone().unwrap_or_default()),
+        None => Gate::Unknown,
+    };
+    let snapshot = Snapshot {
+        trigger: payload.trigger.clone(),
+        transcript: payload.transcript_path.clone(),
+        transcript_lines,
+        version,
+        active: state.active().count(),
+        tokens,
+        budget,
+        blocked,
+    };
+    ledger.append(vec![Entry::Compacted(snapshot.clone())])?;
+    Ok(Outcome::Snapshot {
+        snapshot,
+        caught_up: caught_up.len(),
+        blocked: blocked.then(|| Blocked {
+            gate,
+            reason: reason.unwrap_or_default(),
+        }),
+    })
+}
+
+/// The user's commitments in the transcript's buffer.
+fn from_transcript(
+    policy: &Policy,
+    path: &str,
+    messages: &[crate::import::Message],
+) -> Vec<Commitment> {
+    let mut found = Vec::new();
+    for message in messages {
+        let source = Source {
+            hook: Some("PreCompact".to_owned()),
+            transcript: Some(path.to_owned()),
+            line: Some(message.line),
+            ..Source::default()
+        };
+        match message.origin {
+            Origin::User => {
+                let (pieces, _) = user_text(policy, &message.text);
+                found.extend(pieces.into_iter().filter_map(|piece| {
+                    let mut c = Commitment::new(
+                        &piece.kind,
+                        piece.key,
+                        piece.text,
+                        piece.derived?,
+                        source.clone(),
+                    );
+                    c.hint = piece.hint;
+                    Some(c)
+                }));
+            }
+            Origin::Answer => {
+                let key = message
+                    .text
+                    .split_once(&format!(" {ANSWER_MARK}"))
+                    .map(|(q, _)| format!("answer-{}", &super::ledger::hash(q)[7..15]));
+                found.push(Commitment::new(
+                    &answer_kind(policy),
+                    key,
+                    message.text.clone(),
+                    Derived::Answer,
+                    source,
+                ));
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Whether the active commitments fit the policy: `verify` of a plan that
+/// keeps every one, so the hook escalates exactly when `verify` would.
+fn fits(policy: &Policy, state: &State, name: &str) -> (Verdict, u64, Option<u64>, Option<String>) {
+    let trace = state.to_trace(name, false);
+    let plan = Plan::unplaced(
+        trace
+            .regions
+            .iter()
+            .enumerate()
+            .map(|(i, region)| {
+                PlanRegion::unplaced(
+                    i,
+                    PlanEntry::Keep {
+                        id: Spanned::unplaced(region.id.clone()),
+                    },
+                )
+            })
+            .collect(),
+    );
+    let verification = verify(policy, &trace, &plan, &Options::default());
+    let reason = verification
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::BudgetUnmeetable)
+        .map(|d| d.message.clone());
+    let budget = verification
+        .stats
+        .budget
+        .map(|window| policy.commitment_budget(window).unwrap_or(window));
+    (
+        verification.verdict,
+        verification.stats.tokens_after,
+        budget,
+        reason,
+    )
+}
+
+/// `a >= b` for dotted version numbers (`2.1.105`); `None` when `a` is
+/// not one.
+fn newer_or_same(a: &str, b: &str) -> bool {
+    let parse = |v: &str| -> Vec<u64> {
+        v.split(['.', '-', '+'])
+            .map_while(|part| part.parse().ok())
+            .collect()
+    };
+    parse(a) >= parse(b)
+}
+
+/// PostCompact: the summary against every active commitment, as the
+/// audit judges; what it lost, altered or invented goes in the ledger.
+fn post_compact(payload: &Payload, ledger: &Ledger) -> Result<Outcome, super::ledger::LedgerError> {
+    let Some(summary) = payload.compact_summary.as_deref() else {
+        return Ok(Outcome::Quiet);
+    };
+    let state = ledger.read()?;
+    let after = After::new(summary, &[]);
+    let judged: Vec<Judged> = state
+        .active()
+        .map(|a| {
+            let (outcome, evidence) = after.judge(&a.commitment.text, a.commitment.derived);
+            Judged {
+                commitment: a.commitment.clone(),
+                outcome,
+                evidence,
+            }
+        })
+        .collect();
+    // Only what the user typed supports what a summary says they want.
+    let support: Vec<Words> = state
+        .commitments
+        .iter()
+        .map(|a| Words::of(&a.commitment.text))
+        .collect();
+    let invented = audit::invented(&support, summary, 0);
+    let ids = |outcome: Kept| {
+        judged
+            .iter()
+            .filter(|j| j.outcome == outcome)
+            .map(|j| j.commitment.id.clone())
+            .collect::<Vec<_>>()
+    };
+    let check = Check {
+        trigger: payload.trigger.clone(),
+        summary: super::ledger::hash(summary),
+        verbatim: ids(Kept::Verbatim).len(),
+        paraphrased: ids(Kept::Paraphrased).len(),
+        altered: ids(Kept::Altered),
+        lost: ids(Kept::Lost),
+        invented: invented
+            .iter()
+            .map(|i| super::ledger::hash(&i.text))
+            .collect(),
+    };
+    ledger.append(vec![Entry::Verified(check)])?;
+    Ok(Outcome::Verified { judged, invented })
+}
+
+/// SessionStart: after a compaction, the active commitments for the model.
+fn session_start(
+    payload: &Payload,
+    ledger: &Ledger,
+    policy: &Policy,
+) -> Result<Outcome, super::ledger::LedgerError> {
+    if payload.source.as_deref() != Some("compact") {
+        return Ok(Outcome::Quiet);
+    }
+    let state = ledger.read()?;
+    let active: Vec<_> = state.active().collect();
+    let kinds: Vec<String> = policy.kinds.iter().map(|k| k.name.clone()).collect();
+    Ok(
+        match reinject(&active, &kinds, &ledger.session, state.check.as_ref()) {
+            Some(reinjection) => Outcome::Reinjected(reinjection),
+            None => Outcome::Quiet,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare_by_number() {
+        assert!(newer_or_same("2.1.105", BLOCKING_SINCE));
+        assert!(newer_or_same("2.1.226", BLOCKING_SINCE));
+        assert!(newer_or_same("2.10.0", BLOCKING_SINCE));
+        assert!(!newer_or_same("2.1.76", BLOCKING_SINCE));
+        assert!(!newer_or_same("2.0.76", BLOCKING_SINCE));
+    }
+
+    #[test]
+    fn answers_in_every_shape() {
+        let read = |json: &str| answers(&Payload::read(json.as_bytes()).unwrap());
+        let expected = vec![("Which key?".to_owned(), "uuid".to_owned())];
+        assert_eq!(
+            read(r#"{"tool_response":{"questions":[],"answers":{"Which key?":"uuid"}}}"#),
+            expected
+        );
+        assert_eq!(
+            read(r#"{"tool_input":{"answers":{"Which key?":"uuid"}}}"#),
+            expected
+        );
+        assert_eq!(
+            read(
+                r#"{"tool_response":"User has answered your questions: \"Which key?\"=\"uuid\". You can now continue."}"#
+            ),
+            expected
+        );
+        assert_eq!(
+            read(r#"{"tool_response":{"answers":{"Which?":["a","b"]}}}"#),
+            vec![("Which?".to_owned(), "a, b".to_owned())]
+        );
+        assert!(read(r#"{"tool_response":{"other":1}}"#).is_empty());
+    }
+
+    #[test]
+    fn slash_commands_are_not_prompts() {
+        assert!(SLASH_COMMAND.is_match("/compact keep the API notes"));
+        assert!(SLASH_COMMAND.is_match("/clear"));
+        assert!(!SLASH_COMMAND.is_match("/etc/hosts is wrong"));
+        assert!(!SLASH_COMMAND.is_match("do not touch /etc"));
+    }
+}

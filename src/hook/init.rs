@@ -1,0 +1,363 @@
+//! `ctxguard init claude-code`: the hooks block merged into a Claude Code
+//! `settings.json`, edited in place (comments, order and layout kept), so
+//! other hooks and keys are untouched; idempotent; `--remove` takes out
+//! exactly what it put in. ctxguard's handlers are the ones whose command
+//! runs `hook claude-code`.
+
+use std::path::{Path, PathBuf};
+
+use jsonc_parser::cst::{CstInputValue, CstRootNode};
+use jsonc_parser::ParseOptions;
+use serde_json::{json, Value};
+
+use super::HookEvent;
+use crate::diagnostics::codes::input as codes;
+use crate::diagnostics::Diagnostic;
+use crate::source::{Access, SourceFile};
+
+/// Which settings file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// `.claude/settings.json`: shared with the team.
+    Project,
+    /// `.claude/settings.local.json`: this checkout only.
+    Local,
+    /// `~/.claude/settings.json` (or `$CLAUDE_CONFIG_DIR/settings.json`).
+    User,
+}
+
+/// What `init` was asked.
+#[derive(Clone, Debug)]
+pub struct InitRequest {
+    /// Which settings file.
+    pub scope: Scope,
+    /// The project folder (`--project`, `--local`).
+    pub project: PathBuf,
+    /// Claude Code's configuration folder (`--user`): `CLAUDE_CONFIG_DIR`
+    /// or `~/.claude`.
+    pub config_dir: Option<PathBuf>,
+    /// How the hooks run ctxguard: `ctxguard` on the `PATH`, or a path.
+    pub command: String,
+    /// A policy the hooks use instead of the built-in default.
+    pub policy: Option<String>,
+    /// Take the hooks out instead.
+    pub remove: bool,
+    /// Write nothing; the diff says what would change.
+    pub dry_run: bool,
+    /// What may be read.
+    pub access: Access,
+}
+
+/// What `init` did.
+#[derive(Clone, Debug)]
+pub struct Installed {
+    /// The settings file.
+    pub path: PathBuf,
+    /// Its text before (`None`: it did not exist).
+    pub before: Option<String>,
+    /// Its text after.
+    pub after: String,
+    /// Where the original was saved, when it was changed.
+    pub backup: Option<PathBuf>,
+    /// Nothing was written (`--dry-run`).
+    pub dry_run: bool,
+    /// Hooks were taken out.
+    pub removed: bool,
+}
+
+impl Installed {
+    /// Whether the file changes.
+    pub fn changed(&self) -> bool {
+        self.before.as_deref().unwrap_or("") != self.after
+    }
+}
+
+/// Each event ctxguard hooks, its matcher and its timeout in seconds.
+const HOOKS: [(HookEvent, Option<&str>, u64); 5] = [
+    (HookEvent::UserPromptSubmit, None, 10),
+    (
+        HookEvent::PostToolUse,
+        Some("AskUserQuestion|ExitPlanMode"),
+        10,
+    ),
+    (HookEvent::PreCompact, Some("manual|auto"), 60),
+    (HookEvent::PostCompact, Some("manual|auto"), 30),
+    (HookEvent::SessionStart, Some("compact"), 10),
+];
+
+/// The part of a hook command that marks it as ctxguard's.
+const MARK: &str = " hook claude-code ";
+
+/// The settings file of `request`'s scope.
+pub fn settings_path(request: &InitRequest) -> PathBuf {
+    match request.scope {
+        Scope::Project => request.project.join(".claude").join("settings.json"),
+        Scope::Local => request.project.join(".claude").join("settings.local.json"),
+        Scope::User => request
+            .config_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(".claude"))
+            .join("settings.json"),
+    }
+}
+
+/// The handler group ctxguard wants under `event`.
+fn group(request: &InitRequest, event: HookEvent, matcher: Option<&str>, timeout: u64) -> Value {
+    let mut command = format!("{}{MARK}{}", request.command, event.name());
+    if let Some(policy) = &request.policy {
+        command.push_str(&format!(" --policy {policy}"));
+    }
+    let handler = json!({"type": "command", "command": command, "timeout": timeout});
+    match matcher {
+        Some(matcher) => json!({"matcher": matcher, "hooks": [handler]}),
+        None => json!({"hooks": [handler]}),
+    }
+}
+
+fn ours(handler: &Value) -> bool {
+    handler
+        .get("command")
+        .and_then(Value::as_str)
+        .is_some_and(|command| command.contains(MARK))
+}
+
+/// Merges (or removes) the hooks; writes unless `dry_run`.
+pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
+    let path = settings_path(request);
+    let before = match std::fs::metadata(&path) {
+        Ok(_) => Some(
+            crate::source::read::read(&path, &request.access)
+                .map_err(|d| vec![*d])?
+                .text()
+                .to_owned(),
+        ),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => {
+            return Err(vec![codes::unreadable(
+                &path.display().to_string(),
+                error.to_string(),
+            )])
+        }
+    };
+    let after = merged(request, &path, before.as_deref())?;
+    let mut installed = Installed {
+        path: path.clone(),
+        before,
+        after,
+        backup: None,
+        dry_run: request.dry_run,
+        removed: request.remove,
+    };
+    if request.dry_run || !installed.changed() {
+        return Ok(installed);
+    }
+    let failed = |what: &Path, error: std::io::Error| {
+        vec![codes::unreadable(
+            &what.display().to_string(),
+            format!("cannot write it: {error}"),
+        )]
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
+    }
+    if installed.before.is_some() {
+        let backup = path.with_extension("json.ctxguard.bak");
+        std::fs::copy(&path, &backup).map_err(|e| failed(&backup, e))?;
+        installed.backup = Some(backup);
+    }
+    // Written beside it and renamed over it: never half a settings file.
+    let temporary = path.with_extension("json.ctxguard.tmp");
+    std::fs::write(&temporary, &installed.after).map_err(|e| failed(&temporary, e))?;
+    if let Ok(metadata) = std::fs::metadata(&path) {
+        let _ = std::fs::set_permissions(&temporary, metadata.permissions());
+    }
+    std::fs::rename(&temporary, &path).map_err(|e| failed(&path, e))?;
+    Ok(installed)
+}
+
+/// The settings text with ctxguard's hooks merged in (or taken out).
+fn merged(
+    request: &InitRequest,
+    path: &Path,
+    before: Option<&str>,
+) -> Result<String, Vec<Diagnostic>> {
+    let name = path.display().to_string();
+    let text = match before {
+        Some(text) if !text.trim().is_empty() => text,
+        _ => "{}\n",
+    };
+    let root = CstRootNode::parse(text, &ParseOptions::default()).map_err(|error| {
+        let file = SourceFile::new(&name, text);
+        let range = error.range();
+        vec![
+            codes::invalid_input(format!("`{name}` is not valid JSON: {}", error.kind()))
+                .label(&file, range.start..range.end.max(range.start), "here")
+                .help("fix the settings file first; `ctxguard init` edits it in place and needs to read it"),
+        ]
+    })?;
+    let not = |what: &str| {
+        vec![codes::invalid_input(format!("`{name}`: {what}"))
+            .file(&name)
+            .help("Claude Code reads `hooks` as an object of event names, each a list of matcher groups")]
+    };
+    let object = match root.value() {
+        None => root.object_value_or_set(),
+        Some(_) => root
+            .object_value()
+            .ok_or_else(|| not("the settings are not a JSON object"))?,
+    };
+    if request.remove && object.get("hooks").is_none() {
+        return Ok(text.to_owned());
+    }
+    let hooks = object
+        .object_value_or_create("hooks")
+        .ok_or_else(|| not("`hooks` is not an object"))?;
+    for (event, matcher, timeout) in HOOKS {
+        let wanted = group(request, event, matcher, timeout);
+        if request.remove && hooks.get(event.name()).is_none() {
+            continue;
+        }
+        let groups = hooks
+            .array_value_or_create(event.name())
+            .ok_or_else(|| not(&format!("`hooks.{}` is not a list", event.name())))?;
+        let mut installed = false;
+        for element in groups.elements() {
+            let Some(value) = element.to_serde_value() else {
+                continue;
+            };
+            let handlers = value.get("hooks").and_then(Value::as_array);
+            let mine = handlers.is_some_and(|h| h.iter().any(ours));
+            if !mine {
+                continue;
+            }
+            if !request.remove && !installed && value == wanted {
+                installed = true;
+                continue;
+            }
+            let others = handlers.map_or(0, |h| h.iter().filter(|h| !ours(h)).count());
+            if others == 0 {
+                element.remove();
+            } else if let Some(list) = element
+                .as_object()
+                .and_then(|group| group.array_value("hooks"))
+            {
+                for handler in list.elements() {
+                    if handler.to_serde_value().is_some_and(|h| ours(&h)) {
+                        handler.remove();
+                    }
+                }
+            }
+        }
+        if !request.remove && !installed {
+            groups.append(input(&wanted));
+        }
+        if groups.elements().is_empty() {
+            if let Some(property) = hooks.get(event.name()) {
+                property.remove();
+            }
+        }
+    }
+    if hooks.properties().is_empty() && request.remove {
+        if let Some(property) = object.get("hooks") {
+            property.remove();
+        }
+    }
+    let mut after = root.to_string();
+    if before.is_none_or(|b| b.ends_with('\n')) && !after.ends_with('\n') {
+        after.push('\n');
+    }
+    Ok(after)
+}
+
+/// A JSON value as the CST inserts it.
+fn input(value: &Value) -> CstInputValue {
+    match value {
+        Value::Null => CstInputValue::Null,
+        Value::Bool(flag) => CstInputValue::Bool(*flag),
+        Value::Number(number) => CstInputValue::Number(number.to_string()),
+        Value::String(text) => CstInputValue::String(text.clone()),
+        Value::Array(items) => CstInputValue::Array(items.iter().map(input).collect()),
+        Value::Object(map) => {
+            CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), input(v))).collect())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(remove: bool) -> InitRequest {
+        InitRequest {
+            scope: Scope::Project,
+            project: PathBuf::from("/p"),
+            config_dir: None,
+            command: "ctxguard".into(),
+            policy: None,
+            remove,
+            dry_run: true,
+            access: Access::default(),
+        }
+    }
+
+    const OTHERS: &str = r#"{
+  // the team's formatter
+  "permissions": {"allow": ["Bash(npm test)"]},
+  "hooks": {
+    "PreCompact": [
+      {"matcher": "auto", "hooks": [{"type": "command", "command": "./save-notes.sh", "timeout": 5}]}
+    ]
+  }
+}
+"#;
+
+    #[test]
+    fn merges_beside_other_hooks_keeps_comments_and_is_idempotent() {
+        let path = Path::new("/p/.claude/settings.json");
+        let once = merged(&request(false), path, Some(OTHERS)).unwrap();
+        assert!(once.contains("// the team's formatter"));
+        assert!(once.contains("./save-notes.sh"));
+        let value: Value =
+            serde_json::from_str(&once.replace("// the team's formatter\n", "")).unwrap();
+        for (event, _, _) in HOOKS {
+            let groups = value["hooks"][event.name()].as_array().unwrap();
+            let mine: Vec<_> = groups
+                .iter()
+                .filter(|g| g["hooks"].as_array().unwrap().iter().any(ours))
+                .collect();
+            assert_eq!(mine.len(), 1, "{}", event.name());
+        }
+        assert_eq!(value["hooks"]["PreCompact"][1]["hooks"][0]["timeout"], 60);
+        let twice = merged(&request(false), path, Some(&once)).unwrap();
+        assert_eq!(once, twice, "a second run changes nothing");
+        let removed = merged(&request(true), path, Some(&once)).unwrap();
+        let value: Value =
+            serde_json::from_str(&removed.replace("// the team's formatter\n", "")).unwrap();
+        assert_eq!(value["hooks"].as_object().unwrap().len(), 1);
+        assert_eq!(value["hooks"]["PreCompact"].as_array().unwrap().len(), 1);
+        assert!(removed.contains("./save-notes.sh"));
+    }
+
+    #[test]
+    fn a_new_file_and_a_removal_that_leaves_nothing() {
+        let path = Path::new("/p/.claude/settings.json");
+        let fresh = merged(&request(false), path, None).unwrap();
+        let value: Value = serde_json::from_str(&fresh).unwrap();
+        assert_eq!(value["hooks"].as_object().unwrap().len(), 5);
+        let removed = merged(&request(true), path, Some(&fresh)).unwrap();
+        let value: Value = serde_json::from_str(&removed).unwrap();
+        assert_eq!(value, json!({}));
+    }
+
+    #[test]
+    fn settings_that_are_not_an_object_are_refused_with_a_place() {
+        let path = Path::new("/p/.claude/settings.json");
+        let errors = merged(&request(false), path, Some("{\"hooks\": [1,}")).unwrap_err();
+        assert!(
+            errors[0].message.contains("not valid JSON")
+                || errors[0].message.contains("not an object")
+        );
+        let errors = merged(&request(false), path, Some("{\"hooks\": 3}")).unwrap_err();
+        assert!(errors[0].message.contains("`hooks` is not an object"));
+    }
+}

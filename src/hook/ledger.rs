@@ -1,0 +1,626 @@
+//! The commitment ledger of one session: `.ctxguard/ledger/SESSION.jsonl`,
+//! append-only JSON Lines, one record per event. Hooks of one session run
+//! in parallel, so every append takes an exclusive lock on the file and
+//! writes its records with one `write`; a crash mid-write leaves at most one
+//! torn last line, which the next append moves onto a line of its own and
+//! every reader skips and reports. Reading replays the records into the
+//! active set. Only what the user typed or confirmed is stored: commitment
+//! texts, and of summaries and invented sentences only hashes.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::buffer::trace::{Content, Derived, Provenance, Region, RegionKind, Role, Status, Trace};
+use crate::diagnostics::codes::hook as codes;
+use crate::diagnostics::Diagnostic;
+
+/// The size a ledger may reach before appends are refused: 16 MiB, some
+/// 50,000 commitments.
+pub const DEFAULT_MAX_LEDGER_BYTES: u64 = 16 << 20;
+
+/// One line of the ledger.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Record {
+    /// When, RFC 3339 UTC.
+    pub at: String,
+    /// What happened.
+    #[serde(flatten)]
+    pub entry: Entry,
+}
+
+/// What a ledger record says.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "lowercase")]
+pub enum Entry {
+    /// The user pinned a commitment (`pin KIND [KEY]: TEXT`, or by hand).
+    Pinned(Commitment),
+    /// A sentence the user typed: a commitment by a hint, or unclassified.
+    Derived(Commitment),
+    /// A choice the user made: an answer to a question, an approved plan.
+    Confirmed(Commitment),
+    /// A commitment that is done: no longer re-injected.
+    Discharged(Change),
+    /// A commitment withdrawn: no longer re-injected.
+    Unpinned(Change),
+    /// A compaction is about to run (PreCompact).
+    Compacted(Snapshot),
+    /// A compaction's summary checked against the ledger (PostCompact).
+    Verified(Check),
+}
+
+/// A commitment as recorded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Commitment {
+    /// Stable id: `c` and 10 hex digits of its identity's hash.
+    pub id: String,
+    /// A kind of the policy, or `unclassified`.
+    pub kind: String,
+    /// Its key, when the user gave one (a later pin of the same kind and
+    /// key replaces it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The commitment, byte for byte as the user typed or confirmed it.
+    pub text: String,
+    /// `sha256:` and the hex hash of `text`.
+    pub hash: String,
+    /// How its kind was decided.
+    pub derived: Derived,
+    /// The hint that matched, for `derived: hint`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// Where it came from.
+    #[serde(default)]
+    pub source: Source,
+}
+
+/// Where a record came from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    /// The hook event (`UserPromptSubmit`, …), or `ledger` for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook: Option<String>,
+    /// The prompt's id, where the runtime gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_id: Option<String>,
+    /// The transcript, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
+    /// The 1-based line of the transcript record, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// The tool call a choice was made in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+}
+
+/// A commitment discharged or unpinned.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Change {
+    /// The commitment's id.
+    pub id: String,
+    /// Who: `ledger` (a person) or a hook event.
+    pub by: String,
+}
+
+/// The ledger when a compaction was about to run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// `manual` or `auto`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    /// The transcript at that moment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
+    /// How many lines the transcript had (it can lag the current turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript_lines: Option<u64>,
+    /// The runtime's version, where the transcript says it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Active commitments.
+    pub active: usize,
+    /// Their tokens, counted with the policy's tokenizer.
+    pub tokens: u64,
+    /// What the policy lets commitments use, if it sets a window.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<u64>,
+    /// Whether the hook refused the compaction.
+    pub blocked: bool,
+}
+
+/// A summary checked against the active commitments.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Check {
+    /// `manual` or `auto`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    /// `sha256:` hash of the summary (its text is the model's: not stored).
+    pub summary: String,
+    /// Commitments the summary holds byte for byte.
+    pub verbatim: usize,
+    /// Commitments it carries in other words.
+    pub paraphrased: usize,
+    /// Ids of the commitments it changes.
+    #[serde(default)]
+    pub altered: Vec<String>,
+    /// Ids of the commitments it does not carry.
+    #[serde(default)]
+    pub lost: Vec<String>,
+    /// Hashes of the sentences it presents as the user's without support.
+    #[serde(default)]
+    pub invented: Vec<String>,
+}
+
+/// `sha256:` and the hex digest of `text`.
+pub fn hash(text: &str) -> String {
+    format!("sha256:{}", hex(&Sha256::digest(text.as_bytes())))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Commitment {
+    /// A commitment of `kind`: its id comes from `kind` and `key`, or,
+    /// without a key, from its text, so the same sentence typed twice is
+    /// one commitment and a new pin of a key replaces the old one.
+    pub fn new(
+        kind: &RegionKind,
+        key: Option<String>,
+        text: String,
+        derived: Derived,
+        source: Source,
+    ) -> Commitment {
+        let kind = match kind {
+            RegionKind::Commitment(kind) => kind.clone(),
+            _ => "unclassified".to_owned(),
+        };
+        let hash = hash(&text);
+        let identity = match &key {
+            Some(key) => format!("{kind}:{key}"),
+            None => format!("{kind}#{hash}"),
+        };
+        let digest = hex(&Sha256::digest(identity.as_bytes()));
+        Commitment {
+            id: format!("c{}", &digest[..10]),
+            kind,
+            key,
+            text,
+            hash,
+            derived,
+            hint: None,
+            source,
+        }
+    }
+
+    /// Pinned by the user, or a choice they made: what is shown first when
+    /// not everything fits.
+    pub fn priority(&self) -> u8 {
+        match self.derived {
+            Derived::Pin => 0,
+            Derived::Answer => 1,
+            Derived::Hint => 2,
+            Derived::Sentence => 3,
+        }
+    }
+}
+
+/// A commitment as the ledger holds it now.
+#[derive(Clone, Debug)]
+pub struct Active {
+    /// Its latest record.
+    pub commitment: Commitment,
+    /// When it was first recorded.
+    pub since: String,
+    /// The ledger line of its latest record.
+    pub line: u64,
+    /// Active, or discharged (also for unpinned).
+    pub status: Status,
+    /// Unpinned rather than discharged.
+    pub unpinned: bool,
+}
+
+/// A ledger read: every commitment ever recorded, in the order first
+/// recorded, with its current status; the last compaction and check; the
+/// lines that could not be read.
+#[derive(Debug, Default)]
+pub struct State {
+    /// Every commitment, in the order first recorded.
+    pub commitments: Vec<Active>,
+    /// The last `compacted` record.
+    pub snapshot: Option<Snapshot>,
+    /// The last `verified` record.
+    pub check: Option<Check>,
+    /// How many records were read.
+    pub records: usize,
+    /// Lines skipped (`ledger-record`).
+    pub problems: Vec<Diagnostic>,
+}
+
+impl State {
+    /// The commitments still active, in the order first recorded.
+    pub fn active(&self) -> impl Iterator<Item = &Active> {
+        self.commitments
+            .iter()
+            .filter(|c| c.status == Status::Active)
+    }
+
+    /// The commitment whose id, key or id prefix is `name`: `Err` with the
+    /// candidates when it names none or several.
+    pub fn find(&self, name: &str) -> Result<&Active, Vec<&Active>> {
+        let exact: Vec<&Active> = self
+            .commitments
+            .iter()
+            .filter(|c| c.commitment.id == name || c.commitment.key.as_deref() == Some(name))
+            .collect();
+        if let [one] = exact[..] {
+            return Ok(one);
+        }
+        let prefixed: Vec<&Active> = self
+            .commitments
+            .iter()
+            .filter(|c| name.len() >= 3 && c.commitment.id.starts_with(name))
+            .collect();
+        match (exact.is_empty(), &prefixed[..]) {
+            (true, [one]) => Ok(one),
+            (true, _) => Err(prefixed),
+            (false, _) => Err(exact),
+        }
+    }
+
+    fn apply(&mut self, record: Record, line: u64, index: &mut HashMap<String, usize>) {
+        self.records += 1;
+        let mut change = |id: &str, unpinned: bool| {
+            if let Some(&i) = index.get(id) {
+                self.commitments[i].status = Status::Discharged;
+                self.commitments[i].unpinned = unpinned;
+            }
+        };
+        match record.entry {
+            Entry::Pinned(c) | Entry::Derived(c) | Entry::Confirmed(c) => match index.get(&c.id) {
+                Some(&i) => {
+                    let active = &mut self.commitments[i];
+                    active.commitment = c;
+                    active.line = line;
+                    active.status = Status::Active;
+                    active.unpinned = false;
+                }
+                None => {
+                    index.insert(c.id.clone(), self.commitments.len());
+                    self.commitments.push(Active {
+                        commitment: c,
+                        since: record.at,
+                        line,
+                        status: Status::Active,
+                        unpinned: false,
+                    });
+                }
+            },
+            Entry::Discharged(c) => change(&c.id, false),
+            Entry::Unpinned(c) => change(&c.id, true),
+            Entry::Compacted(snapshot) => self.snapshot = Some(snapshot),
+            Entry::Verified(check) => self.check = Some(check),
+        }
+    }
+
+    /// The commitments as a ctxguard trace: the active ones, and with
+    /// `all` the discharged ones too, marked so.
+    pub fn to_trace(&self, ledger: &str, all: bool) -> Trace {
+        let regions = self
+            .commitments
+            .iter()
+            .filter(|c| all || c.status == Status::Active)
+            .enumerate()
+            .map(|(index, active)| {
+                let c = &active.commitment;
+                let kind = match c.kind.as_str() {
+                    "unclassified" => RegionKind::Unclassified,
+                    kind => RegionKind::Commitment(kind.to_owned()),
+                };
+                let key = match kind {
+                    RegionKind::Commitment(_) => Some(c.key.clone().unwrap_or(c.id.clone())),
+                    _ => None,
+                };
+                let mut region = Region::unplaced(
+                    index,
+                    c.id.clone(),
+                    kind,
+                    key,
+                    Content::Text(c.text.clone()),
+                );
+                region.role = Some(Role::User);
+                region.status = active.status;
+                region.derived = Some(c.derived);
+                region.source = Some(Provenance {
+                    file: ledger.to_owned(),
+                    line: Some(active.line),
+                    record: None,
+                    hint: c.hint.clone(),
+                });
+                region
+            })
+            .collect();
+        Trace::unplaced(ledger, regions)
+    }
+}
+
+/// Why the ledger could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    /// A file operation failed.
+    #[error("cannot {action} `{path}`: {error}")]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The ledger file or folder.
+        path: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The append would pass the size cap.
+    #[error("{}", .0.message)]
+    Full(Box<Diagnostic>),
+}
+
+/// The ledger file of one session.
+#[derive(Clone, Debug)]
+pub struct Ledger {
+    /// `DIR/SESSION.jsonl`.
+    pub path: PathBuf,
+    /// The session id as the file names it.
+    pub session: String,
+    /// Appends that would make the file larger are refused.
+    pub max_bytes: u64,
+}
+
+impl Ledger {
+    /// The ledger of `session` in `dir`. A session id that is not a plain
+    /// name (`..`, a slash, control characters) is named by its hash, so no
+    /// id can make the ledger write outside `dir`.
+    pub fn new(dir: &Path, session: &str, max_bytes: u64) -> Ledger {
+        let plain = !session.is_empty()
+            && session.len() <= 128
+            && !session.starts_with('.')
+            && session
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        let session = if plain {
+            session.to_owned()
+        } else {
+            format!("s{}", &hash(session)["sha256:".len()..][..24])
+        };
+        Ledger {
+            path: dir.join(format!("{session}.jsonl")),
+            session,
+            max_bytes,
+        }
+    }
+
+    /// The file name as messages show it.
+    pub fn name(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    fn io(&self, action: &'static str) -> impl FnOnce(std::io::Error) -> LedgerError + '_ {
+        move |error| LedgerError::Io {
+            action,
+            path: self.name(),
+            error,
+        }
+    }
+
+    /// Appends `entries`, stamped now, under an exclusive lock, with one
+    /// write. Refused, with nothing written, when the file would pass
+    /// `max_bytes`.
+    pub fn append(&self, entries: Vec<Entry>) -> Result<(), LedgerError> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir).map_err(self.io("create the ledger folder"))?;
+        }
+        let at = now();
+        let mut bytes = Vec::new();
+        for entry in entries {
+            let record = Record {
+                at: at.clone(),
+                entry,
+            };
+            serde_json::to_writer(&mut bytes, &record)
+                .map_err(|e| std::io::Error::other(e.to_string()))
+                .map_err(self.io("write"))?;
+            bytes.push(b'\n');
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .open(&self.path)
+            .map_err(self.io("open"))?;
+        file.lock().map_err(self.io("lock"))?;
+        let len = file.metadata().map_err(self.io("read"))?.len();
+        if len.saturating_add(bytes.len() as u64) > self.max_bytes {
+            return Err(LedgerError::Full(Box::new(codes::ledger_full(
+                &self.name(),
+                &self.session,
+                len,
+                self.max_bytes,
+            ))));
+        }
+        // A line torn by a crash stays a line of its own.
+        if len > 0 {
+            let mut last = [0u8];
+            file.seek(SeekFrom::End(-1)).map_err(self.io("read"))?;
+            file.read_exact(&mut last).map_err(self.io("read"))?;
+            if last[0] != b'\n' {
+                bytes.insert(0, b'\n');
+            }
+        }
+        file.write_all(&bytes).map_err(self.io("append to"))?;
+        Ok(())
+    }
+
+    /// Reads the ledger (a missing one is empty) under a shared lock, so no
+    /// append is seen half written.
+    pub fn read(&self) -> Result<State, LedgerError> {
+        let mut file = match File::open(&self.path) {
+            Ok(file) => file,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(State::default())
+            }
+            Err(error) => return Err(self.io("open")(error)),
+        };
+        file.lock_shared().map_err(self.io("lock"))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(self.io("read"))?;
+        drop(file);
+        Ok(parse(&self.name(), &bytes))
+    }
+}
+
+impl Ledger {
+    /// Every record that reads, with its line.
+    pub fn records(&self) -> Result<Vec<(u64, Record)>, LedgerError> {
+        let bytes = match std::fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(error) => return Err(self.io("read")(error)),
+        };
+        Ok(bytes
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .filter_map(|(n, line)| Some((n as u64 + 1, serde_json::from_slice(line).ok()?)))
+            .collect())
+    }
+}
+
+/// Replays the records of a ledger's bytes.
+pub fn parse(name: &str, bytes: &[u8]) -> State {
+    let mut state = State::default();
+    let mut index = HashMap::new();
+    let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+    for (n, line) in lines.iter().enumerate() {
+        let number = n as u64 + 1;
+        let content = line.strip_suffix(b"\n").unwrap_or(line);
+        if content.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<Record>(content) {
+            Ok(record) => state.apply(record, number, &mut index),
+            Err(error) => {
+                let torn = !line.ends_with(b"\n");
+                state
+                    .problems
+                    .push(codes::ledger_record(name, number, torn, &error.to_string()));
+            }
+        }
+    }
+    state
+}
+
+/// Now, RFC 3339 UTC to the millisecond.
+fn now() -> String {
+    humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
+}
+
+/// The ledger files of `dir`, most recently written first.
+pub fn sessions(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().extension().is_some_and(|e| e == "jsonl"))
+        .filter_map(|entry| Some((entry.metadata().ok()?.modified().ok()?, entry.path())))
+        .collect();
+    files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    files.into_iter().map(|(_, path)| path).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pin(text: &str, key: Option<&str>) -> Entry {
+        Entry::Pinned(Commitment::new(
+            &RegionKind::Commitment("constraint".into()),
+            key.map(str::to_owned),
+            text.to_owned(),
+            Derived::Pin,
+            Source::default(),
+        ))
+    }
+
+    #[test]
+    fn a_key_pinned_again_replaces_its_text_and_discharged_is_not_active() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = Ledger::new(dir.path(), "s1", DEFAULT_MAX_LEDGER_BYTES);
+        ledger
+            .append(vec![pin("Use v1.", Some("api")), pin("Do not push.", None)])
+            .unwrap();
+        ledger.append(vec![pin("Use v2.", Some("api"))]).unwrap();
+        let state = ledger.read().unwrap();
+        let texts: Vec<&str> = state.active().map(|a| a.commitment.text.as_str()).collect();
+        assert_eq!(texts, ["Use v2.", "Do not push."]);
+        let id = state.commitments[1].commitment.id.clone();
+        ledger
+            .append(vec![Entry::Discharged(Change {
+                id,
+                by: "ledger".into(),
+            })])
+            .unwrap();
+        assert_eq!(ledger.read().unwrap().active().count(), 1);
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_reported_and_kept_apart_from_the_next() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = Ledger::new(dir.path(), "s1", DEFAULT_MAX_LEDGER_BYTES);
+        ledger.append(vec![pin("One.", None)]).unwrap();
+        let mut file = OpenOptions::new().append(true).open(&ledger.path).unwrap();
+        file.write_all(br#"{"at":"2026-01-01T00:00:00Z","event":"pinned","id":"c1"#)
+            .unwrap();
+        let state = ledger.read().unwrap();
+        assert_eq!(state.active().count(), 1);
+        assert_eq!(state.problems.len(), 1);
+        assert!(state.problems[0].message.contains("line 2"));
+        ledger.append(vec![pin("Two.", None)]).unwrap();
+        let state = ledger.read().unwrap();
+        assert_eq!(
+            state.active().count(),
+            2,
+            "the append after a torn line reads"
+        );
+        assert_eq!(state.problems.len(), 1);
+    }
+
+    #[test]
+    fn the_cap_refuses_an_append_and_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = Ledger::new(dir.path(), "s1", 300);
+        ledger.append(vec![pin("One.", None)]).unwrap();
+        let before = std::fs::read(&ledger.path).unwrap();
+        let refused = ledger.append(vec![pin(&"x".repeat(400), None)]);
+        assert!(matches!(refused, Err(LedgerError::Full(_))));
+        assert_eq!(std::fs::read(&ledger.path).unwrap(), before);
+    }
+
+    #[test]
+    fn a_session_id_never_leaves_the_folder() {
+        let dir = Path::new("/ledgers");
+        for id in ["../../etc/passwd", "a/b", ".hidden", "", "x\u{1b}y"] {
+            let ledger = Ledger::new(dir, id, 1);
+            assert_eq!(ledger.path.parent(), Some(dir), "{id:?}");
+            assert!(ledger.session.starts_with('s') && ledger.session.len() == 25);
+        }
+        assert_eq!(
+            Ledger::new(dir, "5e55-ab_c.1", 1).path,
+            dir.join("5e55-ab_c.1.jsonl")
+        );
+    }
+}

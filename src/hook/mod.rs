@@ -1,0 +1,280 @@
+//! Live guarding: a thin shell, like `command/`, over the readers and
+//! checks. A runtime calls `ctxguard hook claude-code EVENT` at each hook
+//! event with a JSON payload on standard input; the hook records the
+//! user's commitments in the session's ledger as they are written,
+//! snapshots them before a compaction (and refuses one they cannot fit),
+//! checks the summary after it, and gives them back word for word when the
+//! session resumes. `ledger` is the record; `reinject` what the model gets
+//! back; `init` wires the hooks into the runtime's settings.
+//!
+//! A hook never breaks the session it guards: bad input, an unreadable
+//! ledger, even a panic, end in a message on standard error and exit 0.
+//! The one deliberate refusal is PreCompact's, when the commitments do not
+//! fit.
+
+mod claude_code;
+pub(crate) mod init;
+pub(crate) mod ledger;
+mod payload;
+pub(crate) mod reinject;
+
+use std::path::{Path, PathBuf};
+
+use crate::audit::{Evidence, Invented, Outcome as Kept};
+use crate::diagnostics::codes::hook as codes;
+use crate::diagnostics::Diagnostic;
+use crate::source::Access;
+
+pub use claude_code::BLOCKING_SINCE;
+pub use ledger::{Active, Commitment, Entry, Ledger, LedgerError, DEFAULT_MAX_LEDGER_BYTES};
+pub use payload::Payload;
+pub use reinject::{Reinjection, OUTPUT_CAP};
+
+/// A Claude Code hook event ctxguard handles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookEvent {
+    /// The user submitted a prompt: record its commitments.
+    UserPromptSubmit,
+    /// A tool ran: record the user's answers and approved plans.
+    PostToolUse,
+    /// A compaction is about to run: snapshot, and block what cannot fit.
+    PreCompact,
+    /// A compaction ran: check its summary.
+    PostCompact,
+    /// A session (re)started; after a compaction: re-inject.
+    SessionStart,
+}
+
+impl HookEvent {
+    /// Every event, in the order a session meets them.
+    pub const ALL: [HookEvent; 5] = [
+        HookEvent::UserPromptSubmit,
+        HookEvent::PostToolUse,
+        HookEvent::PreCompact,
+        HookEvent::PostCompact,
+        HookEvent::SessionStart,
+    ];
+
+    /// The event's name in Claude Code's settings and payloads.
+    pub fn name(self) -> &'static str {
+        match self {
+            HookEvent::UserPromptSubmit => "UserPromptSubmit",
+            HookEvent::PostToolUse => "PostToolUse",
+            HookEvent::PreCompact => "PreCompact",
+            HookEvent::PostCompact => "PostCompact",
+            HookEvent::SessionStart => "SessionStart",
+        }
+    }
+}
+
+/// One hook call.
+#[derive(Clone, Debug)]
+pub struct HookRequest {
+    /// Which event the hook was installed for.
+    pub event: HookEvent,
+    /// The payload as the runtime sent it.
+    pub input: Vec<u8>,
+    /// The policy; `None`: the built-in default.
+    pub policy: Option<PathBuf>,
+    /// Where ledgers are kept; `None`: `.ctxguard/ledger` in the project
+    /// (`project_dir`, else the payload's `cwd`, else the current folder).
+    pub ledger_dir: Option<PathBuf>,
+    /// The project folder the runtime names (`CLAUDE_PROJECT_DIR`).
+    pub project_dir: Option<PathBuf>,
+    /// The ledger's size cap.
+    pub max_ledger_bytes: u64,
+    /// UserPromptSubmit: re-state new pins as context for the model.
+    pub echo: bool,
+    /// What may be read (the transcript, the policy).
+    pub access: Access,
+}
+
+/// A pin of a kind the policy does not declare.
+#[derive(Clone, Debug)]
+pub struct Unpinned {
+    /// The kind written.
+    pub kind: String,
+    /// The closest declared kind.
+    pub suggestion: Option<String>,
+}
+
+/// Whether the runtime honours a PreCompact block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Gate {
+    /// Claude Code 2.1.105 or later.
+    Honoured,
+    /// An older version, named: it compacts anyway.
+    TooOld(String),
+    /// The transcript does not say which version runs.
+    Unknown,
+}
+
+/// A compaction refused.
+#[derive(Clone, Debug)]
+pub struct Blocked {
+    /// Whether the refusal holds.
+    pub gate: Gate,
+    /// Why, as `verify` says it (`budget-unmeetable`).
+    pub reason: String,
+}
+
+/// One commitment against a compaction's summary.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The commitment.
+    pub commitment: Commitment,
+    /// What the summary did to it.
+    pub outcome: Kept,
+    /// The closest sentence of the summary.
+    pub evidence: Option<Evidence>,
+}
+
+/// What a hook did.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Nothing to do for this call.
+    Quiet,
+    /// Commitments recorded (UserPromptSubmit, PostToolUse).
+    Recorded {
+        /// The new ones.
+        recorded: Vec<Commitment>,
+        /// Pins of kinds the policy does not declare (recorded unclassified).
+        unknown: Vec<Unpinned>,
+    },
+    /// PreCompact: the ledger snapshot, and the refusal, if any.
+    Snapshot {
+        /// What was recorded.
+        snapshot: ledger::Snapshot,
+        /// Commitments found in the transcript the ledger lacked.
+        caught_up: usize,
+        /// Set when the commitments do not fit.
+        blocked: Option<Blocked>,
+    },
+    /// PostCompact: every active commitment against the summary.
+    Verified {
+        /// Each active commitment.
+        judged: Vec<Judged>,
+        /// What the summary says the user wants without support.
+        invented: Vec<Invented>,
+    },
+    /// SessionStart after a compaction: the commitments for the model.
+    Reinjected(Reinjection),
+    /// The hook could not do its work; it did nothing, and says why.
+    Failed(Vec<Diagnostic>),
+}
+
+/// What a hook call did, for the report.
+#[derive(Debug)]
+pub struct HookReport {
+    /// The event.
+    pub event: HookEvent,
+    /// The session's ledger, when there was one.
+    pub ledger: Option<Ledger>,
+    /// UserPromptSubmit `--echo`.
+    pub echo: bool,
+    /// What happened.
+    pub outcome: Outcome,
+    /// Warnings beside it (ledger lines skipped, a failed append).
+    pub problems: Vec<Diagnostic>,
+}
+
+/// Runs one hook call. Never panics and never fails: what goes wrong is a
+/// [`Outcome::Failed`] the report shows on standard error, exit 0.
+pub fn run_hook(request: &HookRequest) -> HookReport {
+    let guarded = std::panic::catch_unwind(|| run(request));
+    guarded.unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        HookReport {
+            event: request.event,
+            ledger: None,
+            echo: false,
+            outcome: Outcome::Failed(vec![Diagnostic::new(
+                crate::diagnostics::Code::HookInput,
+                format!("the {} hook failed inside ctxguard ({what}); it did nothing, and the session goes on", request.event.name()),
+            )
+            .help("please report this with the payload (`--input FILE` replays it)")]),
+            problems: Vec::new(),
+        }
+    })
+}
+
+fn run(request: &HookRequest) -> HookReport {
+    let event = request.event;
+    let report = |ledger, outcome| HookReport {
+        event,
+        ledger,
+        echo: request.echo,
+        outcome,
+        problems: Vec::new(),
+    };
+    let payload = match Payload::read(&request.input) {
+        Ok(payload) => payload,
+        Err(why) => {
+            let failed = Outcome::Failed(vec![codes::hook_input(event.name(), &why)]);
+            return report(None, failed);
+        }
+    };
+    if let Some(named) = payload.hook_event_name.as_deref() {
+        if named != event.name() {
+            let why = format!("is for {}", crate::diagnostics::codes::echo(named));
+            let failed = Outcome::Failed(vec![codes::hook_input(event.name(), &why)]);
+            return report(None, failed);
+        }
+    }
+    let Some(session) = payload.session_id.as_deref() else {
+        let failed = Outcome::Failed(vec![codes::hook_input(
+            event.name(),
+            "names no `session_id`",
+        )]);
+        return report(None, failed);
+    };
+    // A subagent compacts its own buffer, not the conversation the ledger guards.
+    if payload.agent_id.is_some() && event != HookEvent::PostToolUse {
+        return report(None, Outcome::Quiet);
+    }
+    let dir = ledger_dir(request, &payload);
+    let ledger = Ledger::new(&dir, session, request.max_ledger_bytes);
+    let (policy, _) =
+        match crate::policy::load::policy_for_use(request.policy.as_deref(), &request.access) {
+            Ok(loaded) => loaded,
+            Err(diagnostics) => return report(Some(ledger), Outcome::Failed(diagnostics)),
+        };
+    let outcome = match claude_code::handle(event, &payload, &ledger, &policy, &request.access) {
+        Ok(outcome) => outcome,
+        Err(LedgerError::Full(diagnostic)) => Outcome::Failed(vec![*diagnostic]),
+        Err(error) => Outcome::Failed(vec![Diagnostic::new(
+            crate::diagnostics::Code::HookInput,
+            format!("the {} hook could not use its ledger: {error}", event.name()),
+        )
+        .help("the session goes on unguarded until the ledger can be written: check the folder's permissions, or set `--ledger-dir`")]),
+    };
+    let mut report = report(Some(ledger.clone()), outcome);
+    // Lines the hook skipped are worth a word where the user reads.
+    if let Ok(state) = ledger.read() {
+        report.problems = state.problems;
+    }
+    report
+}
+
+/// Where ledgers are kept: the request's folder, else `.ctxguard/ledger`
+/// in the project folder, the payload's `cwd`, or the current folder.
+fn ledger_dir(request: &HookRequest, payload: &Payload) -> PathBuf {
+    if let Some(dir) = &request.ledger_dir {
+        return dir.clone();
+    }
+    let project = request
+        .project_dir
+        .clone()
+        .or_else(|| payload.cwd.as_ref().map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("."));
+    default_dir(&project)
+}
+
+/// `PROJECT/.ctxguard/ledger`.
+pub fn default_dir(project: &Path) -> PathBuf {
+    project.join(".ctxguard").join("ledger")
+}

@@ -1,0 +1,291 @@
+//! What SessionStart(`compact`) gives the model after a compaction: every
+//! active commitment, word for word, grouped by kind. Claude Code takes at
+//! most 10,000 characters from a hook and replaces anything longer with a
+//! preview and a path, which would cut commitments silently. So the output
+//! is built to fit: commitments are chosen in priority order (pinned,
+//! confirmed, hinted, then unclassified; oldest first within each) while
+//! they fit, never cut; what does not fit is named by count with the
+//! command that lists it, and the user is told in a system message.
+
+use serde_json::json;
+
+use super::ledger::{Active, Check};
+
+/// Most characters Claude Code takes from a hook's output.
+pub const OUTPUT_CAP: usize = 10_000;
+
+/// The SessionStart output.
+#[derive(Debug)]
+pub struct Reinjection {
+    /// Standard output: the hook's JSON, at most [`OUTPUT_CAP`] characters.
+    pub stdout: String,
+    /// The context the model sees.
+    pub context: String,
+    /// Ids of the commitments re-injected.
+    pub included: Vec<String>,
+    /// Ids of the active commitments that did not fit.
+    pub omitted: Vec<String>,
+    /// What the user is told when some did not fit.
+    pub warning: Option<String>,
+}
+
+const HEAD: &str = "The user's commitments in this session, word for word from ctxguard's ledger. The user set or confirmed each of them before the conversation was compacted, and they still hold: where the summary differs, these win.";
+
+/// The output for `active` (in ledger order), grouped in the order of
+/// `kinds` (unclassified last); `check` is what the summary just did.
+pub fn reinject(
+    active: &[&Active],
+    kinds: &[String],
+    session: &str,
+    check: Option<&Check>,
+) -> Option<Reinjection> {
+    if active.is_empty() {
+        return None;
+    }
+    let mut head = HEAD.to_owned();
+    if let Some(check) = check {
+        let is_active = |id: &String| active.iter().any(|a| &a.commitment.id == id);
+        let lost = check.lost.iter().filter(|id| is_active(id)).count();
+        let altered = check.altered.iter().filter(|id| is_active(id)).count();
+        if lost + altered > 0 {
+            head.push_str(&format!(
+                " The summary lost {lost} and altered {altered} of them."
+            ));
+        }
+    }
+    let mut order: Vec<usize> = (0..active.len()).collect();
+    order.sort_by_key(|&i| active[i].commitment.priority());
+    let mut chosen = vec![false; active.len()];
+    // Characters left for commitments: the cap less everything else, with
+    // the longest footer and warning this output can have.
+    let fixed = envelope(&head, &[], active, kinds, session, active.len()).len_chars();
+    let mut room = OUTPUT_CAP.saturating_sub(fixed);
+    let mut groups_open: Vec<&str> = Vec::new();
+    for &i in &order {
+        let commitment = &active[i].commitment;
+        let mut cost = json_len(&item(active[i]));
+        if !groups_open.contains(&commitment.kind.as_str()) {
+            cost += json_len(&heading(&commitment.kind));
+        }
+        if cost <= room {
+            room -= cost;
+            chosen[i] = true;
+            groups_open.push(&commitment.kind);
+        }
+    }
+    // The estimate is exact but for the footer's numbers: never trust it.
+    loop {
+        let included: Vec<&Active> = (0..active.len())
+            .filter(|&i| chosen[i])
+            .map(|i| active[i])
+            .collect();
+        let built = envelope(
+            &head,
+            &included,
+            active,
+            kinds,
+            session,
+            active.len() - included.len(),
+        );
+        if built.len_chars() <= OUTPUT_CAP || included.is_empty() {
+            return Some(Reinjection {
+                stdout: built.stdout,
+                context: built.context,
+                included: included.iter().map(|a| a.commitment.id.clone()).collect(),
+                omitted: (0..active.len())
+                    .filter(|&i| !chosen[i])
+                    .map(|i| active[i].commitment.id.clone())
+                    .collect(),
+                warning: built.warning,
+            });
+        }
+        // Drop the last chosen in priority order and try again.
+        if let Some(&last) = order.iter().rev().find(|&&i| chosen[i]) {
+            chosen[last] = false;
+        }
+    }
+}
+
+struct Built {
+    stdout: String,
+    context: String,
+    warning: Option<String>,
+}
+
+impl Built {
+    fn len_chars(&self) -> usize {
+        self.stdout.chars().count()
+    }
+}
+
+fn heading(kind: &str) -> String {
+    match kind {
+        "unclassified" => {
+            "\nunclassified (the user's own sentences that no rule classified):\n".to_owned()
+        }
+        kind => format!("\n{kind}:\n"),
+    }
+}
+
+fn item(active: &Active) -> String {
+    let c = &active.commitment;
+    // Keys the user gave; those ctxguard made (answers, plans) are noise.
+    match (&c.key, c.derived) {
+        (Some(key), crate::buffer::trace::Derived::Pin) => format!("- [{key}] {}\n", c.text),
+        _ => format!("- {}\n", c.text),
+    }
+}
+
+/// The whole output with `included`, saying that `omitted` more did not fit.
+fn envelope(
+    head: &str,
+    included: &[&Active],
+    active: &[&Active],
+    kinds: &[String],
+    session: &str,
+    omitted: usize,
+) -> Built {
+    let mut context = head.to_owned();
+    context.push('\n');
+    let rank = |kind: &str| {
+        kinds
+            .iter()
+            .position(|k| k == kind)
+            .unwrap_or(if kind == "unclassified" {
+                usize::MAX
+            } else {
+                kinds.len()
+            })
+    };
+    let mut groups: Vec<&str> = included
+        .iter()
+        .map(|a| a.commitment.kind.as_str())
+        .collect();
+    groups.sort_by_key(|kind| (rank(kind), *kind));
+    groups.dedup();
+    for kind in groups {
+        context.push_str(&heading(kind));
+        for a in included.iter().filter(|a| a.commitment.kind == kind) {
+            context.push_str(&item(a));
+        }
+    }
+    let warning = (omitted > 0).then(|| {
+        context.push_str(&format!(
+            "\n{omitted} more commitments did not fit in the {OUTPUT_CAP} characters Claude Code takes from a hook; they still hold. Read them with `ctxguard ledger list --session {session}`.\n"
+        ));
+        format!(
+            "ctxguard: {} of {} commitments re-injected after compaction; {omitted} did not fit in Claude Code's {OUTPUT_CAP}-character hook output. List them: ctxguard ledger list --session {session}",
+            included.len(),
+            active.len()
+        )
+    });
+    let mut output = json!({
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": context,
+        }
+    });
+    if let Some(warning) = &warning {
+        output["systemMessage"] = json!(warning);
+    }
+    Built {
+        stdout: output.to_string(),
+        context,
+        warning,
+    }
+}
+
+/// Characters `text` takes inside a JSON string.
+fn json_len(text: &str) -> usize {
+    serde_json::to_string(text).map_or(text.len() * 6, |s| s.chars().count() - 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buffer::trace::{Derived, RegionKind, Status};
+    use crate::hook::ledger::{Commitment, Source};
+
+    fn active(kind: &str, text: &str, derived: Derived) -> Active {
+        Active {
+            commitment: Commitment::new(
+                &RegionKind::Commitment(kind.into()),
+                None,
+                text.to_owned(),
+                derived,
+                Source::default(),
+            ),
+            since: String::new(),
+            line: 1,
+            status: Status::Active,
+            unpinned: false,
+        }
+    }
+
+    #[test]
+    fn everything_fits_grouped_by_kind_in_policy_order() {
+        let all = [
+            active("decision", "We use uuid keys.", Derived::Hint),
+            active("constraint", "Do not drop \"columns\".", Derived::Pin),
+        ];
+        let refs: Vec<&Active> = all.iter().collect();
+        let out = reinject(&refs, &["constraint".into(), "decision".into()], "s1", None).unwrap();
+        assert!(out.omitted.is_empty() && out.warning.is_none());
+        let constraint = out
+            .context
+            .find("constraint:\n- Do not drop \"columns\".")
+            .unwrap();
+        let decision = out.context.find("decision:\n- We use uuid keys.").unwrap();
+        assert!(constraint < decision);
+        let parsed: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(
+            parsed["hookSpecificOutput"]["additionalContext"],
+            out.context
+        );
+    }
+
+    #[test]
+    fn what_does_not_fit_is_named_never_cut() {
+        // 400 sentences of 60 characters, 3 pins, one commitment longer than the cap.
+        let mut all: Vec<Active> = (0..400)
+            .map(|n| {
+                active(
+                    "unclassified",
+                    &format!("sentence {n:03} {}", "é\"\n".repeat(15)),
+                    Derived::Sentence,
+                )
+            })
+            .collect();
+        all.push(active(
+            "constraint",
+            &"x".repeat(OUTPUT_CAP + 1),
+            Derived::Pin,
+        ));
+        for n in 0..3 {
+            all.push(active("constraint", &format!("pin {n}"), Derived::Pin));
+        }
+        let refs: Vec<&Active> = all.iter().collect();
+        let out = reinject(&refs, &["constraint".into()], "s1", None).unwrap();
+        assert!(out.stdout.chars().count() <= OUTPUT_CAP);
+        let parsed: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let context = parsed["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap();
+        for n in 0..3 {
+            assert!(context.contains(&format!("- pin {n}\n")), "pins come first");
+        }
+        for id in &out.included {
+            let a = all.iter().find(|a| &a.commitment.id == id).unwrap();
+            assert!(context.contains(&a.commitment.text), "verbatim");
+        }
+        assert_eq!(out.included.len() + out.omitted.len(), all.len());
+        let more = out.omitted.len();
+        assert!(more > 1);
+        assert!(context.contains(&format!("{more} more commitments did not fit")));
+        assert!(context.contains("ctxguard ledger list --session s1"));
+        assert!(parsed["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{more} did not fit")));
+    }
+}

@@ -1,0 +1,391 @@
+//! What a hook call shows, and where: Claude Code reads a hook's standard
+//! output as JSON (`additionalContext` for the model, `systemMessage` for
+//! the user), shows standard error to the user when the hook exits 2 on
+//! PreCompact and PostCompact, and otherwise keeps it for its debug log.
+//! So: a refused compaction and a summary that lost something exit 2 with
+//! one short block on standard error; everything else exits 0.
+
+use std::io::Write;
+
+use serde_json::json;
+
+use super::HumanStyle;
+use crate::audit::Outcome as Kept;
+use crate::diagnostics::Diagnostic;
+use crate::hook::{Gate, HookEvent, HookReport, Judged, Outcome, BLOCKING_SINCE};
+
+/// A hook's output: standard output, standard error, exit code.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct HookReply {
+    /// What the runtime reads (JSON, or nothing).
+    pub stdout: String,
+    /// What the user reads (on exit 2), or the debug log.
+    pub stderr: String,
+    /// 0, or 2 for a refusal and for a summary that lost something.
+    pub exit: i32,
+}
+
+/// Items a PostCompact block lists before it says how many more.
+const LISTED: usize = 6;
+/// Characters of a commitment a block line shows.
+const SHOWN: usize = 100;
+
+/// The reply to a hook call.
+pub fn hook_reply(report: &HookReport) -> HookReply {
+    let mut reply = HookReply::default();
+    let session = report
+        .ledger
+        .as_ref()
+        .map_or(String::from("ID"), |l| l.session.clone());
+    match &report.outcome {
+        Outcome::Quiet => {}
+        Outcome::Recorded { recorded, unknown } => {
+            let mut output = serde_json::Map::new();
+            let pins: Vec<String> = recorded
+                .iter()
+                .filter(|c| c.derived == crate::buffer::trace::Derived::Pin)
+                .map(|c| match &c.key {
+                    Some(key) => format!("- {} [{key}]: {}", c.kind, c.text),
+                    None => format!("- {}: {}", c.kind, c.text),
+                })
+                .collect();
+            if report.echo && !pins.is_empty() {
+                output.insert(
+                    "hookSpecificOutput".into(),
+                    json!({
+                        "hookEventName": report.event.name(),
+                        "additionalContext": format!("ctxguard pinned these commitments, word for word; they hold for the rest of the session:\n{}", pins.join("\n")),
+                    }),
+                );
+            }
+            if !unknown.is_empty() {
+                let said: Vec<String> = unknown
+                    .iter()
+                    .map(|pin| {
+                        let kind = crate::diagnostics::codes::echo(&pin.kind);
+                        match &pin.suggestion {
+                            Some(s) => format!("`pin {kind}` (did you mean `{s}`?)"),
+                            None => format!("`pin {kind}`"),
+                        }
+                    })
+                    .collect();
+                output.insert(
+                    "systemMessage".into(),
+                    json!(format!(
+                        "ctxguard: the policy declares no such kind: {}; recorded as unclassified, still kept",
+                        said.join(", ")
+                    )),
+                );
+            }
+            if !output.is_empty() {
+                reply.stdout = serde_json::Value::Object(output).to_string();
+            }
+        }
+        Outcome::Snapshot {
+            snapshot, blocked, ..
+        } => {
+            if let Some(blocked) = blocked {
+                reply.exit = 2;
+                let lead = match &blocked.gate {
+                    Gate::Honoured => "ctxguard blocked this compaction".to_owned(),
+                    Gate::TooOld(version) => format!("ctxguard cannot stop this compaction (Claude Code {version} compacts anyway; blocking needs {BLOCKING_SINCE} or later)"),
+                    Gate::Unknown => format!("ctxguard blocked this compaction (Claude Code {BLOCKING_SINCE} and later honour this; older versions compact anyway)"),
+                };
+                let active = match snapshot.active {
+                    1 => "the one active commitment cannot be kept".to_owned(),
+                    n => format!("the {n} active commitments cannot all be kept"),
+                };
+                reply.stderr = format!(
+                    "{lead}: {}, so {active} word for word.\nDischarge what is done (`ctxguard ledger list --session {session}`, then `ctxguard ledger discharge ID`) or raise `budget commitments` in the policy, then compact again.\n",
+                    blocked.reason,
+                );
+            }
+        }
+        Outcome::Verified { judged, invented } => {
+            let count = |outcome| judged.iter().filter(|j| j.outcome == outcome).count();
+            let (lost, altered) = (count(Kept::Lost), count(Kept::Altered));
+            if lost + altered + invented.len() > 0 {
+                reply.exit = 2;
+                reply.stderr = verified_block(judged, invented, &session);
+            }
+        }
+        Outcome::Reinjected(reinjection) => {
+            reply.stdout = reinjection.stdout.clone();
+            if let Some(warning) = &reinjection.warning {
+                reply.stderr = format!("{warning}\n");
+            }
+        }
+        Outcome::Failed(diagnostics) => {
+            reply.stderr = diagnostics_text(diagnostics);
+            // Where Claude Code shows it, the user hears of it.
+            let shown = matches!(
+                report.event,
+                HookEvent::UserPromptSubmit | HookEvent::PostToolUse | HookEvent::SessionStart
+            );
+            if let (true, Some(first)) = (shown, diagnostics.first()) {
+                reply.stdout =
+                    json!({"systemMessage": format!("ctxguard: {}", first.message)}).to_string();
+            }
+        }
+    }
+    reply.stderr.push_str(&diagnostics_text(&report.problems));
+    reply
+}
+
+/// PostCompact's block: counts, then the first commitments lost or altered
+/// and the first sentences invented, each on a line of its own.
+fn verified_block(judged: &[Judged], invented: &[crate::audit::Invented], session: &str) -> String {
+    let count = |outcome| judged.iter().filter(|j| j.outcome == outcome).count();
+    let mut text = format!(
+        "ctxguard: the compaction summary lost {} and altered {} of {} commitments{}; the SessionStart hook re-injects them word for word.\n",
+        count(Kept::Lost),
+        count(Kept::Altered),
+        judged.len(),
+        match invented.len() {
+            0 => String::new(),
+            n => format!(", and says the user wants {n} thing{} the user never said", if n == 1 { "" } else { "s" }),
+        }
+    );
+    let mut lines = Vec::new();
+    for j in judged
+        .iter()
+        .filter(|j| matches!(j.outcome, Kept::Lost | Kept::Altered))
+    {
+        let c = &j.commitment;
+        let mut line = format!("  {:8} [{}] {}", j.outcome.name(), c.kind, short(&c.text));
+        if let (Kept::Altered, Some(evidence)) = (j.outcome, &j.evidence) {
+            line.push_str(&format!(
+                "\n           became: {}",
+                short(&evidence.sentence)
+            ));
+        }
+        lines.push(line);
+    }
+    for i in invented {
+        lines.push(format!("  invented {}", short(&i.text)));
+    }
+    let more = lines.len().saturating_sub(LISTED);
+    for line in lines.into_iter().take(LISTED) {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    if more > 0 {
+        text.push_str(&format!(
+            "  … and {more} more: ctxguard ledger list --session {session}\n"
+        ));
+    }
+    text
+}
+
+/// One line of a commitment: its first line, at most [`SHOWN`] characters,
+/// control characters escaped.
+fn short(text: &str) -> String {
+    let first = text.lines().next().unwrap_or("");
+    let cut = first.chars().count() > SHOWN || text.lines().nth(1).is_some();
+    let shown: String = first.chars().take(SHOWN).collect();
+    let shown = super::printable(&shown).into_owned();
+    if cut {
+        format!("{shown}…")
+    } else {
+        shown
+    }
+}
+
+fn diagnostics_text(diagnostics: &[Diagnostic]) -> String {
+    let style = HumanStyle::plain();
+    diagnostics
+        .iter()
+        .map(|d| super::render_diagnostic(d, &style))
+        .collect()
+}
+
+/// Writes a hook's reply and returns its exit code. Output that cannot be
+/// written changes nothing: the hook already did its work.
+pub fn emit_hook(report: &HookReport) -> i32 {
+    let reply = hook_reply(report);
+    if !reply.stdout.is_empty() {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{}", reply.stdout);
+        let _ = out.flush();
+    }
+    if !reply.stderr.is_empty() {
+        let _ = std::io::stderr().lock().write_all(reply.stderr.as_bytes());
+    }
+    reply.exit
+}
+
+/// Writes what `ctxguard ledger` shows and returns the exit code: 0, or 1
+/// when an append was refused. `json`: the list as JSON.
+pub fn emit_ledger(
+    view: &crate::command::ledger::LedgerView,
+    problems: &[Diagnostic],
+    json: bool,
+) -> i32 {
+    use crate::command::ledger::LedgerView;
+    let mut out = String::new();
+    let mut status = 0;
+    match view {
+        LedgerView::List { ledger, state, all } => {
+            let shown: Vec<&crate::hook::Active> = state
+                .commitments
+                .iter()
+                .filter(|a| *all || a.status == crate::buffer::trace::Status::Active)
+                .collect();
+            if json {
+                let items: Vec<serde_json::Value> = shown
+                    .iter()
+                    .map(|a| {
+                        let mut value = serde_json::to_value(&a.commitment).unwrap_or_default();
+                        value["status"] = json!(match (a.status, a.unpinned) {
+                            (crate::buffer::trace::Status::Active, _) => "active",
+                            (_, true) => "unpinned",
+                            _ => "discharged",
+                        });
+                        value["since"] = json!(a.since);
+                        value["ledger_line"] = json!(a.line);
+                        value
+                    })
+                    .collect();
+                out = serde_json::to_string_pretty(&json!({
+                    "session": ledger.session,
+                    "ledger": ledger.name(),
+                    "commitments": items,
+                }))
+                .unwrap_or_default();
+                out.push('\n');
+            } else {
+                let active = state.active().count();
+                out.push_str(&format!(
+                    "session {} ({}): {active} active commitment{}{}\n",
+                    ledger.session,
+                    ledger.name(),
+                    if active == 1 { "" } else { "s" },
+                    match state.commitments.len() - active {
+                        0 => String::new(),
+                        n if *all => format!(", {n} discharged or unpinned"),
+                        n => format!(" ({n} discharged or unpinned: `--all` shows them)"),
+                    }
+                ));
+                for a in shown {
+                    let c = &a.commitment;
+                    let kind = match &c.key {
+                        Some(key) => format!("{} [{key}]", c.kind),
+                        None => c.kind.clone(),
+                    };
+                    let from = match (&c.source.hook, c.source.line) {
+                        (Some(hook), Some(line)) => format!("{hook}, transcript line {line}"),
+                        (Some(hook), None) => hook.clone(),
+                        _ => String::from("?"),
+                    };
+                    let status = match (a.status, a.unpinned) {
+                        (crate::buffer::trace::Status::Active, _) => "",
+                        (_, true) => " (unpinned)",
+                        _ => " (discharged)",
+                    };
+                    out.push_str(&format!(
+                        "\n{}  {kind}  {}{status}  from {from}\n  {}\n",
+                        c.id,
+                        derived_name(c.derived),
+                        short(&c.text)
+                    ));
+                }
+            }
+        }
+        LedgerView::Show {
+            ledger,
+            active,
+            history,
+        } => {
+            let c = &active.commitment;
+            out.push_str(&format!(
+                "{} in session {}: {}{}, {}\n{}\n\n",
+                c.id,
+                ledger.session,
+                c.kind,
+                c.key.as_ref().map_or(String::new(), |k| format!(" [{k}]")),
+                derived_name(c.derived),
+                c.hash
+            ));
+            out.push_str(&super::printable(&c.text));
+            out.push_str("\n\nhistory:\n");
+            for (line, record) in history {
+                let what = match &record.entry {
+                    crate::hook::Entry::Pinned(_) => "pinned",
+                    crate::hook::Entry::Derived(_) => "derived",
+                    crate::hook::Entry::Confirmed(_) => "confirmed",
+                    crate::hook::Entry::Discharged(_) => "discharged",
+                    crate::hook::Entry::Unpinned(_) => "unpinned",
+                    _ => "",
+                };
+                out.push_str(&format!("  {}  {what}  (ledger line {line})\n", record.at));
+            }
+        }
+        LedgerView::Changed { said, .. } => out.push_str(&format!("{said}\n")),
+        LedgerView::Export(trace) => out.push_str(trace),
+        LedgerView::Failed(diagnostics) => {
+            status = 1;
+            let _ = std::io::stderr()
+                .lock()
+                .write_all(diagnostics_text(diagnostics).as_bytes());
+        }
+    }
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(diagnostics_text(problems).as_bytes());
+    status
+}
+
+fn derived_name(derived: crate::buffer::trace::Derived) -> &'static str {
+    use crate::buffer::trace::Derived;
+    match derived {
+        Derived::Pin => "pinned",
+        Derived::Answer => "confirmed",
+        Derived::Hint => "hint",
+        Derived::Sentence => "sentence",
+    }
+}
+
+/// Writes what `ctxguard init` did (with `--dry-run`, the diff) and
+/// returns the exit code.
+pub fn emit_init(result: &Result<crate::hook::init::Installed, Vec<Diagnostic>>) -> i32 {
+    let installed = match result {
+        Ok(installed) => installed,
+        Err(diagnostics) => {
+            let _ = std::io::stderr()
+                .lock()
+                .write_all(diagnostics_text(diagnostics).as_bytes());
+            return 2;
+        }
+    };
+    let path = installed.path.display();
+    let mut out = String::new();
+    if !installed.changed() {
+        out.push_str(&match installed.removed {
+            true => format!("{path}: no ctxguard hooks to remove\n"),
+            false => format!("{path}: the ctxguard hooks are already installed; nothing changed\n"),
+        });
+    } else if installed.dry_run {
+        let before = installed.before.as_deref().unwrap_or("");
+        let name = path.to_string();
+        out.push_str(
+            &similar::TextDiff::from_lines(before, &installed.after)
+                .unified_diff()
+                .header(&name, &name)
+                .to_string(),
+        );
+    } else {
+        let verb = if installed.removed {
+            "removed the ctxguard hooks from"
+        } else {
+            "installed the ctxguard hooks in"
+        };
+        out.push_str(&format!("{verb} {path}"));
+        if let Some(backup) = &installed.backup {
+            out.push_str(&format!(" (the original is in {})", backup.display()));
+        }
+        out.push('\n');
+    }
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    0
+}

@@ -1,0 +1,957 @@
+//! `ctxguard hook claude-code EVENT`, `ctxguard ledger` and `ctxguard init`
+//! through the binary, with payloads in the shapes Claude Code documents
+//! (`tests/fixtures/hooks/claude-code/`), and whole sessions replayed
+//! through the hooks: this repository's fixture, and the real Claude Code
+//! sessions of the shared corpus when it is present.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{shared_corpus, Output, Test};
+use serde_json::{json, Value};
+
+const FIXTURES: &str = "tests/fixtures/hooks/claude-code";
+
+/// A session's hooks, run against a ledger folder of their own.
+struct Session {
+    dir: tempfile::TempDir,
+    transcript: PathBuf,
+    policy: Option<PathBuf>,
+}
+
+impl Session {
+    fn new() -> Session {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let transcript = dir.path().join("transcript.jsonl");
+        Session {
+            dir,
+            transcript,
+            policy: None,
+        }
+    }
+
+    fn ledger_dir(&self) -> PathBuf {
+        self.dir.path().join("ledger")
+    }
+
+    fn with_policy(mut self, text: &str) -> Session {
+        let path = self.dir.path().join("team.policy");
+        std::fs::write(&path, text).expect("policy written");
+        self.policy = Some(path);
+        self
+    }
+
+    fn with_transcript(self, fixture: &str) -> Session {
+        std::fs::copy(Path::new(FIXTURES).join(fixture), &self.transcript).expect("copied");
+        self
+    }
+
+    /// Runs `event` with `payload` (its `TRANSCRIPT` replaced by the transcript's path).
+    fn hook(&self, event: &str, payload: &str, extra: &[&str]) -> Output {
+        let payload = payload.replace("TRANSCRIPT", &self.transcript.display().to_string());
+        let dir = self.ledger_dir().display().to_string();
+        let mut args = vec!["hook", "claude-code", event, "--ledger-dir", &dir];
+        let policy = self.policy.as_ref().map(|p| p.display().to_string());
+        if let Some(policy) = &policy {
+            args.extend(["--policy", policy]);
+        }
+        args.extend(extra);
+        Test::new().args(&args).stdin(payload).any_status().run()
+    }
+
+    fn fixture(&self, name: &str) -> Output {
+        let payload = std::fs::read_to_string(Path::new(FIXTURES).join(format!("{name}.json")))
+            .expect("fixture");
+        let event = name.split('-').next().expect("an event");
+        self.hook(event, &payload, &[])
+    }
+
+    fn ledger(&self, args: &[&str]) -> Output {
+        let dir = self.ledger_dir().display().to_string();
+        // Before the subcommand: `pin`'s text takes the rest of the line.
+        let mut all = vec!["ledger", "--ledger-dir", &dir];
+        all.extend(args);
+        Test::new().args(&all).any_status().run()
+    }
+
+    /// The commitments, as `ledger list --all --format json` gives them.
+    fn commitments(&self) -> Vec<Value> {
+        let output = self.ledger(&["list", "--all", "--format", "json"]);
+        if output.status != 0 {
+            return Vec::new();
+        }
+        let list: Value = serde_json::from_str(&output.stdout).expect("JSON");
+        list["commitments"].as_array().cloned().unwrap_or_default()
+    }
+
+    fn texts(&self, derived: &str) -> Vec<String> {
+        self.commitments()
+            .iter()
+            .filter(|c| c["derived"] == derived)
+            .map(|c| c["text"].as_str().unwrap_or("").to_owned())
+            .collect()
+    }
+}
+
+#[test]
+fn every_documented_payload_is_handled_and_never_fails_the_session() {
+    let session = Session::new().with_transcript("transcript-2.1.226.jsonl");
+    let mut names: Vec<String> = std::fs::read_dir(FIXTURES)
+        .expect("fixtures")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|name| name.strip_suffix(".json").map(str::to_owned))
+        .collect();
+    names.sort();
+    // In the order a session meets them.
+    let order = [
+        "UserPromptSubmit",
+        "PostToolUse",
+        "PreCompact",
+        "PostCompact",
+        "SessionStart",
+    ];
+    names.sort_by_key(|n| order.iter().position(|o| n.starts_with(o)));
+    let mut seen = Vec::new();
+    for name in &names {
+        let output = session.fixture(name);
+        // Only PostCompact reports a loss with exit 2 (its stderr reaches the user).
+        let expected = if name == "PostCompact" { 2 } else { 0 };
+        assert_eq!(output.status, expected, "{name}: {}", output.stderr);
+        if !output.stdout.trim().is_empty() {
+            serde_json::from_str::<Value>(&output.stdout)
+                .unwrap_or_else(|e| panic!("{name}: stdout is not JSON ({e}): {}", output.stdout));
+        }
+        seen.push(name.split('-').next().unwrap_or("").to_owned());
+    }
+    for event in order {
+        assert!(seen.iter().any(|s| s == event), "no fixture for {event}");
+    }
+}
+
+#[test]
+fn a_prompt_records_pins_hints_and_sentences_once() {
+    let session = Session::new();
+    for _ in 0..2 {
+        assert_eq!(session.fixture("UserPromptSubmit").status, 0);
+    }
+    let commitments = session.commitments();
+    let summary: Vec<(String, String, String)> = commitments
+        .iter()
+        .map(|c| {
+            (
+                c["derived"].as_str().unwrap_or("").to_owned(),
+                c["kind"].as_str().unwrap_or("").to_owned(),
+                c["text"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    let expect = |d: &str, k: &str, t: &str| (d.to_owned(), k.to_owned(), t.to_owned());
+    assert_eq!(
+        summary,
+        [
+            expect(
+                "sentence",
+                "unclassified",
+                "We need a migration for the users table."
+            ),
+            expect("pin", "constraint", "Do not drop columns."),
+            expect(
+                "hint",
+                "ordering",
+                "Run the tests before applying the patch."
+            ),
+            // `identifier` is declared before `value`: its hint matches first.
+            expect(
+                "hint",
+                "identifier",
+                "The API lives at https://api.internal.example/v2"
+            ),
+        ],
+        "a prompt typed twice is recorded once"
+    );
+    assert_eq!(commitments[1]["key"], "no-drop");
+    assert_eq!(
+        commitments[1]["source"]["prompt_id"],
+        "0b7c2a4e-61f0-4d4b-9a57-2f5d3c1e8a90"
+    );
+    let hash = commitments[1]["hash"].as_str().unwrap_or("");
+    assert!(hash.starts_with("sha256:") && hash.len() == 7 + 64);
+}
+
+#[test]
+fn slash_commands_and_other_tools_record_nothing() {
+    let session = Session::new();
+    session.hook(
+        "UserPromptSubmit",
+        r#"{"session_id":"s1","prompt":"/compact keep the API notes"}"#,
+        &[],
+    );
+    session.fixture("PostToolUse-Bash");
+    assert!(session.commitments().is_empty());
+}
+
+#[test]
+fn echo_restates_new_pins_to_the_model_and_a_wrong_kind_to_the_user() {
+    let session = Session::new();
+    let output = session.hook(
+        "UserPromptSubmit",
+        r#"{"session_id":"s1","prompt":"pin constraint: Never push to main.\npin constrant x: Keep the logs."}"#,
+        &["--echo"],
+    );
+    assert_eq!(output.status, 0);
+    let reply: Value = serde_json::from_str(&output.stdout).expect("JSON");
+    let context = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        context.contains("- constraint: Never push to main."),
+        "{context}"
+    );
+    let message = reply["systemMessage"].as_str().unwrap_or("");
+    assert!(
+        message.contains("`pin constrant` (did you mean `constraint`?)"),
+        "{message}"
+    );
+    // Without --echo, the model is told nothing.
+    let quiet = session.hook(
+        "UserPromptSubmit",
+        r#"{"session_id":"s1","prompt":"pin value port: 5432"}"#,
+        &[],
+    );
+    assert_eq!(quiet.stdout, "");
+}
+
+#[test]
+fn choices_are_confirmed_commitments_in_every_shape() {
+    let session = Session::new();
+    for name in [
+        "PostToolUse-AskUserQuestion",
+        "PostToolUse-AskUserQuestion-text",
+        "PostToolUse-ExitPlanMode",
+    ] {
+        assert_eq!(session.fixture(name).status, 0);
+    }
+    assert_eq!(
+        session.texts("answer"),
+        [
+            "Which primary key type? → uuid (Recommended)",
+            "Deploy when? → Monday",
+            "1. Add the nullable column.\n2. Backfill in batches of 1000.\n3. Run the tests before applying the patch.",
+        ]
+    );
+    // A plan approved later replaces the earlier one.
+    let payload =
+        std::fs::read_to_string(Path::new(FIXTURES).join("PostToolUse-ExitPlanMode.json"))
+            .expect("fixture")
+            .replace("batches of 1000", "batches of 500");
+    session.hook("PostToolUse", &payload, &[]);
+    let plans: Vec<Value> = session
+        .commitments()
+        .into_iter()
+        .filter(|c| c["key"] == "approved-plan")
+        .collect();
+    assert_eq!(plans.len(), 1);
+    assert!(plans[0]["text"]
+        .as_str()
+        .unwrap_or("")
+        .contains("batches of 500"));
+}
+
+/// A policy whose commitments get 20 tokens.
+const TIGHT: &str = "extends default\nbudget window 40\nbudget commitments 50%\ntokenizer approx\n";
+
+#[test]
+fn pre_compact_blocks_what_cannot_fit_and_says_whether_the_block_holds() {
+    let long = "pin constraint audit: Every migration must keep an audit row for each change it makes, with the old and the new value, forever.";
+    let payload = format!(r#"{{"session_id":"5e55-0001","prompt":"{long}"}}"#);
+    let mut shown = String::new();
+    for (transcript, label) in [
+        (Some("transcript-2.1.226.jsonl"), "2.1.226 (blocks)"),
+        (Some("transcript-2.0.76.jsonl"), "2.0.76 (cannot block)"),
+        (None, "version unknown"),
+    ] {
+        let mut session = Session::new().with_policy(TIGHT);
+        if let Some(transcript) = transcript {
+            session = session.with_transcript(transcript);
+        }
+        session.hook("UserPromptSubmit", &payload, &[]);
+        let output = session.fixture("PreCompact-manual");
+        assert_eq!(output.status, 2, "{label}");
+        shown.push_str(&format!("--- {label} ---\n{}", output.stderr));
+        // The snapshot is in the ledger, marked blocked.
+        let ledger =
+            std::fs::read_to_string(session.ledger_dir().join("5e55-0001.jsonl")).expect("ledger");
+        let snapshot: Value = ledger
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|r| r["event"] == "compacted")
+            .expect("a snapshot");
+        assert_eq!(snapshot["blocked"], true);
+    }
+    insta::assert_snapshot!("pre_compact_blocked", shown);
+    // What fits is not blocked.
+    let session = Session::new().with_transcript("transcript-2.1.226.jsonl");
+    session.fixture("UserPromptSubmit");
+    let output = session.fixture("PreCompact-auto");
+    assert_eq!(output.status, 0, "{}", output.stderr);
+}
+
+#[test]
+fn pre_compact_catches_up_with_the_transcript() {
+    // Installed mid-session: the prompt typed before is in the transcript only.
+    let session = Session::new().with_transcript("transcript-2.1.226.jsonl");
+    assert_eq!(session.fixture("PreCompact-manual").status, 0);
+    let commitments = session.commitments();
+    assert_eq!(commitments.len(), 1);
+    assert_eq!(
+        commitments[0]["text"],
+        "Keep the parser at src/legacy/parser_v2.py for now."
+    );
+    assert_eq!(commitments[0]["kind"], "identifier");
+    assert_eq!(commitments[0]["source"]["line"], 1);
+}
+
+#[test]
+fn post_compact_names_what_the_summary_lost_altered_and_invented() {
+    let session = Session::new();
+    session.fixture("UserPromptSubmit");
+    session.fixture("PostToolUse-AskUserQuestion");
+    let output = session.fixture("PostCompact");
+    assert_eq!(output.status, 2);
+    insta::assert_snapshot!("post_compact_block", output.stderr);
+    let ledger =
+        std::fs::read_to_string(session.ledger_dir().join("5e55-0001.jsonl")).expect("ledger");
+    let check: Value = ledger
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|r| r["event"] == "verified")
+        .expect("a check");
+    assert_eq!(check["invented"].as_array().map(Vec::len), Some(1));
+    assert!(
+        !ledger.contains("tabs over spaces"),
+        "the summary's text is the model's: only its hash is stored"
+    );
+    // A summary that keeps everything says nothing.
+    let quiet = Session::new();
+    quiet.hook(
+        "UserPromptSubmit",
+        r#"{"session_id":"s1","prompt":"pin constraint: Never push to main."}"#,
+        &[],
+    );
+    let output = quiet.hook(
+        "PostCompact",
+        r#"{"session_id":"s1","compact_summary":"Rules: Never push to main."}"#,
+        &[],
+    );
+    assert_eq!((output.status, output.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn session_start_after_compaction_reinjects_word_for_word() {
+    let session = Session::new();
+    session.fixture("UserPromptSubmit");
+    session.fixture("PostToolUse-AskUserQuestion");
+    let output = session.fixture("SessionStart-compact");
+    assert_eq!(output.status, 0);
+    let reply: Value = serde_json::from_str(&output.stdout).expect("JSON");
+    assert_eq!(reply["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    let context = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or("");
+    for c in session.commitments() {
+        assert!(context.contains(c["text"].as_str().unwrap_or("?")), "{c}");
+    }
+    insta::assert_snapshot!("session_start_context", context);
+    // Discharged commitments are not re-injected; other sources get nothing.
+    let out = session.ledger(&["discharge", "no-drop"]);
+    assert_eq!(out.status, 0, "{}", out.stderr);
+    let output = session.fixture("SessionStart-compact");
+    assert!(!output.stdout.contains("Do not drop columns."));
+    assert_eq!(session.fixture("SessionStart-startup").stdout, "");
+}
+
+#[test]
+fn the_output_cap_never_cuts_a_commitment() {
+    let session = Session::new();
+    let ledger = ctxguard::Ledger::new(
+        &session.ledger_dir(),
+        "s1",
+        ctxguard::DEFAULT_MAX_LEDGER_BYTES,
+    );
+    let mut entries = Vec::new();
+    for n in 0..300 {
+        let kind = ctxguard::RegionKind::Unclassified;
+        let text = format!("Sentence {n:03}: keep the \"legacy\" importer reachable from the CLI.");
+        entries.push(ctxguard::LedgerEntry::Derived(
+            ctxguard::LedgerCommitment::new(
+                &kind,
+                None,
+                text,
+                ctxguard::Derived::Sentence,
+                ctxguard::LedgerSource::default(),
+            ),
+        ));
+    }
+    for n in 0..5 {
+        let kind = ctxguard::RegionKind::Commitment("constraint".into());
+        entries.push(ctxguard::LedgerEntry::Pinned(
+            ctxguard::LedgerCommitment::new(
+                &kind,
+                Some(format!("rule-{n}")),
+                format!("Rule {n} holds."),
+                ctxguard::Derived::Pin,
+                ctxguard::LedgerSource::default(),
+            ),
+        ));
+    }
+    ledger.append(entries).expect("appended");
+    let output = session.hook(
+        "SessionStart",
+        r#"{"session_id":"s1","source":"compact"}"#,
+        &[],
+    );
+    assert_eq!(output.status, 0);
+    let stdout = output.stdout.trim_end();
+    assert!(
+        stdout.chars().count() <= ctxguard::OUTPUT_CAP,
+        "{} characters",
+        stdout.chars().count()
+    );
+    let reply: Value = serde_json::from_str(stdout).expect("JSON");
+    let context = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or("");
+    for n in 0..5 {
+        assert!(
+            context.contains(&format!("- [rule-{n}] Rule {n} holds.\n")),
+            "pins first"
+        );
+    }
+    // Every sentence is there whole, or not at all; the rest are counted.
+    let whole = (0..300)
+        .filter(|n| {
+            context.contains(&format!(
+                "- Sentence {n:03}: keep the \"legacy\" importer reachable from the CLI.\n"
+            ))
+        })
+        .count();
+    let partial = (0..300)
+        .filter(|n| context.contains(&format!("Sentence {n:03}:")))
+        .count();
+    assert_eq!(whole, partial);
+    let more = 300 - whole;
+    assert!(more > 0 && whole > 50, "{whole} whole");
+    assert!(
+        context.contains(&format!("{more} more commitments did not fit")),
+        "{context}"
+    );
+    assert!(context.contains("ctxguard ledger list --session s1"));
+    let warning = reply["systemMessage"].as_str().unwrap_or("");
+    assert!(
+        warning.contains(&format!("{more} did not fit")),
+        "{warning}"
+    );
+    assert!(output.stderr.contains("did not fit"));
+}
+
+#[test]
+fn what_goes_wrong_inside_a_hook_is_said_and_the_session_goes_on() {
+    let session = Session::new();
+    let cases = [
+        ("PreCompact", "compact, please", "is not JSON"),
+        ("PreCompact", "[1, 2]", "not an object"),
+        ("PreCompact", "", "is empty"),
+        (
+            "UserPromptSubmit",
+            r#"{"prompt":"hi"}"#,
+            "names no `session_id`",
+        ),
+        (
+            "PreCompact",
+            r#"{"session_id":"s1","hook_event_name":"PostCompact"}"#,
+            "is for PostCompact",
+        ),
+    ];
+    for (event, payload, says) in cases {
+        let output = session.hook(event, payload, &[]);
+        assert_eq!(output.status, 0, "{payload}");
+        assert!(
+            output.stderr.contains("ctxguard::hook-input"),
+            "{payload}: {}",
+            output.stderr
+        );
+        assert!(output.stderr.contains(says), "{payload}: {}", output.stderr);
+    }
+    // A ledger folder that cannot be made: said on stderr and to the user, exit 0.
+    let blocked = session.dir.path().join("file");
+    std::fs::write(&blocked, "").expect("written");
+    let dir = blocked.join("ledger").display().to_string();
+    let output = Test::new()
+        .args(&[
+            "hook",
+            "claude-code",
+            "UserPromptSubmit",
+            "--ledger-dir",
+            &dir,
+        ])
+        .stdin(r#"{"session_id":"s1","prompt":"pin constraint: Never push to main."}"#)
+        .any_status()
+        .run();
+    assert_eq!(output.status, 0);
+    assert!(
+        output.stderr.contains("could not use its ledger"),
+        "{}",
+        output.stderr
+    );
+    let reply: Value = serde_json::from_str(&output.stdout).expect("JSON");
+    assert!(reply["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .contains("could not use its ledger"));
+}
+
+#[test]
+fn a_full_ledger_refuses_the_append_and_tells_the_user() {
+    let session = Session::new();
+    session.hook(
+        "UserPromptSubmit",
+        r#"{"session_id":"s1","prompt":"pin constraint: Never push to main."}"#,
+        &[],
+    );
+    let output = session.hook(
+        "UserPromptSubmit",
+        r#"{"session_id":"s1","prompt":"pin constraint: Never force-push."}"#,
+        &["--max-ledger-bytes", "400"],
+    );
+    assert_eq!(output.status, 0);
+    assert!(
+        output.stderr.contains("ctxguard::ledger-full"),
+        "{}",
+        output.stderr
+    );
+    let reply: Value = serde_json::from_str(&output.stdout).expect("JSON");
+    assert!(reply["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .contains("were not recorded"));
+    assert_eq!(session.texts("pin"), ["Never push to main."]);
+}
+
+#[test]
+fn concurrent_hooks_lose_nothing() {
+    let session = Session::new();
+    let dir = session.ledger_dir();
+    let binary = env!("CARGO_BIN_EXE_ctxguard");
+    let writers = 12;
+    let each = 20;
+    std::thread::scope(|scope| {
+        for w in 0..writers {
+            let dir = &dir;
+            scope.spawn(move || {
+                for n in 0..each {
+                    let payload = json!({"session_id": "s1", "prompt": format!("pin value w{w}-{n}: writer {w} prompt {n}")});
+                    let mut child = Command::new(binary)
+                        .args(["hook", "claude-code", "UserPromptSubmit", "--ledger-dir"])
+                        .arg(dir)
+                        .stdin(Stdio::piped())
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .spawn()
+                        .expect("spawned");
+                    use std::io::Write;
+                    let mut stdin = child.stdin.take().expect("stdin");
+                    stdin.write_all(payload.to_string().as_bytes()).expect("written");
+                    drop(stdin);
+                    assert!(child.wait().expect("waited").success());
+                }
+            });
+        }
+    });
+    let text = std::fs::read_to_string(dir.join("s1.jsonl")).expect("ledger");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), writers * each);
+    for line in lines {
+        serde_json::from_str::<Value>(line).expect("every line a whole record");
+    }
+    assert_eq!(session.texts("pin").len(), writers * each);
+}
+
+#[test]
+fn a_torn_last_line_is_reported_and_skipped() {
+    let session = Session::new();
+    session.hook(
+        "UserPromptSubmit",
+        r#"{"session_id":"s1","prompt":"pin constraint: Never push to main."}"#,
+        &[],
+    );
+    let path = session.ledger_dir().join("s1.jsonl");
+    let mut text = std::fs::read_to_string(&path).expect("ledger");
+    text.push_str(r#"{"at":"2026-11-30T10:01:00.000Z","event":"pinned","id":"c0"#);
+    std::fs::write(&path, text).expect("torn");
+    let output = session.ledger(&["list", "--session", "s1"]);
+    assert_eq!(output.status, 0);
+    assert!(output.stdout.contains("Never push to main."));
+    assert!(output.stderr.contains("ctxguard::ledger-record"));
+    assert!(output.stderr.contains("line 2"), "{}", output.stderr);
+}
+
+#[test]
+fn a_person_lists_shows_pins_discharges_unpins_and_exports() {
+    let session = Session::new();
+    session.fixture("UserPromptSubmit");
+    let pinned = session.ledger(&[
+        "pin",
+        "--session",
+        "5e55-0001",
+        "--key",
+        "api",
+        "value",
+        "https://api.internal.example/v3",
+    ]);
+    assert_eq!(pinned.status, 0, "{}", pinned.stderr);
+    let wrong = session.ledger(&["pin", "constrant", "Keep", "logs."]);
+    assert_eq!(wrong.status, 2);
+    assert!(
+        wrong.stderr.contains("did you mean `constraint`?"),
+        "{}",
+        wrong.stderr
+    );
+    let shown = session.ledger(&["show", "api"]);
+    assert!(
+        shown.stdout.contains("https://api.internal.example/v3"),
+        "{}",
+        shown.stdout
+    );
+    assert!(shown.stdout.contains("pinned"));
+    assert_eq!(session.ledger(&["unpin", "api"]).status, 0);
+    let again = session.ledger(&["unpin", "api"]);
+    assert_eq!(again.status, 2);
+    assert!(again.stderr.contains("already unpinned"));
+    let list = session.ledger(&["list"]);
+    insta::assert_snapshot!(
+        "ledger_list",
+        list.stdout
+            .replace(&session.ledger_dir().display().to_string(), "LEDGER")
+    );
+    let export = session.ledger(&["export"]);
+    let trace: Value = serde_json::from_str(&export.stdout).expect("a trace");
+    assert_eq!(trace["version"], 1);
+    let regions = trace["regions"].as_array().expect("regions");
+    assert_eq!(regions.len(), 4);
+    // The export is a trace `verify` reads: keeping every region is compact.
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(dir.path().join("trace.json"), &export.stdout).expect("written");
+    let keeps: Vec<Value> = regions.iter().map(|r| json!({"keep": r["id"]})).collect();
+    std::fs::write(
+        dir.path().join("plan.json"),
+        json!({"version": 1, "regions": keeps}).to_string(),
+    )
+    .expect("written");
+    Test::new()
+        .args(&["verify", "--trace", "trace.json", "--plan", "plan.json"])
+        .current_dir(dir.path())
+        .status(0)
+        .run();
+    let missing = session.ledger(&["list", "--session", "nope"]);
+    assert_eq!(missing.status, 2);
+    assert!(
+        missing.stderr.contains("recent sessions: 5e55-0001"),
+        "{}",
+        missing.stderr
+    );
+}
+
+// `ctxguard init claude-code`
+
+const SETTINGS: &str = r#"{
+  // Shared with the team.
+  "permissions": { "allow": ["Bash(npm test)"] },
+  "hooks": {
+    "PreCompact": [
+      { "matcher": "auto", "hooks": [{ "type": "command", "command": "./save-notes.sh", "timeout": 5 }] }
+    ]
+  }
+}
+"#;
+
+#[test]
+fn init_merges_keeps_the_rest_is_idempotent_and_removes_cleanly() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("dir");
+    let path = dir.path().join(".claude/settings.json");
+    std::fs::write(&path, SETTINGS).expect("written");
+    let init = |args: &[&str]| {
+        let mut all = vec!["init", "claude-code"];
+        all.extend(args);
+        Test::new()
+            .args(&all)
+            .current_dir(dir.path())
+            .any_status()
+            .run()
+    };
+    let dry = init(&["--dry-run"]);
+    assert_eq!(dry.status, 0);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("read"),
+        SETTINGS,
+        "a dry run writes nothing"
+    );
+    insta::assert_snapshot!("init_dry_run", dry.stdout);
+    let first = init(&[]);
+    assert!(
+        first.stdout.contains("installed the ctxguard hooks in"),
+        "{}",
+        first.stdout
+    );
+    let installed = std::fs::read_to_string(&path).expect("read");
+    assert!(installed.starts_with(
+        "{\n  // Shared with the team.\n  \"permissions\": { \"allow\": [\"Bash(npm test)\"] },"
+    ));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".claude/settings.json.ctxguard.bak"))
+            .expect("backup"),
+        SETTINGS
+    );
+    let second = init(&[]);
+    assert!(second.stdout.contains("already installed; nothing changed"));
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), installed);
+    // What it wrote is what Claude Code reads: every hook a command, timeouts in seconds.
+    let value: Value =
+        serde_json::from_str(&installed.replace("  // Shared with the team.\n", "")).expect("JSON");
+    for event in [
+        "UserPromptSubmit",
+        "PostToolUse",
+        "PreCompact",
+        "PostCompact",
+        "SessionStart",
+    ] {
+        let groups = value["hooks"][event].as_array().expect(event);
+        let ours: Vec<&Value> = groups
+            .iter()
+            .flat_map(|g| {
+                g["hooks"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .collect::<Vec<_>>()
+            })
+            .filter(|h| {
+                h["command"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("hook claude-code")
+            })
+            .map(|_| &value)
+            .collect();
+        assert_eq!(ours.len(), 1, "{event}");
+        for group in groups {
+            for handler in group["hooks"].as_array().expect("handlers") {
+                assert_eq!(handler["type"], "command");
+                assert!(
+                    handler["timeout"].as_u64().expect("timeout") < 1000,
+                    "seconds"
+                );
+            }
+        }
+    }
+    assert_eq!(value["hooks"]["SessionStart"][0]["matcher"], "compact");
+    let removed = init(&["--remove"]);
+    assert_eq!(removed.status, 0);
+    let after: Value = serde_json::from_str(
+        &std::fs::read_to_string(&path)
+            .expect("read")
+            .replace("  // Shared with the team.\n", ""),
+    )
+    .expect("JSON");
+    let before: Value =
+        serde_json::from_str(&SETTINGS.replace("  // Shared with the team.\n", "")).expect("JSON");
+    assert_eq!(after, before, "--remove takes out exactly what init put in");
+}
+
+#[test]
+fn init_refuses_settings_it_cannot_read_with_the_place() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("dir");
+    std::fs::write(
+        dir.path().join(".claude/settings.local.json"),
+        "{\n  \"hooks\": {\n    \"PreCompact\": [1,, ]\n  }\n}\n",
+    )
+    .expect("written");
+    let output = Test::new()
+        .args(&["init", "claude-code", "--local"])
+        .current_dir(dir.path())
+        .any_status()
+        .run();
+    assert_eq!(output.status, 2);
+    assert!(
+        output.stderr.contains("ctxguard::invalid-input"),
+        "{}",
+        output.stderr
+    );
+    assert!(output.stderr.contains(":3:"), "line 3: {}", output.stderr);
+}
+
+// Whole sessions through the hooks.
+
+/// Drives a Claude Code session's first compaction through the hooks as
+/// Claude Code would: each user prompt (UserPromptSubmit), each answer
+/// (PostToolUse), PreCompact with the transcript as it stood (up to the
+/// boundary), PostCompact with the real summary, SessionStart(`compact`).
+/// Returns the session, the PostCompact output and the re-injected context.
+fn replay(path: &Path) -> (Session, Output, String) {
+    let session = Session::new();
+    let text = std::fs::read_to_string(path).expect("session");
+    let lines: Vec<&str> = text.lines().collect();
+    let boundary = lines
+        .iter()
+        .position(|l| l.contains("\"compact_boundary\""))
+        .expect("a compaction");
+    std::fs::write(&session.transcript, lines[..boundary].join("\n") + "\n").expect("transcript");
+    let boundary_record: Value = serde_json::from_str(lines[boundary]).expect("JSON");
+    let trigger = boundary_record["compactMetadata"]["trigger"]
+        .as_str()
+        .unwrap_or("manual");
+    let file = ctxguard::SourceFile::new(&path.display().to_string(), text.as_str());
+    let imported = ctxguard::import(&file, Some(ctxguard::Runtime::ClaudeCode)).expect("a session");
+    let event = &imported.events[0];
+    let id = "replayed";
+    for message in &event.trace {
+        match message.origin {
+            ctxguard::MessageOrigin::User => {
+                let out = session.hook(
+                    "UserPromptSubmit",
+                    &json!({"session_id": id, "transcript_path": "TRANSCRIPT", "prompt": message.text}).to_string(),
+                    &[],
+                );
+                assert_eq!(out.status, 0, "{}", out.stderr);
+            }
+            ctxguard::MessageOrigin::Answer => {
+                let (question, answer) = message.text.split_once(" → ").expect("an answer");
+                let out = session.hook(
+                    "PostToolUse",
+                    &json!({"session_id": id, "tool_name": "AskUserQuestion", "tool_response": {"answers": {question: answer}}}).to_string(),
+                    &[],
+                );
+                assert_eq!(out.status, 0, "{}", out.stderr);
+            }
+            _ => {}
+        }
+    }
+    let pre = session.hook(
+        "PreCompact",
+        &json!({"session_id": id, "transcript_path": "TRANSCRIPT", "trigger": trigger, "custom_instructions": null}).to_string(),
+        &[],
+    );
+    assert_eq!(pre.status, 0, "{}", pre.stderr);
+    let summary = event.summary.as_ref().expect("a summary").text.clone();
+    let post = session.hook(
+        "PostCompact",
+        &json!({"session_id": id, "trigger": trigger, "compact_summary": summary}).to_string(),
+        &[],
+    );
+    let start = session.hook(
+        "SessionStart",
+        &json!({"session_id": id, "source": "compact"}).to_string(),
+        &[],
+    );
+    assert_eq!(start.status, 0);
+    let reply: Value = serde_json::from_str(&start.stdout).expect("JSON");
+    let context = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    assert!(start.stdout.trim_end().chars().count() <= ctxguard::OUTPUT_CAP);
+    (session, post, context)
+}
+
+/// The replay's verdicts equal `ctxguard audit`'s on the same compaction:
+/// every commitment the audit finds lost or altered, the hook names.
+fn assert_replay_agrees_with_audit(path: &Path) -> (Output, String) {
+    let (session, post, context) = replay(path);
+    // Everything pinned or confirmed comes back byte for byte.
+    for derived in ["pin", "answer"] {
+        for text in session.texts(derived) {
+            assert!(
+                context.contains(&text),
+                "{derived} missing from the re-injection: {text}"
+            );
+        }
+    }
+    let path_text = path.display().to_string();
+    let audit = Test::new()
+        .args(&["audit", "--format", "json", &path_text])
+        .any_status()
+        .run();
+    let report: Value = serde_json::from_str(&audit.stdout).expect("audit JSON");
+    let by_outcome = |outcome: &str| -> std::collections::BTreeSet<String> {
+        report["events"][0]["commitments"]
+            .as_array()
+            .expect("commitments")
+            .iter()
+            .filter(|c| c["outcome"] == outcome)
+            .map(|c| c["text"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    let ledger =
+        std::fs::read_to_string(session.ledger_dir().join("replayed.jsonl")).expect("ledger");
+    let check: Value = ledger
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|r| r["event"] == "verified")
+        .expect("a check");
+    let commitments = session.commitments();
+    let texts = |ids: &Value| -> std::collections::BTreeSet<String> {
+        ids.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|id| commitments.iter().find(|c| &c["id"] == id))
+            .map(|c| c["text"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    assert_eq!(texts(&check["lost"]), by_outcome("lost"), "lost");
+    assert_eq!(texts(&check["altered"]), by_outcome("altered"), "altered");
+    let lost = by_outcome("lost").len();
+    if lost > 0 {
+        assert_eq!(post.status, 2);
+        assert!(
+            post.stderr.contains(&format!("lost {lost} and altered")),
+            "{}",
+            post.stderr
+        );
+    }
+    (post, context)
+}
+
+#[test]
+fn a_session_replayed_through_the_hooks() {
+    let (post, context) =
+        assert_replay_agrees_with_audit(Path::new("tests/fixtures/sessions/claude-code.jsonl"));
+    assert!(context.contains("Do not drop columns."));
+    insta::assert_snapshot!("replay_fixture_post_compact", post.stderr);
+}
+
+#[test]
+fn the_real_claude_code_sessions_replayed_through_the_hooks() {
+    for (name, file) in [
+        (
+            "real/mclaude-cosmic-applet-compact",
+            "c7d2069e-c561-4759-8adf-b0745be78c29.lines1-787.jsonl",
+        ),
+        (
+            "real/mclaude-router-ssh-compact",
+            "97b0ffde-ece9-4977-91cb-5c8cdeabdf3f.jsonl",
+        ),
+    ] {
+        let Some(dir) = shared_corpus(name, "the real Claude Code session") else {
+            continue;
+        };
+        let (post, context) = assert_replay_agrees_with_audit(&dir.join(file));
+        eprintln!(
+            "--- {name}: PostCompact (exit {}) ---\n{}--- SessionStart ---\n{context}",
+            post.status, post.stderr
+        );
+    }
+}
