@@ -1,7 +1,7 @@
 //! The `ctxguard` command line: arguments in, a library call, its report
 //! out. Everything else is in the library.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -838,15 +838,19 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
     }
 }
 
-/// `.ctxguard/ledger` in the nearest folder up from here that has one, or here.
+/// `.ctxguard/ledger` in the nearest folder up from here that has one
+/// (as a relative path: `../.ctxguard/ledger`), or here.
 fn project_ledger_dir() -> PathBuf {
-    let here = PathBuf::from(".");
-    let absolute = std::env::current_dir().unwrap_or_else(|_| here.clone());
-    absolute
-        .ancestors()
-        .map(ctxguard::default_ledger_dir)
-        .find(|dir| dir.is_dir())
-        .unwrap_or_else(|| ctxguard::default_ledger_dir(&here))
+    let depth = std::env::current_dir().map_or(0, |dir| dir.ancestors().count());
+    let mut up = PathBuf::new();
+    for _ in 0..depth {
+        let dir = ctxguard::default_ledger_dir(&up);
+        if dir.is_dir() {
+            return dir;
+        }
+        up.push("..");
+    }
+    ctxguard::default_ledger_dir(Path::new(""))
 }
 
 fn main() -> ExitCode {

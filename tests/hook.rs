@@ -728,25 +728,18 @@ fn init_merges_keeps_the_rest_is_idempotent_and_removes_cleanly() {
         "SessionStart",
     ] {
         let groups = value["hooks"][event].as_array().expect(event);
-        let ours: Vec<&Value> = groups
+        let ours = groups
             .iter()
-            .flat_map(|g| {
-                g["hooks"]
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default()
-                    .into_iter()
-                    .collect::<Vec<_>>()
-            })
+            .filter_map(|g| g["hooks"].as_array())
+            .flatten()
             .filter(|h| {
                 h["command"]
                     .as_str()
                     .unwrap_or("")
                     .contains("hook claude-code")
             })
-            .map(|_| &value)
-            .collect();
-        assert_eq!(ours.len(), 1, "{event}");
+            .count();
+        assert_eq!(ours, 1, "{event}");
         for group in groups {
             for handler in group["hooks"].as_array().expect("handlers") {
                 assert_eq!(handler["type"], "command");
@@ -814,7 +807,7 @@ fn replay(path: &Path) -> (Session, Output, String) {
     let trigger = boundary_record["compactMetadata"]["trigger"]
         .as_str()
         .unwrap_or("manual");
-    let file = ctxguard::SourceFile::new(&path.display().to_string(), text.as_str());
+    let file = ctxguard::SourceFile::new(path.display().to_string(), text.as_str());
     let imported = ctxguard::import(&file, Some(ctxguard::Runtime::ClaudeCode)).expect("a session");
     let event = &imported.events[0];
     let id = "replayed";

@@ -75,7 +75,7 @@ pub enum LedgerView {
         /// The ledger.
         ledger: Ledger,
         /// What it holds.
-        state: State,
+        state: Box<State>,
         /// Include what no longer binds.
         all: bool,
     },
@@ -138,7 +138,7 @@ pub fn ledger_command(
     let view = match &request.action {
         LedgerAction::List { all } => LedgerView::List {
             ledger,
-            state,
+            state: Box::new(state),
             all: *all,
         },
         LedgerAction::Show { id } => {

@@ -275,7 +275,7 @@ pub fn emit_ledger(
                     let from = match (&c.source.hook, c.source.line) {
                         (Some(hook), Some(line)) => format!("{hook}, transcript line {line}"),
                         (Some(hook), None) => hook.clone(),
-                        _ => String::from("?"),
+                        _ => String::from("an unknown source"),
                     };
                     let status = match (a.status, a.unpinned) {
                         (crate::buffer::trace::Status::Active, _) => "",

@@ -87,7 +87,11 @@ impl Test {
         let temp = self
             .temp
             .get_or_insert_with(|| tempfile::tempdir().expect("temporary directory"));
-        std::fs::write(temp.path().join(name), text).expect("write a test file");
+        let path = temp.path().join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).expect("a folder for the test file");
+        }
+        std::fs::write(path, text).expect("write a test file");
         self
     }
 

@@ -66,7 +66,7 @@ pub(crate) const LEDGER_FULL: Explanation = Explanation {
         ".ctxguard/ledger/s1.jsonl",
         "{\"at\":\"2026-11-30T10:00:00.000Z\",\"event\":\"pinned\",\"id\":\"c5f1d2a9e01\",\"kind\":\"constraint\",\"key\":\"no-drop\",\"text\":\"Do not drop columns.\",\"hash\":\"sha256:0\",\"derived\":\"pin\"}\n",
     )],
-    run: "ledger pin --session s1 --max-ledger-bytes 200 value api https://api.example.com/v2",
+    run: "ledger pin --session s1 --max-ledger-bytes 200 --key api value https://api.example.com/v2",
     fix: "Raise the cap for this ledger (`--max-ledger-bytes`, or `CTXGUARD_MAX_LEDGER_BYTES` for the hooks), or export the active commitments (`ctxguard ledger export`) and start the session afresh.",
 };
 
