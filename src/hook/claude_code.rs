@@ -14,7 +14,7 @@ use super::{Blocked, Gate, HookEvent, Judged, Outcome, Unpinned};
 use crate::audit::{self, After, Outcome as Kept};
 use crate::buffer::plan::{Entry as PlanEntry, Plan, PlanRegion};
 use crate::buffer::trace::Derived;
-use crate::diagnostics::Code;
+use crate::diagnostics::{Code, Diagnostic};
 use crate::import::classify::{answer_kind, user_text};
 use crate::import::claude_code::current;
 use crate::import::{Origin, ANSWER_MARK};
@@ -33,13 +33,14 @@ pub(super) fn handle(
     ledger: &Ledger,
     policy: &Policy,
     access: &Access,
+    problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, super::ledger::LedgerError> {
     match event {
-        HookEvent::UserPromptSubmit => prompt(payload, ledger, policy),
-        HookEvent::PostToolUse => tool(payload, ledger, policy),
-        HookEvent::PreCompact => pre_compact(payload, ledger, policy, access),
-        HookEvent::PostCompact => post_compact(payload, ledger),
-        HookEvent::SessionStart => session_start(payload, ledger, policy),
+        HookEvent::UserPromptSubmit => prompt(payload, ledger, policy, problems),
+        HookEvent::PostToolUse => tool(payload, ledger, policy, problems),
+        HookEvent::PreCompact => pre_compact(payload, ledger, policy, access, problems),
+        HookEvent::PostCompact => post_compact(payload, ledger, problems),
+        HookEvent::SessionStart => session_start(payload, ledger, policy, problems),
     }
 }
 
@@ -57,6 +58,7 @@ fn prompt(
     payload: &Payload,
     ledger: &Ledger,
     policy: &Policy,
+    problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, super::ledger::LedgerError> {
     let Some(prompt) = payload.prompt.as_deref() else {
         return Ok(Outcome::Quiet);
@@ -81,7 +83,7 @@ fn prompt(
             Some(c)
         })
         .collect();
-    let recorded = record(ledger, commitments)?;
+    let recorded = record(ledger, commitments, problems)?;
     Ok(Outcome::Recorded {
         recorded,
         unknown: unknown
@@ -98,8 +100,9 @@ fn prompt(
 fn record(
     ledger: &Ledger,
     commitments: Vec<Commitment>,
+    problems: &mut Vec<Diagnostic>,
 ) -> Result<Vec<Commitment>, super::ledger::LedgerError> {
-    let state = ledger.read()?;
+    let state = read(ledger, problems)?;
     let held = |c: &Commitment| {
         state.active().any(|a| {
             a.commitment.id == c.id && a.commitment.hash == c.hash && a.commitment.kind == c.kind
@@ -129,6 +132,7 @@ fn tool(
     payload: &Payload,
     ledger: &Ledger,
     policy: &Policy,
+    problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, super::ledger::LedgerError> {
     let source = Source {
         hook: Some("PostToolUse".to_owned()),
@@ -165,7 +169,7 @@ fn tool(
             .collect(),
         _ => return Ok(Outcome::Quiet),
     };
-    let recorded = record(ledger, confirmed)?;
+    let recorded = record(ledger, confirmed, problems)?;
     Ok(Outcome::Recorded {
         recorded,
         unknown: Vec::new(),
@@ -225,6 +229,7 @@ fn pre_compact(
     ledger: &Ledger,
     policy: &Policy,
     access: &Access,
+    problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, super::ledger::LedgerError> {
     let mut caught_up = Vec::new();
     let mut version = None;
@@ -238,8 +243,8 @@ fn pre_compact(
             caught_up = from_transcript(policy, path, &now.messages);
         }
     }
-    let caught_up = record(ledger, caught_up)?;
-    let state = ledger.read()?;
+    let caught_up = record(ledger, caught_up, problems)?;
+    let state = read(ledger, problems)?;
     let (verdict, tokens, budget, reason) = fits(policy, &state, &ledger.name());
     let blocked = verdict == Verdict::Escalate;
     let gate = match version.as_deref().map(|v| newer_or_same(v, BLOCKING_SINCE)) {
@@ -316,6 +321,18 @@ fn from_transcript(
     found
 }
 
+/// Reads the ledger; the lines it skipped are reported once.
+fn read(
+    ledger: &Ledger,
+    problems: &mut Vec<Diagnostic>,
+) -> Result<State, super::ledger::LedgerError> {
+    let mut state = ledger.read()?;
+    if problems.is_empty() {
+        problems.append(&mut state.problems);
+    }
+    Ok(state)
+}
+
 /// Whether the active commitments fit the policy: `verify` of a plan that
 /// keeps every one, so the hook escalates exactly when `verify` would.
 fn fits(policy: &Policy, state: &State, name: &str) -> (Verdict, u64, Option<u64>, Option<String>) {
@@ -366,11 +383,15 @@ fn newer_or_same(a: &str, b: &str) -> bool {
 
 /// PostCompact: the summary against every active commitment, as the
 /// audit judges; what it lost, altered or invented goes in the ledger.
-fn post_compact(payload: &Payload, ledger: &Ledger) -> Result<Outcome, super::ledger::LedgerError> {
+fn post_compact(
+    payload: &Payload,
+    ledger: &Ledger,
+    problems: &mut Vec<Diagnostic>,
+) -> Result<Outcome, super::ledger::LedgerError> {
     let Some(summary) = payload.compact_summary.as_deref() else {
         return Ok(Outcome::Quiet);
     };
-    let state = ledger.read()?;
+    let state = read(ledger, problems)?;
     let after = After::new(summary, &[]);
     let judged: Vec<Judged> = state
         .active()
@@ -418,11 +439,12 @@ fn session_start(
     payload: &Payload,
     ledger: &Ledger,
     policy: &Policy,
+    problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, super::ledger::LedgerError> {
     if payload.source.as_deref() != Some("compact") {
         return Ok(Outcome::Quiet);
     }
-    let state = ledger.read()?;
+    let state = read(ledger, problems)?;
     let active: Vec<_> = state.active().collect();
     let kinds: Vec<String> = policy.kinds.iter().map(|k| k.name.clone()).collect();
     Ok(

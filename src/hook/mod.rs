@@ -243,7 +243,16 @@ fn run(request: &HookRequest) -> HookReport {
             Ok(loaded) => loaded,
             Err(diagnostics) => return report(Some(ledger), Outcome::Failed(diagnostics)),
         };
-    let outcome = match claude_code::handle(event, &payload, &ledger, &policy, &request.access) {
+    let mut problems = Vec::new();
+    let handled = claude_code::handle(
+        event,
+        &payload,
+        &ledger,
+        &policy,
+        &request.access,
+        &mut problems,
+    );
+    let outcome = match handled {
         Ok(outcome) => outcome,
         Err(LedgerError::Full(diagnostic)) => Outcome::Failed(vec![*diagnostic]),
         Err(error) => Outcome::Failed(vec![Diagnostic::new(
@@ -252,11 +261,8 @@ fn run(request: &HookRequest) -> HookReport {
         )
         .help("the session goes on unguarded until the ledger can be written: check the folder's permissions, or set `--ledger-dir`")]),
     };
-    let mut report = report(Some(ledger.clone()), outcome);
-    // Lines the hook skipped are worth a word where the user reads.
-    if let Ok(state) = ledger.read() {
-        report.problems = state.problems;
-    }
+    let mut report = report(Some(ledger), outcome);
+    report.problems = problems;
     report
 }
 

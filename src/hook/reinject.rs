@@ -44,7 +44,9 @@ pub fn reinject(
     }
     let mut head = HEAD.to_owned();
     if let Some(check) = check {
-        let is_active = |id: &String| active.iter().any(|a| &a.commitment.id == id);
+        let ids: std::collections::HashSet<&str> =
+            active.iter().map(|a| a.commitment.id.as_str()).collect();
+        let is_active = |id: &&String| ids.contains(id.as_str());
         let lost = check.lost.iter().filter(|id| is_active(id)).count();
         let altered = check.altered.iter().filter(|id| is_active(id)).count();
         if lost + altered > 0 {

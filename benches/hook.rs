@@ -1,0 +1,125 @@
+//! `cargo bench --bench hook`: how long each Claude Code hook takes, as
+//! Claude Code runs it (a new process, the payload on stdin), on a session
+//! whose ledger already holds 10,000 commitments. Prints p50, p99 and the
+//! slowest of `CTXGUARD_HOOK_RUNS` runs per event (default 100). The ledger
+//! and transcript are generated under `target/bench-data/hook`.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use serde_json::json;
+
+const COMMITMENTS: usize = 10_000;
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let runs: usize = std::env::var("CTXGUARD_HOOK_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(100);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/hook");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("bench folder");
+    let ledger_dir = dir.join("ledger");
+    let ledger = ctxguard::Ledger::new(&ledger_dir, "bench", u64::MAX);
+    let entries: Vec<ctxguard::LedgerEntry> = (0..COMMITMENTS)
+        .map(|n| {
+            let (kind, derived, key) = match n % 10 {
+                0 => (
+                    ctxguard::RegionKind::Commitment("constraint".into()),
+                    ctxguard::Derived::Pin,
+                    Some(format!("rule-{n}")),
+                ),
+                1 => (
+                    ctxguard::RegionKind::Commitment("decision".into()),
+                    ctxguard::Derived::Answer,
+                    None,
+                ),
+                _ => (
+                    ctxguard::RegionKind::Unclassified,
+                    ctxguard::Derived::Sentence,
+                    None,
+                ),
+            };
+            let text = format!("Commitment {n}: keep the importer at src/import/mod_{n}.rs and never drop its tests.");
+            let commitment = ctxguard::LedgerCommitment::new(&kind, key, text, derived, ctxguard::LedgerSource::default());
+            match derived {
+                ctxguard::Derived::Pin => ctxguard::LedgerEntry::Pinned(commitment),
+                ctxguard::Derived::Answer => ctxguard::LedgerEntry::Confirmed(commitment),
+                _ => ctxguard::LedgerEntry::Derived(commitment),
+            }
+        })
+        .collect();
+    ledger.append(entries).expect("ledger written");
+    let size = std::fs::metadata(&ledger.path).map_or(0, |m| m.len());
+    // A transcript of 400 prompts and replies (~1 MB).
+    let transcript = dir.join("transcript.jsonl");
+    let mut lines = String::new();
+    let mut parent = serde_json::Value::Null;
+    for n in 0..400 {
+        let user = format!("u{n}");
+        let assistant = format!("a{n}");
+        lines.push_str(&json!({"parentUuid": parent, "isSidechain": false, "sessionId": "bench", "version": "2.1.226", "type": "user", "uuid": user, "message": {"role": "user", "content": format!("Prompt {n}: run the tests before applying patch {n}.")}}).to_string());
+        lines.push('\n');
+        lines.push_str(&json!({"parentUuid": user, "isSidechain": false, "sessionId": "bench", "version": "2.1.226", "type": "assistant", "uuid": assistant, "message": {"id": format!("m{n}"), "role": "assistant", "content": [{"type": "text", "text": "Done. ".repeat(400)}]}}).to_string());
+        lines.push('\n');
+        parent = json!(assistant);
+    }
+    std::fs::write(&transcript, lines).expect("transcript");
+    let summary = "Summary:\n1. Primary Request: keep the importers and their tests.\n".repeat(200);
+    let t = transcript.display().to_string();
+    let events: Vec<(&str, String)> = vec![
+        ("UserPromptSubmit", String::new()),
+        ("PostToolUse", json!({"session_id": "bench", "tool_name": "AskUserQuestion", "tool_response": {"answers": {"Which key?": "uuid"}}}).to_string()),
+        ("PreCompact", json!({"session_id": "bench", "transcript_path": t, "trigger": "auto", "custom_instructions": ""}).to_string()),
+        ("PostCompact", json!({"session_id": "bench", "trigger": "auto", "compact_summary": summary}).to_string()),
+        ("SessionStart", json!({"session_id": "bench", "source": "compact"}).to_string()),
+    ];
+    println!(
+        "ledger: {COMMITMENTS} commitments, {} KiB; transcript 800 records, {} KiB; {runs} runs per event, each a new process",
+        size / 1024,
+        std::fs::metadata(&transcript).map_or(0, |m| m.len()) / 1024
+    );
+    println!(
+        "{:18} {:>9} {:>9} {:>9}",
+        "event", "p50 ms", "p99 ms", "max ms"
+    );
+    for (event, payload) in events {
+        let mut times: Vec<f64> = (0..runs)
+            .map(|n| {
+                let payload = if event == "UserPromptSubmit" {
+                    json!({"session_id": "bench", "prompt": format!("pin value port-{n}: 54{n:02}\nPlease keep going. Never drop the users table.")}).to_string()
+                } else {
+                    payload.clone()
+                };
+                let start = Instant::now();
+                let mut child = Command::new(env!("CARGO_BIN_EXE_ctxguard"))
+                    .args(["hook", "claude-code", event, "--ledger-dir"])
+                    .arg(&ledger_dir)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .expect("ctxguard runs");
+                if let Some(mut stdin) = child.stdin.take() {
+                    let _ = stdin.write_all(payload.as_bytes());
+                }
+                let _ = child.wait();
+                start.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let at =
+            |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1];
+        println!(
+            "{event:18} {:>9.1} {:>9.1} {:>9.1}",
+            at(0.5),
+            at(0.99),
+            times[times.len() - 1]
+        );
+    }
+}
