@@ -735,7 +735,15 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
             let access = Access::default();
             let limit = access.max_input_bytes;
             let input = match input {
-                Some(path) => std::fs::read(&path).unwrap_or_default(),
+                Some(path) => match std::fs::read(&path) {
+                    Ok(bytes) => bytes,
+                    Err(error) => {
+                        // Said, and the session goes on.
+                        let said = UsageError(format!("cannot read `{}`: {error}", path.display()));
+                        let _ = ctxguard::usage_error(&said);
+                        return Ok(0);
+                    }
+                },
                 None => {
                     let mut bytes = Vec::new();
                     if !std::io::stdin().is_terminal() {

@@ -95,6 +95,12 @@ impl Session {
     }
 }
 
+/// What the hook tells the user (`systemMessage`).
+fn system_message(output: &Output) -> String {
+    let reply: Value = serde_json::from_str(&output.stdout).expect("JSON");
+    reply["systemMessage"].as_str().unwrap_or("").to_owned()
+}
+
 #[test]
 fn every_documented_payload_is_handled_and_never_fails_the_session() {
     let session = Session::new().with_transcript("transcript-2.1.226.jsonl");
@@ -505,11 +511,7 @@ fn what_goes_wrong_inside_a_hook_is_said_and_the_session_goes_on() {
         "{}",
         output.stderr
     );
-    let reply: Value = serde_json::from_str(&output.stdout).expect("JSON");
-    assert!(reply["systemMessage"]
-        .as_str()
-        .unwrap_or("")
-        .contains("could not use its ledger"));
+    assert!(system_message(&output).contains("could not use its ledger"));
 }
 
 #[test]
@@ -531,11 +533,7 @@ fn a_full_ledger_refuses_the_append_and_tells_the_user() {
         "{}",
         output.stderr
     );
-    let reply: Value = serde_json::from_str(&output.stdout).expect("JSON");
-    assert!(reply["systemMessage"]
-        .as_str()
-        .unwrap_or("")
-        .contains("were not recorded"));
+    assert!(system_message(&output).contains("were not recorded"));
     assert_eq!(session.texts("pin"), ["Never push to main."]);
 }
 

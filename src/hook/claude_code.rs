@@ -72,17 +72,7 @@ fn prompt(
         transcript: payload.transcript_path.clone(),
         ..Source::default()
     };
-    let (pieces, unknown) = user_text(policy, prompt);
-    let commitments = pieces
-        .into_iter()
-        .filter_map(|piece| {
-            let derived = piece.derived?;
-            let mut c =
-                Commitment::new(&piece.kind, piece.key, piece.text, derived, source.clone());
-            c.hint = piece.hint;
-            Some(c)
-        })
-        .collect();
+    let (commitments, unknown) = typed(policy, prompt, &source);
     let recorded = record(ledger, commitments, problems)?;
     Ok(Outcome::Recorded {
         recorded,
@@ -94,6 +84,42 @@ fn prompt(
             })
             .collect(),
     })
+}
+
+/// What the user typed, as commitments from `source`; and the pins of
+/// kinds the policy does not declare.
+fn typed(
+    policy: &Policy,
+    text: &str,
+    source: &Source,
+) -> (Vec<Commitment>, Vec<crate::import::classify::UnknownPin>) {
+    let (pieces, unknown) = user_text(policy, text);
+    let commitments = pieces
+        .into_iter()
+        .filter_map(|piece| {
+            let derived = piece.derived?;
+            let mut c =
+                Commitment::new(&piece.kind, piece.key, piece.text, derived, source.clone());
+            c.hint = piece.hint;
+            Some(c)
+        })
+        .collect();
+    (commitments, unknown)
+}
+
+/// The user's choice in a question, written as the import writes it
+/// (`Which key? → uuid`); keyed by the question, so a question answered
+/// again is the new answer.
+fn answer(policy: &Policy, question: &str, choice: &str, source: Source) -> Commitment {
+    let key = format!("answer-{}", &super::ledger::hash(question)[7..15]);
+    let text = format!("{question} {ANSWER_MARK}{choice}");
+    Commitment::new(
+        &answer_kind(policy),
+        Some(key),
+        text,
+        Derived::Answer,
+        source,
+    )
 }
 
 /// Appends the commitments the ledger does not already hold as they are.
@@ -145,11 +171,7 @@ fn tool(
     let confirmed: Vec<Commitment> = match payload.tool_name.as_deref() {
         Some("AskUserQuestion") => answers(payload)
             .into_iter()
-            .map(|(question, answer)| {
-                let key = format!("answer-{}", &super::ledger::hash(&question)[7..15]);
-                let text = format!("{question} {ANSWER_MARK}{answer}");
-                Commitment::new(&kind, Some(key), text, Derived::Answer, source.clone())
-            })
+            .map(|(question, choice)| answer(policy, &question, &choice, source.clone()))
             .collect(),
         Some("ExitPlanMode") => payload
             .tool_input
@@ -288,32 +310,13 @@ fn from_transcript(
             ..Source::default()
         };
         match message.origin {
-            Origin::User => {
-                let (pieces, _) = user_text(policy, &message.text);
-                found.extend(pieces.into_iter().filter_map(|piece| {
-                    let mut c = Commitment::new(
-                        &piece.kind,
-                        piece.key,
-                        piece.text,
-                        piece.derived?,
-                        source.clone(),
-                    );
-                    c.hint = piece.hint;
-                    Some(c)
-                }));
-            }
+            Origin::User => found.extend(typed(policy, &message.text, &source).0),
             Origin::Answer => {
-                let key = message
-                    .text
-                    .split_once(&format!(" {ANSWER_MARK}"))
-                    .map(|(q, _)| format!("answer-{}", &super::ledger::hash(q)[7..15]));
-                found.push(Commitment::new(
-                    &answer_kind(policy),
-                    key,
-                    message.text.clone(),
-                    Derived::Answer,
-                    source,
-                ));
+                if let Some((question, choice)) =
+                    message.text.split_once(&format!(" {ANSWER_MARK}"))
+                {
+                    found.push(answer(policy, question, choice, source));
+                }
             }
             _ => {}
         }
