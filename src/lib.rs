@@ -71,6 +71,7 @@ mod hook;
 mod import;
 mod policy;
 mod report;
+mod runtime;
 mod source;
 mod verify;
 
@@ -108,7 +109,7 @@ pub use audit::{
     Commitment as AuditedCommitment, EventAudit, Evidence, Invented, Outcome as AuditOutcome,
 };
 pub use command::audit::{audit_paths, AuditRequest};
-pub use command::check::{check, policy_files};
+pub use command::check::{check, check_with, policy_files, CheckOptions};
 pub use command::fmt::fmt;
 pub use command::import::{import_file, ImportRequest};
 pub use command::ledger::{ledger_command, LedgerAction, LedgerRequest, LedgerView};
@@ -131,6 +132,8 @@ pub use import::{
     Runtime, Session, Summary, PIN_SYNTAX,
 };
 pub use report::hook::{emit_hook, emit_init, emit_ledger, hook_reply, HookReply};
+pub use runtime::tree::Syntax as ConfigSyntax;
+pub use runtime::{apply as apply_edits, check_config, Checked, ConfigRuntime, Edit};
 
 /// What `ctxguard explain CODE` prints: what the code means, why it matters,
 /// an example that triggers it, and the fix.

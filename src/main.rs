@@ -8,10 +8,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Read};
 
 use ctxguard::{
-    Access, AuditRequest, Budget, Code, CompactOptions, Format, HookEvent, HookRequest,
-    ImportRequest, InitRequest, InputFormat, LedgerAction, LedgerRequest, Options, Overrides,
-    PlanRequest, Report, Runtime, Schema, Scope, Summarizer, Terminal, Tokenizer, UsageError,
-    VerifyRequest, WARNING_LIMIT,
+    Access, AuditRequest, Budget, CheckOptions, Code, CompactOptions, ConfigRuntime, Format,
+    HookEvent, HookRequest, ImportRequest, InitRequest, InputFormat, LedgerAction, LedgerRequest,
+    Options, Overrides, PlanRequest, Report, Runtime, Schema, Scope, Summarizer, Terminal,
+    Tokenizer, UsageError, VerifyRequest, WARNING_LIMIT,
 };
 
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
@@ -24,10 +24,28 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse and lint policy files (a directory: every `*.policy` below it).
+    /// Lint policy files, and the runtime configs beside them against the
+    /// team policy (a directory: every `*.policy` and every config at its
+    /// conventional place below it: `.claude/settings.json`,
+    /// `.codex/config.toml`, `.pi/settings.json`, OpenHands `config.toml`,
+    /// SWE-agent run YAML, `.gemini/settings.json`, `openclaw.json`).
     Check {
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        /// Read every file named as this runtime's config.
+        #[arg(long, value_enum, value_name = "NAME")]
+        runtime: Option<ConfigRuntimeArg>,
+        /// The team policy configs are checked against; by default the one
+        /// policy file checked, else the built-in default.
+        #[arg(long, value_name = "FILE")]
+        policy: Option<PathBuf>,
+        /// Apply the safe fixes to runtime configs (hook timeout units,
+        /// ctxguard's missing hooks), keeping their layout and comments.
+        #[arg(long)]
+        fix: bool,
+        /// With `--fix`: write nothing, print the changes as a diff.
+        #[arg(long, requires = "fix")]
+        dry_run: bool,
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
         format: FormatArg,
         #[command(flatten)]
@@ -306,6 +324,31 @@ enum LedgerCommand {
     },
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum ConfigRuntimeArg {
+    ClaudeCode,
+    Codex,
+    Pi,
+    Openhands,
+    SweAgent,
+    GeminiCli,
+    Openclaw,
+}
+
+impl From<ConfigRuntimeArg> for ConfigRuntime {
+    fn from(runtime: ConfigRuntimeArg) -> ConfigRuntime {
+        match runtime {
+            ConfigRuntimeArg::ClaudeCode => ConfigRuntime::ClaudeCode,
+            ConfigRuntimeArg::Codex => ConfigRuntime::Codex,
+            ConfigRuntimeArg::Pi => ConfigRuntime::Pi,
+            ConfigRuntimeArg::Openhands => ConfigRuntime::OpenHands,
+            ConfigRuntimeArg::SweAgent => ConfigRuntime::SweAgent,
+            ConfigRuntimeArg::GeminiCli => ConfigRuntime::GeminiCli,
+            ConfigRuntimeArg::Openclaw => ConfigRuntime::OpenClaw,
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ListFormatArg {
     Human,
@@ -540,13 +583,25 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
     Ok(match command {
         Command::Check {
             paths,
+            runtime,
+            policy,
+            fix,
+            dry_run,
             format,
             severity,
             access,
-        } => (
-            ctxguard::check(&paths, &severity.overrides()?, &access.access())?,
-            format.into(),
-        ),
+        } => {
+            let options = CheckOptions {
+                runtime: runtime.map(Into::into),
+                policy,
+                fix,
+                dry_run,
+            };
+            (
+                ctxguard::check_with(&paths, &options, &severity.overrides()?, &access.access())?,
+                format.into(),
+            )
+        }
         Command::Verify {
             trace,
             plan,

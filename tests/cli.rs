@@ -101,7 +101,7 @@ fn check_needs_a_path_and_a_directory_needs_policies() {
         .run();
     Test::new()
         .args(&["check", "src"])
-        .stderr_contains("error: no `*.policy` files found in `src`")
+        .stderr_contains("error: no `*.policy` file and no runtime config found in `src`")
         .status(2)
         .run();
 }

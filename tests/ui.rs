@@ -78,7 +78,10 @@ fn a_directory_without_policies_is_a_usage_error() {
     )
     .err()
     .map(|e| e.to_string());
-    assert_eq!(error.as_deref(), Some("no `*.policy` files found in `src`"));
+    assert_eq!(
+        error.as_deref(),
+        Some("no `*.policy` file and no runtime config found in `src`")
+    );
 }
 
 #[test]

@@ -1,14 +1,31 @@
-//! `ctxguard check`: lint policy files.
+//! `ctxguard check`: lint policy files, and the runtime configs beside
+//! them against the team's policy; `--fix` applies the safe fixes.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::{Diagnostic, Overrides, UsageError};
 use crate::policy::lint::shared_names;
-use crate::policy::load::Loader;
+use crate::policy::load::{policy_for_use, Loader};
 use crate::report::{Report, Subject};
+use crate::runtime::{self, ConfigRuntime};
 use crate::source::Access;
+
+/// How `check` treats runtime configs.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    /// Read every file named as this runtime's config.
+    pub runtime: Option<ConfigRuntime>,
+    /// The team policy configs are checked against; `None`: the one
+    /// policy file checked, if there is exactly one, else the default.
+    pub policy: Option<PathBuf>,
+    /// Apply the safe fixes (timeout units, ctxguard's missing hooks).
+    pub fix: bool,
+    /// With `fix`: write nothing, show the diffs.
+    pub dry_run: bool,
+}
 
 /// Checks every policy file named, searching directories for `*.policy`,
 /// reading under `access`, with `overrides` applied to what it finds.
@@ -17,7 +34,18 @@ pub fn check(
     overrides: &Overrides,
     access: &Access,
 ) -> Result<Report, UsageError> {
-    let (files, problems) = policy_files(paths)?;
+    check_with(paths, &CheckOptions::default(), overrides, access)
+}
+
+/// Checks the policy files and runtime configs named (directories: every
+/// one at its conventional place below), configs against the team policy.
+pub fn check_with(
+    paths: &[PathBuf],
+    options: &CheckOptions,
+    overrides: &Overrides,
+    access: &Access,
+) -> Result<Report, UsageError> {
+    let (files, configs, problems) = inputs(paths, options.runtime)?;
     let mut loader = Loader::with_access(access.clone());
     let policies: Vec<_> = files
         .iter()
@@ -31,10 +59,174 @@ pub fn check(
         .collect();
     diagnostics.extend(shared_names(policies.iter().map(|policy| &**policy)));
     diagnostics.extend(problems);
+    let mut fixes = Vec::new();
+    if !configs.is_empty() {
+        let team = match (&options.policy, &policies[..]) {
+            (Some(path), _) => policy_for_use(Some(path), access).map(|(p, _)| p),
+            (None, [one]) => Ok(Arc::clone(one)),
+            (None, _) => policy_for_use(None, access).map(|(p, _)| p),
+        };
+        match team {
+            Ok(policy) => {
+                for (path, runtime) in &configs {
+                    let (found, fixed) = config(path, *runtime, &policy, options, access);
+                    diagnostics.extend(found);
+                    fixes.extend(fixed);
+                }
+            }
+            Err(found) => diagnostics.extend(found),
+        }
+    }
     Ok(Report {
-        subject: Subject::Check { files: files.len() },
+        subject: Subject::Check {
+            files: files.len() + configs.len(),
+            configs: configs.len(),
+            fixes,
+        },
         diagnostics: overrides.apply(diagnostics),
     })
+}
+
+/// One config checked, and fixed when asked: its findings after the fix,
+/// and what was fixed (a diff with `dry_run`).
+fn config(
+    path: &Path,
+    runtime: ConfigRuntime,
+    policy: &crate::policy::Policy,
+    options: &CheckOptions,
+    access: &Access,
+) -> (Vec<Diagnostic>, Vec<String>) {
+    let file = match crate::source::read::read(path, access) {
+        Ok(file) => file,
+        Err(diagnostic) => return (vec![*diagnostic], Vec::new()),
+    };
+    let checked = runtime::check_config(&file, runtime, policy);
+    if !options.fix || (checked.edits.is_empty() && !checked.missing_guard) {
+        return (checked.diagnostics, Vec::new());
+    }
+    let mut text = runtime::apply(file.text(), &checked.edits);
+    let mut what = Vec::new();
+    if !checked.edits.is_empty() {
+        what.push(format!(
+            "{} hook timeout{} in the runtime's unit",
+            checked.edits.len(),
+            if checked.edits.len() == 1 { "" } else { "s" }
+        ));
+    }
+    if checked.missing_guard && runtime == ConfigRuntime::ClaudeCode {
+        if let Ok(merged) = crate::hook::init::merge_text(&text) {
+            text = merged;
+            what.push("ctxguard's hooks merged in".to_owned());
+        }
+    }
+    let name = file.name().to_owned();
+    let said = if options.dry_run {
+        similar::TextDiff::from_lines(file.text(), &text)
+            .unified_diff()
+            .header(&name, &name)
+            .to_string()
+    } else {
+        // Written beside it and renamed over it: never half a file.
+        let temporary = path.with_extension("ctxguard.tmp");
+        let written = std::fs::write(&temporary, &text).and_then(|()| {
+            if let Ok(metadata) = std::fs::metadata(path) {
+                let _ = std::fs::set_permissions(&temporary, metadata.permissions());
+            }
+            std::fs::rename(&temporary, path)
+        });
+        if let Err(error) = written {
+            let d = codes::unreadable(&name, format!("cannot write `{name}`: {error}"));
+            let mut found = checked.diagnostics;
+            found.push(d);
+            return (found, Vec::new());
+        }
+        format!("fixed {name}: {}", what.join("; "))
+    };
+    // What remains is what the file now says.
+    let after = crate::source::SourceFile::new(name, text.as_str());
+    let remaining = runtime::check_config(&after, runtime, policy).diagnostics;
+    (remaining, vec![said])
+}
+
+/// The policy files and runtime configs named, directories searched, and
+/// what could not be walked: an unreadable directory, a link out of the
+/// directory named.
+#[allow(clippy::type_complexity)]
+fn inputs(
+    paths: &[PathBuf],
+    runtime: Option<ConfigRuntime>,
+) -> Result<(Vec<PathBuf>, Vec<(PathBuf, ConfigRuntime)>, Vec<Diagnostic>), UsageError> {
+    let mut files = Vec::new();
+    let mut configs = Vec::new();
+    let mut problems = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let before = files.len() + configs.len() + problems.len();
+            collect_policies(path, &mut files, &mut problems);
+            collect_configs(path, &mut configs);
+            if files.len() + configs.len() + problems.len() == before {
+                return Err(UsageError(format!(
+                    "no `*.policy` file and no runtime config found in `{}`",
+                    path.display()
+                )));
+            }
+        } else if let Some(runtime) = runtime {
+            configs.push((path.clone(), runtime));
+        } else if path.extension().is_some_and(|e| e == "policy") {
+            files.push(path.clone());
+        } else {
+            let head = read_head(path);
+            match ConfigRuntime::recognize(path, &head) {
+                Some(runtime) => configs.push((path.clone(), runtime)),
+                None => files.push(path.clone()),
+            }
+        }
+    }
+    Ok((files, configs, problems))
+}
+
+/// The first 64 KiB of `path`, for recognizing it; empty when unreadable
+/// (reading it for real reports why).
+fn read_head(path: &Path) -> String {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    if let Ok(file) = std::fs::File::open(path) {
+        let _ = file.take(64 << 10).read_to_end(&mut bytes);
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Every runtime config at its conventional place below `directory`
+/// (`.gitignore` respected, links not followed), and `config.toml` and run
+/// YAML files whose content is a runtime's.
+fn collect_configs(directory: &Path, configs: &mut Vec<(PathBuf, ConfigRuntime)>) {
+    let walk = ignore::WalkBuilder::new(directory)
+        .hidden(false)
+        .require_git(false)
+        .git_global(false)
+        .follow_links(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(|entry| entry.file_name() != ".git")
+        .build();
+    for entry in walk.flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let path = entry.path();
+        if let Some(runtime) = ConfigRuntime::by_place(path) {
+            configs.push((path.to_path_buf(), runtime));
+            continue;
+        }
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let candidate = matches!(name, "config.toml" | "config.template.toml")
+            || name.ends_with(".yaml")
+            || name.ends_with(".yml");
+        if candidate {
+            if let Some(runtime) = ConfigRuntime::recognize(path, &read_head(path)) {
+                configs.push((path.to_path_buf(), runtime));
+            }
+        }
+    }
 }
 
 /// The files named, with directories replaced by every `*.policy` below

@@ -64,6 +64,8 @@ pub enum Family {
     Import,
     /// `ctxguard hook` and `ctxguard ledger`: live guarding.
     Hook,
+    /// `ctxguard check` on runtime configs.
+    Runtime,
 }
 
 codes! {
@@ -114,6 +116,17 @@ codes! {
     HookInput = "hook-input", Warning, Hook;
     LedgerRecord = "ledger-record", Warning, Hook;
     LedgerFull = "ledger-full", Error, Hook;
+    InvalidConfig = "invalid-config", Error, Runtime;
+    UnknownConfigKey = "unknown-config-key", Warning, Runtime;
+    UnguardedCompaction = "unguarded-compaction", Warning, Runtime;
+    HookTimeoutUnits = "hook-timeout-units", Warning, Runtime;
+    UnknownHookEvent = "unknown-hook-event", Error, Runtime;
+    HookMatcherNeverMatches = "hook-matcher-never-matches", Error, Runtime;
+    UnsupportedHookType = "unsupported-hook-type", Error, Runtime;
+    TruncatingCompactor = "truncating-compactor", Error, Runtime;
+    WindowExceedsPolicy = "window-exceeds-policy", Warning, Runtime;
+    WeakenedIdentifierPolicy = "weakened-identifier-policy", Error, Runtime;
+    CompactionPromptMissingCommitments = "compaction-prompt-missing-commitments", Warning, Runtime;
 }
 
 impl Code {

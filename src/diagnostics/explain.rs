@@ -27,6 +27,7 @@ pub fn explanation(code: Code) -> &'static Explanation {
         .chain(codes::verify::ALL)
         .chain(codes::import::ALL)
         .chain(codes::hook::ALL)
+        .chain(codes::runtime::ALL)
         .find(|explanation| explanation.code == code)
         .copied()
         .unwrap_or(&codes::input::UNREADABLE_FILE)

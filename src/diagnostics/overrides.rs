@@ -50,6 +50,9 @@ impl Code {
             Family::Import => {
                 "a session that cannot be read cannot be audited; name a session file instead"
             }
+            Family::Runtime => {
+                "the runtime would run a compaction the policy forbids, or without the guard; fix the config instead"
+            }
             Family::Hook => {
                 "a commitment that cannot be recorded is lost; make room in the ledger instead"
             }

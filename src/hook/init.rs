@@ -175,6 +175,22 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
     Ok(installed)
 }
 
+/// `text`, a Claude Code settings file, with ctxguard's hooks merged in as
+/// `ctxguard init claude-code` merges them (for `check --fix`).
+pub(crate) fn merge_text(text: &str) -> Result<String, Vec<Diagnostic>> {
+    let request = InitRequest {
+        scope: Scope::Project,
+        project: PathBuf::from("."),
+        config_dir: None,
+        command: "ctxguard".to_owned(),
+        policy: None,
+        remove: false,
+        dry_run: false,
+        access: Access::default(),
+    };
+    merged(&request, Path::new("settings.json"), Some(text))
+}
+
 /// The settings text with ctxguard's hooks merged in (or taken out).
 fn merged(
     request: &InitRequest,

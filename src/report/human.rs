@@ -55,18 +55,22 @@ impl HumanStyle {
 }
 
 pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -> io::Result<()> {
+    if let Subject::Check { fixes, .. } = &report.subject {
+        for fix in fixes {
+            writeln!(out, "{}", fix.trim_end())?;
+        }
+    }
     for diagnostic in &report.diagnostics {
         out.write_all(render_diagnostic(diagnostic, style).as_bytes())?;
     }
     let tally = Tally::of(&report.diagnostics);
     match &report.subject {
-        Subject::Check { files } if tally != Tally::default() => {
-            writeln!(
-                out,
-                "{} in {}",
-                count(tally),
-                plural(*files, "policy file", "policy files")
-            )?;
+        Subject::Check { files, configs, .. } if tally != Tally::default() => {
+            let what = match configs {
+                0 => plural(*files, "policy file", "policy files"),
+                _ => plural(*files, "file", "files"),
+            };
+            writeln!(out, "{} in {what}", count(tally))?;
         }
         Subject::Check { .. } => {}
         Subject::Verify(Some((verdict, stats))) => {

@@ -142,7 +142,7 @@ impl JsonReport {
     pub fn new(report: &Report) -> Self {
         let diagnostics = report.diagnostics.iter().map(JsonDiagnostic::new).collect();
         match &report.subject {
-            Subject::Check { files } => JsonReport {
+            Subject::Check { files, .. } => JsonReport {
                 verdict: None,
                 files: Some(*files),
                 diagnostics,

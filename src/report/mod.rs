@@ -62,10 +62,14 @@ pub struct Report {
 /// Which command a report is from, with what it produced.
 #[derive(Debug)]
 pub enum Subject {
-    /// `ctxguard check` over this many policy files.
+    /// `ctxguard check` over this many policy files and runtime configs.
     Check {
-        /// Policy files checked.
+        /// Files checked, policies and configs.
         files: usize,
+        /// Of them, runtime configs.
+        configs: usize,
+        /// `--fix`: what was fixed in each file, or the diffs (`--dry-run`).
+        fixes: Vec<String>,
     },
     /// `ctxguard verify`; no verdict when an input could not be used.
     Verify(Option<(Verdict, Stats)>),

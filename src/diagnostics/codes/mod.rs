@@ -7,6 +7,7 @@ pub(crate) mod hook;
 pub(crate) mod import;
 pub(crate) mod input;
 pub(crate) mod policy;
+pub(crate) mod runtime;
 pub(crate) mod verify;
 
 use std::borrow::Cow;

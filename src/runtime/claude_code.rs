@@ -1,0 +1,218 @@
+//! Claude Code `settings.json` (RUNTIMES §1.6, §1.7): the hook table, the
+//! guard ctxguard's hooks make, the switches that turn hooks off, and the
+//! auto-compaction window.
+
+use super::hooks::{self, Rules, Unit};
+use super::Context;
+use crate::diagnostics::codes::runtime as codes;
+
+/// Every Claude Code hook event (docs, 2026).
+const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "PermissionRequest",
+    "Notification",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "InstructionsLoaded",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "Elicitation",
+    "ElicitationResult",
+    "CwdChanged",
+    "FileChanged",
+];
+
+/// The events `ctxguard init claude-code` wires.
+pub(super) const GUARD: [&str; 5] = [
+    "UserPromptSubmit",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+];
+
+fn event_types(event: &str) -> Option<&'static [&'static str]> {
+    match event {
+        "PreCompact" | "PostCompact" => Some(&["command", "http", "mcp_tool"]),
+        "SessionStart" => Some(&["command", "mcp_tool"]),
+        _ => None,
+    }
+}
+
+const RULES: Rules = Rules {
+    runtime: "Claude Code",
+    events: EVENTS,
+    aliases: &[
+        ("PreCompress", "PreCompact"),
+        ("PreCompaction", "PreCompact"),
+        ("PostCompaction", "PostCompact"),
+    ],
+    compaction: &["PreCompact", "PostCompact"],
+    event_types,
+    types: &["command", "http", "mcp_tool", "prompt", "agent"],
+    unit: Unit::Seconds,
+};
+
+/// Top-level keys that decide compaction or its guard.
+const KEYS: &[&str] = &[
+    "hooks",
+    "autoCompactEnabled",
+    "autoCompactWindow",
+    "disableAllHooks",
+    "allowManagedHooksOnly",
+    "cleanupPeriodDays",
+    "env",
+];
+/// Environment variables that decide compaction.
+const ENV: &[&str] = &[
+    "DISABLE_AUTO_COMPACT",
+    "DISABLE_COMPACT",
+    "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
+    "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+];
+
+pub(super) fn check(cx: &mut Context<'_>) {
+    let root = cx.root;
+    cx.unknown_keys(root, KEYS, "Claude Code", "");
+    let mut compaction_off = false;
+    if let Some(env) = root.get("env") {
+        cx.unknown_keys(env, ENV, "Claude Code", "env.");
+        if let Some(off) = env.get("DISABLE_COMPACT") {
+            compaction_off = off.as_str() == Some("1") || off.as_f64() == Some(1.0);
+        }
+        if let Some(window) = env.get("CLAUDE_CODE_AUTO_COMPACT_WINDOW") {
+            let text = window
+                .as_str()
+                .map(str::to_owned)
+                .or_else(|| window.as_f64().map(|n| n.to_string()));
+            match text.as_deref().map(|t| (t, t.trim().parse::<u64>())) {
+                Some((_, Ok(n))) => {
+                    auto_window(cx, window, n as f64, "env.CLAUDE_CODE_AUTO_COMPACT_WINDOW")
+                }
+                Some((t, Err(_))) => {
+                    let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+                    let d = codes::wrong_type(
+                        cx.file,
+                        window.span.clone(),
+                        "env.CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+                        "a plain number of tokens (`500000`)",
+                        &format!(
+                            "`{t}`, which Claude Code reads as {} and clamps to 100000",
+                            if digits.is_empty() {
+                                "nothing".to_owned()
+                            } else {
+                                digits
+                            }
+                        ),
+                    );
+                    cx.push(d);
+                }
+                None => {}
+            }
+        }
+        if let Some(pct) = env.get("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE") {
+            let value = pct
+                .as_str()
+                .and_then(|t| t.trim().parse::<f64>().ok())
+                .or(pct.as_f64());
+            if !value.is_some_and(|v| (1.0..=100.0).contains(&v)) {
+                let d = codes::wrong_type(
+                    cx.file,
+                    pct.span.clone(),
+                    "env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
+                    "a percentage from 1 to 100",
+                    pct.type_name(),
+                );
+                cx.push(d);
+            }
+        }
+    }
+    if let Some(enabled) = root.get("autoCompactEnabled") {
+        cx.boolean(enabled, "autoCompactEnabled");
+    }
+    if let Some(window) = root.get("autoCompactWindow") {
+        if let Some(n) = cx.number(window, "autoCompactWindow") {
+            auto_window(cx, window, n, "autoCompactWindow");
+        }
+    }
+    for key in ["disableAllHooks", "allowManagedHooksOnly"] {
+        if let Some(entry) = root.entry(key) {
+            if cx.boolean(&entry.node, key) == Some(true) {
+                let d = codes::guard_disabled(cx.file, entry.key_span.clone(), key, "Claude Code");
+                cx.push(d);
+            }
+        }
+    }
+    let guards = match root.entry("hooks") {
+        Some(entry) => hooks::check(cx, &entry.node, &RULES),
+        None => Vec::new(),
+    };
+    if compaction_off {
+        return;
+    }
+    let missing: Vec<&str> = GUARD
+        .iter()
+        .copied()
+        .filter(|event| !guards.iter().any(|g| g.event == *event))
+        .collect();
+    if !missing.is_empty() {
+        let span = root.entry("hooks").map_or(0..0, |e| e.key_span.clone());
+        let what = if missing.len() == GUARD.len() {
+            "none of the hooks `ctxguard init claude-code` installs is here".to_owned()
+        } else {
+            format!(
+                "no ctxguard hook for {}",
+                missing
+                    .iter()
+                    .map(|e| format!("`{e}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let d = codes::unguarded(cx.file, span, "Claude Code", &what, "run `ctxguard init claude-code` (or `ctxguard check --fix`): it merges the hooks beside the ones here");
+        cx.push(d);
+        cx.out.missing_guard = true;
+    }
+}
+
+/// Claude Code's auto-compaction window: 100,000 to 1,000,000 tokens, and
+/// no more than the policy's window.
+fn auto_window(cx: &mut Context<'_>, node: &super::tree::Node, tokens: f64, key: &str) {
+    if !(100_000.0..=1_000_000.0).contains(&tokens) {
+        let d = codes::wrong_type(
+            cx.file,
+            node.span.clone(),
+            key,
+            "a number of tokens from 100000 to 1000000",
+            &format!("{tokens}"),
+        );
+        cx.push(d);
+        return;
+    }
+    if let Some(window) = cx.window() {
+        if tokens > window as f64 {
+            let d = codes::window(
+                cx.file,
+                node.span.clone(),
+                &format!("Claude Code compacts at {tokens} tokens; the policy's window is {window}"),
+                "lower the window to the policy's `budget window`, or raise the policy's: the commitment budget is a share of it",
+            );
+            cx.push(d);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Codex `config.toml` (RUNTIMES §2.6, §2.7): the auto-compaction
+//! threshold against the window and the policy, the compaction prompt,
+//! and the feature switch that turns hooks off.
+
+use super::Context;
+use crate::diagnostics::codes::runtime as codes;
+
+const KEYS: &[&str] = &[
+    "model_context_window",
+    "model_auto_compact_token_limit",
+    "model_auto_compact_token_limit_scope",
+    "compact_prompt",
+    "experimental_compact_prompt_file",
+    "features",
+    "hooks",
+    "model",
+    "model_provider",
+];
+
+pub(super) fn check(cx: &mut Context<'_>) {
+    let root = cx.root;
+    cx.unknown_keys(root, KEYS, "Codex", "");
+    let window = root
+        .get("model_context_window")
+        .and_then(|n| cx.number(n, "model_context_window").map(|v| (n, v)));
+    let limit = root.get("model_auto_compact_token_limit").and_then(|n| {
+        cx.number(n, "model_auto_compact_token_limit")
+            .map(|v| (n, v))
+    });
+    if let (Some((_, window)), Some((node, limit))) = (window, limit) {
+        if limit >= window {
+            let d = codes::window(cx.file, node.span.clone(), &format!("Codex compacts at {limit} tokens, at or above its {window}-token window: auto-compaction never runs before the window is full"), "set `model_auto_compact_token_limit` below `model_context_window` (Codex's own default is 90% of it)");
+            cx.push(d);
+        }
+    }
+    if let (Some(policy), Some((node, limit))) = (cx.window(), limit.or(window)) {
+        if limit > policy as f64 {
+            let d = codes::window(cx.file, node.span.clone(), &format!("Codex lets the buffer reach {limit} tokens; the policy's window is {policy}"), "lower `model_auto_compact_token_limit` to the policy's `budget window`, or raise the policy's");
+            cx.push(d);
+        }
+    }
+    if let Some(prompt) = root.get("compact_prompt") {
+        if let Some(text) = cx.string(prompt, "compact_prompt") {
+            super::compaction_prompt(cx, prompt.span.clone(), text);
+        }
+    }
+    if let Some(file) = root.get("experimental_compact_prompt_file") {
+        if let Some(path) = cx.string(file, "experimental_compact_prompt_file") {
+            let base = std::path::Path::new(cx.file.name())
+                .parent()
+                .unwrap_or(std::path::Path::new("."));
+            match std::fs::read_to_string(base.join(path)) {
+                Ok(text) => super::compaction_prompt(cx, file.span.clone(), &text),
+                Err(error) => {
+                    let d = codes::wrong_type(
+                        cx.file,
+                        file.span.clone(),
+                        "experimental_compact_prompt_file",
+                        "a prompt file that can be read",
+                        &format!("`{path}` ({error})"),
+                    );
+                    cx.push(d);
+                }
+            }
+        }
+    }
+    if let Some(features) = root.get("features") {
+        for key in ["hooks", "codex_hooks"] {
+            if let Some(entry) = features.entry(key) {
+                if cx.boolean(&entry.node, &format!("features.{key}")) == Some(false) {
+                    let d = codes::guard_disabled(
+                        cx.file,
+                        entry.key_span.clone(),
+                        &format!("features.{key} = false"),
+                        "Codex",
+                    );
+                    cx.push(d);
+                }
+            }
+        }
+    }
+}

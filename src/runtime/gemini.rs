@@ -1,0 +1,107 @@
+//! Gemini CLI `settings.json` (RUNTIMES §6.3): the hook table (timeouts in
+//! milliseconds), the compression threshold and the history window.
+
+use super::hooks::{self, Rules, Unit};
+use super::Context;
+use crate::diagnostics::codes::runtime as codes;
+
+const EVENTS: &[&str] = &[
+    "BeforeTool",
+    "AfterTool",
+    "BeforeAgent",
+    "AfterAgent",
+    "BeforeModel",
+    "AfterModel",
+    "BeforeToolSelection",
+    "SessionStart",
+    "SessionEnd",
+    "PreCompress",
+    "Notification",
+];
+
+const RULES: Rules = Rules {
+    runtime: "Gemini CLI",
+    events: EVENTS,
+    aliases: &[
+        ("PreCompact", "PreCompress"),
+        ("PreCompaction", "PreCompress"),
+        ("PostCompact", "PreCompress"),
+    ],
+    compaction: &[],
+    event_types: |_| None,
+    types: &["command"],
+    unit: Unit::Milliseconds,
+};
+
+pub(super) fn check(cx: &mut Context<'_>) {
+    let root = cx.root;
+    cx.unknown_keys(
+        root,
+        &["hooks", "model", "contextManagement", "chatCompression"],
+        "Gemini CLI",
+        "",
+    );
+    if let Some(entry) = root.entry("chatCompression") {
+        let d = codes::unknown_key(
+            cx.file,
+            entry.key_span.clone(),
+            "chatCompression",
+            "Gemini CLI",
+            "model.compressionThreshold",
+        );
+        cx.push(d);
+    }
+    if let Some(model) = root.get("model") {
+        cx.unknown_keys(
+            model,
+            &[
+                "name",
+                "compressionThreshold",
+                "maxSessionTurns",
+                "summarizeToolOutput",
+                "skipNextSpeakerCheck",
+            ],
+            "Gemini CLI",
+            "model.",
+        );
+        if let Some(threshold) = model.get("compressionThreshold") {
+            if let Some(t) = cx.number(threshold, "model.compressionThreshold") {
+                if !(t > 0.0 && t <= 1.0) {
+                    let d = codes::wrong_type(
+                        cx.file,
+                        threshold.span.clone(),
+                        "model.compressionThreshold",
+                        "a fraction of the window, above 0 and at most 1",
+                        &t.to_string(),
+                    );
+                    cx.push(d);
+                }
+            }
+        }
+    }
+    if let Some(window) = root.at(&["contextManagement", "historyWindow"]) {
+        let max = window.get("maxTokens").and_then(|n| {
+            cx.number(n, "contextManagement.historyWindow.maxTokens")
+                .map(|v| (n, v))
+        });
+        let kept = window.get("retainedTokens").and_then(|n| {
+            cx.number(n, "contextManagement.historyWindow.retainedTokens")
+                .map(|v| (n, v))
+        });
+        if let (Some((_, max)), Some((node, kept))) = (max, kept) {
+            if kept >= max {
+                let d = codes::window(cx.file, node.span.clone(), &format!("Gemini CLI retains {kept} tokens of a {max}-token history window: nothing is left to compress"), "keep `retainedTokens` well below `maxTokens`");
+                cx.push(d);
+            }
+        }
+        if let (Some((node, max)), Some(policy)) = (max, cx.window()) {
+            if max > policy as f64 {
+                let d = codes::window(cx.file, node.span.clone(), &format!("Gemini CLI keeps a history of {max} tokens; the policy's window is {policy}"), "lower `maxTokens` to the policy's `budget window`, or raise the policy's");
+                cx.push(d);
+            }
+        }
+    }
+    if let Some(entry) = root.entry("hooks") {
+        hooks::check(cx, &entry.node, &RULES);
+    }
+}

@@ -1,0 +1,218 @@
+//! The hook table Claude Code and Gemini CLI share:
+//! `hooks.<Event>[]{matcher, hooks[{type, command, timeout}]}`. Checked for
+//! events that do not exist, matchers that never match a compaction,
+//! handler types an event does not run, timeouts in the wrong unit, and
+//! which of ctxguard's own hooks are wired in.
+
+use super::tree::Node;
+use super::{matcher_matches, suggest, Context, Edit};
+use crate::diagnostics::codes::runtime as codes;
+
+/// The unit a runtime reads `timeout` in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Unit {
+    Seconds,
+    Milliseconds,
+}
+
+/// What a runtime's hook table allows.
+pub(super) struct Rules {
+    pub runtime: &'static str,
+    /// Every event the runtime has.
+    pub events: &'static [&'static str],
+    /// Names other runtimes use, and the event meant.
+    pub aliases: &'static [(&'static str, &'static str)],
+    /// Events matched against the compaction trigger (`manual`, `auto`).
+    pub compaction: &'static [&'static str],
+    /// Handler types each event runs; `None`: any of `types`.
+    pub event_types: fn(&str) -> Option<&'static [&'static str]>,
+    /// Every handler type.
+    pub types: &'static [&'static str],
+    pub unit: Unit,
+}
+
+/// A handler of ctxguard's own, by its event.
+pub(super) struct Guard {
+    pub event: String,
+}
+
+/// Checks the table at `hooks`; returns ctxguard's handlers found in it.
+pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules) -> Vec<Guard> {
+    let mut guards = Vec::new();
+    if !matches!(hooks.value, super::tree::Value::Map(_)) {
+        let d = codes::wrong_type(
+            cx.file,
+            hooks.span.clone(),
+            "hooks",
+            "a map of event names",
+            hooks.type_name(),
+        );
+        cx.push(d);
+        return guards;
+    }
+    for entry in hooks.entries() {
+        let event = entry.key.as_str();
+        if !rules.events.contains(&event) {
+            let alias = rules
+                .aliases
+                .iter()
+                .find(|(a, _)| *a == event)
+                .map(|(_, to)| *to);
+            if let Some(meant) = alias.or_else(|| suggest(event, rules.events)) {
+                let d = codes::unknown_event(
+                    cx.file,
+                    entry.key_span.clone(),
+                    rules.runtime,
+                    event,
+                    meant,
+                );
+                cx.push(d);
+            }
+            continue;
+        }
+        let super::tree::Value::List(groups) = &entry.node.value else {
+            let d = codes::wrong_type(
+                cx.file,
+                entry.node.span.clone(),
+                &format!("hooks.{event}"),
+                "a list of matcher groups",
+                entry.node.type_name(),
+            );
+            cx.push(d);
+            continue;
+        };
+        for group in groups {
+            let matcher = group.get("matcher");
+            let matcher_text = matcher.and_then(Node::as_str).map(str::to_owned);
+            if let Some(m) = matcher {
+                if m.as_str().is_none() && !matches!(m.value, super::tree::Value::Null) {
+                    let d = codes::wrong_type(
+                        cx.file,
+                        m.span.clone(),
+                        "matcher",
+                        "a string",
+                        m.type_name(),
+                    );
+                    cx.push(d);
+                }
+            }
+            if let (Some(m), Some(text)) = (matcher, &matcher_text) {
+                if rules.compaction.contains(&event) {
+                    let runs = ["manual", "auto"].iter().map(|v| matcher_matches(text, v));
+                    let runs: Vec<Option<bool>> = runs.collect();
+                    if runs.iter().all(|r| *r == Some(false)) {
+                        let d = codes::never_matches(
+                            cx.file,
+                            m.span.clone(),
+                            event,
+                            text,
+                            "compaction trigger (`manual`, `auto`)",
+                        );
+                        cx.push(d);
+                    }
+                }
+            }
+            let Some(handlers) = group.get("hooks") else {
+                continue;
+            };
+            let super::tree::Value::List(handlers) = &handlers.value else {
+                let d = codes::wrong_type(
+                    cx.file,
+                    handlers.span.clone(),
+                    "hooks",
+                    "a list of handlers",
+                    handlers.type_name(),
+                );
+                cx.push(d);
+                continue;
+            };
+            for handler in handlers {
+                handler_checks(cx, event, handler, rules);
+                let ours = handler
+                    .get("command")
+                    .and_then(Node::as_str)
+                    .is_some_and(|c| c.contains(" hook claude-code "));
+                if ours {
+                    guards.push(Guard {
+                        event: event.to_owned(),
+                    });
+                    if event == "SessionStart" {
+                        if let (Some(m), Some(text)) = (matcher, &matcher_text) {
+                            if matcher_matches(text, "compact") == Some(false) {
+                                let d = codes::never_matches(
+                                    cx.file,
+                                    m.span.clone(),
+                                    event,
+                                    text,
+                                    "`compact` source",
+                                );
+                                cx.push(d);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    guards
+}
+
+fn handler_checks(cx: &mut Context<'_>, event: &str, handler: &Node, rules: &Rules) {
+    if let Some(kind) = handler.get("type") {
+        if let Some(name) = cx.string(kind, "type") {
+            let allowed = (rules.event_types)(event).unwrap_or(rules.types);
+            if !allowed.contains(&name) {
+                let list = allowed
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let d = codes::unsupported_type(cx.file, kind.span.clone(), event, name, &list);
+                cx.push(d);
+            }
+        }
+    }
+    let Some(timeout) = handler.get("timeout") else {
+        return;
+    };
+    let Some(value) = cx.number(timeout, "timeout") else {
+        return;
+    };
+    match rules.unit {
+        Unit::Seconds if value >= 1000.0 => {
+            let fixed = (value / 1000.0).ceil().max(1.0) as u64;
+            let d = codes::timeout_units(
+                cx.file,
+                timeout.span.clone(),
+                rules.runtime,
+                value,
+                "seconds",
+                &super::duration(value),
+                fixed,
+            );
+            cx.push(d);
+            cx.out.edits.push(Edit {
+                span: timeout.span.clone(),
+                replacement: fixed.to_string(),
+            });
+        }
+        Unit::Milliseconds if value > 0.0 && value < 1000.0 => {
+            let fixed = (value * 1000.0) as u64;
+            let d = codes::timeout_units(
+                cx.file,
+                timeout.span.clone(),
+                rules.runtime,
+                value,
+                "milliseconds",
+                &super::duration(value / 1000.0),
+                fixed,
+            );
+            cx.push(d);
+            cx.out.edits.push(Edit {
+                span: timeout.span.clone(),
+                replacement: fixed.to_string(),
+            });
+        }
+        _ => {}
+    }
+}
