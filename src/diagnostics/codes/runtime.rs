@@ -53,7 +53,7 @@ pub(crate) fn wrong_type(
         format!("`{key}` must be {expected}, not {found}"),
     )
     .label(file, span, format!("expected {expected}"))
-    .help("the runtime ignores or misreads a value of the wrong type: the compaction you reviewed is not the one that runs")
+    .help("the runtime cannot use this value as written: the compaction you reviewed is not the one that runs")
 }
 
 // `unknown-config-key`

@@ -1,0 +1,347 @@
+//! `ctxguard check` on runtime configs: one fixture per code per runtime
+//! (`tests/fixtures/configs/RUNTIME/CODE/`, each at its conventional place)
+//! and the recommended set-up of each runtime, which passes clean; `--fix`;
+//! `ctxguard-ignore`; and the real configs of the shared corpus when present.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use common::{shared_corpus, Output, Test};
+use serde_json::Value;
+
+const FIXTURES: &str = "tests/fixtures/configs";
+
+fn check_in(dir: &Path, args: &[&str]) -> Output {
+    let mut all = vec!["check"];
+    all.extend(args);
+    Test::new().args(&all).current_dir(dir).any_status().run()
+}
+
+/// Each code a report names, with how often.
+fn codes(output: &Output) -> BTreeMap<String, usize> {
+    let mut found = BTreeMap::new();
+    for code in output.stdout.split("ctxguard::").skip(1) {
+        let name: String = code
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+            .collect();
+        *found.entry(name).or_default() += 1;
+    }
+    found
+}
+
+fn fixture_dirs() -> Vec<(String, String, PathBuf)> {
+    let mut dirs = Vec::new();
+    for runtime in std::fs::read_dir(FIXTURES).expect("fixtures").flatten() {
+        for case in std::fs::read_dir(runtime.path()).expect("cases").flatten() {
+            dirs.push((
+                runtime.file_name().to_string_lossy().into_owned(),
+                case.file_name().to_string_lossy().into_owned(),
+                case.path(),
+            ));
+        }
+    }
+    dirs.sort();
+    dirs
+}
+
+#[test]
+fn every_code_of_every_runtime_is_found_where_it_applies_and_nowhere_else() {
+    let mut runtimes = std::collections::BTreeSet::new();
+    for (runtime, case, dir) in fixture_dirs() {
+        runtimes.insert(runtime.clone());
+        let output = check_in(&dir, &["."]);
+        if case == "clean" {
+            assert_eq!(
+                (output.status, output.stdout.as_str()),
+                (0, ""),
+                "{runtime}: the recommended set-up passes clean"
+            );
+            continue;
+        }
+        let found = codes(&output);
+        assert!(
+            found.contains_key(&case),
+            "{runtime}/{case}: {found:?}\n{}",
+            output.stdout
+        );
+        // Only what the fixture is about, except where one mistake is two
+        // findings by nature (an observation window of 0 still masks).
+        let others: Vec<&String> = found.keys().filter(|c| **c != case).collect();
+        let expected_others: &[&str] = match (runtime.as_str(), case.as_str()) {
+            ("swe-agent", "invalid-config") => &["truncating-compactor"],
+            _ => &[],
+        };
+        assert_eq!(
+            others.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
+            expected_others,
+            "{runtime}/{case}"
+        );
+        // An error fails the check; warnings alone do not.
+        let errors = output
+            .stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with('×'));
+        assert_eq!(output.status, i32::from(errors), "{runtime}/{case}");
+        insta::assert_snapshot!(format!("config-{runtime}-{case}"), output.stdout);
+    }
+    assert_eq!(
+        runtimes.into_iter().collect::<Vec<_>>(),
+        [
+            "claude-code",
+            "codex",
+            "gemini-cli",
+            "openclaw",
+            "openhands",
+            "pi",
+            "swe-agent"
+        ]
+    );
+}
+
+/// Copies a fixture folder into a temporary one.
+fn copy_of(from: &Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("dir");
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("dir");
+        for entry in std::fs::read_dir(from).expect("read").flatten() {
+            let target = to.join(entry.file_name());
+            if entry.path().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).expect("copied");
+            }
+        }
+    }
+    copy(from, dir.path());
+    dir
+}
+
+#[test]
+fn fix_converts_timeouts_and_merges_the_guard_keeping_the_rest() {
+    let dir = copy_of(Path::new(
+        "tests/fixtures/configs/claude-code/hook-timeout-units",
+    ));
+    let path = dir.path().join(".claude/settings.json");
+    let before = std::fs::read_to_string(&path).expect("read");
+    let dry = check_in(dir.path(), &["--fix", "--dry-run", "."]);
+    assert!(
+        dry.stdout
+            .contains("-            \"timeout\": 60000\n+            \"timeout\": 60\n"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("read"),
+        before,
+        "--dry-run writes nothing"
+    );
+    let fixed = check_in(dir.path(), &["--fix", "."]);
+    assert_eq!(fixed.status, 0, "{}", fixed.stdout);
+    assert!(
+        fixed
+            .stdout
+            .contains("fixed ./.claude/settings.json: 1 hook timeout in the runtime's unit"),
+        "{}",
+        fixed.stdout
+    );
+    let after = std::fs::read_to_string(&path).expect("read");
+    assert_eq!(
+        after,
+        before.replace("\"timeout\": 60000", "\"timeout\": 60"),
+        "only the value changes"
+    );
+    assert_eq!(
+        check_in(dir.path(), &["."]).stdout,
+        "",
+        "fixed, then checked: nothing left"
+    );
+
+    // Gemini CLI counts milliseconds.
+    let dir = copy_of(Path::new(
+        "tests/fixtures/configs/gemini-cli/hook-timeout-units",
+    ));
+    check_in(dir.path(), &["--fix", "."]);
+    let after = std::fs::read_to_string(dir.path().join(".gemini/settings.json")).expect("read");
+    assert!(after.contains("\"timeout\": 30000"), "{after}");
+    assert_eq!(check_in(dir.path(), &["."]).stdout, "");
+}
+
+#[test]
+fn fix_merges_the_guard_that_init_installs() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("dir");
+    let path = dir.path().join(".claude/settings.json");
+    std::fs::write(&path, "{\n  // ours\n  \"model\": \"opus\"\n}\n").expect("written");
+    let output = check_in(dir.path(), &["--fix", "."]);
+    assert!(
+        output.stdout.contains("ctxguard's hooks merged in"),
+        "{}",
+        output.stdout
+    );
+    let after = std::fs::read_to_string(&path).expect("read");
+    assert!(
+        after.starts_with("{\n  // ours\n  \"model\": \"opus\","),
+        "{after}"
+    );
+    assert_eq!(check_in(dir.path(), &["."]).stdout, "");
+}
+
+#[test]
+fn what_init_writes_passes_the_check() {
+    let dir = tempfile::tempdir().expect("dir");
+    Test::new()
+        .args(&["init", "claude-code"])
+        .current_dir(dir.path())
+        .status(0)
+        .run();
+    let output = check_in(dir.path(), &[".claude/settings.json"]);
+    assert_eq!((output.status, output.stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn ignores_silence_warnings_never_errors() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(
+        dir.path().join("run.yaml"),
+        "agent:\n  history_processors:\n    # ctxguard-ignore: truncating-compactor old test logs only\n    - type: last_n_observations\n      n: 5\n",
+    )
+    .expect("written");
+    assert_eq!(check_in(dir.path(), &["run.yaml"]).stdout, "");
+    std::fs::write(
+        dir.path().join("config.toml"),
+        "[condenser]\n# ctxguard-ignore: truncating-compactor we like it\ntype = \"recent\"\n",
+    )
+    .expect("written");
+    let output = check_in(dir.path(), &["config.toml"]);
+    assert!(
+        output.stdout.contains("ctxguard::truncating-compactor"),
+        "an error stays"
+    );
+    // Plain JSON has no comments: a `.ctxguard-ignore` beside it.
+    let claude = copy_of(Path::new(
+        "tests/fixtures/configs/claude-code/hook-timeout-units",
+    ));
+    std::fs::write(
+        claude.path().join(".claude/.ctxguard-ignore"),
+        "# file code: reason\nsettings.json hook-timeout-units: the snapshot takes minutes\n",
+    )
+    .expect("written");
+    assert_eq!(check_in(claude.path(), &["."]).stdout, "");
+}
+
+#[test]
+fn a_file_is_recognized_by_content_or_named_by_runtime() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(
+        dir.path().join("team-settings.json"),
+        "{\"hooks\": {\"PreCompaction\": []}}\n",
+    )
+    .expect("written");
+    let output = check_in(dir.path(), &["team-settings.json"]);
+    assert!(
+        codes(&output).contains_key("unknown-hook-event"),
+        "{}",
+        output.stdout
+    );
+    std::fs::write(
+        dir.path().join("agent.json"),
+        "{\"compaction\": {\"keepRecentToken\": 1}}\n",
+    )
+    .expect("written");
+    let output = check_in(dir.path(), &["--runtime", "pi", "agent.json"]);
+    assert!(
+        codes(&output).contains_key("unknown-config-key"),
+        "{}",
+        output.stdout
+    );
+}
+
+#[test]
+fn config_findings_in_json_and_sarif_carry_their_place() {
+    let dir = Path::new("tests/fixtures/configs/claude-code/hook-timeout-units");
+    let output = check_in(dir, &["--format", "json", "."]);
+    let report: Value = serde_json::from_str(&output.stdout).expect("JSON");
+    let finding = &report["diagnostics"][0];
+    assert_eq!(finding["code"], "hook-timeout-units");
+    assert_eq!(finding["file"], "./.claude/settings.json");
+    assert!(finding["line"].as_u64().is_some_and(|l| l > 1));
+    let output = check_in(dir, &["--format", "sarif", "."]);
+    let sarif: Value = serde_json::from_str(&output.stdout).expect("SARIF");
+    let region = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    assert!(
+        region["startLine"].as_u64().is_some_and(|l| l > 1),
+        "{region}"
+    );
+}
+
+#[test]
+fn the_team_policy_is_what_configs_are_checked_against() {
+    let dir = copy_of(Path::new("tests/fixtures/configs/claude-code/clean"));
+    // autoCompactWindow 120000 fits the default window (128000), not a tighter one.
+    std::fs::write(
+        dir.path().join("team.policy"),
+        "extends default\nbudget window 100000\n",
+    )
+    .expect("written");
+    let output = check_in(dir.path(), &["."]);
+    assert!(
+        codes(&output).contains_key("window-exceeds-policy"),
+        "{}",
+        output.stdout
+    );
+    assert!(output.stdout.contains("the policy's window is 100000"));
+}
+
+#[test]
+fn the_real_runtime_configs() {
+    let cases: [(&str, &str, &[(&str, usize)]); 4] = [
+        (
+            "real/config-claude-postcompact-canvas",
+            "settings.json",
+            &[("hook-timeout-units", 11), ("unguarded-compaction", 1)],
+        ),
+        (
+            "real/config-claude-precompact-amplifier",
+            "settings.json",
+            &[("hook-timeout-units", 2), ("unguarded-compaction", 1)],
+        ),
+        (
+            "real/config-openhands-condenser",
+            "config.template.toml",
+            &[("truncating-compactor", 1)],
+        ),
+        (
+            "real/config-swe-agent-history-processors",
+            "07_fcalling.yaml",
+            &[("truncating-compactor", 1)],
+        ),
+    ];
+    for (name, file, expected) in cases {
+        let Some(dir) = shared_corpus(name, "the real runtime config") else {
+            continue;
+        };
+        // Claude Code reads `.claude/settings.json`: the copy stands there.
+        let work = tempfile::tempdir().expect("dir");
+        let target = if file == "settings.json" {
+            std::fs::create_dir_all(work.path().join(".claude")).expect("dir");
+            work.path().join(".claude").join(file)
+        } else {
+            work.path().join(file)
+        };
+        std::fs::copy(dir.join(file), &target).expect("copied");
+        let output = check_in(work.path(), &["."]);
+        let expected: BTreeMap<String, usize> =
+            expected.iter().map(|(c, n)| (c.to_string(), *n)).collect();
+        assert_eq!(codes(&output), expected, "{name}:\n{}", output.stdout);
+        eprintln!("--- {name} ---\n{}", output.stdout);
+        // Fixing, then checking, leaves nothing fixable.
+        if file == "settings.json" {
+            check_in(work.path(), &["--fix", "."]);
+            let after = check_in(work.path(), &["."]);
+            assert_eq!(after.stdout, "", "{name} after --fix");
+        }
+    }
+}
