@@ -297,7 +297,9 @@ fn the_team_policy_is_what_configs_are_checked_against() {
 
 #[test]
 fn the_real_runtime_configs() {
-    let cases: [(&str, &str, &[(&str, usize)]); 4] = [
+    /// A corpus folder, its config, and the findings it deserves.
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, usize)]);
+    let cases: [Case; 4] = [
         (
             "real/config-claude-postcompact-canvas",
             "settings.json",
