@@ -158,6 +158,7 @@ pub(super) fn check(cx: &mut Context<'_>) {
             }
         }
     }
+    compact_instructions(cx);
     let guards = match root.entry("hooks") {
         Some(entry) => hooks::check(cx, &entry.node, &RULES),
         None => Vec::new(),
@@ -215,4 +216,49 @@ fn auto_window(cx: &mut Context<'_>, node: &super::tree::Node, tokens: f64, key:
             cx.push(d);
         }
     }
+}
+
+/// The "Compact Instructions" section of the project's `CLAUDE.md` (beside
+/// `.claude/`), which Claude Code's compactor follows: it must ask for
+/// commitments to be kept word for word. No section, no finding.
+fn compact_instructions(cx: &mut Context<'_>) {
+    let settings = std::path::Path::new(cx.file.name());
+    // Once per project: from its shared settings, not the local ones.
+    if settings.file_name().is_none_or(|n| n != "settings.json") {
+        return;
+    }
+    let Some(project) = settings.parent().and_then(|claude| claude.parent()) else {
+        return;
+    };
+    let path = project.join("CLAUDE.md");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return;
+    };
+    let mut start = None;
+    let mut level = 0;
+    let mut offset = 0;
+    let mut end = text.len();
+    for line in text.split_inclusive('\n') {
+        let hashes = line.chars().take_while(|c| *c == '#').count();
+        if hashes > 0 && line[hashes..].starts_with(' ') {
+            match start {
+                None if line.to_lowercase().contains("compact") => {
+                    start = Some(offset);
+                    level = hashes;
+                }
+                Some(_) if hashes <= level => {
+                    end = offset;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        offset += line.len();
+    }
+    let Some(start) = start else {
+        return;
+    };
+    let file = crate::source::SourceFile::new(path.display().to_string(), text.as_str());
+    let section = text[start..end].trim_end();
+    super::prompt_in(cx, &file, start..start + section.len(), section);
 }

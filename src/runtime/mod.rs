@@ -390,6 +390,12 @@ pub(crate) fn matcher_matches(matcher: &str, value: &str) -> Option<bool> {
 /// A custom compaction prompt must ask for the four kinds of commitment to
 /// be kept word for word: a warning names what it leaves out.
 pub(crate) fn compaction_prompt(cx: &mut Context<'_>, span: Span, text: &str) {
+    let file = Arc::clone(cx.file);
+    prompt_in(cx, &file, span, text);
+}
+
+/// [`compaction_prompt`] for a prompt in another file than the config.
+pub(crate) fn prompt_in(cx: &mut Context<'_>, file: &Arc<SourceFile>, span: Span, text: &str) {
     let lower = text.to_lowercase();
     let asks = |words: &[&str]| words.iter().any(|w| lower.contains(w));
     let mut missing = Vec::new();
@@ -425,7 +431,7 @@ pub(crate) fn compaction_prompt(cx: &mut Context<'_>, span: Span, text: &str) {
             Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
             None => String::new(),
         };
-        let d = crate::diagnostics::codes::runtime::prompt_missing(cx.file, span, &list);
+        let d = crate::diagnostics::codes::runtime::prompt_missing(file, span, &list);
         cx.push(d);
     }
 }
