@@ -200,14 +200,7 @@ fn read_head(path: &Path) -> String {
 /// (`.gitignore` respected, links not followed), and `config.toml` and run
 /// YAML files whose content is a runtime's.
 fn collect_configs(directory: &Path, configs: &mut Vec<(PathBuf, ConfigRuntime)>) {
-    let walk = ignore::WalkBuilder::new(directory)
-        .hidden(false)
-        .require_git(false)
-        .git_global(false)
-        .follow_links(false)
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(|entry| entry.file_name() != ".git")
-        .build();
+    let walk = walk(directory);
     for entry in walk.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
@@ -252,20 +245,27 @@ pub fn policy_files(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<Diagnostic>)
     Ok((files, problems))
 }
 
-/// Every `*.policy` below `directory`, in a stable order: files `.gitignore`
-/// excludes and `.git/` are skipped, links to directories are not followed
-/// (a link loop cannot trap the walk), and a `*.policy` link whose target is
-/// outside `directory` is reported, not read.
-fn collect_policies(directory: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<Diagnostic>) {
-    let root = std::fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf());
-    let walk = ignore::WalkBuilder::new(directory)
+/// The files below `directory`, in a stable order: what `.gitignore`
+/// excludes and `.git/` skipped, links to directories not followed (a link
+/// loop cannot trap the walk).
+fn walk(directory: &Path) -> ignore::Walk {
+    ignore::WalkBuilder::new(directory)
         .hidden(false)
         .require_git(false)
         .git_global(false)
         .follow_links(false)
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry(|entry| entry.file_name() != ".git")
-        .build();
+        .build()
+}
+
+/// Every `*.policy` below `directory`, in a stable order: files `.gitignore`
+/// excludes and `.git/` are skipped, links to directories are not followed
+/// (a link loop cannot trap the walk), and a `*.policy` link whose target is
+/// outside `directory` is reported, not read.
+fn collect_policies(directory: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<Diagnostic>) {
+    let root = std::fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf());
+    let walk = walk(directory);
     for entry in walk {
         let entry = match entry {
             Ok(entry) => entry,

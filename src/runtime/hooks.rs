@@ -40,14 +40,7 @@ pub(super) struct Guard {
 pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules) -> Vec<Guard> {
     let mut guards = Vec::new();
     if !matches!(hooks.value, super::tree::Value::Map(_)) {
-        let d = codes::wrong_type(
-            cx.file,
-            hooks.span.clone(),
-            "hooks",
-            "a map of event names",
-            hooks.type_name(),
-        );
-        cx.push(d);
+        cx.wrong(hooks, "hooks", "a map of event names");
         return guards;
     }
     for entry in hooks.entries() {
@@ -71,14 +64,11 @@ pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules) -> Vec<Gu
             continue;
         }
         let super::tree::Value::List(groups) = &entry.node.value else {
-            let d = codes::wrong_type(
-                cx.file,
-                entry.node.span.clone(),
+            cx.wrong(
+                &entry.node,
                 &format!("hooks.{event}"),
                 "a list of matcher groups",
-                entry.node.type_name(),
             );
-            cx.push(d);
             continue;
         };
         for group in groups {
@@ -86,14 +76,7 @@ pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules) -> Vec<Gu
             let matcher_text = matcher.and_then(Node::as_str).map(str::to_owned);
             if let Some(m) = matcher {
                 if m.as_str().is_none() && !matches!(m.value, super::tree::Value::Null) {
-                    let d = codes::wrong_type(
-                        cx.file,
-                        m.span.clone(),
-                        "matcher",
-                        "a string",
-                        m.type_name(),
-                    );
-                    cx.push(d);
+                    cx.wrong(m, "matcher", "a string");
                 }
             }
             if let (Some(m), Some(text)) = (matcher, &matcher_text) {
@@ -116,14 +99,7 @@ pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules) -> Vec<Gu
                 continue;
             };
             let super::tree::Value::List(handlers) = &handlers.value else {
-                let d = codes::wrong_type(
-                    cx.file,
-                    handlers.span.clone(),
-                    "hooks",
-                    "a list of handlers",
-                    handlers.type_name(),
-                );
-                cx.push(d);
+                cx.wrong(handlers, "hooks", "a list of handlers");
                 continue;
             };
             for handler in handlers {

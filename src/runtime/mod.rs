@@ -192,58 +192,47 @@ impl Context<'_> {
         self.policy.window.as_ref().map(|w| w.value)
     }
 
-    /// `key` at `node` must be a number; a wrong type is `invalid-config`.
-    fn number(&mut self, node: &Node, key: &str) -> Option<f64> {
-        match node.as_f64() {
-            Some(n) => Some(n),
-            None => {
-                let d = crate::diagnostics::codes::runtime::wrong_type(
-                    self.file,
-                    node.span.clone(),
-                    key,
-                    "a number",
-                    node.type_name(),
-                );
-                self.push(d);
-                None
-            }
+    /// `key` at `node` is not `expected`: `invalid-config`.
+    fn wrong(&mut self, node: &Node, key: &str, expected: &str) {
+        let d = crate::diagnostics::codes::runtime::wrong_type(
+            self.file,
+            node.span.clone(),
+            key,
+            expected,
+            node.type_name(),
+        );
+        self.push(d);
+    }
+
+    /// The value at `node` as `get` reads it, or `invalid-config` saying
+    /// `key` must be `expected`.
+    fn typed<'n, T>(
+        &mut self,
+        node: &'n Node,
+        key: &str,
+        expected: &str,
+        get: impl Fn(&'n Node) -> Option<T>,
+    ) -> Option<T> {
+        let value = get(node);
+        if value.is_none() {
+            self.wrong(node, key, expected);
         }
+        value
+    }
+
+    /// `key` at `node` must be a number.
+    fn number(&mut self, node: &Node, key: &str) -> Option<f64> {
+        self.typed(node, key, "a number", Node::as_f64)
     }
 
     /// `key` at `node` must be a boolean.
     fn boolean(&mut self, node: &Node, key: &str) -> Option<bool> {
-        match node.as_bool() {
-            Some(b) => Some(b),
-            None => {
-                let d = crate::diagnostics::codes::runtime::wrong_type(
-                    self.file,
-                    node.span.clone(),
-                    key,
-                    "`true` or `false`",
-                    node.type_name(),
-                );
-                self.push(d);
-                None
-            }
-        }
+        self.typed(node, key, "`true` or `false`", Node::as_bool)
     }
 
     /// `key` at `node` must be a string.
     fn string<'n>(&mut self, node: &'n Node, key: &str) -> Option<&'n str> {
-        match node.as_str() {
-            Some(s) => Some(s),
-            None => {
-                let d = crate::diagnostics::codes::runtime::wrong_type(
-                    self.file,
-                    node.span.clone(),
-                    key,
-                    "a string",
-                    node.type_name(),
-                );
-                self.push(d);
-                None
-            }
-        }
+        self.typed(node, key, "a string", Node::as_str)
     }
 
     /// Keys of `section` that are close to, but not, one of `known`.
