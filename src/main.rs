@@ -1,12 +1,11 @@
 //! The `ctxguard` command line: arguments in, a library call, its report
 //! out. Everything else is in the library.
 
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Read};
-
 use ctxguard::{
     Access, AuditRequest, Budget, CheckOptions, Code, CompactOptions, ConfigRuntime, Format,
     HookEvent, HookRequest, ImportRequest, InitRequest, InputFormat, LedgerAction, LedgerRequest,
@@ -758,7 +757,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             })?;
             (Report::text(ctxguard::explain(code)), Format::Human)
         }
-        // Answered in their own terms by `live`.
+        // `live` answers these before `run` is called: never reached.
         Command::Hook { .. } | Command::Ledger { .. } | Command::Init { .. } => {
             return Err(UsageError(
                 "this command is run before the others".to_owned(),
