@@ -202,6 +202,38 @@ fn what_init_writes_passes_the_check() {
 }
 
 #[test]
+fn the_guard_may_stand_in_either_settings_file_of_a_project() {
+    let dir = tempfile::tempdir().expect("dir");
+    Test::new()
+        .args(&["init", "claude-code", "--local"])
+        .current_dir(dir.path())
+        .status(0)
+        .run();
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        "{\"model\": \"opus\"}\n",
+    )
+    .expect("written");
+    assert_eq!(
+        check_in(dir.path(), &["."]).stdout,
+        "",
+        "hooks merge across the files"
+    );
+    std::fs::write(dir.path().join(".claude/settings.local.json"), "{}\n").expect("written");
+    let output = check_in(dir.path(), &["."]);
+    assert_eq!(
+        codes(&output).get("unguarded-compaction"),
+        Some(&1),
+        "said once, of the shared file"
+    );
+    assert!(
+        output.stdout.contains("settings.json:1:1"),
+        "{}",
+        output.stdout
+    );
+}
+
+#[test]
 fn ignores_silence_warnings_never_errors() {
     let dir = tempfile::tempdir().expect("dir");
     std::fs::write(

@@ -166,10 +166,26 @@ pub(super) fn check(cx: &mut Context<'_>) {
     if compaction_off {
         return;
     }
+    // Hooks merge across the settings files of a project: the guard may be
+    // in the other one. The shared file is the one that says it is missing.
+    let here = std::path::Path::new(cx.file.name());
+    let folder = here.parent().unwrap_or(std::path::Path::new("."));
+    let local = here.file_name().is_some_and(|n| n == "settings.local.json");
+    if local && folder.join("settings.json").is_file() {
+        return;
+    }
+    let sibling = folder.join(if local {
+        "settings.json"
+    } else {
+        "settings.local.json"
+    });
+    let elsewhere = guard_events(&sibling);
     let missing: Vec<&str> = GUARD
         .iter()
         .copied()
-        .filter(|event| !guards.iter().any(|g| g.event == *event))
+        .filter(|event| {
+            !guards.iter().any(|g| g.event == *event) && !elsewhere.iter().any(|e| e == event)
+        })
         .collect();
     if !missing.is_empty() {
         let span = root.entry("hooks").map_or(0..0, |e| e.key_span.clone());
@@ -261,4 +277,34 @@ fn compact_instructions(cx: &mut Context<'_>) {
     let file = crate::source::SourceFile::new(path.display().to_string(), text.as_str());
     let section = text[start..end].trim_end();
     super::prompt_in(cx, &file, start..start + section.len(), section);
+}
+
+/// The events whose hooks in the settings file at `path` run ctxguard.
+fn guard_events(path: &std::path::Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let file = crate::source::SourceFile::new(path.display().to_string(), text.as_str());
+    let Ok(root) = super::tree::read(&file, super::tree::Syntax::Json) else {
+        return Vec::new();
+    };
+    let Some(hooks) = root.get("hooks") else {
+        return Vec::new();
+    };
+    hooks
+        .entries()
+        .iter()
+        .filter(|entry| {
+            entry.node.items().iter().any(|group| {
+                group.get("hooks").is_some_and(|handlers| {
+                    handlers.items().iter().any(|h| {
+                        h.get("command")
+                            .and_then(super::tree::Node::as_str)
+                            .is_some_and(|c| c.contains(" hook claude-code "))
+                    })
+                })
+            })
+        })
+        .map(|entry| entry.key.clone())
+        .collect()
 }
