@@ -392,3 +392,20 @@ fn repeated_warnings_fold_unless_all_are_asked_for() {
         .run();
     assert_eq!(count(&all.stdout), (15, 0));
 }
+
+#[test]
+fn a_share_written_as_a_fraction_is_read_as_the_percentage_meant() {
+    Test::new()
+        .args(&["check", "team.policy"])
+        .write("team.policy", "extends default\nbudget commitments 0.4\n")
+        .stdout_contains("help: a commitment share is a percentage: write `40%`")
+        .status(1)
+        .run();
+    // A share below 1% is valid, and almost surely a fraction: a warning.
+    Test::new()
+        .args(&["check", "team.policy"])
+        .write("team.policy", "extends default\nbudget commitments 0.4%\n")
+        .stdout_contains("did you mean `40%`?")
+        .status(0)
+        .run();
+}

@@ -365,6 +365,14 @@ impl Resolver<'_> {
             ));
             return;
         }
+        if value < 1.0 {
+            let text = &self.file.text()[share.span.clone()];
+            self.report(codes::share_tiny(text, value).label(
+                self.file,
+                share.span.clone(),
+                "less than 1% of the window",
+            ));
+        }
         if let Some(parent) = self.parent.and_then(|p| p.commitment_share.as_ref()) {
             if value > parent.value {
                 self.weakens(

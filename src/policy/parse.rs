@@ -433,8 +433,16 @@ fn syntax_help(text: &str, offset: usize, found: &str, positives: &[Rule]) -> Op
         && found.chars().all(|c| c.is_ascii_digit() || c == '.')
         && !found.is_empty()
     {
+        // `0.4` is a fraction: 40%, not 0.4%.
+        let percent = match found.parse::<f64>() {
+            Ok(value) if value > 0.0 && value <= 1.0 && found.contains('.') => {
+                let percent = (value * 100.0 * 1000.0).round() / 1000.0;
+                format!("{percent}")
+            }
+            _ => found.to_owned(),
+        };
         return Some(format!(
-            "a commitment share is a percentage: write `{found}%`"
+            "a commitment share is a percentage: write `{percent}%`"
         ));
     }
     if positives.contains(&Rule::number) && found.contains(['.', '%']) {

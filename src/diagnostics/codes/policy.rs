@@ -310,6 +310,21 @@ pub(crate) fn share_out_of_range(written: &str) -> Diagnostic {
     .help("give the share of the window commitments may use, like `budget commitments 60%`")
 }
 
+/// A share `written` (`value`%) below 1%: almost surely a fraction meant
+/// as a percentage. A warning: it is a valid share.
+pub(crate) fn share_tiny(written: &str, value: f64) -> Diagnostic {
+    let written: &str = &echo(written);
+    let meant = (value * 100.0 * 1000.0).round() / 1000.0;
+    Diagnostic::new(
+        Code::BudgetRange,
+        format!("the commitment share `{written}` gives commitments less than 1% of the window"),
+    )
+    .severity(crate::diagnostics::Severity::Warning)
+    .help(format!(
+        "a share is a percentage of the window: did you mean `{meant}%`?"
+    ))
+}
+
 // `weakened-invariant`
 
 pub(crate) const WEAKENED_INVARIANT: Explanation = Explanation {
