@@ -13,9 +13,17 @@ use ctxguard::{
     Tokenizer, UsageError, VerifyRequest, WARNING_LIMIT,
 };
 
+/// `0.1.0 (commit 1a2b3c4d5e6f)`: the release and the commit it was built from.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("CTXGUARD_COMMIT"),
+    ")"
+);
+
 /// Safe context compaction for AI agents: compaction defined over invariants, not tokens.
 #[derive(Parser)]
-#[command(name = "ctxguard", version, about)]
+#[command(name = "ctxguard", version = VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -409,3 +409,19 @@ fn a_share_written_as_a_fraction_is_read_as_the_percentage_meant() {
         .status(0)
         .run();
 }
+
+#[test]
+fn the_version_names_the_commit() {
+    let output = Test::new().args(&["--version"]).run();
+    let version = output.stdout.trim();
+    let (release, commit) = version
+        .strip_prefix("ctxguard ")
+        .and_then(|v| v.split_once(" (commit "))
+        .expect("`ctxguard X.Y.Z (commit HASH)`");
+    assert_eq!(release, env!("CARGO_PKG_VERSION"));
+    let hash = commit.trim_end_matches(')').trim_end_matches("-dirty");
+    assert!(
+        hash == "unknown" || (hash.len() == 12 && hash.chars().all(|c| c.is_ascii_hexdigit())),
+        "{version}"
+    );
+}
