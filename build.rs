@@ -14,7 +14,8 @@ fn main() {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
     };
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".to_owned());
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    let dirty =
+        git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
     let suffix = if dirty { "-dirty" } else { "" };
     println!("cargo:rustc-env=CTXGUARD_COMMIT={commit}{suffix}");
     if let Some(dir) = git(&["rev-parse", "--git-dir"]) {

@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use ctxguard::{
     Access, AuditRequest, Budget, CheckOptions, Code, CompactOptions, ConfigRuntime, Format,
     HookEvent, HookRequest, ImportRequest, InitRequest, InputFormat, LedgerAction, LedgerRequest,
@@ -53,6 +53,8 @@ enum Command {
         /// With `--fix`: write nothing, print the changes as a diff.
         #[arg(long, requires = "fix")]
         dry_run: bool,
+        /// How to show the findings: `human` (miette, coloured on a terminal),
+        /// `json`, `sarif` (SARIF 2.1.0) or `github` (workflow commands).
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
         format: FormatArg,
         #[command(flatten)]
@@ -77,8 +79,8 @@ enum Command {
         /// Read inputs as this format, whatever their extension.
         #[arg(long, value_enum, value_name = "FORMAT")]
         input_format: Option<InputFormatArg>,
-        /// Override the policy's `budget window` for this run.
-        #[arg(long, value_name = "TOKENS")]
+        /// Override the policy's `budget window` for this run (`64000` or `64_000`).
+        #[arg(long, value_name = "TOKENS", value_parser = tokens)]
         budget: Option<u64>,
         /// Show every warning; by default each advisory code shows 10.
         #[arg(long)]
@@ -87,6 +89,8 @@ enum Command {
         severity: SeverityArgs,
         #[command(flatten)]
         counting: Counting,
+        /// How to show the findings: `human` (miette, coloured on a terminal),
+        /// `json`, `sarif` (SARIF 2.1.0) or `github` (workflow commands).
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
         format: FormatArg,
         #[command(flatten)]
@@ -100,8 +104,10 @@ enum Command {
     /// commitments alone do not fit); 2: unreadable input, a trace that
     /// cannot be compacted safely, or a failing summarizer.
     Plan {
+        /// The buffer to compact (JSON, YAML or JSON Lines; `-` for stdin).
         #[arg(long, value_name = "FILE")]
         trace: PathBuf,
+        /// The policy; the built-in default when absent.
         #[arg(long, value_name = "FILE")]
         policy: Option<PathBuf>,
         /// A shell command run once per narrative run, with the run's text on
@@ -113,8 +119,10 @@ enum Command {
         /// it started, and fail (`summarizer-failed`).
         #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
         summarizer_timeout: f64,
-        #[arg(long, value_name = "TOKENS")]
+        /// Override the policy's `budget window` for this run (`64000` or `64_000`).
+        #[arg(long, value_name = "TOKENS", value_parser = tokens)]
         budget: Option<u64>,
+        /// Read the trace as this format, whatever its extension.
         #[arg(long, value_enum, value_name = "FORMAT")]
         input_format: Option<InputFormatArg>,
         /// The plan's format; the trace's format when absent.
@@ -147,6 +155,8 @@ enum Command {
         /// The policy whose kinds and hints classify user text.
         #[arg(long, value_name = "FILE")]
         policy: Option<PathBuf>,
+        /// How to show the findings: `human` (miette, coloured on a terminal),
+        /// `json`, `sarif` (SARIF 2.1.0) or `github` (workflow commands).
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
         format: FormatArg,
         #[command(flatten)]
@@ -184,8 +194,9 @@ enum Command {
         /// The saved report.
         #[arg(long, value_name = "FILE")]
         from: PathBuf,
+        /// The format to render the saved report in.
         #[arg(long, value_enum)]
-        format: FormatArg,
+        format: SavedFormatArg,
     },
     /// Lay policy files out in ctxguard's canonical layout, in place.
     ///
@@ -556,6 +567,39 @@ impl From<InputFormatArg> for InputFormat {
     }
 }
 
+/// The formats a saved report is rendered in again: it was saved as JSON,
+/// and the human report needs the inputs it no longer has.
+#[derive(Clone, Copy, ValueEnum)]
+enum SavedFormatArg {
+    Json,
+    Sarif,
+    Github,
+}
+
+impl From<SavedFormatArg> for Format {
+    fn from(format: SavedFormatArg) -> Format {
+        match format {
+            SavedFormatArg::Json => Format::Json,
+            SavedFormatArg::Sarif => Format::Sarif,
+            SavedFormatArg::Github => Format::Github,
+        }
+    }
+}
+
+/// A number of tokens as the policy language writes it: digits, with `_`
+/// between groups (`128_000`).
+fn tokens(text: &str) -> Result<u64, String> {
+    let digits = text.replace('_', "");
+    if text.starts_with('_') || text.ends_with('_') || text.contains("__") || digits.is_empty() {
+        return Err(format!(
+            "`{text}` is not a number of tokens (write `64000` or `64_000`)"
+        ));
+    }
+    digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of tokens (write `64000` or `64_000`)"))
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum FormatArg {
     Human,
@@ -924,7 +968,15 @@ fn project_ledger_dir() -> PathBuf {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // Help wraps at the terminal's width, and at 80 columns when piped.
+    let mut command = Cli::command();
+    if !std::io::stdout().is_terminal() {
+        command = command.term_width(80);
+    }
+    let parsed = command
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(error) => {
             let _ = error.print();

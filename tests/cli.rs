@@ -425,3 +425,53 @@ fn the_version_names_the_commit() {
         "{version}"
     );
 }
+
+#[test]
+fn help_fits_80_columns_when_piped_and_every_option_says_what_it_does() {
+    let commands = [
+        "", "check", "verify", "plan", "import", "audit", "report", "fmt", "schema", "explain",
+        "hook", "ledger", "init",
+    ];
+    for command in commands {
+        let mut args: Vec<&str> = command.split_whitespace().collect();
+        args.push("--help");
+        let output = Test::new().args(&args).run();
+        let lines: Vec<&str> = output.stdout.lines().collect();
+        for line in &lines {
+            assert!(line.chars().count() <= 80, "`{command} --help`: {line}");
+        }
+        for (n, line) in lines.iter().enumerate() {
+            let option = line.trim_start();
+            let indent = line.len() - option.len();
+            let is_option = (2..=6).contains(&indent) && option.starts_with('-');
+            if !is_option || option.starts_with("-h, --help") {
+                continue;
+            }
+            // Long help: the text is on the next line; short: after the name.
+            let same_line = option.split("  ").filter(|p| !p.trim().is_empty()).count() > 1;
+            let next = lines.get(n + 1).map_or("", |l| l.trim());
+            let said =
+                same_line || (!next.is_empty() && !next.starts_with('[') && !next.starts_with('-'));
+            assert!(said, "`{command} --help`: `{option}` has no help");
+        }
+    }
+    // `report` re-renders a saved JSON report: no human format to offer.
+    let help = Test::new().args(&["report", "--help"]).run().stdout;
+    assert!(
+        help.contains("json, sarif, github]") && !help.contains("human"),
+        "{help}"
+    );
+}
+
+#[test]
+fn token_counts_take_underscores_as_the_policy_language_does() {
+    Test::verify("tests/scenarios/migration/plan-good.yaml")
+        .args(&["--budget", "64_000"])
+        .stdout_contains("of a 64000-token window")
+        .run();
+    Test::verify("tests/scenarios/migration/plan-good.yaml")
+        .args(&["--budget", "64__000"])
+        .stderr_contains("is not a number of tokens (write `64000` or `64_000`)")
+        .status(2)
+        .run();
+}
