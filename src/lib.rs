@@ -135,6 +135,9 @@ pub use report::hook::{emit_hook, emit_init, emit_ledger, hook_reply, HookReply}
 pub use runtime::tree::Syntax as ConfigSyntax;
 pub use runtime::{apply as apply_edits, check_config, Checked, ConfigRuntime, Edit};
 
+/// The candidate closest to `word`, if one is close enough to be a typo.
+pub use diagnostics::suggest::did_you_mean;
+
 /// What `ctxguard explain CODE` prints: what the code means, why it matters,
 /// an example that triggers it, and the fix.
 pub fn explain(code: Code) -> String {

@@ -475,3 +475,17 @@ fn token_counts_take_underscores_as_the_policy_language_does() {
         .status(2)
         .run();
 }
+
+#[test]
+fn explain_suggests_the_code_meant() {
+    Test::new()
+        .args(&["explain", "order-cycl"])
+        .stderr_contains("`order-cycl` is not a ctxguard code; did you mean `order-cycle`?")
+        .status(2)
+        .run();
+    Test::new()
+        .args(&["explain", "banana"])
+        .stderr_contains("`ctxguard explain` lists them all")
+        .status(2)
+        .run();
+}
