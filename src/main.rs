@@ -804,10 +804,11 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
         Command::Explain { code: Some(name) } => {
             let code = Code::from_name(&name).ok_or_else(|| {
                 let names = Code::ALL.iter().map(|c| c.name());
-                let hint = match ctxguard::did_you_mean(name.trim_start_matches("ctxguard::"), names) {
-                    Some(code) => format!("did you mean `{code}`?"),
-                    None => "`ctxguard explain` lists them all".to_owned(),
-                };
+                let hint =
+                    match ctxguard::did_you_mean(name.trim_start_matches("ctxguard::"), names) {
+                        Some(code) => format!("did you mean `{code}`?"),
+                        None => "`ctxguard explain` lists them all".to_owned(),
+                    };
                 UsageError(format!("`{name}` is not a ctxguard code; {hint}"))
             })?;
             (Report::text(ctxguard::explain(code)), Format::Human)

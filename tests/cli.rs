@@ -489,3 +489,68 @@ fn explain_suggests_the_code_meant() {
         .status(2)
         .run();
 }
+
+#[test]
+fn a_file_in_the_wrong_place_is_named_for_what_it_is() {
+    let trace = std::fs::read_to_string("tests/scenarios/migration/trace.yaml").expect("trace");
+    let plan = std::fs::read_to_string("tests/scenarios/migration/plan-good.yaml").expect("plan");
+    let session =
+        std::fs::read_to_string("tests/fixtures/sessions/claude-code.jsonl").expect("session");
+    let policy = "policy team\nextends default\nbudget window 64000\n";
+    let cases: [(&[&str], &str, &str); 6] = [
+        (
+            &["verify", "--trace", "team.policy", "--plan", "plan.yaml"],
+            "`team.policy` is a ctxguard policy, not a trace",
+            "pass it as `--policy team.policy`",
+        ),
+        (
+            &[
+                "verify",
+                "--trace",
+                "trace.yaml",
+                "--plan",
+                "plan.yaml",
+                "--policy",
+                "trace.yaml",
+            ],
+            "`trace.yaml` is a trace, not a policy",
+            "pass it as `--trace trace.yaml`",
+        ),
+        (
+            &["verify", "--trace", "plan.yaml", "--plan", "trace.yaml"],
+            "`plan.yaml` is a plan, not a trace",
+            "pass it as `--plan plan.yaml`",
+        ),
+        (
+            &["verify", "--trace", "trace.json", "--plan", "plan.yaml"],
+            "`trace.json` is not valid JSON",
+            "it reads as YAML: add `--input-format yaml` to `--trace trace.json`",
+        ),
+        (
+            &["verify", "--trace", "session.jsonl", "--plan", "plan.yaml"],
+            "`session.jsonl` is a Claude Code session log, not a trace",
+            "ctxguard import session.jsonl --out imported",
+        ),
+        (
+            &["plan", "--trace", "session.jsonl"],
+            "`session.jsonl` is a Claude Code session log, not a trace",
+            "ctxguard audit session.jsonl",
+        ),
+    ];
+    for (args, message, help) in cases {
+        let output = Test::new()
+            .args(args)
+            .write("team.policy", policy)
+            .write("trace.yaml", &trace)
+            .write("trace.json", &trace)
+            .write("plan.yaml", &plan)
+            .write("session.jsonl", &session)
+            .any_status()
+            .run();
+        let all = format!("{}{}", output.stdout, output.stderr);
+        let flat = all.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(output.status, 2, "{args:?}");
+        assert!(flat.contains(message), "{args:?}: {all}");
+        assert!(flat.contains(help), "{args:?}: {all}");
+    }
+}

@@ -10,6 +10,12 @@ pub(crate) mod json;
 mod jsonl;
 pub(crate) mod plan;
 mod strict;
+
+/// A YAML document as a JSON value, if `text` is one (for recognizing a
+/// file given in the wrong place).
+pub(crate) fn yaml_value(text: &str) -> Option<serde_json::Value> {
+    strict::yaml_value(yaml::load(text).ok()?).ok()
+}
 pub(crate) mod tokens;
 pub(crate) mod trace;
 mod yaml;

@@ -9,5 +9,6 @@ pub(crate) mod fmt;
 pub(crate) mod import;
 pub(crate) mod ledger;
 pub(crate) mod plan;
+pub(crate) mod recognize;
 pub(crate) mod saved;
 pub(crate) mod verify;

@@ -35,7 +35,13 @@ pub fn plan_file(request: &PlanRequest) -> Report {
     };
     let (policy, mut warnings) = match policy_for_use(request.policy.as_deref(), &request.access) {
         Ok(loaded) => loaded,
-        Err(diagnostics) => return report(diagnostics, Planned::Failed),
+        Err(diagnostics) => {
+            let explained = diagnostics
+                .into_iter()
+                .map(|d| super::recognize::explain(super::recognize::Role::Policy, d))
+                .collect();
+            return report(explained, Planned::Failed);
+        }
     };
     let input = match document::open(&request.trace, request.input_format, &request.access) {
         Ok(input) => input,
@@ -44,7 +50,10 @@ pub fn plan_file(request: &PlanRequest) -> Report {
     let format = request.output_format.unwrap_or(input.format);
     let trace = match Trace::read(&input) {
         Ok(trace) => trace,
-        Err(diagnostic) => return report(vec![*diagnostic], Planned::Failed),
+        Err(diagnostic) => {
+            let explained = super::recognize::explain(super::recognize::Role::Trace, *diagnostic);
+            return report(vec![explained], Planned::Failed);
+        }
     };
     match compact(&policy, &trace, &request.options) {
         Outcome::Plan(plan, found) => {

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use super::recognize::{self, Role};
 use crate::buffer::document::{self, InputFormat};
 use crate::buffer::plan::Plan;
 use crate::buffer::trace::Trace;
@@ -43,7 +44,14 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
     let (policy, policy_warnings) = match policy_for_use(request.policy.as_deref(), &request.access)
     {
         Ok(loaded) => loaded,
-        Err(diagnostics) => return unusable(diagnostics),
+        Err(diagnostics) => {
+            return unusable(
+                diagnostics
+                    .into_iter()
+                    .map(|d| recognize::explain(Role::Policy, d))
+                    .collect(),
+            )
+        }
     };
     if request.trace.as_os_str() == "-" && request.plan.as_os_str() == "-" {
         return unusable(vec![codes::both_from_stdin()]);
@@ -65,11 +73,13 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
     let (trace, plan) = match (trace, plan) {
         (Ok(trace), Ok(plan)) => (trace, plan),
         (trace, plan) => {
-            let diagnostics = [trace.err(), plan.err()]
-                .into_iter()
-                .flatten()
-                .map(|d| *d)
-                .collect();
+            let diagnostics = [
+                trace.err().map(|d| recognize::explain(Role::Trace, *d)),
+                plan.err().map(|d| recognize::explain(Role::Plan, *d)),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             return unusable(diagnostics);
         }
     };
