@@ -118,9 +118,10 @@ fn a_saved_report_renders_as_if_run_again() {
             .status(1)
             .run();
     }
+    // A saved report has no source text to show: `human` is not offered.
     Test::new()
         .args(&["report", "--from", &saved, "--format", "human"])
-        .stderr_contains("a saved report has no source text to show")
+        .stderr_contains("[possible values: json, sarif, github]")
         .status(2)
         .run();
     Test::new()
