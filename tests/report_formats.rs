@@ -169,3 +169,36 @@ fn a_saved_report_keeps_its_exit_status() {
             .run();
     }
 }
+
+#[test]
+fn sarif_locations_are_relative_to_the_repository_whatever_the_folder() {
+    // Run from `tests/`, naming the file through `..`: the URI is the same.
+    let repository = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    if !repository.join(".git").exists() {
+        eprintln!("SKIPPED: not a git checkout, so the repository root is the folder run in");
+        return;
+    }
+    let dir = repository.join("tests");
+    let output = Test::new()
+        .args(&[
+            "check",
+            "--format",
+            "sarif",
+            "../tests/ui/check/budget-range-share.policy",
+        ])
+        .current_dir(&dir)
+        .any_status()
+        .run();
+    let sarif: serde_json::Value = serde_json::from_str(&output.stdout).expect("SARIF");
+    let run = &sarif["runs"][0];
+    let artifact = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(artifact["uri"], "tests/ui/check/budget-range-share.policy");
+    assert_eq!(artifact["uriBaseId"], "%SRCROOT%");
+    let base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        base.starts_with("file:///") && base.ends_with('/'),
+        "{base}"
+    );
+}

@@ -39,14 +39,60 @@ fn rule(code: Code) -> Value {
     })
 }
 
+/// The base the artifact URIs are relative to: the repository the run
+/// happens in (the nearest folder up from here holding `.git`), else here.
+const SRCROOT: &str = "%SRCROOT%";
+
+fn root() -> Option<std::path::PathBuf> {
+    let here = std::env::current_dir().ok()?;
+    Some(
+        here.ancestors()
+            .find(|dir| dir.join(".git").exists())
+            .unwrap_or(&here)
+            .to_path_buf(),
+    )
+}
+
+/// `path` with `.` and `..` resolved by name (no file system access).
+fn normalize(path: &std::path::Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Where a file is, for SARIF: relative to the repository root
+/// (`uriBaseId`), so results match the files code scanning shows whatever
+/// folder ctxguard ran in; an absolute `file:` URI outside it.
+fn artifact(file: &str) -> Value {
+    let absolute = std::env::current_dir()
+        .map(|here| normalize(&here.join(file)))
+        .unwrap_or_else(|_| std::path::PathBuf::from(file));
+    match root().and_then(|root| absolute.strip_prefix(&root).ok().map(|p| p.to_path_buf())) {
+        Some(relative) => {
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            json!({ "uri": utf8_percent_encode(&relative, PATH).to_string(), "uriBaseId": SRCROOT })
+        }
+        None => {
+            json!({ "uri": format!("file://{}", utf8_percent_encode(&absolute.to_string_lossy(), PATH)) })
+        }
+    }
+}
+
 fn location(
     file: &str,
     label: Option<&JsonLabel>,
     line: Option<usize>,
     column: Option<usize>,
 ) -> Value {
-    let mut physical =
-        json!({ "artifactLocation": { "uri": utf8_percent_encode(file, PATH).to_string() } });
+    let mut physical = json!({ "artifactLocation": artifact(file) });
     let region = match label {
         Some(label) => Some(json!({
             "startLine": label.line,
@@ -131,6 +177,17 @@ pub(super) fn render(report: &JsonReport, out: &mut dyn Write) -> io::Result<()>
             "rules": Code::ALL.iter().map(|code| rule(*code)).collect::<Vec<_>>(),
         } },
         "columnKind": "unicodeCodePoints",
+        "originalUriBaseIds": {
+            SRCROOT: {
+                "uri": root().map_or_else(String::new, |root| {
+                    let mut uri = format!("file://{}", utf8_percent_encode(&root.to_string_lossy(), PATH));
+                    if !uri.ends_with('/') {
+                        uri.push('/');
+                    }
+                    uri
+                }),
+            }
+        },
         "results": report.diagnostics.iter().map(result).collect::<Vec<_>>(),
     });
     if let Some(verdict) = report.verdict {
