@@ -53,6 +53,9 @@ enum Command {
         /// With `--fix`: write nothing, print the changes as a diff.
         #[arg(long, requires = "fix")]
         dry_run: bool,
+        /// Say nothing on success (on a terminal, one line says what was checked).
+        #[arg(short, long)]
+        quiet: bool,
         /// How to show the findings: `human` (miette, coloured on a terminal),
         /// `json`, `sarif` (SARIF 2.1.0) or `github` (workflow commands).
         #[arg(long, value_enum, default_value_t = FormatArg::Human)]
@@ -209,6 +212,9 @@ enum Command {
         /// Write nothing; print the changes as a diff and exit 1 if there are any.
         #[arg(long)]
         check: bool,
+        /// Say nothing on success (on a terminal, one line says what was done).
+        #[arg(short, long)]
+        quiet: bool,
         #[command(flatten)]
         access: AccessArgs,
     },
@@ -638,6 +644,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             policy,
             fix,
             dry_run,
+            quiet: _,
             format,
             severity,
             access,
@@ -787,6 +794,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
         Command::Fmt {
             paths,
             check,
+            quiet: _,
             access,
         } => (
             ctxguard::fmt(&paths, check, &access.access())?,
@@ -991,8 +999,21 @@ fn main() -> ExitCode {
         Ok(code) => return ExitCode::from(code),
         Err(command) => command,
     };
+    let quiet = matches!(
+        *command,
+        Command::Check { quiet: true, .. } | Command::Fmt { quiet: true, .. }
+    );
     let status = match run(*command) {
-        Ok((report, format)) => ctxguard::emit(&report, format, &Terminal::detect()),
+        Ok((report, format)) => {
+            let status = ctxguard::emit(&report, format, &Terminal::detect());
+            // A person at a terminal hears what was done; a pipe does not.
+            if !quiet && format == Format::Human && std::io::stderr().is_terminal() {
+                if let Some(line) = ctxguard::success_line(&report) {
+                    eprintln!("{line}");
+                }
+            }
+            status
+        }
         Err(error) => ctxguard::usage_error(&error),
     };
     ExitCode::from(status.code() as u8)

@@ -554,3 +554,32 @@ fn a_file_in_the_wrong_place_is_named_for_what_it_is() {
         assert!(flat.contains(help), "{args:?}: {all}");
     }
 }
+
+#[test]
+fn check_and_fmt_say_one_line_on_success_to_a_person_and_nothing_to_a_pipe() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(dir.path().join("team.policy"), "extends default\n").expect("written");
+    let path = dir.path().join("team.policy");
+    let report = ctxguard::check(
+        std::slice::from_ref(&path),
+        &ctxguard::Overrides::default(),
+        &ctxguard::Access::default(),
+    )
+    .expect("checked");
+    assert_eq!(
+        ctxguard::success_line(&report).as_deref(),
+        Some("checked 1 policy file: no problems")
+    );
+    let report = ctxguard::fmt(&[path], true, &ctxguard::Access::default()).expect("formatted");
+    assert_eq!(
+        ctxguard::success_line(&report).as_deref(),
+        Some("1 policy file already formatted")
+    );
+    // Piped (as here), and with --quiet, nothing is said.
+    for quiet in [&[][..], &["--quiet"][..]] {
+        let mut args = vec!["check", "team.policy"];
+        args.extend(quiet);
+        let output = Test::new().args(&args).current_dir(dir.path()).run();
+        assert_eq!((output.stdout.as_str(), output.stderr.as_str()), ("", ""));
+    }
+}

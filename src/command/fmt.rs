@@ -19,6 +19,7 @@ pub fn fmt(paths: &[PathBuf], check: bool, access: &Access) -> Result<Report, Us
     problems.extend(formatted.diagnostics);
     Ok(Report {
         subject: Subject::Fmt {
+            files: files.len(),
             changed: formatted.changed.len(),
             check,
             diffs: formatted.diffs,

@@ -77,6 +77,8 @@ pub enum Subject {
     Plan(Planned),
     /// `ctxguard fmt`.
     Fmt {
+        /// Policy files read.
+        files: usize,
         /// Files whose layout changed (written, or with `--check` diffed).
         changed: usize,
         /// `--check`: nothing was written.
@@ -269,6 +271,43 @@ pub fn emit(report: &Report, format: Format, terminal: &Terminal) -> ExitStatus 
             usage_error(&UsageError(error.to_string()))
         }
         Err(error) => usage_error(&UsageError(format!("cannot write the output: {error}"))),
+    }
+}
+
+/// The one line `check` and `fmt` say when they found nothing to report,
+/// for a person at a terminal: what was checked, what changed.
+pub fn success_line(report: &Report) -> Option<String> {
+    if !report.diagnostics.is_empty() {
+        return None;
+    }
+    let files = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    match &report.subject {
+        Subject::Check {
+            files: n, configs, ..
+        } => Some(match configs {
+            0 => format!("checked {}: no problems", files(*n, "policy file")),
+            c => format!(
+                "checked {} and {}: no problems",
+                files(n - c, "policy file"),
+                files(*c, "runtime config")
+            ),
+        }),
+        Subject::Fmt {
+            files: n,
+            changed,
+            check: false,
+            ..
+        } => Some(format!(
+            "formatted {}: {changed} changed",
+            files(*n, "policy file")
+        )),
+        Subject::Fmt {
+            files: n,
+            changed: 0,
+            check: true,
+            ..
+        } => Some(format!("{} already formatted", files(*n, "policy file"))),
+        _ => None,
     }
 }
 
