@@ -66,7 +66,11 @@ fn extends_reaches_no_file_outside_the_repository() {
         refused_everywhere(&repo, policy, "forbidden-parent");
     }
     // Inside the repository, a parent one level up is fine.
-    write(&repo, "base.policy", "kind constraint\n");
+    write(
+        &repo,
+        "base.policy",
+        "kind constraint\nbudget window 64000\n",
+    );
     write(
         &repo,
         "team/d.policy",

@@ -203,7 +203,7 @@ fn an_order_pattern_may_be_exactly_the_longest() {
 fn a_policy_named_twice_shares_its_name_with_no_one() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let file = dir.path().join("team.policy");
-    std::fs::write(&file, "policy team\nkind a\n").expect("write");
+    std::fs::write(&file, "policy team\nkind a\nbudget window 64000\n").expect("write");
     // By its path, and again in its folder.
     let paths = [file.clone(), dir.path().to_path_buf()];
     let report = ctxguard::check(

@@ -58,6 +58,31 @@ pub fn check_with(
         .cloned()
         .collect();
     diagnostics.extend(shared_names(policies.iter().map(|policy| &**policy)));
+    // A policy checked on its own that bounds nothing: said once, of the
+    // file named (a parent without a window is the child's business).
+    for policy in &policies {
+        let text = policy.file.text();
+        let first = text
+            .lines()
+            .scan(0, |at, line| {
+                let start = *at;
+                *at += line.len() + 1;
+                Some((start, line))
+            })
+            .find(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with('#'));
+        // Errors are fixed first; then this is worth a word.
+        let errors = diagnostics
+            .iter()
+            .any(|d| d.severity == crate::diagnostics::Severity::Error);
+        if let (None, Some((start, line)), false) = (&policy.window, first, errors) {
+            let span = start..start + line.trim_end().len();
+            diagnostics.push(crate::diagnostics::codes::policy::no_budget().label(
+                &policy.file,
+                span,
+                "no `budget window` here or in what it extends",
+            ));
+        }
+    }
     diagnostics.extend(problems);
     let mut fixes = Vec::new();
     if !configs.is_empty() {

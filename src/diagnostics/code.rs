@@ -87,6 +87,7 @@ codes! {
     DuplicateSetting = "duplicate-setting", Error, Policy;
     UnusedIgnore = "unused-ignore", Warning, Policy;
     EmptyPolicy = "empty-policy", Warning, Policy;
+    NoBudget = "no-budget", Warning, Policy;
     BadIgnore = "bad-ignore", Error, Policy;
     InvalidInput = "invalid-input", Error, Input;
     MissingCommitment = "missing-commitment", Error, Verify;

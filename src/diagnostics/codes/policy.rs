@@ -208,7 +208,7 @@ pub(crate) const REDUNDANT_ORDER: Explanation = Explanation {
     code: Code::RedundantOrder,
     summary: "an `order` statement is implied by others",
     details: "If `a` comes before `b` and `b` before `c`, then `a` comes before `c` wherever a `b` is present; a statement that repeats what others imply is noise that hides the real invariants. (A kind-wide statement also implies the same order for identities of that kind.)",
-    example: &[("team.policy", "kind constraint\nkind decision\nkind value\norder constraint before decision\norder decision before value\norder constraint before value\n")],
+    example: &[("team.policy", "kind constraint\nkind decision\nkind value\norder constraint before decision\norder decision before value\norder constraint before value\nbudget window 128000\n")],
     run: "check team.policy",
     fix: "Remove the redundant statement.",
 };
@@ -548,7 +548,7 @@ pub(crate) const UNUSED_IGNORE: Explanation = Explanation {
     code: Code::UnusedIgnore,
     summary: "a `ctxguard-ignore` comment silences nothing",
     details: "`# ctxguard-ignore CODE: reason` on the line before a statement silences CODE on that statement. One that silences nothing was written for a finding that is gone, or names the wrong code or statement; left in place, it would silence a real finding later.",
-    example: &[("team.policy", "kind constraint\nkind decision\n# ctxguard-ignore redundant-order: kept as documentation\norder constraint before decision\n")],
+    example: &[("team.policy", "kind constraint\nkind decision\n# ctxguard-ignore redundant-order: kept as documentation\norder constraint before decision\nbudget window 128000\n")],
     run: "check team.policy",
     fix: "Remove the comment, or move it to the statement it is meant for.",
 };
@@ -572,6 +572,26 @@ pub(crate) fn ignore_at_end(code: Code) -> Diagnostic {
 }
 
 // `empty-policy`
+
+// `no-budget`
+
+pub(crate) const NO_BUDGET: Explanation = Explanation {
+    code: Code::NoBudget,
+    summary: "a policy sets no window, so compaction is unbounded",
+    details: "Without `budget window` (in the file or in what it extends), no plan is ever over budget and `verify` never escalates: a plan of any size passes, and `budget commitments` has nothing to be a share of. Commitments are still checked, but the compaction is not bounded.",
+    example: &[("team.policy", "policy team\n\nkind constraint {\n  hint /must/\n}\n")],
+    run: "check team.policy",
+    fix: "Set `budget window N` (the tokens a compacted buffer may hold), or build on the default with `extends default`.",
+};
+
+/// The policy sets no window.
+pub(crate) fn no_budget() -> Diagnostic {
+    Diagnostic::new(
+        Code::NoBudget,
+        "this policy sets no `budget window`: no plan is ever over budget and nothing escalates",
+    )
+    .help("set `budget window N` (tokens the compacted buffer may hold), or `extends default`")
+}
 
 pub(crate) const EMPTY_POLICY: Explanation = Explanation {
     code: Code::EmptyPolicy,
@@ -660,5 +680,6 @@ pub(crate) const ALL: &[&Explanation] = &[
     &DUPLICATE_SETTING,
     &UNUSED_IGNORE,
     &EMPTY_POLICY,
+    &NO_BUDGET,
     &BAD_IGNORE,
 ];
