@@ -583,3 +583,45 @@ fn check_and_fmt_say_one_line_on_success_to_a_person_and_nothing_to_a_pipe() {
         assert_eq!((output.stdout.as_str(), output.stderr.as_str()), ("", ""));
     }
 }
+
+#[test]
+fn plan_skips_tool_output_and_points_its_warnings_at_the_trace() {
+    let trace = "version: 1\nregions:\n  - id: r1\n    kind: constraint\n    key: no-drop\n    text: \"Do not drop columns.\"\n  - id: r2\n    kind: narrative\n    role: tool\n    text: \"$ cargo test -p gateway\\nrunning 12 tests\"\n  - id: r3\n    kind: narrative\n    role: assistant\n    text: \"Decided to use uuid keys. Then looked at indexes.\"\n  - id: r4\n    kind: constraint\n    key: tests\n    text: \"Never skip the tests.\"\n  - id: r5\n    kind: narrative\n    role: tool\n    text: \"$ git push\"\n";
+    let output = Test::new()
+        .args(&["plan", "--trace", "trace.yaml"])
+        .write("trace.yaml", trace)
+        .run();
+    // The command line is not what happened: the prose is, and tool output
+    // alone is said to be tool output.
+    assert!(
+        output.stdout.contains("text: Decided to use uuid keys."),
+        "{}",
+        output.stdout
+    );
+    assert!(!output.stdout.contains("cargo test"), "{}", output.stdout);
+    assert!(
+        output.stdout.contains("text: Tool output, not kept."),
+        "{}",
+        output.stdout
+    );
+    // The warning on the summary written points into the trace it came from.
+    assert!(
+        output.stderr.contains("ctxguard::commitment-in-summary"),
+        "{}",
+        output.stderr
+    );
+    assert!(
+        output.stderr.contains("╭─[trace.yaml:7:5]"),
+        "{}",
+        output.stderr
+    );
+    assert!(
+        output.stderr.contains("summarized from here"),
+        "{}",
+        output.stderr
+    );
+    assert!(output
+        .stderr
+        .contains("the summary written: \"Decided to use uuid keys.\""));
+    assert!(!output.stderr.contains("<plan>"), "{}", output.stderr);
+}

@@ -7,7 +7,7 @@
 
 use crate::buffer::plan::{Entry, Plan, PlanRegion, SummaryKind};
 use crate::buffer::tokens::{self, Counter};
-use crate::buffer::trace::{Status, Trace};
+use crate::buffer::trace::{Role, Status, Trace};
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::policy::Policy;
 use crate::source::Spanned;
@@ -172,7 +172,23 @@ fn flush(
             summarizer::summarize(command, texts.join("\n\n"), run, trace)?,
             command.command.clone(),
         ),
-        None => (summarizer::extract(&texts), "extractive".to_owned()),
+        None => {
+            // Tool output's first line is a command, not what happened.
+            let prose: Vec<String> = run
+                .iter()
+                .zip(&texts)
+                .filter(|(&t, _)| trace.regions[t].role != Some(Role::Tool))
+                .map(|(_, text)| text.clone())
+                .collect();
+            let text = match prose.is_empty() {
+                true => match run.len() {
+                    1 => "Tool output, not kept.".to_owned(),
+                    n => format!("Tool output ({n} regions), not kept."),
+                },
+                false => summarizer::extract(&prose),
+            };
+            (text, "extractive".to_owned())
+        }
     };
     let tokens = tokens::count(counter.tokenizer, &text);
     let covers = run

@@ -60,6 +60,35 @@ impl<'a> Verifier<'a> {
         span: Span,
         message: impl Into<String>,
     ) -> Diagnostic {
+        // A plan ctxguard wrote (`plan`) has no file to point into: a
+        // summary is shown by its text, at the trace regions it covers.
+        let message: String = message.into();
+        if self.plan.file.text().is_empty() {
+            if let Entry::Summary { covers, text, .. } = &self.plan.regions[p].entry {
+                let mut diagnostic = diagnostic.note(format!(
+                    "the summary written: \"{}\"",
+                    crate::diagnostics::codes::echo(&text.node)
+                ));
+                let covered = covers.iter().filter_map(|c| self.index.region(&c.node));
+                for (n, t) in covered.enumerate() {
+                    let region = self.region(t);
+                    let said = match n {
+                        0 => format!("summarized from here; the summary {message}"),
+                        _ => "and from here".to_owned(),
+                    };
+                    diagnostic = diagnostic.label_at(
+                        &self.trace().file,
+                        region.place.span.clone(),
+                        region.place.pointer(),
+                        said,
+                    );
+                    if n == 2 {
+                        break;
+                    }
+                }
+                return diagnostic;
+            }
+        }
         let pointer = self.plan.regions[p].place.pointer();
         diagnostic.label_at(&self.plan.file, span, pointer, message)
     }
