@@ -351,33 +351,24 @@ fn repeated_warnings_fold_unless_all_are_asked_for() {
     .expect("write");
     let trace = dir.path().join("trace.yaml").display().to_string();
     let plan = dir.path().join("plan.yaml").display().to_string();
+    // (warnings shown, the fold: shown and more) of a JSON report.
     let count = |stdout: &str| {
         let report: serde_json::Value = serde_json::from_str(stdout).expect("JSON");
-        let all = report["diagnostics"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let untagged: Vec<&serde_json::Value> = all
-            .iter()
-            .filter(|d| d["code"] == "untagged-candidate")
-            .collect();
-        let folded = untagged
-            .iter()
-            .filter(|d| {
-                d["message"]
-                    .as_str()
-                    .unwrap_or("")
-                    .contains("stopped after 10")
-            })
-            .count();
-        (untagged.len() - folded, folded)
+        let shown = report["diagnostics"].as_array().map_or(0, |all| {
+            all.iter()
+                .filter(|d| d["code"] == "untagged-candidate")
+                .count()
+        });
+        let fold = &report["stats"]["folded"][0];
+        (shown, fold["shown"].as_u64(), fold["more"].as_u64())
     };
     let folded = Test::new()
         .args(&[
             "verify", "--format", "json", "--trace", &trace, "--plan", &plan,
         ])
         .run();
-    assert_eq!(count(&folded.stdout), (10, 1));
+    // The true total: 10 shown, 5 more counted; the fold is no diagnostic.
+    assert_eq!(count(&folded.stdout), (10, Some(10), Some(5)));
     let all = Test::new()
         .args(&[
             "verify",
@@ -390,7 +381,25 @@ fn repeated_warnings_fold_unless_all_are_asked_for() {
             &plan,
         ])
         .run();
-    assert_eq!(count(&all.stdout), (15, 0));
+    assert_eq!(count(&all.stdout), (15, None, None));
+    // A person reads the total, and how to see the rest.
+    let human = Test::new()
+        .args(&["verify", "--trace", &trace, "--plan", &plan])
+        .run();
+    assert!(
+        human.stdout.contains(
+            "note: 10 of 15 `untagged-candidate` warnings shown; `--all-warnings` shows every one"
+        ),
+        "{}",
+        human.stdout
+    );
+    assert!(
+        human
+            .stdout
+            .contains("verdict: compact (0 errors and 15 warnings, 10 shown);"),
+        "{}",
+        human.stdout
+    );
 }
 
 #[test]

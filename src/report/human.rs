@@ -77,11 +77,37 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
             let budget = stats.budget.map_or(String::new(), |budget| {
                 format!(" of a {budget}-token window")
             });
+            // Warnings past each code's limit were counted, not shown.
+            for fold in &stats.folded {
+                let total = fold.shown + fold.more;
+                let at_least = if fold.complete { "" } else { "at least " };
+                writeln!(
+                    out,
+                    "note: {} of {at_least}{total} `{}` warnings shown; `--all-warnings` shows every one",
+                    fold.shown, fold.code
+                )?;
+            }
+            let more: usize = stats.folded.iter().map(|f| f.more).sum();
+            let counted = match more {
+                0 => count(tally),
+                more => {
+                    let at_least = if stats.folded.iter().all(|f| f.complete) {
+                        ""
+                    } else {
+                        "at least "
+                    };
+                    format!(
+                        "{} and {at_least}{}, {} shown",
+                        plural(tally.errors, "error", "errors"),
+                        plural(tally.warnings + more, "warning", "warnings"),
+                        tally.warnings
+                    )
+                }
+            };
             writeln!(
                 out,
-                "verdict: {} ({}); {} tokens before, {} after{budget}",
+                "verdict: {} ({counted}); {} tokens before, {} after{budget}",
                 verdict.name(),
-                count(tally),
                 stats.tokens_before,
                 stats.tokens_after
             )?;

@@ -21,8 +21,26 @@ pub struct Findings {
     /// At most this many advisory warnings of one code; `None`: all.
     limit: Option<usize>,
     shown: HashMap<Code, usize>,
-    /// Codes that reached the limit: the search for more stopped there.
+    /// Codes that reached the limit, with how many more were found.
     stopped: BTreeSet<Code>,
+    hidden: HashMap<Code, usize>,
+    /// Codes whose search stopped on a budget of its own: their counts
+    /// are lower bounds.
+    incomplete: BTreeSet<Code>,
+}
+
+/// Advisory warnings of one code past the limit: counted, not shown.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Folded {
+    /// The code.
+    pub code: String,
+    /// Warnings shown.
+    pub shown: usize,
+    /// Warnings found and not shown.
+    pub more: usize,
+    /// Whether every one was looked for (`false`: the search stopped on a
+    /// budget of its own, and there may be more).
+    pub complete: bool,
 }
 
 impl Findings {
@@ -45,20 +63,22 @@ impl Findings {
             .is_none_or(|limit| self.shown.get(&code).copied().unwrap_or(0) < limit)
     }
 
-    /// Whether the search for warnings of `code` has stopped at the limit.
-    pub fn stopped(&self, code: Code) -> bool {
-        self.stopped.contains(&code)
-    }
-
     /// Records one more advisory warning of `code`; false once the limit
-    /// is reached, and the report then says the search stopped.
+    /// is reached: it is then counted, not built.
     pub fn admit(&mut self, code: Code) -> bool {
         if !self.wants(code) {
             self.stopped.insert(code);
+            *self.hidden.entry(code).or_default() += 1;
             return false;
         }
         *self.shown.entry(code).or_default() += 1;
         true
+    }
+
+    /// The search for `code` stopped on a budget of its own: its count is
+    /// a lower bound.
+    pub fn incomplete(&mut self, code: Code) {
+        self.incomplete.insert(code);
     }
 
     pub fn has_errors(&self) -> bool {
@@ -74,21 +94,20 @@ impl Findings {
             .filter(|d| d.severity == Severity::Error)
     }
 
-    /// Every finding in report order, then one count per folded code.
-    pub fn finish(mut self) -> Vec<Diagnostic> {
+    /// Every finding in report order, and what was folded, per code.
+    pub fn finish(mut self) -> (Vec<Diagnostic>, Vec<Folded>) {
         self.items.sort_by_key(|(anchor, _)| *anchor);
-        let mut diagnostics: Vec<Diagnostic> = self.items.into_iter().map(|(_, d)| d).collect();
-        for code in self.stopped {
-            let limit = self.limit.unwrap_or_default();
-            diagnostics.push(
-                Diagnostic::new(
-                    code,
-                    format!("`{code}` stopped after {limit} warnings; there are more"),
-                )
-                .severity(Severity::Warning)
-                .help("pass `--all-warnings` to look for and show every one"),
-            );
-        }
-        diagnostics
+        let diagnostics: Vec<Diagnostic> = self.items.into_iter().map(|(_, d)| d).collect();
+        let folded = self
+            .stopped
+            .iter()
+            .map(|code| Folded {
+                code: code.name().to_owned(),
+                shown: self.shown.get(code).copied().unwrap_or(0),
+                more: self.hidden.get(code).copied().unwrap_or(0),
+                complete: !self.incomplete.contains(code),
+            })
+            .collect();
+        (diagnostics, folded)
     }
 }

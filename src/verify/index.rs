@@ -119,9 +119,7 @@ impl<'a> TraceIndex<'a> {
                         });
                     }
                 }
-            } else if region.role != Some(Role::Tool)
-                && !index.findings.stopped(Code::UntaggedCandidate)
-            {
+            } else if region.role != Some(Role::Tool) {
                 // Tool output cannot assert a commitment; users and assistants can.
                 if let Some((kind, _)) = policy.first_hint(&region.content.as_text()) {
                     index.untagged(i, region, kind);

@@ -104,6 +104,9 @@ pub struct Stats {
     pub tokens_after: u64,
     /// The window, if there is one.
     pub budget: Option<u64>,
+    /// Advisory warnings past the limit of each code: counted, not shown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub folded: Vec<findings::Folded>,
 }
 
 /// The result of [`verify`].
@@ -182,8 +185,19 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
             .fold(0, |total: u64, &tokens| total.saturating_add(tokens)),
         tokens_after: verifier.tokens_after,
         budget,
+        folded: Vec::new(),
     };
-    let diagnostics = options.overrides.apply(verifier.findings.finish());
+    let (found, folded) = verifier.findings.finish();
+    let diagnostics = options.overrides.apply(found);
+    // A code allowed for the run is not counted either.
+    let kept: std::collections::HashSet<&str> = diagnostics.iter().map(|d| d.code.name()).collect();
+    let stats = Stats {
+        folded: folded
+            .into_iter()
+            .filter(|f| kept.contains(f.code.as_str()))
+            .collect(),
+        ..stats
+    };
     Verification {
         verdict: verdict_of(&diagnostics),
         diagnostics,

@@ -489,10 +489,7 @@ impl<'a> Verifier<'a> {
                 Cow::Owned(String::from_utf8_lossy(&masked).into_owned())
             }
         };
-        let hinted = match self.findings.stopped(Code::CommitmentInSummary) {
-            true => None,
-            false => self.policy().first_hint(&own_words).map(|(k, _)| k),
-        };
+        let hinted = self.policy().first_hint(&own_words).map(|(k, _)| k);
         if let Some(k) = hinted.filter(|_| self.findings.admit(Code::CommitmentInSummary)) {
             let name = self
                 .policy()
@@ -509,7 +506,9 @@ impl<'a> Verifier<'a> {
             );
             self.push(Anchor::Plan(p), diagnostic);
         }
-        if !self.index.drift.is_empty() && !self.findings.stopped(Code::IdentifierDrift) {
+        // Searched to the end (within its own edit budget) so the report
+        // counts every variant, shown or not.
+        if !self.index.drift.is_empty() {
             let found: Vec<(String, String, String, usize)> = self
                 .index
                 .drift
@@ -519,12 +518,13 @@ impl<'a> Verifier<'a> {
                 .collect();
             if self.index.drift.exhausted() && !self.drift_stopped {
                 self.drift_stopped = true;
+                self.findings.incomplete(Code::IdentifierDrift);
                 let diagnostic = codes::drift_stopped(crate::verify::drift::EDIT_BUDGET);
                 self.push(Anchor::Plan(p), diagnostic);
             }
             for (word, pinned, reason, t) in found {
                 if !self.findings.admit(Code::IdentifierDrift) {
-                    break;
+                    continue;
                 }
                 let identity = self.identity(t);
                 let diagnostic = codes::identifier_drift(&word, &pinned, &identity);
