@@ -106,9 +106,8 @@ pub(super) fn check(cx: &mut Context<'_>) {
                 }
                 Some((t, Err(_))) => {
                     let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
-                    let d = codes::wrong_type(
-                        cx.file,
-                        window.span.clone(),
+                    cx.invalid(
+                        window,
                         "env.CLAUDE_CODE_AUTO_COMPACT_WINDOW",
                         "a plain number of tokens (`500000`)",
                         &format!(
@@ -120,7 +119,6 @@ pub(super) fn check(cx: &mut Context<'_>) {
                             }
                         ),
                     );
-                    cx.push(d);
                 }
                 None => {}
             }
@@ -131,14 +129,12 @@ pub(super) fn check(cx: &mut Context<'_>) {
                 .and_then(|t| t.trim().parse::<f64>().ok())
                 .or(pct.as_f64());
             if !value.is_some_and(|v| (1.0..=100.0).contains(&v)) {
-                let d = codes::wrong_type(
-                    cx.file,
-                    pct.span.clone(),
+                cx.invalid(
+                    pct,
                     "env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
                     "a percentage from 1 to 100",
                     pct.type_name(),
                 );
-                cx.push(d);
             }
         }
     }
@@ -211,14 +207,12 @@ pub(super) fn check(cx: &mut Context<'_>) {
 /// no more than the policy's window.
 fn auto_window(cx: &mut Context<'_>, node: &super::tree::Node, tokens: f64, key: &str) {
     if !(100_000.0..=1_000_000.0).contains(&tokens) {
-        let d = codes::wrong_type(
-            cx.file,
-            node.span.clone(),
+        cx.invalid(
+            node,
             key,
             "a number of tokens from 100000 to 1000000",
             &format!("{tokens}"),
         );
-        cx.push(d);
         return;
     }
     if let Some(window) = cx.window() {

@@ -20,13 +20,12 @@ const KEYS: &[&str] = &[
 pub(super) fn check(cx: &mut Context<'_>) {
     let root = cx.root;
     cx.unknown_keys(root, KEYS, "Codex", "");
-    let window = root
-        .get("model_context_window")
-        .and_then(|n| cx.number(n, "model_context_window").map(|v| (n, v)));
-    let limit = root.get("model_auto_compact_token_limit").and_then(|n| {
-        cx.number(n, "model_auto_compact_token_limit")
-            .map(|v| (n, v))
-    });
+    let window = cx.number_at(root, "model_context_window", "model_context_window");
+    let limit = cx.number_at(
+        root,
+        "model_auto_compact_token_limit",
+        "model_auto_compact_token_limit",
+    );
     if let (Some((_, window)), Some((node, limit))) = (window, limit) {
         if limit >= window {
             let d = codes::window(cx.file, node.span.clone(), &format!("Codex compacts at {limit} tokens, at or above its {window}-token window: auto-compaction never runs before the window is full"), "set `model_auto_compact_token_limit` below `model_context_window` (Codex's own default is 90% of it)");
@@ -52,14 +51,12 @@ pub(super) fn check(cx: &mut Context<'_>) {
             match std::fs::read_to_string(base.join(path)) {
                 Ok(text) => super::compaction_prompt(cx, file.span.clone(), &text),
                 Err(error) => {
-                    let d = codes::wrong_type(
-                        cx.file,
-                        file.span.clone(),
+                    cx.invalid(
+                        file,
                         "experimental_compact_prompt_file",
                         "a prompt file that can be read",
                         &format!("`{path}` ({error})"),
                     );
-                    cx.push(d);
                 }
             }
         }

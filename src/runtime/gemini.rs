@@ -67,27 +67,27 @@ pub(super) fn check(cx: &mut Context<'_>) {
         if let Some(threshold) = model.get("compressionThreshold") {
             if let Some(t) = cx.number(threshold, "model.compressionThreshold") {
                 if !(t > 0.0 && t <= 1.0) {
-                    let d = codes::wrong_type(
-                        cx.file,
-                        threshold.span.clone(),
+                    cx.invalid(
+                        threshold,
                         "model.compressionThreshold",
                         "a fraction of the window, above 0 and at most 1",
                         &t.to_string(),
                     );
-                    cx.push(d);
                 }
             }
         }
     }
     if let Some(window) = root.at(&["contextManagement", "historyWindow"]) {
-        let max = window.get("maxTokens").and_then(|n| {
-            cx.number(n, "contextManagement.historyWindow.maxTokens")
-                .map(|v| (n, v))
-        });
-        let kept = window.get("retainedTokens").and_then(|n| {
-            cx.number(n, "contextManagement.historyWindow.retainedTokens")
-                .map(|v| (n, v))
-        });
+        let max = cx.number_at(
+            window,
+            "maxTokens",
+            "contextManagement.historyWindow.maxTokens",
+        );
+        let kept = cx.number_at(
+            window,
+            "retainedTokens",
+            "contextManagement.historyWindow.retainedTokens",
+        );
         if let (Some((_, max)), Some((node, kept))) = (max, kept) {
             if kept >= max {
                 let d = codes::window(cx.file, node.span.clone(), &format!("Gemini CLI retains {kept} tokens of a {max}-token history window: nothing is left to compress"), "keep `retainedTokens` well below `maxTokens`");

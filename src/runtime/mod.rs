@@ -194,14 +194,7 @@ impl Context<'_> {
 
     /// `key` at `node` is not `expected`: `invalid-config`.
     fn wrong(&mut self, node: &Node, key: &str, expected: &str) {
-        let d = crate::diagnostics::codes::runtime::wrong_type(
-            self.file,
-            node.span.clone(),
-            key,
-            expected,
-            node.type_name(),
-        );
-        self.push(d);
+        self.invalid(node, key, expected, node.type_name());
     }
 
     /// The value at `node` as `get` reads it, or `invalid-config` saying
@@ -218,6 +211,30 @@ impl Context<'_> {
             self.wrong(node, key, expected);
         }
         value
+    }
+
+    /// The number at `key` of `parent`, with its node; `shown` names the
+    /// key in a message (`compaction.keepRecentTokens`).
+    fn number_at<'n>(
+        &mut self,
+        parent: &'n Node,
+        key: &str,
+        shown: &str,
+    ) -> Option<(&'n Node, f64)> {
+        let node = parent.get(key)?;
+        self.number(node, shown).map(|value| (node, value))
+    }
+
+    /// `key` at `node` is `found`, where `expected` was: `invalid-config`.
+    fn invalid(&mut self, node: &Node, key: &str, expected: &str, found: &str) {
+        let d = crate::diagnostics::codes::runtime::wrong_type(
+            self.file,
+            node.span.clone(),
+            key,
+            expected,
+            found,
+        );
+        self.push(d);
     }
 
     /// `key` at `node` must be a number.

@@ -91,19 +91,10 @@ fn condenser_checks(cx: &mut Context<'_>, condenser: &Node, last: bool) {
             cx.push(d.severity(Severity::Error));
         }
     }
-    let size = condenser
-        .get("max_size")
-        .and_then(|n| cx.number(n, "max_size").map(|v| (n, v)));
+    let size = cx.number_at(condenser, "max_size", "max_size");
     if let Some((node, v)) = size {
         if v < 2.0 {
-            let d = codes::wrong_type(
-                cx.file,
-                node.span.clone(),
-                "max_size",
-                "at least 2",
-                &v.to_string(),
-            );
-            cx.push(d);
+            cx.invalid(node, "max_size", "at least 2", &v.to_string());
         }
     }
     if let (Some((_, size)), Some(first)) = (size, condenser.get("keep_first")) {
@@ -117,14 +108,12 @@ fn condenser_checks(cx: &mut Context<'_>, condenser: &Node, last: bool) {
     if let Some(reference) = condenser.get("llm_config") {
         if let Some(name) = reference.as_str() {
             if cx.root.at(&["llm", name]).is_none() {
-                let d = codes::wrong_type(
-                    cx.file,
-                    reference.span.clone(),
+                cx.invalid(
+                    reference,
                     "llm_config",
                     &format!("the name of an `[llm.{name}]` section"),
                     &format!("`{name}`, which has no section"),
                 );
-                cx.push(d);
             }
         }
     }

@@ -20,9 +20,11 @@ pub(super) fn check(cx: &mut Context<'_>) {
     let reserve = compaction
         .get("reserveTokens")
         .and_then(|n| cx.number(n, "compaction.reserveTokens"));
-    let keep = compaction
-        .get("keepRecentTokens")
-        .and_then(|n| cx.number(n, "compaction.keepRecentTokens").map(|v| (n, v)));
+    let keep = cx.number_at(
+        compaction,
+        "keepRecentTokens",
+        "compaction.keepRecentTokens",
+    );
     if let (Some((node, keep)), Some(window)) = (keep, cx.window()) {
         let room = window as f64 - reserve.unwrap_or(16384.0);
         if keep >= room {

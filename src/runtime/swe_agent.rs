@@ -27,19 +27,15 @@ pub(super) fn check(cx: &mut Context<'_>) {
         };
         match name {
             "last_n_observations" => {
-                let n = processor
-                    .get("n")
-                    .and_then(|n| cx.number(n, "n").map(|v| (n, v)));
+                let n = cx.number_at(processor, "n", "n");
                 if let Some((node, v)) = n {
                     if v < 1.0 {
-                        let d = codes::wrong_type(
-                            cx.file,
-                            node.span.clone(),
+                        cx.invalid(
+                            node,
                             "n",
                             "a number of observations above 0",
                             &v.to_string(),
                         );
-                        cx.push(d);
                     }
                 }
                 let kept = n.map_or("the last few".to_owned(), |(_, v)| format!("the last {v}"));
