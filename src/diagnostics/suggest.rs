@@ -8,15 +8,24 @@ pub fn did_you_mean<'a>(
     if word.is_empty() {
         return None;
     }
+    // Case aside: `precompaction` is a misspelling of `PreCompact`.
     let lower = word.to_lowercase();
     candidates
         .into_iter()
         .filter(|candidate| *candidate != word)
-        .map(|candidate| (strsim::damerau_levenshtein(&lower, candidate), candidate))
-        .filter(|(distance, candidate)| {
-            *distance <= (candidate.chars().count() / 3).max(1)
-                || candidate.starts_with(&lower) && lower.len() >= 3
+        .map(|candidate| {
+            let folded = candidate.to_lowercase();
+            (
+                strsim::damerau_levenshtein(&lower, &folded),
+                candidate,
+                folded,
+            )
         })
+        .filter(|(distance, candidate, folded)| {
+            *distance <= (candidate.chars().count() / 3).max(1)
+                || folded.starts_with(&lower) && lower.len() >= 3
+        })
+        .map(|(distance, candidate, _)| (distance, candidate))
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate)
 }
@@ -37,5 +46,9 @@ mod tests {
         );
         assert_eq!(did_you_mean("banana", ["constraint", "decision"]), None);
         assert_eq!(did_you_mean("Kind", ["kind"]), Some("kind"));
+        assert_eq!(
+            did_you_mean("PreCompaction", ["PreCompact", "PostCompact"]),
+            Some("PreCompact")
+        );
     }
 }

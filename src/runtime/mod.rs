@@ -272,13 +272,14 @@ impl Context<'_> {
     }
 }
 
-/// The candidate `word` is a misspelling of, case aside.
+/// The candidate `word` is a misspelling of; a candidate that differs only
+/// in case is not suggested.
 pub(crate) fn suggest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let lower: Vec<String> = candidates.iter().map(|c| c.to_lowercase()).collect();
-    let word = word.to_lowercase();
-    let found = crate::diagnostics::suggest::did_you_mean(&word, lower.iter().map(String::as_str))?;
-    let at = lower.iter().position(|c| c == found)?;
-    (lower[at] != word).then_some(candidates[at])
+    let others = candidates
+        .iter()
+        .copied()
+        .filter(|c| !c.eq_ignore_ascii_case(word));
+    crate::diagnostics::suggest::did_you_mean(word, others)
 }
 
 /// Checks `file` as a config of `runtime` against `policy`.
