@@ -181,13 +181,12 @@ fn verified_block(judged: &[Judged], invented: &[crate::audit::Invented], sessio
 /// control characters escaped.
 fn short(text: &str) -> String {
     let first = text.lines().next().unwrap_or("");
-    let cut = first.chars().count() > SHOWN || text.lines().nth(1).is_some();
-    let shown: String = first.chars().take(SHOWN).collect();
-    let shown = super::printable(&shown).into_owned();
-    if cut {
-        format!("{shown}…")
-    } else {
-        shown
+    // `escaped` cuts a long line and marks it; a short first line of more says so too.
+    let shown = crate::source::escaped(first, SHOWN, "…", |c| c == '\t');
+    let more = text.lines().nth(1).is_some() && first.chars().count() <= SHOWN;
+    match more {
+        true => format!("{shown}…"),
+        false => shown.into_owned(),
     }
 }
 
