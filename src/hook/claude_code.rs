@@ -26,15 +26,49 @@ use crate::verify::{verify, Options, Verdict};
 /// The first version whose PreCompact hooks can block a compaction.
 pub const BLOCKING_SINCE: &str = "2.1.105";
 
+/// Why a hook could not do its work.
+pub(super) enum Failure {
+    /// The ledger could not be read or written.
+    Ledger(super::ledger::LedgerError),
+    /// The policy cannot be used.
+    Policy(Vec<Diagnostic>),
+}
+
+impl From<super::ledger::LedgerError> for Failure {
+    fn from(error: super::ledger::LedgerError) -> Failure {
+        Failure::Ledger(error)
+    }
+}
+
+/// The policy, read the first time a hook needs it: a call with nothing to
+/// do (another session source, another tool) does not pay for it.
+pub(super) struct PolicyOnce<'a> {
+    pub path: Option<&'a std::path::Path>,
+    pub access: &'a Access,
+    pub loaded: std::cell::OnceCell<Result<std::sync::Arc<Policy>, Vec<Diagnostic>>>,
+}
+
+impl PolicyOnce<'_> {
+    fn get(&self) -> Result<&Policy, Failure> {
+        let loaded = self.loaded.get_or_init(|| {
+            crate::policy::load::policy_for_use(self.path, self.access).map(|(policy, _)| policy)
+        });
+        match loaded {
+            Ok(policy) => Ok(policy),
+            Err(diagnostics) => Err(Failure::Policy(diagnostics.clone())),
+        }
+    }
+}
+
 /// Runs `event` for `payload` against `ledger`.
 pub(super) fn handle(
     event: HookEvent,
     payload: &Payload,
     ledger: &Ledger,
-    policy: &Policy,
+    policy: &PolicyOnce<'_>,
     access: &Access,
     problems: &mut Vec<Diagnostic>,
-) -> Result<Outcome, super::ledger::LedgerError> {
+) -> Result<Outcome, Failure> {
     match event {
         HookEvent::UserPromptSubmit => prompt(payload, ledger, policy, problems),
         HookEvent::PostToolUse => tool(payload, ledger, policy, problems),
@@ -57,15 +91,16 @@ static SLASH_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 fn prompt(
     payload: &Payload,
     ledger: &Ledger,
-    policy: &Policy,
+    policy: &PolicyOnce<'_>,
     problems: &mut Vec<Diagnostic>,
-) -> Result<Outcome, super::ledger::LedgerError> {
+) -> Result<Outcome, Failure> {
     let Some(prompt) = payload.prompt.as_deref() else {
         return Ok(Outcome::Quiet);
     };
     if SLASH_COMMAND.is_match(prompt.trim_start()) {
         return Ok(Outcome::Quiet);
     }
+    let policy = policy.get()?;
     let source = Source {
         hook: Some("UserPromptSubmit".to_owned()),
         prompt_id: payload.prompt_id.clone(),
@@ -157,9 +192,9 @@ fn entry(c: Commitment) -> Entry {
 fn tool(
     payload: &Payload,
     ledger: &Ledger,
-    policy: &Policy,
+    policy: &PolicyOnce<'_>,
     problems: &mut Vec<Diagnostic>,
-) -> Result<Outcome, super::ledger::LedgerError> {
+) -> Result<Outcome, Failure> {
     let source = Source {
         hook: Some("PostToolUse".to_owned()),
         prompt_id: payload.prompt_id.clone(),
@@ -167,6 +202,13 @@ fn tool(
         tool_use_id: payload.tool_use_id.clone(),
         ..Source::default()
     };
+    if !matches!(
+        payload.tool_name.as_deref(),
+        Some("AskUserQuestion" | "ExitPlanMode")
+    ) {
+        return Ok(Outcome::Quiet);
+    }
+    let policy = policy.get()?;
     let kind = answer_kind(policy);
     let confirmed: Vec<Commitment> = match payload.tool_name.as_deref() {
         Some("AskUserQuestion") => answers(payload)
@@ -249,10 +291,11 @@ fn answers(payload: &Payload) -> Vec<(String, String)> {
 fn pre_compact(
     payload: &Payload,
     ledger: &Ledger,
-    policy: &Policy,
+    policy: &PolicyOnce<'_>,
     access: &Access,
     problems: &mut Vec<Diagnostic>,
-) -> Result<Outcome, super::ledger::LedgerError> {
+) -> Result<Outcome, Failure> {
+    let policy = policy.get()?;
     let mut caught_up = Vec::new();
     let mut version = None;
     let mut transcript_lines = None;
@@ -390,7 +433,7 @@ fn post_compact(
     payload: &Payload,
     ledger: &Ledger,
     problems: &mut Vec<Diagnostic>,
-) -> Result<Outcome, super::ledger::LedgerError> {
+) -> Result<Outcome, Failure> {
     let Some(summary) = payload.compact_summary.as_deref() else {
         return Ok(Outcome::Quiet);
     };
@@ -441,12 +484,13 @@ fn post_compact(
 fn session_start(
     payload: &Payload,
     ledger: &Ledger,
-    policy: &Policy,
+    policy: &PolicyOnce<'_>,
     problems: &mut Vec<Diagnostic>,
-) -> Result<Outcome, super::ledger::LedgerError> {
+) -> Result<Outcome, Failure> {
     if payload.source.as_deref() != Some("compact") {
         return Ok(Outcome::Quiet);
     }
+    let policy = policy.get()?;
     let state = read(ledger, problems)?;
     let active: Vec<_> = state.active().collect();
     let kinds: Vec<String> = policy.kinds.iter().map(|k| k.name.clone()).collect();

@@ -238,11 +238,11 @@ fn run(request: &HookRequest) -> HookReport {
     }
     let dir = ledger_dir(request, &payload);
     let ledger = Ledger::new(&dir, session, request.max_ledger_bytes);
-    let (policy, _) =
-        match crate::policy::load::policy_for_use(request.policy.as_deref(), &request.access) {
-            Ok(loaded) => loaded,
-            Err(diagnostics) => return report(Some(ledger), Outcome::Failed(diagnostics)),
-        };
+    let policy = claude_code::PolicyOnce {
+        path: request.policy.as_deref(),
+        access: &request.access,
+        loaded: std::cell::OnceCell::new(),
+    };
     let mut problems = Vec::new();
     let handled = claude_code::handle(
         event,
@@ -254,8 +254,11 @@ fn run(request: &HookRequest) -> HookReport {
     );
     let outcome = match handled {
         Ok(outcome) => outcome,
-        Err(LedgerError::Full(diagnostic)) => Outcome::Failed(vec![*diagnostic]),
-        Err(error) => Outcome::Failed(vec![Diagnostic::new(
+        Err(claude_code::Failure::Policy(diagnostics)) => Outcome::Failed(diagnostics),
+        Err(claude_code::Failure::Ledger(LedgerError::Full(diagnostic))) => {
+            Outcome::Failed(vec![*diagnostic])
+        }
+        Err(claude_code::Failure::Ledger(error)) => Outcome::Failed(vec![Diagnostic::new(
             crate::diagnostics::Code::HookInput,
             format!("the {} hook could not use its ledger: {error}", event.name()),
         )
