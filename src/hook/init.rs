@@ -118,7 +118,12 @@ fn ours(handler: &Value) -> bool {
     handler
         .get("command")
         .and_then(Value::as_str)
-        .is_some_and(|command| command.contains(MARK))
+        .is_some_and(runs_ctxguard)
+}
+
+/// Whether a hook command is one `init` installs: it runs `hook claude-code`.
+pub(crate) fn runs_ctxguard(command: &str) -> bool {
+    command.contains(MARK)
 }
 
 /// Merges (or removes) the hooks; writes unless `dry_run`.

@@ -155,10 +155,13 @@ pub(super) fn check(cx: &mut Context<'_>) {
         }
     }
     compact_instructions(cx);
-    let guards = match root.entry("hooks") {
-        Some(entry) => hooks::check(cx, &entry.node, &RULES),
-        None => Vec::new(),
-    };
+    if let Some(table) = root.get("hooks") {
+        hooks::check(cx, table, &RULES);
+    }
+    let guards = root
+        .get("hooks")
+        .map(hooks::guarded_events)
+        .unwrap_or_default();
     if compaction_off {
         return;
     }
@@ -179,9 +182,7 @@ pub(super) fn check(cx: &mut Context<'_>) {
     let missing: Vec<&str> = GUARD
         .iter()
         .copied()
-        .filter(|event| {
-            !guards.iter().any(|g| g.event == *event) && !elsewhere.iter().any(|e| e == event)
-        })
+        .filter(|event| !guards.iter().chain(&elsewhere).any(|e| e == event))
         .collect();
     if !missing.is_empty() {
         let span = root.entry("hooks").map_or(0..0, |e| e.key_span.clone());
@@ -282,23 +283,7 @@ fn guard_events(path: &std::path::Path) -> Vec<String> {
     let Ok(root) = super::tree::read(&file, super::tree::Syntax::Json) else {
         return Vec::new();
     };
-    let Some(hooks) = root.get("hooks") else {
-        return Vec::new();
-    };
-    hooks
-        .entries()
-        .iter()
-        .filter(|entry| {
-            entry.node.items().iter().any(|group| {
-                group.get("hooks").is_some_and(|handlers| {
-                    handlers.items().iter().any(|h| {
-                        h.get("command")
-                            .and_then(super::tree::Node::as_str)
-                            .is_some_and(|c| c.contains(" hook claude-code "))
-                    })
-                })
-            })
-        })
-        .map(|entry| entry.key.clone())
-        .collect()
+    root.get("hooks")
+        .map(hooks::guarded_events)
+        .unwrap_or_default()
 }

@@ -31,17 +31,35 @@ pub(super) struct Rules {
     pub unit: Unit,
 }
 
-/// A handler of ctxguard's own, by its event.
-pub(super) struct Guard {
-    pub event: String,
+/// Whether a handler is one of ctxguard's own.
+fn is_guard(handler: &Node) -> bool {
+    handler
+        .get("command")
+        .and_then(Node::as_str)
+        .is_some_and(crate::hook::init::runs_ctxguard)
 }
 
-/// Checks the table at `hooks`; returns ctxguard's handlers found in it.
-pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules) -> Vec<Guard> {
-    let mut guards = Vec::new();
+/// The events of the table at `hooks` that have a handler of ctxguard's own.
+pub(super) fn guarded_events(hooks: &Node) -> Vec<String> {
+    hooks
+        .entries()
+        .iter()
+        .filter(|entry| {
+            entry.node.items().iter().any(|group| {
+                group
+                    .get("hooks")
+                    .is_some_and(|handlers| handlers.items().iter().any(is_guard))
+            })
+        })
+        .map(|entry| entry.key.clone())
+        .collect()
+}
+
+/// Checks the table at `hooks`.
+pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules) {
     if !matches!(hooks.value, super::tree::Value::Map(_)) {
         cx.wrong(hooks, "hooks", "a map of event names");
-        return guards;
+        return;
     }
     for entry in hooks.entries() {
         let event = entry.key.as_str();
@@ -81,9 +99,10 @@ pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules) -> Vec<Gu
             }
             if let (Some(m), Some(text)) = (matcher, &matcher_text) {
                 if rules.compaction.contains(&event) {
-                    let runs = ["manual", "auto"].iter().map(|v| matcher_matches(text, v));
-                    let runs: Vec<Option<bool>> = runs.collect();
-                    if runs.iter().all(|r| *r == Some(false)) {
+                    let never = ["manual", "auto"]
+                        .iter()
+                        .all(|trigger| matcher_matches(text, trigger) == Some(false));
+                    if never {
                         let d = codes::never_matches(
                             cx.file,
                             m.span.clone(),
@@ -104,33 +123,26 @@ pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules) -> Vec<Gu
             };
             for handler in handlers {
                 handler_checks(cx, event, handler, rules);
-                let ours = handler
-                    .get("command")
-                    .and_then(Node::as_str)
-                    .is_some_and(|c| c.contains(" hook claude-code "));
-                if ours {
-                    guards.push(Guard {
-                        event: event.to_owned(),
-                    });
-                    if event == "SessionStart" {
-                        if let (Some(m), Some(text)) = (matcher, &matcher_text) {
-                            if matcher_matches(text, "compact") == Some(false) {
-                                let d = codes::never_matches(
-                                    cx.file,
-                                    m.span.clone(),
-                                    event,
-                                    text,
-                                    "`compact` source",
-                                );
-                                cx.push(d);
-                            }
-                        }
-                    }
+                // ctxguard's re-injection must run after a compaction.
+                let (Some(m), Some(text)) = (matcher, &matcher_text) else {
+                    continue;
+                };
+                if event == "SessionStart"
+                    && is_guard(handler)
+                    && matcher_matches(text, "compact") == Some(false)
+                {
+                    let d = codes::never_matches(
+                        cx.file,
+                        m.span.clone(),
+                        event,
+                        text,
+                        "`compact` source",
+                    );
+                    cx.push(d);
                 }
             }
         }
     }
-    guards
 }
 
 fn handler_checks(cx: &mut Context<'_>, event: &str, handler: &Node, rules: &Rules) {
