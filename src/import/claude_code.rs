@@ -53,11 +53,7 @@ impl Importer for ClaudeCode {
 
     fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
         let records = records::lines(file, problems);
-        let by_uuid: HashMap<&str, usize> = records
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| r.str("/uuid").map(|uuid| (uuid, i)))
-            .collect();
+        let (by_uuid, by_message) = indexes(&records);
         let boundaries: Vec<usize> = records
             .iter()
             .enumerate()
@@ -82,13 +78,6 @@ impl Importer for ClaudeCode {
                 ))
             })
             .collect();
-        let mut by_message: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, record) in records.iter().enumerate() {
-            if let (Some("assistant"), Some(id)) = (record.str("/type"), record.str("/message/id"))
-            {
-                by_message.entry(id).or_default().push(i);
-            }
-        }
         boundaries
             .iter()
             .enumerate()
@@ -110,6 +99,31 @@ impl Importer for ClaudeCode {
     }
 }
 
+/// Records by uuid, and assistant records by API message id in file order.
+fn indexes(records: &[Record]) -> (HashMap<&str, usize>, HashMap<&str, Vec<usize>>) {
+    let by_uuid = records
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.str("/uuid").map(|uuid| (uuid, i)))
+        .collect();
+    let mut by_message: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, record) in records.iter().enumerate() {
+        if let (Some("assistant"), Some(id)) = (record.str("/type"), record.str("/message/id")) {
+            by_message.entry(id).or_default().push(i);
+        }
+    }
+    (by_uuid, by_message)
+}
+
+/// The last record before `before` that a conversation chain can end on:
+/// a message of the main session (not a sidechain, not a system record).
+fn last_on_chain(records: &[Record], before: usize) -> Option<usize> {
+    (0..before).rev().find(|&i| {
+        let r = &records[i];
+        r.str("/uuid").is_some() && !r.flag("/isSidechain") && r.str("/type") != Some("system")
+    })
+}
+
 /// A transcript as it stands while the session runs: the buffer now (the
 /// chain from the last record, back to the last compaction), the version
 /// of Claude Code that wrote the last record, and the transcript's lines.
@@ -126,17 +140,7 @@ pub(crate) struct Current {
 pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
     let mut problems = Vec::new();
     let records = records::lines(file, &mut problems);
-    let by_uuid: HashMap<&str, usize> = records
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| r.str("/uuid").map(|uuid| (uuid, i)))
-        .collect();
-    let mut by_message: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, record) in records.iter().enumerate() {
-        if let (Some("assistant"), Some(id)) = (record.str("/type"), record.str("/message/id")) {
-            by_message.entry(id).or_default().push(i);
-        }
-    }
+    let (by_uuid, by_message) = indexes(&records);
     let relink = HashMap::new();
     let session = Session {
         records: &records,
@@ -144,10 +148,7 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
         by_message: &by_message,
         relink: &relink,
     };
-    let leaf = (0..records.len()).rev().find(|&i| {
-        let r = &records[i];
-        r.str("/uuid").is_some() && !r.flag("/isSidechain") && r.str("/type") != Some("system")
-    });
+    let leaf = last_on_chain(&records, records.len());
     let messages = leaf
         .map(|leaf| session.messages(&session.chain(leaf), records.len()))
         .unwrap_or_default();
@@ -179,10 +180,7 @@ impl Session<'_> {
             .filter(|&leaf| leaf < b)
             .or_else(|| {
                 notes.push("the boundary names no earlier record as its logical parent: the buffer is the last chain before it in file order".to_owned());
-                (0..b).rev().find(|&i| {
-                    let r = &self.records[i];
-                    r.str("/uuid").is_some() && !r.flag("/isSidechain") && r.str("/type") != Some("system")
-                })
+                last_on_chain(self.records, b)
             });
         let chain = leaf.map(|leaf| self.chain(leaf)).unwrap_or_default();
         let trace = self.messages(&chain, b);
