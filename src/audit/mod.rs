@@ -302,21 +302,20 @@ impl After {
         if let Some(choice) = choice_kept(derived, text, &self.lower) {
             return (Outcome::Paraphrased, Some(choice));
         }
-        let candidates: Vec<(&str, &Words)> = self
+        let candidates = self
             .sentences
             .iter()
-            .filter_map(|(range, words)| Some((self.prose.get(range.clone())?, words)))
-            .collect();
-        judge(text, &candidates, &self.words)
+            .filter_map(|(range, words)| Some((self.prose.get(range.clone())?, words)));
+        judge(text, candidates, &self.words)
     }
 }
 
 /// A commitment not there byte for byte: the closest sentence after, and
 /// whether it carries, changes or misses the commitment.
 /// Falls back on [`spread`] when no one sentence carries it.
-fn judge(
+fn judge<'c>(
     commitment: &str,
-    candidates: &[(&str, &Words)],
+    candidates: impl IntoIterator<Item = (&'c str, &'c Words)>,
     after: &Words,
 ) -> (Outcome, Option<Evidence>) {
     let wanted = Words::of(commitment);
@@ -329,8 +328,8 @@ fn judge(
         wanted.covered_by(words) + id_bonus
     };
     let best = candidates
-        .iter()
-        .map(|(sentence, words)| (score(words), *sentence, words))
+        .into_iter()
+        .map(|(sentence, words)| (score(words), sentence, words))
         .max_by(|a, b| a.0.total_cmp(&b.0));
     let Some((_, sentence, words)) = best else {
         return spread(&wanted, after).unwrap_or((Outcome::Lost, None));
@@ -551,7 +550,7 @@ mod tests {
     #[test]
     fn judging_a_commitment() {
         let judged = |commitment: &str, after: &'static str| {
-            judge(commitment, &[(after, &Words::of(after))], &Words::of(after))
+            judge(commitment, [(after, &Words::of(after))], &Words::of(after))
         };
         // The same words, another order: paraphrased.
         let (outcome, _) = judged(
