@@ -132,6 +132,7 @@ fn human_report() {
         ])
         .status(1)
         .run();
+    common::assert_fits(&output.stdout, "audit");
     insta::assert_snapshot!(output.stdout);
 }
 

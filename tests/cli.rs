@@ -387,7 +387,7 @@ fn repeated_warnings_fold_unless_all_are_asked_for() {
         .args(&["verify", "--trace", &trace, "--plan", &plan])
         .run();
     assert!(
-        human.stdout.contains(
+        common::flat(&human.stdout).contains(
             "note: 10 of 15 `untagged-candidate` warnings shown; `--all-warnings` shows every one"
         ),
         "{}",
@@ -633,4 +633,33 @@ fn plan_skips_tool_output_and_points_its_warnings_at_the_trace() {
         .stderr
         .contains("the summary written: \"Decided to use uuid keys.\""));
     assert!(!output.stderr.contains("<plan>"), "{}", output.stderr);
+}
+
+#[test]
+fn a_snippet_of_a_long_line_is_a_window_that_fits_80_columns() {
+    // One 20 KB line of JSON: the plan loses the commitment at its end.
+    let narrative: Vec<String> = (0..200)
+        .map(|i| format!(r#"{{"id": "n{i}", "kind": "narrative", "text": "Step {i} of the work went as planned."}}"#))
+        .collect();
+    let trace = format!(
+        r#"{{"version": 1, "regions": [{}, {{"id": "c1", "kind": "constraint", "key": "no-drop", "text": "Do not drop columns."}}]}}"#,
+        narrative.join(", ")
+    );
+    let plan = r#"{"version": 1, "regions": [{"kind": "summary", "text": "The work went as planned.", "covers": ["n0"]}]}"#;
+    let output = Test::new()
+        .write("trace.json", &trace)
+        .write("plan.json", plan)
+        .args(&["verify", "--trace", "trace.json", "--plan", "plan.json"])
+        .status(1)
+        .stdout_contains("ctxguard::missing-commitment")
+        .run();
+    common::assert_fits(&output.stdout, "verify of a one-line trace");
+    // The window shows the commitment, marked where the line was cut.
+    assert!(
+        output
+            .stdout
+            .contains(r#" 1 │ …"c1", "kind": "constraint", "key": "no-drop""#),
+        "{}",
+        output.stdout
+    );
 }

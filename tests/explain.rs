@@ -21,7 +21,11 @@ fn explanations_are_complete() {
 
 #[test]
 fn all_codes() {
-    insta::assert_snapshot!(ctxguard::explain_all());
+    let all = ctxguard::explain_all();
+    for line in all.lines() {
+        assert!(line.chars().count() <= 80, "wider than 80 columns: {line}");
+    }
+    insta::assert_snapshot!(all);
 }
 
 #[test]

@@ -89,6 +89,7 @@ fn plan_entries(plan: &Value) -> Vec<String> {
 #[test]
 fn claude_code() {
     let (report, shown, out) = import("claude-code.jsonl", &[]);
+    common::assert_fits(&shown, "import");
     insta::assert_snapshot!(shown);
     assert_eq!(report["sessions"][0]["runtime"], "claude-code");
     // The title record on line 1 is no compaction; both boundaries are.
@@ -269,7 +270,10 @@ fn swe_agent() {
 fn no_compaction_and_unknown_files() {
     let (_, shown, _) = import("pi.jsonl", &["--from", "claude-code"]);
     assert!(shown.starts_with("--- exit 0 ---"), "{shown}");
-    assert!(shown.contains("no compaction; nothing written"), "{shown}");
+    assert!(
+        common::flat(&shown).contains("no compaction; nothing written"),
+        "{shown}"
+    );
     Test::new()
         .args(&["import", "Cargo.toml", "--out", "unused"])
         .stdout_contains("ctxguard::unknown-session")

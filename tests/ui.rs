@@ -2,6 +2,8 @@
 //! rendered exactly as a user sees it in a log (no colour, 80 columns), then
 //! stored with its input as one snapshot.
 
+mod common;
+
 use std::path::Path;
 
 use ctxguard::{Format, HumanStyle, Overrides};
@@ -35,6 +37,7 @@ fn check_reports() {
         let name = relative(path);
         let input = String::from_utf8_lossy(&std::fs::read(path).expect("fixture")).into_owned();
         let (report, status) = render(&name, Format::Human);
+        common::assert_fits(&report, &name);
         let shown = format!("$ ctxguard check {name}\n{input}\n--- exit {status} ---\n{report}");
         insta::assert_snapshot!(shown);
     });

@@ -62,6 +62,7 @@ fn verify_cases() {
                 &std::fs::read(input).expect("input"),
             ));
         }
+        common::assert_fits(&report, &args.join(" "));
         shown.push_str(&format!("--- exit {status} ---\n{report}"));
         insta::assert_snapshot!(shown);
     });
@@ -96,6 +97,7 @@ fn documented_examples() {
         if code.default_severity() == ctxguard::Severity::Error {
             assert_ne!(status, 0, "an error fails the command: {code}");
         }
+        common::assert_fits(&report, &format!("`ctxguard {}`", explanation.run));
         shown.push_str(&format!("--- exit {status} ---\n{report}"));
         insta::assert_snapshot!(format!("example-{code}"), shown);
     }

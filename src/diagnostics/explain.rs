@@ -40,7 +40,7 @@ pub fn render(code: Code) -> String {
         "ctxguard::{} ({})\n\n{}\n\n{}\n\nExample: `ctxguard {}` with\n",
         code,
         code.default_severity().name(),
-        explanation.summary,
+        textwrap::fill(explanation.summary, 80),
         textwrap::fill(explanation.details, 80),
         explanation.run
     );
@@ -64,13 +64,19 @@ pub fn render(code: Code) -> String {
 pub fn list() -> String {
     let width = Code::ALL.iter().map(|c| c.name().len()).max().unwrap_or(0);
     let mut text = String::new();
+    let indent = " ".repeat(width + 2 + 7 + 2);
     for code in Code::ALL {
-        text.push_str(&format!(
-            "{:width$}  {:7}  {}\n",
+        let lead = format!(
+            "{:width$}  {:7}  ",
             code.name(),
-            code.default_severity().name(),
-            explanation(*code).summary
-        ));
+            code.default_severity().name()
+        );
+        let options = textwrap::Options::new(80)
+            .initial_indent(&lead)
+            .subsequent_indent(&indent)
+            .word_separator(textwrap::WordSeparator::AsciiSpace);
+        text.push_str(&textwrap::fill(explanation(*code).summary, options));
+        text.push('\n');
     }
     text
 }

@@ -254,8 +254,8 @@ pub fn emit_ledger(
                 out.push('\n');
             } else {
                 let active = state.active().count();
-                out.push_str(&format!(
-                    "session {} ({}): {active} active commitment{}{}\n",
+                let line = format!(
+                    "session {} ({}): {active} active commitment{}{}",
                     ledger.session,
                     ledger.name(),
                     if active == 1 { "" } else { "s" },
@@ -264,7 +264,14 @@ pub fn emit_ledger(
                         n if *all => format!(", {n} discharged or unpinned"),
                         n => format!(" ({n} discharged or unpinned: `--all` shows them)"),
                     }
+                );
+                out.push_str(&super::human::hanging(
+                    "",
+                    &line,
+                    2,
+                    HumanStyle::plain().width,
                 ));
+                out.push('\n');
                 for a in shown {
                     let c = &a.commitment;
                     let kind = match &c.key {

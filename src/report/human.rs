@@ -10,10 +10,20 @@ use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 
 use super::{Report, Subject};
 use crate::diagnostics::{Diagnostic, Label, Severity, Tally};
-use crate::source::SourceFile;
+use crate::source::{Snippets, SourceFile};
 
-/// Widest label, in bytes.
-const MAX_LABEL: usize = 160;
+/// Narrowest a label is cut to, in columns.
+const MIN_LABEL: usize = 8;
+
+/// Columns between a label's middle and its text: `╰── `.
+const LABEL_LEAD: usize = 4;
+
+/// Narrowest a label's text is wrapped to, in columns.
+const MIN_LABEL_TEXT: usize = 16;
+
+/// Columns miette draws left of a quoted line besides its number: ` `, then
+/// ` │ `, then room for the rails of labels that span lines.
+const GUTTER: usize = 8;
 
 /// Labels whose starts are at most this many bytes apart share a snippet;
 /// farther ones get snippets of their own, so no snippet is drawn wider than
@@ -81,11 +91,11 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
             for fold in &stats.folded {
                 let total = fold.shown + fold.more;
                 let at_least = if fold.complete { "" } else { "at least " };
-                writeln!(
-                    out,
-                    "note: {} of {at_least}{total} `{}` warnings shown; `--all-warnings` shows every one",
+                let note = format!(
+                    "{} of {at_least}{total} `{}` warnings shown; `--all-warnings` shows every one",
                     fold.shown, fold.code
-                )?;
+                );
+                writeln!(out, "{}", wrapped("note: ", &note, style.width))?;
             }
             let more: usize = stats.folded.iter().map(|f| f.more).sum();
             let counted = match more {
@@ -104,31 +114,31 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
                     )
                 }
             };
-            writeln!(
-                out,
-                "verdict: {} ({counted}); {} tokens before, {} after{budget}",
+            let line = format!(
+                "{} ({counted}); {} tokens before, {} after{budget}",
                 verdict.name(),
                 stats.tokens_before,
                 stats.tokens_after
-            )?;
+            );
+            writeln!(out, "{}", wrapped("verdict: ", &line, style.width))?;
         }
         Subject::Verify(None) => writeln!(out, "no verdict: {}", count(tally))?,
         Subject::Import(sessions) => {
             for session in sessions {
-                imported(session, out)?;
+                imported(session, style.width, out)?;
             }
         }
         Subject::Audit { streamed: true, .. } => {}
         Subject::Audit {
             events, sessions, ..
-        } => audited(events, *sessions, out)?,
+        } => audited(events, *sessions, style.width, out)?,
         Subject::Plan(_) | Subject::Fmt { .. } | Subject::Saved(_) | Subject::Text(_) => {}
     }
     Ok(())
 }
 
 /// One line for the session, then one per compaction.
-fn imported(session: &super::ImportedSession, out: &mut dyn Write) -> io::Result<()> {
+fn imported(session: &super::ImportedSession, width: usize, out: &mut dyn Write) -> io::Result<()> {
     let how = if session.detected {
         "recognized from its records"
     } else {
@@ -136,18 +146,18 @@ fn imported(session: &super::ImportedSession, out: &mut dyn Write) -> io::Result
     };
     let file = crate::source::escaped(&session.file, 200, "…", |_| false);
     if session.events.is_empty() {
-        return writeln!(
-            out,
-            "{file}: {} ({how}): no compaction; nothing written",
+        let line = format!(
+            "{} ({how}): no compaction; nothing written",
             session.runtime
         );
+        return writeln!(out, "{}", hanging(&format!("{file}: "), &line, 2, width));
     }
-    writeln!(
-        out,
-        "{file}: {} ({how}): {}",
+    let line = format!(
+        "{} ({how}): {}",
         session.runtime,
         plural(session.events.len(), "compaction", "compactions")
-    )?;
+    );
+    writeln!(out, "{}", hanging(&format!("{file}: "), &line, 2, width))?;
     for event in &session.events {
         let tokens = match (
             event.compaction.tokens_before,
@@ -166,23 +176,23 @@ fn imported(session: &super::ImportedSession, out: &mut dyn Write) -> io::Result
                 event.carried, event.commitments
             )
         };
-        writeln!(
-            out,
-            "  {}  line {}  {}  {tokens}  {} -> {} regions  {carried}  {}",
-            event.compaction.event,
+        let line = format!(
+            "line {}  {}  {tokens}  {} -> {} regions  {carried}  {}",
             event.compaction.compaction_line,
             event.compaction.trigger.as_deref().unwrap_or("-"),
             event.regions_in,
             event.regions_out,
             event.out
-        )?;
+        );
+        let lead = format!("  {}  ", event.compaction.event);
+        writeln!(out, "{}", hanging(&lead, &line, lead.len(), width))?;
         for note in &event.notes {
-            writeln!(out, "{}", wrapped("     note: ", note))?;
+            writeln!(out, "{}", wrapped("     note: ", note, width))?;
         }
     }
     if session.events.iter().all(|event| event.pinned == 0) {
         let note = "nothing in this session is pinned (`pin KIND [KEY]: TEXT`): its commitments were classified after the fact, from hints and sentences, so what it finds are candidates, not proofs";
-        writeln!(out, "{}", wrapped("  note: ", note))?;
+        writeln!(out, "{}", wrapped("  note: ", note, width))?;
     }
     Ok(())
 }
@@ -193,6 +203,7 @@ fn imported(session: &super::ImportedSession, out: &mut dyn Write) -> io::Result
 fn audited(
     events: &[crate::audit::EventAudit],
     sessions: usize,
+    width: usize,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     use crate::audit::Outcome;
@@ -204,17 +215,16 @@ fn audited(
             .filter(|&(o, n)| n > 0 || matches!(o, Outcome::Verbatim | Outcome::Lost))
             .map(|(o, n)| format!("{n} {}", o.name()))
             .collect();
-        writeln!(
-            out,
-            "{file}: compaction {} (line {}, {}): verdict {}",
+        let line = format!(
+            "compaction {} (line {}, {}): verdict {}",
             event.compaction.event,
             event.compaction.compaction_line,
             event.runtime,
             event.verdict.name()
-        )?;
-        writeln!(
-            out,
-            "  {}: {}; {} invented",
+        );
+        writeln!(out, "{}", hanging(&format!("{file}: "), &line, 2, width))?;
+        let line = format!(
+            "{}: {}; {} invented",
             plural(
                 event.commitments.len(),
                 "user commitment",
@@ -222,7 +232,8 @@ fn audited(
             ),
             counts.join(", "),
             event.invented.len()
-        )?;
+        );
+        writeln!(out, "{}", hanging("  ", &line, 4, width))?;
         for commitment in &event.commitments {
             if matches!(commitment.outcome, Outcome::Verbatim | Outcome::Unauditable) {
                 continue;
@@ -231,19 +242,14 @@ fn audited(
                 .source_line
                 .map_or(String::new(), |l| format!("line {l}"));
             let text = crate::diagnostics::codes::echo(&commitment.text);
-            writeln!(
-                out,
-                "  {:<11} {line:<10} {}: \"{text}\"",
-                commitment.outcome.name(),
-                commitment.kind
-            )?;
+            let lead = format!("  {:<11} {line:<10} ", commitment.outcome.name());
+            let said = format!("{}: \"{text}\"", commitment.kind);
+            writeln!(out, "{}", hanging(&lead, &said, EVIDENCE, width))?;
             if let Some(evidence) = &commitment.evidence {
                 let sentence = crate::diagnostics::codes::echo(&evidence.sentence);
-                writeln!(
-                    out,
-                    "              closest ({:.2}): \"{sentence}\"",
-                    evidence.similarity
-                )?;
+                let lead = format!("{:EVIDENCE$}closest ({:.2}): ", "", evidence.similarity);
+                let said = format!("\"{sentence}\"");
+                writeln!(out, "{}", hanging(&lead, &said, lead.len(), width))?;
                 // What the closest sentence changes says why a commitment is
                 // altered; beside a lost one it is noise.
                 let changes = match commitment.outcome {
@@ -251,23 +257,30 @@ fn audited(
                     _ => &[],
                 };
                 for change in changes {
-                    writeln!(out, "              {change}")?;
+                    writeln!(
+                        out,
+                        "{}",
+                        hanging(&" ".repeat(EVIDENCE), change, EVIDENCE + 2, width)
+                    )?;
                 }
                 if let Some(diff) = &evidence.diff {
-                    writeln!(out, "{}", wrapped("              words: ", diff))?;
+                    let lead = format!("{:EVIDENCE$}words: ", "");
+                    writeln!(out, "{}", wrapped(&lead, diff, width))?;
                 }
             }
         }
         for invented in &event.invented {
             let text = crate::diagnostics::codes::echo(&invented.text);
-            writeln!(
-                out,
-                "  invented    line {:<5} the summary says \"{text}\"; no user text before it says so (support {:.2})",
-                invented.line, invented.support
-            )?;
+            let lead = format!("  invented    line {:<5} ", invented.line);
+            let said = format!(
+                "the summary says \"{text}\"; no user text before it says so (support {:.2})",
+                invented.support
+            );
+            writeln!(out, "{}", hanging(&lead, &said, EVIDENCE, width))?;
         }
         if event.pinned == 0 {
-            writeln!(out, "{}", wrapped("  note: ", "nothing here was pinned: commitments were classified after the fact, so these are candidates, not proofs"))?;
+            let note = "nothing here was pinned: commitments were classified after the fact, so these are candidates, not proofs";
+            writeln!(out, "{}", wrapped("  note: ", note, width))?;
         }
         writeln!(out)?;
     }
@@ -289,14 +302,26 @@ fn audited(
     Ok(())
 }
 
-/// A note under an event, wrapped at 80 columns below its label.
-fn wrapped(label: &str, note: &str) -> String {
-    let indent = " ".repeat(label.len());
-    let options = textwrap::Options::new(80)
-        .initial_indent(label)
+/// Where an audit's evidence lines start, under a commitment's outcome.
+const EVIDENCE: usize = 14;
+
+/// `text` after `label`, wrapped to `width` with its further lines under
+/// its first word.
+fn wrapped(label: &str, text: &str, width: usize) -> String {
+    hanging(label, text, label.chars().count(), width)
+}
+
+/// `text` after `lead`, wrapped to `width` with its further lines indented
+/// by `indent` columns; a word wider than that is left whole.
+pub(super) fn hanging(lead: &str, text: &str, indent: usize, width: usize) -> String {
+    let indent = " ".repeat(indent);
+    let options = textwrap::Options::new(width)
+        .initial_indent(lead)
         .subsequent_indent(&indent)
-        .word_separator(textwrap::WordSeparator::AsciiSpace);
-    textwrap::fill(note, options)
+        .word_separator(textwrap::WordSeparator::AsciiSpace)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .break_words(false);
+    textwrap::fill(text, options)
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -313,7 +338,7 @@ fn count(tally: Tally) -> String {
 
 /// One diagnostic as miette draws it, followed by a blank line.
 pub(crate) fn render_diagnostic(diagnostic: &Diagnostic, style: &HumanStyle) -> String {
-    let view = View::new(diagnostic);
+    let view = View::new(diagnostic, style.width);
     let mut text = String::new();
     let mut handler = style.handler();
     if !diagnostic.notes.is_empty() {
@@ -344,15 +369,14 @@ pub(crate) fn render_diagnostic(diagnostic: &Diagnostic, style: &HumanStyle) -> 
 struct View<'a> {
     diagnostic: &'a Diagnostic,
     code: String,
-    file: Option<Arc<SourceFile>>,
+    source: Option<Snippets>,
     labels: Vec<&'a Label>,
     related: Vec<Related<'a>>,
 }
 
 impl<'a> View<'a> {
-    fn new(diagnostic: &'a Diagnostic) -> Self {
+    fn new(diagnostic: &'a Diagnostic, width: usize) -> Self {
         let primary = diagnostic.primary();
-        let file = primary.map(|label| Arc::clone(&label.file));
         let near = |a: &Label, b: &Label| {
             Arc::ptr_eq(&a.file, &b.file) && a.span.start.abs_diff(b.span.start) <= NEAR
         };
@@ -371,37 +395,73 @@ impl<'a> View<'a> {
                 None => related.push(Related {
                     file: Arc::clone(&label.file),
                     labels: vec![label],
+                    source: None,
                 }),
             }
+        }
+        let source = primary.map(|primary| snippets(&primary.file, &labels, width));
+        for group in &mut related {
+            group.source = Some(snippets(&group.file, &group.labels, width));
         }
         View {
             diagnostic,
             code: format!("ctxguard::{}", diagnostic.code),
-            file,
+            source,
             labels,
             related,
         }
     }
 }
 
+/// `file` quoted to fit `width` with `labels` drawn under it: a label's
+/// text is drawn from its middle, so the widest text is kept room for.
+fn snippets(file: &Arc<SourceFile>, labels: &[&Label], width: usize) -> Snippets {
+    let lines = file.text().lines().count().max(1);
+    let columns = width.saturating_sub(GUTTER + lines.ilog10() as usize + 1);
+    // A text longer than half the columns is wrapped instead.
+    let reserve = labels
+        .iter()
+        .map(|label| LABEL_LEAD + super::printable(&label.message).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(columns / 2);
+    Snippets::new(Arc::clone(file), columns, reserve)
+}
+
 fn labeled<'a>(
     labels: &'a [&'a Label],
+    source: &'a Snippets,
     primary: bool,
 ) -> Box<dyn Iterator<Item = LabeledSpan> + 'a> {
     Box::new(labels.iter().enumerate().map(move |(i, label)| {
-        let text =
-            (!label.message.is_empty()).then(|| super::printable(&label.message).into_owned());
-        // A label is drawn under its text; past a few lines of width it says nothing more.
-        let source = label.file.text();
-        let mut end = label
-            .span
-            .end
-            .min(label.span.start + MAX_LABEL)
-            .min(source.len());
-        while !source.is_char_boundary(end) {
-            end -= 1;
-        }
-        let span = (label.span.start, end.saturating_sub(label.span.start));
+        // A label wider than a quoted line could be is cut: it still shows
+        // where its span starts.
+        let most = source.columns().saturating_sub(2).max(MIN_LABEL);
+        let text_of_file = label.file.text();
+        let start = label.span.start.min(text_of_file.len());
+        let end = label.span.end.clamp(start, text_of_file.len());
+        let mut width = 0;
+        let cut = text_of_file[start..end]
+            .char_indices()
+            .find(|&(_, c)| {
+                width += unicode_width::UnicodeWidthChar::width(c)
+                    .unwrap_or(0)
+                    .max(1);
+                width > most
+            })
+            .map_or(end, |(at, _)| start + at);
+        let span = (start, cut - start);
+        // The text, drawn from the label's middle, wrapped to what is left.
+        let room = source
+            .columns()
+            .saturating_sub(source.label_middle(start, cut) + LABEL_LEAD)
+            .max(MIN_LABEL_TEXT);
+        let text = (!label.message.is_empty()).then(|| {
+            let options = textwrap::Options::new(room)
+                .word_separator(textwrap::WordSeparator::AsciiSpace)
+                .word_splitter(textwrap::WordSplitter::NoHyphenation);
+            textwrap::fill(&super::printable(&label.message), options)
+        });
         if primary && i == 0 {
             LabeledSpan::new_primary_with_span(text, span)
         } else {
@@ -444,11 +504,12 @@ impl miette::Diagnostic for View<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.file.as_deref().map(|file| file as &dyn SourceCode)
+        self.source.as_ref().map(|source| source as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        (!self.labels.is_empty()).then(|| labeled(&self.labels, true))
+        let source = self.source.as_ref()?;
+        (!self.labels.is_empty()).then(|| labeled(&self.labels, source, true))
     }
 
     fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>> {
@@ -463,6 +524,7 @@ impl miette::Diagnostic for View<'_> {
 struct Related<'a> {
     file: Arc<SourceFile>,
     labels: Vec<&'a Label>,
+    source: Option<Snippets>,
 }
 
 impl fmt::Debug for Related<'_> {
@@ -485,10 +547,10 @@ impl miette::Diagnostic for Related<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&*self.file as &dyn SourceCode)
+        self.source.as_ref().map(|source| source as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        Some(labeled(&self.labels, false))
+        Some(labeled(&self.labels, self.source.as_ref()?, false))
     }
 }

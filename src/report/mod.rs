@@ -235,22 +235,31 @@ impl Terminal {
     /// Colour and the terminal's width where a stream is a terminal (no
     /// colour with `NO_COLOR`), plain 80-column text elsewhere.
     pub fn detect() -> Terminal {
-        let style = |terminal: bool| {
+        // `COLUMNS` first, as clap reads it for `--help`.
+        let style = |terminal: bool, size: Option<(terminal_size::Width, _)>| {
             if terminal {
                 HumanStyle {
                     color: std::env::var_os("NO_COLOR").is_none(),
                     width: std::env::var("COLUMNS")
                         .ok()
                         .and_then(|columns| columns.parse().ok())
-                        .unwrap_or(100),
+                        .or(size.map(|(width, _)| usize::from(width.0)))
+                        .unwrap_or(80)
+                        .max(40),
                 }
             } else {
                 HumanStyle::plain()
             }
         };
         Terminal {
-            stdout: style(io::stdout().is_terminal()),
-            stderr: style(io::stderr().is_terminal()),
+            stdout: style(
+                io::stdout().is_terminal(),
+                terminal_size::terminal_size_of(io::stdout()),
+            ),
+            stderr: style(
+                io::stderr().is_terminal(),
+                terminal_size::terminal_size_of(io::stderr()),
+            ),
         }
     }
 }

@@ -5,8 +5,6 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
-
 /// Byte range into a [`SourceFile`].
 pub type Span = Range<usize>;
 
@@ -57,13 +55,8 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Spanned<T> {
     }
 }
 
-/// Snippets larger than this show a window of the labelled line instead.
-const MAX_SNIPPET: usize = 4096;
 /// Bytes between two character-count checkpoints.
 const CHECKPOINT: usize = 4096;
-
-/// Bytes shown either side of a span in a window.
-const WINDOW: usize = 100;
 
 /// One file that was read: a policy, trace or plan.
 #[derive(Debug)]
@@ -129,7 +122,7 @@ impl SourceFile {
 
     /// Where each line starts. A line ends at LF, CRLF or a lone CR, as
     /// editors (and miette) count them.
-    fn line_starts(&self) -> &[usize] {
+    pub(super) fn line_starts(&self) -> &[usize] {
         self.line_starts.get_or_init(|| {
             let bytes = self.text.as_bytes();
             std::iter::once(0)
@@ -143,7 +136,7 @@ impl SourceFile {
     }
 
     /// The 0-based line that holds byte `offset`.
-    fn line_of(&self, offset: usize) -> usize {
+    pub(super) fn line_of(&self, offset: usize) -> usize {
         self.line_starts()
             .partition_point(|&start| start <= offset)
             .max(1)
@@ -160,7 +153,7 @@ impl SourceFile {
     }
 
     /// How many characters come before byte `offset` (a char boundary).
-    fn chars_before(&self, offset: usize) -> usize {
+    pub(super) fn chars_before(&self, offset: usize) -> usize {
         let checkpoints = self.char_checkpoints.get_or_init(|| {
             let mut counted = 0;
             let mut previous = 0;
@@ -214,31 +207,7 @@ impl SourceFile {
             })
     }
 
-    /// Part of one long line around a span, so that a snippet of a
-    /// minified file or a 1 MB JSON Lines record stays readable.
-    fn window(&self, span: &SourceSpan) -> MietteSpanContents<'_> {
-        let start = span.offset().min(self.text.len());
-        let end = (start + span.len()).min(self.text.len());
-        let starts = self.line_starts();
-        let line_start = starts[self.line_of(start)];
-        let line_end = starts
-            .get(self.line_of(end) + 1)
-            .map_or(self.text.len(), |&next| next.saturating_sub(1).max(end));
-        let from = self.floor_char_boundary(start.saturating_sub(WINDOW).max(line_start));
-        let to = self.floor_char_boundary((end.max(start + 1) + WINDOW).min(line_end).max(from));
-        let (line, column) = self.line_col(from);
-        let data = &self.shown()[from..to];
-        MietteSpanContents::new_named(
-            self.name.clone(),
-            data.as_bytes(),
-            (from, to - from).into(),
-            line - 1,
-            column - 1,
-            data.lines().count().max(1),
-        )
-    }
-
-    fn floor_char_boundary(&self, mut offset: usize) -> usize {
+    pub(super) fn floor_char_boundary(&self, mut offset: usize) -> usize {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
@@ -292,49 +261,6 @@ pub(crate) fn escaped<'t>(
         }
     }
     Cow::Owned(shown)
-}
-
-impl SourceCode for SourceFile {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        context_lines_before: usize,
-        context_lines_after: usize,
-    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        // Only the lines the snippet shows are handed to miette, found
-        // through the line index: each snippet costs its own size, not the
-        // file's, however many diagnostics a large file has.
-        let len = self.text.len();
-        let start = span.offset().min(len);
-        let end = (start + span.len()).min(len);
-        let starts = self.line_starts();
-        let first = self.line_of(start);
-        let last = self.line_of(end.saturating_sub(1).max(start));
-        let from = starts[first.saturating_sub(context_lines_before)];
-        let to = starts
-            .get(last + context_lines_after + 1)
-            .copied()
-            .unwrap_or(len);
-        if to.saturating_sub(from) > MAX_SNIPPET {
-            return Ok(Box::new(self.window(span)));
-        }
-        let slice = &self.shown()[from..to];
-        let local = SourceSpan::new((start - from).into(), end - start);
-        let inner = slice.read_span(&local, context_lines_before, context_lines_after)?;
-        let before = self.line_of(from);
-        let data_start = inner.span().offset() + from;
-        // miette counts columns in bytes; reports count characters.
-        let line_start = starts[self.line_of(data_start)].min(data_start);
-        let column = self.chars_before(data_start) - self.chars_before(line_start);
-        Ok(Box::new(MietteSpanContents::new_named(
-            self.name.clone(),
-            inner.data(),
-            (data_start, inner.span().len()).into(),
-            inner.line() + before,
-            column,
-            inner.line_count() + before,
-        )))
-    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,9 @@
 pub(crate) mod access;
 mod file;
 pub(crate) mod read;
+mod snippet;
 
 pub use access::{Access, Refusal, DEFAULT_MAX_INPUT_BYTES};
 pub(crate) use file::escaped;
 pub use file::{SourceFile, Span, Spanned};
+pub(crate) use snippet::Snippets;

@@ -171,13 +171,13 @@ impl Test {
         }
         for text in &self.stdout_contains {
             assert!(
-                stdout.contains(text.as_str()),
+                flat(&stdout).contains(&flat(text)),
                 "stdout lacks {text:?}: {context}"
             );
         }
         for text in &self.stderr_contains {
             assert!(
-                stderr.contains(text.as_str()),
+                flat(&stderr).contains(&flat(text)),
                 "stderr lacks {text:?}: {context}"
             );
         }
@@ -187,6 +187,27 @@ impl Test {
             status,
         }
     }
+}
+
+/// Asserts that no line of human output is wider than the 80 columns it
+/// is drawn for when not on a terminal.
+pub fn assert_fits(output: &str, context: &str) {
+    let wide: Vec<&str> = output
+        .lines()
+        .filter(|line| line.chars().count() > 80)
+        .collect();
+    assert!(
+        wide.is_empty(),
+        "{context}: {} lines wider than 80 columns:\n{}",
+        wide.len(),
+        wide.join("\n")
+    );
+}
+
+/// `text` with every run of white space one space: a phrase of human
+/// output, however it was wrapped to the width.
+pub fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Verifies a plan against a trace, both given as their `regions` in JSON,
