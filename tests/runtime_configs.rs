@@ -238,13 +238,13 @@ fn ignores_silence_warnings_never_errors() {
     let dir = tempfile::tempdir().expect("dir");
     std::fs::write(
         dir.path().join("run.yaml"),
-        "agent:\n  history_processors:\n    # ctxguard-ignore: truncating-compactor old test logs only\n    - type: last_n_observations\n      n: 5\n",
+        "agent:\n  history_processors:\n    # ctxguard-ignore truncating-compactor: old test logs only\n    - type: last_n_observations\n      n: 5\n",
     )
     .expect("written");
     assert_eq!(check_in(dir.path(), &["run.yaml"]).stdout, "");
     std::fs::write(
         dir.path().join("config.toml"),
-        "[condenser]\n# ctxguard-ignore: truncating-compactor we like it\ntype = \"recent\"\n",
+        "[condenser]\n# ctxguard-ignore truncating-compactor: we like it\ntype = \"recent\"\n",
     )
     .expect("written");
     let output = check_in(dir.path(), &["config.toml"]);

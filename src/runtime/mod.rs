@@ -324,8 +324,8 @@ pub fn check_config(file: &Arc<SourceFile>, runtime: ConfigRuntime, policy: &Pol
     out
 }
 
-/// `ctxguard-ignore: CODE reason` in a comment (`#` or `//`) silences a
-/// warning of CODE on its line or the next; in a plain JSON file, which has
+/// `ctxguard-ignore CODE: reason` in a comment (`#` or `//`), written as
+/// in a policy, silences a warning of CODE on its line or the next; in a plain JSON file, which has
 /// no comments, a line `NAME CODE: reason` of `.ctxguard-ignore` beside it
 /// silences CODE in the file NAME. Errors cannot be silenced. Returns
 /// (line, code), line 0 for the whole file.
@@ -333,7 +333,7 @@ fn ignores(file: &SourceFile) -> Vec<(usize, String)> {
     static COMMENT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
-        regex::Regex::new(r"(?:#|//)\s*ctxguard-ignore:\s*([a-z][a-z-]*)\s+\S")
+        regex::Regex::new(r"(?:#|//)\s*ctxguard-ignore\s+([a-z][a-z-]*):\s*\S")
             .expect("the ignore pattern compiles")
     });
     let mut found: Vec<(usize, String)> = file
