@@ -15,6 +15,9 @@ use super::SourceFile;
 /// Snippets larger than this are always windowed, however short their lines.
 const MAX_SNIPPET: usize = 4096;
 
+/// Columns right of a label's middle enough for its text to wrap in.
+const ROOM: usize = 24;
+
 /// Columns a tab takes in a report.
 const TAB: usize = 4;
 
@@ -90,11 +93,12 @@ impl Snippets {
                 let from = starts[line];
                 Self::width(&text[from..self.line_end(line).max(from)]) > self.columns
             });
-        // A label on one line has its text drawn from its middle.
+        // A label on one line has its text drawn from its middle: a line
+        // that fits is kept whole while that leaves the text room to wrap in.
         let crowded = first == last
             && Self::width(&text[starts[first]..start])
                 + Self::width(&text[start..end]).div_ceil(2)
-                + self.reserve
+                + self.reserve.min(ROOM)
                 > self.columns;
         if !wide && !crowded {
             return lines;
