@@ -312,9 +312,15 @@ fn wrapped(label: &str, text: &str, width: usize) -> String {
 }
 
 /// `text` after `lead`, wrapped to `width` with its further lines indented
-/// by `indent` columns; a word wider than that is left whole.
+/// by `indent` columns; a word wider than that is left whole, and a lead
+/// too wide for the text's first word (a long path) has a line of its own.
 pub(super) fn hanging(lead: &str, text: &str, indent: usize, width: usize) -> String {
     let indent = " ".repeat(indent);
+    let first_word = text.split(' ').next().unwrap_or_default();
+    if lead.chars().count() + first_word.chars().count() > width {
+        let rest = hanging(&indent, text, indent.len(), width);
+        return format!("{}\n{rest}", lead.trim_end());
+    }
     let options = textwrap::Options::new(width)
         .initial_indent(lead)
         .subsequent_indent(&indent)
@@ -552,5 +558,27 @@ impl miette::Diagnostic for Related<'_> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(labeled(&self.labels, self.source.as_ref()?, false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hanging;
+
+    #[test]
+    fn a_lead_wider_than_the_width_has_a_line_of_its_own() {
+        let lead = format!("{}: ", "/a/long/path".repeat(8));
+        let shown = hanging(&lead, "compaction 1 (line 360, pi): verdict reject", 2, 80);
+        assert_eq!(
+            shown,
+            format!(
+                "{}\n  compaction 1 (line 360, pi): verdict reject",
+                lead.trim_end()
+            )
+        );
+        assert_eq!(
+            hanging("verdict: ", "compact (0 errors and 0 warnings); 14 tokens before, 14 after of a 128000-token window", 9, 80),
+            "verdict: compact (0 errors and 0 warnings); 14 tokens before, 14 after of a\n         128000-token window"
+        );
     }
 }
