@@ -75,6 +75,7 @@ mod runtime;
 mod source;
 mod verify;
 
+pub use source::read::read as read_source;
 pub use source::{Access, Refusal, SourceFile, Span, Spanned, DEFAULT_MAX_INPUT_BYTES};
 
 pub use diagnostics::{
@@ -95,8 +96,8 @@ pub use report::schema::Schema;
 pub use verify::{verify, Budget, Options, Stats, Verdict, Verification, WARNING_LIMIT};
 
 pub use compact::{
-    compact, CompactOptions, Outcome, Summarizer, DEFAULT_TIMEOUT as DEFAULT_SUMMARIZER_TIMEOUT,
-    MAX_SUMMARY_BYTES,
+    compact, CompactOptions, Outcome, SummarizeFn, Summarizer,
+    DEFAULT_TIMEOUT as DEFAULT_SUMMARIZER_TIMEOUT, MAX_SUMMARY_BYTES,
 };
 
 pub use report::{
@@ -115,7 +116,7 @@ pub use command::import::{import_file, ImportRequest};
 pub use command::ledger::{ledger_command, LedgerAction, LedgerRequest, LedgerView};
 pub use command::plan::{plan_file, PlanRequest};
 pub use command::saved::saved_report;
-pub use command::verify::{verify_files, VerifyRequest};
+pub use command::verify::{verify_files, verify_inputs, VerifyRequest};
 
 pub use hook::init::{init, settings_path, InitRequest, Installed, Scope};
 pub use hook::ledger::{
@@ -128,8 +129,8 @@ pub use hook::{
     DEFAULT_MAX_LEDGER_BYTES, OUTPUT_CAP,
 };
 pub use import::{
-    classify, detect, import, pin, Compaction, Event, Message, Origin as MessageOrigin, Pin,
-    Runtime, Session, Summary, PIN_SYNTAX,
+    classify, compactions, detect, import, pin, Compaction, Event, Message,
+    Origin as MessageOrigin, Pin, Runtime, Session, Summary, PIN_SYNTAX,
 };
 pub use report::hook::{emit_hook, emit_init, emit_ledger, hook_reply, HookReply};
 pub use runtime::tree::Syntax as ConfigSyntax;

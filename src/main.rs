@@ -710,7 +710,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                 input_format: input_format.map(Into::into),
                 output_format: output_format.map(Into::into),
                 options: CompactOptions {
-                    summarizer: summarizer.map(|command| Summarizer { command, timeout }),
+                    summarizer: summarizer.map(|command| Summarizer::Command { command, timeout }),
                     budget: counting.budget(budget),
                 },
             };

@@ -4,12 +4,13 @@
 use std::path::PathBuf;
 
 use super::recognize::{self, Role};
-use crate::buffer::document::{self, InputFormat};
+use crate::buffer::document::{self, Input, InputFormat};
 use crate::buffer::plan::Plan;
 use crate::buffer::trace::Trace;
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::policy::load::policy_for_use;
+use crate::policy::Policy;
 use crate::report::{Report, Subject};
 use crate::source::Access;
 use crate::verify::{verify, Options};
@@ -70,6 +71,35 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
             .unwrap_or_else(|_| Err(Box::new(codes::invalid_input("the plan could not be read"))));
         (trace, plan)
     });
+    verified(&policy, policy_warnings, trace, plan, &request.options)
+}
+
+/// Verifies a trace and a plan an embedder holds in memory (`Input::text`,
+/// `Input::value`) under `policy`: the report [`verify_files`] gives for
+/// the same text, policy warnings first.
+pub fn verify_inputs(
+    policy: &Policy,
+    policy_warnings: Vec<Diagnostic>,
+    trace: &Input,
+    plan: &Input,
+    options: &Options,
+) -> Report {
+    verified(
+        policy,
+        policy_warnings,
+        Trace::read(trace),
+        Plan::read(plan),
+        options,
+    )
+}
+
+fn verified(
+    policy: &Policy,
+    policy_warnings: Vec<Diagnostic>,
+    trace: Result<Trace, Box<Diagnostic>>,
+    plan: Result<Plan, Box<Diagnostic>>,
+    options: &Options,
+) -> Report {
     let (trace, plan) = match (trace, plan) {
         (Ok(trace), Ok(plan)) => (trace, plan),
         (trace, plan) => {
@@ -83,7 +113,7 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
             return unusable(diagnostics);
         }
     };
-    let verification = verify(&policy, &trace, &plan, &request.options);
+    let verification = verify(policy, &trace, &plan, options);
     let mut diagnostics = policy_warnings;
     diagnostics.extend(verification.diagnostics);
     Report {

@@ -16,7 +16,7 @@ use crate::verify::{verify, Budget, Options, Verdict};
 
 mod summarizer;
 
-pub use summarizer::{Summarizer, DEFAULT_TIMEOUT, MAX_SUMMARY_BYTES};
+pub use summarizer::{SummarizeFn, Summarizer, DEFAULT_TIMEOUT, MAX_SUMMARY_BYTES};
 
 /// How `plan` compacts.
 #[derive(Clone, Debug, Default)]
@@ -168,9 +168,9 @@ fn flush(
         .map(|&t| trace.regions[t].content.as_text().into_owned())
         .collect();
     let (text, summarizer) = match &options.summarizer {
-        Some(command) => (
-            summarizer::summarize(command, texts.join("\n\n"), run, trace)?,
-            command.command.clone(),
+        Some(summarizer) => (
+            summarizer::summarize(summarizer, texts.join("\n\n"), run, trace)?,
+            summarizer.name().to_owned(),
         ),
         None => {
             // Tool output's first line is a command, not what happened.

@@ -35,23 +35,61 @@ pub(super) fn extract(texts: &[String]) -> String {
         .join(" ")
 }
 
-/// A summarizer command and how long it may run.
-#[derive(Clone, Debug)]
-pub struct Summarizer {
+/// A summarizer called in the process: one run of narrative in, its
+/// summary out; `Err` says why it could not summarize.
+pub type SummarizeFn = dyn Fn(&str) -> Result<String, String> + Send + Sync;
+
+/// What writes a run of narrative's summary.
+#[derive(Clone)]
+pub enum Summarizer {
     /// A shell command: the narrative on its standard input, the summary
     /// on its standard output.
-    pub command: String,
-    /// How long one run may take before it is stopped (with every process
-    /// it started) and the plan fails with `summarizer-failed`.
-    pub timeout: Duration,
+    Command {
+        /// The command line, run by `sh -c`.
+        command: String,
+        /// How long one run may take before it is stopped (with every
+        /// process it started) and the plan fails with `summarizer-failed`.
+        timeout: Duration,
+    },
+    /// A function of the program that embeds ctxguard (a Python callable,
+    /// a model client), named in the plan by `name`.
+    Function {
+        /// What the plan's `summarizer` field says wrote the summary.
+        name: String,
+        /// The function.
+        call: std::sync::Arc<SummarizeFn>,
+    },
 }
 
 impl Summarizer {
     /// `command`, with the default timeout.
     pub fn new(command: impl Into<String>) -> Self {
-        Summarizer {
+        Summarizer::Command {
             command: command.into(),
             timeout: DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// What the plan says wrote a summary.
+    pub fn name(&self) -> &str {
+        match self {
+            Summarizer::Command { command, .. } => command,
+            Summarizer::Function { name, .. } => name,
+        }
+    }
+}
+
+impl std::fmt::Debug for Summarizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Summarizer::Command { command, timeout } => f
+                .debug_struct("Command")
+                .field("command", command)
+                .field("timeout", timeout)
+                .finish(),
+            Summarizer::Function { name, .. } => {
+                f.debug_struct("Function").field("name", name).finish()
+            }
         }
     }
 }
@@ -71,18 +109,15 @@ enum Read {
     Err(Vec<u8>),
 }
 
-/// Runs the summarizer on one run of narrative. Its standard input is
-/// written while its standard output is read, so a summarizer that prints
-/// before it reads cannot deadlock; it is stopped, with every process it
-/// started, when it runs past its timeout or prints more than
-/// [`MAX_SUMMARY_BYTES`].
+/// Runs the summarizer on one run of narrative: a command (see [`run`]) or
+/// a function, whose panic is a failure like its `Err`. Either way a
+/// summary that is empty or longer than [`MAX_SUMMARY_BYTES`] is none.
 pub(super) fn summarize(
     summarizer: &Summarizer,
     input: String,
     run: &[usize],
     trace: &Trace,
 ) -> Result<String, Box<Diagnostic>> {
-    let command = &summarizer.command;
     let ids: Vec<&str> = run.iter().map(|&t| trace.regions[t].id.as_str()).collect();
     let what = if ids.len() == 1 {
         format!("region {}", ids.join(""))
@@ -90,6 +125,38 @@ pub(super) fn summarize(
         format!("regions {}", ids.join(", "))
     };
     let failed = |reason: String| Box::new(codes::summarizer_failed(&what, &reason));
+    match summarizer {
+        Summarizer::Command { command, timeout } => self::run(command, *timeout, input, failed),
+        Summarizer::Function { name, call } => {
+            let called = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| call(&input)));
+            let summary = match called {
+                Ok(Ok(summary)) => summary,
+                Ok(Err(reason)) => return Err(failed(format!("`{name}` failed: {reason}"))),
+                Err(_) => return Err(failed(format!("`{name}` panicked"))),
+            };
+            if summary.len() as u64 > MAX_SUMMARY_BYTES {
+                return Err(failed(format!(
+                    "`{name}` returned more than {MAX_SUMMARY_BYTES} bytes"
+                )));
+            }
+            match summary.trim() {
+                "" => Err(failed(format!("`{name}` returned nothing"))),
+                summary => Ok(summary.to_owned()),
+            }
+        }
+    }
+}
+
+/// Runs a summarizer command. Its standard input is written while its
+/// standard output is read, so a summarizer that prints before it reads
+/// cannot deadlock; it is stopped, with every process it started, when it
+/// runs past its timeout or prints more than [`MAX_SUMMARY_BYTES`].
+fn run(
+    command: &str,
+    timeout: Duration,
+    input: String,
+    failed: impl Fn(String) -> Box<Diagnostic>,
+) -> Result<String, Box<Diagnostic>> {
     let mut shell = Command::new("sh");
     shell
         .arg("-c")
@@ -138,7 +205,7 @@ pub(super) fn summarize(
         });
     }
     drop(sender);
-    let deadline = Instant::now() + summarizer.timeout;
+    let deadline = Instant::now() + timeout;
     let (mut stdout, mut stderr) = (None, Vec::new());
     let mut status = None;
     // Until it exits and both streams are read, or it is stopped.
@@ -146,7 +213,7 @@ pub(super) fn summarize(
         let now = Instant::now();
         if now >= deadline {
             stop(&mut child);
-            let seconds = summarizer.timeout.as_secs_f64();
+            let seconds = timeout.as_secs_f64();
             return Err(failed(format!(
                 "`{command}` ran longer than {seconds} s and was stopped"
             )));

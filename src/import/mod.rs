@@ -245,3 +245,27 @@ pub fn import(
         problems,
     })
 }
+
+/// Each compaction of `session` as `ctxguard import` writes it: where it
+/// stands in the session, the trace before it and the plan it amounts to,
+/// classified under `policy`, with what classifying found.
+pub fn compactions(
+    policy: &crate::policy::Policy,
+    session: &Session,
+) -> Vec<(
+    Compaction,
+    crate::buffer::trace::Trace,
+    crate::buffer::plan::Plan,
+    Vec<Diagnostic>,
+)> {
+    let name = session.file.name();
+    session
+        .events
+        .iter()
+        .enumerate()
+        .map(|(n, event)| {
+            let (trace, plan, findings) = classify::event(policy, name, event);
+            (event.compaction(n + 1), trace, plan, findings)
+        })
+        .collect()
+}

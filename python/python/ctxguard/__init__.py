@@ -1,0 +1,37 @@
+"""ctxguard in-process: verify a compaction plan against its trace, compact
+with the reference compactor, and audit recorded sessions, with the same
+verdicts and diagnostics as the ``ctxguard`` command line.
+
+>>> import ctxguard
+>>> report = ctxguard.verify("trace.yaml", "plan.yaml")   # doctest: +SKIP
+>>> report.verdict                                        # doctest: +SKIP
+'compact'
+"""
+
+from ._ctxguard import (
+    Diagnostic,
+    InputError,
+    Label,
+    Planned,
+    Policy,
+    Report,
+    __version__,
+    audit,
+    import_session,
+    plan,
+    verify,
+)
+
+__all__ = [
+    "Diagnostic",
+    "InputError",
+    "Label",
+    "Planned",
+    "Policy",
+    "Report",
+    "__version__",
+    "audit",
+    "import_session",
+    "plan",
+    "verify",
+]
