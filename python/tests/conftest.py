@@ -15,8 +15,11 @@ def cli_binary() -> Path:
     """The `ctxguard` binary built from this checkout (`cargo build` or
     `cargo test` makes it), or `CTXGUARD_BIN`."""
     given = os.environ.get("CTXGUARD_BIN")
-    candidates = [Path(given)] if given else []
-    candidates += [ROOT / "target" / "debug" / "ctxguard", ROOT / "target" / "release" / "ctxguard"]
+    if given:
+        if not Path(given).is_file():
+            pytest.fail(f"CTXGUARD_BIN names no file: {given}")
+        return Path(given)
+    candidates = [ROOT / "target" / "debug" / "ctxguard", ROOT / "target" / "release" / "ctxguard"]
     found = [path for path in candidates if path.is_file()]
     if found:
         return max(found, key=lambda path: path.stat().st_mtime)
