@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::buffer::document::InputFormat;
 use crate::diagnostics::codes::import as codes;
 use crate::diagnostics::{Diagnostic, UsageError};
-use crate::import::{self, classify, Runtime};
+use crate::import::{self, Runtime};
 use crate::policy::load::policy_for_use;
 use crate::report::{ImportedEvent, ImportedSession, Report, Subject};
 use crate::source::Access;
@@ -45,11 +45,13 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
         Ok(session) => session,
         Err(diagnostic) => return Ok(report(vec![*diagnostic], Vec::new())),
     };
-    diagnostics.extend(session.problems);
+    diagnostics.extend(session.problems.iter().cloned());
     let name = file.name().to_owned();
     let mut events = Vec::new();
-    for (n, event) in session.events.iter().enumerate() {
-        let (trace, plan, findings) = classify::event(&policy, &name, event);
+    let compactions = import::compactions(&policy, &session);
+    for (n, (event, (compaction, trace, plan, findings))) in
+        session.events.iter().zip(compactions).enumerate()
+    {
         diagnostics.extend(findings);
         let opaque = event.summary.as_ref().is_some_and(|s| s.opaque);
         if opaque {
@@ -82,7 +84,7 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
             .count();
         events.push(ImportedEvent {
             pinned,
-            compaction: event.compaction(n + 1),
+            compaction,
             regions_in: trace.regions.len(),
             regions_out: plan.regions.len(),
             commitments: protected.len(),
