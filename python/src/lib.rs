@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use ctxguard::{
     Access, AuditRequest, Budget, CompactOptions, Diagnostic as Finding, Format, HumanStyle, Input,
-    InputFormat, JsonDiagnostic, JsonReport, Options, Overrides, Policy as CorePolicy, Progress,
+    InputFormat, JsonDiagnostic, Options, Overrides, Policy as CorePolicy, Progress,
     Report as CoreReport, Subject, Summarizer, Tokenizer, Trace,
 };
 use pyo3::create_exception;
@@ -145,6 +145,11 @@ impl Diagnostic {
     fn __str__(&self) -> String {
         self.rendered.clone()
     }
+}
+
+/// `value` as Python data: dicts, lists, strings, numbers.
+fn python<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+    pythonize::pythonize(py, value).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// A report in `format`, as the command line writes it (80 columns, no
@@ -406,12 +411,10 @@ impl Report {
     /// Token counts, budget and warnings counted: the JSON report's `stats`.
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let json = JsonReport::new(&self.report);
-        json.stats
-            .map(|stats| {
-                pythonize::pythonize(py, &stats).map_err(|e| PyValueError::new_err(e.to_string()))
-            })
-            .transpose()
+        match &self.report.subject {
+            Subject::Verify(Some((_, stats))) => python(py, stats).map(Some),
+            _ => Ok(None),
+        }
     }
 
     /// The exit status the command line would give: 0 compact, 1 reject,
@@ -444,12 +447,10 @@ impl Report {
     /// Each audited compaction (`ctxguard audit`'s events), for an audit.
     #[getter]
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let json = JsonReport::new(&self.report);
-        json.events
-            .map(|events| {
-                pythonize::pythonize(py, &events).map_err(|e| PyValueError::new_err(e.to_string()))
-            })
-            .transpose()
+        match &self.report.subject {
+            Subject::Audit { events, .. } => python(py, events).map(Some),
+            _ => Ok(None),
+        }
     }
 
     fn __repr__(&self) -> String {
@@ -546,9 +547,7 @@ impl Planned {
         };
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        pythonize::pythonize(py, &value)
-            .map(Some)
-            .map_err(|e| PyValueError::new_err(e.to_string()))
+        python(py, &value).map(Some)
     }
 
     /// The plan as JSON text, when there is one.
@@ -732,9 +731,7 @@ fn import_session<'py>(
     let events = imported.map_err(|findings| input_error(py, &findings))?;
     let list = PyList::empty(py);
     for event in events {
-        list.append(
-            pythonize::pythonize(py, &event).map_err(|e| PyValueError::new_err(e.to_string()))?,
-        )?;
+        list.append(python(py, &event)?)?;
     }
     Ok(list)
 }
