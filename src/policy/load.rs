@@ -40,13 +40,17 @@ pub fn policy_for_use(
 }
 
 impl Policy {
-    /// The built-in default policy (`policies/default.policy`).
+    /// The built-in default policy (`policies/default.policy`), compiled
+    /// once per process: an embedder verifying many buffers pays for it once.
     pub fn builtin() -> Arc<Policy> {
-        match Loader::new().load_builtin().policy.clone() {
-            Some(policy) => policy,
-            // Unreachable: a test checks that the built-in policy loads clean.
-            None => Arc::new(Policy::empty(&SourceFile::new(DEFAULT_POLICY_NAME, ""))),
-        }
+        static BUILTIN: std::sync::LazyLock<Arc<Policy>> = std::sync::LazyLock::new(|| {
+            match Loader::new().load_builtin().policy.clone() {
+                Some(policy) => policy,
+                // Unreachable: a test checks that the built-in policy loads clean.
+                None => Arc::new(Policy::empty(&SourceFile::new(DEFAULT_POLICY_NAME, ""))),
+            }
+        });
+        Arc::clone(&BUILTIN)
     }
 
     /// Loads a policy file and its `extends` chain, for use: the policy and
