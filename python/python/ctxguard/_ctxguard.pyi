@@ -1,14 +1,29 @@
 """Type stubs of ctxguard's extension module."""
 
 import os
-from typing import Any, Callable, Literal, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Literal, Mapping, Optional, Sequence, Union, final
+
+from typing_extensions import TypeAlias
 
 __version__: str
+__all__ = [
+    "Diagnostic",
+    "InputError",
+    "Label",
+    "Planned",
+    "Policy",
+    "Report",
+    "__version__",
+    "audit",
+    "import_session",
+    "plan",
+    "verify",
+]
 
 #: A trace or plan: a path, JSON/YAML text (a ``str`` holding a line break
 #: or starting with ``{`` or ``[``), a dict of the document, or a list of
 #: its regions.
-Document = Union[str, "os.PathLike[str]", Mapping[str, Any], Sequence[Mapping[str, Any]]]
+_Document: TypeAlias = Union[str, "os.PathLike[str]", Mapping[str, Any], Sequence[Mapping[str, Any]]]
 
 class InputError(ValueError):
     """An input could not be used: a trace, plan, session or policy that
@@ -16,6 +31,7 @@ class InputError(ValueError):
 
     diagnostics: list[Diagnostic]
 
+@final
 class Label:
     """A labelled place of a diagnostic."""
 
@@ -34,6 +50,7 @@ class Label:
     @property
     def message(self) -> str: ...
 
+@final
 class Diagnostic:
     """One finding, as ``--format json`` writes it; ``str()`` draws it as
     the command line does."""
@@ -67,6 +84,7 @@ class Diagnostic:
     @property
     def rendered(self) -> str: ...
 
+@final
 class Policy:
     """A team policy and the findings of linting it. A policy with errors
     is kept (``usable`` is false, ``diagnostics`` say why) and raises
@@ -87,6 +105,7 @@ class Policy:
     @property
     def window(self) -> Optional[int]: ...
 
+@final
 class Report:
     """A verdict or an audit with its findings."""
 
@@ -105,6 +124,7 @@ class Report:
     def to_github(self) -> str: ...
     def render(self) -> str: ...
 
+@final
 class Planned:
     """What the reference compactor made of a trace."""
 
@@ -118,8 +138,8 @@ class Planned:
     def diagnostics(self) -> list[Diagnostic]: ...
 
 def verify(
-    trace: Document,
-    plan: Document,
+    trace: _Document,
+    plan: _Document,
     policy: Union[Policy, str, "os.PathLike[str]", None] = None,
     *,
     budget: Optional[int] = None,
@@ -132,7 +152,7 @@ def verify(
     Raises ``InputError`` when an input cannot be read."""
 
 def plan(
-    trace: Document,
+    trace: _Document,
     policy: Union[Policy, str, "os.PathLike[str]", None] = None,
     *,
     summarizer: Optional[Callable[[str], str]] = None,
