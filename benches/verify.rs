@@ -4,6 +4,8 @@
 //! e.g. `10000,100000`). The data is generated under `target/bench-data`
 //! and never committed. Each measurement runs in a child process, so its
 //! peak memory (VmHWM, Linux) is its own; times are the best of 5 runs.
+//! Then a typical 128k-token buffer, in process and as a whole process
+//! (`CTXGUARD_BENCH_SIZES=typical` runs only that).
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -96,6 +98,116 @@ fn generate(regions: usize) -> PathBuf {
     dir
 }
 
+/// A typical buffer at a 128k-token window: 500 regions whose `tokens`
+/// are given (480 narrative of 267, 20 constraints of 8: 128,320 tokens),
+/// and the plan that keeps every constraint and summarizes each run of
+/// narrative between them.
+fn typical_buffer() -> (String, String) {
+    let mut regions = Vec::new();
+    let mut plan = Vec::new();
+    let mut covered = Vec::new();
+    let summary = |covered: &mut Vec<String>| {
+        serde_json::json!({"kind": "summary", "text": "Read the schemas.",
+            "covers": std::mem::take(covered), "tokens": 4})
+    };
+    for i in 0..500 {
+        if i % 25 == 0 {
+            if !covered.is_empty() {
+                plan.push(summary(&mut covered));
+            }
+            regions.push(serde_json::json!({"id": format!("c{i}"), "kind": "constraint",
+                "key": format!("rule-{i}"), "text": format!("Do not touch table t{i}."), "tokens": 8}));
+            plan.push(serde_json::json!({"keep": format!("c{i}")}));
+        } else {
+            regions.push(
+                serde_json::json!({"id": format!("n{i}"), "kind": "narrative",
+                "text": format!("Step {i}: read the schema of table t{i} and noted its columns."),
+                "tokens": 267}),
+            );
+            covered.push(format!("n{i}"));
+        }
+    }
+    plan.push(summary(&mut covered));
+    let document = |regions| serde_json::json!({"version": 1, "regions": regions}).to_string();
+    (document(regions), document(plan))
+}
+
+/// The typical buffer verified in this process (the inputs read once, then
+/// only `verify`; and read each time from text), and as a whole `ctxguard
+/// verify` process: median and 99th percentile.
+fn typical() {
+    let (trace_text, plan_text) = typical_buffer();
+    let policy = ctxguard::Policy::builtin();
+    let options = ctxguard::Options::default();
+    let read = || {
+        let trace = ctxguard::Input::text(
+            "trace.json",
+            ctxguard::InputFormat::Json,
+            trace_text.as_str(),
+        );
+        let plan =
+            ctxguard::Input::text("plan.json", ctxguard::InputFormat::Json, plan_text.as_str());
+        (
+            ctxguard::Trace::read(&trace).expect("the typical trace reads"),
+            ctxguard::Plan::read(&plan).expect("the typical plan reads"),
+        )
+    };
+    let (trace, plan) = read();
+    let verified = ctxguard::verify(&policy, &trace, &plan, &options);
+    assert_eq!(verified.verdict, ctxguard::Verdict::Compact);
+    let percentiles = |mut runs: Vec<f64>| {
+        runs.sort_by(f64::total_cmp);
+        (runs[runs.len() / 2], runs[runs.len() * 99 / 100])
+    };
+    let timed = |work: &dyn Fn()| {
+        percentiles(
+            (0..500)
+                .map(|_| {
+                    let start = Instant::now();
+                    work();
+                    start.elapsed().as_secs_f64() * 1e3
+                })
+                .collect(),
+        )
+    };
+    let (verify_only, verify_p99) = timed(&|| {
+        std::hint::black_box(ctxguard::verify(&policy, &trace, &plan, &options));
+    });
+    let (with_read, with_read_p99) = timed(&|| {
+        let (trace, plan) = read();
+        std::hint::black_box(ctxguard::verify(&policy, &trace, &plan, &options));
+    });
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/typical");
+    std::fs::create_dir_all(&dir).expect("bench data folder");
+    std::fs::write(dir.join("trace.json"), &trace_text).expect("trace written");
+    std::fs::write(dir.join("plan.json"), &plan_text).expect("plan written");
+    let (process, process_p99) = percentiles(
+        (0..50)
+            .map(|_| {
+                let start = Instant::now();
+                let status = std::process::Command::new(env!("CARGO_BIN_EXE_ctxguard"))
+                    .args(["verify", "--format", "json", "--trace"])
+                    .arg(dir.join("trace.json"))
+                    .arg("--plan")
+                    .arg(dir.join("plan.json"))
+                    .stdout(std::process::Stdio::null())
+                    .status()
+                    .expect("ctxguard runs");
+                assert!(status.success(), "the typical plan verifies");
+                start.elapsed().as_secs_f64() * 1e3
+            })
+            .collect(),
+    );
+    println!();
+    println!("| typical 128k-token buffer (500 regions, tokens given) | median ms | p99 ms |");
+    println!("|---|---:|---:|");
+    println!("| `verify` in process, inputs already read | {verify_only:.3} | {verify_p99:.3} |");
+    println!(
+        "| read both from text and `verify`, in process | {with_read:.3} | {with_read_p99:.3} |"
+    );
+    println!("| whole `ctxguard verify --format json` process | {process:.2} | {process_p99:.2} |");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--child") {
@@ -107,6 +219,10 @@ fn main() {
         .split(',')
         .filter_map(|n| n.trim().parse().ok())
         .collect();
+    if std::env::var("CTXGUARD_BENCH_SIZES").as_deref() == Ok("typical") {
+        typical();
+        return;
+    }
     println!("| regions | trace | input MB | parse s | verify s | verify / parse | parse peak MB | verify peak MB | verify µs/region |");
     println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     for regions in sizes {
@@ -129,4 +245,5 @@ fn main() {
             }
         }
     }
+    typical();
 }
