@@ -211,6 +211,16 @@ fn cases() -> Vec<Case> {
             .unwrap_or_default(),
         document(Vec::new()),
     ));
+    let n = scaled(10_000);
+    let regions: Vec<_> = (0..n)
+        .map(|i| json!({"id": format!("r{i}"), "kind": "constraint", "key": format!("k{i}"), "text": format!("Do not drop columns in table {i}")}))
+        .collect();
+    cases.push(verify_case(
+        "human-report-one-line",
+        format!("{n} errors rendered for a person, the trace on one 1 MB line"),
+        serde_json::to_string(&json!({"version": 1, "regions": regions})).unwrap_or_default(),
+        document(Vec::new()),
+    ));
     let n = scaled(100_000);
     let deep: String = (0..70).map(|j| format!("dir{j}/")).collect();
     let (trace, plan) = pinned_paths(n, |i| format!("{deep}f{i}.py"), "f1.py dir5/dir6");

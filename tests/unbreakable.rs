@@ -454,3 +454,50 @@ fn recount_reports_stale_plan_counts() {
         .status(1)
         .run();
 }
+
+#[test]
+fn a_summarizer_function_that_fails_panics_or_returns_nothing_fails_the_plan() {
+    use std::sync::Arc;
+    let trace = serde_json::json!({"version": 1, "regions": [
+        {"id": "r1", "kind": "narrative", "text": "Looked at the users table."},
+        {"id": "r2", "kind": "constraint", "key": "k", "text": "Do not drop columns."},
+    ]});
+    let trace = ctxguard::Trace::read(&ctxguard::Input::value("t.json", &trace)).expect("a trace");
+    let policy = ctxguard::Policy::builtin();
+    let plan_with = |call: Arc<ctxguard::SummarizeFn>| {
+        let options = ctxguard::CompactOptions {
+            summarizer: Some(ctxguard::Summarizer::Function {
+                name: "model".to_owned(),
+                call,
+            }),
+            budget: ctxguard::Budget::default(),
+        };
+        ctxguard::compact(&policy, &trace, &options)
+    };
+    let failed = |outcome: ctxguard::Outcome| match outcome {
+        ctxguard::Outcome::Failed(found) => {
+            assert_eq!(found[0].code, ctxguard::Code::SummarizerFailed);
+            found[0].message.clone()
+        }
+        other => panic!("expected a failed plan, got {other:?}"),
+    };
+    let said = failed(plan_with(Arc::new(|_| Err("the model is down".to_owned()))));
+    assert!(said.contains("`model` failed: the model is down"), "{said}");
+    let said = failed(plan_with(Arc::new(|_| panic!("a bug in the embedder"))));
+    assert!(said.contains("`model` panicked"), "{said}");
+    let said = failed(plan_with(Arc::new(|_| Ok("  \n".to_owned()))));
+    assert!(said.contains("`model` returned nothing"), "{said}");
+    match plan_with(Arc::new(|text| {
+        Ok(format!("Summary of {} bytes.", text.len()))
+    })) {
+        ctxguard::Outcome::Plan(plan, _) => {
+            let mut out = Vec::new();
+            plan.write(ctxguard::InputFormat::Json, &mut out)
+                .expect("written");
+            let written = String::from_utf8_lossy(&out);
+            assert!(written.contains("\"summarizer\": \"model\""), "{written}");
+            assert!(written.contains("Summary of 26 bytes."), "{written}");
+        }
+        other => panic!("expected a plan, got {other:?}"),
+    }
+}

@@ -422,8 +422,9 @@ impl<'a> View<'a> {
 /// `file` quoted to fit `width` with `labels` drawn under it: a label's
 /// text is drawn from its middle, so the widest text is kept room for.
 fn snippets(file: &Arc<SourceFile>, labels: &[&Label], width: usize) -> Snippets {
-    let lines = file.text().lines().count().max(1);
-    let columns = width.saturating_sub(GUTTER + lines.ilog10() as usize + 1);
+    // The line index answers how many lines there are without a scan.
+    let (lines, _) = file.line_col(file.text().len());
+    let columns = width.saturating_sub(GUTTER + lines.max(1).ilog10() as usize + 1);
     // A text longer than half the columns is wrapped instead.
     let reserve = labels
         .iter()
@@ -447,12 +448,12 @@ fn labeled<'a>(
         let start = label.span.start.min(text_of_file.len());
         let end = label.span.end.clamp(start, text_of_file.len());
         let mut width = 0;
-        let cut = text_of_file[start..end]
+        let cut = text_of_file
+            .get(start..end)
+            .unwrap_or_default()
             .char_indices()
             .find(|&(_, c)| {
-                width += unicode_width::UnicodeWidthChar::width(c)
-                    .unwrap_or(0)
-                    .max(1);
+                width += crate::source::column_width(c).max(1);
                 width > most
             })
             .map_or(end, |(at, _)| start + at);

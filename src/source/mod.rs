@@ -9,4 +9,4 @@ mod snippet;
 pub use access::{Access, Refusal, DEFAULT_MAX_INPUT_BYTES};
 pub(crate) use file::escaped;
 pub use file::{SourceFile, Span, Spanned};
-pub(crate) use snippet::Snippets;
+pub(crate) use snippet::{column_width, Snippets};

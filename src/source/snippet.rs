@@ -58,6 +58,19 @@ impl Snippets {
         text.chars().map(column_width).sum()
     }
 
+    /// Columns `chars` take, counted no further than `most`: a 1 MB line
+    /// costs what a window of it shows, not the line.
+    fn width_upto(chars: impl Iterator<Item = char>, most: usize) -> usize {
+        let mut width = 0;
+        for c in chars {
+            if width > most {
+                break;
+            }
+            width += column_width(c);
+        }
+        width
+    }
+
     /// Where line `line` (0-based) ends, before its line break.
     fn line_end(&self, line: usize) -> usize {
         let text = self.file.text();
@@ -82,11 +95,6 @@ impl Snippets {
         let before = first.saturating_sub(context.0);
         let after = (last + context.1).min(starts.len() - 1);
         let lines = Quote::Lines { before, after };
-        // A call without context lines asks where the label starts, for the
-        // snippet's header: that is never windowed.
-        if context == (0, 0) {
-            return lines;
-        }
         let to = starts.get(after + 1).copied().unwrap_or(text.len());
         let wide = to - starts[before] > MAX_SNIPPET
             || (before..=after).any(|line| {
@@ -95,7 +103,8 @@ impl Snippets {
             });
         // A label on one line has its text drawn from its middle: a line
         // that fits is kept whole while that leaves the text room to wrap in.
-        let crowded = first == last
+        let crowded = !wide
+            && first == last
             && Self::width(&text[starts[first]..start])
                 + Self::width(&text[start..end]).div_ceil(2)
                 + self.reserve.min(ROOM)
@@ -124,8 +133,8 @@ impl Snippets {
         let mark = Self::width(CUT);
         // Room for the text either side of the label, with a mark at each end.
         let room = self.columns.saturating_sub(label + 2 * mark);
-        let left_has = Self::width(&text[line_start..start]);
-        let right_has = Self::width(&text[end..line_end]);
+        let left_has = Self::width_upto(text[line_start..start].chars().rev(), self.columns);
+        let right_has = Self::width_upto(text[end..line_end].chars(), self.columns);
         let most_left = self
             .columns
             .saturating_sub(self.reserve + label.div_ceil(2) + mark);
@@ -257,7 +266,9 @@ enum Quote {
     },
 }
 
-fn column_width(c: char) -> usize {
+/// Columns `c` takes in a report: a tab 4, a wide character 2, a
+/// combining mark none.
+pub(crate) fn column_width(c: char) -> usize {
     match c {
         '\t' => TAB,
         c => c.width().unwrap_or(0),
@@ -276,6 +287,21 @@ impl SourceCode for Snippets {
         // file's, however many diagnostics a large file has.
         let file = &*self.file;
         let (start, end) = self.clamp(span.offset(), span.offset() + span.len());
+        if (context_lines_before, context_lines_after) == (0, 0) {
+            // Where the label starts, for the snippet's header: its line and
+            // column, found through the index, never by reading the line.
+            let line = file.line_of(start);
+            let line_start = file.line_starts()[line].min(start);
+            let column = file.chars_before(start) - file.chars_before(line_start);
+            return Ok(Box::new(MietteSpanContents::new_named(
+                file.name().to_owned(),
+                &file.shown().as_bytes()[start..end],
+                (start, end - start).into(),
+                line,
+                column,
+                1,
+            )));
+        }
         let (before, after) =
             match self.quote(start, end, (context_lines_before, context_lines_after)) {
                 Quote::Lines { before, after } => (before, after),
