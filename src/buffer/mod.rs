@@ -12,8 +12,10 @@ pub(crate) mod plan;
 mod strict;
 
 /// A YAML document as a JSON value, if `text` is one (for recognizing a
-/// file given in the wrong place).
+/// file given in the wrong place). Its aliases are bounded first, as when
+/// it is read: a few kilobytes of them cannot ask for gigabytes here either.
 pub(crate) fn yaml_value(text: &str) -> Option<serde_json::Value> {
+    yaml::bounded(text)?;
     strict::yaml_value(yaml::load(text).ok()?).ok()
 }
 pub(crate) mod tokens;

@@ -209,6 +209,13 @@ fn is_null(node: &Yaml<'_>) -> bool {
     matches!(strict::yaml_value(node.clone()), Ok(Value::Null))
 }
 
+/// `Some` when `text` is one YAML document whose aliases expand within
+/// [`MAX_ALIAS_EXPANSION`] and whose nesting is within [`MAX_DEPTH`]: what
+/// must hold before [`load`] builds it.
+pub(crate) fn bounded(text: &str) -> Option<()> {
+    YamlPlaces::scan(text).ok().map(|_| ())
+}
+
 /// The one document of `text`, its scalars left as written for
 /// [`strict::yaml_value`]. Keys written twice are refused.
 pub(crate) fn load(text: &str) -> Result<Yaml<'_>, ScanError> {
