@@ -373,15 +373,22 @@ fn detached<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResul
 }
 
 fn tokenizer(name: Option<&str>) -> PyResult<Option<Tokenizer>> {
-    match name {
-        None => Ok(None),
-        Some("o200k_base") => Ok(Some(Tokenizer::O200kBase)),
-        Some("cl100k_base") => Ok(Some(Tokenizer::Cl100kBase)),
-        Some("approx") => Ok(Some(Tokenizer::Approx)),
-        Some(other) => Err(PyValueError::new_err(format!(
-            "unknown tokenizer `{other}`: expected `o200k_base`, `cl100k_base` or `approx`"
-        ))),
-    }
+    name.map(|name| {
+        Tokenizer::from_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown tokenizer `{name}`: expected `o200k_base`, `cl100k_base` or `approx`"
+            ))
+        })
+    })
+    .transpose()
+}
+
+fn runtime(name: Option<&str>) -> PyResult<Option<ctxguard::Runtime>> {
+    name.map(|name| {
+        ctxguard::Runtime::from_name(name)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown runtime `{name}`")))
+    })
+    .transpose()
 }
 
 /// A verdict, a plan or an audit, with its findings; render it as the
@@ -661,15 +668,7 @@ fn audit(
     policy: Option<PathBuf>,
     runtime: Option<&str>,
 ) -> PyResult<Report> {
-    let from = match runtime {
-        None => None,
-        Some(name) => Some(
-            ctxguard::Runtime::ALL
-                .into_iter()
-                .find(|r| r.name() == name)
-                .ok_or_else(|| PyValueError::new_err(format!("unknown runtime `{name}`")))?,
-        ),
-    };
+    let from = self::runtime(runtime)?;
     let request = AuditRequest {
         paths,
         from,
@@ -694,15 +693,7 @@ fn import_session<'py>(
     runtime: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
     let (policy, _) = Policy::for_use(py, policy)?;
-    let from = match runtime {
-        None => None,
-        Some(name) => Some(
-            ctxguard::Runtime::ALL
-                .into_iter()
-                .find(|r| r.name() == name)
-                .ok_or_else(|| PyValueError::new_err(format!("unknown runtime `{name}`")))?,
-        ),
-    };
+    let from = self::runtime(runtime)?;
     let imported = detached(py, move || {
         let file = ctxguard::read_source(&path, &Access::default()).map_err(|d| vec![*d])?;
         let session = ctxguard::import(&file, from).map_err(|d| vec![*d])?;

@@ -16,6 +16,18 @@ pub enum Tokenizer {
 }
 
 impl Tokenizer {
+    /// Every tokenizer.
+    pub const ALL: [Tokenizer; 3] = [
+        Tokenizer::O200kBase,
+        Tokenizer::Cl100kBase,
+        Tokenizer::Approx,
+    ];
+
+    /// The tokenizer a policy names `name`.
+    pub fn from_name(name: &str) -> Option<Tokenizer> {
+        Tokenizer::ALL.into_iter().find(|t| t.name() == name)
+    }
+
     /// The name a policy writes after `tokenizer`.
     pub fn name(self) -> &'static str {
         match self {

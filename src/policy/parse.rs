@@ -86,11 +86,8 @@ impl Reader<'_> {
             Rule::preserve_stmt => StatementKind::PreserveOrder,
             Rule::tokenizer_stmt => {
                 let name = args.next()?;
-                let tokenizer = match name.as_str() {
-                    "o200k_base" => Tokenizer::O200kBase,
-                    "cl100k_base" => Tokenizer::Cl100kBase,
-                    _ => Tokenizer::Approx,
-                };
+                // The grammar admits only the three names.
+                let tokenizer = Tokenizer::from_name(name.as_str()).unwrap_or(Tokenizer::Approx);
                 StatementKind::Tokenizer(Spanned::new(tokenizer, span_of(&name)))
             }
             Rule::budget_stmt => {
