@@ -56,47 +56,55 @@ impl Label {
 }
 
 /// One finding, as `--format json` writes it.
-#[pyclass(frozen, module = "ctxguard", get_all)]
+#[pyclass(frozen, module = "ctxguard")]
 #[derive(Clone)]
 struct Diagnostic {
     /// The stable code (`missing-commitment`); `ctxguard explain CODE`.
+    #[pyo3(get)]
     code: String,
     /// `error` or `warning`.
+    #[pyo3(get)]
     severity: String,
     /// The message.
+    #[pyo3(get)]
     message: String,
     /// The commitment's identity, `kind:key`.
+    #[pyo3(get)]
     commitment: Option<String>,
     /// The region's id.
+    #[pyo3(get)]
     region: Option<String>,
     /// The file of the primary place.
+    #[pyo3(get)]
     file: Option<String>,
     /// 1-based line of the primary place.
+    #[pyo3(get)]
     line: Option<usize>,
     /// 1-based column of the primary place, in characters.
+    #[pyo3(get)]
     column: Option<usize>,
     /// Where the primary span ends: line.
+    #[pyo3(get)]
     end_line: Option<usize>,
     /// Where the primary span ends: column.
+    #[pyo3(get)]
     end_column: Option<usize>,
     /// What to do.
+    #[pyo3(get)]
     help: Option<String>,
     /// Further facts: a diff, what differs.
+    #[pyo3(get)]
     notes: Vec<String>,
     /// Every labelled place, the primary one first.
+    #[pyo3(get)]
     labels: Vec<Label>,
-    /// The diagnostic as the command line draws it for a person.
-    rendered: String,
+    /// The finding itself, drawn for a person only when asked.
+    finding: Finding,
 }
 
 impl Diagnostic {
     fn new(finding: &Finding) -> Self {
         let json = JsonDiagnostic::new(finding);
-        // A report of nothing but this finding: no summary line after it.
-        let report = CoreReport {
-            subject: Subject::Text(String::new()),
-            diagnostics: vec![finding.clone()],
-        };
         Diagnostic {
             code: json.code,
             severity: json.severity,
@@ -123,7 +131,7 @@ impl Diagnostic {
                     message: l.message,
                 })
                 .collect(),
-            rendered: rendered(&report, Format::Human),
+            finding: finding.clone(),
         }
     }
 }
@@ -142,8 +150,19 @@ impl Diagnostic {
         )
     }
 
+    /// The diagnostic as the command line draws it for a person.
+    #[getter]
+    fn rendered(&self) -> String {
+        // A report of nothing but this finding: no summary line after it.
+        let report = CoreReport {
+            subject: Subject::Text(String::new()),
+            diagnostics: vec![self.finding.clone()],
+        };
+        rendered(&report, Format::Human)
+    }
+
     fn __str__(&self) -> String {
-        self.rendered.clone()
+        self.rendered()
     }
 }
 
