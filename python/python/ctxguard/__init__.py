@@ -8,30 +8,5 @@ verdicts and diagnostics as the ``ctxguard`` command line.
 'compact'
 """
 
-from ._ctxguard import (
-    Diagnostic,
-    InputError,
-    Label,
-    Planned,
-    Policy,
-    Report,
-    __version__,
-    audit,
-    import_session,
-    plan,
-    verify,
-)
-
-__all__ = [
-    "Diagnostic",
-    "InputError",
-    "Label",
-    "Planned",
-    "Policy",
-    "Report",
-    "__version__",
-    "audit",
-    "import_session",
-    "plan",
-    "verify",
-]
+from ._ctxguard import *  # noqa: F403 - the extension module is the API
+from ._ctxguard import __all__ as __all__
