@@ -15,8 +15,7 @@ mod strict;
 /// file given in the wrong place). Its aliases are bounded first, as when
 /// it is read: a few kilobytes of them cannot ask for gigabytes here either.
 pub(crate) fn yaml_value(text: &str) -> Option<serde_json::Value> {
-    yaml::bounded(text)?;
-    strict::yaml_value(yaml::load(text).ok()?).ok()
+    strict::yaml_value(yaml::load_bounded(text)?).ok()
 }
 pub(crate) mod tokens;
 pub(crate) mod trace;

@@ -209,15 +209,18 @@ fn is_null(node: &Yaml<'_>) -> bool {
     matches!(strict::yaml_value(node.clone()), Ok(Value::Null))
 }
 
-/// `Some` when `text` is one YAML document whose aliases expand within
-/// [`MAX_ALIAS_EXPANSION`] and whose nesting is within [`MAX_DEPTH`]: what
-/// must hold before [`load`] builds it.
-pub(crate) fn bounded(text: &str) -> Option<()> {
-    YamlPlaces::scan(text).ok().map(|_| ())
+/// The one document of `text`, built only when its aliases expand within
+/// [`MAX_ALIAS_EXPANSION`] and its nesting is within [`MAX_DEPTH`]: what
+/// any reader of YAML outside [`read`] calls.
+pub(crate) fn load_bounded(text: &str) -> Option<Yaml<'_>> {
+    YamlPlaces::scan(text).ok()?;
+    load(text).ok()
 }
 
 /// The one document of `text`, its scalars left as written for
-/// [`strict::yaml_value`]. Keys written twice are refused.
+/// [`strict::yaml_value`]. Keys written twice are refused. Aliases are
+/// bounded only by saphyr's node count: call it on text
+/// [`YamlPlaces::scan`] accepted, as [`read`] and [`load_bounded`] do.
 pub(crate) fn load(text: &str) -> Result<Yaml<'_>, ScanError> {
     let mut loader = YamlLoader::<Yaml<'_>>::default();
     loader.early_parse(false);
