@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
-use crate::source::{Access, SourceFile, Span};
+use crate::source::{Access, SourceFile, Span, Text};
 
 /// How a trace or plan file is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,10 +57,46 @@ fn sniff(text: &str) -> InputFormat {
 /// A field's value and where it is written.
 #[derive(Clone, Debug)]
 pub struct Field {
-    pub value: Value,
+    pub value: FieldValue,
     pub span: Span,
     /// Spans of the elements, when the value is an array.
     pub items: Vec<Span>,
+}
+
+/// A field's value: a string, shared with the file where it is written
+/// without escapes, or any other JSON value.
+#[derive(Clone, Debug)]
+pub enum FieldValue {
+    /// A string.
+    Str(Text),
+    /// Anything but a string.
+    Other(Value),
+}
+
+impl FieldValue {
+    /// `value`, its string held as [`Text`].
+    pub fn new(value: Value) -> FieldValue {
+        match value {
+            Value::String(text) => FieldValue::Str(text.into()),
+            other => FieldValue::Other(other),
+        }
+    }
+
+    /// The value as JSON.
+    pub fn into_value(self) -> Value {
+        match self {
+            FieldValue::Str(text) => Value::String(text.into_string()),
+            FieldValue::Other(value) => value,
+        }
+    }
+
+    /// What the value is, as messages name it: `a list`, `null`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            FieldValue::Str(_) => "a string",
+            FieldValue::Other(value) => crate::buffer::fields::type_name(value),
+        }
+    }
 }
 
 /// The fields of a region that ctxguard reads; others are ignored.

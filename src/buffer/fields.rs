@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::buffer::document::{Field, RawRegion};
+use crate::buffer::document::{Field, FieldValue, RawRegion};
 use crate::buffer::trace::{Content, Place, Status};
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
@@ -37,6 +37,13 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
     }
 }
 
+fn field_u64(value: &FieldValue) -> Option<u64> {
+    match value {
+        FieldValue::Other(value) => value.as_u64(),
+        FieldValue::Str(_) => None,
+    }
+}
+
 impl Fields<'_> {
     fn where_(&self) -> String {
         match &self.raw.pointer() {
@@ -64,7 +71,7 @@ impl Fields<'_> {
             format!(
                 "`{name}` of {} must be {expected}, not {}",
                 self.where_(),
-                type_name(&field.value)
+                field.value.type_name()
             ),
             &format!("expected {expected}"),
             format!("write `{name}` as {expected}"),
@@ -76,10 +83,10 @@ impl Fields<'_> {
         match self.raw.take(name) {
             None => Ok(None),
             Some(Field {
-                value: Value::String(text),
+                value: FieldValue::Str(text),
                 span,
                 ..
-            }) => Ok(Some((text, span))),
+            }) => Ok(Some((text.into_string(), span))),
             Some(field) => Err(self.wrong_type(name, &field, "a string")),
         }
     }
@@ -100,9 +107,10 @@ impl Fields<'_> {
         match self.raw.take(name) {
             None
             | Some(Field {
-                value: Value::Null, ..
+                value: FieldValue::Other(Value::Null),
+                ..
             }) => Ok(None),
-            Some(field) => match field.value.as_u64() {
+            Some(field) => match field_u64(&field.value) {
                 Some(n) => Ok(Some((n, field.span))),
                 None => Err(self.wrong_type(name, &field, "a whole number, 0 or more")),
             },
@@ -135,7 +143,7 @@ impl Fields<'_> {
         let Some(field) = self.raw.take(name) else {
             return Ok(None);
         };
-        match serde_json::from_value::<T>(field.value.clone()) {
+        match serde_json::from_value::<T>(field.value.clone().into_value()) {
             Ok(value) => Ok(Some(value)),
             Err(error) => Err(self.error(
                 field.span.clone(),
@@ -160,14 +168,14 @@ impl Fields<'_> {
             )),
             (
                 Some(Field {
-                    value: Value::String(text),
+                    value: FieldValue::Str(text),
                     span,
                     ..
                 }),
                 None,
             ) => Ok((Content::Text(text), span)),
             (Some(field), None) => Err(self.wrong_type("text", &field, "a string")),
-            (None, Some(record)) => Ok((Content::Record(record.value), record.span)),
+            (None, Some(record)) => Ok((Content::Record(record.value.into_value()), record.span)),
             (None, None) => Err(self.error(
                 self.raw.opening(self.file.text()),
                 format!("{} has no content", self.where_()),

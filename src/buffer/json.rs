@@ -11,10 +11,10 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::buffer::document::{
-    check_version, field_index, invalid, rest_of_line, Field, RawRegion, Sink, FIELDS,
+    check_version, field_index, invalid, rest_of_line, Field, FieldValue, RawRegion, Sink, FIELDS,
 };
 use crate::diagnostics::Diagnostic;
-use crate::source::{SourceFile, Span};
+use crate::source::{SourceFile, Span, Text};
 
 /// A region's known fields, by [`FIELDS`] index.
 pub(super) struct JsonRegion<'a>([Option<&'a RawValue>; FIELDS.len()]);
@@ -240,20 +240,31 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
     Ok(())
 }
 
-/// A borrowed JSON value, typed. Strings without escapes and plain whole
-/// numbers, most of a trace, are taken as they are written instead of being
-/// parsed a second time; the text was validated when it was borrowed.
-pub(super) fn value_of(part: &str) -> Result<Value, serde_json::Error> {
+/// A borrowed JSON value, typed. Strings without escapes, most of a
+/// trace, are shared with the file instead of copied, and plain whole
+/// numbers are taken as they are written; the text was validated when it
+/// was borrowed.
+pub(super) fn value_of(
+    file: &Arc<SourceFile>,
+    part: &str,
+) -> Result<FieldValue, serde_json::Error> {
     match part.as_bytes() {
         [b'"', inner @ .., b'"'] if memchr::memchr(b'\\', inner).is_none() => {
-            Ok(Value::String(part[1..part.len() - 1].to_owned()))
+            let start = offset_in(file.text(), part) + 1;
+            Ok(match Text::in_file(file, start..start + inner.len()) {
+                Some(text) => FieldValue::Str(text),
+                None => FieldValue::Str(part[1..part.len() - 1].into()),
+            })
         }
+        [b'"', ..] => serde_json::from_str::<String>(part).map(|text| FieldValue::Str(text.into())),
         digits
             if !digits.is_empty() && digits.len() < 19 && digits.iter().all(u8::is_ascii_digit) =>
         {
-            Ok(Value::from(part.parse::<u64>().unwrap_or_default()))
+            Ok(FieldValue::Other(Value::from(
+                part.parse::<u64>().unwrap_or_default(),
+            )))
         }
-        _ => crate::buffer::strict::json_value(part),
+        _ => crate::buffer::strict::json_value(part).map(FieldValue::new),
     }
 }
 
@@ -275,7 +286,7 @@ pub(super) fn json_region(
         first = first.min(start);
         last = last.max(start + part.len());
         let parse = |part: &str| {
-            value_of(part)
+            value_of(file, part)
                 .map_err(|error| json_error(file, part, offset_in(text, part), &error, "a field"))
         };
         let (value, items) = if part.starts_with('[') {
@@ -288,9 +299,9 @@ pub(super) fn json_region(
                 .collect();
             let values = elements
                 .iter()
-                .map(|e| parse(e.get()))
+                .map(|e| parse(e.get()).map(FieldValue::into_value))
                 .collect::<Result<_, _>>()?;
-            (Value::Array(values), items)
+            (FieldValue::Other(Value::Array(values)), items)
         } else {
             (parse(part)?, Vec::new())
         };

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::buffer::document::{self, Field, Input, InputFormat, RawRegion};
+use crate::buffer::document::{self, Field, FieldValue, Input, InputFormat, RawRegion};
 use crate::buffer::fields::{place, Fields};
 use crate::buffer::trace::{Content, Place, Provenance, Status};
 use crate::diagnostics::Diagnostic;
@@ -302,7 +302,7 @@ fn ids(
     field: Field,
 ) -> Result<Vec<Spanned<String>>, Box<Diagnostic>> {
     let Field {
-        value: Value::Array(items),
+        value: FieldValue::Other(Value::Array(items)),
         span,
         items: spans,
     } = field

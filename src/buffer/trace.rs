@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::buffer::document::{self, Input, RawRegion};
 use crate::buffer::fields::{place, Fields};
 use crate::diagnostics::Diagnostic;
-use crate::source::{SourceFile, Span};
+use crate::source::{SourceFile, Span, Text};
 
 /// What a region holds: text compared byte for byte, or a record compared
 /// structurally (object key order ignored).
@@ -16,7 +16,7 @@ use crate::source::{SourceFile, Span};
 #[serde(rename_all = "lowercase")]
 pub enum Content {
     /// Text, compared byte for byte.
-    Text(String),
+    Text(Text),
     /// Structured content, compared structurally (object key order ignored).
     Record(Value),
 }
@@ -34,7 +34,7 @@ impl Content {
     /// The text a tokenizer or a hint sees: a record as compact JSON.
     pub fn as_text(&self) -> std::borrow::Cow<'_, str> {
         match self {
-            Content::Text(text) => text.into(),
+            Content::Text(text) => text.as_str().into(),
             Content::Record(value) => value.to_string().into(),
         }
     }

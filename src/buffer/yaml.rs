@@ -11,7 +11,8 @@ use saphyr::{ScanError, Yaml, YamlLoader};
 use serde_json::Value;
 
 use crate::buffer::document::{
-    check_version, field_index, first_line, invalid, rest_of_line, Field, RawRegion, Sink, FIELDS,
+    check_version, field_index, first_line, invalid, rest_of_line, Field, FieldValue, RawRegion,
+    Sink, FIELDS,
 };
 use crate::buffer::strict;
 use crate::diagnostics::Diagnostic;
@@ -193,7 +194,11 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
                 &format!("field `{name}` of region `/regions/{index}`"),
             )?;
             let items = place.map(|p| p.items.clone()).unwrap_or_default();
-            fields[slot] = Some(Field { value, span, items });
+            fields[slot] = Some(Field {
+                value: FieldValue::new(value),
+                span,
+                items,
+            });
         }
         sink(RawRegion {
             index,

@@ -331,7 +331,7 @@ impl State {
                     c.id.clone(),
                     kind,
                     key,
-                    Content::Text(c.text.clone()),
+                    Content::Text(c.text.clone().into()),
                 );
                 region.role = Some(Role::User);
                 region.status = active.status;

@@ -94,7 +94,8 @@ pub fn event(policy: &Policy, session: &str, event: &Event) -> (Trace, Plan, Vec
                 (RegionKind::Commitment(_), None) => Some(id.clone()),
                 (_, key) => key,
             };
-            let mut region = Region::unplaced(regions.len(), id, kind, key, Content::Text(text));
+            let mut region =
+                Region::unplaced(regions.len(), id, kind, key, Content::Text(text.into()));
             region.role = Some(role(message.origin));
             region.derived = derived;
             region.source = Some(Provenance {

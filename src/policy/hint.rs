@@ -23,7 +23,10 @@ const FLAGS_HELP: &str =
 pub const MAX_HINTS: usize = 256;
 
 /// The lazy DFA cache of one hint.
-const DFA_LIMIT: usize = 512 << 10;
+pub(crate) const DFA_LIMIT: usize = 512 << 10;
+
+/// The compiled size of one hint.
+pub(crate) const SIZE_LIMIT: usize = 1 << 20;
 
 /// Compiles a hint. `flags_offset` is where the flags start, relative to the body.
 pub fn compile(body: &str, flags: &str, flags_offset: usize) -> Result<Regex, PatternError> {
@@ -62,7 +65,7 @@ pub fn compile(body: &str, flags: &str, flags_offset: usize) -> Result<Regex, Pa
         });
     }
     builder
-        .size_limit(1 << 20)
+        .size_limit(SIZE_LIMIT)
         .dfa_size_limit(DFA_LIMIT)
         .build()
         .map_err(|error| PatternError {

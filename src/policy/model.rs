@@ -1,7 +1,7 @@
 //! The resolved policy: one model after `extends`, the one every command
 //! uses. `lint` builds it from a file's AST on top of its parent.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
 
@@ -144,6 +144,8 @@ pub struct Policy {
     /// unclassified keep`, `on over-budget escalate`): a weaker one is an
     /// error, so there is nothing for the verifier to read here.
     pub on_rules: OnRules,
+    /// Every hint as one pattern, made on first use: see [`Policy::any_hint`].
+    any_hint: OnceLock<Option<Regex>>,
 }
 
 impl Policy {
@@ -160,7 +162,45 @@ impl Policy {
             window: None,
             commitment_share: None,
             on_rules: OnRules::default(),
+            any_hint: OnceLock::new(),
         }
+    }
+
+    /// Whether any hint matches `text`. All hints are one alternation,
+    /// which stops at the first place any of them matches: one pass over
+    /// the text, where asking each hint in turn reads all of a text none
+    /// of them matches once per hint. [`Policy::first_hint`] says which.
+    pub fn any_hint(&self, text: &str) -> bool {
+        match self.hint_union() {
+            Some(union) => union.is_match(text),
+            None => self.first_hint(text).is_some(),
+        }
+    }
+
+    /// Every hint as one alternation; `None` if it does not compile within
+    /// the hints' limits (then each hint is asked in turn).
+    fn hint_union(&self) -> Option<&Regex> {
+        self.any_hint
+            .get_or_init(|| {
+                let hints: Vec<&Hint> = self.kinds.iter().flat_map(|kind| &kind.hints).collect();
+                let alternatives: Vec<String> = hints
+                    .iter()
+                    .map(|hint| {
+                        let flags = hint.pattern.rsplit_once('/').map_or("", |(_, flags)| flags);
+                        // A verbose pattern's comment runs to the end of its line.
+                        let end = if flags.contains('x') { "\n" } else { "" };
+                        format!("(?{flags}:{}{end})", hint.regex.as_str())
+                    })
+                    .collect();
+                regex::RegexBuilder::new(&alternatives.join("|"))
+                    .size_limit(crate::policy::hint::SIZE_LIMIT.saturating_mul(hints.len().max(1)))
+                    .dfa_size_limit(
+                        crate::policy::hint::DFA_LIMIT.saturating_mul(hints.len().clamp(1, 8)),
+                    )
+                    .build()
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// The first kind (in policy order) one of whose hints matches `text`:
@@ -198,5 +238,54 @@ impl Policy {
         let share = self.commitment_share.as_ref()?.value;
         // Bounded: share is in (0, 100], so the product fits in a u64.
         Some(((window as f64) * share / 100.0).floor() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use crate::policy::Policy;
+
+    /// The default policy's hints, and flags the default does not use: a
+    /// verbose pattern whose comment runs to the end of its line, a lazy one,
+    /// one whose `.` matches a newline, one anchored per line.
+    fn policies() -> Vec<std::sync::Arc<Policy>> {
+        let flagged = "policy flagged\n\
+            kind constraint {\n  \
+              hint /deploy \\s+ first # a comment/x\n  \
+              hint /a.+?b/U\n\
+            }\n\
+            kind decision {\n  \
+              hint /start.end/s\n  \
+              hint /^keep$/m\n\
+            }\n";
+        let flagged = Policy::from_text("flagged.policy", flagged)
+            .map(|(policy, _)| policy)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        vec![Policy::builtin(), flagged]
+    }
+
+    #[test]
+    fn verbose_hints_keep_their_comments_to_themselves() {
+        let policies = policies();
+        let flagged = &policies[1];
+        // One pattern, not the fallback of asking each hint.
+        assert!(policies.iter().all(|policy| policy.hint_union().is_some()));
+        assert!(flagged.any_hint("deploy first"));
+        assert!(flagged.any_hint("we start\nend here"));
+        assert!(flagged.any_hint("one\nkeep\ntwo"));
+        assert!(!flagged.any_hint("deploy later, keep going"));
+    }
+
+    proptest! {
+        #[test]
+        fn any_hint_agrees_with_asking_each_hint(
+            text in "(must|never|src/a\\.rs|https://x|decided to|first|run|deploy  first|start|\nend|keep|a|b|\n| |é|x){0,12}"
+        ) {
+            for policy in policies() {
+                prop_assert_eq!(policy.any_hint(&text), policy.first_hint(&text).is_some());
+            }
+        }
     }
 }

@@ -5,8 +5,10 @@ pub(crate) mod access;
 mod file;
 pub(crate) mod read;
 mod snippet;
+mod text;
 
 pub use access::{Access, Refusal, DEFAULT_MAX_INPUT_BYTES};
 pub(crate) use file::escaped;
 pub use file::{SourceFile, Span, Spanned};
 pub(crate) use snippet::{column_width, Snippets};
+pub use text::Text;

@@ -50,6 +50,27 @@ pub struct TraceIndex<'a> {
     pub counter: Counter,
 }
 
+/// Regions from which a large trace's hints are matched on every core.
+const PARALLEL_REGIONS: usize = 4096;
+
+/// Whether a hint matches each region a hint is asked about: all but
+/// commitments and tool output (which cannot assert a commitment; users and
+/// assistants can). The one pass over all of a trace's text, so a large
+/// trace spreads it over every core.
+fn hints(policy: &Policy, regions: &[Region]) -> Vec<bool> {
+    let hint = |region: &Region| {
+        let commitment = matches!(&region.kind, RegionKind::Commitment(kind)
+            if policy.kind_position(kind).is_some())
+            && region.key.is_some();
+        !commitment && region.role != Some(Role::Tool) && policy.any_hint(&region.content.as_text())
+    };
+    if regions.len() < PARALLEL_REGIONS {
+        return regions.iter().map(hint).collect();
+    }
+    use rayon::prelude::*;
+    regions.par_iter().with_min_len(1024).map(hint).collect()
+}
+
 impl<'a> TraceIndex<'a> {
     /// `warning_limit`: see [`Findings`].
     pub fn new(
@@ -71,6 +92,7 @@ impl<'a> TraceIndex<'a> {
             findings: Findings::new(warning_limit),
             counter,
         };
+        let hinted = hints(policy, regions);
         let mut pinned = Vec::new();
         for (i, region) in regions.iter().enumerate() {
             let class = index.classify(i, region);
@@ -114,16 +136,13 @@ impl<'a> TraceIndex<'a> {
                 if let Content::Text(text) = &region.content {
                     if is_identifier_like(text) {
                         pinned.push(Pinned {
-                            text: text.clone(),
+                            text: text.to_string(),
                             region: i,
                         });
                     }
                 }
-            } else if region.role != Some(Role::Tool) {
-                // Tool output cannot assert a commitment; users and assistants can.
-                if let Some((kind, _)) = policy.first_hint(&region.content.as_text()) {
-                    index.untagged(i, region, kind);
-                }
+            } else if hinted.get(i).copied().unwrap_or(false) {
+                index.untagged(i, region);
             }
         }
         index.drift = DriftIndex::new(pinned);
@@ -225,10 +244,14 @@ impl<'a> TraceIndex<'a> {
         self.push(Anchor::Trace(i), diagnostic);
     }
 
-    fn untagged(&mut self, i: usize, region: &Region, kind: usize) {
+    /// A region a hint matches: which kind's is asked only of one shown.
+    fn untagged(&mut self, i: usize, region: &Region) {
         if !self.findings.admit(Code::UntaggedCandidate) {
             return;
         }
+        let Some((kind, _)) = self.policy.first_hint(&region.content.as_text()) else {
+            return;
+        };
         let name = self.policy.kinds.get(kind).map_or("", |k| k.name.as_str());
         let what = match region.kind {
             RegionKind::Narrative => "narrative",

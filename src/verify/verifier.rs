@@ -362,12 +362,12 @@ impl<'a> Verifier<'a> {
     fn rewritten(&mut self, p: usize, t: usize, span: &Span, text: &str) {
         if self.index.class[t].is_protected() {
             self.altered[t] = true;
-            self.altered_commitment(p, t, &Content::Text(text.to_owned()), span);
+            self.altered_commitment(p, t, &Content::Text(text.into()), span);
             return;
         }
         let region = self.region(t);
         let mut diagnostic = codes::altered_narrative(&region.id);
-        for note in difference::differences(&region.content, &Content::Text(text.to_owned())) {
+        for note in difference::differences(&region.content, &Content::Text(text.into())) {
             diagnostic = diagnostic.note(note);
         }
         let diagnostic = self.plan_label(diagnostic, p, span.clone(), "not the trace's text");
@@ -426,7 +426,7 @@ impl<'a> Verifier<'a> {
                     self.sequence.push((p, self.index.canonical(t)));
                     let closest = difference::closest_passage(text, &quoted);
                     let span = self.plan.file.find_within(text_span, closest);
-                    self.altered_commitment(p, t, &Content::Text(closest.to_owned()), &span);
+                    self.altered_commitment(p, t, &Content::Text(closest.into()), &span);
                 }
                 None => self.rewritten(p, t, text_span, difference::closest_passage(text, &quoted)),
             }
