@@ -247,11 +247,15 @@ pub fn read(input: &Input, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
     }
 }
 
-/// Every region of `input`, each typed by `convert` as it is read.
-pub fn read_all<T>(
+/// Every region of `input`, each typed by `convert` as it is read (a
+/// large JSON Lines file on two threads).
+pub fn read_all<T: Send>(
     input: &Input,
-    mut convert: impl FnMut(&Arc<SourceFile>, RawRegion) -> Result<T, Box<Diagnostic>>,
+    convert: impl Fn(&Arc<SourceFile>, RawRegion) -> Result<T, Box<Diagnostic>> + Sync,
 ) -> Result<Vec<T>, Box<Diagnostic>> {
+    if input.format == InputFormat::JsonLines && !input.file.text().trim().is_empty() {
+        return super::jsonl::read_all(&input.file, &convert);
+    }
     let mut typed = Vec::new();
     read(input, &mut |raw| {
         typed.push(convert(&input.file, raw)?);

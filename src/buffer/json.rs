@@ -240,31 +240,38 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
     Ok(())
 }
 
-/// A borrowed JSON value, typed. Strings without escapes, most of a
-/// trace, are shared with the file instead of copied, and plain whole
-/// numbers are taken as they are written; the text was validated when it
-/// was borrowed.
+/// A borrowed JSON value, typed: a string without escapes, most of a
+/// trace, is shared with the file instead of copied.
 pub(super) fn value_of(
     file: &Arc<SourceFile>,
     part: &str,
 ) -> Result<FieldValue, serde_json::Error> {
+    if let [b'"', inner @ .., b'"'] = part.as_bytes() {
+        if memchr::memchr(b'\\', inner).is_none() {
+            let start = offset_in(file.text(), part) + 1;
+            if let Some(text) = Text::in_file(file, start..start + inner.len()) {
+                return Ok(FieldValue::Str(text));
+            }
+        }
+    }
+    written(part).map(FieldValue::new)
+}
+
+/// A borrowed JSON value as a JSON value. Strings without escapes and plain
+/// whole numbers are taken as they are written instead of being parsed a
+/// second time; the text was validated when it was borrowed.
+fn written(part: &str) -> Result<Value, serde_json::Error> {
     match part.as_bytes() {
         [b'"', inner @ .., b'"'] if memchr::memchr(b'\\', inner).is_none() => {
-            let start = offset_in(file.text(), part) + 1;
-            Ok(match Text::in_file(file, start..start + inner.len()) {
-                Some(text) => FieldValue::Str(text),
-                None => FieldValue::Str(part[1..part.len() - 1].into()),
-            })
+            Ok(Value::String(part[1..part.len() - 1].to_owned()))
         }
-        [b'"', ..] => serde_json::from_str::<String>(part).map(|text| FieldValue::Str(text.into())),
+        [b'"', ..] => serde_json::from_str::<String>(part).map(Value::String),
         digits
             if !digits.is_empty() && digits.len() < 19 && digits.iter().all(u8::is_ascii_digit) =>
         {
-            Ok(FieldValue::Other(Value::from(
-                part.parse::<u64>().unwrap_or_default(),
-            )))
+            Ok(Value::from(part.parse::<u64>().unwrap_or_default()))
         }
-        _ => crate::buffer::strict::json_value(part).map(FieldValue::new),
+        _ => crate::buffer::strict::json_value(part),
     }
 }
 
@@ -285,10 +292,8 @@ pub(super) fn json_region(
         let start = offset_in(text, part);
         first = first.min(start);
         last = last.max(start + part.len());
-        let parse = |part: &str| {
-            value_of(file, part)
-                .map_err(|error| json_error(file, part, offset_in(text, part), &error, "a field"))
-        };
+        let failed =
+            |part: &str, error| json_error(file, part, offset_in(text, part), &error, "a field");
         let (value, items) = if part.starts_with('[') {
             // A list (`covers`): each element once, with its span.
             let elements: Vec<&RawValue> = serde_json::from_str(part)
@@ -299,11 +304,12 @@ pub(super) fn json_region(
                 .collect();
             let values = elements
                 .iter()
-                .map(|e| parse(e.get()).map(FieldValue::into_value))
+                .map(|e| written(e.get()).map_err(|error| failed(e.get(), error)))
                 .collect::<Result<_, _>>()?;
             (FieldValue::Other(Value::Array(values)), items)
         } else {
-            (parse(part)?, Vec::new())
+            let value = value_of(file, part).map_err(|error| failed(part, error))?;
+            (value, Vec::new())
         };
         *slot = Some(Field {
             value,

@@ -1,18 +1,71 @@
-//! JSON Lines traces and plans: one region a line, read a line at a time.
+//! JSON Lines traces and plans: one region a line, each line read on its
+//! own, so a large file is read on two threads, each taking half its lines.
 
+use std::ops::Range;
 use std::sync::Arc;
 
-use crate::buffer::document::Sink;
+use crate::buffer::document::{RawRegion, Sink};
 use crate::buffer::json::{json_error, json_region, JsonRegion};
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
-/// One region a line; the file is read a line at a time.
+/// Files from this size are read on two threads.
+const PARALLEL_BYTES: usize = 1 << 20;
+
+/// One region a line, in order, into `sink`.
 pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
+    lines(file, 0..file.text().len(), 0, sink)
+}
+
+/// Every region, each typed by `convert`: a large file's two halves on two
+/// threads. What comes back is what reading it in order gives, the first
+/// error in the file included: the second half's error counts only when
+/// the first half has none.
+pub(super) fn read_all<T: Send>(
+    file: &Arc<SourceFile>,
+    convert: &(impl Fn(&Arc<SourceFile>, RawRegion) -> Result<T, Box<Diagnostic>> + Sync),
+) -> Result<Vec<T>, Box<Diagnostic>> {
     let text = file.text();
-    let mut index = 0;
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
+    let collect = |range: Range<usize>, first: usize| {
+        let mut typed = Vec::new();
+        lines(file, range, first, &mut |raw| {
+            typed.push(convert(file, raw)?);
+            Ok(())
+        })?;
+        Ok(typed)
+    };
+    let middle = text.len() / 2;
+    let split = memchr::memchr(b'\n', &text.as_bytes()[middle..]).map(|i| middle + i + 1);
+    match split {
+        Some(split) if text.len() >= PARALLEL_BYTES && split < text.len() => {
+            // The second half's regions are numbered after the first's.
+            let first = text[..split]
+                .split_inclusive('\n')
+                .filter(|line| !line.trim().is_empty())
+                .count();
+            let (head, tail) = rayon::join(
+                || collect(0..split, 0),
+                || collect(split..text.len(), first),
+            );
+            let mut head = head?;
+            head.extend(tail?);
+            Ok(head)
+        }
+        _ => collect(0..text.len(), 0),
+    }
+}
+
+/// The lines of `range` (which starts a line), the first numbered `first`.
+fn lines(
+    file: &Arc<SourceFile>,
+    range: Range<usize>,
+    first: usize,
+    sink: &mut Sink<'_>,
+) -> Result<(), Box<Diagnostic>> {
+    let text = file.text();
+    let mut index = first;
+    let mut offset = range.start;
+    for line in text[range].split_inclusive('\n') {
         let start = offset;
         offset += line.len();
         let content = line.trim_end_matches(['\n', '\r']);
@@ -20,9 +73,10 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
             continue;
         }
         let content = &text[start..start + content.len()];
-        let what = format!("line {}", file.line_col(start).0);
-        let region: JsonRegion = serde_json::from_str(content)
-            .map_err(|error| json_error(file, content, start, &error, &what))?;
+        let region: JsonRegion = serde_json::from_str(content).map_err(|error| {
+            let what = format!("line {}", file.line_col(start).0);
+            json_error(file, content, start, &error, &what)
+        })?;
         sink(json_region(
             file,
             region,
