@@ -240,12 +240,10 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
     Ok(())
 }
 
-/// A borrowed JSON value, typed: a string without escapes, most of a
-/// trace, is shared with the file instead of copied.
-pub(super) fn value_of(
-    file: &Arc<SourceFile>,
-    part: &str,
-) -> Result<FieldValue, serde_json::Error> {
+/// A region's `text`, typed: written without escapes (most of a trace),
+/// it is shared with the file instead of copied. Other fields, short, are
+/// copied: sharing costs a count on the file that two threads would share.
+fn text_of(file: &Arc<SourceFile>, part: &str) -> Result<FieldValue, serde_json::Error> {
     if let [b'"', inner @ .., b'"'] = part.as_bytes() {
         if memchr::memchr(b'\\', inner).is_none() {
             let start = offset_in(file.text(), part) + 1;
@@ -275,6 +273,9 @@ fn written(part: &str) -> Result<Value, serde_json::Error> {
     }
 }
 
+/// `text`'s place in [`FIELDS`].
+const TEXT: usize = 3;
+
 /// Types each borrowed field as a JSON value, remembering its span.
 pub(super) fn json_region(
     file: &Arc<SourceFile>,
@@ -286,7 +287,7 @@ pub(super) fn json_region(
     let text = file.text();
     let mut fields: [Option<Field>; FIELDS.len()] = Default::default();
     let (mut first, mut last) = (usize::MAX, 0);
-    for (slot, raw) in fields.iter_mut().zip(region.0) {
+    for (i, (slot, raw)) in fields.iter_mut().zip(region.0).enumerate() {
         let Some(raw) = raw else { continue };
         let part = raw.get();
         let start = offset_in(text, part);
@@ -308,7 +309,11 @@ pub(super) fn json_region(
                 .collect::<Result<_, _>>()?;
             (FieldValue::Other(Value::Array(values)), items)
         } else {
-            let value = value_of(file, part).map_err(|error| failed(part, error))?;
+            let value = match i {
+                TEXT => text_of(file, part),
+                _ => written(part).map(FieldValue::new),
+            };
+            let value = value.map_err(|error| failed(part, error))?;
             (value, Vec::new())
         };
         *slot = Some(Field {
@@ -325,4 +330,12 @@ pub(super) fn json_region(
         listed,
         fields,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn text_is_where_fields_say() {
+        assert_eq!(super::FIELDS[super::TEXT], "text");
+    }
 }
