@@ -177,8 +177,9 @@ impl Policy {
         }
     }
 
-    /// Every hint as one alternation; `None` if it does not compile within
-    /// the hints' limits (then each hint is asked in turn).
+    /// Every hint as one alternation; `None` when it would compile to more
+    /// than 16 hints may (then each hint is asked in turn), so a policy of
+    /// many large hints does not hold them twice.
     fn hint_union(&self) -> Option<&Regex> {
         self.any_hint
             .get_or_init(|| {
@@ -193,7 +194,9 @@ impl Policy {
                     })
                     .collect();
                 regex::RegexBuilder::new(&alternatives.join("|"))
-                    .size_limit(crate::policy::hint::SIZE_LIMIT.saturating_mul(hints.len().max(1)))
+                    .size_limit(
+                        crate::policy::hint::SIZE_LIMIT.saturating_mul(hints.len().clamp(1, 16)),
+                    )
                     .dfa_size_limit(
                         crate::policy::hint::DFA_LIMIT.saturating_mul(hints.len().clamp(1, 8)),
                     )
