@@ -145,7 +145,19 @@ pub struct Policy {
     /// error, so there is nothing for the verifier to read here.
     pub on_rules: OnRules,
     /// Every hint as one pattern, made on first use: see [`Policy::any_hint`].
-    any_hint: OnceLock<Option<Regex>>,
+    any_hint: HintUnion,
+}
+
+/// The hints as one pattern, once made. A clone starts empty: a child
+/// policy is its parent's clone with more kinds, and must not ask the
+/// parent's hints alone.
+#[derive(Debug, Default)]
+struct HintUnion(OnceLock<Option<Regex>>);
+
+impl Clone for HintUnion {
+    fn clone(&self) -> HintUnion {
+        HintUnion::default()
+    }
 }
 
 impl Policy {
@@ -162,7 +174,7 @@ impl Policy {
             window: None,
             commitment_share: None,
             on_rules: OnRules::default(),
-            any_hint: OnceLock::new(),
+            any_hint: HintUnion::default(),
         }
     }
 
@@ -182,6 +194,7 @@ impl Policy {
     /// many large hints does not hold them twice.
     fn hint_union(&self) -> Option<&Regex> {
         self.any_hint
+            .0
             .get_or_init(|| {
                 let hints: Vec<&Hint> = self.kinds.iter().flat_map(|kind| &kind.hints).collect();
                 let alternatives: Vec<String> = hints
@@ -279,6 +292,21 @@ mod tests {
         assert!(flagged.any_hint("we start\nend here"));
         assert!(flagged.any_hint("one\nkeep\ntwo"));
         assert!(!flagged.any_hint("deploy later, keep going"));
+    }
+
+    #[test]
+    fn a_child_policy_asks_its_own_hints_after_its_parent_was_used() {
+        let parent = Policy::builtin();
+        assert!(!parent.any_hint("zebra crossing"));
+        // A clone (what a child is built from) makes its own pattern.
+        assert!(parent.any_hint.0.get().is_some());
+        assert!(Policy::clone(&parent).any_hint.0.get().is_none());
+        let child = "policy child\nextends default\nkind sighting {\n  hint /zebra/\n}\n";
+        let child = Policy::from_text("child.policy", child)
+            .map(|(policy, _)| policy)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        assert!(child.any_hint("zebra crossing"));
+        assert!(child.any_hint("we must not"));
     }
 
     proptest! {
