@@ -232,35 +232,28 @@ pub fn open(
     Ok(Input { file, format })
 }
 
-/// Reads every region of `input`, in order, into `sink`. Regions are not
-/// collected here: a sink that types them as they come keeps one copy of
-/// the data in memory, not two.
-pub fn read(input: &Input, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
-    let file = &input.file;
-    if file.text().trim().is_empty() {
-        return Err(Box::new(codes::empty_document(file.name())));
-    }
-    match input.format {
-        InputFormat::Json => super::json::read(file, sink),
-        InputFormat::JsonLines => super::jsonl::read(file, sink),
-        InputFormat::Yaml => super::yaml::read(file, sink),
-    }
-}
-
-/// Every region of `input`, each typed by `convert` as it is read (a
-/// large JSON Lines file on two threads).
+/// Every region of `input`, in order, each typed by `convert` as it is
+/// read: JSON and YAML regions as the parser hands them over, so one copy
+/// of the data is in memory, not two; a large JSON Lines file on two
+/// threads.
 pub fn read_all<T: Send>(
     input: &Input,
     convert: impl Fn(&Arc<SourceFile>, RawRegion) -> Result<T, Box<Diagnostic>> + Sync,
 ) -> Result<Vec<T>, Box<Diagnostic>> {
-    if input.format == InputFormat::JsonLines && !input.file.text().trim().is_empty() {
-        return super::jsonl::read_all(&input.file, &convert);
+    let file = &input.file;
+    if file.text().trim().is_empty() {
+        return Err(Box::new(codes::empty_document(file.name())));
     }
     let mut typed = Vec::new();
-    read(input, &mut |raw| {
-        typed.push(convert(&input.file, raw)?);
+    let mut sink = |raw| {
+        typed.push(convert(file, raw)?);
         Ok(())
-    })?;
+    };
+    match input.format {
+        InputFormat::Json => super::json::read(file, &mut sink)?,
+        InputFormat::Yaml => super::yaml::read(file, &mut sink)?,
+        InputFormat::JsonLines => return super::jsonl::read_all(file, &convert),
+    }
     Ok(typed)
 }
 

@@ -12,11 +12,6 @@ use crate::source::SourceFile;
 /// Files from this size are read on two threads.
 const PARALLEL_BYTES: usize = 1 << 20;
 
-/// One region a line, in order, into `sink`.
-pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Box<Diagnostic>> {
-    lines(file, 0..file.text().len(), 0, sink)
-}
-
 /// Every region, each typed by `convert`: a large file's two halves on two
 /// threads. What comes back is what reading it in order gives, the first
 /// error in the file included: the second half's error counts only when
