@@ -2,7 +2,7 @@
 //! order, then the whole run. Advisory warnings past a limit are counted,
 //! not built, so a trace full of paths costs neither time nor memory.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::diagnostics::Code;
 use crate::diagnostics::{Diagnostic, Severity};
@@ -22,8 +22,7 @@ pub struct Findings {
     limit: Option<usize>,
     shown: HashMap<Code, usize>,
     /// Codes that reached the limit, with how many more were found.
-    stopped: BTreeSet<Code>,
-    hidden: HashMap<Code, usize>,
+    hidden: BTreeMap<Code, usize>,
     /// Codes whose search stopped on a budget of its own: their counts
     /// are lower bounds.
     incomplete: BTreeSet<Code>,
@@ -67,7 +66,6 @@ impl Findings {
     /// is reached: it is then counted, not built.
     pub fn admit(&mut self, code: Code) -> bool {
         if !self.wants(code) {
-            self.stopped.insert(code);
             *self.hidden.entry(code).or_default() += 1;
             return false;
         }
@@ -99,12 +97,12 @@ impl Findings {
         self.items.sort_by_key(|(anchor, _)| *anchor);
         let diagnostics: Vec<Diagnostic> = self.items.into_iter().map(|(_, d)| d).collect();
         let folded = self
-            .stopped
+            .hidden
             .iter()
-            .map(|code| Folded {
+            .map(|(code, &more)| Folded {
                 code: code.name().to_owned(),
                 shown: self.shown.get(code).copied().unwrap_or(0),
-                more: self.hidden.get(code).copied().unwrap_or(0),
+                more,
                 complete: !self.incomplete.contains(code),
             })
             .collect();
