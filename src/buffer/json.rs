@@ -244,25 +244,33 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
 /// it is shared with the file instead of copied. Other fields, short, are
 /// copied: sharing costs a count on the file that two threads would share.
 fn text_of(file: &Arc<SourceFile>, part: &str) -> Result<FieldValue, serde_json::Error> {
-    if let [b'"', inner @ .., b'"'] = part.as_bytes() {
-        if memchr::memchr(b'\\', inner).is_none() {
-            let start = offset_in(file.text(), part) + 1;
-            if let Some(text) = Text::in_file(file, start..start + inner.len()) {
-                return Ok(FieldValue::Str(text));
-            }
+    if let Some(inner) = unescaped(part) {
+        let start = offset_in(file.text(), inner);
+        if let Some(text) = Text::in_file(file, start..start + inner.len()) {
+            return Ok(FieldValue::Str(text));
         }
     }
     written(part).map(FieldValue::new)
+}
+
+/// The inside of a JSON string written without escapes: the string itself.
+fn unescaped(part: &str) -> Option<&str> {
+    match part.as_bytes() {
+        [b'"', inner @ .., b'"'] if memchr::memchr(b'\\', inner).is_none() => {
+            part.get(1..part.len() - 1)
+        }
+        _ => None,
+    }
 }
 
 /// A borrowed JSON value as a JSON value. Strings without escapes and plain
 /// whole numbers are taken as they are written instead of being parsed a
 /// second time; the text was validated when it was borrowed.
 fn written(part: &str) -> Result<Value, serde_json::Error> {
+    if let Some(inner) = unescaped(part) {
+        return Ok(Value::String(inner.to_owned()));
+    }
     match part.as_bytes() {
-        [b'"', inner @ .., b'"'] if memchr::memchr(b'\\', inner).is_none() => {
-            Ok(Value::String(part[1..part.len() - 1].to_owned()))
-        }
         [b'"', ..] => serde_json::from_str::<String>(part).map(Value::String),
         digits
             if !digits.is_empty() && digits.len() < 19 && digits.iter().all(u8::is_ascii_digit) =>
