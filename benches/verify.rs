@@ -4,8 +4,10 @@
 //! e.g. `10000,100000`). The data is generated under `target/bench-data`
 //! and never committed. Each measurement runs in a child process, so its
 //! peak memory (VmHWM, Linux) is its own; times are the best of 5 runs.
-//! Then a typical 128k-token buffer, in process and as a whole process
-//! (`CTXGUARD_BENCH_SIZES=typical` runs only that).
+//! Then a typical 128k-token buffer, in process and as a whole process, and
+//! the start-up of a whole process on the README's example, whose regions
+//! are counted with `o200k_base` (`CTXGUARD_BENCH_SIZES=typical` runs only
+//! these).
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -73,6 +75,50 @@ fn verify(trace: &Path, plan: &Path) {
     let style = ctxguard::HumanStyle::plain();
     ctxguard::render(&report, ctxguard::Format::Json, &style, &mut out).expect("render");
     std::hint::black_box(out);
+}
+
+/// Median and 99th percentile of `runs`, in whatever unit they are.
+fn percentiles(mut runs: Vec<f64>) -> (f64, f64) {
+    runs.sort_by(f64::total_cmp);
+    (runs[runs.len() / 2], runs[runs.len() * 99 / 100])
+}
+
+/// `ctxguard verify` as a whole process, `runs` times: milliseconds each.
+fn processes(runs: usize, trace: &Path, plan: &Path, format: &str) -> Vec<f64> {
+    (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            let status = std::process::Command::new(env!("CARGO_BIN_EXE_ctxguard"))
+                .args(["verify", "--format", format, "--trace"])
+                .arg(trace)
+                .arg("--plan")
+                .arg(plan)
+                .stdout(std::process::Stdio::null())
+                .status()
+                .expect("ctxguard runs");
+            assert!(status.success(), "{} verifies", plan.display());
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect()
+}
+
+/// The README's first command (`ctxguard verify` of the migration example,
+/// its regions counted with `o200k_base`, human output) as 50 whole
+/// processes started from a child of this bench, which then prints their
+/// median and p99 milliseconds and the highest peak memory any of them
+/// reached (`getrusage` of its children, KiB).
+fn startup_child() {
+    let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/migration");
+    let runs = processes(
+        50,
+        &scenario.join("trace.yaml"),
+        &scenario.join("plan-good.yaml"),
+        "human",
+    );
+    let (median, p99) = percentiles(runs);
+    let usage = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
+        .expect("getrusage");
+    println!("{median} {p99} {}", usage.max_rss());
 }
 
 /// Runs one measurement in this process and prints `seconds peak_kib`.
@@ -155,10 +201,6 @@ fn typical() {
     let (trace, plan) = read();
     let verified = ctxguard::verify(&policy, &trace, &plan, &options);
     assert_eq!(verified.verdict, ctxguard::Verdict::Compact);
-    let percentiles = |mut runs: Vec<f64>| {
-        runs.sort_by(f64::total_cmp);
-        (runs[runs.len() / 2], runs[runs.len() * 99 / 100])
-    };
     let timed = |work: &dyn Fn()| {
         percentiles(
             (0..500)
@@ -181,23 +223,24 @@ fn typical() {
     std::fs::create_dir_all(&dir).expect("bench data folder");
     std::fs::write(dir.join("trace.json"), &trace_text).expect("trace written");
     std::fs::write(dir.join("plan.json"), &plan_text).expect("plan written");
-    let (process, process_p99) = percentiles(
-        (0..50)
-            .map(|_| {
-                let start = Instant::now();
-                let status = std::process::Command::new(env!("CARGO_BIN_EXE_ctxguard"))
-                    .args(["verify", "--format", "json", "--trace"])
-                    .arg(dir.join("trace.json"))
-                    .arg("--plan")
-                    .arg(dir.join("plan.json"))
-                    .stdout(std::process::Stdio::null())
-                    .status()
-                    .expect("ctxguard runs");
-                assert!(status.success(), "the typical plan verifies");
-                start.elapsed().as_secs_f64() * 1e3
-            })
-            .collect(),
-    );
+    let (process, process_p99) = percentiles(processes(
+        50,
+        &dir.join("trace.json"),
+        &dir.join("plan.json"),
+        "json",
+    ));
+    let startup = std::process::Command::new(std::env::current_exe().expect("this bench"))
+        .arg("--startup")
+        .output()
+        .expect("the start-up child runs");
+    let startup = String::from_utf8_lossy(&startup.stdout);
+    let startup: Vec<f64> = startup
+        .split_whitespace()
+        .filter_map(|field| field.parse().ok())
+        .collect();
+    let [startup, startup_p99, startup_kib] = startup[..] else {
+        panic!("the start-up child prints three numbers");
+    };
     println!();
     println!("| typical 128k-token buffer (500 regions, tokens given) | median ms | p99 ms |");
     println!("|---|---:|---:|");
@@ -206,10 +249,21 @@ fn typical() {
         "| read both from text and `verify`, in process | {with_read:.3} | {with_read_p99:.3} |"
     );
     println!("| whole `ctxguard verify --format json` process | {process:.2} | {process_p99:.2} |");
+    println!();
+    println!("| start-up: the README's example, counted with `o200k_base` | median ms | p99 ms | peak MB |");
+    println!("|---|---:|---:|---:|");
+    println!(
+        "| whole `ctxguard verify` process | {startup:.2} | {startup_p99:.2} | {:.1} |",
+        startup_kib / 1024.0
+    );
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--startup") {
+        startup_child();
+        return;
+    }
     if args.get(1).map(String::as_str) == Some("--child") {
         child(&args[2], Path::new(&args[3]), Path::new(&args[4]));
         return;
