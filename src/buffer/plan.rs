@@ -120,6 +120,20 @@ pub enum Entry {
 }
 
 impl PlanRegion {
+    /// The text this region writes into the compacted buffer itself (a
+    /// summary, a commitment or narrative written out), which its tokens
+    /// are the tokens of; `None` for a region that keeps a trace region.
+    pub fn written(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match &self.entry {
+            Entry::Keep { .. } | Entry::Narrative { text: None, .. } => None,
+            Entry::Summary { text, .. }
+            | Entry::Narrative {
+                text: Some(text), ..
+            } => Some(text.node.as_str().into()),
+            Entry::Commitment { content, .. } => Some(content.node.as_text()),
+        }
+    }
+
     /// A region ctxguard made, with no place in a file.
     pub fn unplaced(index: usize, entry: Entry) -> Self {
         PlanRegion {

@@ -6,7 +6,6 @@
 //! written.
 
 use crate::buffer::plan::{Entry, Plan, PlanRegion, SummaryKind};
-use crate::buffer::tokens::{self, Counter};
 use crate::buffer::trace::{Role, Status, Trace};
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::policy::Policy;
@@ -87,7 +86,7 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
             run.push(t);
             continue;
         }
-        if let Err(diagnostic) = flush(&mut entries, &mut run, trace, counter, options) {
+        if let Err(diagnostic) = flush(&mut entries, &mut run, trace, options) {
             return Outcome::Failed(vec![*diagnostic]);
         }
         let discharged =
@@ -100,8 +99,21 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
             discharged.then_some(t),
         ));
     }
-    if let Err(diagnostic) = flush(&mut entries, &mut run, trace, counter, options) {
+    if let Err(diagnostic) = flush(&mut entries, &mut run, trace, options) {
         return Outcome::Failed(vec![*diagnostic]);
+    }
+    // Every summary counted at once, on every core when there are many.
+    let summaries: Vec<&str> = (entries.iter())
+        .filter_map(|(entry, _, _)| match entry {
+            Entry::Summary { text, .. } => Some(text.node.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut counts = counter.count_all(&summaries).into_iter();
+    for (entry, tokens, _) in &mut entries {
+        if let Entry::Summary { .. } = entry {
+            *tokens = counts.next().unwrap_or(0);
+        }
     }
 
     if let Some(window) = options.budget.window_for(policy) {
@@ -152,12 +164,12 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
     }
 }
 
-/// Replaces the pending narrative run by one summary.
+/// Replaces the pending narrative run by one summary, its tokens not yet
+/// counted.
 fn flush(
     entries: &mut Vec<(Entry, u64, Option<usize>)>,
     run: &mut Vec<usize>,
     trace: &Trace,
-    counter: Counter,
     options: &CompactOptions,
 ) -> Result<(), Box<Diagnostic>> {
     if run.is_empty() {
@@ -190,7 +202,6 @@ fn flush(
             (text, "extractive".to_owned())
         }
     };
-    let tokens = tokens::count(counter.tokenizer, &text);
     let covers = run
         .iter()
         .map(|&t| Spanned::unplaced(trace.regions[t].id.clone()))
@@ -203,7 +214,7 @@ fn flush(
             text: Spanned::unplaced(text),
             summarizer: Some(summarizer),
         },
-        tokens,
+        0,
         None,
     ));
     run.clear();

@@ -71,6 +71,18 @@ fn hints(policy: &Policy, regions: &[Region]) -> Vec<bool> {
     regions.par_iter().with_min_len(1024).map(hint).collect()
 }
 
+/// The tokens of every region that is counted (see [`Counter::counts`]), in
+/// order: the one pass of the tokenizer over a trace, on every core when
+/// there is enough text.
+fn counts(counter: Counter, regions: &[Region]) -> Vec<u64> {
+    let texts: Vec<_> = regions
+        .iter()
+        .filter(|region| counter.counts(region.tokens))
+        .map(|region| region.content.as_text())
+        .collect();
+    counter.count_all(&texts)
+}
+
 impl<'a> TraceIndex<'a> {
     /// `warning_limit`: see [`Findings`].
     pub fn new(
@@ -93,11 +105,12 @@ impl<'a> TraceIndex<'a> {
             counter,
         };
         let hinted = hints(policy, regions);
+        let mut counts = counts(counter, regions).into_iter();
         let mut pinned = Vec::new();
         for (i, region) in regions.iter().enumerate() {
             let class = index.classify(i, region);
             index.class.push(class);
-            let counted = counter.count(region.tokens, || region.content.as_text());
+            let counted = counter.count(region.tokens, || counts.next().unwrap_or(0));
             if let Some(given) = counted.stale {
                 index.stale_tokens(i, region, given, counted.tokens);
             }

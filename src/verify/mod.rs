@@ -133,12 +133,8 @@ pub fn verdict_of(diagnostics: &[Diagnostic]) -> Verdict {
 
 /// Verifies `plan` against `trace` under `policy`: the verdict, every finding, the counts.
 pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) -> Verification {
-    let mut index = TraceIndex::new(
-        policy,
-        trace,
-        options.budget.counter(policy),
-        options.warning_limit,
-    );
+    let counter = options.budget.counter(policy);
+    let mut index = TraceIndex::new(policy, trace, counter, options.warning_limit);
     let findings = std::mem::take(&mut index.findings);
     let n = trace.regions.len();
     let mut next_protected = vec![n; n + 1];
@@ -162,6 +158,7 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
         tokens_after: 0,
         drift_stopped: false,
         claimed: Vec::new(),
+        written: verifier::written_tokens(counter, plan),
     };
     for (p, region) in plan.regions.iter().enumerate() {
         verifier.entry(p, region);

@@ -3,6 +3,7 @@
 //! what is missing and the budget. The order checks are in `order`.
 
 use crate::buffer::plan::{Entry, Plan, PlanRegion};
+use crate::buffer::tokens::{self, Counter};
 use crate::buffer::trace::{Content, Region, Status, Trace};
 use crate::diagnostics::codes::policy as policy_codes;
 use crate::diagnostics::codes::verify as codes;
@@ -34,6 +35,25 @@ pub(super) struct Verifier<'a> {
     pub(super) drift_stopped: bool,
     /// Plan text whose `tokens` was taken as given: (plan index, given, text).
     pub(super) claimed: Vec<(usize, u64, Cow<'a, str>)>,
+    /// The tokens of each plan region whose written text is counted, all
+    /// counted before the plan is read (see [`Verifier::count`]).
+    pub(super) written: Vec<Option<u64>>,
+}
+
+/// The tokens of every plan region's written text that is counted (its
+/// `tokens` not given, or `--recount`), counted on every core when there
+/// is enough of it.
+pub(super) fn written_tokens(counter: Counter, plan: &Plan) -> Vec<Option<u64>> {
+    let texts: Vec<(usize, Cow<'_, str>)> = (plan.regions.iter().enumerate())
+        .filter(|(_, region)| counter.counts(region.tokens))
+        .filter_map(|(p, region)| Some((p, region.written()?)))
+        .collect();
+    let tokens = counter.count_all(&texts.iter().map(|(_, text)| text).collect::<Vec<_>>());
+    let mut written = vec![None; plan.regions.len()];
+    for ((p, _), tokens) in texts.iter().zip(tokens) {
+        written[*p] = Some(tokens);
+    }
+    written
 }
 
 impl<'a> Verifier<'a> {
@@ -130,7 +150,10 @@ impl<'a> Verifier<'a> {
                 given
             }
             _ => {
-                let counted = self.index.counter.count(given, || text);
+                let tokenizer = self.index.counter.tokenizer;
+                let written = self.written.get(p).copied().flatten();
+                let real = || written.unwrap_or_else(|| tokens::count(tokenizer, &text));
+                let counted = self.index.counter.count(given, real);
                 if let Some(given) = counted.stale {
                     self.stale_tokens(p, given, counted.tokens);
                 }
@@ -152,8 +175,10 @@ impl<'a> Verifier<'a> {
         if most <= window {
             return;
         }
-        for (p, given, text) in std::mem::take(&mut self.claimed) {
-            let counted = crate::buffer::tokens::count(self.index.counter.tokenizer, &text);
+        let claimed = std::mem::take(&mut self.claimed);
+        let texts: Vec<&str> = claimed.iter().map(|(_, _, text)| text.as_ref()).collect();
+        let counts = self.index.counter.count_all(&texts);
+        for ((p, given, _), counted) in claimed.into_iter().zip(counts) {
             if crate::buffer::tokens::is_stale(given, counted) {
                 self.stale_tokens(p, given, counted);
             }

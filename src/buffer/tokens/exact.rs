@@ -3,32 +3,36 @@
 //!
 //! bpe-openai counts in time linear in the text on any input, but building
 //! its `o200k_base` tables takes about 45 ms and 70 MB, which a hook run on
-//! every prompt would pay for a few sentences. So a text is first split the
-//! way the encoding splits it (its pre-tokenization pattern, bpe-openai's
-//! own splitter), and each piece of at most 64 bytes is counted from the
-//! rank table build.rs wrote ([`Ranks`]), which needs no building. A
-//! longer piece builds bpe-openai's encoding, and every later text is
-//! counted by it whole. Both give tiktoken's
-//! counts: `tests/tokens.rs` compares them on reference counts from Python
-//! tiktoken and with each other on generated text.
+//! every prompt would pay for a few sentences. So a text is split here the
+//! way the encoding splits it ([`Splitter`]), and each piece of at most 64
+//! bytes is counted from the rank table build.rs wrote ([`Ranks`]), which
+//! needs no building. The first longer piece builds bpe-openai's encoding,
+//! which then counts every piece. Both give tiktoken's counts:
+//! `tests/tokens.rs` checks them against reference counts from Python
+//! tiktoken, and the tests below check them against each other.
 
+use std::cell::RefCell;
 use std::sync::{LazyLock, OnceLock};
+use std::thread::LocalKey;
 
-use bpe_openai::byte_pair_encoding::BytePairEncoding;
+use regex_automata::meta::Cache;
 
 use super::ranks::Ranks;
+use super::split::Splitter;
 
 /// One exact encoding: its rank table, its splitter, and bpe-openai's
 /// encoding once something needed it.
 pub(super) struct Encoding {
     ranks: LazyLock<Option<Ranks>>,
-    splitter: LazyLock<Option<bpe_openai::Tokenizer>>,
+    splitter: LazyLock<Option<Splitter>>,
+    /// Each thread's search cache for the splitter, so that threads
+    /// counting at once do not share one.
+    cache: &'static LocalKey<RefCell<Option<Cache>>>,
     full: fn() -> &'static bpe_openai::Tokenizer,
     built: OnceLock<&'static bpe_openai::Tokenizer>,
 }
 
-/// `o200k_base`'s pre-tokenization, as bpe-openai 0.3 writes it: a third
-/// pattern `\s+\s` whose last character is a look-ahead, then `\s+`.
+/// `o200k_base`'s pre-tokenization, as bpe-openai 0.3 writes it.
 const O200K_BASE: &str = concat!(
     "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
     "|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
@@ -41,6 +45,11 @@ const O200K_BASE: &str = concat!(
 /// `cl100k_base`'s pre-tokenization, as bpe-openai 0.3 writes it.
 const CL100K_BASE: &str = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+$";
 
+thread_local! {
+    static O200K_CACHE: RefCell<Option<Cache>> = const { RefCell::new(None) };
+    static CL100K_CACHE: RefCell<Option<Cache>> = const { RefCell::new(None) };
+}
+
 pub(super) static O200K: Encoding = Encoding {
     ranks: LazyLock::new(|| {
         Ranks::new(include_bytes!(concat!(
@@ -48,7 +57,8 @@ pub(super) static O200K: Encoding = Encoding {
             "/ranks_o200k_base.bin"
         )))
     }),
-    splitter: LazyLock::new(|| splitter(O200K_BASE)),
+    splitter: LazyLock::new(|| Splitter::new(O200K_BASE)),
+    cache: &O200K_CACHE,
     full: bpe_openai::o200k_base,
     built: OnceLock::new(),
 };
@@ -60,18 +70,11 @@ pub(super) static CL100K: Encoding = Encoding {
             "/ranks_cl100k_base.bin"
         )))
     }),
-    splitter: LazyLock::new(|| splitter(CL100K_BASE)),
+    splitter: LazyLock::new(|| Splitter::new(CL100K_BASE)),
+    cache: &CL100K_CACHE,
     full: bpe_openai::cl100k_base,
     built: OnceLock::new(),
 };
-
-/// bpe-openai's splitter for `pattern`. It comes only with an encoding, so
-/// it is given one of the 256 single bytes, which is never asked to count.
-fn splitter(pattern: &str) -> Option<bpe_openai::Tokenizer> {
-    let bytes = BytePairEncoding::from_dictionary((0..=u8::MAX).map(|b| vec![b]), None);
-    let patterns = [(pattern, false), ("\\s+\\s", true), ("\\s+", false)];
-    bpe_openai::Tokenizer::new_lookahead(bytes, &patterns, false).ok()
-}
 
 impl Encoding {
     /// bpe-openai's encoding, built on first use.
@@ -81,25 +84,30 @@ impl Encoding {
 
     /// The number of tokens in `text`.
     pub(super) fn count(&self, text: &str) -> u64 {
-        match self.built.get() {
-            Some(full) => full.count(text) as u64,
-            None => self.count_pieces(text),
-        }
+        self.count_with(text, self.built.get().copied())
     }
 
-    /// The number of tokens in `text`, split here, a short piece counted
-    /// from the rank table, a longer one by bpe-openai.
-    fn count_pieces(&self, text: &str) -> u64 {
+    /// The number of tokens in `text`: each piece counted by `full` when
+    /// bpe-openai's encoding is built, else from the rank table.
+    fn count_with(&self, text: &str, full: Option<&bpe_openai::Tokenizer>) -> u64 {
         let (Some(ranks), Some(splitter)) = (&*self.ranks, &*self.splitter) else {
             return self.full().count(text) as u64;
         };
-        splitter
-            .split(text)
-            .map(|piece| match ranks.count_piece(piece.as_bytes()) {
-                Some(tokens) => tokens,
-                None => self.full().bpe.count(piece.as_bytes()) as u64,
-            })
-            .sum()
+        let count = |cache: &mut Cache| {
+            splitter
+                .split(cache, text)
+                .map(|piece| match full {
+                    Some(full) => full.bpe.count(piece.as_bytes()) as u64,
+                    None => ranks
+                        .count_piece(piece.as_bytes())
+                        .unwrap_or_else(|| self.full().bpe.count(piece.as_bytes()) as u64),
+                })
+                .sum()
+        };
+        self.cache.with(|cache| match cache.try_borrow_mut() {
+            Ok(mut cache) => count(cache.get_or_insert_with(|| splitter.cache())),
+            Err(_) => count(&mut splitter.cache()),
+        })
     }
 }
 
@@ -133,8 +141,7 @@ mod tests {
     }
 
     /// The reference counts from Python tiktoken that `tests/tokens.rs`
-    /// checks through `count_tokens`, here on the split-and-table path
-    /// alone (which `count_tokens` takes only until bpe-openai is built).
+    /// checks through `count_tokens`.
     #[test]
     fn pieces_count_as_tiktoken_counts() {
         let fixture: serde_json::Value =
@@ -146,7 +153,9 @@ mod tests {
             let text = case["text"].as_str().expect("each case has a text");
             for (name, encoding) in encodings() {
                 let expected = case[name].as_u64().expect("each case has both counts");
-                assert_eq!(encoding.count_pieces(text), expected, "{name} {text:?}");
+                let full = Some(encoding.full());
+                assert_eq!(encoding.count_with(text, None), expected, "{name} {text:?}");
+                assert_eq!(encoding.count_with(text, full), expected, "{name} {text:?}");
             }
         }
     }
@@ -199,11 +208,26 @@ mod tests {
         prop::collection::vec(parts, 0..60).prop_map(|parts| parts.concat())
     }
 
-    /// Each encoding counts `text` as bpe-openai counts it.
+    /// Each encoding counts `text` as bpe-openai counts it, both from the
+    /// rank table and once bpe-openai's encoding is built.
     fn same_as_bpe_openai(text: &str) -> Result<(), TestCaseError> {
         for (name, encoding) in encodings() {
-            let whole = encoding.full().count(text) as u64;
-            prop_assert_eq!(encoding.count_pieces(text), whole, "{} {:?}", name, text);
+            let full = encoding.full();
+            let whole = full.count(text) as u64;
+            prop_assert_eq!(
+                encoding.count_with(text, None),
+                whole,
+                "{} table {:?}",
+                name,
+                text
+            );
+            prop_assert_eq!(
+                encoding.count_with(text, Some(full)),
+                whole,
+                "{} built {:?}",
+                name,
+                text
+            );
         }
         Ok(())
     }

@@ -7,6 +7,7 @@
 
 mod exact;
 mod ranks;
+mod split;
 
 /// How tokens are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,8 +67,6 @@ pub struct Counter {
 pub struct Counted {
     pub tokens: u64,
     pub stale: Option<u64>,
-    /// Whether the tokenizer ran (no usable `tokens` was given).
-    pub counted: bool,
 }
 
 /// A given count more than 10% off the real one.
@@ -75,29 +74,41 @@ pub fn is_stale(given: u64, real: u64) -> bool {
     given.abs_diff(real).saturating_mul(10) > real
 }
 
+/// Texts from which [`Counter::count_all`] counts on every core: below it,
+/// starting the other threads costs more than they save.
+const PARALLEL_BYTES: usize = 256 * 1024;
+
 impl Counter {
-    /// `text` is asked for only when the tokenizer runs.
-    pub fn count<'t>(
-        &self,
-        given: Option<u64>,
-        text: impl FnOnce() -> std::borrow::Cow<'t, str>,
-    ) -> Counted {
+    /// Whether a region that gives `given` tokens is counted.
+    pub fn counts(&self, given: Option<u64>) -> bool {
+        self.recount || given.is_none()
+    }
+
+    /// A region's tokens: those it gives, or `real()` when it is counted.
+    pub fn count(&self, given: Option<u64>, real: impl FnOnce() -> u64) -> Counted {
         match given {
-            Some(tokens) if !self.recount => Counted {
+            Some(tokens) if !self.counts(given) => Counted {
                 tokens,
                 stale: None,
-                counted: false,
             },
             _ => {
-                let tokens = count(self.tokenizer, &text());
+                let tokens = real();
                 let stale = given.filter(|&g| is_stale(g, tokens));
-                Counted {
-                    tokens,
-                    stale,
-                    counted: true,
-                }
+                Counted { tokens, stale }
             }
         }
+    }
+
+    /// The tokens of each of `texts`, counted on every core when there is
+    /// enough text to share.
+    pub fn count_all<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Vec<u64> {
+        let one = |text: &S| count(self.tokenizer, text.as_ref());
+        let bytes = texts.iter().map(|text| text.as_ref().len()).sum::<usize>();
+        if bytes < PARALLEL_BYTES || texts.len() < 2 {
+            return texts.iter().map(one).collect();
+        }
+        use rayon::prelude::*;
+        texts.par_iter().map(one).collect()
     }
 }
 
@@ -119,13 +130,19 @@ mod tests {
             tokenizer: Tokenizer::O200kBase,
             recount: false,
         };
-        let hello = || "hello world".into();
+        let hello = || count(Tokenizer::O200kBase, "hello world");
         assert_eq!(
             trust.count(Some(99), hello),
             Counted {
                 tokens: 99,
                 stale: None,
-                counted: false
+            }
+        );
+        assert_eq!(
+            trust.count(None, hello),
+            Counted {
+                tokens: 2,
+                stale: None,
             }
         );
         let recount = Counter {
@@ -137,22 +154,27 @@ mod tests {
             Counted {
                 tokens: 2,
                 stale: Some(99),
-                counted: true
             }
         );
         // Within 10%: not stale.
         let text = "word ".repeat(100);
         let real = count(Tokenizer::O200kBase, &text);
-        assert_eq!(
-            recount
-                .count(Some(real + real / 10), || text.as_str().into())
-                .stale,
-            None
-        );
+        assert_eq!(recount.count(Some(real + real / 10), || real).stale, None);
         let off = real + real / 10 + 2;
-        assert_eq!(
-            recount.count(Some(off), || text.as_str().into()).stale,
-            Some(off)
-        );
+        assert_eq!(recount.count(Some(off), || real).stale, Some(off));
+    }
+
+    #[test]
+    fn counting_all_counts_each_in_order_on_any_number_of_cores() {
+        let counter = Counter {
+            tokenizer: Tokenizer::O200kBase,
+            recount: false,
+        };
+        // Under and over the bytes from which every core counts.
+        for n in [3, 2 * PARALLEL_BYTES / 20] {
+            let texts: Vec<String> = (0..n).map(|i| "word ".repeat(i % 7)).collect();
+            let each: Vec<u64> = texts.iter().map(|t| count(counter.tokenizer, t)).collect();
+            assert_eq!(counter.count_all(&texts), each, "{n} texts");
+        }
     }
 }
