@@ -175,7 +175,10 @@ impl Fields<'_> {
                 None,
             ) => Ok((Content::Text(text), span)),
             (Some(field), None) => Err(self.wrong_type("text", &field, "a string")),
-            (None, Some(record)) => Ok((Content::Record(record.value.into_value()), record.span)),
+            (None, Some(record)) => Ok((
+                Content::Record(Box::new(record.value.into_value())),
+                record.span,
+            )),
             (None, None) => Err(self.error(
                 self.raw.opening(self.file.text()),
                 format!("{} has no content", self.where_()),

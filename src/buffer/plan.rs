@@ -47,7 +47,7 @@ pub struct PlanRegion {
     /// Where an imported region came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Provenance")]
-    pub source: Option<Provenance>,
+    pub source: Option<Box<Provenance>>,
     /// Where the region stands in its file.
     #[serde(skip)]
     pub place: Place,

@@ -18,7 +18,9 @@ pub enum Content {
     /// Text, compared byte for byte.
     Text(Text),
     /// Structured content, compared structurally (object key order ignored).
-    Record(Value),
+    // Boxed: most regions are text, and every region takes the room of
+    // the largest content.
+    Record(Box<Value>),
 }
 
 impl Content {
@@ -250,7 +252,7 @@ pub struct Region {
     /// Where an imported region came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Provenance")]
-    pub source: Option<Provenance>,
+    pub source: Option<Box<Provenance>>,
     /// How an imported region's kind was decided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Derived")]
@@ -440,4 +442,18 @@ fn region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<Region, Box<Diag
         kind_span: kind_field.map(|(_, span)| span),
         content_span,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A large trace holds one of these a region: what is rare (a record,
+    /// an imported region's provenance) is boxed, not paid for by all.
+    #[test]
+    fn a_region_stays_small() {
+        let size = std::mem::size_of::<Region>();
+        assert!(size <= 328, "Region takes {size} bytes");
+        assert!(std::mem::size_of::<Content>() <= 32);
+    }
 }

@@ -336,12 +336,12 @@ impl State {
                 region.role = Some(Role::User);
                 region.status = active.status;
                 region.derived = Some(c.derived);
-                region.source = Some(Provenance {
+                region.source = Some(Box::new(Provenance {
                     file: ledger.to_owned(),
                     line: Some(active.line),
                     record: None,
                     hint: c.hint.clone(),
-                });
+                }));
                 region
             })
             .collect();

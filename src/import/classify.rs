@@ -98,12 +98,12 @@ pub fn event(policy: &Policy, session: &str, event: &Event) -> (Trace, Plan, Vec
                 Region::unplaced(regions.len(), id, kind, key, Content::Text(text.into()));
             region.role = Some(role(message.origin));
             region.derived = derived;
-            region.source = Some(Provenance {
+            region.source = Some(Box::new(Provenance {
                 file: session.to_owned(),
                 line: Some(message.line),
                 record: message.record.clone(),
                 hint,
-            });
+            }));
             regions.push(region);
         }
         of_message.push((start..regions.len()).collect());
@@ -146,12 +146,12 @@ pub fn event(policy: &Policy, session: &str, event: &Event) -> (Trace, Plan, Vec
                 summarizer: None,
             },
         );
-        region.source = Some(Provenance {
+        region.source = Some(Box::new(Provenance {
             file: session.to_owned(),
             line: Some(summary.line),
             record: summary.record.clone(),
             hint: None,
-        });
+        }));
         plan.push(region);
     }
     for &m in &event.kept {

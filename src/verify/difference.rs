@@ -303,7 +303,7 @@ mod tests {
         let a = serde_json::json!({"url": "https://x/v2", "confirmed_by": "user", "n": 3});
         let b = serde_json::json!({"confirmed_by": "user", "url": "https://x/v1", "n": 3.0, "extra": true});
         assert_eq!(
-            differences(&Content::Record(a), &Content::Record(b)),
+            differences(&Content::Record(Box::new(a)), &Content::Record(Box::new(b))),
             [
                 "`/url` is \"https://x/v2\" in the trace, \"https://x/v1\" in the plan",
                 "`/extra` is added in the plan: true"
