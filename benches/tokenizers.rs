@@ -1,5 +1,6 @@
-//! `cargo bench --bench tokenizers`: tokens/s and MB/s of the tokenizer
-//! ctxguard uses (GitHub's bpe-openai), the candidate it did not choose
+//! `cargo bench --bench tokenizers`: tokens/s and MB/s of ctxguard's own
+//! count (`count_tokens`, once bpe-openai's encoding is built), of the
+//! tokenizer it builds on (GitHub's bpe-openai), the candidate it did not choose
 //! (tiktoken-rs) and OpenAI's Python tiktoken (when `python3 -c "import
 //! tiktoken"` works), on the same texts: typical agent text and hostile
 //! inputs at 100 KB and 1 MB. The texts are written to
@@ -112,8 +113,17 @@ fn main() {
     let cl100k = tiktoken_rs::cl100k_base().expect("tiktoken-rs cl100k");
     bpe_openai::o200k_base().count("warm up");
     bpe_openai::cl100k_base().count("warm up");
+    // A piece longer than the rank table counts builds bpe-openai's encoding,
+    // which then counts every piece, as it does for any large input.
+    let long_piece = "a".repeat(100);
+    ctxguard::count_tokens(ctxguard::Tokenizer::O200kBase, &long_piece);
+    ctxguard::count_tokens(ctxguard::Tokenizer::Cl100kBase, &long_piece);
     for (name, text) in &inputs {
         std::fs::write(dir.join(format!("{name}.txt")), text).expect("write input");
+        for tokenizer in [ctxguard::Tokenizer::O200kBase, ctxguard::Tokenizer::Cl100kBase] {
+            let (tokens, s) = best_of(3, || ctxguard::count_tokens(tokenizer, text) as usize);
+            row(text, name, &format!("ctxguard {}", tokenizer.name()), tokens, s);
+        }
         let (tokens, s) = best_of(3, || bpe_openai::o200k_base().count(text.as_str()));
         row(text, name, "bpe-openai o200k_base (chosen)", tokens, s);
         let (tokens, s) = best_of(3, || bpe_openai::cl100k_base().count(text.as_str()));
