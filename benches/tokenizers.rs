@@ -120,9 +120,18 @@ fn main() {
     ctxguard::count_tokens(ctxguard::Tokenizer::Cl100kBase, &long_piece);
     for (name, text) in &inputs {
         std::fs::write(dir.join(format!("{name}.txt")), text).expect("write input");
-        for tokenizer in [ctxguard::Tokenizer::O200kBase, ctxguard::Tokenizer::Cl100kBase] {
+        for tokenizer in [
+            ctxguard::Tokenizer::O200kBase,
+            ctxguard::Tokenizer::Cl100kBase,
+        ] {
             let (tokens, s) = best_of(3, || ctxguard::count_tokens(tokenizer, text) as usize);
-            row(text, name, &format!("ctxguard {}", tokenizer.name()), tokens, s);
+            row(
+                text,
+                name,
+                &format!("ctxguard {}", tokenizer.name()),
+                tokens,
+                s,
+            );
         }
         let (tokens, s) = best_of(3, || bpe_openai::o200k_base().count(text.as_str()));
         row(text, name, "bpe-openai o200k_base (chosen)", tokens, s);

@@ -132,7 +132,8 @@ fn no_wrong_verdicts() {
         .status(1)
         .run();
 
-    // Text the plan writes is counted: it cannot claim to be smaller.
+    // Text the plan writes is counted: it cannot claim to be smaller, and
+    // the claim is named.
     let trace = r#"{"version": 1, "regions": [{"id": "r1", "kind": "narrative", "text": "a"}]}"#;
     let summary = "word ".repeat(5000);
     let plan = format!(
@@ -141,6 +142,7 @@ fn no_wrong_verdicts() {
     Test::verify_written(("t.json", trace), ("p.json", &plan))
         .args(&["--budget", "1000"])
         .stdout_contains("over-budget")
+        .stdout_contains("token-count-mismatch")
         .status(1)
         .run();
 

@@ -33,8 +33,8 @@ pub(super) struct Verifier<'a> {
     pub(super) tokens_after: u64,
     /// The edit-distance rule of identifier drift ran out of budget (said once).
     pub(super) drift_stopped: bool,
-    /// Plan text whose `tokens` was taken as given: (plan index, given, text).
-    pub(super) claimed: Vec<(usize, u64, Cow<'a, str>)>,
+    /// Plan regions whose `tokens` was taken as given: (plan index, given).
+    pub(super) claimed: Vec<(usize, u64)>,
     /// The tokens of each plan region whose written text is counted, all
     /// counted before the plan is read (see [`Verifier::count`]).
     pub(super) written: Vec<Option<u64>>,
@@ -140,20 +140,20 @@ impl<'a> Verifier<'a> {
     }
 
     /// Tokens of text the plan writes (a summary, a narrative, a commitment
-    /// written out): its own `tokens` for now, or counted. A given count is
+    /// written out): its own `tokens` for now, or counted (all counted
+    /// before the plan is read: [`written_tokens`]). A given count is
     /// checked in [`Verifier::budget`] whenever it could decide the verdict,
     /// so a plan cannot pass by claiming to be smaller than it is.
-    fn count(&mut self, p: usize, given: Option<u64>, text: Cow<'a, str>) -> u64 {
+    fn count(&mut self, p: usize, given: Option<u64>) -> u64 {
+        let counter = self.index.counter;
         match given {
-            Some(given) if !self.index.counter.recount => {
-                self.claimed.push((p, given, text));
+            Some(given) if !counter.counts(Some(given)) => {
+                self.claimed.push((p, given));
                 given
             }
             _ => {
-                let tokenizer = self.index.counter.tokenizer;
-                let written = self.written.get(p).copied().flatten();
-                let real = || written.unwrap_or_else(|| tokens::count(tokenizer, &text));
-                let counted = self.index.counter.count(given, real);
+                let written = self.written.get(p).copied().flatten().unwrap_or(0);
+                let counted = counter.count(given, || written);
                 if let Some(given) = counted.stale {
                     self.stale_tokens(p, given, counted.tokens);
                 }
@@ -166,20 +166,20 @@ impl<'a> Verifier<'a> {
     /// stake: when, at one token a byte at most, it could push the plan past
     /// `window`. Nothing is tokenized for a plan that fits either way.
     fn check_claims(&mut self, window: u64) {
-        let most = self
-            .claimed
-            .iter()
-            .fold(self.tokens_after, |total, (_, given, text)| {
+        let claimed = std::mem::take(&mut self.claimed);
+        let texts: Vec<Cow<'_, str>> = (claimed.iter())
+            .map(|&(p, _)| self.plan.regions[p].written().unwrap_or_default())
+            .collect();
+        let most =
+            (claimed.iter().zip(&texts)).fold(self.tokens_after, |total, ((_, given), text)| {
                 total.saturating_add((text.len() as u64).saturating_sub(*given))
             });
         if most <= window {
             return;
         }
-        let claimed = std::mem::take(&mut self.claimed);
-        let texts: Vec<&str> = claimed.iter().map(|(_, _, text)| text.as_ref()).collect();
         let counts = self.index.counter.count_all(&texts);
-        for ((p, given, _), counted) in claimed.into_iter().zip(counts) {
-            if crate::buffer::tokens::is_stale(given, counted) {
+        for ((p, given), counted) in claimed.into_iter().zip(counts) {
+            if tokens::is_stale(given, counted) {
                 self.stale_tokens(p, given, counted);
             }
             self.tokens_after = self
@@ -192,7 +192,7 @@ impl<'a> Verifier<'a> {
     /// region says (a `tokens` more than 10% off is reported).
     fn kept_tokens(&mut self, p: usize, given: Option<u64>, t: usize) -> u64 {
         let real = self.index.tokens[t];
-        if let Some(given) = given.filter(|&given| crate::buffer::tokens::is_stale(given, real)) {
+        if let Some(given) = given.filter(|&given| tokens::is_stale(given, real)) {
             self.stale_tokens(p, given, real);
         }
         real
@@ -226,7 +226,7 @@ impl<'a> Verifier<'a> {
                 }
             }
             Entry::Commitment { kind, key, content } => {
-                let tokens = self.count(p, region.tokens, content.node.as_text());
+                let tokens = self.count(p, region.tokens);
                 self.tokens_after = self.tokens_after.saturating_add(tokens);
                 self.written_commitment(p, region, kind, key, content);
             }
@@ -236,7 +236,7 @@ impl<'a> Verifier<'a> {
                 text,
                 ..
             } => {
-                let tokens = self.count(p, region.tokens, Cow::Borrowed(&text.node));
+                let tokens = self.count(p, region.tokens);
                 self.tokens_after = self.tokens_after.saturating_add(tokens);
                 let quoted = self.quotes(p, quotes, &text.node, &text.span);
                 self.summary(p, covers, &text.node, &text.span, &quoted);
@@ -246,7 +246,7 @@ impl<'a> Verifier<'a> {
                     return;
                 };
                 let tokens = match text {
-                    Some(text) => self.count(p, region.tokens, Cow::Borrowed(&text.node)),
+                    Some(_) => self.count(p, region.tokens),
                     None => self.kept_tokens(p, region.tokens, t),
                 };
                 self.tokens_after = self.tokens_after.saturating_add(tokens);
