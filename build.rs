@@ -14,8 +14,8 @@ use std::process::Command;
 fn main() {
     let out = std::env::var_os("OUT_DIR").map(std::path::PathBuf::from);
     let out = out.expect("cargo sets OUT_DIR for build scripts");
-    rank_table(&out, "o200k_base", bpe_openai::o200k_base());
-    rank_table(&out, "cl100k_base", bpe_openai::cl100k_base());
+    rank_table(&out, "o200k_base", bpe_openai::o200k_base);
+    rank_table(&out, "cl100k_base", bpe_openai::cl100k_base);
     commit();
 }
 
@@ -27,12 +27,12 @@ fn main() {
 ///
 /// A table depends only on bpe-openai's encoding, whose version is part of
 /// this script's build: one written once is kept while `OUT_DIR` is.
-fn rank_table(out: &Path, name: &str, tokenizer: &bpe_openai::Tokenizer) {
+fn rank_table(out: &Path, name: &str, tokenizer: fn() -> &'static bpe_openai::Tokenizer) {
     let path = out.join(format!("ranks_{name}.bin"));
     if path.exists() {
         return;
     }
-    let bpe = &tokenizer.bpe;
+    let bpe = &tokenizer().bpe;
     let n = u32::try_from(bpe.num_tokens()).expect("fewer than 2^32 tokens");
     // At most half full, so a search for an absent piece soon meets an empty slot.
     let bits = (n as usize * 2).next_power_of_two().trailing_zeros();

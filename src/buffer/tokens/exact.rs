@@ -2,7 +2,7 @@
 //! unless the text needs it.
 //!
 //! bpe-openai counts in time linear in the text on any input, but building
-//! its `o200k_base` tables takes about 45 ms and 70 MB, which a hook run on
+//! its `o200k_base` tables takes about 45 ms and 65 MB, which a hook run on
 //! every prompt would pay for a few sentences. So a text is split here the
 //! way the encoding splits it ([`Splitter`]), and each piece of at most 64
 //! bytes is counted from the rank table build.rs wrote ([`Ranks`]), which
