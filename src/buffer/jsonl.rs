@@ -36,7 +36,7 @@ pub(super) fn read_all<T: Send>(
             // The second half's regions are numbered after the first's.
             let first = text[..split]
                 .split_inclusive('\n')
-                .filter(|line| !line.trim().is_empty())
+                .filter(|line| !is_blank(line))
                 .count();
             let (head, tail) = rayon::join(
                 || collect(0..split, 0),
@@ -48,6 +48,11 @@ pub(super) fn read_all<T: Send>(
         }
         _ => collect(0..text.len(), 0),
     }
+}
+
+/// Whether a line holds no region: blank lines are skipped, and not counted.
+fn is_blank(line: &str) -> bool {
+    line.trim().is_empty()
 }
 
 /// The lines of `range` (which starts a line), the first numbered `first`.
@@ -63,11 +68,10 @@ fn lines(
     for line in text[range].split_inclusive('\n') {
         let start = offset;
         offset += line.len();
-        let content = line.trim_end_matches(['\n', '\r']);
-        if content.trim().is_empty() {
+        if is_blank(line) {
             continue;
         }
-        let content = &text[start..start + content.len()];
+        let content = line.trim_end_matches(['\n', '\r']);
         let region: JsonRegion = serde_json::from_str(content).map_err(|error| {
             let what = format!("line {}", file.line_col(start).0);
             json_error(file, content, start, &error, &what)
