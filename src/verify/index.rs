@@ -53,16 +53,36 @@ pub struct TraceIndex<'a> {
 /// Regions from which a large trace's hints are matched on every core.
 const PARALLEL_REGIONS: usize = 4096;
 
+/// How the index treats `region` under `policy`: a commitment of a kind the
+/// policy does not declare is unclassified.
+fn class_of(policy: &Policy, region: &Region) -> Class {
+    match &region.kind {
+        RegionKind::Narrative => Class::Narrative,
+        RegionKind::Unclassified => Class::Unclassified,
+        RegionKind::Commitment(kind) => policy
+            .kind_position(kind)
+            .map_or(Class::Unclassified, Class::Commitment),
+    }
+}
+
+/// The key of a region the index takes for a commitment: one of a kind the
+/// policy declares (`class`), with a key.
+fn keyed(class: Class, region: &Region) -> Option<&str> {
+    match class {
+        Class::Commitment(_) => region.key.as_deref(),
+        _ => None,
+    }
+}
+
 /// Whether a hint matches each region a hint is asked about: all but
 /// commitments and tool output (which cannot assert a commitment; users and
 /// assistants can). The one pass over all of a trace's text, so a large
 /// trace spreads it over every core.
 fn hints(policy: &Policy, regions: &[Region]) -> Vec<bool> {
     let hint = |region: &Region| {
-        let commitment = matches!(&region.kind, RegionKind::Commitment(kind)
-            if policy.kind_position(kind).is_some())
-            && region.key.is_some();
-        !commitment && region.role != Some(Role::Tool) && policy.any_hint(&region.content.as_text())
+        keyed(class_of(policy, region), region).is_none()
+            && region.role != Some(Role::Tool)
+            && policy.any_hint(&region.content.as_text())
     };
     if regions.len() < PARALLEL_REGIONS {
         return regions.iter().map(hint).collect();
@@ -144,7 +164,7 @@ impl<'a> TraceIndex<'a> {
                         ),
                 );
             }
-            if let (Class::Commitment(_), Some(key)) = (class, &region.key) {
+            if let Some(key) = keyed(class, region) {
                 index.commitment(i, region, key);
                 if let Content::Text(text) = &region.content {
                     if is_identifier_like(text) {
@@ -166,16 +186,12 @@ impl<'a> TraceIndex<'a> {
         self.findings.push(anchor, diagnostic);
     }
 
+    /// The region's class, and a finding for a kind the policy does not declare.
     fn classify(&mut self, i: usize, region: &Region) -> Class {
-        let RegionKind::Commitment(kind) = &region.kind else {
-            return match region.kind {
-                RegionKind::Narrative => Class::Narrative,
-                _ => Class::Unclassified,
-            };
+        let class = class_of(self.policy, region);
+        let (Class::Unclassified, RegionKind::Commitment(kind)) = (class, &region.kind) else {
+            return class;
         };
-        if let Some(k) = self.policy.kind_position(kind) {
-            return Class::Commitment(k);
-        }
         let names = self.policy.kinds.iter().map(|k| k.name.as_str());
         let suggestion = did_you_mean(kind, names);
         let span = region
