@@ -310,8 +310,7 @@ impl Policy {
                     let path: PathBuf = given.extract().map_err(|_| {
                         PyTypeError::new_err("policy must be a ctxguard.Policy or a path")
                     })?;
-                    let name = path.display().to_string();
-                    let loaded = py.detach(|| Policy::loaded(name, CorePolicy::load(&path)));
+                    let loaded = Policy::from_file(py, path);
                     return match loaded.policy {
                         Some(policy) => Ok((policy, loaded.findings)),
                         None => Err(input_error(py, &loaded.findings)),
@@ -718,22 +717,16 @@ fn import_session<'py>(
         let session = ctxguard::import(&file, from).map_err(|d| vec![*d])?;
         let mut events = Vec::new();
         for (compaction, trace, plan, _) in ctxguard::compactions(&policy, &session) {
-            let mut trace_json = Vec::new();
-            let mut plan_json = Vec::new();
-            let written = trace
-                .write_json(&mut trace_json)
-                .and_then(|()| plan.write(InputFormat::Json, &mut plan_json));
-            if written.is_err() {
+            // The documents `import` writes are these values, serialized.
+            let (Ok(trace), Ok(plan)) = (serde_json::to_value(&trace), serde_json::to_value(&plan))
+            else {
                 continue;
-            }
-            let compaction = serde_json::to_value(compaction).unwrap_or_default();
-            let parse = |bytes: &[u8]| {
-                serde_json::from_slice::<serde_json::Value>(bytes).unwrap_or_default()
             };
+            let compaction = serde_json::to_value(compaction).unwrap_or_default();
             events.push(serde_json::json!({
                 "compaction": compaction,
-                "trace": parse(&trace_json),
-                "plan": parse(&plan_json),
+                "trace": trace,
+                "plan": plan,
             }));
         }
         Ok::<_, Vec<Finding>>(events)
