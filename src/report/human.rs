@@ -423,7 +423,7 @@ impl<'a> View<'a> {
 /// text is drawn from its middle, so the widest text is kept room for.
 fn snippets(file: &Arc<SourceFile>, labels: &[&Label], width: usize) -> Snippets {
     // The line index answers how many lines there are without a scan.
-    let (lines, _) = file.line_col(file.text().len());
+    let (lines, _) = file.line_col(file.len());
     let columns = width.saturating_sub(GUTTER + lines.max(1).ilog10() as usize + 1);
     // A text longer than half the columns is wrapped instead.
     let reserve = labels
@@ -444,19 +444,17 @@ fn labeled<'a>(
         // A label wider than a quoted line could be is cut: it still shows
         // where its span starts.
         let most = source.columns().saturating_sub(2).max(MIN_LABEL);
-        let text_of_file = label.file.text();
-        let start = label.span.start.min(text_of_file.len());
-        let end = label.span.end.clamp(start, text_of_file.len());
+        let file = &label.file;
+        let start = label.span.start.min(file.len());
+        let end = label.span.end.clamp(start, file.len());
         let mut width = 0;
-        let cut = text_of_file
-            .get(start..end)
-            .unwrap_or_default()
-            .char_indices()
+        let cut = file
+            .chars(start..end)
             .find(|&(_, c)| {
                 width += crate::source::column_width(c).max(1);
                 width > most
             })
-            .map_or(end, |(at, _)| start + at);
+            .map_or(end, |(at, _)| at);
         let span = (start, cut - start);
         // The text, drawn from the label's middle, wrapped to what is left.
         let room = source

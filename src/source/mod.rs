@@ -2,13 +2,15 @@
 //! starts, so every later stage can point at a place in it.
 
 pub(crate) mod access;
+mod disk;
 mod file;
 pub(crate) mod read;
 mod snippet;
 mod text;
 
 pub use access::{Access, Refusal, DEFAULT_MAX_INPUT_BYTES};
-pub(crate) use file::escaped;
+pub(crate) use disk::{OnDisk, SUPPORTED as DISK_SUPPORTED};
+pub(crate) use file::{escaped, line_starts_in};
 pub use file::{SourceFile, Span, Spanned};
 pub(crate) use snippet::{column_width, Snippets};
 pub use text::Text;

@@ -4,13 +4,15 @@
 //! shown as a window around the label, its cut ends marked `…`, so a
 //! snippet never runs past the report's width.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use elsa::sync::FrozenVec;
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 use unicode_width::UnicodeWidthChar;
 
-use super::SourceFile;
+use super::file::shown_char;
+use super::{SourceFile, Span};
 
 /// Snippets larger than this are always windowed, however short their lines.
 const MAX_SNIPPET: usize = 4096;
@@ -71,42 +73,71 @@ impl Snippets {
         width
     }
 
-    /// Where line `line` (0-based) ends, before its line break.
+    /// Where line `line` (0-based) ends, before its line break. A line
+    /// holds no break but its own (LF, CRLF or a lone CR), at its end.
     fn line_end(&self, line: usize) -> usize {
-        let text = self.file.text();
-        let next = self
-            .file
-            .line_starts()
-            .get(line + 1)
-            .copied()
-            .unwrap_or(text.len());
-        let body = &text[..next];
-        next - (body.len() - body.trim_end_matches(['\n', '\r']).len())
+        let file = &*self.file;
+        let starts = file.line_starts();
+        let start = starts[line];
+        let mut end = starts.get(line + 1).copied().unwrap_or(file.len());
+        while end > start && matches!(file.byte(end - 1), Some(b'\n' | b'\r')) {
+            end -= 1;
+        }
+        end
+    }
+
+    /// `text`, a slice of the file from `base`, at `range` of the file.
+    fn part(text: &str, base: usize, range: Span) -> &str {
+        text.get(range.start.saturating_sub(base)..range.end.saturating_sub(base))
+            .unwrap_or_default()
+    }
+
+    /// A text handed to miette, which borrows it as long as the snippets:
+    /// a window read from disk is kept here.
+    fn keep<'a>(&'a self, text: Cow<'a, str>) -> &'a str {
+        match text {
+            Cow::Borrowed(text) => text,
+            Cow::Owned(text) => self.windows.push_get(text),
+        }
     }
 
     /// How the label on `start..end` is quoted with `context` lines either
     /// side: whole lines, or a window of its own lines.
     fn quote(&self, start: usize, end: usize, context: (usize, usize)) -> Quote {
         let file = &*self.file;
-        let text = file.text();
         let starts = file.line_starts();
         let first = file.line_of(start);
         let last = file.line_of(end.saturating_sub(1).max(start));
         let before = first.saturating_sub(context.0);
         let after = (last + context.1).min(starts.len() - 1);
         let lines = Quote::Lines { before, after };
-        let to = starts.get(after + 1).copied().unwrap_or(text.len());
-        let wide = to - starts[before] > MAX_SNIPPET
-            || (before..=after).any(|line| {
-                let from = starts[line];
-                Self::width(&text[from..self.line_end(line).max(from)]) > self.columns
-            });
+        let (base, to) = (
+            starts[before],
+            starts.get(after + 1).copied().unwrap_or(file.len()),
+        );
+        // Lines of at most MAX_SNIPPET bytes, read at once; more are windowed.
+        let text = (to - base <= MAX_SNIPPET).then(|| file.slice(base..to));
+        let Some(text) = text.as_deref() else {
+            let (from, to) = self.cut(start, end, first, last);
+            return Quote::Window {
+                from,
+                to,
+                first,
+                last,
+                before,
+                after,
+            };
+        };
+        let wide = (before..=after).any(|line| {
+            let from = starts[line];
+            Self::width(Self::part(text, base, from..self.line_end(line).max(from))) > self.columns
+        });
         // A label on one line has its text drawn from its middle: a line
         // that fits is kept whole while that leaves the text room to wrap in.
         let crowded = !wide
             && first == last
-            && Self::width(&text[starts[first]..start])
-                + Self::width(&text[start..end]).div_ceil(2)
+            && Self::width(Self::part(text, base, starts[first]..start))
+                + Self::width(Self::part(text, base, start..end)).div_ceil(2)
                 + self.reserve.min(ROOM)
                 > self.columns;
         if !wide && !crowded {
@@ -124,17 +155,18 @@ impl Snippets {
     }
 
     /// The bytes of the lines `first..=last` a window around `start..end`
-    /// shows.
+    /// shows. Only the characters the window needs are read either side.
     fn cut(&self, start: usize, end: usize, first: usize, last: usize) -> (usize, usize) {
-        let text = self.file.text();
-        let line_start = self.file.line_starts()[first];
+        let file = &*self.file;
+        let line_start = file.line_starts()[first];
         let line_end = self.line_end(last).max(end);
-        let label = Self::width(&text[start..end]);
+        let label = Self::width(&file.slice(start..end));
         let mark = Self::width(CUT);
+        let chars = |c: (usize, char)| c.1;
         // Room for the text either side of the label, with a mark at each end.
         let room = self.columns.saturating_sub(label + 2 * mark);
-        let left_has = Self::width_upto(text[line_start..start].chars().rev(), self.columns);
-        let right_has = Self::width_upto(text[end..line_end].chars(), self.columns);
+        let left_has = Self::width_upto(file.chars_rev(line_start..start).map(chars), self.columns);
+        let right_has = Self::width_upto(file.chars(end..line_end).map(chars), self.columns);
         let most_left = self
             .columns
             .saturating_sub(self.reserve + label.div_ceil(2) + mark);
@@ -145,7 +177,7 @@ impl Snippets {
 
         let mut from = start;
         let mut taken = 0;
-        for c in text[line_start..start].chars().rev() {
+        for (_, c) in file.chars_rev(line_start..start) {
             taken += column_width(c);
             if taken > left {
                 break;
@@ -154,7 +186,7 @@ impl Snippets {
         }
         let mut to = end;
         let mut taken = 0;
-        for c in text[end..line_end].chars() {
+        for (_, c) in file.chars(end..line_end) {
             taken += column_width(c);
             if taken > right {
                 break;
@@ -173,15 +205,14 @@ impl Snippets {
     /// `start..end`: where its text is drawn from.
     pub fn label_middle(&self, start: usize, end: usize) -> usize {
         let file = &*self.file;
-        let text = file.text();
         let (start, end) = self.clamp(start, end);
         let line_start = file.line_starts()[file.line_of(start)];
-        let label = Self::width(&text[start..end]).div_ceil(2);
+        let label = Self::width(&file.slice(start..end)).div_ceil(2);
         match self.quote(start, end, (1, 1)) {
-            Quote::Lines { .. } => Self::width(&text[line_start..start]) + label,
+            Quote::Lines { .. } => Self::width(&file.slice(line_start..start)) + label,
             Quote::Window { from, .. } => {
                 let mark = if from > line_start { CUT } else { "" };
-                Self::width(mark) + Self::width(&text[from..start]) + label
+                Self::width(mark) + Self::width(&file.slice(from..start)) + label
             }
         }
     }
@@ -189,7 +220,7 @@ impl Snippets {
     /// `start..end` inside the text, on character boundaries.
     fn clamp(&self, start: usize, end: usize) -> (usize, usize) {
         let file = &*self.file;
-        let len = file.text().len();
+        let len = file.len();
         let start = file.floor_char_boundary(start.min(len));
         (start, file.floor_char_boundary(end.min(len)).max(start))
     }
@@ -210,11 +241,15 @@ impl Snippets {
         (before, after): (usize, usize),
     ) -> MietteSpanContents<'_> {
         let file = &*self.file;
-        let shown = file.shown();
         let starts = file.line_starts();
-        let next_start = |line: usize| starts.get(line + 1).copied().unwrap_or(shown.len());
+        let next_start = |line: usize| starts.get(line + 1).copied().unwrap_or(file.len());
+        // A line holds no carriage return: each character is shown alone.
         let fits = |&line: &usize| {
-            Self::width(&shown[starts[line]..self.line_end(line).max(starts[line])]) <= self.columns
+            let from = starts[line];
+            let shown = file
+                .chars(from..self.line_end(line).max(from))
+                .map(|(_, c)| shown_char(c));
+            Self::width_upto(shown, self.columns) <= self.columns
         };
         let above = (before..first)
             .rev()
@@ -229,14 +264,14 @@ impl Snippets {
         let line_end = self.line_end(last).max(to);
         let mark_before = if from > line_start { CUT } else { "" };
         let mark_after = if to < line_end { CUT } else { "" };
-        let lines_above = &shown[starts[above]..line_start];
+        let lines_above = file.shown_slice(starts[above]..line_start);
         let data = self.windows.push_get(
             [
-                lines_above,
+                &*lines_above,
                 mark_before,
-                &shown[from..to],
+                &file.shown_slice(from..to),
                 mark_after,
-                &shown[line_end..next_start(below)],
+                &file.shown_slice(line_end..next_start(below)),
             ]
             .concat(),
         );
@@ -292,10 +327,10 @@ impl SourceCode for Snippets {
             // column, found through the index, never by reading the line.
             let line = file.line_of(start);
             let line_start = file.line_starts()[line].min(start);
-            let column = file.chars_before(start) - file.chars_before(line_start);
+            let column = file.chars_between(line_start, start);
             return Ok(Box::new(MietteSpanContents::new_named(
                 file.name().to_owned(),
-                &file.shown().as_bytes()[start..end],
+                self.keep(file.shown_slice(start..end)).as_bytes(),
                 (start, end - start).into(),
                 line,
                 column,
@@ -319,14 +354,14 @@ impl SourceCode for Snippets {
             };
         let starts = file.line_starts();
         let from = starts[before];
-        let to = starts.get(after + 1).copied().unwrap_or(file.text().len());
-        let slice = &file.shown()[from..to];
+        let to = starts.get(after + 1).copied().unwrap_or(file.len());
+        let slice = self.keep(file.shown_slice(from..to));
         let local = SourceSpan::new((start - from).into(), end - start);
         let inner = slice.read_span(&local, context_lines_before, context_lines_after)?;
         let data_start = inner.span().offset() + from;
         // miette counts columns in bytes; reports count characters.
         let line_start = starts[file.line_of(data_start)].min(data_start);
-        let column = file.chars_before(data_start) - file.chars_before(line_start);
+        let column = file.chars_between(line_start, data_start);
         Ok(Box::new(MietteSpanContents::new_named(
             file.name().to_owned(),
             inner.data(),
@@ -362,6 +397,96 @@ mod tests {
         assert!(shown.starts_with('…') && shown.ends_with('…'), "{shown}");
         assert!(shown.contains("NEEDLE"));
         assert!(Snippets::width(&shown) <= 40, "{shown}");
+    }
+
+    /// The same text held in memory and left on disk.
+    fn both(text: &str) -> [Arc<SourceFile>; 2] {
+        use std::io::Write;
+        let mut file = tempfile::tempfile().unwrap_or_else(|e| panic!("{e}"));
+        file.write_all(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut starts = vec![0];
+        crate::source::line_starts_in(text.as_bytes(), 0, None, &mut starts);
+        let disk = crate::source::OnDisk::new(file, 0, text.len());
+        [
+            SourceFile::new("f", text),
+            SourceFile::on_disk("f".to_owned(), disk, starts),
+        ]
+    }
+
+    /// What miette is handed for `span`, as (data, offset, line, column, lines).
+    fn contents(
+        file: &Arc<SourceFile>,
+        span: (usize, usize),
+        columns: usize,
+        context: usize,
+    ) -> (String, usize, usize, usize, usize) {
+        let snippets = Snippets::new(Arc::clone(file), columns, 10);
+        let contents = snippets
+            .read_span(&span.into(), context, context)
+            .expect("a span inside the file");
+        (
+            String::from_utf8_lossy(contents.data()).into_owned(),
+            contents.span().offset(),
+            contents.line(),
+            contents.column(),
+            contents.line_count(),
+        )
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// A file on disk is quoted exactly as the same file in memory,
+        /// whatever its lines hold and however wide the report is.
+        #[test]
+        fn a_file_on_disk_is_quoted_as_in_memory(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::string::string_regex("[a-z ]{0,12}").unwrap_or_else(|e| panic!("{e}")),
+                    proptest::string::string_regex("[a-z]{1300,1600}").unwrap_or_else(|e| panic!("{e}")),
+                    proptest::prop_oneof![
+                        proptest::strategy::Just("\n".to_owned()),
+                        proptest::strategy::Just("\r\n".to_owned()),
+                        proptest::strategy::Just("\r".to_owned()),
+                        proptest::strategy::Just("\t".to_owned()),
+                        proptest::strategy::Just("漢字".to_owned()),
+                        proptest::strategy::Just("e\u{301}\u{301}".to_owned()),
+                        proptest::strategy::Just("\u{1b}[2J".to_owned()),
+                        proptest::strategy::Just("\u{202e}\u{85}".to_owned()),
+                    ],
+                ],
+                1..40,
+            ),
+            at in 0.0..1.0f64,
+            length in 0usize..60,
+            columns in 20usize..120,
+            context in 0usize..3,
+        ) {
+            let text = pieces.concat();
+            let [memory, disk] = both(&text);
+            let start = memory.floor_char_boundary((text.len() as f64 * at) as usize);
+            let end = memory.floor_char_boundary((start + length).min(text.len()));
+            proptest::prop_assert_eq!(memory.line_col(start), disk.line_col(start));
+            proptest::prop_assert_eq!(memory.line_col(end), disk.line_col(end));
+            proptest::prop_assert_eq!(
+                contents(&memory, (start, end - start), columns, context),
+                contents(&disk, (start, end - start), columns, context)
+            );
+            let middles = [&memory, &disk].map(|file| {
+                Snippets::new(Arc::clone(file), columns, 10).label_middle(start, end)
+            });
+            proptest::prop_assert_eq!(middles[0], middles[1]);
+        }
+    }
+
+    #[test]
+    fn columns_past_a_long_stretch_are_counted_alike_on_disk() {
+        let text = format!("{}\n{}x", "é".repeat(40_000), "漢".repeat(30_000));
+        let [memory, disk] = both(&text);
+        for offset in [0, 3, 80_000, 80_001, text.len() - 1, text.len()] {
+            assert_eq!(memory.line_col(offset), disk.line_col(offset), "{offset}");
+        }
     }
 
     #[test]
