@@ -253,6 +253,15 @@ fn text_of(file: &Arc<SourceFile>, part: &str) -> Result<FieldValue, serde_json:
     written(part).map(FieldValue::new)
 }
 
+/// The string a JSON string literal (its quotes included) stands for, or
+/// `None` when `literal` is not one.
+pub(crate) fn string(literal: &str) -> Option<String> {
+    match unescaped(literal) {
+        Some(inner) => Some(inner.to_owned()),
+        None => serde_json::from_str(literal).ok(),
+    }
+}
+
 /// The inside of a JSON string written without escapes: the string itself.
 fn unescaped(part: &str) -> Option<&str> {
     match part.as_bytes() {

@@ -33,6 +33,14 @@ impl Content {
         }
     }
 
+    /// The same content, owned: it no longer holds on to the file it was read from.
+    pub fn detached(&self) -> Content {
+        match self {
+            Content::Text(text) => Content::Text(text.detached()),
+            Content::Record(value) => Content::Record(value.clone()),
+        }
+    }
+
     /// The text a tokenizer or a hint sees: a record as compact JSON.
     pub fn as_text(&self) -> std::borrow::Cow<'_, str> {
         match self {

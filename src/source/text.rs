@@ -42,6 +42,14 @@ impl Text {
         }
     }
 
+    /// The same text, owned: it no longer holds on to the file it was read from.
+    pub fn detached(&self) -> Text {
+        match &self.0 {
+            Repr::Owned(text) => Text(Repr::Owned(text.clone())),
+            Repr::InFile { .. } => Text(Repr::Owned(self.as_str().to_owned())),
+        }
+    }
+
     /// The text as an owned `String` (a copy when it is shared).
     pub fn into_string(self) -> String {
         match self.0 {

@@ -1,14 +1,25 @@
 //! What the verifier and the compactor need to know about a trace, built in
-//! one pass: every region's class and token count, the commitments by
-//! identity, and the trace's own problems (undeclared kinds, repeated ids,
-//! one identity with two contents, retrofitted tags, untagged commitments).
+//! one pass, a region at a time: every region's class and token count, the
+//! commitments by identity, and the trace's own problems (undeclared kinds,
+//! repeated ids, one identity with two contents, retrofitted tags, untagged
+//! commitments).
+//!
+//! The index is the trace as the checks see it. It keeps every commitment
+//! and unclassified region whole; of a narrative region it keeps its id,
+//! class, tokens and where it is written, and its text is read back (from
+//! the trace in memory, or from the file left on disk) only when a check
+//! compares it. So a trace read as it streams costs memory for its
+//! commitments and a few words a region, not for its narrative.
 
-// Region ids are untrusted input: foldhash is fast and seeded per process.
-use foldhash::HashMap;
-use foldhash::HashMapExt;
+use std::borrow::Cow;
+use std::hash::BuildHasher;
+use std::sync::Arc;
+
+use hashbrown::HashTable;
 
 use crate::buffer::tokens::Counter;
-use crate::buffer::trace::{Content, Region, RegionKind, Role, Status, Trace};
+use crate::buffer::trace::{region_pointer, Content, Provenance, Region, RegionKind, Role, Status};
+use crate::diagnostics::codes::input as input_codes;
 use crate::diagnostics::codes::policy as policy_codes;
 use crate::diagnostics::codes::verify as codes;
 use crate::diagnostics::suggest::did_you_mean;
@@ -36,18 +47,136 @@ impl Class {
     }
 }
 
+/// Where a narrative region's text is read back from.
+pub(crate) enum Narrative<'a> {
+    /// The trace's regions, in memory.
+    Regions(&'a [Region]),
+    /// The trace's file, left on disk: the text as written at the region's
+    /// content span, which must still hash as it did when it was read.
+    Written,
+}
+
+/// What is worked out about a region on its own, before it joins the
+/// index: on every core for a large trace.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Facts {
+    /// A hint matches it (see [`hinted`]).
+    pub hinted: bool,
+    /// Its tokens, when they are counted (see [`Counter::counts`]).
+    pub counted: Option<u64>,
+    /// The hash of its content as written in a file on disk; 0 in memory.
+    pub written: u64,
+}
+
+/// What the index keeps of a region.
+#[derive(Debug)]
+struct Slot {
+    /// Its position in the file, for its JSON Pointer.
+    index: usize,
+    /// In a `regions` list: it has a JSON Pointer.
+    listed: bool,
+    status: Status,
+    /// Its first line.
+    opening: Span,
+    id_span: Span,
+    content_span: Span,
+    /// [`Facts::written`].
+    written: u64,
+    /// What only some regions have.
+    detail: Option<Box<Detail>>,
+}
+
+#[derive(Debug, Default)]
+struct Detail {
+    /// The kind of a region written as a commitment (declared or not).
+    kind: Option<String>,
+    key: Option<String>,
+    /// The content of a protected region (commitment or unclassified).
+    content: Option<Content>,
+    source: Option<Box<Provenance>>,
+}
+
+/// Region ids, each written once into one string, and a table of the first
+/// region with each: hashed with foldhash, seeded per process (ids are
+/// untrusted input).
+struct Ids {
+    text: String,
+    ends: Vec<usize>,
+    /// Whether each region's id is one an earlier region had.
+    repeated: Vec<bool>,
+    first: HashTable<usize>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl Ids {
+    fn with_capacity(regions: usize) -> Ids {
+        Ids {
+            text: String::new(),
+            ends: Vec::with_capacity(regions),
+            repeated: Vec::with_capacity(regions),
+            first: HashTable::with_capacity(regions),
+            hasher: foldhash::fast::RandomState::default(),
+        }
+    }
+
+    fn get(&self, t: usize) -> &str {
+        let start = t.checked_sub(1).map_or(0, |before| self.ends[before]);
+        self.text.get(start..self.ends[t]).unwrap_or_default()
+    }
+
+    /// Adds the next region's id: the region that had it first, if one did.
+    fn push(&mut self, id: &str) -> Option<usize> {
+        let t = self.ends.len();
+        self.text.push_str(id);
+        self.ends.push(self.text.len());
+        let hash = self.hasher.hash_one(id);
+        let Ids {
+            text,
+            ends,
+            repeated,
+            first,
+            hasher,
+        } = self;
+        let at = |t: usize| {
+            let start = t.checked_sub(1).map_or(0, |before| ends[before]);
+            text.get(start..ends[t]).unwrap_or_default()
+        };
+        let previous = first.find(hash, |&other| at(other) == id).copied();
+        if previous.is_none() {
+            first.insert_unique(hash, t, |&other| hasher.hash_one(at(other)));
+        }
+        repeated.push(previous.is_some());
+        previous
+    }
+
+    /// The first region with `id`; `near` is where it most likely is (the
+    /// region after the last one a plan named: plans name them in order).
+    fn find(&self, id: &str, near: usize) -> Option<usize> {
+        if near < self.ends.len() && !self.repeated[near] && self.get(near) == id {
+            return Some(near);
+        }
+        let hash = self.hasher.hash_one(id);
+        self.first.find(hash, |&t| self.get(t) == id).copied()
+    }
+}
+
 pub struct TraceIndex<'a> {
-    pub trace: &'a Trace,
     pub policy: &'a Policy,
+    /// The trace's file (in memory or on disk): labels on the trace point here.
+    pub file: Arc<SourceFile>,
     pub class: Vec<Class>,
     pub tokens: Vec<u64>,
-    ids: HashMap<&'a str, usize>,
-    identities: HashMap<(&'a str, &'a str), usize>,
+    slots: Vec<Slot>,
+    ids: Ids,
+    /// Commitments by identity: the first region of each `kind:key`.
+    identities: HashTable<usize>,
     /// Tokens of what must survive: active commitments and unclassified regions.
     pub required_tokens: u64,
     pub drift: DriftIndex,
+    pinned: Vec<Pinned>,
     pub findings: Findings,
     pub counter: Counter,
+    narrative: Narrative<'a>,
 }
 
 /// Regions from which a large trace's hints are matched on every core.
@@ -74,115 +203,192 @@ fn keyed(class: Class, region: &Region) -> Option<&str> {
     }
 }
 
-/// Whether a hint matches each region a hint is asked about: all but
-/// commitments and tool output (which cannot assert a commitment; users and
-/// assistants can). The one pass over all of a trace's text, so a large
-/// trace spreads it over every core.
-fn hints(policy: &Policy, regions: &[Region]) -> Vec<bool> {
-    let hint = |region: &Region| {
-        keyed(class_of(policy, region), region).is_none()
-            && region.role != Some(Role::Tool)
-            && policy.any_hint(&region.content.as_text())
-    };
-    if regions.len() < PARALLEL_REGIONS {
-        return regions.iter().map(hint).collect();
-    }
-    use rayon::prelude::*;
-    regions.par_iter().with_min_len(1024).map(hint).collect()
+/// Whether a hint matches a region a hint is asked about: any but a
+/// commitment and tool output (which cannot assert a commitment; users and
+/// assistants can).
+pub(crate) fn hinted(policy: &Policy, region: &Region) -> bool {
+    keyed(class_of(policy, region), region).is_none()
+        && region.role != Some(Role::Tool)
+        && policy.any_hint(&region.content.as_text())
 }
 
-/// The tokens of every region that is counted (see [`Counter::counts`]), in
-/// order: the one pass of the tokenizer over a trace, on every core when
-/// there is enough text.
-fn counts(counter: Counter, regions: &[Region]) -> Vec<u64> {
-    let texts: Vec<_> = regions
-        .iter()
+/// A region's facts, worked out on its own.
+pub(crate) fn facts(policy: &Policy, counter: Counter, region: &Region) -> Facts {
+    Facts {
+        hinted: hinted(policy, region),
+        counted: counter
+            .counts(region.tokens)
+            .then(|| crate::buffer::tokens::count(counter.tokenizer, &region.content.as_text())),
+        written: 0,
+    }
+}
+
+/// The facts of every region of a trace in memory: the one pass of the
+/// hints and of the tokenizer over all of its text, on every core when
+/// there is enough of it.
+fn facts_of_all(policy: &Policy, counter: Counter, regions: &[Region]) -> Vec<Facts> {
+    let hinted: Vec<bool> = if regions.len() < PARALLEL_REGIONS {
+        regions
+            .iter()
+            .map(|region| hinted(policy, region))
+            .collect()
+    } else {
+        use rayon::prelude::*;
+        (regions.par_iter().with_min_len(1024))
+            .map(|region| hinted(policy, region))
+            .collect()
+    };
+    let texts: Vec<_> = (regions.iter())
         .filter(|region| counter.counts(region.tokens))
         .map(|region| region.content.as_text())
         .collect();
-    counter.count_all(&texts)
+    let mut counts = counter.count_all(&texts).into_iter();
+    (regions.iter().zip(hinted))
+        .map(|(region, hinted)| Facts {
+            hinted,
+            counted: counter
+                .counts(region.tokens)
+                .then(|| counts.next().unwrap_or(0)),
+            written: 0,
+        })
+        .collect()
 }
 
 impl<'a> TraceIndex<'a> {
-    /// `warning_limit`: see [`Findings`].
+    /// The index of a trace in memory; `warning_limit`: see [`Findings`].
     pub fn new(
         policy: &'a Policy,
-        trace: &'a Trace,
+        trace: &'a crate::buffer::trace::Trace,
         counter: Counter,
         warning_limit: Option<usize>,
     ) -> TraceIndex<'a> {
         let regions = &trace.regions;
-        let mut index = TraceIndex {
-            trace,
+        let mut index = TraceIndex::start(
             policy,
-            class: Vec::with_capacity(regions.len()),
-            tokens: Vec::with_capacity(regions.len()),
-            ids: HashMap::with_capacity(regions.len()),
-            identities: HashMap::new(),
-            required_tokens: 0,
-            drift: DriftIndex::new(Vec::new()),
-            findings: Findings::new(warning_limit),
+            Arc::clone(&trace.file),
             counter,
-        };
-        let hinted = hints(policy, regions);
-        let mut counts = counts(counter, regions).into_iter();
-        let mut pinned = Vec::new();
-        for (i, region) in regions.iter().enumerate() {
-            let class = index.classify(i, region);
-            index.class.push(class);
-            let counted = counter.count(region.tokens, || counts.next().unwrap_or(0));
-            if let Some(given) = counted.stale {
-                index.stale_tokens(i, region, given, counted.tokens);
-            }
-            let tokens = counted.tokens;
-            index.tokens.push(tokens);
-            let required = match class {
-                Class::Commitment(_) => region.status == Status::Active,
-                Class::Unclassified => true,
-                Class::Narrative => false,
-            };
-            if required {
-                index.required_tokens = index.required_tokens.saturating_add(tokens);
-            }
-            if let Some(previous) = index.ids.insert(region.id.as_str(), i) {
-                index.ids.insert(region.id.as_str(), previous);
-                let first = &regions[previous];
-                index.push(
-                    Anchor::Trace(i),
-                    codes::duplicate_trace_id(&region.id)
-                        .label_at(
-                            &trace.file,
-                            region.id_span.clone(),
-                            region.place.pointer(),
-                            "used again here",
-                        )
-                        .label_at(
-                            &trace.file,
-                            first.id_span.clone(),
-                            first.place.pointer(),
-                            "first used here",
-                        ),
-                );
-            }
-            if let Some(key) = keyed(class, region) {
-                index.commitment(i, region, key);
-                if let Content::Text(text) = &region.content {
-                    if is_identifier_like(text) {
-                        pinned.push(Pinned {
-                            text: text.to_string(),
-                            region: i,
-                        });
-                    }
-                }
-            } else if hinted.get(i).copied().unwrap_or(false) {
-                index.untagged(i, region);
-            }
+            warning_limit,
+            Narrative::Regions(regions),
+            regions.len(),
+        );
+        for (region, facts) in regions.iter().zip(facts_of_all(policy, counter, regions)) {
+            index.push(region, facts);
         }
-        index.drift = DriftIndex::new(pinned);
-        index
+        index.finish()
     }
 
-    fn push(&mut self, anchor: Anchor, diagnostic: Diagnostic) {
+    /// An index with no regions yet, of a trace in `file`, room made for
+    /// `regions` of them; [`TraceIndex::push`] adds each in order.
+    pub(crate) fn start(
+        policy: &'a Policy,
+        file: Arc<SourceFile>,
+        counter: Counter,
+        warning_limit: Option<usize>,
+        narrative: Narrative<'a>,
+        regions: usize,
+    ) -> TraceIndex<'a> {
+        TraceIndex {
+            policy,
+            file,
+            class: Vec::with_capacity(regions),
+            tokens: Vec::with_capacity(regions),
+            slots: Vec::with_capacity(regions),
+            ids: Ids::with_capacity(regions),
+            identities: HashTable::new(),
+            required_tokens: 0,
+            drift: DriftIndex::new(Vec::new()),
+            pinned: Vec::new(),
+            findings: Findings::new(warning_limit),
+            counter,
+            narrative,
+        }
+    }
+
+    /// Adds the trace's next region, whose spans are in [`TraceIndex::file`].
+    pub(crate) fn push(&mut self, region: &Region, facts: Facts) {
+        let i = self.slots.len();
+        let class = self.classify(i, region);
+        self.class.push(class);
+        let counted = self
+            .counter
+            .count(region.tokens, || facts.counted.unwrap_or(0));
+        if let Some(given) = counted.stale {
+            self.stale_tokens(i, region, given, counted.tokens);
+        }
+        let tokens = counted.tokens;
+        self.tokens.push(tokens);
+        let required = match class {
+            Class::Commitment(_) => region.status == Status::Active,
+            Class::Unclassified => true,
+            Class::Narrative => false,
+        };
+        if required {
+            self.required_tokens = self.required_tokens.saturating_add(tokens);
+        }
+        let kind = match &region.kind {
+            RegionKind::Commitment(kind) => Some(kind.clone()),
+            _ => None,
+        };
+        let content = class.is_protected().then(|| region.content.detached());
+        let source = region.source.clone();
+        let detail = (kind.is_some() || content.is_some() || source.is_some()).then(|| {
+            Box::new(Detail {
+                key: kind.as_ref().and(region.key.clone()),
+                kind,
+                content,
+                source,
+            })
+        });
+        self.slots.push(Slot {
+            index: region.place.index,
+            listed: region.place.listed,
+            status: region.status,
+            opening: region.place.span.clone(),
+            id_span: region.id_span.clone(),
+            content_span: region.content_span.clone(),
+            written: facts.written,
+            detail,
+        });
+        if let Some(previous) = self.ids.push(&region.id) {
+            self.push_finding(
+                Anchor::Trace(i),
+                codes::duplicate_trace_id(&region.id)
+                    .label_at(
+                        &self.file,
+                        region.id_span.clone(),
+                        region.place.pointer(),
+                        "used again here",
+                    )
+                    .label_at(
+                        &self.file,
+                        self.slots[previous].id_span.clone(),
+                        self.pointer(previous),
+                        "first used here",
+                    ),
+            );
+        }
+        if let Some(key) = keyed(class, region) {
+            self.commitment(i, region, key);
+            if let Content::Text(text) = &region.content {
+                if is_identifier_like(text) {
+                    self.pinned.push(Pinned {
+                        text: text.to_string(),
+                        region: i,
+                    });
+                }
+            }
+        } else if facts.hinted {
+            self.untagged(i, region);
+        }
+    }
+
+    /// The index, every region added.
+    pub(crate) fn finish(mut self) -> TraceIndex<'a> {
+        self.drift = DriftIndex::new(std::mem::take(&mut self.pinned));
+        self
+    }
+
+    fn push_finding(&mut self, anchor: Anchor, diagnostic: Diagnostic) {
         self.findings.push(anchor, diagnostic);
     }
 
@@ -198,10 +404,10 @@ impl<'a> TraceIndex<'a> {
             .kind_span
             .clone()
             .unwrap_or(region.place.span.clone());
-        self.push(
+        self.push_finding(
             Anchor::Trace(i),
             policy_codes::unknown_kind_in_trace(&region.id, kind, suggestion).label_at(
-                &self.trace.file,
+                &self.file,
                 span,
                 region.place.pointer(),
                 "not a declared kind",
@@ -210,8 +416,7 @@ impl<'a> TraceIndex<'a> {
         Class::Unclassified
     }
 
-    fn commitment(&mut self, i: usize, region: &'a Region, key: &'a str) {
-        let trace = self.trace;
+    fn commitment(&mut self, i: usize, region: &Region, key: &str) {
         let RegionKind::Commitment(kind) = &region.kind else {
             return;
         };
@@ -221,38 +426,45 @@ impl<'a> TraceIndex<'a> {
                     .tagged_at_span
                     .clone()
                     .unwrap_or(region.place.span.clone());
-                self.push(
+                self.push_finding(
                     Anchor::Trace(i),
                     codes::retrofitted_tag(&format!("{kind}:{key}"), &region.id, tagged_at, at)
-                        .label_at(&trace.file, span, region.place.pointer(), "tagged late"),
+                        .label_at(&self.file, span, region.place.pointer(), "tagged late"),
                 );
             }
         }
-        match self.identities.get(&(kind.as_str(), key)) {
-            None => {
-                self.identities.insert((kind.as_str(), key), i);
-            }
-            Some(&first) => {
-                let other = &trace.regions[first];
-                if !other.content.same(&region.content) {
-                    self.push(
-                        Anchor::Trace(i),
-                        codes::conflicting_commitment(&format!("{kind}:{key}"), &region.id)
-                            .label_at(
-                                &trace.file,
-                                region.content_span.clone(),
-                                region.place.pointer(),
-                                format!("`{}` says this", region.id),
-                            )
-                            .label_at(
-                                &trace.file,
-                                other.content_span.clone(),
-                                other.place.pointer(),
-                                format!("`{}` says this", other.id),
-                            ),
-                    );
-                }
-            }
+        let Some(first) = self.identity(kind, key) else {
+            let hash = self.ids.hasher.hash_one((kind.as_str(), key));
+            let TraceIndex {
+                identities,
+                slots,
+                ids,
+                ..
+            } = self;
+            identities.insert_unique(hash, i, |&t| {
+                ids.hasher
+                    .hash_one(identity_of(&slots[t]).unwrap_or_default())
+            });
+            return;
+        };
+        let same = self
+            .stored(first)
+            .is_some_and(|other| other.same(&region.content));
+        if !same {
+            let diagnostic = codes::conflicting_commitment(&format!("{kind}:{key}"), &region.id)
+                .label_at(
+                    &self.file,
+                    region.content_span.clone(),
+                    region.place.pointer(),
+                    format!("`{}` says this", region.id),
+                )
+                .label_at(
+                    &self.file,
+                    self.slots[first].content_span.clone(),
+                    self.pointer(first),
+                    format!("`{}` says this", self.id(first)),
+                );
+            self.push_finding(Anchor::Trace(i), diagnostic);
         }
     }
 
@@ -262,7 +474,7 @@ impl<'a> TraceIndex<'a> {
         }
         let tokenizer = self.counter.tokenizer.name();
         let diagnostic = codes::token_count_mismatch(&region.id, given, real, tokenizer).label_at(
-            &self.trace.file,
+            &self.file,
             region
                 .tokens_span
                 .clone()
@@ -270,7 +482,7 @@ impl<'a> TraceIndex<'a> {
             region.place.pointer(),
             format!("gives {given} tokens"),
         );
-        self.push(Anchor::Trace(i), diagnostic);
+        self.push_finding(Anchor::Trace(i), diagnostic);
     }
 
     /// A region a hint matches: which kind's is asked only of one shown.
@@ -286,11 +498,12 @@ impl<'a> TraceIndex<'a> {
             RegionKind::Narrative => "narrative",
             _ => "unclassified",
         };
-        self.push(
+        let span = self.hint_span(&self.file, &region.content_span, kind);
+        self.push_finding(
             Anchor::Trace(i),
             codes::untagged_candidate(what, &region.id, name).label_at(
-                &self.trace.file,
-                self.hint_span(&self.trace.file, &region.content_span, kind),
+                &self.file,
+                span,
                 region.place.pointer(),
                 format!("matches the hint for `{name}`"),
             ),
@@ -300,36 +513,122 @@ impl<'a> TraceIndex<'a> {
     /// Where one of kind `k`'s hints matches inside `within` as written in
     /// the file, or all of `within` when the written form does not match.
     pub fn hint_span(&self, file: &SourceFile, within: &Span, k: usize) -> Span {
-        let Some(written) = file.text().get(within.clone()) else {
+        let written = file.slice(within.clone());
+        if written.len() != within.len() {
             return within.clone();
-        };
+        }
         self.policy
             .kinds
             .get(k)
             .into_iter()
             .flat_map(|kind| &kind.hints)
-            .find_map(|hint| hint.regex.find(written))
+            .find_map(|hint| hint.regex.find(&written))
             .filter(|found| !found.is_empty())
             .map_or(within.clone(), |found| {
                 within.start + found.start()..within.start + found.end()
             })
     }
 
-    pub fn region(&self, id: &str) -> Option<usize> {
-        self.ids.get(id).copied()
+    /// How many regions the trace has.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The first region with `id`. `near`: where it most likely is.
+    pub fn region(&self, id: &str, near: usize) -> Option<usize> {
+        self.ids.find(id, near)
     }
 
     /// The first trace region with this identity.
     pub fn identity(&self, kind: &str, key: &str) -> Option<usize> {
-        self.identities.get(&(kind, key)).copied()
+        let hash = self.ids.hasher.hash_one((kind, key));
+        self.identities
+            .find(hash, |&t| identity_of(&self.slots[t]) == Some((kind, key)))
+            .copied()
     }
 
     /// The first region of `i`'s identity (itself, unless it repeats one).
     pub fn canonical(&self, i: usize) -> usize {
-        let region = &self.trace.regions[i];
-        match (&region.kind, &region.key) {
-            (RegionKind::Commitment(kind), Some(key)) => self.identity(kind, key).unwrap_or(i),
-            _ => i,
+        match self.commitment_of(i) {
+            Some((kind, key)) => self.identity(kind, key).unwrap_or(i),
+            None => i,
+        }
+    }
+
+    /// The kind and key of a region written as a commitment (of a declared kind or not).
+    pub fn commitment_of(&self, t: usize) -> Option<(&str, &str)> {
+        identity_of(&self.slots[t])
+    }
+
+    /// `kind:key` of a region written as a commitment, else its id.
+    pub fn identity_or_id(&self, t: usize) -> String {
+        match self.commitment_of(t) {
+            Some((kind, key)) => format!("{kind}:{key}"),
+            None => self.id(t).to_owned(),
+        }
+    }
+
+    pub fn id(&self, t: usize) -> &str {
+        self.ids.get(t)
+    }
+
+    pub fn status(&self, t: usize) -> Status {
+        self.slots[t].status
+    }
+
+    /// The region's first line, for labels about the whole region.
+    pub fn opening(&self, t: usize) -> Span {
+        self.slots[t].opening.clone()
+    }
+
+    /// Where the region's content is written.
+    pub fn content_span(&self, t: usize) -> Span {
+        self.slots[t].content_span.clone()
+    }
+
+    /// The region's JSON Pointer, `/regions/3`; `None` in JSON Lines.
+    pub fn pointer(&self, t: usize) -> Option<String> {
+        let slot = &self.slots[t];
+        region_pointer(slot.index, slot.listed)
+    }
+
+    /// Where an imported region came from.
+    pub fn source(&self, t: usize) -> Option<&Provenance> {
+        self.slots[t].detail.as_ref()?.source.as_deref()
+    }
+
+    /// The content the index keeps: a protected region's.
+    fn stored(&self, t: usize) -> Option<&Content> {
+        self.slots[t].detail.as_ref()?.content.as_ref()
+    }
+
+    /// The region's content: kept, for a protected region; read back for
+    /// a narrative one, from the trace in memory or from its file on disk,
+    /// where it must be as it was read (`unreadable-file` otherwise).
+    pub fn content(&self, t: usize) -> Result<Cow<'_, Content>, Box<Diagnostic>> {
+        if let Some(content) = self.stored(t) {
+            return Ok(Cow::Borrowed(content));
+        }
+        match &self.narrative {
+            Narrative::Regions(regions) => Ok(Cow::Borrowed(&regions[t].content)),
+            Narrative::Written => {
+                let slot = &self.slots[t];
+                let written = self.file.slice(slot.content_span.clone());
+                let text = (written_hash(&written) == slot.written)
+                    .then(|| crate::buffer::json::string(&written))
+                    .flatten();
+                text.map(|text| Cow::Owned(Content::Text(text.into())))
+                    .ok_or_else(|| {
+                        Box::new(input_codes::unreadable(
+                            self.file.name(),
+                            format!(
+                                "`{}` changed while it was verified: region `{}` no longer reads as it did",
+                                crate::diagnostics::codes::echo(self.file.name()),
+                                crate::diagnostics::codes::echo(self.id(t))
+                            ),
+                        ))
+                    })
+            }
         }
     }
 
@@ -348,4 +647,16 @@ impl<'a> TraceIndex<'a> {
     pub fn has_errors(&self) -> bool {
         self.findings.has_errors()
     }
+}
+
+/// The kind and key a slot was written with, for a commitment.
+fn identity_of(slot: &Slot) -> Option<(&str, &str)> {
+    let detail = slot.detail.as_ref()?;
+    Some((detail.kind.as_deref()?, detail.key.as_deref()?))
+}
+
+/// The hash a region's content as written in a file on disk is checked by
+/// when it is read back: fixed, so a worker thread and the index agree.
+pub(crate) fn written_hash(written: &str) -> u64 {
+    foldhash::quality::FixedState::with_seed(0x6374_7867).hash_one(written)
 }

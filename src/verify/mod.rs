@@ -134,9 +134,20 @@ pub fn verdict_of(diagnostics: &[Diagnostic]) -> Verdict {
 /// Verifies `plan` against `trace` under `policy`: the verdict, every finding, the counts.
 pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) -> Verification {
     let counter = options.budget.counter(policy);
-    let mut index = TraceIndex::new(policy, trace, counter, options.warning_limit);
+    let index = TraceIndex::new(policy, trace, counter, options.warning_limit);
+    verify_index(index, plan, options)
+}
+
+/// Verifies `plan` against a trace already indexed (in memory, or read as
+/// it streamed) with `options`' counter and warning limit.
+pub(crate) fn verify_index(
+    mut index: TraceIndex<'_>,
+    plan: &Plan,
+    options: &Options,
+) -> Verification {
+    let counter = index.counter;
     let findings = std::mem::take(&mut index.findings);
-    let n = trace.regions.len();
+    let n = index.len();
     let mut next_protected = vec![n; n + 1];
     for i in (0..n).rev() {
         next_protected[i] = if index.class[i].is_protected() {
@@ -159,6 +170,7 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
         drift_stopped: false,
         claimed: Vec::new(),
         written: verifier::written_tokens(counter, plan),
+        near: 0,
     };
     for (p, region) in plan.regions.iter().enumerate() {
         verifier.entry(p, region);

@@ -82,13 +82,7 @@ impl Verifier<'_> {
         let policy = self.policy();
         for rule in &policy.orders {
             let matches = |selector: &Selector, c: usize| {
-                let region = self.region(c);
-                match (&region.kind, &region.key) {
-                    (crate::buffer::trace::RegionKind::Commitment(kind), Some(key)) => {
-                        selector.matches(kind, key)
-                    }
-                    _ => false,
-                }
+                (self.index.commitment_of(c)).is_some_and(|(kind, key)| selector.matches(kind, key))
             };
             // Plan order: the B seen so far that stands latest in the trace.
             let mut latest_b: Option<(usize, usize)> = None;
@@ -134,17 +128,14 @@ impl Verifier<'_> {
 
     /// A pair the trace already has against `rule`: the first B followed later by an A.
     fn inverted_in_trace(&mut self, rule: &crate::policy::OrderRule) {
-        let regions = &self.trace().regions;
-        let matches = |selector: &Selector, t: usize| match (&regions[t].kind, &regions[t].key) {
-            (crate::buffer::trace::RegionKind::Commitment(kind), Some(key)) => {
-                selector.matches(kind, key)
-            }
-            _ => false,
+        let index = &self.index;
+        let matches = |selector: &Selector, t: usize| {
+            (index.commitment_of(t)).is_some_and(|(kind, key)| selector.matches(kind, key))
         };
-        let Some(first_b) = (0..regions.len()).find(|&t| matches(&rule.after, t)) else {
+        let Some(first_b) = (0..index.len()).find(|&t| matches(&rule.after, t)) else {
             return;
         };
-        let Some(later_a) = (first_b + 1..regions.len()).find(|&t| matches(&rule.before, t)) else {
+        let Some(later_a) = (first_b + 1..index.len()).find(|&t| matches(&rule.before, t)) else {
             return;
         };
         let (a, b) = (self.identity(later_a), self.identity(first_b));
@@ -152,13 +143,13 @@ impl Verifier<'_> {
         let diagnostic = self.trace_label(
             diagnostic,
             first_b,
-            regions[first_b].place.span.clone(),
+            self.index.opening(first_b),
             format!("`{b}` here"),
         );
         let diagnostic = self.trace_label(
             diagnostic,
             later_a,
-            regions[later_a].place.span.clone(),
+            self.index.opening(later_a),
             format!("`{a}` only here"),
         );
         let diagnostic = diagnostic.label(&rule.origin.file, rule.origin.span.clone(), "the rule");

@@ -4,7 +4,7 @@
 
 use crate::buffer::plan::{Entry, Plan, PlanRegion};
 use crate::buffer::tokens::{self, Counter};
-use crate::buffer::trace::{Content, Region, Status, Trace};
+use crate::buffer::trace::{Content, Status};
 use crate::diagnostics::codes::policy as policy_codes;
 use crate::diagnostics::codes::verify as codes;
 use crate::diagnostics::{Code, Diagnostic, Severity};
@@ -38,6 +38,9 @@ pub(super) struct Verifier<'a> {
     /// The tokens of each plan region whose written text is counted, all
     /// counted before the plan is read (see [`Verifier::count`]).
     pub(super) written: Vec<Option<u64>>,
+    /// Where the next trace region a plan names most likely is: after the
+    /// last one it named (plans name regions in trace order).
+    pub(super) near: usize,
 }
 
 /// The tokens of every plan region's written text that is counted (its
@@ -57,16 +60,8 @@ pub(super) fn written_tokens(counter: Counter, plan: &Plan) -> Vec<Option<u64>> 
 }
 
 impl<'a> Verifier<'a> {
-    pub(super) fn trace(&self) -> &'a Trace {
-        self.index.trace
-    }
-
     pub(super) fn policy(&self) -> &'a Policy {
         self.index.policy
-    }
-
-    pub(super) fn region(&self, t: usize) -> &'a Region {
-        &self.index.trace.regions[t]
     }
 
     pub(super) fn push(&mut self, anchor: Anchor, diagnostic: Diagnostic) {
@@ -89,17 +84,18 @@ impl<'a> Verifier<'a> {
                     "the summary written: \"{}\"",
                     crate::diagnostics::codes::echo(&text.node)
                 ));
-                let covered = covers.iter().filter_map(|c| self.index.region(&c.node));
+                let covered = covers
+                    .iter()
+                    .filter_map(|c| self.index.region(&c.node, self.index.len()));
                 for (n, t) in covered.enumerate() {
-                    let region = self.region(t);
                     let said = match n {
                         0 => format!("summarized from here; the summary {message}"),
                         _ => "and from here".to_owned(),
                     };
                     diagnostic = diagnostic.label_at(
-                        &self.trace().file,
-                        region.place.span.clone(),
-                        region.place.pointer(),
+                        &self.index.file,
+                        self.index.opening(t),
+                        self.index.pointer(t),
                         said,
                     );
                     if n == 2 {
@@ -120,13 +116,12 @@ impl<'a> Verifier<'a> {
         span: Span,
         message: impl Into<String>,
     ) -> Diagnostic {
-        let region = self.region(t);
-        let diagnostic =
-            diagnostic.label_at(&self.trace().file, span, region.place.pointer(), message);
-        match &region.source {
+        let index = &self.index;
+        let diagnostic = diagnostic.label_at(&index.file, span, index.pointer(t), message);
+        match index.source(t) {
             Some(source) => diagnostic.note(format!(
                 "`{}` comes from {}",
-                crate::diagnostics::codes::echo(&region.id),
+                crate::diagnostics::codes::echo(index.id(t)),
                 source.describe()
             )),
             None => diagnostic,
@@ -134,9 +129,19 @@ impl<'a> Verifier<'a> {
     }
 
     pub(super) fn identity(&self, t: usize) -> String {
-        self.region(t)
-            .identity()
-            .unwrap_or_else(|| self.region(t).id.clone())
+        self.index.identity_or_id(t)
+    }
+
+    /// Trace region `t`'s content, for a check that compares it. Read back
+    /// from disk, it may fail (the file changed): that is a finding.
+    fn content(&mut self, p: usize, t: usize) -> Option<Content> {
+        match self.index.content(t) {
+            Ok(content) => Some(content.into_owned()),
+            Err(diagnostic) => {
+                self.push(Anchor::Plan(p), *diagnostic);
+                None
+            }
+        }
     }
 
     /// Tokens of text the plan writes (a summary, a narrative, a commitment
@@ -254,17 +259,25 @@ impl<'a> Verifier<'a> {
                     return;
                 }
                 match text {
-                    Some(text) if text.node != self.region(t).content.as_text() => {
-                        self.rewritten(p, t, &text.span, &text.node)
+                    Some(text) => {
+                        let Some(content) = self.content(p, t) else {
+                            return;
+                        };
+                        if text.node != content.as_text() {
+                            self.rewritten(p, t, &content, &text.span, &text.node)
+                        } else {
+                            self.keep(p, t, region)
+                        }
                     }
-                    _ => self.keep(p, t, region),
+                    None => self.keep(p, t, region),
                 }
             }
         }
     }
 
     fn lookup(&mut self, p: usize, id: &str, span: &Span) -> Option<usize> {
-        let found = self.index.region(id);
+        let found = self.index.region(id, self.near);
+        self.near = found.map_or(self.near, |t| t + 1);
         if found.is_none() {
             let diagnostic = codes::unknown_region(id);
             let diagnostic =
@@ -282,8 +295,7 @@ impl<'a> Verifier<'a> {
                 true
             }
             Some(first) => {
-                let id = self.region(t).id.clone();
-                let diagnostic = codes::duplicate_plan_use(&id);
+                let diagnostic = codes::duplicate_plan_use(self.index.id(t));
                 let diagnostic = self.plan_label(diagnostic, p, span.clone(), "used again here");
                 let first_span = self.plan.regions[first].place.span.clone();
                 let diagnostic = self.plan_label(diagnostic, first, first_span, "first used here");
@@ -348,8 +360,10 @@ impl<'a> Verifier<'a> {
         if !self.claim(p, t, &region.place.span) {
             return;
         }
-        let trace_region = self.region(t);
-        if trace_region.content.same(content) {
+        let Some(trace_content) = self.content(p, t) else {
+            return;
+        };
+        if trace_content.same(content) {
             self.represented[t] = Some(p);
             self.sequence.push((p, t));
             let status = region.status.as_ref().map_or(Status::Active, |s| s.node);
@@ -361,65 +375,73 @@ impl<'a> Verifier<'a> {
         } else {
             self.altered[t] = true;
             self.sequence.push((p, t));
-            self.altered_commitment(p, t, content, content_span);
+            self.altered_commitment(p, t, &trace_content, content, content_span);
         }
     }
 
-    fn altered_commitment(&mut self, p: usize, t: usize, content: &Content, span: &Span) {
-        let region = self.region(t);
+    /// Plan region `p` holds `content` where trace commitment `t` (which
+    /// says `said`) should be.
+    fn altered_commitment(
+        &mut self,
+        p: usize,
+        t: usize,
+        said: &Content,
+        content: &Content,
+        span: &Span,
+    ) {
         let identity = self.identity(t);
         let mut diagnostic =
-            codes::altered_commitment(&identity, &region.id).severity(self.severity(t));
-        for note in difference::differences(&region.content, content) {
+            codes::altered_commitment(&identity, self.index.id(t)).severity(self.severity(t));
+        for note in difference::differences(said, content) {
             diagnostic = diagnostic.note(note);
         }
         let diagnostic = self.plan_label(diagnostic, p, span.clone(), "differs from the trace");
         let diagnostic = self.trace_label(
             diagnostic,
             t,
-            region.content_span.clone(),
+            self.index.content_span(t),
             "what the trace says",
         );
         self.push(Anchor::Plan(p), diagnostic);
     }
 
-    /// A `narrative` entry whose text differs from the region it names.
-    fn rewritten(&mut self, p: usize, t: usize, span: &Span, text: &str) {
+    /// A `narrative` entry whose text differs from the region it names
+    /// (which says `said`).
+    fn rewritten(&mut self, p: usize, t: usize, said: &Content, span: &Span, text: &str) {
         if self.index.class[t].is_protected() {
             self.altered[t] = true;
-            self.altered_commitment(p, t, &Content::Text(text.into()), span);
+            self.altered_commitment(p, t, said, &Content::Text(text.into()), span);
             return;
         }
-        let region = self.region(t);
-        let mut diagnostic = codes::altered_narrative(&region.id);
-        for note in difference::differences(&region.content, &Content::Text(text.into())) {
+        let mut diagnostic = codes::altered_narrative(self.index.id(t));
+        for note in difference::differences(said, &Content::Text(text.into())) {
             diagnostic = diagnostic.note(note);
         }
         let diagnostic = self.plan_label(diagnostic, p, span.clone(), "not the trace's text");
         let diagnostic = self.trace_label(
             diagnostic,
             t,
-            region.content_span.clone(),
+            self.index.content_span(t),
             "what the trace says",
         );
         self.push(Anchor::Plan(p), diagnostic);
     }
 
     fn status(&mut self, p: usize, t: usize, status: Status, span: Span) {
-        let region = self.region(t);
-        if status == region.status {
+        let was = self.index.status(t);
+        if status == was {
             return;
         }
         let identity = self.identity(t);
-        let revived = region.status == Status::Discharged;
+        let revived = was == Status::Discharged;
         let diagnostic =
-            codes::status_changed(&identity, &region.id, revived).severity(self.severity(t));
+            codes::status_changed(&identity, self.index.id(t), revived).severity(self.severity(t));
         let diagnostic = self.plan_label(diagnostic, p, span, format!("`{}` here", status.name()));
         let diagnostic = self.trace_label(
             diagnostic,
             t,
-            region.place.span.clone(),
-            format!("`{}` in the trace", region.status.name()),
+            self.index.opening(t),
+            format!("`{}` in the trace", was.name()),
         );
         self.push(Anchor::Plan(p), diagnostic);
     }
@@ -443,7 +465,10 @@ impl<'a> Verifier<'a> {
             if !self.claim(p, t, span) {
                 continue;
             }
-            let quoted = self.region(t).content.as_text();
+            let Some(said) = self.content(p, t) else {
+                continue;
+            };
+            let quoted = said.as_text();
             match text.find(quoted.as_ref()).filter(|_| !quoted.is_empty()) {
                 Some(at) => found.push((at, at + quoted.len(), t)),
                 None if self.index.class[t].is_protected() => {
@@ -451,9 +476,12 @@ impl<'a> Verifier<'a> {
                     self.sequence.push((p, self.index.canonical(t)));
                     let closest = difference::closest_passage(text, &quoted);
                     let span = self.plan.file.find_within(text_span, closest);
-                    self.altered_commitment(p, t, &Content::Text(closest.into()), &span);
+                    self.altered_commitment(p, t, &said, &Content::Text(closest.into()), &span);
                 }
-                None => self.rewritten(p, t, text_span, difference::closest_passage(text, &quoted)),
+                None => {
+                    let closest = difference::closest_passage(text, &quoted);
+                    self.rewritten(p, t, &said, text_span, closest)
+                }
             }
         }
         found.sort_unstable();
@@ -555,38 +583,32 @@ impl<'a> Verifier<'a> {
                 let diagnostic = codes::identifier_drift(&word, &pinned, &identity);
                 let word_span = self.plan.file.find_within(text_span, &word);
                 let diagnostic = self.plan_label(diagnostic, p, word_span, reason);
-                let diagnostic = self.trace_label(
-                    diagnostic,
-                    t,
-                    self.region(t).content_span.clone(),
-                    "pinned here",
-                );
+                let diagnostic =
+                    self.trace_label(diagnostic, t, self.index.content_span(t), "pinned here");
                 self.push(Anchor::Plan(p), diagnostic);
             }
         }
     }
 
     fn covers_commitment(&mut self, p: usize, t: usize, span: &Span) {
-        let region = self.region(t);
         let identity = match self.index.class[t] {
             Class::Commitment(_) => Some(self.identity(t)),
             _ => None,
         };
-        let diagnostic = codes::summary_covers_commitment(identity.as_deref(), &region.id)
+        let diagnostic = codes::summary_covers_commitment(identity.as_deref(), self.index.id(t))
             .severity(self.severity(t));
         let diagnostic = self.plan_label(diagnostic, p, span.clone(), "not narrative");
-        let diagnostic = self.trace_label(diagnostic, t, region.place.span.clone(), "written here");
+        let diagnostic = self.trace_label(diagnostic, t, self.index.opening(t), "written here");
         self.push(Anchor::Plan(p), diagnostic);
     }
 
     fn spans_commitment(&mut self, p: usize, j: usize, low: usize, high: usize, span: Span) {
-        let region = self.region(j);
-        let (before, after) = (&self.region(low).id, &self.region(high).id);
+        let (before, after) = (self.index.id(low), self.index.id(high));
         let identity = match self.index.class[j] {
             Class::Commitment(_) => Some(self.identity(j)),
             _ => None,
         };
-        let diagnostic = codes::summary_spans_commitment(identity.as_deref(), &region.id)
+        let diagnostic = codes::summary_spans_commitment(identity.as_deref(), self.index.id(j))
             .severity(self.severity(j));
         let diagnostic = self.plan_label(
             diagnostic,
@@ -594,12 +616,8 @@ impl<'a> Verifier<'a> {
             span,
             format!("covers `{before}` and `{after}`"),
         );
-        let diagnostic = self.trace_label(
-            diagnostic,
-            j,
-            region.place.span.clone(),
-            "stands between them",
-        );
+        let diagnostic =
+            self.trace_label(diagnostic, j, self.index.opening(j), "stands between them");
         self.push(Anchor::Plan(p), diagnostic);
     }
 
@@ -609,32 +627,32 @@ impl<'a> Verifier<'a> {
 
     pub(super) fn missing(&mut self) {
         for t in 0..self.index.class.len() {
-            let region = self.region(t);
             match self.index.class[t] {
                 Class::Commitment(_) => {
-                    if self.index.canonical(t) != t
-                        || self.represented[t].is_some()
+                    if self.represented[t].is_some()
                         || self.altered[t]
-                        || region.status == Status::Discharged
+                        || self.index.status(t) == Status::Discharged
+                        || self.index.canonical(t) != t
                     {
                         continue;
                     }
                     let identity = self.identity(t);
                     let covered = self.used_by[t].is_some();
-                    let diagnostic = codes::missing_commitment(&identity, &region.id, covered)
-                        .severity(self.severity(t));
+                    let diagnostic =
+                        codes::missing_commitment(&identity, self.index.id(t), covered)
+                            .severity(self.severity(t));
                     let diagnostic = self.trace_label(
                         diagnostic,
                         t,
-                        region.place.span.clone(),
+                        self.index.opening(t),
                         "no plan region keeps it",
                     );
                     self.push(Anchor::Trace(t), diagnostic);
                 }
                 Class::Unclassified if !self.kept[t] => {
-                    let diagnostic = codes::unclassified_dropped(&region.id);
+                    let diagnostic = codes::unclassified_dropped(self.index.id(t));
                     let diagnostic =
-                        self.trace_label(diagnostic, t, region.place.span.clone(), "dropped");
+                        self.trace_label(diagnostic, t, self.index.opening(t), "dropped");
                     self.push(Anchor::Trace(t), diagnostic);
                 }
                 _ => {}
