@@ -27,11 +27,16 @@ pub enum InputFormat {
 impl InputFormat {
     /// From the file's extension; standard input is sniffed.
     pub fn detect(path: &Path, text: &str) -> InputFormat {
+        InputFormat::named(path).unwrap_or_else(|| sniff(text))
+    }
+
+    /// The format the file's extension names, if it names one.
+    pub(crate) fn named(path: &Path) -> Option<InputFormat> {
         match path.extension().and_then(|ext| ext.to_str()) {
-            Some("json") => InputFormat::Json,
-            Some("jsonl" | "ndjson") => InputFormat::JsonLines,
-            Some("yaml" | "yml") => InputFormat::Yaml,
-            _ => sniff(text),
+            Some("json") => Some(InputFormat::Json),
+            Some("jsonl" | "ndjson") => Some(InputFormat::JsonLines),
+            Some("yaml" | "yml") => Some(InputFormat::Yaml),
+            _ => None,
         }
     }
 }
@@ -120,8 +125,98 @@ pub const FIELDS: [&str; 17] = [
     "derived",
 ];
 
+/// A field ctxguard reads, by its place in [`FIELDS`]: what the readers
+/// take a field by (a region's dozen lookups cost nothing), and what
+/// messages name it by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Name(usize);
+
+impl Name {
+    pub const ID: Name = Name(0);
+    pub const KIND: Name = Name(1);
+    pub const KEY: Name = Name(2);
+    pub const TEXT: Name = Name(3);
+    pub const RECORD: Name = Name(4);
+    pub const TOKENS: Name = Name(5);
+    pub const AT: Name = Name(6);
+    pub const TAGGED_AT: Name = Name(7);
+    pub const ROLE: Name = Name(8);
+    pub const STATUS: Name = Name(9);
+    pub const KEEP: Name = Name(10);
+    pub const COVERS: Name = Name(11);
+    pub const QUOTES: Name = Name(12);
+    pub const FROM: Name = Name(13);
+    pub const SUMMARIZER: Name = Name(14);
+    pub const SOURCE: Name = Name(15);
+    pub const DERIVED: Name = Name(16);
+
+    /// Its place in [`FIELDS`].
+    pub const fn index(self) -> usize {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(FIELDS[self.0])
+    }
+}
+
 pub(super) fn field_index(name: &str) -> Option<usize> {
-    FIELDS.iter().position(|field| *field == name)
+    // Asked of every field of every region: a match, not a search.
+    Some(match name {
+        "id" => 0,
+        "kind" => 1,
+        "key" => 2,
+        "text" => 3,
+        "record" => 4,
+        "tokens" => 5,
+        "at" => 6,
+        "tagged_at" => 7,
+        "role" => 8,
+        "status" => 9,
+        "keep" => 10,
+        "covers" => 11,
+        "quotes" => 12,
+        "from" => 13,
+        "summarizer" => 14,
+        "source" => 15,
+        "derived" => 16,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_name_is_the_field_it_names() {
+        let names = [
+            Name::ID,
+            Name::KIND,
+            Name::KEY,
+            Name::TEXT,
+            Name::RECORD,
+            Name::TOKENS,
+            Name::AT,
+            Name::TAGGED_AT,
+            Name::ROLE,
+            Name::STATUS,
+            Name::KEEP,
+            Name::COVERS,
+            Name::QUOTES,
+            Name::FROM,
+            Name::SUMMARIZER,
+            Name::SOURCE,
+            Name::DERIVED,
+        ];
+        assert_eq!(names.len(), FIELDS.len());
+        for (i, name) in names.into_iter().enumerate() {
+            assert_eq!(name.index(), i);
+            assert_eq!(field_index(&name.to_string()), Some(i), "{name}");
+        }
+    }
 }
 
 /// One region as written.
@@ -138,6 +233,16 @@ pub struct RawRegion {
 }
 
 impl RawRegion {
+    /// A raw region with no fields, at `index`.
+    pub(super) fn empty() -> RawRegion {
+        RawRegion {
+            index: 0,
+            span: 0..0,
+            listed: true,
+            fields: Default::default(),
+        }
+    }
+
     /// `/regions/3`, made when a diagnostic needs it.
     pub fn pointer(&self) -> Option<String> {
         crate::buffer::trace::region_pointer(self.index, self.listed)
@@ -149,8 +254,8 @@ impl RawRegion {
     }
 
     /// Moves a field's value out, for the typed model.
-    pub fn take(&mut self, name: &str) -> Option<Field> {
-        field_index(name).and_then(|i| self.fields[i].take())
+    pub fn take(&mut self, name: Name) -> Option<Field> {
+        self.fields[name.0].take()
     }
 }
 
@@ -193,8 +298,10 @@ impl Input {
     }
 }
 
-/// Receives each region as soon as it is read.
-pub type Sink<'s> = dyn FnMut(RawRegion) -> Result<(), Box<Diagnostic>> + 's;
+/// Receives each region as soon as it is read. A reader fills one raw
+/// region again for each region: what the sink does not take of it is
+/// dropped before the next.
+pub type Sink<'s> = dyn FnMut(&mut RawRegion) -> Result<(), Box<Diagnostic>> + 's;
 
 pub(super) fn invalid(
     file: &Arc<SourceFile>,
@@ -212,7 +319,7 @@ pub(super) fn rest_of_line(text: &str, offset: usize) -> Span {
 
 /// The first line of `span`: a region's opening. Never looks past the
 /// span, so a minified file with every region on one line stays linear.
-pub(super) fn first_line(text: &str, span: Span) -> Span {
+pub(crate) fn first_line(text: &str, span: Span) -> Span {
     let start = span.start.min(text.len());
     let end = span.end.clamp(start, text.len());
     let line_end =
@@ -238,14 +345,14 @@ pub fn open(
 /// threads.
 pub fn read_all<T: Send>(
     input: &Input,
-    convert: impl Fn(&Arc<SourceFile>, RawRegion) -> Result<T, Box<Diagnostic>> + Sync,
+    convert: impl Fn(&Arc<SourceFile>, &mut RawRegion) -> Result<T, Box<Diagnostic>> + Sync,
 ) -> Result<Vec<T>, Box<Diagnostic>> {
     let file = &input.file;
     if file.text().trim().is_empty() {
         return Err(Box::new(codes::empty_document(file.name())));
     }
     let mut typed = Vec::new();
-    let mut sink = |raw| {
+    let mut sink = |raw: &mut RawRegion| {
         typed.push(convert(file, raw)?);
         Ok(())
     };

@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::buffer::document::{Field, FieldValue, RawRegion};
+use crate::buffer::document::{Field, FieldValue, Name, RawRegion};
 use crate::buffer::trace::{Content, Place, Status};
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
-use crate::source::{SourceFile, Span};
+use crate::source::{SourceFile, Span, Text};
 
 pub(crate) fn place(file: &SourceFile, raw: &RawRegion) -> Place {
     Place {
@@ -65,7 +65,7 @@ impl Fields<'_> {
         Box::new(diagnostic)
     }
 
-    fn wrong_type(&self, name: &str, field: &Field, expected: &str) -> Box<Diagnostic> {
+    fn wrong_type(&self, name: Name, field: &Field, expected: &str) -> Box<Diagnostic> {
         self.error(
             field.span.clone(),
             format!(
@@ -79,19 +79,27 @@ impl Fields<'_> {
     }
 
     /// Each accessor moves its field out of the raw region: no copies.
-    pub fn string(&mut self, name: &str) -> Result<Option<(String, Span)>, Box<Diagnostic>> {
+    pub fn string(&mut self, name: Name) -> Result<Option<(String, Span)>, Box<Diagnostic>> {
+        Ok(self
+            .text(name)?
+            .map(|(text, span)| (text.into_string(), span)))
+    }
+
+    /// A string as read, still shared with its file when it can be: for
+    /// a field that is only compared (`kind`, `role`, `status`).
+    pub fn text(&mut self, name: Name) -> Result<Option<(Text, Span)>, Box<Diagnostic>> {
         match self.raw.take(name) {
             None => Ok(None),
             Some(Field {
                 value: FieldValue::Str(text),
                 span,
                 ..
-            }) => Ok(Some((text.into_string(), span))),
+            }) => Ok(Some((text, span))),
             Some(field) => Err(self.wrong_type(name, &field, "a string")),
         }
     }
 
-    pub fn required_string(&mut self, name: &str) -> Result<(String, Span), Box<Diagnostic>> {
+    pub fn required_string(&mut self, name: Name) -> Result<(String, Span), Box<Diagnostic>> {
         self.string(name)?.ok_or_else(|| {
             self.error(
                 self.raw.opening(self.file.text()),
@@ -103,7 +111,7 @@ impl Fields<'_> {
     }
 
     /// A non-negative whole number (`tokens`, `at`, `tagged_at`).
-    pub fn count(&mut self, name: &str) -> Result<Option<(u64, Span)>, Box<Diagnostic>> {
+    pub fn count(&mut self, name: Name) -> Result<Option<(u64, Span)>, Box<Diagnostic>> {
         match self.raw.take(name) {
             None
             | Some(Field {
@@ -118,7 +126,7 @@ impl Fields<'_> {
     }
 
     pub fn status(&mut self) -> Result<(Option<Status>, Option<Span>), Box<Diagnostic>> {
-        match self.string("status")? {
+        match self.text(Name::STATUS)? {
             None => Ok((None, None)),
             Some((status, span)) => match status.as_str() {
                 "active" => Ok((Some(Status::Active), Some(span))),
@@ -137,7 +145,7 @@ impl Fields<'_> {
     /// A field that is a mapping of a known shape (`source`), typed by serde.
     pub fn typed<T: serde::de::DeserializeOwned>(
         &mut self,
-        name: &str,
+        name: Name,
         expected: &str,
     ) -> Result<Option<T>, Box<Diagnostic>> {
         let Some(field) = self.raw.take(name) else {
@@ -156,7 +164,7 @@ impl Fields<'_> {
 
     /// Exactly one of `text` (a string) and `record` (any value).
     pub fn content(&mut self) -> Result<(Content, Span), Box<Diagnostic>> {
-        match (self.raw.take("text"), self.raw.take("record")) {
+        match (self.raw.take(Name::TEXT), self.raw.take(Name::RECORD)) {
             (Some(text), Some(record)) => Err(self.error(
                 record.span.clone(),
                 format!("{} has both `text` and `record`", self.where_()),
@@ -174,7 +182,7 @@ impl Fields<'_> {
                 }),
                 None,
             ) => Ok((Content::Text(text), span)),
-            (Some(field), None) => Err(self.wrong_type("text", &field, "a string")),
+            (Some(field), None) => Err(self.wrong_type(Name::TEXT, &field, "a string")),
             (None, Some(record)) => Ok((
                 Content::Record(Box::new(record.value.into_value())),
                 record.span,

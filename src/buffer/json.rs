@@ -11,8 +11,10 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::buffer::document::{
-    check_version, field_index, invalid, rest_of_line, Field, FieldValue, RawRegion, Sink, FIELDS,
+    check_version, field_index, invalid, rest_of_line, Field, FieldValue, Name, RawRegion, Sink,
+    FIELDS,
 };
+use crate::buffer::trace::Plain;
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span, Text};
 
@@ -64,6 +66,86 @@ impl<'de: 'a, 'a> Deserialize<'de> for JsonRegion<'a> {
         deserializer.deserialize_map(RegionVisitor(std::marker::PhantomData))
     }
 }
+
+/// A region as JSON hands it over, before it is typed: its fields as
+/// written, where it stands (in JSON Lines, its line), its place.
+pub(super) struct Written<'a> {
+    pub fields: JsonRegion<'a>,
+    pub span: Option<Span>,
+    pub index: usize,
+    pub listed: bool,
+}
+
+impl Written<'_> {
+    /// Types each field as a JSON value into `raw`: what every reader
+    /// but a streamed trace's does with each region.
+    pub fn typed(self, file: &Arc<SourceFile>, raw: &mut RawRegion) -> Result<(), Box<Diagnostic>> {
+        json_region(file, self.fields, self.span, self.index, self.listed, raw)
+    }
+}
+
+/// A region as [`Plain`], if it is one: only `id`, `kind`, `text`,
+/// `tokens` and `role`, with `kind` `narrative`, `id` and `role` strings
+/// without escapes (`role` one ctxguard knows), `tokens` a plain whole
+/// number, `text` a string whose escapes cannot fail to decode. Whatever
+/// else a region is, `None`: it is typed in full ([`Written::typed`]).
+pub(super) fn plain(file: &Arc<SourceFile>, written: &Written) -> Option<Plain> {
+    let fields = &written.fields.0;
+    let wanted = [Name::ID, Name::KIND, Name::TEXT, Name::TOKENS, Name::ROLE].map(Name::index);
+    let others = (fields.iter().enumerate()).any(|(i, raw)| raw.is_some() && !wanted.contains(&i));
+    if others {
+        return None;
+    }
+    let raw = |name: Name| fields[name.index()].map(RawValue::get);
+    let (id, kind, text) = (raw(Name::ID)?, raw(Name::KIND)?, raw(Name::TEXT)?);
+    unescaped(id)?;
+    if kind != "\"narrative\"" || !text.starts_with('"') || crate::source::Text::has_u_escape(text)
+    {
+        return None;
+    }
+    let whole_text = file.text();
+    let span = |part: &str| {
+        let start = offset_in(whole_text, part);
+        start..start + part.len()
+    };
+    let tokens = match raw(Name::TOKENS) {
+        Some(tokens) => Some((whole(tokens)?, span(tokens))),
+        None => None,
+    };
+    let role = match raw(Name::ROLE) {
+        Some(role) => Some(crate::buffer::trace::Role::known(unescaped(role)?)?),
+        None => None,
+    };
+    // The region stands where json_region says: its line, or its fields.
+    let (first, last) = (fields.iter().flatten().map(|raw| span(raw.get())))
+        .fold((usize::MAX, 0), |(first, last), s| {
+            (first.min(s.start), last.max(s.end))
+        });
+    let region = written.span.clone().unwrap_or(first..last);
+    Some(Plain {
+        index: written.index,
+        listed: written.listed,
+        opening: crate::buffer::document::first_line(whole_text, region),
+        id_span: span(id),
+        kind_span: span(kind),
+        content_span: span(text),
+        tokens: tokens.as_ref().map(|(n, _)| *n),
+        tokens_span: tokens.map(|(_, span)| span),
+        role,
+    })
+}
+
+/// A whole number written plainly, as [`written`] takes it.
+fn whole(part: &str) -> Option<u64> {
+    let digits = part.as_bytes();
+    (!digits.is_empty() && digits.len() < 19 && digits.iter().all(u8::is_ascii_digit))
+        .then(|| part.parse().ok())
+        .flatten()
+}
+
+/// Receives each region as it is read, before it is typed.
+pub(super) type WrittenSink<'s> =
+    dyn for<'a> FnMut(Written<'a>) -> Result<(), Box<Diagnostic>> + 's;
 
 /// Where a borrowed slice of `text` starts.
 pub(super) fn offset_in(text: &str, part: &str) -> usize {
@@ -186,9 +268,10 @@ impl<'de> Visitor<'de> for RegionsSeed<'_, '_, '_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut index = 0;
+        let mut raw = RawRegion::empty();
         while let Some(region) = seq.next_element::<JsonRegion<'de>>()? {
-            let result =
-                json_region(self.file, region, None, index, true).and_then(|raw| (self.sink)(raw));
+            let result = json_region(self.file, region, None, index, true, &mut raw)
+                .and_then(|()| (self.sink)(&mut raw));
             if let Err(diagnostic) = result {
                 *self.failure = Some(diagnostic);
                 return Err(de::Error::custom("a region was refused"));
@@ -240,25 +323,198 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
     Ok(())
 }
 
+/// How a piece of a JSON trace ends ([`piece`]).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum PieceEnd {
+    /// After a comma between two regions: the next piece goes on with the list.
+    Between,
+    /// At the end of the document.
+    Finished,
+}
+
+/// What a piece of a JSON trace holds besides its regions.
+#[derive(Debug)]
+pub(super) struct Piece {
+    pub end: PieceEnd,
+    /// The `version` as written, if this piece holds it.
+    pub version: Option<String>,
+}
+
+/// JSON whitespace, as serde_json skips it.
+fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\n' | b'\t' | b'\r')
+}
+
+/// Where a piece is read: every value in it is read by serde_json, one at
+/// a time; the cursor only steps over the document's own punctuation.
+struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn spaces(&mut self) {
+        let bytes = self.text.as_bytes();
+        while bytes.get(self.at).copied().is_some_and(is_space) {
+            self.at += 1;
+        }
+    }
+
+    /// Steps over `byte`, and the whitespace after it, if it is next.
+    fn eat(&mut self, byte: u8) -> bool {
+        self.spaces();
+        let next = self.text.as_bytes().get(self.at) == Some(&byte);
+        if next {
+            self.at += 1;
+            self.spaces();
+        }
+        next
+    }
+
+    fn at_end(&self) -> bool {
+        self.at == self.text.len()
+    }
+
+    /// The next value, read by serde_json; the cursor moves past it.
+    fn value<T: Deserialize<'a>>(&mut self) -> Option<T> {
+        let rest = self.text.get(self.at..)?;
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<T>();
+        let value = values.next()?.ok()?;
+        self.at += values.byte_offset();
+        Some(value)
+    }
+
+    /// A mapping's key and its colon, read as serde_json reads the key.
+    fn key(&mut self) -> Option<std::borrow::Cow<'a, str>> {
+        let key = self.value::<std::borrow::Cow<'a, str>>()?;
+        self.eat(b':').then_some(key)
+    }
+}
+
+/// Reads a piece of a JSON trace (`stream`): the first piece from the
+/// document's start, any other from the start of a region that follows a
+/// comma, each up to a comma between two regions or to the document's
+/// end. Each region is handed to the sink. `None` for anything else: a
+/// piece that does not read so (a malformed file, or a cut that was not
+/// between two regions after all), which the caller then reads whole, as
+/// [`read`] does, to say what is wrong if anything is.
+pub(super) fn piece(
+    file: &Arc<SourceFile>,
+    first: bool,
+    sink: &mut WrittenSink<'_>,
+) -> Option<Piece> {
+    let mut cursor = Cursor {
+        text: file.text(),
+        at: 0,
+    };
+    let mut version = None;
+    let mut listed = true;
+    if first {
+        // What comes before `regions`: any keys, `version` at most once.
+        cursor.spaces();
+        if !cursor.eat(b'{') {
+            return None;
+        }
+        loop {
+            match cursor.key()?.as_ref() {
+                "regions" if cursor.eat(b'[') => break,
+                "version" if version.is_none() => {
+                    version = Some(cursor.value::<&RawValue>()?.get().to_owned())
+                }
+                "version" | "regions" => return None,
+                _ => {
+                    cursor.value::<de::IgnoredAny>()?;
+                }
+            }
+            if !cursor.eat(b',') {
+                return None;
+            }
+        }
+        listed = !cursor.eat(b']');
+    }
+    let mut index = 0;
+    while listed {
+        let fields = cursor.value::<JsonRegion>()?;
+        sink(Written {
+            fields,
+            span: None,
+            index,
+            listed: true,
+        })
+        .ok()?;
+        index += 1;
+        if cursor.eat(b',') {
+            if cursor.at_end() {
+                return Some(Piece {
+                    end: PieceEnd::Between,
+                    version,
+                });
+            }
+        } else if cursor.eat(b']') {
+            listed = false;
+        } else {
+            return None;
+        }
+    }
+    // What comes after `regions`: more keys, then the document's end.
+    while cursor.eat(b',') {
+        match cursor.key()?.as_ref() {
+            "version" if version.is_none() => {
+                version = Some(cursor.value::<&RawValue>()?.get().to_owned())
+            }
+            "version" | "regions" => return None,
+            _ => {
+                cursor.value::<de::IgnoredAny>()?;
+            }
+        }
+    }
+    (cursor.eat(b'}') && cursor.at_end()).then_some(Piece {
+        end: PieceEnd::Finished,
+        version,
+    })
+}
+
+/// A field other than `text`: a string written without escapes is shared
+/// with the file (a piece of a streamed trace is read on one thread, so
+/// nothing contends for its count), anything else read as a JSON value.
+fn shared(file: &Arc<SourceFile>, part: &str) -> Result<FieldValue, serde_json::Error> {
+    match unescaped(part) {
+        Some(inner) => {
+            let start = offset_in(file.text(), inner);
+            match Text::in_file(file, start..start + inner.len()) {
+                Some(text) => Ok(FieldValue::Str(text)),
+                None => written(part).map(FieldValue::new),
+            }
+        }
+        None => written(part).map(FieldValue::new),
+    }
+}
+
 /// A region's `text`, typed: written without escapes (most of a trace),
 /// it is shared with the file instead of copied. Other fields, short, are
 /// copied: sharing costs a count on the file that two threads would share.
+/// One written with escapes is decoded when first read (tool output, full
+/// of `\n`, is often never read), unless decoding it could fail (a `\u`
+/// escape), which must be found now.
 fn text_of(file: &Arc<SourceFile>, part: &str) -> Result<FieldValue, serde_json::Error> {
-    if let Some(inner) = unescaped(part) {
-        let start = offset_in(file.text(), inner);
-        if let Some(text) = Text::in_file(file, start..start + inner.len()) {
-            return Ok(FieldValue::Str(text));
-        }
+    let start = offset_in(file.text(), part);
+    let shared = match unescaped(part) {
+        Some(inner) => Text::in_file(file, start + 1..start + 1 + inner.len()),
+        None if part.starts_with('"') => Text::escaped_in_file(file, start..start + part.len()),
+        None => None,
+    };
+    match shared {
+        Some(text) => Ok(FieldValue::Str(text)),
+        None => written(part).map(FieldValue::new),
     }
-    written(part).map(FieldValue::new)
 }
 
 /// The string a JSON string literal (its quotes included) stands for, or
-/// `None` when `literal` is not one.
-pub(crate) fn string(literal: &str) -> Option<String> {
+/// `None` when `literal` is not one: borrowed when written without escapes.
+pub(crate) fn string(literal: &str) -> Option<std::borrow::Cow<'_, str>> {
     match unescaped(literal) {
-        Some(inner) => Some(inner.to_owned()),
-        None => serde_json::from_str(literal).ok(),
+        Some(inner) => Some(inner.into()),
+        None => serde_json::from_str::<String>(literal).ok().map(Into::into),
     }
 }
 
@@ -281,28 +537,27 @@ fn written(part: &str) -> Result<Value, serde_json::Error> {
     }
     match part.as_bytes() {
         [b'"', ..] => serde_json::from_str::<String>(part).map(Value::String),
-        digits
-            if !digits.is_empty() && digits.len() < 19 && digits.iter().all(u8::is_ascii_digit) =>
-        {
-            Ok(Value::from(part.parse::<u64>().unwrap_or_default()))
-        }
+        _ if whole(part).is_some() => Ok(Value::from(whole(part).unwrap_or_default())),
         _ => crate::buffer::strict::json_value(part),
     }
 }
 
 /// `text`'s place in [`FIELDS`].
-const TEXT: usize = 3;
+const TEXT: usize = Name::TEXT.index();
 
-/// Types each borrowed field as a JSON value, remembering its span.
+/// Types each borrowed field as a JSON value, remembering its span, into
+/// `raw` (what was left in it dropped).
 pub(super) fn json_region(
     file: &Arc<SourceFile>,
     region: JsonRegion,
     span: Option<Span>,
     index: usize,
     listed: bool,
-) -> Result<RawRegion, Box<Diagnostic>> {
+    raw: &mut RawRegion,
+) -> Result<(), Box<Diagnostic>> {
     let text = file.text();
-    let mut fields: [Option<Field>; FIELDS.len()] = Default::default();
+    let fields = &mut raw.fields;
+    fields.iter_mut().for_each(|field| *field = None);
     let (mut first, mut last) = (usize::MAX, 0);
     for (i, (slot, raw)) in fields.iter_mut().zip(region.0).enumerate() {
         let Some(raw) = raw else { continue };
@@ -328,7 +583,7 @@ pub(super) fn json_region(
         } else {
             let value = match i {
                 TEXT => text_of(file, part),
-                _ => written(part).map(FieldValue::new),
+                _ => shared(file, part),
             };
             let value = value.map_err(|error| failed(part, error))?;
             (value, Vec::new())
@@ -340,19 +595,154 @@ pub(super) fn json_region(
         });
     }
     // A region's own braces are not seen; its fields say where it stands.
-    let span = span.unwrap_or(if first <= last { first..last } else { 0..0 });
-    Ok(RawRegion {
-        index,
-        span,
-        listed,
-        fields,
-    })
+    raw.span = span.unwrap_or(if first <= last { first..last } else { 0..0 });
+    raw.index = index;
+    raw.listed = listed;
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What reading `text` (one region) gives: its plain typing, if it has
+    /// one, and its full typing.
+    fn both(
+        text: &str,
+        lines: bool,
+    ) -> (
+        Option<Plain>,
+        Result<crate::buffer::trace::Region, String>,
+        Arc<SourceFile>,
+    ) {
+        let file = SourceFile::new("t.json", text);
+        // Read from the file's own text: spans are where fields are in it.
+        let read = || -> JsonRegion {
+            serde_json::from_str(file.text()).unwrap_or_else(|e| panic!("{e}: {text}"))
+        };
+        let written = |fields| Written {
+            fields,
+            span: lines.then_some(0..text.len()),
+            index: 3,
+            listed: !lines,
+        };
+        let plain = plain(&file, &written(read()));
+        let fields = read();
+        let mut raw = RawRegion::empty();
+        let full = written(fields)
+            .typed(&file, &mut raw)
+            .and_then(|()| crate::buffer::trace::region(&file, &mut raw))
+            .map_err(|d| d.message);
+        (plain, full, file)
+    }
+
+    /// One change to a plain region: a field set to another value, or
+    /// dropped (`None`), or a field added.
+    const CHANGES: &[(&str, Option<&str>)] = &[
+        ("id", Some(r#""""#)),
+        ("id", Some(r#""r\u0031""#)),
+        ("id", Some(r#""a\nb""#)),
+        ("id", Some("5")),
+        ("id", None),
+        ("kind", Some(r#""constraint""#)),
+        ("kind", Some(r#""narr\u0061tive""#)),
+        ("kind", Some(r#""unclassified""#)),
+        ("kind", Some("3")),
+        ("kind", None),
+        ("text", Some(r#""a\nb\t\"c\"""#)),
+        ("text", Some(r#""\u00e9""#)),
+        ("text", Some(r#""\ud800""#)),
+        ("text", Some(r#""\\u""#)),
+        ("text", Some("7")),
+        ("text", Some(r#"{"a": 1}"#)),
+        ("text", None),
+        ("tokens", Some("0")),
+        ("tokens", Some("1.5")),
+        ("tokens", Some("-3")),
+        ("tokens", Some("null")),
+        ("tokens", Some(r#""12""#)),
+        ("tokens", Some("99999999999999999999")),
+        ("tokens", Some("123456789012345678")),
+        ("tokens", None),
+        ("role", Some(r#""tool""#)),
+        ("role", Some(r#""assistant""#)),
+        ("role", Some(r#""system""#)),
+        ("role", Some(r#""narrator""#)),
+        ("role", Some(r#""to\u006fl""#)),
+        ("role", Some("1")),
+        ("role", None),
+        ("key", Some(r#""k""#)),
+        ("status", Some(r#""active""#)),
+        ("x-extra", Some("[1, 2]")),
+        ("record", Some("{}")),
+        ("at", Some("3")),
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// A region typed as plain is the region full typing gives, field
+        /// for field and span for span, in JSON and in JSON Lines: a plain
+        /// region with up to two of its fields changed, dropped or added.
+        #[test]
+        fn a_plain_region_is_the_region_it_stands_for(
+            changes in proptest::collection::vec(proptest::sample::select(CHANGES), 0..3),
+            order in any::<u64>(),
+            spaced in any::<bool>(),
+            lines in any::<bool>(),
+        ) {
+            let mut fields: Vec<(&str, Option<&str>)> = vec![
+                ("id", Some(r#""r1""#)),
+                ("kind", Some(r#""narrative""#)),
+                ("text", Some(r#""plain text""#)),
+                ("tokens", Some("12")),
+                ("role", Some(r#""user""#)),
+            ];
+            for &(name, value) in &changes {
+                match fields.iter_mut().find(|(field, _)| *field == name) {
+                    Some(field) => field.1 = value,
+                    None => fields.push((name, value)),
+                }
+            }
+            // Fields in any order.
+            let turn = (order as usize) % fields.len();
+            fields.rotate_left(turn);
+            let written: Vec<String> = (fields.iter())
+                .filter_map(|(name, value)| value.map(|value| format!("\"{name}\": {value}")))
+                .collect();
+            let sep = if spaced { ",\n  " } else { "," };
+            let region = format!("{{{}}}", written.join(sep));
+            let (plain, full, file) = both(&region, lines);
+            // Not an empty test: a region as most are written is plain.
+            prop_assert!(!changes.is_empty() || plain.is_some(), "not plain: {}", region);
+            if let Some(plain) = plain {
+                let full = full.unwrap_or_else(|e| panic!("typed as plain, refused in full: {e}: {region}"));
+                prop_assert_eq!(format!("{:?}", plain.region(&file)), format!("{full:?}"), "{}", region);
+            }
+        }
+    }
+
     #[test]
-    fn text_is_where_fields_say() {
-        assert_eq!(super::FIELDS[super::TEXT], "text");
+    fn a_narrative_region_as_most_are_written_is_plain() {
+        let region = r#"{"id": "r7", "kind": "narrative", "text": "ran the suite\nok", "tokens": 5, "role": "tool"}"#;
+        for lines in [false, true] {
+            let (plain, full, file) = both(region, lines);
+            let plain = plain.unwrap_or_else(|| panic!("plain"));
+            assert_eq!(&file.text()[plain.id()], "r7");
+            assert_eq!(
+                format!("{:?}", plain.region(&file)),
+                format!("{:?}", full.unwrap_or_else(|e| panic!("{e}")))
+            );
+        }
+        // Anything else is typed in full.
+        for other in [
+            r#"{"id": "r7", "kind": "narrative", "text": "\u00e9"}"#,
+            r#"{"id": "r7", "kind": "narrative", "text": "x", "key": "k"}"#,
+            r#"{"id": "r7", "kind": "narrative", "text": "x", "tokens": 1.0}"#,
+            r#"{"id": "r7", "text": "x"}"#,
+        ] {
+            assert!(both(other, false).0.is_none(), "{other}");
+        }
     }
 }

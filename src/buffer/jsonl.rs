@@ -4,8 +4,8 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::buffer::document::{RawRegion, Sink};
-use crate::buffer::json::{json_error, json_region, JsonRegion};
+use crate::buffer::document::RawRegion;
+use crate::buffer::json::{json_error, JsonRegion, Written, WrittenSink};
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
@@ -18,13 +18,15 @@ const PARALLEL_BYTES: usize = 1 << 20;
 /// the first half has none.
 pub(super) fn read_all<T: Send>(
     file: &Arc<SourceFile>,
-    convert: &(impl Fn(&Arc<SourceFile>, RawRegion) -> Result<T, Box<Diagnostic>> + Sync),
+    convert: &(impl Fn(&Arc<SourceFile>, &mut RawRegion) -> Result<T, Box<Diagnostic>> + Sync),
 ) -> Result<Vec<T>, Box<Diagnostic>> {
     let text = file.text();
     let collect = |range: Range<usize>, first: usize| {
         let mut typed = Vec::new();
-        lines(file, range, first, &mut |raw| {
-            typed.push(convert(file, raw)?);
+        let mut raw = RawRegion::empty();
+        lines(file, range, first, &mut |written: Written| {
+            written.typed(file, &mut raw)?;
+            typed.push(convert(file, &mut raw)?);
             Ok(())
         })?;
         Ok(typed)
@@ -55,12 +57,13 @@ fn is_blank(line: &str) -> bool {
     line.trim().is_empty()
 }
 
-/// The lines of `range` (which starts a line), the first numbered `first`.
-fn lines(
+/// The lines of `range` (which starts a line), the first numbered `first`,
+/// each handed over as written.
+pub(super) fn lines(
     file: &Arc<SourceFile>,
     range: Range<usize>,
     first: usize,
-    sink: &mut Sink<'_>,
+    sink: &mut WrittenSink<'_>,
 ) -> Result<(), Box<Diagnostic>> {
     let text = file.text();
     let mut index = first;
@@ -76,13 +79,12 @@ fn lines(
             let what = format!("line {}", file.line_col(start).0);
             json_error(file, content, start, &error, &what)
         })?;
-        sink(json_region(
-            file,
-            region,
-            Some(start..start + content.len()),
+        sink(Written {
+            fields: region,
+            span: Some(start..start + content.len()),
             index,
-            false,
-        )?)?;
+            listed: false,
+        })?;
         index += 1;
     }
     Ok(())

@@ -9,6 +9,7 @@ mod fields;
 pub(crate) mod json;
 mod jsonl;
 pub(crate) mod plan;
+pub(crate) mod stream;
 mod strict;
 
 /// A YAML document as a JSON value, if `text` is one (for recognizing a

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::buffer::document::{self, Field, FieldValue, Input, InputFormat, RawRegion};
+use crate::buffer::document::{self, Field, FieldValue, Input, InputFormat, Name, RawRegion};
 use crate::buffer::fields::{place, Fields};
 use crate::buffer::trace::{Content, Place, Provenance, Status};
 use crate::diagnostics::Diagnostic;
@@ -196,26 +196,23 @@ fn spanned((node, span): (String, Span)) -> Spanned<String> {
     Spanned::new(node, span)
 }
 
-fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion, Box<Diagnostic>> {
-    let place = place(file, &raw);
+fn plan_region(file: &Arc<SourceFile>, raw: &mut RawRegion) -> Result<PlanRegion, Box<Diagnostic>> {
+    let place = place(file, raw);
     let opening = place.span.clone();
-    let mut fields = Fields {
-        file,
-        raw: &mut raw,
-    };
-    let tokens = fields.count("tokens")?.map(|(n, _)| n);
+    let mut fields = Fields { file, raw };
+    let tokens = fields.count(Name::TOKENS)?.map(|(n, _)| n);
     let source = fields.typed(
-        "source",
+        Name::SOURCE,
         "a mapping with `file`, and optionally `line`, `record` and `hint`",
     )?;
     let (status, status_span) = fields.status()?;
     let status = status
         .zip(status_span)
         .map(|(s, span)| Spanned::new(s, span));
-    let entry = if let Some(id) = fields.string("keep")? {
+    let entry = if let Some(id) = fields.string(Name::KEEP)? {
         Entry::Keep { id: spanned(id) }
     } else {
-        let Some((kind, kind_span)) = fields.string("kind")? else {
+        let Some((kind, kind_span)) = fields.string(Name::KIND)? else {
             return Err(fields.error(
                 opening.clone(),
                 "this plan region is neither `keep: ID` nor a region with a `kind`".to_owned(),
@@ -226,11 +223,11 @@ fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion,
         match kind.as_str() {
             "summary" => {
                 let covers = covers(&mut fields, &opening)?;
-                let quotes = match fields.raw.take("quotes") {
-                    Some(field) => ids(&mut fields, "quotes", field)?,
+                let quotes = match fields.raw.take(Name::QUOTES) {
+                    Some(field) => ids(&mut fields, Name::QUOTES, field)?,
                     None => Vec::new(),
                 };
-                let Some(text) = fields.string("text")? else {
+                let Some(text) = fields.string(Name::TEXT)? else {
                     return Err(fields.error(
                         opening.clone(),
                         "this summary has no `text`".to_owned(),
@@ -238,7 +235,7 @@ fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion,
                         "give the summary its `text`".to_owned(),
                     ));
                 };
-                let summarizer = fields.string("summarizer")?.map(|(name, _)| name);
+                let summarizer = fields.string(Name::SUMMARIZER)?.map(|(name, _)| name);
                 Entry::Summary {
                     kind: SummaryKind::Summary,
                     covers,
@@ -248,7 +245,7 @@ fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion,
                 }
             }
             "narrative" => {
-                let Some(from) = fields.string("from")? else {
+                let Some(from) = fields.string(Name::FROM)? else {
                     return Err(fields.error(
                         kind_span,
                         "this narrative region does not say which trace region it keeps".to_owned(),
@@ -259,7 +256,7 @@ fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion,
                 Entry::Narrative {
                     kind: NarrativeKind::Narrative,
                     from: spanned(from),
-                    text: fields.string("text")?.map(spanned),
+                    text: fields.string(Name::TEXT)?.map(spanned),
                 }
             }
             "unclassified" => {
@@ -271,7 +268,7 @@ fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion,
                 ))
             }
             _ => {
-                let Some((key, _)) = fields.string("key")? else {
+                let Some((key, _)) = fields.string(Name::KEY)? else {
                     return Err(fields.error(
                         kind_span,
                         format!("this `{kind}` commitment has no `key`"),
@@ -298,7 +295,7 @@ fn plan_region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<PlanRegion,
 }
 
 fn covers(fields: &mut Fields, opening: &Span) -> Result<Vec<Spanned<String>>, Box<Diagnostic>> {
-    let Some(field) = fields.raw.take("covers") else {
+    let Some(field) = fields.raw.take(Name::COVERS) else {
         return Err(fields.error(
             opening.clone(),
             "this summary does not say which regions it covers".to_owned(),
@@ -306,13 +303,13 @@ fn covers(fields: &mut Fields, opening: &Span) -> Result<Vec<Spanned<String>>, B
             "list the narrative regions it replaces, like `covers: [r1, r3]`".to_owned(),
         ));
     };
-    ids(fields, "covers", field)
+    ids(fields, Name::COVERS, field)
 }
 
 /// A list of region ids: `covers` or `quotes`.
 fn ids(
     fields: &mut Fields,
-    name: &str,
+    name: Name,
     field: Field,
 ) -> Result<Vec<Spanned<String>>, Box<Diagnostic>> {
     let Field {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::buffer::document::{self, Input, RawRegion};
+use crate::buffer::document::{self, Input, Name, RawRegion};
 use crate::buffer::fields::{place, Fields};
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span, Text};
@@ -167,13 +167,28 @@ pub enum Role {
 
 impl From<String> for Role {
     fn from(role: String) -> Role {
-        match role.as_str() {
+        match Role::known(&role) {
+            Some(known) => known,
+            None => Role::Other(role),
+        }
+    }
+}
+
+impl Role {
+    /// The role written as `role`.
+    pub fn named(role: &str) -> Role {
+        Role::known(role).unwrap_or_else(|| Role::Other(role.to_owned()))
+    }
+
+    /// One of the roles ctxguard knows by name.
+    pub(crate) fn known(role: &str) -> Option<Role> {
+        Some(match role {
             "user" => Role::User,
             "assistant" => Role::Assistant,
             "tool" => Role::Tool,
             "system" => Role::System,
-            _ => Role::Other(role),
-        }
+            _ => return None,
+        })
     }
 }
 
@@ -347,11 +362,102 @@ impl Region {
         }
     }
 
+    /// The region as read from a piece of its file that starts `by` bytes
+    /// into it: every span moved to where it is in the file.
+    pub(crate) fn moved(&mut self, by: usize) {
+        let spans = [
+            Some(&mut self.place.span),
+            Some(&mut self.id_span),
+            self.kind_span.as_mut(),
+            Some(&mut self.content_span),
+            self.tagged_at_span.as_mut(),
+            self.tokens_span.as_mut(),
+        ];
+        for span in spans.into_iter().flatten() {
+            *span = span.start + by..span.end + by;
+        }
+    }
+
     /// `kind:key` for a commitment.
     pub fn identity(&self) -> Option<String> {
         match (&self.kind, &self.key) {
             (RegionKind::Commitment(kind), Some(key)) => Some(format!("{kind}:{key}")),
             _ => None,
+        }
+    }
+}
+
+/// A narrative region written as nearly every one in a large trace is:
+/// `id`, `kind: narrative`, `text`, and perhaps `tokens` and a `role`
+/// ctxguard knows, each written plainly (no escapes but in `text`, and
+/// no `\u` there). Typed from the fields as written, without building a
+/// [`Region`]; [`Plain::region`] is the region [`region`] makes of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Plain {
+    /// Position in the file, from 0.
+    pub index: usize,
+    /// In a `regions` list (it has a JSON Pointer).
+    pub listed: bool,
+    /// The region's first line.
+    pub opening: Span,
+    /// Where `id` is written, its quotes included.
+    pub id_span: Span,
+    pub kind_span: Span,
+    /// Where `text` is written, its quotes included.
+    pub content_span: Span,
+    pub tokens: Option<u64>,
+    pub tokens_span: Option<Span>,
+    pub role: Option<Role>,
+}
+
+impl Plain {
+    /// Where the id's characters are (inside its quotes).
+    pub fn id(&self) -> Span {
+        self.id_span.start + 1..self.id_span.end - 1
+    }
+
+    /// As read from a piece of its file `by` bytes into it: see [`Region::moved`].
+    pub fn moved(&mut self, by: usize) {
+        let spans = [
+            Some(&mut self.opening),
+            Some(&mut self.id_span),
+            Some(&mut self.kind_span),
+            Some(&mut self.content_span),
+            self.tokens_span.as_mut(),
+        ];
+        for span in spans.into_iter().flatten() {
+            *span = span.start + by..span.end + by;
+        }
+    }
+
+    /// The region this stands for, `file` holding its text.
+    #[cfg(test)]
+    pub fn region(&self, file: &Arc<SourceFile>) -> Region {
+        let text = file.text();
+        let literal = &text[self.content_span.clone()];
+        let content: String = serde_json::from_str(literal).unwrap_or_default();
+        Region {
+            id: text[self.id()].to_owned(),
+            kind: RegionKind::Narrative,
+            key: None,
+            content: Content::Text(content.into()),
+            tokens: self.tokens,
+            at: None,
+            tagged_at: None,
+            role: self.role.clone(),
+            status: Status::Active,
+            source: None,
+            derived: None,
+            place: Place {
+                index: self.index,
+                span: self.opening.clone(),
+                listed: self.listed,
+            },
+            id_span: self.id_span.clone(),
+            kind_span: Some(self.kind_span.clone()),
+            content_span: self.content_span.clone(),
+            tagged_at_span: None,
+            tokens_span: self.tokens_span.clone(),
         }
     }
 }
@@ -397,20 +503,21 @@ impl Trace {
     }
 }
 
-fn region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<Region, Box<Diagnostic>> {
-    let place = place(file, &raw);
-    let mut fields = Fields {
-        file,
-        raw: &mut raw,
-    };
-    let (id, id_span) = fields.required_string("id")?;
-    let kind_field = fields.string("kind")?;
+/// A raw region typed as a trace region.
+pub(crate) fn region(
+    file: &Arc<SourceFile>,
+    raw: &mut RawRegion,
+) -> Result<Region, Box<Diagnostic>> {
+    let place = place(file, raw);
+    let mut fields = Fields { file, raw };
+    let (id, id_span) = fields.required_string(Name::ID)?;
+    let kind_field = fields.text(Name::KIND)?;
     let kind = match kind_field.as_ref().map(|(kind, _)| kind.as_str()) {
         None | Some("unclassified") => RegionKind::Unclassified,
         Some("narrative") => RegionKind::Narrative,
         Some(other) => RegionKind::Commitment(other.to_owned()),
     };
-    let key = fields.string("key")?;
+    let key = fields.string(Name::KEY)?;
     if let (RegionKind::Commitment(kind), None) = (&kind, &key) {
         let span = kind_field
             .as_ref()
@@ -424,13 +531,13 @@ fn region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<Region, Box<Diag
     }
     let (content, content_span) = fields.content()?;
     let (status, _) = fields.status()?;
-    let tagged_at = fields.count("tagged_at")?;
-    let tokens = fields.count("tokens")?;
+    let tagged_at = fields.count(Name::TAGGED_AT)?;
+    let tokens = fields.count(Name::TOKENS)?;
     let source = fields.typed(
-        "source",
+        Name::SOURCE,
         "a mapping with `file`, and optionally `line`, `record` and `hint`",
     )?;
-    let derived = fields.typed("derived", "`pin`, `answer`, `hint` or `sentence`")?;
+    let derived = fields.typed(Name::DERIVED, "`pin`, `answer`, `hint` or `sentence`")?;
     Ok(Region {
         source,
         derived,
@@ -440,10 +547,10 @@ fn region(file: &Arc<SourceFile>, mut raw: RawRegion) -> Result<Region, Box<Diag
         content,
         tokens: tokens.as_ref().map(|(n, _)| *n),
         tokens_span: tokens.map(|(_, span)| span),
-        at: fields.count("at")?.map(|(n, _)| n),
+        at: fields.count(Name::AT)?.map(|(n, _)| n),
         tagged_at_span: tagged_at.as_ref().map(|(_, span)| span.clone()),
         tagged_at: tagged_at.map(|(n, _)| n),
-        role: fields.string("role")?.map(|(role, _)| Role::from(role)),
+        role: fields.text(Name::ROLE)?.map(|(role, _)| Role::named(&role)),
         status: status.unwrap_or(Status::Active),
         place,
         id_span,

@@ -200,7 +200,7 @@ pub(super) fn read(file: &Arc<SourceFile>, sink: &mut Sink<'_>) -> Result<(), Bo
                 items,
             });
         }
-        sink(RawRegion {
+        sink(&mut RawRegion {
             index,
             span: region_span,
             listed: true,

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::recognize::{self, Role};
 use crate::buffer::document::{self, Input, InputFormat};
 use crate::buffer::plan::Plan;
+use crate::buffer::stream::Streaming;
 use crate::buffer::trace::Trace;
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
@@ -13,7 +14,8 @@ use crate::policy::load::policy_for_use;
 use crate::policy::Policy;
 use crate::report::{Report, Subject};
 use crate::source::Access;
-use crate::verify::{verify, Options};
+use crate::verify::index::TraceIndex;
+use crate::verify::{verify, verify_index, Options};
 
 #[derive(Clone, Debug, Default)]
 /// What `ctxguard verify` was asked to read.
@@ -63,8 +65,7 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
             document::open(&request.plan, request.input_format, &request.access)
                 .and_then(|input| Plan::read(&input))
         });
-        let trace = document::open(&request.trace, request.input_format, &request.access)
-            .and_then(|input| Trace::read(&input));
+        let trace = read_trace(request, &policy);
         // The readers do not panic; if one ever did, say so rather than crash.
         let plan = plan
             .join()
@@ -72,6 +73,37 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
         (trace, plan)
     });
     verified(&policy, policy_warnings, trace, plan, &request.options)
+}
+
+/// A trace as `verify` reads it: whole, or, a JSON or JSON Lines file,
+/// indexed as it streams.
+enum Read<'p> {
+    Whole(Trace),
+    Indexed(Box<TraceIndex<'p>>),
+}
+
+/// Reads the trace: a JSON or JSON Lines file as it streams, its narrative
+/// left on disk; anything else (and a file that does not stream: see
+/// [`Streaming`]) whole.
+fn read_trace<'p>(
+    request: &VerifyRequest,
+    policy: &'p Policy,
+) -> Result<Read<'p>, Box<Diagnostic>> {
+    let format = request
+        .input_format
+        .or_else(|| InputFormat::named(&request.trace));
+    let streaming =
+        format.and_then(|format| Streaming::open(&request.trace, format, &request.access));
+    if let Some(streaming) = streaming {
+        let counter = request.options.budget.counter(policy);
+        let limit = request.options.warning_limit;
+        if let Ok(index) = TraceIndex::streamed(policy, streaming, counter, limit) {
+            return Ok(Read::Indexed(Box::new(index)));
+        }
+    }
+    document::open(&request.trace, request.input_format, &request.access)
+        .and_then(|input| Trace::read(&input))
+        .map(Read::Whole)
 }
 
 /// Verifies a trace and a plan an embedder holds in memory (`Input::text`,
@@ -87,7 +119,7 @@ pub fn verify_inputs(
     verified(
         policy,
         policy_warnings,
-        Trace::read(trace),
+        Trace::read(trace).map(Read::Whole),
         Plan::read(plan),
         options,
     )
@@ -96,7 +128,7 @@ pub fn verify_inputs(
 fn verified(
     policy: &Policy,
     policy_warnings: Vec<Diagnostic>,
-    trace: Result<Trace, Box<Diagnostic>>,
+    trace: Result<Read<'_>, Box<Diagnostic>>,
     plan: Result<Plan, Box<Diagnostic>>,
     options: &Options,
 ) -> Report {
@@ -113,7 +145,10 @@ fn verified(
             return unusable(diagnostics);
         }
     };
-    let verification = verify(policy, &trace, &plan, options);
+    let verification = match trace {
+        Read::Whole(trace) => verify(policy, &trace, &plan, options),
+        Read::Indexed(index) => verify_index(*index, &plan, options),
+    };
     let mut diagnostics = policy_warnings;
     diagnostics.extend(verification.diagnostics);
     Report {

@@ -57,14 +57,16 @@ impl OnDisk {
     }
 }
 
+/// Fills `buffer` from `offset` of `file`, its cursor left where it is.
 #[cfg(unix)]
-fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<()> {
+pub(crate) fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<()> {
     use std::os::unix::fs::FileExt;
     file.read_exact_at(buffer, offset)
 }
 
+/// Fills `buffer` from `offset` of `file`.
 #[cfg(windows)]
-fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<()> {
+pub(crate) fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<()> {
     use std::os::windows::fs::FileExt;
     let mut done = 0;
     while done < buffer.len() {
@@ -76,8 +78,9 @@ fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> io::Result<()> {
     Ok(())
 }
 
+/// Not available here: no trace is left on disk ([`SUPPORTED`]).
 #[cfg(not(any(unix, windows)))]
-fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
+pub(crate) fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
     Err(io::ErrorKind::Unsupported.into())
 }
 

@@ -98,17 +98,28 @@ impl SourceFile {
         })
     }
 
-    /// A file named `name` whose text was read as it streamed and stays in
-    /// `disk`; `line_starts` were found while it was read.
-    pub(crate) fn on_disk(name: String, disk: OnDisk, line_starts: Vec<usize>) -> Arc<Self> {
+    /// A file named `name` whose text is read as it streams and stays in
+    /// `disk`; where its lines start is found while it is read
+    /// ([`SourceFile::found_lines`]).
+    pub(crate) fn on_disk(name: String, disk: OnDisk) -> Arc<Self> {
         Arc::new(SourceFile {
             name,
             text: String::new(),
             disk: Some(disk),
-            line_starts: OnceLock::from(line_starts),
+            line_starts: OnceLock::new(),
             char_checkpoints: OnceLock::new(),
             shown: OnceLock::new(),
         })
+    }
+
+    /// Where the lines of a file on disk start, found as it was read.
+    pub(crate) fn found_lines(&self, starts: Vec<usize>) {
+        let _ = self.line_starts.set(starts);
+    }
+
+    /// The text, given back (a file in memory; empty for one on disk).
+    pub(crate) fn into_text(self) -> String {
+        self.text
     }
 
     /// The name diagnostics show.

@@ -9,7 +9,7 @@ mod snippet;
 mod text;
 
 pub use access::{Access, Refusal, DEFAULT_MAX_INPUT_BYTES};
-pub(crate) use disk::{OnDisk, SUPPORTED as DISK_SUPPORTED};
+pub(crate) use disk::{read_at, OnDisk, SUPPORTED as DISK_SUPPORTED};
 pub(crate) use file::{escaped, line_starts_in};
 pub use file::{SourceFile, Span, Spanned};
 pub(crate) use snippet::{column_width, Snippets};

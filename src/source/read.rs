@@ -113,12 +113,27 @@ fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
     a.len() == b.len() && a.modified().ok() == b.modified().ok()
 }
 
+/// A regular file at `path` within `access`'s size limit, opened as
+/// [`read`] opens it, with its metadata; `None` for anything [`read`]
+/// would refuse (it says why).
+pub(crate) fn open_regular(
+    path: &Path,
+    access: &Access,
+) -> Option<(std::fs::File, std::fs::Metadata)> {
+    let file = open(path).ok()?;
+    let metadata = file.metadata().ok()?;
+    (kind_of(&metadata.file_type()).is_none() && metadata.len() <= access.max_input_bytes)
+        .then_some((file, metadata))
+}
+
+/// Whether text starting with `head` is UTF-16, which [`decode`] refuses.
+pub(crate) fn utf16(head: &[u8]) -> bool {
+    head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]) || looks_like_utf16(head)
+}
+
 /// UTF-8 text without its byte-order mark; anything else is an error that says what the file is.
 pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String, Box<Diagnostic>> {
-    if bytes.starts_with(&[0xFF, 0xFE])
-        || bytes.starts_with(&[0xFE, 0xFF])
-        || looks_like_utf16(&bytes)
-    {
+    if utf16(&bytes) {
         return Err(Box::new(codes::utf16(name)));
     }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {

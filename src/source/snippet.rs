@@ -408,10 +408,9 @@ mod tests {
         let mut starts = vec![0];
         crate::source::line_starts_in(text.as_bytes(), 0, None, &mut starts);
         let disk = crate::source::OnDisk::new(file, 0, text.len());
-        [
-            SourceFile::new("f", text),
-            SourceFile::on_disk("f".to_owned(), disk, starts),
-        ]
+        let disk = SourceFile::on_disk("f".to_owned(), disk);
+        disk.found_lines(starts);
+        [SourceFile::new("f", text), disk]
     }
 
     /// What miette is handed for `span`, as (data, offset, line, column, lines).

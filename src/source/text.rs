@@ -5,7 +5,7 @@
 
 use std::fmt;
 use std::ops::{Deref, Range};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::source::SourceFile;
 
@@ -21,6 +21,17 @@ enum Repr {
         file: Arc<SourceFile>,
         range: Range<usize>,
     },
+    /// A JSON string literal in a file, decoded when first read.
+    Escaped(Box<Escaped>),
+}
+
+/// A JSON string literal at `range` of `file` whose escapes cannot fail
+/// to decode (no `\u`: see [`Text::escaped_in_file`]).
+#[derive(Clone)]
+struct Escaped {
+    file: Arc<SourceFile>,
+    range: Range<usize>,
+    decoded: OnceLock<String>,
 }
 
 impl Text {
@@ -34,11 +45,41 @@ impl Text {
         }))
     }
 
+    /// The string the JSON literal (quotes included) at `range` of `file`
+    /// stands for, decoded when first read; `None` when it could fail to
+    /// decode (a `\u` escape, which may be a lone surrogate) and must be
+    /// decoded now, or when `range` is not a slice of the text. The literal
+    /// must be one serde_json has read (every escape valid).
+    pub fn escaped_in_file(file: &Arc<SourceFile>, range: Range<usize>) -> Option<Text> {
+        if Text::has_u_escape(file.text().get(range.clone())?) {
+            return None;
+        }
+        Some(Text(Repr::Escaped(Box::new(Escaped {
+            file: Arc::clone(file),
+            range,
+            decoded: OnceLock::new(),
+        }))))
+    }
+
+    /// Whether a JSON string literal may hold a `\u` escape (an escaped
+    /// backslash before a `u` is taken for one too).
+    pub(crate) fn has_u_escape(literal: &str) -> bool {
+        static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+            std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
+        FINDER.find(literal.as_bytes()).is_some()
+    }
+
     /// The text as a `str`.
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Owned(text) => text,
             Repr::InFile { file, range } => file.text().get(range.clone()).unwrap_or_default(),
+            Repr::Escaped(escaped) => escaped.decoded.get_or_init(|| {
+                let literal = escaped.file.text().get(escaped.range.clone());
+                literal
+                    .and_then(|literal| serde_json::from_str(literal).ok())
+                    .unwrap_or_default()
+            }),
         }
     }
 
@@ -46,7 +87,7 @@ impl Text {
     pub fn detached(&self) -> Text {
         match &self.0 {
             Repr::Owned(text) => Text(Repr::Owned(text.clone())),
-            Repr::InFile { .. } => Text(Repr::Owned(self.as_str().to_owned())),
+            Repr::InFile { .. } | Repr::Escaped(_) => Text(Repr::Owned(self.as_str().to_owned())),
         }
     }
 
@@ -54,7 +95,7 @@ impl Text {
     pub fn into_string(self) -> String {
         match self.0 {
             Repr::Owned(text) => text,
-            Repr::InFile { .. } => self.as_str().to_owned(),
+            Repr::InFile { .. } | Repr::Escaped(_) => self.as_str().to_owned(),
         }
     }
 }
@@ -145,6 +186,13 @@ mod tests {
             shared.map(|t| serde_json::to_string(&t).unwrap_or_default()),
             Some("\"héllo\"".to_owned())
         );
+        // A literal with simple escapes is decoded when read; one with `\u`
+        // (perhaps a lone surrogate) is not taken.
+        let file = SourceFile::new("t.json", r#"{"text":"a\nb\"c","other":"\u00e9"}"#);
+        let escaped = Text::escaped_in_file(&file, 8..17);
+        assert_eq!(escaped.as_deref(), Some("a\nb\"c"));
+        assert!(Text::escaped_in_file(&file, 26..35).is_none());
+        let file = SourceFile::new("t.json", r#"{"text":"héllo"}"#);
         // Not a slice of the text: refused, never a panic later.
         assert!(Text::in_file(&file, 11..12).is_none());
         assert!(Text::in_file(&file, 10..99).is_none());

@@ -3,8 +3,11 @@
 //! indexed once, so each summary word costs a few hash look-ups.
 
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::hash::BuildHasher;
+
+// Every summary word is looked up: foldhash, seeded per process (the words
+// and identifiers are untrusted input), not SipHash.
+use foldhash::{HashMap, HashMapExt};
 
 use regex::Regex;
 

@@ -2,7 +2,10 @@
 //! order, then the whole run. Advisory warnings past a limit are counted,
 //! not built, so a trace full of paths costs neither time nor memory.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+// Asked once a region of a large trace: foldhash, not SipHash.
+use foldhash::HashMap;
 
 use crate::diagnostics::Code;
 use crate::diagnostics::{Diagnostic, Severity};
@@ -15,9 +18,20 @@ pub enum Anchor {
     Global,
 }
 
+/// Where a finding stands among those of its anchor: a trace region's
+/// are in the order its checks ask (kind, tokens, id, the rest), whenever
+/// each is found; others in the order they are found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rank {
+    Kind,
+    Tokens,
+    Id,
+    Later,
+}
+
 #[derive(Debug, Default)]
 pub struct Findings {
-    items: Vec<(Anchor, Diagnostic)>,
+    items: Vec<(Anchor, Rank, Diagnostic)>,
     /// At most this many advisory warnings of one code; `None`: all.
     limit: Option<usize>,
     shown: HashMap<Code, usize>,
@@ -51,7 +65,13 @@ impl Findings {
     }
 
     pub fn push(&mut self, anchor: Anchor, diagnostic: Diagnostic) {
-        self.items.push((anchor, diagnostic));
+        self.push_ranked(anchor, Rank::Later, diagnostic);
+    }
+
+    /// A finding that stands before others of its anchor found before it
+    /// (a repeated id, found once every id is known).
+    pub fn push_ranked(&mut self, anchor: Anchor, rank: Rank, diagnostic: Diagnostic) {
+        self.items.push((anchor, rank, diagnostic));
     }
 
     /// Whether advisory warnings of `code` are still wanted: checks skip
@@ -82,20 +102,20 @@ impl Findings {
     pub fn has_errors(&self) -> bool {
         self.items
             .iter()
-            .any(|(_, d)| d.severity == Severity::Error)
+            .any(|(_, _, d)| d.severity == Severity::Error)
     }
 
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.items
             .iter()
-            .map(|(_, d)| d)
+            .map(|(_, _, d)| d)
             .filter(|d| d.severity == Severity::Error)
     }
 
     /// Every finding in report order, and what was folded, per code.
     pub fn finish(mut self) -> (Vec<Diagnostic>, Vec<Folded>) {
-        self.items.sort_by_key(|(anchor, _)| *anchor);
-        let diagnostics: Vec<Diagnostic> = self.items.into_iter().map(|(_, d)| d).collect();
+        self.items.sort_by_key(|(anchor, rank, _)| (*anchor, *rank));
+        let diagnostics: Vec<Diagnostic> = self.items.into_iter().map(|(_, _, d)| d).collect();
         let folded = self
             .hidden
             .iter()

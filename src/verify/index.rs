@@ -17,8 +17,11 @@ use std::sync::Arc;
 
 use hashbrown::HashTable;
 
+use crate::buffer::stream::{Piece, ReadWhole, Streaming, Typed};
 use crate::buffer::tokens::Counter;
-use crate::buffer::trace::{region_pointer, Content, Provenance, Region, RegionKind, Role, Status};
+use crate::buffer::trace::{
+    region_pointer, Content, Plain, Provenance, Region, RegionKind, Role, Status,
+};
 use crate::diagnostics::codes::input as input_codes;
 use crate::diagnostics::codes::policy as policy_codes;
 use crate::diagnostics::codes::verify as codes;
@@ -28,7 +31,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::policy::Policy;
 use crate::source::{SourceFile, Span};
 use crate::verify::drift::{is_identifier_like, DriftIndex, Pinned};
-use crate::verify::findings::{Anchor, Findings};
+use crate::verify::findings::{Anchor, Findings, Rank};
 
 /// How the verifier treats a trace region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,25 +99,39 @@ struct Detail {
     source: Option<Box<Provenance>>,
 }
 
-/// Region ids, each written once into one string, and a table of the first
-/// region with each: hashed with foldhash, seeded per process (ids are
-/// untrusted input).
+/// Region ids, each written once into one string. While regions are
+/// added only the ids and their hashes are kept (an append each); once
+/// all are in, the hashes are sorted on every core, which finds the ids
+/// that repeat and makes the table a plan's ids are looked up in: hashed
+/// with foldhash, seeded per process (ids are untrusted input).
 struct Ids {
     text: String,
     ends: Vec<usize>,
+    hashes: Vec<u64>,
     /// Whether each region's id is one an earlier region had.
     repeated: Vec<bool>,
-    first: HashTable<usize>,
+    /// (hash, region) of every region, sorted.
+    sorted: Vec<(u64, u32)>,
+    /// Where in `sorted` the hashes of each value of their top bits start.
+    directory: Vec<u32>,
+    /// How far a hash is shifted for its place in `directory`.
+    shift: u32,
     hasher: foldhash::fast::RandomState,
 }
+
+/// Ids from which they are sorted on every core.
+const PARALLEL_IDS: usize = 1 << 16;
 
 impl Ids {
     fn with_capacity(regions: usize) -> Ids {
         Ids {
             text: String::new(),
             ends: Vec::with_capacity(regions),
-            repeated: Vec::with_capacity(regions),
-            first: HashTable::with_capacity(regions),
+            hashes: Vec::with_capacity(regions),
+            repeated: Vec::new(),
+            sorted: Vec::new(),
+            directory: Vec::new(),
+            shift: 64,
             hasher: foldhash::fast::RandomState::default(),
         }
     }
@@ -124,29 +141,59 @@ impl Ids {
         self.text.get(start..self.ends[t]).unwrap_or_default()
     }
 
-    /// Adds the next region's id: the region that had it first, if one did.
-    fn push(&mut self, id: &str) -> Option<usize> {
-        let t = self.ends.len();
+    /// Adds the next region's id.
+    fn push(&mut self, id: &str) {
         self.text.push_str(id);
         self.ends.push(self.text.len());
-        let hash = self.hasher.hash_one(id);
-        let Ids {
-            text,
-            ends,
-            repeated,
-            first,
-            hasher,
-        } = self;
-        let at = |t: usize| {
-            let start = t.checked_sub(1).map_or(0, |before| ends[before]);
-            text.get(start..ends[t]).unwrap_or_default()
-        };
-        let previous = first.find(hash, |&other| at(other) == id).copied();
-        if previous.is_none() {
-            first.insert_unique(hash, t, |&other| hasher.hash_one(at(other)));
+        self.hashes.push(self.hasher.hash_one(id));
+    }
+
+    /// Sorts the hashes, once every id is in: each region whose id an
+    /// earlier one had, with that earlier one, in trace order.
+    fn sort(&mut self) -> Vec<(usize, usize)> {
+        let hashes = std::mem::take(&mut self.hashes);
+        let mut sorted: Vec<(u64, u32)> = (hashes.iter().enumerate())
+            .map(|(t, &hash)| (hash, u32::try_from(t).unwrap_or(u32::MAX)))
+            .collect();
+        if sorted.len() >= PARALLEL_IDS {
+            use rayon::slice::ParallelSliceMut;
+            sorted.par_sort_unstable();
+        } else {
+            sorted.sort_unstable();
         }
-        repeated.push(previous.is_some());
-        previous
+        // Regions of one hash stand together, first region first: an id
+        // seen before in its run repeats the first region that had it.
+        self.repeated = vec![false; hashes.len()];
+        let mut repeats = Vec::new();
+        for run in sorted
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|run| run.len() > 1)
+        {
+            for (k, &(_, t)) in run.iter().enumerate() {
+                let id = self.get(t as usize);
+                if let Some(&(_, first)) =
+                    run[..k].iter().find(|(_, e)| self.get(*e as usize) == id)
+                {
+                    self.repeated[t as usize] = true;
+                    repeats.push((t as usize, first as usize));
+                }
+            }
+        }
+        repeats.sort_unstable();
+        // About one region a directory entry.
+        let bits = (usize::BITS - sorted.len().leading_zeros()).clamp(1, 24);
+        self.shift = 64 - bits;
+        let mut directory = Vec::with_capacity((1 << bits) + 1);
+        let mut at = 0;
+        for top in 0..=(1u64 << bits) {
+            while at < sorted.len() && sorted[at].0 >> self.shift < top {
+                at += 1;
+            }
+            directory.push(u32::try_from(at).unwrap_or(u32::MAX));
+        }
+        self.directory = directory;
+        self.sorted = sorted;
+        repeats
     }
 
     /// The first region with `id`; `near` is where it most likely is (the
@@ -156,7 +203,15 @@ impl Ids {
             return Some(near);
         }
         let hash = self.hasher.hash_one(id);
-        self.first.find(hash, |&t| self.get(t) == id).copied()
+        let top = (hash >> self.shift) as usize;
+        let from = *self.directory.get(top)? as usize;
+        let to = *self.directory.get(top + 1)? as usize;
+        let candidates = self.sorted.get(from..to)?;
+        let start = candidates.partition_point(|&(h, _)| h < hash);
+        (candidates[start..].iter())
+            .take_while(|&&(h, _)| h == hash)
+            .map(|&(_, t)| t as usize)
+            .find(|&t| self.get(t) == id)
     }
 }
 
@@ -223,6 +278,24 @@ pub(crate) fn facts(policy: &Policy, counter: Counter, region: &Region) -> Facts
     }
 }
 
+/// A plain narrative region's facts ([`facts`]), its text read from the
+/// piece it is in, decoded only if a hint or the tokenizer reads it.
+fn plain_facts(policy: &Policy, counter: Counter, plain: &Plain, piece: &Piece) -> Facts {
+    let literal = piece.written(&plain.content_span);
+    let mut text = None;
+    let mut text = || {
+        text.get_or_insert_with(|| crate::buffer::json::string(literal).unwrap_or_default())
+            .clone()
+    };
+    Facts {
+        hinted: plain.role != Some(Role::Tool) && policy.any_hint(&text()),
+        counted: counter
+            .counts(plain.tokens)
+            .then(|| crate::buffer::tokens::count(counter.tokenizer, &text())),
+        written: written_hash(literal),
+    }
+}
+
 /// The facts of every region of a trace in memory: the one pass of the
 /// hints and of the tokenizer over all of its text, on every core when
 /// there is enough of it.
@@ -277,6 +350,49 @@ impl<'a> TraceIndex<'a> {
         index.finish()
     }
 
+    /// The index of a trace read as it streams, its text left on disk: the
+    /// hints and counts of each piece on the thread that read it. `Err`:
+    /// the file is to be read whole instead ([`Streaming`]).
+    pub(crate) fn streamed(
+        policy: &'a Policy,
+        streaming: Streaming,
+        counter: Counter,
+        warning_limit: Option<usize>,
+    ) -> Result<TraceIndex<'a>, ReadWhole> {
+        // Room for a region every few hundred bytes; a table grows past it.
+        let regions = streaming.len() / 256;
+        let mut index = TraceIndex::start(
+            policy,
+            Arc::clone(streaming.source()),
+            counter,
+            warning_limit,
+            Narrative::Written,
+            regions,
+        );
+        streaming.regions(
+            |piece, regions| {
+                (regions.iter())
+                    .map(|region| match region {
+                        Typed::Full(region) => Facts {
+                            written: written_hash(piece.written(&region.content_span)),
+                            ..facts(policy, counter, region)
+                        },
+                        Typed::Plain(plain) => plain_facts(policy, counter, plain, piece),
+                    })
+                    .collect::<Vec<_>>()
+            },
+            |piece, regions, facts| {
+                for (region, facts) in regions.iter().zip(facts) {
+                    match region {
+                        Typed::Full(region) => index.push(region, facts),
+                        Typed::Plain(plain) => index.push_plain(plain, piece, facts),
+                    }
+                }
+            },
+        )?;
+        Ok(index.finish())
+    }
+
     /// An index with no regions yet, of a trace in `file`, room made for
     /// `regions` of them; [`TraceIndex::push`] adds each in order.
     pub(crate) fn start(
@@ -313,7 +429,9 @@ impl<'a> TraceIndex<'a> {
             .counter
             .count(region.tokens, || facts.counted.unwrap_or(0));
         if let Some(given) = counted.stale {
-            self.stale_tokens(i, region, given, counted.tokens);
+            let span = region.tokens_span.as_ref().unwrap_or(&region.place.span);
+            let at = (span.clone(), || region.place.pointer());
+            self.stale_tokens(i, &region.id, at, given, counted.tokens);
         }
         let tokens = counted.tokens;
         self.tokens.push(tokens);
@@ -349,24 +467,7 @@ impl<'a> TraceIndex<'a> {
             written: facts.written,
             detail,
         });
-        if let Some(previous) = self.ids.push(&region.id) {
-            self.push_finding(
-                Anchor::Trace(i),
-                codes::duplicate_trace_id(&region.id)
-                    .label_at(
-                        &self.file,
-                        region.id_span.clone(),
-                        region.place.pointer(),
-                        "used again here",
-                    )
-                    .label_at(
-                        &self.file,
-                        self.slots[previous].id_span.clone(),
-                        self.pointer(previous),
-                        "first used here",
-                    ),
-            );
-        }
+        self.ids.push(&region.id);
         if let Some(key) = keyed(class, region) {
             self.commitment(i, region, key);
             if let Content::Text(text) = &region.content {
@@ -378,12 +479,70 @@ impl<'a> TraceIndex<'a> {
                 }
             }
         } else if facts.hinted {
-            self.untagged(i, region);
+            let what = match region.kind {
+                RegionKind::Narrative => "narrative",
+                _ => "unclassified",
+            };
+            let at = (region.content_span.clone(), || region.place.pointer());
+            self.untagged(i, &region.id, what, || region.content.as_text(), at);
         }
     }
 
-    /// The index, every region added.
+    /// Adds the trace's next region, a plain narrative one read from
+    /// `piece`: what [`TraceIndex::push`] does with the region it stands for.
+    pub(crate) fn push_plain(&mut self, plain: &Plain, piece: &Piece, facts: Facts) {
+        let i = self.slots.len();
+        self.class.push(Class::Narrative);
+        let id = piece.written(&plain.id());
+        let pointer = || region_pointer(plain.index, plain.listed);
+        let counted = self
+            .counter
+            .count(plain.tokens, || facts.counted.unwrap_or(0));
+        if let Some(given) = counted.stale {
+            let span = plain.tokens_span.as_ref().unwrap_or(&plain.opening);
+            self.stale_tokens(i, id, (span.clone(), pointer), given, counted.tokens);
+        }
+        self.tokens.push(counted.tokens);
+        self.slots.push(Slot {
+            index: plain.index,
+            listed: plain.listed,
+            status: Status::Active,
+            opening: plain.opening.clone(),
+            id_span: plain.id_span.clone(),
+            content_span: plain.content_span.clone(),
+            written: facts.written,
+            detail: None,
+        });
+        self.ids.push(id);
+        if facts.hinted {
+            let literal = piece.written(&plain.content_span);
+            let text = || crate::buffer::json::string(literal).unwrap_or_default();
+            let at = (plain.content_span.clone(), pointer);
+            self.untagged(i, id, "narrative", text, at);
+        }
+    }
+
+    /// The index, every region added: repeated ids found, the table of
+    /// ids and the identifiers pinned made.
     pub(crate) fn finish(mut self) -> TraceIndex<'a> {
+        for (t, first) in self.ids.sort() {
+            let id = self.id(t);
+            let diagnostic = codes::duplicate_trace_id(id)
+                .label_at(
+                    &self.file,
+                    self.slots[t].id_span.clone(),
+                    self.pointer(t),
+                    "used again here",
+                )
+                .label_at(
+                    &self.file,
+                    self.slots[first].id_span.clone(),
+                    self.pointer(first),
+                    "first used here",
+                );
+            self.findings
+                .push_ranked(Anchor::Trace(t), Rank::Id, diagnostic);
+        }
         self.drift = DriftIndex::new(std::mem::take(&mut self.pinned));
         self
     }
@@ -404,8 +563,9 @@ impl<'a> TraceIndex<'a> {
             .kind_span
             .clone()
             .unwrap_or(region.place.span.clone());
-        self.push_finding(
+        self.findings.push_ranked(
             Anchor::Trace(i),
+            Rank::Kind,
             policy_codes::unknown_kind_in_trace(&region.id, kind, suggestion).label_at(
                 &self.file,
                 span,
@@ -468,43 +628,55 @@ impl<'a> TraceIndex<'a> {
         }
     }
 
-    fn stale_tokens(&mut self, i: usize, region: &Region, given: u64, real: u64) {
+    /// Region `i` (`id`) gives `given` tokens where it has `real`; `at`:
+    /// where it gives them and the region's pointer.
+    fn stale_tokens(
+        &mut self,
+        i: usize,
+        id: &str,
+        (span, pointer): (Span, impl FnOnce() -> Option<String>),
+        given: u64,
+        real: u64,
+    ) {
         if !self.findings.admit(Code::TokenCountMismatch) {
             return;
         }
         let tokenizer = self.counter.tokenizer.name();
-        let diagnostic = codes::token_count_mismatch(&region.id, given, real, tokenizer).label_at(
+        let diagnostic = codes::token_count_mismatch(id, given, real, tokenizer).label_at(
             &self.file,
-            region
-                .tokens_span
-                .clone()
-                .unwrap_or(region.place.span.clone()),
-            region.place.pointer(),
+            span,
+            pointer(),
             format!("gives {given} tokens"),
         );
-        self.push_finding(Anchor::Trace(i), diagnostic);
+        self.findings
+            .push_ranked(Anchor::Trace(i), Rank::Tokens, diagnostic);
     }
 
-    /// A region a hint matches: which kind's is asked only of one shown.
-    fn untagged(&mut self, i: usize, region: &Region) {
+    /// Region `i` (`id`, `what` it is) a hint matches: which kind's is
+    /// asked of its `text` only for a finding shown. `at`: where its
+    /// content is written and the region's pointer.
+    fn untagged<'t>(
+        &mut self,
+        i: usize,
+        id: &str,
+        what: &str,
+        text: impl FnOnce() -> Cow<'t, str>,
+        (content, pointer): (Span, impl FnOnce() -> Option<String>),
+    ) {
         if !self.findings.admit(Code::UntaggedCandidate) {
             return;
         }
-        let Some((kind, _)) = self.policy.first_hint(&region.content.as_text()) else {
+        let Some((kind, _)) = self.policy.first_hint(&text()) else {
             return;
         };
         let name = self.policy.kinds.get(kind).map_or("", |k| k.name.as_str());
-        let what = match region.kind {
-            RegionKind::Narrative => "narrative",
-            _ => "unclassified",
-        };
-        let span = self.hint_span(&self.file, &region.content_span, kind);
+        let span = self.hint_span(&self.file, &content, kind);
         self.push_finding(
             Anchor::Trace(i),
-            codes::untagged_candidate(what, &region.id, name).label_at(
+            codes::untagged_candidate(what, id, name).label_at(
                 &self.file,
                 span,
-                region.place.pointer(),
+                pointer(),
                 format!("matches the hint for `{name}`"),
             ),
         );
@@ -615,7 +787,7 @@ impl<'a> TraceIndex<'a> {
                 let slot = &self.slots[t];
                 let written = self.file.slice(slot.content_span.clone());
                 let text = (written_hash(&written) == slot.written)
-                    .then(|| crate::buffer::json::string(&written))
+                    .then(|| crate::buffer::json::string(&written).map(Cow::into_owned))
                     .flatten();
                 text.map(|text| Cow::Owned(Content::Text(text.into())))
                     .ok_or_else(|| {

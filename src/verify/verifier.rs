@@ -542,8 +542,14 @@ impl<'a> Verifier<'a> {
                 Cow::Owned(String::from_utf8_lossy(&masked).into_owned())
             }
         };
-        let hinted = self.policy().first_hint(&own_words).map(|(k, _)| k);
-        if let Some(k) = hinted.filter(|_| self.findings.admit(Code::CommitmentInSummary)) {
+        // All hints as one pattern first: which kind's matched is asked only
+        // of a finding shown.
+        let hinted =
+            self.policy().any_hint(&own_words) && self.findings.admit(Code::CommitmentInSummary);
+        let kind = hinted
+            .then(|| self.policy().first_hint(&own_words))
+            .flatten();
+        if let Some(k) = kind.map(|(k, _)| k) {
             let name = self
                 .policy()
                 .kinds

@@ -1,0 +1,461 @@
+//! A trace read as it streams: a JSON or JSON Lines file, read a piece at
+//! a time and never held whole. One thread reads the file in blocks and
+//! cuts each between two regions (after a line break in JSON Lines; in
+//! JSON, just before a region that follows a comma and a line break,
+//! as a file written a region a line, or pretty-printed, has them). Every
+//! core reads pieces into regions, each piece on one thread, with the
+//! readers the whole file would use ([`super::json::piece`] and
+//! [`super::jsonl`]); the caller takes the regions in order. A piece's
+//! text is dropped, and its buffer read into again, once its regions are
+//! taken: memory holds the pieces in flight and what the caller keeps.
+//!
+//! A file that does not read so (anything malformed, a cut that was not
+//! between two regions after all, a document with keys after `regions`
+//! across pieces) is left to the reader of whole files, which reads it as
+//! every other input is read and says exactly what is wrong, if anything
+//! is: a streamed trace is the trace that reading it whole gives.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::sync::{Arc, Mutex};
+
+use crate::buffer::document::{InputFormat, RawRegion};
+use crate::buffer::json::{self, PieceEnd, Written};
+use crate::buffer::trace::{self, Plain, Region};
+use crate::source::{line_starts_in, Access, OnDisk, SourceFile, Span};
+
+/// Bytes read at a time; a piece is a block cut between two regions.
+const BLOCK: usize = 1 << 20;
+
+/// Pieces read into regions at once, one a thread.
+const BATCH: usize = 4;
+
+/// A piece cut from the file: its bytes, from `base` in the text.
+struct Block {
+    bytes: Vec<u8>,
+    base: usize,
+    first: bool,
+    last: bool,
+}
+
+/// A piece as the caller's `map` sees it: its text, from `base` in the
+/// file's text, and the regions read from it, their spans in the file.
+pub(crate) struct Piece {
+    text: Arc<SourceFile>,
+    base: usize,
+}
+
+impl Piece {
+    /// What is written at `span` (of the file) in this piece.
+    pub(crate) fn written(&self, span: &Span) -> &str {
+        let text = self.text.text();
+        text.get(span.start.saturating_sub(self.base)..span.end.saturating_sub(self.base))
+            .unwrap_or_default()
+    }
+}
+
+/// A region of a streamed trace: typed in full, or, as most are, a plain
+/// narrative region ([`Plain`]).
+pub(crate) enum Typed {
+    Full(Region),
+    Plain(Plain),
+}
+
+/// A piece read into regions, and what `map` made of them.
+struct Parsed<T> {
+    piece: Piece,
+    regions: Vec<Typed>,
+    mapped: T,
+    end: Option<PieceEnd>,
+    version: Option<String>,
+    last: bool,
+}
+
+/// A file to be read as it streams.
+pub(crate) struct Streaming {
+    name: String,
+    file: File,
+    /// Where the text starts, after a byte-order mark.
+    start: u64,
+    len: usize,
+    format: InputFormat,
+    /// The file, its text left on disk: what every region's spans point into.
+    source: Arc<SourceFile>,
+}
+
+/// The file is not streamed: read it whole, as every other input.
+#[derive(Debug)]
+pub(crate) struct ReadWhole;
+
+impl Streaming {
+    /// `path`, to be read as it streams in `format`: a regular file within
+    /// the size limit that starts as UTF-8 text. `None` for anything else
+    /// (standard input, another kind of file, a refusal), which the reader
+    /// of whole files reads or refuses with its own words.
+    pub(crate) fn open(path: &Path, format: InputFormat, access: &Access) -> Option<Streaming> {
+        if !crate::source::DISK_SUPPORTED || path.as_os_str() == "-" {
+            return None;
+        }
+        let format = match format {
+            InputFormat::Json | InputFormat::JsonLines => format,
+            InputFormat::Yaml => return None,
+        };
+        let (file, metadata) = crate::source::read::open_regular(path, access)?;
+        let size = usize::try_from(metadata.len()).ok()?;
+        let mut head = vec![0; size.min(64)];
+        crate::source::read_at(&file, &mut head, 0).ok()?;
+        if crate::source::read::utf16(&head) {
+            return None;
+        }
+        let start = if head.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            3
+        } else {
+            0
+        };
+        let name = path.display().to_string();
+        let disk = OnDisk::new(file.try_clone().ok()?, start as u64, size - start);
+        Some(Streaming {
+            source: SourceFile::on_disk(name.clone(), disk),
+            name,
+            file,
+            start: start as u64,
+            len: size - start,
+            format,
+        })
+    }
+
+    /// The file, its text left on disk: where every region's spans point.
+    pub(crate) fn source(&self) -> &Arc<SourceFile> {
+        &self.source
+    }
+
+    /// The text's length in bytes.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Reads every region, in order: `map` is asked about each piece's
+    /// regions on the thread that read them, and `each` is handed them
+    /// with what `map` said, in file order, on one thread at a time.
+    pub(crate) fn regions<T: Send>(
+        self,
+        map: impl Fn(&Piece, &[Typed]) -> T + Sync,
+        mut each: impl FnMut(&Piece, &[Typed], T) + Send,
+    ) -> Result<(), ReadWhole> {
+        let Streaming {
+            name,
+            mut file,
+            start,
+            len,
+            format,
+            source,
+        } = self;
+        std::thread::scope(|scope| {
+            let (blocks, received) = sync_channel(BATCH);
+            let (spare, spares) = channel();
+            let reader = scope.spawn(move || {
+                use std::io::Seek;
+                file.seek(std::io::SeekFrom::Start(start))
+                    .map_err(|_| ReadWhole)?;
+                read_blocks(file.take(len as u64), len, format, &blocks, &spares)
+            });
+            let delivered = deliver(&name, format, &received, &spare, &map, &mut each);
+            // The reader stops once nothing takes its blocks.
+            drop(received);
+            let starts = reader.join().map_err(|_| ReadWhole)??;
+            delivered?;
+            source.found_lines(starts);
+            Ok(())
+        })
+    }
+}
+
+/// Takes the pieces in order, reads each batch of them into regions on
+/// every core while handing the batch before to `each`.
+fn deliver<T: Send>(
+    name: &str,
+    format: InputFormat,
+    received: &Receiver<Block>,
+    spare: &Sender<Vec<u8>>,
+    map: &(impl Fn(&Piece, &[Typed]) -> T + Sync),
+    each: &mut (impl FnMut(&Piece, &[Typed], T) + Send),
+) -> Result<(), ReadWhole> {
+    let mut order = Order {
+        lists: Mutex::new(Vec::new()),
+        ..Order::default()
+    };
+    let mut taken: Vec<Parsed<T>> = Vec::new();
+    loop {
+        let batch: Vec<Block> = received.iter().take(BATCH).collect();
+        if batch.is_empty() {
+            break;
+        }
+        use rayon::prelude::*;
+        let lists = &order.lists;
+        let (parsed, handed) = rayon::join(
+            || {
+                (batch.into_par_iter())
+                    .map(|block| parse(name, format, block, map, lists))
+                    .collect::<Vec<_>>()
+            },
+            || {
+                hand(
+                    std::mem::take(&mut taken),
+                    &mut order.handed,
+                    each,
+                    spare,
+                    lists,
+                )
+            },
+        );
+        handed?;
+        taken = parsed.into_iter().collect::<Result<_, _>>()?;
+    }
+    hand(taken, &mut order.handed, each, spare, &order.lists)?;
+    match order.handed.finished {
+        true if order.handed.regions > 0 => Ok(()),
+        // No region at all: what reading it whole says (an empty file, an empty list).
+        _ => Err(ReadWhole),
+    }
+}
+
+/// Pieces handed in order, and the lists their regions are read into,
+/// emptied and read into again.
+#[derive(Default)]
+struct Order {
+    handed: Handed,
+    lists: Mutex<Vec<Vec<Typed>>>,
+}
+
+/// What the pieces handed so far add up to.
+#[derive(Default)]
+struct Handed {
+    regions: usize,
+    /// A JSON piece ended the document, or the last piece was handed.
+    finished: bool,
+    version: Option<String>,
+}
+
+/// Hands each piece's regions to `each`, in order, numbered in the file,
+/// once the pieces before them say the document goes on; the piece's
+/// buffer goes back to the reader.
+fn hand<T>(
+    parsed: Vec<Parsed<T>>,
+    order: &mut Handed,
+    each: &mut impl FnMut(&Piece, &[Typed], T),
+    spare: &Sender<Vec<u8>>,
+    lists: &Mutex<Vec<Vec<Typed>>>,
+) -> Result<(), ReadWhole> {
+    for Parsed {
+        piece,
+        mut regions,
+        mapped,
+        end,
+        version,
+        last,
+    } in parsed
+    {
+        if order.finished {
+            return Err(ReadWhole);
+        }
+        if let Some(version) = version {
+            if order.version.replace(version).is_some() {
+                return Err(ReadWhole);
+            }
+        }
+        order.finished = match end {
+            // JSON Lines: every line stands alone.
+            None => last,
+            Some(PieceEnd::Between) if !last => false,
+            Some(PieceEnd::Finished) if last => match &order.version {
+                Some(version) if version.trim() == "1" => true,
+                _ => return Err(ReadWhole),
+            },
+            Some(_) => return Err(ReadWhole),
+        };
+        for region in &mut regions {
+            match region {
+                Typed::Full(region) => region.place.index += order.regions,
+                Typed::Plain(plain) => plain.index += order.regions,
+            }
+        }
+        order.regions += regions.len();
+        each(&piece, &regions, mapped);
+        regions.clear();
+        if let Ok(mut lists) = lists.lock() {
+            lists.push(regions);
+        }
+        // Nothing holds the piece's text now: its buffer is read into again.
+        if let Ok(text) = Arc::try_unwrap(piece.text) {
+            let _ = spare.send(text.into_text().into_bytes());
+        }
+    }
+    Ok(())
+}
+
+/// Reads a piece into regions, their spans moved to where the piece is in
+/// the file, and asks `map` about them.
+fn parse<T>(
+    name: &str,
+    format: InputFormat,
+    block: Block,
+    map: &impl Fn(&Piece, &[Typed]) -> T,
+    lists: &Mutex<Vec<Vec<Typed>>>,
+) -> Result<Parsed<T>, ReadWhole> {
+    let text = String::from_utf8(block.bytes).map_err(|_| ReadWhole)?;
+    let file = SourceFile::new(name, text);
+    let mut regions = lists
+        .lock()
+        .ok()
+        .and_then(|mut lists| lists.pop())
+        .unwrap_or_default();
+    // A plain narrative region is typed as it is; any other in full.
+    let mut raw = RawRegion::empty();
+    let mut sink = |written: Written| {
+        match json::plain(&file, &written) {
+            Some(plain) => regions.push(Typed::Plain(plain)),
+            None => {
+                written.typed(&file, &mut raw)?;
+                regions.push(Typed::Full(trace::region(&file, &mut raw)?));
+            }
+        }
+        Ok(())
+    };
+    let (end, version) = match format {
+        InputFormat::Json => {
+            let piece = json::piece(&file, block.first, &mut sink).ok_or(ReadWhole)?;
+            (Some(piece.end), piece.version)
+        }
+        _ => {
+            super::jsonl::lines(&file, 0..file.text().len(), 0, &mut sink)
+                .map_err(|_| ReadWhole)?;
+            (None, None)
+        }
+    };
+    for region in &mut regions {
+        match region {
+            Typed::Full(region) => region.moved(block.base),
+            Typed::Plain(plain) => plain.moved(block.base),
+        }
+    }
+    let piece = Piece {
+        text: file,
+        base: block.base,
+    };
+    let mapped = map(&piece, &regions);
+    Ok(Parsed {
+        piece,
+        regions,
+        mapped,
+        end,
+        version,
+        last: block.last,
+    })
+}
+
+/// Reads `len` bytes of text in blocks, cuts each between two regions and
+/// sends it on; where the lines start, found on the way.
+fn read_blocks(
+    mut file: impl Read,
+    len: usize,
+    format: InputFormat,
+    blocks: &SyncSender<Block>,
+    spares: &Receiver<Vec<u8>>,
+) -> Result<Vec<usize>, ReadWhole> {
+    let mut starts = vec![0];
+    let mut carry: Vec<u8> = Vec::new();
+    let mut base = 0;
+    let mut read = 0;
+    // Where the search for a cut starts in what is carried: before it, none.
+    let mut searched = 0;
+    let mut first = true;
+    loop {
+        let mut bytes = spares.try_recv().unwrap_or_default();
+        bytes.clear();
+        bytes.append(&mut carry);
+        let before = bytes.len();
+        let got = (&mut file)
+            .take(BLOCK as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|_| ReadWhole)?;
+        read += got;
+        let last = got < BLOCK;
+        if last && read != len {
+            // The file changed since it was opened.
+            return Err(ReadWhole);
+        }
+        let cut = if last {
+            Some(bytes.len())
+        } else {
+            cut(&bytes, searched, format)
+        };
+        let Some(cut) = cut else {
+            // No cut yet (a long line): read on, searching only what is new.
+            searched = before.saturating_sub(LOOK_BACK);
+            carry = bytes;
+            continue;
+        };
+        searched = 0;
+        carry.extend_from_slice(&bytes[cut..]);
+        bytes.truncate(cut);
+        line_starts_in(&bytes, base, carry.first().copied(), &mut starts);
+        let length = bytes.len();
+        let block = Block {
+            bytes,
+            base,
+            first,
+            last,
+        };
+        if blocks.send(block).is_err() {
+            // Reading stopped: the caller reads the file whole.
+            return Err(ReadWhole);
+        }
+        base += length;
+        first = false;
+        if last {
+            return Ok(starts);
+        }
+    }
+}
+
+/// How far before new bytes a cut is looked for: a line break whose
+/// region starts only in the new bytes (past this much whitespace, a cut
+/// is missed, and the piece only grows).
+const LOOK_BACK: usize = 4096;
+
+/// Where to cut `bytes` (looked for from `from` on): after the last line
+/// break in JSON Lines; in JSON, just before the last region that follows
+/// a comma and a line break. `None`: no place yet.
+fn cut(bytes: &[u8], from: usize, format: InputFormat) -> Option<usize> {
+    let from = from.min(bytes.len());
+    if format == InputFormat::JsonLines {
+        return memchr::memrchr(b'\n', &bytes[from..]).map(|i| from + i + 1);
+    }
+    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    memchr::memrchr_iter(b'\n', &bytes[from..]).find_map(|i| {
+        let at = from + i;
+        let open = at + 1 + bytes[at + 1..].iter().take_while(|b| space(b)).count();
+        let comma = bytes[..at].iter().rev().find(|b| !space(b));
+        (bytes.get(open) == Some(&b'{') && comma == Some(&b',')).then_some(open)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_is_cut_before_a_region_after_a_comma_and_a_line_break() {
+        let json = InputFormat::Json;
+        let text = b"{\"version\": 1, \"regions\": [\n{\"id\": \"a\"},\n  {\"id\": \"b\", \"record\": [1,\n{}]},\n{";
+        let at = cut(text, 0, json);
+        assert_eq!(at.map(|at| &text[at..]), Some(&b"{"[..]));
+        // A line break inside a region, or not after a comma, is no cut.
+        assert_eq!(cut(b"[\n{\"a\": 1}", 0, json), None);
+        assert_eq!(cut(b"{\"a\": [1,\n2]}", 0, json), None);
+        assert_eq!(cut(b"a\nb\nc", 0, InputFormat::JsonLines), Some(4));
+        assert_eq!(cut(b"a\nb\nc", 4, InputFormat::JsonLines), None);
+    }
+}
