@@ -83,6 +83,8 @@ pub(crate) struct Streaming {
     format: InputFormat,
     /// The file, its text left on disk: what every region's spans point into.
     source: Arc<SourceFile>,
+    /// Bytes read at a time ([`BLOCK`]; tests cut many pieces of a small file).
+    block: usize,
 }
 
 /// The file is not streamed: read it whole, as every other input.
@@ -123,7 +125,14 @@ impl Streaming {
             start: start as u64,
             len: size - start,
             format,
+            block: BLOCK,
         })
+    }
+
+    /// Reads `block` bytes at a time instead of [`BLOCK`].
+    #[cfg(test)]
+    pub(crate) fn with_block(self, block: usize) -> Streaming {
+        Streaming { block, ..self }
     }
 
     /// The file, its text left on disk: where every region's spans point.
@@ -151,6 +160,7 @@ impl Streaming {
             len,
             format,
             source,
+            block,
         } = self;
         std::thread::scope(|scope| {
             let (blocks, received) = sync_channel(BATCH);
@@ -159,7 +169,7 @@ impl Streaming {
                 use std::io::Seek;
                 file.seek(std::io::SeekFrom::Start(start))
                     .map_err(|_| ReadWhole)?;
-                read_blocks(file.take(len as u64), len, format, &blocks, &spares)
+                read_blocks(file.take(len as u64), len, format, block, &blocks, &spares)
             });
             let delivered = deliver(&name, format, &received, &spare, &map, &mut each);
             // The reader stops once nothing takes its blocks.
@@ -361,6 +371,7 @@ fn read_blocks(
     mut file: impl Read,
     len: usize,
     format: InputFormat,
+    block: usize,
     blocks: &SyncSender<Block>,
     spares: &Receiver<Vec<u8>>,
 ) -> Result<Vec<usize>, ReadWhole> {
@@ -377,11 +388,11 @@ fn read_blocks(
         bytes.append(&mut carry);
         let before = bytes.len();
         let got = (&mut file)
-            .take(BLOCK as u64)
+            .take(block as u64)
             .read_to_end(&mut bytes)
             .map_err(|_| ReadWhole)?;
         read += got;
-        let last = got < BLOCK;
+        let last = got < block;
         if last && read != len {
             // The file changed since it was opened.
             return Err(ReadWhole);
@@ -402,13 +413,13 @@ fn read_blocks(
         bytes.truncate(cut);
         line_starts_in(&bytes, base, carry.first().copied(), &mut starts);
         let length = bytes.len();
-        let block = Block {
+        let piece = Block {
             bytes,
             base,
             first,
             last,
         };
-        if blocks.send(block).is_err() {
+        if blocks.send(piece).is_err() {
             // Reading stopped: the caller reads the file whole.
             return Err(ReadWhole);
         }

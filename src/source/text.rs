@@ -91,6 +91,12 @@ impl Text {
         }
     }
 
+    /// Whether the text is held by the file it was read from.
+    #[cfg(test)]
+    pub(crate) fn is_shared(&self) -> bool {
+        !matches!(self.0, Repr::Owned(_))
+    }
+
     /// The text as an owned `String` (a copy when it is shared).
     pub fn into_string(self) -> String {
         match self.0 {

@@ -804,6 +804,14 @@ impl<'a> TraceIndex<'a> {
         }
     }
 
+    /// Whether no content the index keeps holds on to the text it was read from.
+    #[cfg(test)]
+    pub(crate) fn holds_no_piece(&self) -> bool {
+        (self.slots.iter())
+            .filter_map(|slot| slot.detail.as_ref()?.content.as_ref())
+            .all(|content| !matches!(content, Content::Text(text) if text.is_shared()))
+    }
+
     /// A kind's severity: losing a soft commitment is a warning.
     pub fn severity(&self, class: Class) -> Severity {
         match class {

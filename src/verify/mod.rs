@@ -8,6 +8,8 @@ pub(crate) mod drift;
 pub(crate) mod findings;
 pub(crate) mod index;
 mod order;
+#[cfg(test)]
+mod stream_tests;
 pub(crate) mod text;
 mod verifier;
 
