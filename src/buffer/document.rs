@@ -69,20 +69,25 @@ pub struct Field {
 }
 
 /// A field's value: a string, shared with the file where it is written
-/// without escapes, or any other JSON value.
+/// without escapes, a list of values, or any other JSON value.
 #[derive(Clone, Debug)]
 pub enum FieldValue {
     /// A string.
     Str(Text),
-    /// Anything but a string.
+    /// A list (`covers`, `quotes`, a record that is one).
+    List(Vec<FieldValue>),
+    /// Anything but a string or a list.
     Other(Value),
 }
 
 impl FieldValue {
-    /// `value`, its string held as [`Text`].
+    /// `value`, its strings held as [`Text`].
     pub fn new(value: Value) -> FieldValue {
         match value {
             Value::String(text) => FieldValue::Str(text.into()),
+            Value::Array(items) => {
+                FieldValue::List(items.into_iter().map(FieldValue::new).collect())
+            }
             other => FieldValue::Other(other),
         }
     }
@@ -91,6 +96,9 @@ impl FieldValue {
     pub fn into_value(self) -> Value {
         match self {
             FieldValue::Str(text) => Value::String(text.into_string()),
+            FieldValue::List(items) => {
+                Value::Array(items.into_iter().map(FieldValue::into_value).collect())
+            }
             FieldValue::Other(value) => value,
         }
     }
@@ -99,6 +107,7 @@ impl FieldValue {
     pub fn type_name(&self) -> &'static str {
         match self {
             FieldValue::Str(_) => "a string",
+            FieldValue::List(_) => "a list",
             FieldValue::Other(value) => crate::buffer::fields::type_name(value),
         }
     }

@@ -575,11 +575,12 @@ pub(super) fn json_region(
                 .iter()
                 .map(|e| offset_in(text, e.get())..offset_in(text, e.get()) + e.get().len())
                 .collect();
+            // Strings written without escapes (a plan's ids) are shared.
             let values = elements
                 .iter()
-                .map(|e| written(e.get()).map_err(|error| failed(e.get(), error)))
+                .map(|e| shared(file, e.get()).map_err(|error| failed(e.get(), error)))
                 .collect::<Result<_, _>>()?;
-            (FieldValue::Other(Value::Array(values)), items)
+            (FieldValue::List(values), items)
         } else {
             let value = match i {
                 TEXT => text_of(file, part),

@@ -8,13 +8,12 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::buffer::document::{self, Field, FieldValue, Input, InputFormat, Name, RawRegion};
 use crate::buffer::fields::{place, Fields};
 use crate::buffer::trace::{Content, Place, Provenance, Status};
 use crate::diagnostics::Diagnostic;
-use crate::source::{SourceFile, Span, Spanned};
+use crate::source::{SourceFile, Span, Spanned, Text};
 
 /// The buffer after compaction, in order.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -84,11 +83,11 @@ pub enum Entry {
         /// `summary`.
         kind: SummaryKind,
         /// Ids of the narrative regions it replaces.
-        covers: Vec<Spanned<String>>,
+        covers: Vec<Spanned<Text>>,
         /// Ids of the trace regions (commitments above all) whose text it
         /// holds byte for byte: each is carried by the summary, not lost.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        quotes: Vec<Spanned<String>>,
+        quotes: Vec<Spanned<Text>>,
         /// The summary.
         text: Spanned<String>,
         /// What wrote the summary: the `--summarizer` command, or
@@ -294,7 +293,7 @@ fn plan_region(file: &Arc<SourceFile>, raw: &mut RawRegion) -> Result<PlanRegion
     })
 }
 
-fn covers(fields: &mut Fields, opening: &Span) -> Result<Vec<Spanned<String>>, Box<Diagnostic>> {
+fn covers(fields: &mut Fields, opening: &Span) -> Result<Vec<Spanned<Text>>, Box<Diagnostic>> {
     let Some(field) = fields.raw.take(Name::COVERS) else {
         return Err(fields.error(
             opening.clone(),
@@ -311,9 +310,9 @@ fn ids(
     fields: &mut Fields,
     name: Name,
     field: Field,
-) -> Result<Vec<Spanned<String>>, Box<Diagnostic>> {
+) -> Result<Vec<Spanned<Text>>, Box<Diagnostic>> {
     let Field {
-        value: FieldValue::Other(Value::Array(items)),
+        value: FieldValue::List(items),
         span,
         items: spans,
     } = field
@@ -331,7 +330,7 @@ fn ids(
         .map(|(i, item)| {
             let item_span = spans.get(i).cloned().unwrap_or_else(|| span.clone());
             match item {
-                Value::String(id) => Ok(Spanned::new(id, item_span)),
+                FieldValue::Str(id) => Ok(Spanned::new(id, item_span)),
                 _ => Err(fields.error(
                     item_span,
                     format!("`{name}` must list region ids"),

@@ -204,7 +204,7 @@ fn flush(
     };
     let covers = run
         .iter()
-        .map(|&t| Spanned::unplaced(trace.regions[t].id.clone()))
+        .map(|&t| Spanned::unplaced(trace.regions[t].id.as_str().into()))
         .collect();
     entries.push((
         Entry::Summary {

@@ -124,7 +124,7 @@ pub fn event(policy: &Policy, session: &str, event: &Event) -> (Trace, Plan, Vec
             }
             for &r in ids {
                 let region = &regions[r];
-                let id = Spanned::unplaced(region.id.clone());
+                let id = Spanned::unplaced(region.id.as_str().into());
                 match region.kind {
                     RegionKind::Narrative => covers.push(id),
                     _ if !summary.opaque

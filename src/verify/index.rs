@@ -40,8 +40,9 @@ pub enum Class {
     Narrative,
     /// Nobody classified it (or its kind is undeclared): it counts as a commitment.
     Unclassified,
-    /// A commitment of the policy's kind at this index.
-    Commitment(usize),
+    /// A commitment of the policy's kind at this index (`u32`: a class a
+    /// region, in 8 bytes).
+    Commitment(u32),
 }
 
 impl Class {
@@ -71,26 +72,93 @@ pub(crate) struct Facts {
     pub written: u64,
 }
 
-/// What the index keeps of a region.
+/// What the index keeps of a region: a few words (a large trace has a
+/// million of these). Its spans are kept from where its first line starts;
+/// what does not fit so is kept whole in its [`Detail`].
 #[derive(Debug)]
 struct Slot {
-    /// Its position in the file, for its JSON Pointer.
-    index: usize,
-    /// In a `regions` list: it has a JSON Pointer.
-    listed: bool,
-    status: Status,
-    /// Its first line.
-    opening: Span,
-    id_span: Span,
-    content_span: Span,
+    /// Where the region's first line starts, and its length.
+    start: u64,
+    opening: u32,
+    /// Where `id` and the content are written, from `start`: (offset, length).
+    id: (u32, u32),
+    content: (u32, u32),
     /// [`Facts::written`].
     written: u64,
     /// What only some regions have.
     detail: Option<Box<Detail>>,
+    status: Status,
+    /// In a `regions` list: it has a JSON Pointer.
+    listed: bool,
+}
+
+/// A region's spans: its first line, its id and its content.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Spans {
+    opening: Span,
+    id: Span,
+    content: Span,
+}
+
+impl Slot {
+    /// A slot of `spans` (a `detail` made when they do not fit one).
+    fn new(
+        spans: Spans,
+        status: Status,
+        listed: bool,
+        written: u64,
+        detail: &mut Option<Box<Detail>>,
+    ) -> Slot {
+        let start = spans.opening.start;
+        let from = |span: &Span| -> Option<(u32, u32)> {
+            Some((
+                u32::try_from(span.start.checked_sub(start)?).ok()?,
+                u32::try_from(span.end.checked_sub(span.start)?).ok()?,
+            ))
+        };
+        let fits = (from(&spans.opening), from(&spans.id), from(&spans.content));
+        let (opening, id, content) = match fits {
+            (Some((0, opening)), Some(id), Some(content)) => (opening, id, content),
+            _ => {
+                detail.get_or_insert_with(Box::default).spans = Some(spans.clone());
+                (0, (0, 0), (0, 0))
+            }
+        };
+        Slot {
+            start: start as u64,
+            opening,
+            id,
+            content,
+            written,
+            detail: None,
+            status,
+            listed,
+        }
+    }
+
+    fn spans(&self) -> Spans {
+        if let Some(spans) = self.detail.as_ref().and_then(|detail| detail.spans.clone()) {
+            return spans;
+        }
+        let start = self.start as usize;
+        let span = |(offset, len): (u32, u32)| {
+            let from = start + offset as usize;
+            from..from + len as usize
+        };
+        Spans {
+            opening: start..start + self.opening as usize,
+            id: span(self.id),
+            content: span(self.content),
+        }
+    }
 }
 
 #[derive(Debug, Default)]
 struct Detail {
+    /// Its place in the file when it is not its place in the trace.
+    index: Option<usize>,
+    /// Its spans when they do not fit in its slot.
+    spans: Option<Spans>,
     /// The kind of a region written as a commitment (declared or not).
     kind: Option<String>,
     key: Option<String>,
@@ -245,6 +313,7 @@ fn class_of(policy: &Policy, region: &Region) -> Class {
         RegionKind::Unclassified => Class::Unclassified,
         RegionKind::Commitment(kind) => policy
             .kind_position(kind)
+            .and_then(|k| u32::try_from(k).ok())
             .map_or(Class::Unclassified, Class::Commitment),
     }
 }
@@ -449,24 +518,34 @@ impl<'a> TraceIndex<'a> {
         };
         let content = class.is_protected().then(|| region.content.detached());
         let source = region.source.clone();
-        let detail = (kind.is_some() || content.is_some() || source.is_some()).then(|| {
-            Box::new(Detail {
-                key: kind.as_ref().and(region.key.clone()),
-                kind,
-                content,
-                source,
-            })
-        });
-        self.slots.push(Slot {
-            index: region.place.index,
-            listed: region.place.listed,
-            status: region.status,
+        let moved = (region.place.index != i).then_some(region.place.index);
+        let mut detail =
+            (kind.is_some() || content.is_some() || source.is_some() || moved.is_some()).then(
+                || {
+                    Box::new(Detail {
+                        key: kind.as_ref().and(region.key.clone()),
+                        kind,
+                        content,
+                        source,
+                        index: moved,
+                        spans: None,
+                    })
+                },
+            );
+        let spans = Spans {
             opening: region.place.span.clone(),
-            id_span: region.id_span.clone(),
-            content_span: region.content_span.clone(),
-            written: facts.written,
-            detail,
-        });
+            id: region.id_span.clone(),
+            content: region.content_span.clone(),
+        };
+        let mut slot = Slot::new(
+            spans,
+            region.status,
+            region.place.listed,
+            facts.written,
+            &mut detail,
+        );
+        slot.detail = detail;
+        self.slots.push(slot);
         self.ids.push(&region.id);
         if let Some(key) = keyed(class, region) {
             self.commitment(i, region, key);
@@ -503,16 +582,26 @@ impl<'a> TraceIndex<'a> {
             self.stale_tokens(i, id, (span.clone(), pointer), given, counted.tokens);
         }
         self.tokens.push(counted.tokens);
-        self.slots.push(Slot {
-            index: plain.index,
-            listed: plain.listed,
-            status: Status::Active,
-            opening: plain.opening.clone(),
-            id_span: plain.id_span.clone(),
-            content_span: plain.content_span.clone(),
-            written: facts.written,
-            detail: None,
+        let mut detail = (plain.index != i).then(|| {
+            Box::new(Detail {
+                index: Some(plain.index),
+                ..Detail::default()
+            })
         });
+        let spans = Spans {
+            opening: plain.opening.clone(),
+            id: plain.id_span.clone(),
+            content: plain.content_span.clone(),
+        };
+        let mut slot = Slot::new(
+            spans,
+            Status::Active,
+            plain.listed,
+            facts.written,
+            &mut detail,
+        );
+        slot.detail = detail;
+        self.slots.push(slot);
         self.ids.push(id);
         if facts.hinted {
             let literal = piece.written(&plain.content_span);
@@ -530,13 +619,13 @@ impl<'a> TraceIndex<'a> {
             let diagnostic = codes::duplicate_trace_id(id)
                 .label_at(
                     &self.file,
-                    self.slots[t].id_span.clone(),
+                    self.slots[t].spans().id,
                     self.pointer(t),
                     "used again here",
                 )
                 .label_at(
                     &self.file,
-                    self.slots[first].id_span.clone(),
+                    self.slots[first].spans().id,
                     self.pointer(first),
                     "first used here",
                 );
@@ -620,7 +709,7 @@ impl<'a> TraceIndex<'a> {
                 )
                 .label_at(
                     &self.file,
-                    self.slots[first].content_span.clone(),
+                    self.slots[first].spans().content,
                     self.pointer(first),
                     format!("`{}` says this", self.id(first)),
                 );
@@ -750,18 +839,19 @@ impl<'a> TraceIndex<'a> {
 
     /// The region's first line, for labels about the whole region.
     pub fn opening(&self, t: usize) -> Span {
-        self.slots[t].opening.clone()
+        self.slots[t].spans().opening
     }
 
     /// Where the region's content is written.
     pub fn content_span(&self, t: usize) -> Span {
-        self.slots[t].content_span.clone()
+        self.slots[t].spans().content
     }
 
     /// The region's JSON Pointer, `/regions/3`; `None` in JSON Lines.
     pub fn pointer(&self, t: usize) -> Option<String> {
         let slot = &self.slots[t];
-        region_pointer(slot.index, slot.listed)
+        let index = slot.detail.as_ref().and_then(|detail| detail.index);
+        region_pointer(index.unwrap_or(t), slot.listed)
     }
 
     /// Where an imported region came from.
@@ -785,7 +875,7 @@ impl<'a> TraceIndex<'a> {
             Narrative::Regions(regions) => Ok(Cow::Borrowed(&regions[t].content)),
             Narrative::Written => {
                 let slot = &self.slots[t];
-                let written = self.file.slice(slot.content_span.clone());
+                let written = self.file.slice(slot.spans().content);
                 let text = (written_hash(&written) == slot.written)
                     .then(|| crate::buffer::json::string(&written).map(Cow::into_owned))
                     .flatten();
@@ -818,7 +908,7 @@ impl<'a> TraceIndex<'a> {
             Class::Commitment(k) => self
                 .policy
                 .kinds
-                .get(k)
+                .get(k as usize)
                 .map_or(Severity::Error, |kind| kind.severity.value),
             _ => Severity::Error,
         }
@@ -839,4 +929,46 @@ fn identity_of(slot: &Slot) -> Option<(&str, &str)> {
 /// when it is read back: fixed, so a worker thread and the index agree.
 pub(crate) fn written_hash(written: &str) -> u64 {
     foldhash::quality::FixedState::with_seed(0x6374_7867).hash_one(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A large trace holds one slot and one class a region.
+    #[test]
+    fn what_the_index_keeps_of_a_region_stays_small() {
+        let size = std::mem::size_of::<Slot>();
+        assert!(size <= 48, "Slot takes {size} bytes");
+        assert!(std::mem::size_of::<Class>() <= 8);
+    }
+
+    #[test]
+    fn spans_that_do_not_fit_a_slot_are_kept_whole() {
+        let spans = Spans {
+            opening: 10..20,
+            id: 12..15,
+            content: 30..40,
+        };
+        let mut detail = None;
+        let slot = Slot::new(spans.clone(), Status::Active, true, 0, &mut detail);
+        assert!(detail.is_none());
+        assert_eq!(slot.spans(), spans);
+        // A span before the region's first line, and one past 4 GiB of it.
+        for odd in [
+            Spans {
+                id: 5..8,
+                ..spans.clone()
+            },
+            Spans {
+                content: 30..(5 << 30),
+                ..spans.clone()
+            },
+        ] {
+            let mut detail = None;
+            let mut slot = Slot::new(odd.clone(), Status::Active, true, 0, &mut detail);
+            slot.detail = detail;
+            assert_eq!(slot.spans(), odd);
+        }
+    }
 }

@@ -150,10 +150,10 @@ pub(crate) fn verify_index(
     let counter = index.counter;
     let findings = std::mem::take(&mut index.findings);
     let n = index.len();
-    let mut next_protected = vec![n; n + 1];
+    let mut next_protected = vec![verifier::narrow(n); n + 1];
     for i in (0..n).rev() {
         next_protected[i] = if index.class[i].is_protected() {
-            i
+            verifier::narrow(i)
         } else {
             next_protected[i + 1]
         };
@@ -163,7 +163,7 @@ pub(crate) fn verify_index(
         plan,
         findings,
         used_by: vec![None; n],
-        represented: vec![None; n],
+        represented: vec![false; n],
         altered: vec![false; n],
         kept: vec![false; n],
         next_protected,

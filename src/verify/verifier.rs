@@ -9,7 +9,7 @@ use crate::diagnostics::codes::policy as policy_codes;
 use crate::diagnostics::codes::verify as codes;
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::policy::Policy;
-use crate::source::{Span, Spanned};
+use crate::source::{Span, Spanned, Text};
 use crate::verify::findings::{Anchor, Findings};
 use crate::verify::index::{Class, TraceIndex};
 use crate::verify::{difference, Options};
@@ -19,15 +19,16 @@ pub(super) struct Verifier<'a> {
     pub(super) index: TraceIndex<'a>,
     pub(super) plan: &'a Plan,
     pub(super) findings: Findings,
-    /// The plan region that keeps, covers or writes out each trace region.
-    pub(super) used_by: Vec<Option<usize>>,
-    /// For each identity's first region: the plan region holding it verbatim.
-    pub(super) represented: Vec<Option<usize>>,
+    /// The plan region that keeps, covers or writes out each trace region
+    /// (`u32`: a million regions take 8 MB, not 16).
+    pub(super) used_by: Vec<Option<u32>>,
+    /// For each identity's first region: whether a plan region holds it verbatim.
+    pub(super) represented: Vec<bool>,
     pub(super) altered: Vec<bool>,
     /// Kept verbatim (`keep`, or `narrative` with `from`).
     pub(super) kept: Vec<bool>,
     /// The first protected (commitment or unclassified) region at or after each index.
-    pub(super) next_protected: Vec<usize>,
+    pub(super) next_protected: Vec<u32>,
     /// Commitments in plan order: (plan index, canonical trace index).
     pub(super) sequence: Vec<(usize, usize)>,
     pub(super) tokens_after: u64,
@@ -41,6 +42,12 @@ pub(super) struct Verifier<'a> {
     /// Where the next trace region a plan names most likely is: after the
     /// last one it named (plans name regions in trace order).
     pub(super) near: usize,
+}
+
+/// A position as the verifier keeps it: a trace or plan of more than
+/// 4 billion regions cannot be read into memory to begin with.
+pub(super) fn narrow(position: usize) -> u32 {
+    u32::try_from(position).unwrap_or(u32::MAX)
 }
 
 /// The tokens of every plan region's written text that is counted (its
@@ -291,10 +298,11 @@ impl<'a> Verifier<'a> {
     fn claim(&mut self, p: usize, t: usize, span: &Span) -> bool {
         match self.used_by[t] {
             None => {
-                self.used_by[t] = Some(p);
+                self.used_by[t] = Some(narrow(p));
                 true
             }
             Some(first) => {
+                let first = first as usize;
                 let diagnostic = codes::duplicate_plan_use(self.index.id(t));
                 let diagnostic = self.plan_label(diagnostic, p, span.clone(), "used again here");
                 let first_span = self.plan.regions[first].place.span.clone();
@@ -323,8 +331,8 @@ impl<'a> Verifier<'a> {
             return false;
         };
         let c = self.index.canonical(t);
-        if self.represented[c].is_none() {
-            self.represented[c] = Some(p);
+        if !self.represented[c] {
+            self.represented[c] = true;
             self.sequence.push((p, c));
         }
         true
@@ -364,7 +372,7 @@ impl<'a> Verifier<'a> {
             return;
         };
         if trace_content.same(content) {
-            self.represented[t] = Some(p);
+            self.represented[t] = true;
             self.sequence.push((p, t));
             let status = region.status.as_ref().map_or(Status::Active, |s| s.node);
             let span = region
@@ -453,7 +461,7 @@ impl<'a> Verifier<'a> {
     fn quotes(
         &mut self,
         p: usize,
-        quotes: &[Spanned<String>],
+        quotes: &[Spanned<Text>],
         text: &str,
         text_span: &Span,
     ) -> Vec<Span> {
@@ -495,7 +503,7 @@ impl<'a> Verifier<'a> {
     fn summary(
         &mut self,
         p: usize,
-        covers: &[Spanned<String>],
+        covers: &[Spanned<Text>],
         text: &str,
         text_span: &Span,
         quoted: &[Span],
@@ -521,14 +529,14 @@ impl<'a> Verifier<'a> {
             }
         }
         if low < high {
-            let mut j = self.next_protected[low + 1];
+            let mut j = self.next_protected[low + 1] as usize;
             while j < high {
-                if self.used_by[j] != Some(p) {
+                if self.used_by[j] != Some(narrow(p)) {
                     let span = covers_span.clone().unwrap_or(text_span.clone());
                     self.spans_commitment(p, j, low, high, span);
                     break;
                 }
-                j = self.next_protected[j + 1];
+                j = self.next_protected[j + 1] as usize;
             }
         }
         // What the summary says in its own words: quotes are checked above.
@@ -635,7 +643,7 @@ impl<'a> Verifier<'a> {
         for t in 0..self.index.class.len() {
             match self.index.class[t] {
                 Class::Commitment(_) => {
-                    if self.represented[t].is_some()
+                    if self.represented[t]
                         || self.altered[t]
                         || self.index.status(t) == Status::Discharged
                         || self.index.canonical(t) != t
