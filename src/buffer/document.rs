@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
-use crate::source::{Access, SourceFile, Span, Text};
+use crate::source::{Access, SourceFile, Span, Spanned, Text};
 
 /// How a trace or plan file is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +76,9 @@ pub enum FieldValue {
     Str(Text),
     /// A list (`covers`, `quotes`, a record that is one).
     List(Vec<FieldValue>),
+    /// A list of strings written without escapes (a plan's ids), each
+    /// shared with the file, where it is written.
+    Strings(Vec<Spanned<Text>>),
     /// Anything but a string or a list.
     Other(Value),
 }
@@ -99,6 +102,11 @@ impl FieldValue {
             FieldValue::List(items) => {
                 Value::Array(items.into_iter().map(FieldValue::into_value).collect())
             }
+            FieldValue::Strings(items) => Value::Array(
+                (items.into_iter())
+                    .map(|item| Value::String(item.node.into_string()))
+                    .collect(),
+            ),
             FieldValue::Other(value) => value,
         }
     }
@@ -107,7 +115,7 @@ impl FieldValue {
     pub fn type_name(&self) -> &'static str {
         match self {
             FieldValue::Str(_) => "a string",
-            FieldValue::List(_) => "a list",
+            FieldValue::List(_) | FieldValue::Strings(_) => "a list",
             FieldValue::Other(value) => crate::buffer::fields::type_name(value),
         }
     }

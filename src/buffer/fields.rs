@@ -40,7 +40,7 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
 fn field_u64(value: &FieldValue) -> Option<u64> {
     match value {
         FieldValue::Other(value) => value.as_u64(),
-        FieldValue::Str(_) | FieldValue::List(_) => None,
+        FieldValue::Str(_) | FieldValue::List(_) | FieldValue::Strings(_) => None,
     }
 }
 

@@ -474,6 +474,24 @@ pub(super) fn piece(
     })
 }
 
+/// A list of strings all written without escapes (a plan's `covers`),
+/// read once, each shared with the file and spanned where it is written;
+/// `None` for any other list.
+fn strings(file: &Arc<SourceFile>, part: &str) -> Option<Vec<crate::source::Spanned<Text>>> {
+    let strings: Vec<&str> = serde_json::from_str(part).ok()?;
+    let text = file.text();
+    (strings.into_iter())
+        .map(|inner| {
+            let start = offset_in(text, inner);
+            let shared = Text::in_file(file, start..start + inner.len())?;
+            Some(crate::source::Spanned::new(
+                shared,
+                start - 1..start + inner.len() + 1,
+            ))
+        })
+        .collect()
+}
+
 /// A field other than `text`: a string written without escapes is shared
 /// with the file (a piece of a streamed trace is read on one thread, so
 /// nothing contends for its count), anything else read as a JSON value.
@@ -557,7 +575,10 @@ pub(super) fn json_region(
 ) -> Result<(), Box<Diagnostic>> {
     let text = file.text();
     let fields = &mut raw.fields;
-    fields.iter_mut().for_each(|field| *field = None);
+    // What the last region's typing did not take is dropped.
+    for field in fields.iter_mut().filter(|field| field.is_some()) {
+        *field = None;
+    }
     let (mut first, mut last) = (usize::MAX, 0);
     for (i, (slot, raw)) in fields.iter_mut().zip(region.0).enumerate() {
         let Some(raw) = raw else { continue };
@@ -567,7 +588,10 @@ pub(super) fn json_region(
         last = last.max(start + part.len());
         let failed =
             |part: &str, error| json_error(file, part, offset_in(text, part), &error, "a field");
-        let (value, items) = if part.starts_with('[') {
+        let strings = part.starts_with('[').then(|| strings(file, part)).flatten();
+        let (value, items) = if let Some(strings) = strings {
+            (FieldValue::Strings(strings), Vec::new())
+        } else if part.starts_with('[') {
             // A list (`covers`): each element once, with its span.
             let elements: Vec<&RawValue> = serde_json::from_str(part)
                 .map_err(|error| json_error(file, part, start, &error, "a field"))?;

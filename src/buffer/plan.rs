@@ -311,18 +311,17 @@ fn ids(
     name: Name,
     field: Field,
 ) -> Result<Vec<Spanned<Text>>, Box<Diagnostic>> {
-    let Field {
-        value: FieldValue::List(items),
-        span,
-        items: spans,
-    } = field
-    else {
-        return Err(fields.error(
-            field.span.clone(),
-            format!("`{name}` must be a list of region ids"),
-            "expected a list",
-            format!("write `{name}: [r1, r3]`"),
-        ));
+    let (items, span, spans) = match field.value {
+        FieldValue::Strings(ids) => return Ok(ids),
+        FieldValue::List(items) => (items, field.span, field.items),
+        _ => {
+            return Err(fields.error(
+                field.span.clone(),
+                format!("`{name}` must be a list of region ids"),
+                "expected a list",
+                format!("write `{name}: [r1, r3]`"),
+            ))
+        }
     };
     items
         .into_iter()

@@ -157,6 +157,8 @@ impl Slot {
 struct Detail {
     /// Its place in the file when it is not its place in the trace.
     index: Option<usize>,
+    /// For a commitment that repeats an identity: the region that has it first.
+    first: Option<usize>,
     /// Its spans when they do not fit in its slot.
     spans: Option<Spans>,
     /// The kind of a region written as a commitment (declared or not).
@@ -528,6 +530,7 @@ impl<'a> TraceIndex<'a> {
                         content,
                         source,
                         index: moved,
+                        first: None,
                         spans: None,
                     })
                 },
@@ -696,6 +699,9 @@ impl<'a> TraceIndex<'a> {
             });
             return;
         };
+        if let Some(detail) = self.slots[i].detail.as_mut() {
+            detail.first = Some(first);
+        }
         let same = self
             .stored(first)
             .is_some_and(|other| other.same(&region.content));
@@ -810,10 +816,9 @@ impl<'a> TraceIndex<'a> {
 
     /// The first region of `i`'s identity (itself, unless it repeats one).
     pub fn canonical(&self, i: usize) -> usize {
-        match self.commitment_of(i) {
-            Some((kind, key)) => self.identity(kind, key).unwrap_or(i),
-            None => i,
-        }
+        (self.slots[i].detail.as_ref())
+            .and_then(|detail| detail.first)
+            .unwrap_or(i)
     }
 
     /// The kind and key of a region written as a commitment (of a declared kind or not).
