@@ -3,7 +3,9 @@
 //! `benches/support/gen_trace.rs` (seed 7) at 10k, 100k and 1M regions (CTXGUARD_BENCH_SIZES overrides,
 //! e.g. `10000,100000`). The data is generated under `target/bench-data`
 //! and never committed. Each measurement runs in a child process, so its
-//! peak memory (VmHWM, Linux) is its own; times are the best of 5 runs.
+//! peak memory (VmHWM, Linux) is its own. The parse and the verify run in
+//! turn, 5 pairs: times are medians, the ratio the median of the pairs'
+//! (a machine slower for a while slows both of a pair).
 //! Then a typical 128k-token buffer, in process and as a whole process, and
 //! the start-up of a whole process on the README's example, whose regions
 //! are counted with `o200k_base` (`CTXGUARD_BENCH_SIZES=typical` runs only
@@ -142,8 +144,19 @@ fn child(mode: &str, trace: &Path, plan: &Path) {
     println!("{} {}", start.elapsed().as_secs_f64(), measure::peak_kib());
 }
 
-fn measure(mode: &str, trace: &Path, plan: &Path) -> (f64, u64) {
-    measure::best_of(5, [OsStr::new(mode), trace.as_os_str(), plan.as_os_str()])
+/// The parse and the verify of `trace` and `plan`, run in turn `runs`
+/// times: (parse s, verify s, verify / parse, parse peak KiB, verify peak
+/// KiB), times and ratio the medians.
+fn paired(runs: usize, trace: &Path, plan: &Path) -> (f64, f64, f64, u64, u64) {
+    let args = |mode: &'static str| [OsStr::new(mode), trace.as_os_str(), plan.as_os_str()];
+    let pairs: Vec<((f64, u64), (f64, u64))> = (0..runs)
+        .map(|_| (measure::once(args("parse")), measure::once(args("verify"))))
+        .collect();
+    let parse = measure::median(pairs.iter().map(|(p, _)| p.0).collect());
+    let verify = measure::median(pairs.iter().map(|(_, v)| v.0).collect());
+    let ratio = measure::median(pairs.iter().map(|(p, v)| v.0 / p.0).collect());
+    let peak = |kib: fn(&((f64, u64), (f64, u64))) -> u64| pairs.iter().map(kib).max().unwrap_or(0);
+    (parse, verify, ratio, peak(|(p, _)| p.1), peak(|(_, v)| v.1))
 }
 
 fn generate(regions: usize) -> PathBuf {
@@ -297,12 +310,11 @@ fn main() {
                 let (trace_path, plan_path) = (dir.join(trace), dir.join(plan));
                 let bytes = std::fs::metadata(&trace_path).map_or(0, |m| m.len())
                     + std::fs::metadata(&plan_path).map_or(0, |m| m.len());
-                let (parse_s, parse_kib) = measure("parse", &trace_path, &plan_path);
-                let (verify_s, verify_kib) = measure("verify", &trace_path, &plan_path);
+                let (parse_s, verify_s, ratio, parse_kib, verify_kib) =
+                    paired(5, &trace_path, &plan_path);
                 println!(
-                    "| {regions} | {trace} + {plan} | {:.1} | {parse_s:.3} | {verify_s:.3} | {:.2} | {:.0} | {:.0} | {:.2} |",
+                    "| {regions} | {trace} + {plan} | {:.1} | {parse_s:.3} | {verify_s:.3} | {ratio:.2} | {:.0} | {:.0} | {:.2} |",
                     bytes as f64 / 1e6,
-                    verify_s / parse_s,
                     parse_kib as f64 / 1024.0,
                     verify_kib as f64 / 1024.0,
                     verify_s * 1e6 / regions as f64,

@@ -18,31 +18,47 @@ pub fn peak_kib() -> u64 {
         .unwrap_or(0)
 }
 
-/// Runs this bench `runs` times as `--child ARGS...` (the child prints
-/// `seconds peak_kib`): the best time and the highest peak.
+/// Runs this bench once as `--child ARGS...` (the child prints
+/// `seconds peak_kib`).
+pub fn once<I, S>(args: I) -> (f64, u64)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let exe = std::env::current_exe().expect("this bench");
+    let output = Command::new(&exe)
+        .arg("--child")
+        .args(args)
+        .output()
+        .expect("child runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let mut fields = text.split_whitespace();
+    let seconds: f64 = fields
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(f64::NAN);
+    let kib: u64 = fields.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    (seconds, kib)
+}
+
+/// Runs this bench `runs` times as `--child ARGS...`: the best time and
+/// the highest peak (the hostile bench; verify's pairs its runs).
+#[allow(dead_code)]
 pub fn best_of<I, S>(runs: usize, args: I) -> (f64, u64)
 where
     I: IntoIterator<Item = S> + Clone,
     S: AsRef<OsStr>,
 {
-    let exe = std::env::current_exe().expect("this bench");
     (0..runs)
-        .map(|_| {
-            let output = Command::new(&exe)
-                .arg("--child")
-                .args(args.clone())
-                .output()
-                .expect("child runs");
-            let text = String::from_utf8_lossy(&output.stdout);
-            let mut fields = text.split_whitespace();
-            let seconds: f64 = fields
-                .next()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(f64::NAN);
-            let kib: u64 = fields.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-            (seconds, kib)
-        })
+        .map(|_| once(args.clone()))
         .fold((f64::INFINITY, 0), |(best, peak), (s, k)| {
             (best.min(s), peak.max(k))
         })
+}
+
+/// The median of `values` (the verify bench).
+#[allow(dead_code)]
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
 }

@@ -76,7 +76,7 @@ pub enum Entry {
     Keep {
         /// The trace region's id.
         #[serde(rename = "keep")]
-        id: Spanned<String>,
+        id: Spanned<Text>,
     },
     /// Replaces the covered regions, which must all be narrative.
     Summary {
@@ -89,7 +89,7 @@ pub enum Entry {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         quotes: Vec<Spanned<Text>>,
         /// The summary.
-        text: Spanned<String>,
+        text: Spanned<Text>,
         /// What wrote the summary: the `--summarizer` command, or
         /// `extractive` for ctxguard's placeholder.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -125,8 +125,8 @@ impl PlanRegion {
     pub fn written(&self) -> Option<std::borrow::Cow<'_, str>> {
         match &self.entry {
             Entry::Keep { .. } | Entry::Narrative { text: None, .. } => None,
-            Entry::Summary { text, .. }
-            | Entry::Narrative {
+            Entry::Summary { text, .. } => Some(text.node.as_str().into()),
+            Entry::Narrative {
                 text: Some(text), ..
             } => Some(text.node.as_str().into()),
             Entry::Commitment { content, .. } => Some(content.node.as_text()),
@@ -208,8 +208,10 @@ fn plan_region(file: &Arc<SourceFile>, raw: &mut RawRegion) -> Result<PlanRegion
     let status = status
         .zip(status_span)
         .map(|(s, span)| Spanned::new(s, span));
-    let entry = if let Some(id) = fields.string(Name::KEEP)? {
-        Entry::Keep { id: spanned(id) }
+    let entry = if let Some((id, span)) = fields.text(Name::KEEP)? {
+        Entry::Keep {
+            id: Spanned::new(id, span),
+        }
     } else {
         let Some((kind, kind_span)) = fields.string(Name::KIND)? else {
             return Err(fields.error(
@@ -226,7 +228,7 @@ fn plan_region(file: &Arc<SourceFile>, raw: &mut RawRegion) -> Result<PlanRegion
                     Some(field) => ids(&mut fields, Name::QUOTES, field)?,
                     None => Vec::new(),
                 };
-                let Some(text) = fields.string(Name::TEXT)? else {
+                let Some((text, text_span)) = fields.text(Name::TEXT)? else {
                     return Err(fields.error(
                         opening.clone(),
                         "this summary has no `text`".to_owned(),
@@ -239,7 +241,7 @@ fn plan_region(file: &Arc<SourceFile>, raw: &mut RawRegion) -> Result<PlanRegion
                     kind: SummaryKind::Summary,
                     covers,
                     quotes,
-                    text: spanned(text),
+                    text: Spanned::new(text, text_span),
                     summarizer,
                 }
             }

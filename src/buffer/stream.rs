@@ -57,9 +57,10 @@ impl Piece {
 }
 
 /// A region of a streamed trace: typed in full, or, as most are, a plain
-/// narrative region ([`Plain`]).
+/// narrative region ([`Plain`]). A full region is boxed: the lists of a
+/// piece's regions hold plain ones at their own size.
 pub(crate) enum Typed {
-    Full(Region),
+    Full(Box<Region>),
     Plain(Plain),
 }
 
@@ -328,7 +329,7 @@ fn parse<T>(
             Some(plain) => regions.push(Typed::Plain(plain)),
             None => {
                 written.typed(&file, &mut raw)?;
-                regions.push(Typed::Full(trace::region(&file, &mut raw)?));
+                regions.push(Typed::Full(Box::new(trace::region(&file, &mut raw)?)));
             }
         }
         Ok(())

@@ -93,7 +93,7 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
             matches!(index.class[t], Class::Commitment(_)) && region.status == Status::Discharged;
         entries.push((
             Entry::Keep {
-                id: Spanned::unplaced(region.id.clone()),
+                id: Spanned::unplaced(region.id.as_str().into()),
             },
             index.tokens[t],
             discharged.then_some(t),
@@ -211,7 +211,7 @@ fn flush(
             kind: SummaryKind::Summary,
             covers,
             quotes: Vec::new(),
-            text: Spanned::unplaced(text),
+            text: Spanned::unplaced(text.into()),
             summarizer: Some(summarizer),
         },
         0,

@@ -392,7 +392,7 @@ fn fits(policy: &Policy, state: &State, name: &str) -> (Verdict, u64, Option<u64
                 PlanRegion::unplaced(
                     i,
                     PlanEntry::Keep {
-                        id: Spanned::unplaced(region.id.clone()),
+                        id: Spanned::unplaced(region.id.as_str().into()),
                     },
                 )
             })

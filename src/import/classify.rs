@@ -142,7 +142,7 @@ pub fn event(policy: &Policy, session: &str, event: &Event) -> (Trace, Plan, Vec
                 kind: SummaryKind::Summary,
                 covers,
                 quotes,
-                text: Spanned::unplaced(summary.text.clone()),
+                text: Spanned::unplaced(summary.text.as_str().into()),
                 summarizer: None,
             },
         );
@@ -159,7 +159,7 @@ pub fn event(policy: &Policy, session: &str, event: &Event) -> (Trace, Plan, Vec
             let mut region = PlanRegion::unplaced(
                 plan.len(),
                 Entry::Keep {
-                    id: Spanned::unplaced(regions[r].id.clone()),
+                    id: Spanned::unplaced(regions[r].id.as_str().into()),
                 },
             );
             region.source = regions[r].source.clone();

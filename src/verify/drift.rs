@@ -2,8 +2,8 @@
 //! (`parser.py` for `src/legacy/parser_v2.py`). Pinned identifiers are
 //! indexed once, so each summary word costs a few hash look-ups.
 
-use std::cell::Cell;
 use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 // Every summary word is looked up: foldhash, seeded per process (the words
 // and identifiers are untrusted input), not SipHash.
@@ -48,8 +48,9 @@ pub struct DriftIndex {
     stem: HashMap<(String, String), Vec<usize>>,
     /// (length, first character) -> identifiers, for the edit-distance rule.
     shape: HashMap<(usize, char), Vec<usize>>,
-    /// What is left of [`EDIT_BUDGET`].
-    budget: Cell<u64>,
+    /// What is left of [`EDIT_BUDGET`] (atomic so the index can be asked
+    /// from every core: see [`DriftIndex::find_ahead`]).
+    budget: AtomicU64,
 }
 
 /// Is `text` one token that names something: no whitespace, at least 3 characters.
@@ -72,7 +73,7 @@ impl DriftIndex {
             stem: HashMap::new(),
             shape: HashMap::new(),
             hasher: foldhash::fast::FixedState::default(),
-            budget: Cell::new(EDIT_BUDGET),
+            budget: AtomicU64::new(EDIT_BUDGET),
         };
         for (i, pin) in pinned.iter().enumerate() {
             let text = pin.text.as_str();
@@ -116,7 +117,7 @@ impl DriftIndex {
 
     /// Whether the edit-distance rule stopped at [`EDIT_BUDGET`].
     pub fn exhausted(&self) -> bool {
-        self.budget.get() == 0
+        self.budget.load(Ordering::Relaxed) == 0
     }
 
     /// `parser_v2.py` -> (`parser`, `py`), from the last path component.
@@ -130,8 +131,34 @@ impl DriftIndex {
         (!stem.is_empty() && !ext.is_empty()).then(|| (stem.to_lowercase(), ext.to_lowercase()))
     }
 
-    /// Every word of `summary` that is a variant of a pinned identifier, once each.
+    /// Every word of `summary` that is a variant of a pinned identifier,
+    /// once each, within what is left of the edit budget.
     pub fn find<'a>(&'a self, summary: &str) -> Vec<Drift<'a>> {
+        self.find_within(summary, &self.budget)
+    }
+
+    /// What [`DriftIndex::find`] finds in `summary`, asked ahead of the
+    /// summaries before it (on any core), and what its edit-distance rule
+    /// spends of the budget: what `find` finds in turn whenever that much
+    /// is left ([`DriftIndex::spend`]).
+    pub fn find_ahead<'a>(&'a self, summary: &str) -> (Vec<Drift<'a>>, u64) {
+        let budget = AtomicU64::new(u64::MAX);
+        let found = self.find_within(summary, &budget);
+        (found, u64::MAX - budget.into_inner())
+    }
+
+    /// Takes `spent` from the budget if that much is left: then a search
+    /// asked ahead found what one in turn would.
+    pub fn spend(&self, spent: u64) -> bool {
+        let left = self.budget.load(Ordering::Relaxed);
+        let enough = spent <= left;
+        if enough {
+            self.budget.store(left - spent, Ordering::Relaxed);
+        }
+        enough
+    }
+
+    fn find_within<'a>(&'a self, summary: &str, budget: &AtomicU64) -> Vec<Drift<'a>> {
         let mut found: Vec<Drift> = Vec::new();
         let words = summary
             .split(|c: char| {
@@ -158,14 +185,14 @@ impl DriftIndex {
             if self.exact.contains_key(word) || found.iter().any(|d| d.word == word) {
                 continue;
             }
-            if let Some(drift) = self.variant(word) {
+            if let Some(drift) = self.variant(word, budget) {
                 found.push(drift);
             }
         }
         found
     }
 
-    fn variant(&self, word: &str) -> Option<Drift<'_>> {
+    fn variant(&self, word: &str, budget: &AtomicU64) -> Option<Drift<'_>> {
         let drift = |i: usize, reason: String| {
             self.pinned.get(i).map(|pinned| Drift {
                 word: word.to_owned(),
@@ -212,11 +239,12 @@ impl DriftIndex {
                 {
                     let pinned = &self.pinned.get(i)?.text;
                     let cost = (len * pinned.len()) as u64;
-                    if cost > self.budget.get() {
-                        self.budget.set(0);
+                    let left = budget.load(Ordering::Relaxed);
+                    if cost > left {
+                        budget.store(0, Ordering::Relaxed);
                         return None;
                     }
-                    self.budget.set(self.budget.get() - cost);
+                    budget.store(left - cost, Ordering::Relaxed);
                     let distance = strsim::levenshtein(word, pinned);
                     if (1..=2).contains(&distance) {
                         let s = if distance == 1 { "" } else { "s" };

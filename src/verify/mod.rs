@@ -10,6 +10,78 @@ pub(crate) mod index;
 mod order;
 #[cfg(test)]
 mod stream_tests;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::buffer::document::Input;
+
+    /// A plan of many summaries is asked about them ahead of the pass, on
+    /// every core: what it finds is what the pass in turn finds, when the
+    /// edit budget of identifier drift runs out part way through too.
+    #[test]
+    fn summaries_asked_ahead_are_verified_as_in_turn() {
+        // Pinned paths, and summaries of near misses: each summary spends
+        // some of the budget; a few thousand of them spend it all.
+        let mut trace = Vec::new();
+        let mut plan = Vec::new();
+        for i in 0..1100 {
+            let path = format!("a{:03}/h{}.rs", i % 400, i % 9);
+            trace.push(serde_json::json!({"id": format!("p{i}"), "kind": "identifier", "key": format!("k{i}"), "text": path}));
+            trace.push(serde_json::json!({"id": format!("n{i}"), "kind": "narrative", "text": "Looked around.", "tokens": 3}));
+            plan.push(serde_json::json!({"keep": format!("p{i}")}));
+            let words: Vec<String> = (0..12)
+                .map(|w| format!("a{:03}/h{}.rz", (i + w) % 400, w % 9))
+                .collect();
+            let said = if i % 5 == 0 {
+                "You must deploy first."
+            } else {
+                "Read it."
+            };
+            plan.push(
+                serde_json::json!({"kind": "summary", "covers": [format!("n{i}")],
+                "text": format!("{said} {}", words.join(" ")), "tokens": 20}),
+            );
+        }
+        let trace = Trace::read(&Input::value(
+            "trace.json",
+            &serde_json::json!({"version": 1, "regions": trace}),
+        ))
+        .unwrap_or_else(|d| panic!("{}", d.message));
+        let plan = Plan::read(&Input::value(
+            "plan.json",
+            &serde_json::json!({"version": 1, "regions": plan}),
+        ))
+        .unwrap_or_else(|d| panic!("{}", d.message));
+        let policy = Policy::builtin();
+        let options = Options::default();
+        let run = |ahead: usize| {
+            let index = TraceIndex::new(&policy, &trace, options.budget.counter(&policy), None);
+            let verification = check(index, &plan, &options, ahead);
+            let found: Vec<(String, String)> = (verification.diagnostics.iter())
+                .map(|d| (d.code.name().to_owned(), d.message.clone()))
+                .collect();
+            (found, verification.stats)
+        };
+        let (in_turn, stats) = run(usize::MAX);
+        let (ahead, ahead_stats) = run(1);
+        assert!(
+            in_turn
+                .iter()
+                .any(|(code, message)| code == "identifier-drift" && message.contains("stopped")),
+            "the budget runs out: {:?}",
+            in_turn
+                .iter()
+                .map(|(c, _)| c)
+                .collect::<std::collections::BTreeSet<_>>()
+        );
+        assert!(in_turn
+            .iter()
+            .any(|(code, _)| code == "commitment-in-summary"));
+        assert_eq!(ahead, in_turn);
+        assert_eq!(ahead_stats, stats);
+    }
+}
 pub(crate) mod text;
 mod verifier;
 
@@ -142,11 +214,12 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
 
 /// Verifies `plan` against a trace already indexed (in memory, or read as
 /// it streamed) with `options`' counter and warning limit.
-pub(crate) fn verify_index(
-    mut index: TraceIndex<'_>,
-    plan: &Plan,
-    options: &Options,
-) -> Verification {
+pub(crate) fn verify_index(index: TraceIndex<'_>, plan: &Plan, options: &Options) -> Verification {
+    check(index, plan, options, verifier::AHEAD)
+}
+
+/// [`verify_index`], summaries asked ahead from `ahead` of them.
+fn check(mut index: TraceIndex<'_>, plan: &Plan, options: &Options, ahead: usize) -> Verification {
     let counter = index.counter;
     let findings = std::mem::take(&mut index.findings);
     let n = index.len();
@@ -173,7 +246,9 @@ pub(crate) fn verify_index(
         claimed: Vec::new(),
         written: verifier::written_tokens(counter, plan),
         near: 0,
+        ahead: verifier::Ahead::default(),
     };
+    verifier.ahead = verifier::Ahead::of(&verifier.index, plan, ahead);
     for (p, region) in plan.regions.iter().enumerate() {
         verifier.entry(p, region);
     }

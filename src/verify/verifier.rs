@@ -42,6 +42,68 @@ pub(super) struct Verifier<'a> {
     /// Where the next trace region a plan names most likely is: after the
     /// last one it named (plans name regions in trace order).
     pub(super) near: usize,
+    /// What was asked of each summary ahead of the pass.
+    pub(super) ahead: Ahead,
+}
+
+/// A variant of a pinned identifier in a summary: the word, the pinned
+/// text, how they are alike, the pinned region.
+type Found = (String, String, String, usize);
+
+/// What each summary of a large plan is asked ahead of the pass over the
+/// plan, on every core, since it needs nothing from the summaries before
+/// it: whether a hint matches its own words (a summary that quotes none),
+/// and the variants of pinned identifiers in it with what the search
+/// spent of the edit budget.
+#[derive(Default)]
+pub(super) struct Ahead {
+    hinted: Vec<Option<bool>>,
+    drift: Vec<Option<Searched>>,
+}
+
+/// The variants found in a summary, and what the search spent.
+type Searched = (Vec<Found>, u64);
+
+/// Summaries from which they are asked ahead.
+pub(super) const AHEAD: usize = 1024;
+
+impl Ahead {
+    /// What each summary is asked, when the plan has `from` of them or more.
+    pub(super) fn of(index: &TraceIndex<'_>, plan: &Plan, from: usize) -> Ahead {
+        let summaries = (plan.regions.iter())
+            .filter(|region| matches!(region.entry, Entry::Summary { .. }))
+            .count();
+        if summaries < from {
+            return Ahead::default();
+        }
+        use rayon::prelude::*;
+        let drift = &index.drift;
+        let asked: Vec<(Option<bool>, Option<Searched>)> = (plan.regions.par_iter())
+            .with_min_len(256)
+            .map(|region| {
+                let Entry::Summary { quotes, text, .. } = &region.entry else {
+                    return (None, None);
+                };
+                let hinted = quotes.is_empty().then(|| index.policy.any_hint(&text.node));
+                let found = (!drift.is_empty()).then(|| {
+                    let (found, spent) = drift.find_ahead(&text.node);
+                    (found.into_iter().map(found_of).collect(), spent)
+                });
+                (hinted, found)
+            })
+            .collect();
+        let (hinted, drift) = asked.into_iter().unzip();
+        Ahead { hinted, drift }
+    }
+}
+
+fn found_of(drift: crate::verify::drift::Drift<'_>) -> Found {
+    (
+        drift.word,
+        drift.pinned.text.clone(),
+        drift.reason,
+        drift.pinned.region,
+    )
 }
 
 /// A position as the verifier keeps it: a trace or plan of more than
@@ -552,8 +614,13 @@ impl<'a> Verifier<'a> {
         };
         // All hints as one pattern first: which kind's matched is asked only
         // of a finding shown.
-        let hinted =
-            self.policy().any_hint(&own_words) && self.findings.admit(Code::CommitmentInSummary);
+        let asked = quoted
+            .is_empty()
+            .then(|| self.ahead.hinted.get(p).copied().flatten());
+        let hinted = asked
+            .flatten()
+            .unwrap_or_else(|| self.policy().any_hint(&own_words))
+            && self.findings.admit(Code::CommitmentInSummary);
         let kind = hinted
             .then(|| self.policy().first_hint(&own_words))
             .flatten();
@@ -576,13 +643,18 @@ impl<'a> Verifier<'a> {
         // Searched to the end (within its own edit budget) so the report
         // counts every variant, shown or not.
         if !self.index.drift.is_empty() {
-            let found: Vec<(String, String, String, usize)> = self
-                .index
-                .drift
-                .find(text)
-                .into_iter()
-                .map(|d| (d.word, d.pinned.text.clone(), d.reason, d.pinned.region))
-                .collect();
+            // Asked ahead, it stands while the budget holds what it spent.
+            let ahead = self.ahead.drift.get_mut(p).and_then(Option::take);
+            let found: Vec<Found> = match ahead {
+                Some((found, spent)) if self.index.drift.spend(spent) => found,
+                _ => self
+                    .index
+                    .drift
+                    .find(text)
+                    .into_iter()
+                    .map(found_of)
+                    .collect(),
+            };
             if self.index.drift.exhausted() && !self.drift_stopped {
                 self.drift_stopped = true;
                 self.findings.incomplete(Code::IdentifierDrift);
