@@ -155,8 +155,9 @@ fn paired(runs: usize, trace: &Path, plan: &Path) -> (f64, f64, f64, u64, u64) {
     let parse = measure::median(pairs.iter().map(|(p, _)| p.0).collect());
     let verify = measure::median(pairs.iter().map(|(_, v)| v.0).collect());
     let ratio = measure::median(pairs.iter().map(|(p, v)| v.0 / p.0).collect());
-    let peak = |kib: fn(&((f64, u64), (f64, u64))) -> u64| pairs.iter().map(kib).max().unwrap_or(0);
-    (parse, verify, ratio, peak(|(p, _)| p.1), peak(|(_, v)| v.1))
+    let parse_peak = pairs.iter().map(|(p, _)| p.1).max().unwrap_or(0);
+    let verify_peak = pairs.iter().map(|(_, v)| v.1).max().unwrap_or(0);
+    (parse, verify, ratio, parse_peak, verify_peak)
 }
 
 fn generate(regions: usize) -> PathBuf {
