@@ -124,7 +124,7 @@ fn the_reference_plan_of_the_trace_is_compact() {
         .regions
         .iter()
         .filter_map(|r| match &r.entry {
-            ctxguard::Entry::Keep { id } => Some(id.node.clone()),
+            ctxguard::Entry::Keep { id } => Some(id.node.to_string()),
             _ => None,
         })
         .collect();
