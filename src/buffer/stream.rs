@@ -199,7 +199,9 @@ fn deliver<T: Send>(
     };
     let mut taken: Vec<Parsed<T>> = Vec::new();
     loop {
-        let batch: Vec<Block> = received.iter().take(BATCH).collect();
+        // The first two pieces start every core; then as many as are read.
+        let mut batch: Vec<Block> = received.iter().take(2).collect();
+        batch.extend(received.try_iter().take(BATCH - batch.len().min(BATCH)));
         if batch.is_empty() {
             break;
         }

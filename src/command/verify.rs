@@ -15,7 +15,7 @@ use crate::policy::Policy;
 use crate::report::{Report, Subject};
 use crate::source::Access;
 use crate::verify::index::TraceIndex;
-use crate::verify::{verify, verify_index, Options};
+use crate::verify::{verify_index, written_tokens, Options};
 
 #[derive(Clone, Debug, Default)]
 /// What `ctxguard verify` was asked to read.
@@ -59,11 +59,17 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
     if request.trace.as_os_str() == "-" && request.plan.as_os_str() == "-" {
         return unusable(vec![codes::both_from_stdin()]);
     }
-    // Two independent files: the plan is read while the trace is.
+    // Two independent files: the plan is read (and its written texts
+    // counted) while the trace is.
+    let counter = request.options.budget.counter(&policy);
     let (trace, plan) = std::thread::scope(|scope| {
         let plan = scope.spawn(|| {
             document::open(&request.plan, request.input_format, &request.access)
                 .and_then(|input| Plan::read(&input))
+                .map(|plan| {
+                    let written = written_tokens(counter, &plan);
+                    (plan, written)
+                })
         });
         let trace = read_trace(request, &policy);
         // The readers do not panic; if one ever did, say so rather than crash.
@@ -116,20 +122,28 @@ pub fn verify_inputs(
     plan: &Input,
     options: &Options,
 ) -> Report {
+    let counter = options.budget.counter(policy);
+    let plan = Plan::read(plan).map(|plan| {
+        let written = written_tokens(counter, &plan);
+        (plan, written)
+    });
     verified(
         policy,
         policy_warnings,
         Trace::read(trace).map(Read::Whole),
-        Plan::read(plan),
+        plan,
         options,
     )
 }
+
+/// A plan read, and the tokens of its written texts counted.
+type Counted = (Plan, Vec<Option<u64>>);
 
 fn verified(
     policy: &Policy,
     policy_warnings: Vec<Diagnostic>,
     trace: Result<Read<'_>, Box<Diagnostic>>,
-    plan: Result<Plan, Box<Diagnostic>>,
+    plan: Result<Counted, Box<Diagnostic>>,
     options: &Options,
 ) -> Report {
     let (trace, plan) = match (trace, plan) {
@@ -145,9 +159,14 @@ fn verified(
             return unusable(diagnostics);
         }
     };
+    let (plan, written) = plan;
     let verification = match trace {
-        Read::Whole(trace) => verify(policy, &trace, &plan, options),
-        Read::Indexed(index) => verify_index(*index, &plan, options),
+        Read::Whole(trace) => {
+            let counter = options.budget.counter(policy);
+            let index = TraceIndex::new(policy, &trace, counter, options.warning_limit);
+            verify_index(index, &plan, written, options)
+        }
+        Read::Indexed(index) => verify_index(*index, &plan, written, options),
     };
     let mut diagnostics = policy_warnings;
     diagnostics.extend(verification.diagnostics);

@@ -299,12 +299,27 @@ impl Resolver<'_> {
         self.hints += 1;
         let body_start = decl.body.span.start;
         let flags_offset = decl.flags.span.start - body_start;
-        match hint::compile(&decl.body.node, &decl.flags.node, flags_offset) {
-            Ok(regex) => Some(Hint {
+        let pattern = self.file.text()[decl.span.clone()].to_owned();
+        let (body, flags) = (&decl.body.node, &decl.flags.node);
+        // The built-in policy's hints compile (a test compiles each): they
+        // are compiled when first asked, not at every start.
+        let builtin = self.file.name() == crate::policy::load::DEFAULT_POLICY_NAME
+            && self.file.text() == crate::policy::load::DEFAULT_POLICY;
+        if builtin {
+            return Some(Hint::deferred(
+                body,
+                flags,
+                pattern,
+                self.origin(&decl.span),
+            ));
+        }
+        match hint::compile(body, flags, flags_offset) {
+            Ok(regex) => Some(Hint::compiled(
                 regex,
-                pattern: self.file.text()[decl.span.clone()].to_owned(),
-                origin: self.origin(&decl.span),
-            }),
+                pattern,
+                flags,
+                self.origin(&decl.span),
+            )),
             Err(error) => {
                 let span = body_start + error.range.start..body_start + error.range.end;
                 self.report(codes::invalid_pattern(kind, error.help).label(

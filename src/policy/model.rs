@@ -41,12 +41,53 @@ impl<T> Setting<T> {
 /// A `hint /pattern/flags`: text that looks like a commitment of its kind.
 #[derive(Clone, Debug)]
 pub struct Hint {
-    /// The compiled pattern.
-    pub regex: Regex,
     /// As written: `/pattern/flags`.
     pub pattern: String,
     /// The `hint` line.
     pub origin: Origin,
+    /// The pattern between the slashes, and its flags.
+    body: String,
+    flags: String,
+    /// The compiled pattern: compiled as the policy is read, so a pattern
+    /// that does not compile is reported; the built-in policy's, known to
+    /// compile, when first asked (most runs ask one pattern of them all).
+    compiled: OnceLock<Option<Regex>>,
+}
+
+impl Hint {
+    /// A hint compiled as it is read.
+    pub(crate) fn compiled(regex: Regex, pattern: String, flags: &str, origin: Origin) -> Hint {
+        Hint {
+            pattern,
+            origin,
+            body: regex.as_str().to_owned(),
+            flags: flags.to_owned(),
+            compiled: OnceLock::from(Some(regex)),
+        }
+    }
+
+    /// A hint compiled when first asked, `body` known to compile with `flags`.
+    pub(crate) fn deferred(body: &str, flags: &str, pattern: String, origin: Origin) -> Hint {
+        Hint {
+            pattern,
+            origin,
+            body: body.to_owned(),
+            flags: flags.to_owned(),
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The compiled pattern.
+    pub fn regex(&self) -> Option<&Regex> {
+        self.compiled
+            .get_or_init(|| crate::policy::hint::compile(&self.body, &self.flags, 0).ok())
+            .as_ref()
+    }
+
+    /// The pattern between the slashes.
+    pub fn body(&self) -> &str {
+        &self.body
+    }
 }
 
 /// A commitment kind.
@@ -203,7 +244,7 @@ impl Policy {
                         let flags = hint.pattern.rsplit_once('/').map_or("", |(_, flags)| flags);
                         // A verbose pattern's comment runs to the end of its line.
                         let end = if flags.contains('x') { "\n" } else { "" };
-                        format!("(?{flags}:{}{end})", hint.regex.as_str())
+                        format!("(?{flags}:{}{end})", hint.body())
                     })
                     .collect();
                 regex::RegexBuilder::new(&alternatives.join("|"))
@@ -227,7 +268,7 @@ impl Policy {
         self.kinds.iter().enumerate().find_map(|(k, kind)| {
             kind.hints
                 .iter()
-                .find(|hint| hint.regex.is_match(text))
+                .find(|hint| hint.regex().is_some_and(|regex| regex.is_match(text)))
                 .map(|hint| (k, hint))
         })
     }
@@ -259,6 +300,57 @@ impl Policy {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// The built-in policy's hints are compiled when first asked: each must
+    /// compile, and match as the same pattern read from a file does.
+    #[test]
+    fn every_built_in_hint_compiles_as_it_does_read_from_a_file() {
+        let builtin = Policy::builtin();
+        let (copy, _) = Policy::from_text("copy.policy", crate::policy::load::DEFAULT_POLICY)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        let hints = |policy: &Policy| -> Vec<(String, String)> {
+            (policy.kinds.iter())
+                .flat_map(|kind| &kind.hints)
+                .map(|hint| {
+                    let regex = hint
+                        .regex()
+                        .unwrap_or_else(|| panic!("{} compiles", hint.pattern));
+                    (hint.pattern.clone(), regex.as_str().to_owned())
+                })
+                .collect()
+        };
+        let deferred = |policy: &Policy| {
+            (policy.kinds.iter())
+                .flat_map(|kind| &kind.hints)
+                .all(|hint| hint.compiled.get().is_none())
+        };
+        // The built-in policy, loaded afresh, compiles no hint; the copy
+        // (another file) compiled each as it was read.
+        let fresh = crate::policy::load::Loader::new()
+            .load_builtin()
+            .policy
+            .clone();
+        assert!(fresh.is_some_and(|fresh| deferred(&fresh)));
+        assert!(!deferred(&copy));
+        assert!(!hints(&builtin).is_empty());
+        assert_eq!(hints(&builtin), hints(&copy));
+        for text in [
+            "You must not drop it.",
+            "see src/a/b.rs",
+            "https://x.example",
+            "nothing",
+        ] {
+            assert_eq!(
+                builtin
+                    .first_hint(text)
+                    .map(|(k, h)| (k, h.pattern.clone())),
+                copy.first_hint(text).map(|(k, h)| (k, h.pattern.clone())),
+                "{text}"
+            );
+        }
+    }
+
     use proptest::prelude::*;
 
     use crate::policy::Policy;

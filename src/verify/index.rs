@@ -789,7 +789,7 @@ impl<'a> TraceIndex<'a> {
             .get(k)
             .into_iter()
             .flat_map(|kind| &kind.hints)
-            .find_map(|hint| hint.regex.find(&written))
+            .find_map(|hint| hint.regex()?.find(&written))
             .filter(|found| !found.is_empty())
             .map_or(within.clone(), |found| {
                 within.start + found.start()..within.start + found.end()

@@ -57,7 +57,8 @@ mod tests {
         let options = Options::default();
         let run = |ahead: usize| {
             let index = TraceIndex::new(&policy, &trace, options.budget.counter(&policy), None);
-            let verification = check(index, &plan, &options, ahead);
+            let written = written_tokens(index.counter, &plan);
+            let verification = check(index, &plan, written, &options, ahead);
             let found: Vec<(String, String)> = (verification.diagnostics.iter())
                 .map(|d| (d.code.name().to_owned(), d.message.clone()))
                 .collect();
@@ -209,18 +210,34 @@ pub fn verdict_of(diagnostics: &[Diagnostic]) -> Verdict {
 pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) -> Verification {
     let counter = options.budget.counter(policy);
     let index = TraceIndex::new(policy, trace, counter, options.warning_limit);
-    verify_index(index, plan, options)
+    let written = written_tokens(counter, plan);
+    verify_index(index, plan, written, options)
 }
+
+/// The tokens of every plan region's written text that is counted, which
+/// [`verify_index`] is given: the plan's own work, done while the trace is
+/// still being read.
+pub(crate) use verifier::written_tokens;
 
 /// Verifies `plan` against a trace already indexed (in memory, or read as
 /// it streamed) with `options`' counter and warning limit.
-pub(crate) fn verify_index(index: TraceIndex<'_>, plan: &Plan, options: &Options) -> Verification {
-    check(index, plan, options, verifier::AHEAD)
+pub(crate) fn verify_index(
+    index: TraceIndex<'_>,
+    plan: &Plan,
+    written: Vec<Option<u64>>,
+    options: &Options,
+) -> Verification {
+    check(index, plan, written, options, verifier::AHEAD)
 }
 
 /// [`verify_index`], summaries asked ahead from `ahead` of them.
-fn check(mut index: TraceIndex<'_>, plan: &Plan, options: &Options, ahead: usize) -> Verification {
-    let counter = index.counter;
+fn check(
+    mut index: TraceIndex<'_>,
+    plan: &Plan,
+    written: Vec<Option<u64>>,
+    options: &Options,
+    ahead: usize,
+) -> Verification {
     let findings = std::mem::take(&mut index.findings);
     let n = index.len();
     let mut next_protected = vec![verifier::narrow(n); n + 1];
@@ -244,7 +261,7 @@ fn check(mut index: TraceIndex<'_>, plan: &Plan, options: &Options, ahead: usize
         tokens_after: 0,
         drift_stopped: false,
         claimed: Vec::new(),
-        written: verifier::written_tokens(counter, plan),
+        written,
         near: 0,
         ahead: verifier::Ahead::default(),
     };

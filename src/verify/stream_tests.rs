@@ -16,7 +16,7 @@ use crate::policy::Policy;
 use crate::report::{Format, HumanStyle, Report, Subject};
 use crate::source::Access;
 use crate::verify::index::TraceIndex;
-use crate::verify::{verify, verify_index, Options, Verification};
+use crate::verify::{verify, verify_index, written_tokens, Options, Verification};
 
 /// A report as the command line writes it.
 fn rendered(verification: Verification, format: Format) -> String {
@@ -51,8 +51,9 @@ fn both(
     let text = trace.strip_prefix('\u{feff}').unwrap_or(trace);
     let whole = Trace::read(&Input::text(&name, format, text))
         .map(|trace| verify(&policy, &trace, &plan, options));
+    let written = written_tokens(options.budget.counter(&policy), &plan);
     let streamed = streamed(&policy, &path, format, block, options)
-        .map(|index| verify_index(index, &plan, options));
+        .map(|index| verify_index(index, &plan, written, options));
     let reports = |verification: Result<Verification, String>| match verification {
         Ok(verification) => {
             let json = rendered(clone(&verification), Format::Json);
@@ -377,7 +378,8 @@ fn a_trace_changed_since_it_was_read_is_not_trusted() {
     let plan = r#"{"version": 1, "regions": [{"kind": "narrative", "from": "r1", "text": "Booked at it."}]}"#;
     let plan = Plan::read(&Input::text("plan.json", InputFormat::Json, plan))
         .unwrap_or_else(|d| panic!("{}", d.message));
-    let verification = verify_index(index, &plan, &Options::default());
+    let written = written_tokens(index.counter, &plan);
+    let verification = verify_index(index, &plan, written, &Options::default());
     let codes: Vec<&str> = verification
         .diagnostics
         .iter()

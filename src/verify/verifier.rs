@@ -115,7 +115,7 @@ pub(super) fn narrow(position: usize) -> u32 {
 /// The tokens of every plan region's written text that is counted (its
 /// `tokens` not given, or `--recount`), counted on every core when there
 /// is enough of it.
-pub(super) fn written_tokens(counter: Counter, plan: &Plan) -> Vec<Option<u64>> {
+pub(crate) fn written_tokens(counter: Counter, plan: &Plan) -> Vec<Option<u64>> {
     let texts: Vec<(usize, Cow<'_, str>)> = (plan.regions.iter().enumerate())
         .filter(|(_, region)| counter.counts(region.tokens))
         .filter_map(|(p, region)| Some((p, region.written()?)))

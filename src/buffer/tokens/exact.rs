@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::sync::{LazyLock, OnceLock};
 use std::thread::LocalKey;
 
-use regex_automata::meta::Cache;
+use regex_automata::hybrid::dfa::Cache;
 
 use super::ranks::Ranks;
 use super::split::Splitter;
