@@ -300,8 +300,6 @@ impl Policy {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// The built-in policy's hints are compiled when first asked: each must
     /// compile, and match as the same pattern read from a file does.
     #[test]
