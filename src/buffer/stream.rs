@@ -29,6 +29,11 @@ use crate::source::{line_starts_in, Access, OnDisk, SourceFile, Span};
 /// Bytes read at a time; a piece is a block cut between two regions.
 const BLOCK: usize = 1 << 20;
 
+/// Files from this size are streamed. A smaller one is read whole: what
+/// leaving it on disk would save is small, and a report on a file in
+/// memory is drawn faster than one read back.
+const STREAM_FROM: u64 = 8 << 20;
+
 /// Pieces read into regions at once, one a thread.
 const BATCH: usize = 4;
 
@@ -98,6 +103,26 @@ impl Streaming {
     /// (standard input, another kind of file, a refusal), which the reader
     /// of whole files reads or refuses with its own words.
     pub(crate) fn open(path: &Path, format: InputFormat, access: &Access) -> Option<Streaming> {
+        Streaming::open_from(path, format, access, STREAM_FROM)
+    }
+
+    /// [`Streaming::open`] for a file of any size (tests stream small ones).
+    #[cfg(test)]
+    pub(crate) fn open_small(
+        path: &Path,
+        format: InputFormat,
+        access: &Access,
+    ) -> Option<Streaming> {
+        Streaming::open_from(path, format, access, 0)
+    }
+
+    /// [`Streaming::open`], streaming files of `from` bytes or more.
+    fn open_from(
+        path: &Path,
+        format: InputFormat,
+        access: &Access,
+        from: u64,
+    ) -> Option<Streaming> {
         if !crate::source::DISK_SUPPORTED || path.as_os_str() == "-" {
             return None;
         }
@@ -106,6 +131,9 @@ impl Streaming {
             InputFormat::Yaml => return None,
         };
         let (file, metadata) = crate::source::read::open_regular(path, access)?;
+        if metadata.len() < from {
+            return None;
+        }
         let size = usize::try_from(metadata.len()).ok()?;
         let mut head = vec![0; size.min(64)];
         crate::source::read_at(&file, &mut head, 0).ok()?;
@@ -411,6 +439,11 @@ fn read_blocks(
             carry = bytes;
             continue;
         };
+        if first && last {
+            // Nowhere to cut it (a file on one line): it would be one piece,
+            // the whole file in memory; it is read whole, on every core.
+            return Err(ReadWhole);
+        }
         searched = 0;
         carry.extend_from_slice(&bytes[cut..]);
         bytes.truncate(cut);

@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::io;
 use std::ops::Range;
+use std::sync::Mutex;
 
 /// Whether this platform can read a range of an open file without moving
 /// a shared cursor (Unix and Windows can): only then is a trace left on
@@ -18,11 +19,22 @@ pub(crate) struct OnDisk {
     file: File,
     start: u64,
     len: usize,
+    /// The last block read: a report reads around its labels, a few
+    /// bytes at a time, and most of its reads fall in one block.
+    cached: Mutex<Option<(usize, Vec<u8>)>>,
 }
+
+/// Bytes read back at a time (aligned), when a range fits in one block.
+const BLOCK: usize = 64 * 1024;
 
 impl OnDisk {
     pub(crate) fn new(file: File, start: u64, len: usize) -> OnDisk {
-        OnDisk { file, start, len }
+        OnDisk {
+            file,
+            start,
+            len,
+            cached: Mutex::new(None),
+        }
     }
 
     /// The text's length in bytes.
@@ -36,8 +48,23 @@ impl OnDisk {
     pub(crate) fn bytes(&self, range: Range<usize>) -> Vec<u8> {
         let end = range.end.min(self.len);
         let start = range.start.min(end);
-        let mut bytes = vec![0; end - start];
-        if read_at(&self.file, &mut bytes, self.start + start as u64).is_err() {
+        let block = start - start % BLOCK;
+        if end <= block + BLOCK {
+            if let Ok(mut cached) = self.cached.lock() {
+                if cached.as_ref().is_none_or(|(at, _)| *at != block) {
+                    *cached = Some((block, self.read(block..(block + BLOCK).min(self.len))));
+                }
+                if let Some((_, bytes)) = cached.as_ref() {
+                    return bytes[start - block..end - block].to_vec();
+                }
+            }
+        }
+        self.read(start..end)
+    }
+
+    fn read(&self, range: Range<usize>) -> Vec<u8> {
+        let mut bytes = vec![0; range.len()];
+        if read_at(&self.file, &mut bytes, self.start + range.start as u64).is_err() {
             bytes.fill(b'?');
         }
         bytes

@@ -518,7 +518,12 @@ impl<'a> TraceIndex<'a> {
             RegionKind::Commitment(kind) => Some(kind.clone()),
             _ => None,
         };
-        let content = class.is_protected().then(|| region.content.detached());
+        // A streamed region's text is copied (its piece is read into again);
+        // a trace in memory outlives its index, and its text is shared.
+        let content = class.is_protected().then(|| match self.narrative {
+            Narrative::Written => region.content.detached(),
+            Narrative::Regions(_) => region.content.clone(),
+        });
         let source = region.source.clone();
         let moved = (region.place.index != i).then_some(region.place.index);
         let mut detail =
