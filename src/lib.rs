@@ -12,10 +12,10 @@
 //!
 //! | folder | stage | holds |
 //! |---|---|---|
-//! | `source/` | read | bytes to UTF-8 text that remembers its name and lines; spans |
+//! | `source/` | read | bytes to UTF-8 text that remembers its name and lines (held in memory, or left on disk and read back a range at a time); spans |
 //! | `policy/` | read, model, check | the policy language: grammar, AST, `extends`, the resolved model, the linter, `fmt` |
-//! | `buffer/` | read, model | traces and plans: JSON, YAML and JSON Lines readers, the typed models, token counts, JSON Schemas |
-//! | `verify/` | check | a plan against its trace: the trace index, the plan pass, order checks, differences, identifier drift, report order; sentences and words as the audit compares them |
+//! | `buffer/` | read, model | traces and plans: JSON, YAML and JSON Lines readers, a large trace read as it streams (`stream.rs`), the typed models, token counts, JSON Schemas |
+//! | `verify/` | check | a plan against its trace: the trace index (the trace as the checks see it, built as the trace is read), the plan pass, order checks, differences, identifier drift, report order; sentences and words as the audit compares them |
 //! | `compact/` | check | the reference compactor, whose every plan is verified before it is returned |
 //! | `import/` | read | agent-runtime sessions (Claude Code, Codex, pi, OpenHands, SWE-agent), one file per runtime behind one trait, to events; `classify.rs` makes each a trace and a plan with provenance |
 //! | `audit/` | check | what each compaction did to each user commitment: verbatim, paraphrased, altered, lost; invented requirements |
