@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 // and identifiers are untrusted input), not SipHash.
 use foldhash::{HashMap, HashMapExt};
 
+use rapidfuzz::distance::levenshtein;
 use regex::Regex;
 
 /// `_v2`, `-v3`, `2`, `_old`, `-new`: what a summarizer drops or invents.
@@ -48,9 +49,12 @@ pub struct DriftIndex {
     stem: HashMap<(String, String), Vec<usize>>,
     /// (length, first character) -> identifiers, for the edit-distance rule.
     shape: HashMap<(usize, char), Vec<usize>>,
-    /// What is left of [`EDIT_BUDGET`] (atomic so the index can be asked
-    /// from every core: see [`DriftIndex::find_ahead`]).
+    /// What is left of [`EDIT_BUDGET`] for the searches in turn.
     budget: AtomicU64,
+    /// What is left of [`EDIT_BUDGET`] for the searches asked ahead, on
+    /// every core ([`DriftIndex::find_ahead`]): together they compare no
+    /// more than the searches in turn may.
+    ahead: AtomicU64,
 }
 
 /// Is `text` one token that names something: no whitespace, at least 3 characters.
@@ -74,6 +78,7 @@ impl DriftIndex {
             shape: HashMap::new(),
             hasher: foldhash::fast::FixedState::default(),
             budget: AtomicU64::new(EDIT_BUDGET),
+            ahead: AtomicU64::new(EDIT_BUDGET),
         };
         for (i, pin) in pinned.iter().enumerate() {
             let text = pin.text.as_str();
@@ -134,17 +139,35 @@ impl DriftIndex {
     /// Every word of `summary` that is a variant of a pinned identifier,
     /// once each, within what is left of the edit budget.
     pub fn find<'a>(&'a self, summary: &str) -> Vec<Drift<'a>> {
-        self.find_within(summary, &self.budget)
+        // Once a comparison does not fit, none does: the rule has stopped.
+        let budget = &self.budget;
+        self.find_within(summary, &mut |cost| {
+            let left = budget.load(Ordering::Relaxed);
+            let fits = cost <= left;
+            budget.store(if fits { left - cost } else { 0 }, Ordering::Relaxed);
+            fits
+        })
     }
 
     /// What [`DriftIndex::find`] finds in `summary`, asked ahead of the
     /// summaries before it (on any core), and what its edit-distance rule
     /// spends of the budget: what `find` finds in turn whenever that much
-    /// is left ([`DriftIndex::spend`]).
-    pub fn find_ahead<'a>(&'a self, summary: &str) -> (Vec<Drift<'a>>, u64) {
-        let budget = AtomicU64::new(u64::MAX);
-        let found = self.find_within(summary, &budget);
-        (found, u64::MAX - budget.into_inner())
+    /// is left ([`DriftIndex::spend`]). `None` once the searches asked
+    /// ahead have spent a budget's worth between them: the summary is
+    /// searched in turn.
+    pub fn find_ahead<'a>(&'a self, summary: &str) -> Option<(Vec<Drift<'a>>, u64)> {
+        let (mut spent, mut cut) = (0, false);
+        let found = self.find_within(summary, &mut |cost| {
+            let taken = (self.ahead)
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                    left.checked_sub(cost)
+                })
+                .is_ok();
+            spent += cost;
+            cut |= !taken;
+            taken
+        });
+        (!cut).then_some((found, spent))
     }
 
     /// Takes `spent` from the budget if that much is left: then a search
@@ -158,7 +181,13 @@ impl DriftIndex {
         enough
     }
 
-    fn find_within<'a>(&'a self, summary: &str, budget: &AtomicU64) -> Vec<Drift<'a>> {
+    /// The variants in `summary`; `take(cost)` says whether an edit-distance
+    /// comparison of `cost` character pairs may be made.
+    fn find_within<'a>(
+        &'a self,
+        summary: &str,
+        take: &mut impl FnMut(u64) -> bool,
+    ) -> Vec<Drift<'a>> {
         let mut found: Vec<Drift> = Vec::new();
         let words = summary
             .split(|c: char| {
@@ -185,14 +214,14 @@ impl DriftIndex {
             if self.exact.contains_key(word) || found.iter().any(|d| d.word == word) {
                 continue;
             }
-            if let Some(drift) = self.variant(word, budget) {
+            if let Some(drift) = self.variant(word, take) {
                 found.push(drift);
             }
         }
         found
     }
 
-    fn variant(&self, word: &str, budget: &AtomicU64) -> Option<Drift<'_>> {
+    fn variant(&self, word: &str, take: &mut impl FnMut(u64) -> bool) -> Option<Drift<'_>> {
         let drift = |i: usize, reason: String| {
             self.pinned.get(i).map(|pinned| Drift {
                 word: word.to_owned(),
@@ -238,15 +267,15 @@ impl DriftIndex {
                     .flatten()
                 {
                     let pinned = &self.pinned.get(i)?.text;
-                    let cost = (len * pinned.len()) as u64;
-                    let left = budget.load(Ordering::Relaxed);
-                    if cost > left {
-                        budget.store(0, Ordering::Relaxed);
+                    if !take((len * pinned.len()) as u64) {
                         return None;
                     }
-                    budget.store(left - cost, Ordering::Relaxed);
-                    let distance = strsim::levenshtein(word, pinned);
-                    if (1..=2).contains(&distance) {
+                    let distance = levenshtein::distance_with_args(
+                        word.chars(),
+                        pinned.chars(),
+                        &levenshtein::Args::default().score_cutoff(2),
+                    );
+                    if let Some(distance @ 1..=2) = distance {
                         let s = if distance == 1 { "" } else { "s" };
                         return drift(i, format!("{distance} character{s} away from it"));
                     }
@@ -309,5 +338,44 @@ mod tests {
         );
         assert!(reasons(&idx, "src/legacy/parser_v2.py normalizes every field").is_empty());
         assert!(reasons(&idx, "the parser normalizes fields").is_empty());
+    }
+
+    /// The searches asked ahead compare no more between them than one
+    /// budget: past it, each summary is left to be searched in turn.
+    #[test]
+    fn searches_asked_ahead_share_one_budget() {
+        let pinned: Vec<String> = (0..100).map(|i| format!("src/m{i:03}/file.rs")).collect();
+        let idx = index(&pinned.iter().map(String::as_str).collect::<Vec<_>>());
+        // Near misses of the same shape: each word is compared with every one.
+        let summary: String = (0..100).map(|i| format!("src/m{i:03}/filx.rz ")).collect();
+        let (found, spent) = idx.find_ahead(&summary).expect("within the budget");
+        assert_eq!(found.len(), 100);
+        assert!(spent > 0);
+        let searches = EDIT_BUDGET / spent;
+        for _ in 1..searches {
+            assert!(idx.find_ahead(&summary).is_some());
+        }
+        assert!(idx.find_ahead(&summary).is_none());
+        assert!(idx.find_ahead(&summary).is_none());
+        // The budget of the searches in turn is untouched: they find it all.
+        assert_eq!(idx.find(&summary).len(), 100);
+    }
+
+    proptest::proptest! {
+        /// The bounded distance the rule asks for is the full Levenshtein
+        /// distance whenever that is 2 or less, and nothing otherwise.
+        #[test]
+        fn bounded_distance_is_levenshtein_up_to_two(
+            a in "[ab/_é0-9]{0,12}",
+            b in "[ab/_é0-9]{0,12}",
+        ) {
+            let bounded = levenshtein::distance_with_args(
+                a.chars(),
+                b.chars(),
+                &levenshtein::Args::default().score_cutoff(2),
+            );
+            let full = strsim::levenshtein(&a, &b);
+            proptest::prop_assert_eq!(bounded, (full <= 2).then_some(full));
+        }
     }
 }

@@ -85,10 +85,10 @@ impl Ahead {
                     return (None, None);
                 };
                 let hinted = quotes.is_empty().then(|| index.policy.any_hint(&text.node));
-                let found = (!drift.is_empty()).then(|| {
-                    let (found, spent) = drift.find_ahead(&text.node);
-                    (found.into_iter().map(found_of).collect(), spent)
-                });
+                let found = (!drift.is_empty())
+                    .then(|| drift.find_ahead(&text.node))
+                    .flatten()
+                    .map(|(found, spent)| (found.into_iter().map(found_of).collect(), spent));
                 (hinted, found)
             })
             .collect();
