@@ -116,17 +116,20 @@ impl Snippets {
             starts.get(after + 1).copied().unwrap_or(file.len()),
         );
         // Lines of at most MAX_SNIPPET bytes, read at once; more are windowed.
-        let text = (to - base <= MAX_SNIPPET).then(|| file.slice(base..to));
-        let Some(text) = text.as_deref() else {
+        let window = || {
             let (from, to) = self.cut(start, end, first, last);
-            return Quote::Window {
+            Quote::Window {
                 from,
                 to,
                 first,
                 last,
                 before,
                 after,
-            };
+            }
+        };
+        let text = (to - base <= MAX_SNIPPET).then(|| file.slice(base..to));
+        let Some(text) = text.as_deref() else {
+            return window();
         };
         let wide = (before..=after).any(|line| {
             let from = starts[line];
@@ -140,17 +143,10 @@ impl Snippets {
                 + Self::width(Self::part(text, base, start..end)).div_ceil(2)
                 + self.reserve.min(ROOM)
                 > self.columns;
-        if !wide && !crowded {
-            return lines;
-        }
-        let (from, to) = self.cut(start, end, first, last);
-        Quote::Window {
-            from,
-            to,
-            first,
-            last,
-            before,
-            after,
+        if wide || crowded {
+            window()
+        } else {
+            lines
         }
     }
 
