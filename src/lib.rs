@@ -93,7 +93,7 @@ pub use buffer::trace::{
 };
 pub use report::schema::Schema;
 
-pub use verify::{verify, Budget, Options, Stats, Verdict, Verification, WARNING_LIMIT};
+pub use verify::{verify, Budget, Folded, Options, Stats, Verdict, Verification, WARNING_LIMIT};
 
 pub use compact::{
     compact, CompactOptions, Outcome, SummarizeFn, Summarizer,

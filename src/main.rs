@@ -131,6 +131,9 @@ enum Command {
         /// The plan's format; the trace's format when absent.
         #[arg(long, value_enum, value_name = "FORMAT")]
         output_format: Option<InputFormatArg>,
+        /// Show every warning; by default each advisory code shows 10.
+        #[arg(long)]
+        all_warnings: bool,
         #[command(flatten)]
         counting: Counting,
         #[command(flatten)]
@@ -694,6 +697,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             budget,
             input_format,
             output_format,
+            all_warnings,
             counting,
             access,
         } => {
@@ -712,6 +716,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                 options: CompactOptions {
                     summarizer: summarizer.map(|command| Summarizer::Command { command, timeout }),
                     budget: counting.budget(budget),
+                    warning_limit: (!all_warnings).then_some(WARNING_LIMIT),
                 },
             };
             (ctxguard::plan_file(&request), Format::Human)

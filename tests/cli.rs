@@ -400,6 +400,23 @@ fn repeated_warnings_fold_unless_all_are_asked_for() {
         "{}",
         human.stdout
     );
+    // `plan` folds the warnings on the plan it writes alike.
+    let warned = |stderr: &str| stderr.matches("ctxguard::untagged-candidate").count();
+    let planned = Test::new().args(&["plan", "--trace", &trace]).run();
+    assert_eq!(warned(&planned.stderr), 10, "{}", planned.stderr);
+    assert!(
+        common::flat(&planned.stderr).contains(
+            "note: 10 of 15 `untagged-candidate` warnings shown; `--all-warnings` shows every one"
+        ),
+        "{}",
+        planned.stderr
+    );
+    let every = Test::new()
+        .args(&["plan", "--all-warnings", "--trace", &trace])
+        .run();
+    assert_eq!(warned(&every.stderr), 15, "{}", every.stderr);
+    assert!(!every.stderr.contains("warnings shown"), "{}", every.stderr);
+    assert_eq!(planned.stdout, every.stdout);
 }
 
 #[test]

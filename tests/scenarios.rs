@@ -117,7 +117,7 @@ fn the_reference_plan_of_the_trace_is_compact() {
     };
     let report = ctxguard::plan_file(&request);
     assert_eq!(report.status(), ExitStatus::Success);
-    let ctxguard::Subject::Plan(ctxguard::Planned::Written(plan, _)) = &report.subject else {
+    let ctxguard::Subject::Plan(ctxguard::Planned::Written(plan, _, _)) = &report.subject else {
         panic!("a plan: {:?}", report.diagnostics);
     };
     let kept: Vec<String> = plan

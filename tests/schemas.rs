@@ -85,7 +85,7 @@ fn written_plans_validate() {
         ..Default::default()
     };
     let report = ctxguard::plan_file(&request);
-    let ctxguard::Subject::Plan(ctxguard::Planned::Written(plan, _)) = &report.subject else {
+    let ctxguard::Subject::Plan(ctxguard::Planned::Written(plan, _, _)) = &report.subject else {
         panic!("a plan: {:?}", report.diagnostics);
     };
     let value = serde_json::to_value(plan).expect("a plan serializes");

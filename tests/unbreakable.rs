@@ -473,6 +473,7 @@ fn a_summarizer_function_that_fails_panics_or_returns_nothing_fails_the_plan() {
                 call,
             }),
             budget: ctxguard::Budget::default(),
+            warning_limit: None,
         };
         ctxguard::compact(&policy, &trace, &options)
     };
@@ -492,7 +493,7 @@ fn a_summarizer_function_that_fails_panics_or_returns_nothing_fails_the_plan() {
     match plan_with(Arc::new(|text| {
         Ok(format!("Summary of {} bytes.", text.len()))
     })) {
-        ctxguard::Outcome::Plan(plan, _) => {
+        ctxguard::Outcome::Plan(plan, _, _) => {
             let mut out = Vec::new();
             plan.write(ctxguard::InputFormat::Json, &mut out)
                 .expect("written");

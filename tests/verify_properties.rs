@@ -126,7 +126,7 @@ fn codes(policy: &Policy, trace: &Trace, plan: &Value) -> (Verdict, Vec<Code>) {
 /// The reference plan for a trace, as JSON.
 fn planned(policy: &Policy, trace: &Trace) -> Option<Value> {
     match compact(policy, trace, &Default::default()) {
-        Outcome::Plan(document, _) => {
+        Outcome::Plan(document, _, _) => {
             Some(serde_json::to_value(&document).expect("a plan serializes"))
         }
         _ => None,
@@ -150,7 +150,7 @@ proptest! {
         let policy = policy(window);
         let trace = read_trace(&trace_json(&specs));
         match compact(&policy, &trace, &Default::default()) {
-            Outcome::Plan(document, _) => {
+            Outcome::Plan(document, _, _) => {
                 let plan = serde_json::to_value(&document).expect("serializes");
                 prop_assert_eq!(codes(&policy, &trace, &plan).0, Verdict::Compact);
             }

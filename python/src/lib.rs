@@ -643,6 +643,7 @@ fn plan(
             tokenizer: self::tokenizer(tokenizer)?,
             recount: false,
         },
+        warning_limit: None,
     };
     let outcome = detached(py, move || {
         let input = trace.open(&Access::default()).map_err(|d| vec![*d])?;
@@ -651,7 +652,7 @@ fn plan(
     })?;
     let outcome = outcome.map_err(|findings| input_error(py, &findings))?;
     Ok(match outcome {
-        ctxguard::Outcome::Plan(plan, found) => {
+        ctxguard::Outcome::Plan(plan, found, _) => {
             warnings.extend(found);
             let mut out = Vec::new();
             plan.write(InputFormat::Json, &mut out)

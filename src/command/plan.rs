@@ -56,9 +56,9 @@ pub fn plan_file(request: &PlanRequest) -> Report {
         }
     };
     match compact(&policy, &trace, &request.options) {
-        Outcome::Plan(plan, found) => {
+        Outcome::Plan(plan, found, folded) => {
             warnings.extend(found);
-            report(warnings, Planned::Written(plan, format))
+            report(warnings, Planned::Written(plan, format, folded))
         }
         Outcome::Escalate(diagnostics) => report(diagnostics, Planned::Escalated),
         Outcome::Failed(diagnostics) => report(diagnostics, Planned::Failed),

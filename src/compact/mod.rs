@@ -11,7 +11,7 @@ use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::policy::Policy;
 use crate::source::Spanned;
 use crate::verify::index::{Class, TraceIndex};
-use crate::verify::{verify, Budget, Options, Verdict};
+use crate::verify::{verify, Budget, Folded, Options, Verdict};
 
 mod summarizer;
 
@@ -26,6 +26,8 @@ pub struct CompactOptions {
     pub summarizer: Option<Summarizer>,
     /// The window and how tokens are counted.
     pub budget: Budget,
+    /// Warnings shown per advisory code (the rest counted); `None`: all.
+    pub warning_limit: Option<usize>,
 }
 
 impl CompactOptions {
@@ -33,7 +35,7 @@ impl CompactOptions {
     fn verify_options(&self) -> Options {
         Options {
             budget: self.budget.clone(),
-            warning_limit: None,
+            warning_limit: self.warning_limit,
             overrides: Default::default(),
         }
     }
@@ -42,8 +44,9 @@ impl CompactOptions {
 /// What the compactor produced.
 #[derive(Debug)]
 pub enum Outcome {
-    /// A plan that verifies as compact, with any warnings the verifier gave.
-    Plan(Plan, Vec<Diagnostic>),
+    /// A plan that verifies as compact, with the warnings the verifier
+    /// gave, and those of each code past `warning_limit`, counted.
+    Plan(Plan, Vec<Diagnostic>, Vec<Folded>),
     /// No plan fits the budget: a person must decide.
     Escalate(Vec<Diagnostic>),
     /// The trace cannot be compacted safely as it is, or the summarizer failed.
@@ -63,7 +66,7 @@ pub enum Outcome {
 ///   - {id: r1, kind: narrative, text: Looked at the users table. It has 40 columns.}
 ///   - {id: r2, kind: constraint, key: reversible, text: Do not drop columns.}
 /// "))?;
-/// let Outcome::Plan(plan, _warnings) = compact(&Policy::builtin(), &trace, &CompactOptions::default()) else {
+/// let Outcome::Plan(plan, _warnings, _) = compact(&Policy::builtin(), &trace, &CompactOptions::default()) else {
 ///     panic!("the commitments fit");
 /// };
 /// let mut written = Vec::new();
@@ -146,7 +149,9 @@ pub fn compact(policy: &Policy, trace: &Trace, options: &CompactOptions) -> Outc
     );
     let verification = verify(policy, trace, &plan, &options.verify_options());
     match verification.verdict {
-        Verdict::Compact => Outcome::Plan(plan, verification.diagnostics),
+        Verdict::Compact => {
+            Outcome::Plan(plan, verification.diagnostics, verification.stats.folded)
+        }
         Verdict::Escalate => Outcome::Escalate(
             verification
                 .diagnostics

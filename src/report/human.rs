@@ -11,6 +11,7 @@ use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 use super::{Report, Subject};
 use crate::diagnostics::{Diagnostic, Label, Severity, Tally};
 use crate::source::{Snippets, SourceFile};
+use crate::verify::Folded;
 
 /// Narrowest a label is cut to, in columns.
 const MIN_LABEL: usize = 8;
@@ -87,16 +88,7 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
             let budget = stats.budget.map_or(String::new(), |budget| {
                 format!(" of a {budget}-token window")
             });
-            // Warnings past each code's limit were counted, not shown.
-            for fold in &stats.folded {
-                let total = fold.shown + fold.more;
-                let at_least = if fold.complete { "" } else { "at least " };
-                let note = format!(
-                    "{} of {at_least}{total} `{}` warnings shown; `--all-warnings` shows every one",
-                    fold.shown, fold.code
-                );
-                writeln!(out, "{}", wrapped("note: ", &note, style.width))?;
-            }
+            out.write_all(folded_notes(&stats.folded, style.width).as_bytes())?;
             let more: usize = stats.folded.iter().map(|f| f.more).sum();
             let counted = match more {
                 0 => count(tally),
@@ -307,6 +299,22 @@ const EVIDENCE: usize = 14;
 
 /// `text` after `label`, wrapped to `width` with its further lines under
 /// its first word.
+/// A note for each code whose warnings past the limit were counted, not shown.
+pub(super) fn folded_notes(folded: &[Folded], width: usize) -> String {
+    let mut notes = String::new();
+    for fold in folded {
+        let total = fold.shown + fold.more;
+        let at_least = if fold.complete { "" } else { "at least " };
+        let note = format!(
+            "{} of {at_least}{total} `{}` warnings shown; `--all-warnings` shows every one",
+            fold.shown, fold.code
+        );
+        notes.push_str(&wrapped("note: ", &note, width));
+        notes.push('\n');
+    }
+    notes
+}
+
 fn wrapped(label: &str, text: &str, width: usize) -> String {
     hanging(label, text, label.chars().count(), width)
 }

@@ -19,7 +19,7 @@ use std::io::{self, IsTerminal, Write};
 use crate::buffer::document::InputFormat;
 use crate::buffer::plan::Plan;
 use crate::diagnostics::{Code, Diagnostic, UsageError};
-use crate::verify::{Stats, Verdict};
+use crate::verify::{Folded, Stats, Verdict};
 
 pub(crate) use human::render_diagnostic;
 pub use human::HumanStyle;
@@ -146,8 +146,9 @@ pub struct ImportedEvent {
 /// What `ctxguard plan` produced.
 #[derive(Debug)]
 pub enum Planned {
-    /// A plan that verifies as compact, to write in this format.
-    Written(Plan, InputFormat),
+    /// A plan that verifies as compact, to write in this format; the
+    /// warnings of each code past the limit, counted.
+    Written(Plan, InputFormat, Vec<Folded>),
     /// No plan fits the budget: a person must decide.
     Escalated,
     /// The trace cannot be compacted safely, or an input or the summarizer failed.
@@ -346,7 +347,11 @@ pub fn write(
         Subject::Plan(planned) => {
             write_diagnostics(&report.diagnostics, &terminal.stderr)?;
             match planned {
-                Planned::Written(plan, plan_format) => plan.write(*plan_format, out),
+                Planned::Written(plan, plan_format, folded) => {
+                    let notes = human::folded_notes(folded, terminal.stderr.width);
+                    io::stderr().lock().write_all(notes.as_bytes())?;
+                    plan.write(*plan_format, out)
+                }
                 Planned::Escalated | Planned::Failed => Ok(()),
             }
         }

@@ -214,6 +214,7 @@ pub fn verify(policy: &Policy, trace: &Trace, plan: &Plan, options: &Options) ->
     verify_index(index, plan, written, options)
 }
 
+pub use findings::Folded;
 /// The tokens of every plan region's written text that is counted, which
 /// [`verify_index`] is given: the plan's own work, done while the trace is
 /// still being read.
