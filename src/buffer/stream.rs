@@ -413,10 +413,19 @@ fn read_blocks(
     // Where the search for a cut starts in what is carried: before it, none.
     let mut searched = 0;
     let mut first = true;
+    // `carry` holds all that was read since the last cut, none found yet.
+    let mut uncut = false;
     loop {
-        let mut bytes = spares.try_recv().unwrap_or_default();
-        bytes.clear();
-        bytes.append(&mut carry);
+        // Bytes with no cut yet are read on into (not copied: a long line
+        // would be copied once a block); what follows a cut starts a spare.
+        let mut bytes = if uncut {
+            std::mem::take(&mut carry)
+        } else {
+            let mut spare = spares.try_recv().unwrap_or_default();
+            spare.clear();
+            spare.append(&mut carry);
+            spare
+        };
         let before = bytes.len();
         let got = (&mut file)
             .take(block as u64)
@@ -437,6 +446,7 @@ fn read_blocks(
             // No cut yet (a long line): read on, searching only what is new.
             searched = before.saturating_sub(LOOK_BACK);
             carry = bytes;
+            uncut = true;
             continue;
         };
         if first && last {
@@ -444,7 +454,7 @@ fn read_blocks(
             // the whole file in memory; it is read whole, on every core.
             return Err(ReadWhole);
         }
-        searched = 0;
+        (searched, uncut) = (0, false);
         carry.extend_from_slice(&bytes[cut..]);
         bytes.truncate(cut);
         line_starts_in(&bytes, base, carry.first().copied(), &mut starts);
