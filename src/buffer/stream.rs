@@ -15,10 +15,12 @@
 //! every other input is read and says exactly what is wrong, if anything
 //! is: a streamed trace is the trace that reading it whole gives.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
 use crate::buffer::document::{InputFormat, RawRegion};
@@ -33,9 +35,6 @@ const BLOCK: usize = 1 << 20;
 /// leaving it on disk would save is small, and a report on a file in
 /// memory is drawn faster than one read back.
 const STREAM_FROM: u64 = 8 << 20;
-
-/// Pieces read into regions at once, one a thread.
-const BATCH: usize = 4;
 
 /// A piece cut from the file: its bytes, from `base` in the text.
 struct Block {
@@ -177,11 +176,20 @@ impl Streaming {
     /// Reads every region, in order: `map` is asked about each piece's
     /// regions on the thread that read them, and `each` is handed them
     /// with what `map` said, in file order, on one thread at a time.
+    ///
+    /// This thread reads the file; each piece is read into regions as soon
+    /// as it is cut, on any core, and the task that finishes the piece
+    /// next in order hands it and any after it already read, so no core
+    /// waits for a batch. Called from a task of the thread pool, the file
+    /// is read whole instead: reading here would wait on the pool it is in.
     pub(crate) fn regions<T: Send>(
         self,
         map: impl Fn(&Piece, &[Typed]) -> T + Sync,
-        mut each: impl FnMut(&Piece, &[Typed], T) + Send,
+        each: impl FnMut(&Piece, &[Typed], T) + Send,
     ) -> Result<(), ReadWhole> {
+        if rayon::current_thread_index().is_some() {
+            return Err(ReadWhole);
+        }
         let Streaming {
             name,
             mut file,
@@ -191,83 +199,144 @@ impl Streaming {
             source,
             block,
         } = self;
-        std::thread::scope(|scope| {
-            let (blocks, received) = sync_channel(BATCH);
-            let (spare, spares) = channel();
-            let reader = scope.spawn(move || {
-                use std::io::Seek;
-                file.seek(std::io::SeekFrom::Start(start))
-                    .map_err(|_| ReadWhole)?;
-                read_blocks(file.take(len as u64), len, format, block, &blocks, &spares)
-            });
-            let delivered = deliver(&name, format, &received, &spare, &map, &mut each);
-            // The reader stops once nothing takes its blocks.
-            drop(received);
-            let starts = reader.join().map_err(|_| ReadWhole)??;
-            delivered?;
-            source.found_lines(starts);
-            Ok(())
-        })
-    }
-}
-
-/// Takes the pieces in order, reads each batch of them into regions on
-/// every core while handing the batch before to `each`.
-fn deliver<T: Send>(
-    name: &str,
-    format: InputFormat,
-    received: &Receiver<Block>,
-    spare: &Sender<Vec<u8>>,
-    map: &(impl Fn(&Piece, &[Typed]) -> T + Sync),
-    each: &mut (impl FnMut(&Piece, &[Typed], T) + Send),
-) -> Result<(), ReadWhole> {
-    let mut order = Order {
-        lists: Mutex::new(Vec::new()),
-        ..Order::default()
-    };
-    let mut taken: Vec<Parsed<T>> = Vec::new();
-    loop {
-        // The first two pieces start every core; then as many as are read.
-        let mut batch: Vec<Block> = received.iter().take(2).collect();
-        batch.extend(received.try_iter().take(BATCH - batch.len().min(BATCH)));
-        if batch.is_empty() {
-            break;
+        {
+            use std::io::Seek;
+            file.seek(std::io::SeekFrom::Start(start))
+                .map_err(|_| ReadWhole)?;
         }
-        use rayon::prelude::*;
-        let lists = &order.lists;
-        let (parsed, handed) = rayon::join(
-            || {
-                (batch.into_par_iter())
-                    .map(|block| parse(name, format, block, map, lists))
-                    .collect::<Vec<_>>()
-            },
-            || {
-                hand(
-                    std::mem::take(&mut taken),
-                    &mut order.handed,
-                    each,
-                    spare,
-                    lists,
-                )
-            },
-        );
-        handed?;
-        taken = parsed.into_iter().collect::<Result<_, _>>()?;
-    }
-    hand(taken, &mut order.handed, each, spare, &order.lists)?;
-    match order.handed.finished {
-        true if order.handed.regions > 0 => Ok(()),
-        // No region at all: what reading it whole says (an empty file, an empty list).
-        _ => Err(ReadWhole),
+        // The buffers in flight are all there are: the reader waits for one.
+        let (spare, spares) = channel();
+        for _ in 0..IN_FLIGHT {
+            let _ = spare.send(Vec::new());
+        }
+        let order = Order {
+            waiting: Mutex::new(Waiting {
+                pieces: BTreeMap::new(),
+                next: 0,
+            }),
+            hander: Mutex::new((each, Handed::default())),
+            failed: AtomicBool::new(false),
+            lists: Mutex::new(Vec::new()),
+            spare,
+        };
+        let (name, map, order) = (name.as_str(), &map, &order);
+        let read = rayon::in_place_scope(|scope| {
+            let mut number = 0;
+            read_blocks(
+                file.take(len as u64),
+                len,
+                format,
+                block,
+                &spares,
+                |block| {
+                    if order.failed.load(Ordering::Acquire) {
+                        return false;
+                    }
+                    let n = number;
+                    number += 1;
+                    scope.spawn(move |_| {
+                        let parsed = parse(name, format, block, map, &order.lists);
+                        order.arrived(n, parsed);
+                    });
+                    true
+                },
+            )
+        });
+        let Order {
+            waiting,
+            hander,
+            failed,
+            ..
+        } = order;
+        let starts = read?;
+        let hander = hander.lock().map_err(|_| ReadWhole)?;
+        let handed = &hander.1;
+        let waiting = waiting.lock().map_err(|_| ReadWhole)?;
+        match failed.load(Ordering::Acquire) {
+            false if handed.finished && handed.regions > 0 && waiting.pieces.is_empty() => {
+                source.found_lines(starts);
+                Ok(())
+            }
+            // No region at all: what reading it whole says (an empty file, an empty list).
+            _ => Err(ReadWhole),
+        }
     }
 }
 
-/// Pieces handed in order, and the lists their regions are read into,
-/// emptied and read into again.
-#[derive(Default)]
-struct Order {
-    handed: Handed,
+/// Pieces read ahead of the one handed (each holds a buffer of [`BLOCK`]).
+const IN_FLIGHT: usize = 8;
+
+/// The pieces read, handed in order whichever core read them.
+struct Order<T, F> {
+    waiting: Mutex<Waiting<T>>,
+    /// The caller's `each`, and what it was handed: whoever holds it hands.
+    hander: Mutex<(F, Handed)>,
+    /// A piece did not read, or did not follow the one before: the file is
+    /// read whole.
+    failed: AtomicBool,
+    /// The lists regions are read into, emptied and read into again.
     lists: Mutex<Vec<Vec<Typed>>>,
+    /// Buffers back to the reader.
+    spare: Sender<Vec<u8>>,
+}
+
+/// Pieces read before the one next in order.
+struct Waiting<T> {
+    pieces: BTreeMap<usize, Parsed<T>>,
+    /// The number of the piece to hand next.
+    next: usize,
+}
+
+impl<T, F: FnMut(&Piece, &[Typed], T)> Order<T, F> {
+    /// Piece `n` is read: it waits for the ones before it, and whoever is
+    /// free hands every piece that is next in order.
+    fn arrived(&self, n: usize, parsed: Result<Parsed<T>, ReadWhole>) {
+        let Ok(parsed) = parsed else {
+            return self.fail();
+        };
+        match self.waiting.lock() {
+            Ok(mut waiting) => {
+                waiting.pieces.insert(n, parsed);
+            }
+            Err(_) => return self.fail(),
+        }
+        // A piece that arrives while another task hands is handed by it:
+        // that task looks again once it lets go.
+        loop {
+            let Ok(mut hander) = self.hander.try_lock() else {
+                return;
+            };
+            let (each, handed) = &mut *hander;
+            while let Some(parsed) = self.take_next() {
+                if hand(parsed, handed, each, &self.spare, &self.lists).is_err() {
+                    drop(hander);
+                    return self.fail();
+                }
+            }
+            drop(hander);
+            if !self.next_is_waiting() {
+                return;
+            }
+        }
+    }
+
+    fn take_next(&self) -> Option<Parsed<T>> {
+        let mut waiting = self.waiting.lock().ok()?;
+        let next = waiting.next;
+        let parsed = waiting.pieces.remove(&next)?;
+        waiting.next += 1;
+        Some(parsed)
+    }
+
+    fn next_is_waiting(&self) -> bool {
+        (self.waiting.lock()).is_ok_and(|waiting| waiting.pieces.contains_key(&waiting.next))
+    }
+
+    /// Stops the reading, and wakes the reader if it waits for a buffer.
+    fn fail(&self) {
+        self.failed.store(true, Ordering::Release);
+        let _ = self.spare.send(Vec::new());
+    }
 }
 
 /// What the pieces handed so far add up to.
@@ -279,60 +348,59 @@ struct Handed {
     version: Option<String>,
 }
 
-/// Hands each piece's regions to `each`, in order, numbered in the file,
-/// once the pieces before them say the document goes on; the piece's
-/// buffer goes back to the reader.
+/// Hands a piece's regions to `each`, numbered in the file, once the
+/// pieces before them say the document goes on; the piece's buffer goes
+/// back to the reader.
 fn hand<T>(
-    parsed: Vec<Parsed<T>>,
+    parsed: Parsed<T>,
     order: &mut Handed,
     each: &mut impl FnMut(&Piece, &[Typed], T),
     spare: &Sender<Vec<u8>>,
     lists: &Mutex<Vec<Vec<Typed>>>,
 ) -> Result<(), ReadWhole> {
-    for Parsed {
+    let Parsed {
         piece,
         mut regions,
         mapped,
         end,
         version,
         last,
-    } in parsed
-    {
-        if order.finished {
+    } = parsed;
+    if order.finished {
+        return Err(ReadWhole);
+    }
+    if let Some(version) = version {
+        if order.version.replace(version).is_some() {
             return Err(ReadWhole);
         }
-        if let Some(version) = version {
-            if order.version.replace(version).is_some() {
-                return Err(ReadWhole);
-            }
-        }
-        order.finished = match end {
-            // JSON Lines: every line stands alone.
-            None => last,
-            Some(PieceEnd::Between) if !last => false,
-            Some(PieceEnd::Finished) if last => match &order.version {
-                Some(version) if version.trim() == "1" => true,
-                _ => return Err(ReadWhole),
-            },
-            Some(_) => return Err(ReadWhole),
-        };
-        for region in &mut regions {
-            match region {
-                Typed::Full(region) => region.place.index += order.regions,
-                Typed::Plain(plain) => plain.index += order.regions,
-            }
-        }
-        order.regions += regions.len();
-        each(&piece, &regions, mapped);
-        regions.clear();
-        if let Ok(mut lists) = lists.lock() {
-            lists.push(regions);
-        }
-        // Nothing holds the piece's text now: its buffer is read into again.
-        if let Ok(text) = Arc::try_unwrap(piece.text) {
-            let _ = spare.send(text.into_text().into_bytes());
+    }
+    order.finished = match end {
+        // JSON Lines: every line stands alone.
+        None => last,
+        Some(PieceEnd::Between) if !last => false,
+        Some(PieceEnd::Finished) if last => match &order.version {
+            Some(version) if version.trim() == "1" => true,
+            _ => return Err(ReadWhole),
+        },
+        Some(_) => return Err(ReadWhole),
+    };
+    for region in &mut regions {
+        match region {
+            Typed::Full(region) => region.place.index += order.regions,
+            Typed::Plain(plain) => plain.index += order.regions,
         }
     }
+    order.regions += regions.len();
+    each(&piece, &regions, mapped);
+    regions.clear();
+    if let Ok(mut lists) = lists.lock() {
+        lists.push(regions);
+    }
+    // Nothing holds the piece's text now: its buffer is read into again
+    // (or, held still, another takes its place in flight).
+    let buffer = Arc::try_unwrap(piece.text)
+        .map_or_else(|_| Vec::new(), |text| text.into_text().into_bytes());
+    let _ = spare.send(buffer);
     Ok(())
 }
 
@@ -403,8 +471,8 @@ fn read_blocks(
     len: usize,
     format: InputFormat,
     block: usize,
-    blocks: &SyncSender<Block>,
     spares: &Receiver<Vec<u8>>,
+    mut send: impl FnMut(Block) -> bool,
 ) -> Result<Vec<usize>, ReadWhole> {
     let mut starts = vec![0];
     let mut carry: Vec<u8> = Vec::new();
@@ -421,7 +489,7 @@ fn read_blocks(
         let mut bytes = if uncut {
             std::mem::take(&mut carry)
         } else {
-            let mut spare = spares.try_recv().unwrap_or_default();
+            let mut spare = spares.recv().map_err(|_| ReadWhole)?;
             spare.clear();
             spare.append(&mut carry);
             spare
@@ -465,7 +533,7 @@ fn read_blocks(
             first,
             last,
         };
-        if blocks.send(piece).is_err() {
+        if !send(piece) {
             // Reading stopped: the caller reads the file whole.
             return Err(ReadWhole);
         }
