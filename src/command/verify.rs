@@ -15,7 +15,7 @@ use crate::policy::Policy;
 use crate::report::{Report, Subject};
 use crate::source::Access;
 use crate::verify::index::TraceIndex;
-use crate::verify::{verify_index, written_tokens, Options};
+use crate::verify::{dispose, verify_index, written_tokens, Options};
 
 #[derive(Clone, Debug, Default)]
 /// What `ctxguard verify` was asked to read.
@@ -164,10 +164,15 @@ fn verified(
         Read::Whole(trace) => {
             let counter = options.budget.counter(policy);
             let index = TraceIndex::new(policy, &trace, counter, options.warning_limit);
-            verify_index(index, &plan, written, options)
+            let verification = verify_index(index, &plan, written, options);
+            let large = trace.regions.len() >= dispose::LARGE;
+            dispose::later(trace, large);
+            verification
         }
         Read::Indexed(index) => verify_index(*index, &plan, written, options),
     };
+    let large = plan.regions.len() >= dispose::LARGE;
+    dispose::later(plan, large);
     let mut diagnostics = policy_warnings;
     diagnostics.extend(verification.diagnostics);
     Report {

@@ -189,7 +189,7 @@ struct Ids {
     hasher: foldhash::fast::RandomState,
 }
 
-/// Ids from which they are sorted on every core.
+/// Regions from which the ids' table is made beside the pinned identifiers' index.
 const PARALLEL_IDS: usize = 1 << 16;
 
 impl Ids {
@@ -222,14 +222,30 @@ impl Ids {
     /// earlier one had, with that earlier one, in trace order.
     fn sort(&mut self) -> Vec<(usize, usize)> {
         let hashes = std::mem::take(&mut self.hashes);
-        let mut sorted: Vec<(u64, u32)> = (hashes.iter().enumerate())
-            .map(|(t, &hash)| (hash, u32::try_from(t).unwrap_or(u32::MAX)))
-            .collect();
-        if sorted.len() >= PARALLEL_IDS {
-            use rayon::slice::ParallelSliceMut;
-            sorted.par_sort_unstable();
-        } else {
-            sorted.sort_unstable();
+        // About one region a directory entry: the hashes are spread over
+        // the entries by their top bits (a counting sort, in trace order),
+        // then the few of each entry sorted.
+        let bits = (usize::BITS - hashes.len().leading_zeros()).clamp(1, 24);
+        self.shift = 64 - bits;
+        let entry = |hash: u64| (hash >> self.shift) as usize;
+        let mut directory = vec![0u32; (1 << bits) + 1];
+        for &hash in &hashes {
+            directory[entry(hash) + 1] += 1;
+        }
+        for top in 1..directory.len() {
+            directory[top] += directory[top - 1];
+        }
+        let mut sorted = vec![(0u64, 0u32); hashes.len()];
+        let mut fill = directory.clone();
+        for (t, &hash) in hashes.iter().enumerate() {
+            let at = &mut fill[entry(hash)];
+            sorted[*at as usize] = (hash, u32::try_from(t).unwrap_or(u32::MAX));
+            *at += 1;
+        }
+        for pair in directory.windows(2) {
+            if pair[1] - pair[0] > 1 {
+                sorted[pair[0] as usize..pair[1] as usize].sort_unstable();
+            }
         }
         // Regions of one hash stand together, first region first: an id
         // seen before in its run repeats the first region that had it.
@@ -250,17 +266,6 @@ impl Ids {
             }
         }
         repeats.sort_unstable();
-        // About one region a directory entry.
-        let bits = (usize::BITS - sorted.len().leading_zeros()).clamp(1, 24);
-        self.shift = 64 - bits;
-        let mut directory = Vec::with_capacity((1 << bits) + 1);
-        let mut at = 0;
-        for top in 0..=(1u64 << bits) {
-            while at < sorted.len() && sorted[at].0 >> self.shift < top {
-                at += 1;
-            }
-            directory.push(u32::try_from(at).unwrap_or(u32::MAX));
-        }
         self.directory = directory;
         self.sorted = sorted;
         repeats
@@ -622,7 +627,16 @@ impl<'a> TraceIndex<'a> {
     /// The index, every region added: repeated ids found, the table of
     /// ids and the identifiers pinned made.
     pub(crate) fn finish(mut self) -> TraceIndex<'a> {
-        for (t, first) in self.ids.sort() {
+        // The ids' table and the pinned identifiers' index, side by side
+        // for a large trace.
+        let pinned = std::mem::take(&mut self.pinned);
+        let (repeats, drift) = if self.slots.len() >= PARALLEL_IDS {
+            rayon::join(|| self.ids.sort(), || DriftIndex::new(pinned))
+        } else {
+            (self.ids.sort(), DriftIndex::new(pinned))
+        };
+        self.drift = drift;
+        for (t, first) in repeats {
             let id = self.id(t);
             let diagnostic = codes::duplicate_trace_id(id)
                 .label_at(
@@ -640,8 +654,26 @@ impl<'a> TraceIndex<'a> {
             self.findings
                 .push_ranked(Anchor::Trace(t), Rank::Id, diagnostic);
         }
-        self.drift = DriftIndex::new(std::mem::take(&mut self.pinned));
         self
+    }
+
+    /// What the index owns of its regions, to be freed anywhere
+    /// ([`super::dispose`]); the file it points into is let go here.
+    pub(crate) fn leftovers(self) -> impl Send + 'static {
+        let TraceIndex {
+            class,
+            tokens,
+            slots,
+            ids,
+            identities,
+            drift,
+            pinned,
+            findings,
+            ..
+        } = self;
+        (
+            class, tokens, slots, ids, identities, drift, pinned, findings,
+        )
     }
 
     fn push_finding(&mut self, anchor: Anchor, diagnostic: Diagnostic) {

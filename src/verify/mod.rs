@@ -4,6 +4,7 @@
 //! input, except the preserve-order check (n log n).
 
 pub(crate) mod difference;
+pub(crate) mod dispose;
 pub(crate) mod drift;
 pub(crate) mod findings;
 pub(crate) mod index;
@@ -291,7 +292,29 @@ fn check(
         budget,
         folded: Vec::new(),
     };
-    let (found, folded) = verifier.findings.finish();
+    let Verifier {
+        index,
+        findings,
+        used_by,
+        represented,
+        altered,
+        kept,
+        next_protected,
+        sequence,
+        claimed,
+        written,
+        ahead,
+        ..
+    } = verifier;
+    dispose::later(
+        (
+            index.leftovers(),
+            (used_by, represented, altered, kept, next_protected),
+            (sequence, claimed, written, ahead),
+        ),
+        n >= dispose::LARGE,
+    );
+    let (found, folded) = findings.finish();
     let diagnostics = options.overrides.apply(found);
     // A code allowed for the run is not counted either.
     let kept: std::collections::HashSet<&str> = diagnostics.iter().map(|d| d.code.name()).collect();
