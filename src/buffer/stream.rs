@@ -29,7 +29,7 @@ use crate::buffer::trace::{self, Plain, Region};
 use crate::source::{line_starts_in, Access, OnDisk, SourceFile, Span};
 
 /// Bytes read at a time; a piece is a block cut between two regions.
-const BLOCK: usize = 1 << 20;
+const BLOCK: usize = 1 << 18;
 
 /// Files from this size are streamed. A smaller one is read whole: what
 /// leaving it on disk would save is small, and a report on a file in
