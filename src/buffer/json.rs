@@ -21,8 +21,43 @@ use crate::source::{SourceFile, Span, Text};
 /// A region's known fields, by [`FIELDS`] index.
 pub(super) struct JsonRegion<'a>([Option<&'a RawValue>; FIELDS.len()]);
 
+impl JsonRegion<'_> {
+    pub(super) fn empty() -> Self {
+        JsonRegion([None; FIELDS.len()])
+    }
+}
+
 impl<'de: 'a, 'a> Deserialize<'de> for JsonRegion<'a> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut region = JsonRegion::empty();
+        Fill(&mut region).deserialize(deserializer)?;
+        Ok(region)
+    }
+}
+
+/// Reads a region's fields into a [`JsonRegion`] in place, each region of
+/// a file into the same one (it is not copied out of the parser). What it
+/// gives is the address where the region's last value ends (0: it has
+/// none), from which [`Cursor::region`] finds where the region ends.
+pub(super) struct Fill<'f, 'a>(pub &'f mut JsonRegion<'a>);
+
+impl<'de: 'a, 'a> DeserializeSeed<'de> for Fill<'_, 'a> {
+    type Value = usize;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        // A mapping only: serde would otherwise read a struct from an array.
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de: 'a, 'a> Visitor<'de> for Fill<'_, 'a> {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a region (a mapping of fields)")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
         /// A field name, matched to its index without allocating.
         struct Key(Option<usize>);
         impl<'de> Deserialize<'de> for Key {
@@ -40,43 +75,34 @@ impl<'de: 'a, 'a> Deserialize<'de> for JsonRegion<'a> {
                 deserializer.deserialize_identifier(KeyVisitor)
             }
         }
-        struct RegionVisitor<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for RegionVisitor<'a> {
-            type Value = JsonRegion<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a region (a mapping of fields)")
+        let fields = &mut self.0 .0;
+        *fields = [None; FIELDS.len()];
+        let mut end = 0;
+        while let Some(Key(index)) = map.next_key()? {
+            if let Some(i) = index.filter(|&i| fields[i].is_some()) {
+                return Err(de::Error::duplicate_field(FIELDS[i]));
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut fields: [Option<&'a RawValue>; FIELDS.len()] = [None; FIELDS.len()];
-                while let Some(Key(index)) = map.next_key()? {
-                    match index {
-                        Some(i) if fields[i].is_some() => {
-                            return Err(de::Error::duplicate_field(FIELDS[i]))
-                        }
-                        Some(i) => fields[i] = Some(map.next_value()?),
-                        None => {
-                            map.next_value::<de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(JsonRegion(fields))
+            // A field ctxguard does not read is borrowed too, for where it ends.
+            let value: &'de RawValue = map.next_value()?;
+            end = end.max(value.get().as_ptr() as usize + value.get().len());
+            if let Some(i) = index {
+                fields[i] = Some(value);
             }
         }
-        // A mapping only: serde would otherwise read a struct from an array.
-        deserializer.deserialize_map(RegionVisitor(std::marker::PhantomData))
+        Ok(end)
     }
 }
 
 /// A region as JSON hands it over, before it is typed: its fields as
 /// written, where it stands (in JSON Lines, its line), its place.
-pub(super) struct Written<'a> {
-    pub fields: JsonRegion<'a>,
+pub(super) struct Written<'w, 'a> {
+    pub fields: &'w JsonRegion<'a>,
     pub span: Option<Span>,
     pub index: usize,
     pub listed: bool,
 }
 
-impl Written<'_> {
+impl Written<'_, '_> {
     /// Types each field as a JSON value into `raw`: what every reader
     /// but a streamed trace's does with each region.
     pub fn typed(self, file: &Arc<SourceFile>, raw: &mut RawRegion) -> Result<(), Box<Diagnostic>> {
@@ -145,7 +171,7 @@ fn whole(part: &str) -> Option<u64> {
 
 /// Receives each region as it is read, before it is typed.
 pub(super) type WrittenSink<'s> =
-    dyn for<'a> FnMut(Written<'a>) -> Result<(), Box<Diagnostic>> + 's;
+    dyn for<'w, 'a> FnMut(Written<'w, 'a>) -> Result<(), Box<Diagnostic>> + 's;
 
 /// Where a borrowed slice of `text` starts.
 pub(super) fn offset_in(text: &str, part: &str) -> usize {
@@ -269,8 +295,9 @@ impl<'de> Visitor<'de> for RegionsSeed<'_, '_, '_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut index = 0;
         let mut raw = RawRegion::empty();
-        while let Some(region) = seq.next_element::<JsonRegion<'de>>()? {
-            let result = json_region(self.file, region, None, index, true, &mut raw)
+        let mut region = JsonRegion::empty();
+        while seq.next_element_seed(Fill(&mut region))?.is_some() {
+            let result = json_region(self.file, &region, None, index, true, &mut raw)
                 .and_then(|()| (self.sink)(&mut raw));
             if let Err(diagnostic) = result {
                 *self.failure = Some(diagnostic);
@@ -384,6 +411,26 @@ impl<'a> Cursor<'a> {
         Some(value)
     }
 
+    /// The next region, read into `into`; the cursor moves past it.
+    fn region(&mut self, into: &mut JsonRegion<'a>) -> Option<()> {
+        let rest = self.text.get(self.at..)?;
+        let mut values = serde_json::Deserializer::from_str(rest);
+        let end = Fill(into).deserialize(&mut values).ok()?;
+        // The region ends at the `}` after its last value (after its `{`
+        // when it has none): only whitespace can stand between.
+        let after = match end {
+            0 => rest.bytes().take_while(|&b| is_space(b)).count() + 1,
+            end => end.checked_sub(rest.as_ptr() as usize)?,
+        };
+        let close = after
+            + rest
+                .get(after..)?
+                .bytes()
+                .take_while(|&b| is_space(b))
+                .count();
+        (rest.as_bytes().get(close) == Some(&b'}')).then(|| self.at += close + 1)
+    }
+
     /// A mapping's key and its colon, read as serde_json reads the key.
     fn key(&mut self) -> Option<std::borrow::Cow<'a, str>> {
         let key = self.value::<std::borrow::Cow<'a, str>>()?;
@@ -433,10 +480,11 @@ pub(super) fn piece(
         listed = !cursor.eat(b']');
     }
     let mut index = 0;
+    let mut fields = JsonRegion::empty();
     while listed {
-        let fields = cursor.value::<JsonRegion>()?;
+        cursor.region(&mut fields)?;
         sink(Written {
-            fields,
+            fields: &fields,
             span: None,
             index,
             listed: true,
@@ -567,7 +615,7 @@ const TEXT: usize = Name::TEXT.index();
 /// `raw` (what was left in it dropped).
 pub(super) fn json_region(
     file: &Arc<SourceFile>,
-    region: JsonRegion,
+    region: &JsonRegion,
     span: Option<Span>,
     index: usize,
     listed: bool,
@@ -580,7 +628,7 @@ pub(super) fn json_region(
         *field = None;
     }
     let (mut first, mut last) = (usize::MAX, 0);
-    for (i, (slot, raw)) in fields.iter_mut().zip(region.0).enumerate() {
+    for (i, (slot, raw)) in fields.iter_mut().zip(region.0.iter().copied()).enumerate() {
         let Some(raw) = raw else { continue };
         let part = raw.get();
         let start = offset_in(text, part);
@@ -631,6 +679,42 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A region read in place ends at its closing brace, whatever its
+    /// last field is and whatever whitespace stands before the brace.
+    #[test]
+    fn a_region_read_in_place_ends_at_its_brace() {
+        let cases = [
+            (r#"{}, next"#, 2),
+            ("{ \n\t}, next", 5),
+            (r#"{"id": "a"}, next"#, 11),
+            (r#"{"id": "a", "other": {"x": [1, "}"]}  }, next"#, 39),
+            (r#"  {"text": "a } b" , "tokens": 3 } ,"#, 34),
+        ];
+        for (text, end) in cases {
+            let mut cursor = Cursor { text, at: 0 };
+            let mut fields = JsonRegion::empty();
+            assert_eq!(cursor.region(&mut fields), Some(()), "{text}");
+            assert_eq!(cursor.at, end, "{text}");
+        }
+        // The fields of one region are not left in the next.
+        let text = r#"{"id": "a", "key": "k"} {"id": "b"}"#;
+        let mut cursor = Cursor { text, at: 0 };
+        let mut fields = JsonRegion::empty();
+        cursor.region(&mut fields);
+        cursor.spaces();
+        cursor.region(&mut fields);
+        assert_eq!(
+            fields.0[Name::ID.index()].map(RawValue::get),
+            Some(r#""b""#)
+        );
+        assert!(fields.0[Name::KEY.index()].is_none());
+        // Not a mapping, or not closed: no region.
+        for text in [r#"[1]"#, r#"{"id": "a""#, r#"{"id": "a", "id": "b"}"#] {
+            let mut cursor = Cursor { text, at: 0 };
+            assert_eq!(cursor.region(&mut JsonRegion::empty()), None, "{text}");
+        }
+    }
+
     /// What reading `text` (one region) gives: its plain typing, if it has
     /// one, and its full typing.
     fn both(
@@ -652,10 +736,11 @@ mod tests {
             index: 3,
             listed: !lines,
         };
-        let plain = plain(&file, &written(read()));
+        let first = read();
+        let plain = plain(&file, &written(&first));
         let fields = read();
         let mut raw = RawRegion::empty();
-        let full = written(fields)
+        let full = written(&fields)
             .typed(&file, &mut raw)
             .and_then(|()| crate::buffer::trace::region(&file, &mut raw))
             .map_err(|d| d.message);

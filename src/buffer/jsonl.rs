@@ -4,8 +4,10 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use serde::de::DeserializeSeed;
+
 use crate::buffer::document::RawRegion;
-use crate::buffer::json::{json_error, JsonRegion, Written, WrittenSink};
+use crate::buffer::json::{json_error, Fill, JsonRegion, Written, WrittenSink};
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
@@ -68,6 +70,7 @@ pub(super) fn lines(
     let text = file.text();
     let mut index = first;
     let mut offset = range.start;
+    let mut region = JsonRegion::empty();
     for line in text[range].split_inclusive('\n') {
         let start = offset;
         offset += line.len();
@@ -75,12 +78,16 @@ pub(super) fn lines(
             continue;
         }
         let content = line.trim_end_matches(['\n', '\r']);
-        let region: JsonRegion = serde_json::from_str(content).map_err(|error| {
-            let what = format!("line {}", file.line_col(start).0);
-            json_error(file, content, start, &error, &what)
-        })?;
+        // As serde_json::from_str reads it, into the same fields each line.
+        let mut values = serde_json::Deserializer::from_str(content);
+        (Fill(&mut region).deserialize(&mut values))
+            .and_then(|_| values.end())
+            .map_err(|error| {
+                let what = format!("line {}", file.line_col(start).0);
+                json_error(file, content, start, &error, &what)
+            })?;
         sink(Written {
-            fields: region,
+            fields: &region,
             span: Some(start..start + content.len()),
             index,
             listed: false,
