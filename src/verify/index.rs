@@ -300,6 +300,9 @@ pub struct TraceIndex<'a> {
     ids: Ids,
     /// Commitments by identity: the first region of each `kind:key`.
     identities: HashTable<usize>,
+    /// Whether a commitment repeats the identity of an earlier one (most
+    /// traces have none: each region is its own canonical one).
+    identity_repeats: bool,
     /// Tokens of what must survive: active commitments and unclassified regions.
     pub required_tokens: u64,
     pub drift: DriftIndex,
@@ -487,6 +490,7 @@ impl<'a> TraceIndex<'a> {
             slots: Vec::with_capacity(regions),
             ids: Ids::with_capacity(regions),
             identities: HashTable::new(),
+            identity_repeats: false,
             required_tokens: 0,
             drift: DriftIndex::new(Vec::new()),
             pinned: Vec::new(),
@@ -738,6 +742,7 @@ impl<'a> TraceIndex<'a> {
         };
         if let Some(detail) = self.slots[i].detail.as_mut() {
             detail.first = Some(first);
+            self.identity_repeats = true;
         }
         let same = self
             .stored(first)
@@ -853,6 +858,9 @@ impl<'a> TraceIndex<'a> {
 
     /// The first region of `i`'s identity (itself, unless it repeats one).
     pub fn canonical(&self, i: usize) -> usize {
+        if !self.identity_repeats {
+            return i;
+        }
         (self.slots[i].detail.as_ref())
             .and_then(|detail| detail.first)
             .unwrap_or(i)
