@@ -40,8 +40,9 @@ pub struct Drift<'a> {
 
 pub struct DriftIndex {
     pinned: Vec<Pinned>,
-    exact: HashMap<String, usize>,
-    basename: HashMap<String, Vec<usize>>,
+    /// Each pinned identifier, and each file name of a pinned path: one
+    /// look-up a summary word.
+    names: HashMap<String, Named>,
     /// Hashes of the ends of each path (`legacy/parser_v2.py`), so a deep
     /// path costs one entry a component, not its length squared.
     suffix: HashMap<u64, Vec<usize>>,
@@ -55,6 +56,15 @@ pub struct DriftIndex {
     /// every core ([`DriftIndex::find_ahead`]): together they compare no
     /// more than the searches in turn may.
     ahead: AtomicU64,
+}
+
+/// What a word names among the pinned identifiers.
+#[derive(Debug, Default)]
+struct Named {
+    /// A pinned identifier is this word.
+    pinned: bool,
+    /// The first pinned path whose file name this word is.
+    file_name_of: Option<usize>,
 }
 
 /// Is `text` one token that names something: no whitespace, at least 3 characters.
@@ -71,8 +81,7 @@ impl DriftIndex {
     pub fn new(pinned: Vec<Pinned>) -> Self {
         let mut index = DriftIndex {
             pinned: Vec::new(),
-            exact: HashMap::new(),
-            basename: HashMap::new(),
+            names: HashMap::new(),
             suffix: HashMap::new(),
             stem: HashMap::new(),
             shape: HashMap::new(),
@@ -82,10 +91,11 @@ impl DriftIndex {
         };
         for (i, pin) in pinned.iter().enumerate() {
             let text = pin.text.as_str();
-            index.exact.insert(text.to_owned(), i);
+            index.names.entry(text.to_owned()).or_default().pinned = true;
             if let Some((_, base)) = text.rsplit_once('/') {
                 if base.len() >= 3 {
-                    index.basename.entry(base.to_owned()).or_default().push(i);
+                    let named = index.names.entry(base.to_owned()).or_default();
+                    named.file_name_of.get_or_insert(i);
                 }
                 let mut rest = text;
                 while let Some((_, tail)) = rest.split_once('/') {
@@ -211,17 +221,23 @@ impl DriftIndex {
             .map(|word| word.trim_end_matches(['.', ':', '!', '?']))
             .filter(|word| word.chars().count() >= 3);
         for word in words {
-            if self.exact.contains_key(word) || found.iter().any(|d| d.word == word) {
+            let named = self.names.get(word);
+            if named.is_some_and(|n| n.pinned) || found.iter().any(|d| d.word == word) {
                 continue;
             }
-            if let Some(drift) = self.variant(word, take) {
+            if let Some(drift) = self.variant(word, named, take) {
                 found.push(drift);
             }
         }
         found
     }
 
-    fn variant(&self, word: &str, take: &mut impl FnMut(u64) -> bool) -> Option<Drift<'_>> {
+    fn variant(
+        &self,
+        word: &str,
+        named: Option<&Named>,
+        take: &mut impl FnMut(u64) -> bool,
+    ) -> Option<Drift<'_>> {
         let drift = |i: usize, reason: String| {
             self.pinned.get(i).map(|pinned| Drift {
                 word: word.to_owned(),
@@ -229,7 +245,7 @@ impl DriftIndex {
                 reason,
             })
         };
-        if let Some(&i) = self.basename.get(word).and_then(|v| v.first()) {
+        if let Some(i) = named.and_then(|n| n.file_name_of) {
             return drift(i, "its file name without the path".to_owned());
         }
         if word.contains('/') {
