@@ -6,17 +6,40 @@
 //! - A rank table of each exact tokenizer (`src/buffer/tokens/ranks.rs`
 //!   reads it), written from bpe-openai's own encoding so the two cannot
 //!   disagree on a token.
+//! - The automaton that splits a text as each exact tokenizer does
+//!   (`src/buffer/tokens/split.rs` reads it), built from the patterns in
+//!   `src/buffer/tokens/patterns.rs`.
 
 use std::hash::Hasher;
 use std::path::Path;
 use std::process::Command;
+
+include!("src/buffer/tokens/patterns.rs");
 
 fn main() {
     let out = std::env::var_os("OUT_DIR").map(std::path::PathBuf::from);
     let out = out.expect("cargo sets OUT_DIR for build scripts");
     rank_table(&out, "o200k_base", bpe_openai::o200k_base);
     rank_table(&out, "cl100k_base", bpe_openai::cl100k_base);
+    splitter(&out, "o200k_base", O200K_BASE);
+    splitter(&out, "cl100k_base", CL100K_BASE);
+    println!("cargo:rerun-if-changed=src/buffer/tokens/patterns.rs");
     commit();
+}
+
+/// `OUT_DIR/split_NAME.dfa`: the splitter's dense DFA, serialized in the
+/// target's byte order (a DFA read in another is refused, and bpe-openai
+/// then splits).
+fn splitter(out: &Path, name: &str, pattern: &str) {
+    let dfa = build_splitter(pattern).expect("the splitter's patterns compile");
+    let big = std::env::var("CARGO_CFG_TARGET_ENDIAN").is_ok_and(|endian| endian == "big");
+    let (bytes, pad) = if big {
+        dfa.to_bytes_big_endian()
+    } else {
+        dfa.to_bytes_little_endian()
+    };
+    let path = out.join(format!("split_{name}.dfa"));
+    std::fs::write(&path, &bytes[pad..]).expect("OUT_DIR is writable");
 }
 
 /// `OUT_DIR/ranks_NAME.bin`, little-endian `u32`s then bytes: the number of

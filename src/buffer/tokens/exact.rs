@@ -11,44 +11,29 @@
 //! `tests/tokens.rs` checks them against reference counts from Python
 //! tiktoken, and the tests below check them against each other.
 
-use std::cell::RefCell;
 use std::sync::{LazyLock, OnceLock};
-use std::thread::LocalKey;
-
-use regex_automata::hybrid::dfa::Cache;
 
 use super::ranks::Ranks;
-use super::split::Splitter;
+use super::split::{Aligned, Splitter};
 
 /// One exact encoding: its rank table, its splitter, and bpe-openai's
 /// encoding once something needed it.
 pub(super) struct Encoding {
     ranks: LazyLock<Option<Ranks>>,
     splitter: LazyLock<Option<Splitter>>,
-    /// Each thread's search cache for the splitter, so that threads
-    /// counting at once do not share one.
-    cache: &'static LocalKey<RefCell<Option<Cache>>>,
     full: fn() -> &'static bpe_openai::Tokenizer,
     built: OnceLock<&'static bpe_openai::Tokenizer>,
 }
 
-/// `o200k_base`'s pre-tokenization, as bpe-openai 0.3 writes it.
-const O200K_BASE: &str = concat!(
-    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
-    "|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
-    "|\\p{N}{1,3}",
-    "| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*",
-    "|\\s*[\\r\\n]+",
-    "|\\s+$",
-);
-
-/// `cl100k_base`'s pre-tokenization, as bpe-openai 0.3 writes it.
-const CL100K_BASE: &str = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+$";
-
-thread_local! {
-    static O200K_CACHE: RefCell<Option<Cache>> = const { RefCell::new(None) };
-    static CL100K_CACHE: RefCell<Option<Cache>> = const { RefCell::new(None) };
-}
+/// The splitters build.rs built.
+static O200K_SPLITTER: &Aligned<[u8]> = &Aligned {
+    _align: [],
+    bytes: *include_bytes!(concat!(env!("OUT_DIR"), "/split_o200k_base.dfa")),
+};
+static CL100K_SPLITTER: &Aligned<[u8]> = &Aligned {
+    _align: [],
+    bytes: *include_bytes!(concat!(env!("OUT_DIR"), "/split_cl100k_base.dfa")),
+};
 
 pub(super) static O200K: Encoding = Encoding {
     ranks: LazyLock::new(|| {
@@ -57,8 +42,7 @@ pub(super) static O200K: Encoding = Encoding {
             "/ranks_o200k_base.bin"
         )))
     }),
-    splitter: LazyLock::new(|| Splitter::new(O200K_BASE)),
-    cache: &O200K_CACHE,
+    splitter: LazyLock::new(|| Splitter::new(O200K_SPLITTER)),
     full: bpe_openai::o200k_base,
     built: OnceLock::new(),
 };
@@ -70,8 +54,7 @@ pub(super) static CL100K: Encoding = Encoding {
             "/ranks_cl100k_base.bin"
         )))
     }),
-    splitter: LazyLock::new(|| Splitter::new(CL100K_BASE)),
-    cache: &CL100K_CACHE,
+    splitter: LazyLock::new(|| Splitter::new(CL100K_SPLITTER)),
     full: bpe_openai::cl100k_base,
     built: OnceLock::new(),
 };
@@ -93,21 +76,15 @@ impl Encoding {
         let (Some(ranks), Some(splitter)) = (&*self.ranks, &*self.splitter) else {
             return self.full().count(text) as u64;
         };
-        let count = |cache: &mut Cache| {
-            splitter
-                .split(cache, text)
-                .map(|piece| match full {
-                    Some(full) => full.bpe.count(piece.as_bytes()) as u64,
-                    None => ranks
-                        .count_piece(piece.as_bytes())
-                        .unwrap_or_else(|| self.full().bpe.count(piece.as_bytes()) as u64),
-                })
-                .sum()
-        };
-        self.cache.with(|cache| match cache.try_borrow_mut() {
-            Ok(mut cache) => count(cache.get_or_insert_with(|| splitter.cache())),
-            Err(_) => count(&mut splitter.cache()),
-        })
+        splitter
+            .split(text)
+            .map(|piece| match full {
+                Some(full) => full.bpe.count(piece.as_bytes()) as u64,
+                None => ranks
+                    .count_piece(piece.as_bytes())
+                    .unwrap_or_else(|| self.full().bpe.count(piece.as_bytes()) as u64),
+            })
+            .sum()
     }
 }
 
@@ -119,6 +96,22 @@ mod tests {
 
     fn encodings() -> [(&'static str, &'static Encoding); 2] {
         [("o200k_base", &O200K), ("cl100k_base", &CL100K)]
+    }
+
+    /// The splitters the binary carries are the ones the patterns build
+    /// now: build.rs cannot have built them from anything else.
+    #[test]
+    fn the_built_in_splitters_are_the_patterns_built() {
+        use super::super::patterns::{build_splitter, CL100K_BASE, O200K_BASE};
+        for (pattern, carried) in [(O200K_BASE, O200K_SPLITTER), (CL100K_BASE, CL100K_SPLITTER)] {
+            let built = build_splitter(pattern).expect("the patterns compile");
+            let (bytes, pad) = if cfg!(target_endian = "big") {
+                built.to_bytes_big_endian()
+            } else {
+                built.to_bytes_little_endian()
+            };
+            assert!(bytes[pad..] == carried.bytes, "{pattern}");
+        }
     }
 
     #[test]

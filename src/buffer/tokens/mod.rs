@@ -6,6 +6,10 @@
 //! estimate, ceil(UTF-8 bytes / 4), for models whose tokenizer is not public.
 
 mod exact;
+/// The pre-tokenization patterns build.rs builds the splitters from; the
+/// tests build them again.
+#[cfg(test)]
+mod patterns;
 mod ranks;
 mod split;
 

@@ -1,50 +1,49 @@
 //! An encoding's pre-tokenization: the text cut into the pieces it counts
-//! apart, as bpe-openai cuts it, with a search cache the caller owns (a
-//! shared cache would make threads counting at once wait on each other).
-//! Each piece is found by an anchored search forward from where the last
-//! ended, so a lazy DFA built from the forward automaton alone is all it
-//! takes: half the start-up of a full regex (which also builds what it
-//! needs to search backwards and for literals).
+//! apart, as bpe-openai cuts it. Each piece is found by an anchored search
+//! forward from where the last ended, so a DFA of the forward automaton
+//! alone is all it takes; build.rs builds it (a dense DFA, in tens of
+//! milliseconds) and the binary carries it, so start-up only checks it is
+//! well formed (building it, or even a lazy DFA's automaton, would be most
+//! of a small run's start-up). A dense DFA needs no search cache: threads
+//! counting at once share it.
 
-use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::dfa::{dense::DFA, Automaton};
 use regex_automata::{Anchored, Input};
 
-/// The encoding's pattern, then `\s+\s` whose last character is only
-/// looked at (a run of spaces leaves its last one to the next word, which
-/// the `regex` crate cannot say with a look-ahead), then `\s+`.
+/// The patterns of [`super::patterns::splitter_patterns`], as one dense
+/// DFA that build.rs built into the binary: nothing to build at start-up.
 pub(super) struct Splitter {
-    dfa: DFA,
+    dfa: DFA<&'static [u32]>,
 }
 
 /// The pattern whose match ends with a character that is not its own.
 const LOOKAHEAD: usize = 1;
 
-impl Splitter {
-    /// The splitter of an encoding whose pattern is `pattern`, or `None`
-    /// when it does not compile.
-    pub(super) fn new(pattern: &str) -> Option<Splitter> {
-        let dfa = DFA::new_many(&[pattern, "\\s+\\s", "\\s+"]).ok()?;
-        Some(Splitter { dfa })
-    }
+/// An automaton's bytes as build.rs wrote them, aligned as a DFA reads them.
+#[repr(C)]
+pub(super) struct Aligned<B: ?Sized> {
+    pub _align: [u32; 0],
+    pub bytes: B,
+}
 
-    /// A search cache for [`Splitter::split`].
-    pub(super) fn cache(&self) -> Cache {
-        self.dfa.create_cache()
+impl Splitter {
+    /// The splitter whose automaton build.rs wrote as `bytes`, or `None`
+    /// when they do not read as one (built for another byte order): then
+    /// bpe-openai's own encoding splits and counts.
+    pub(super) fn new(bytes: &'static Aligned<[u8]>) -> Option<Splitter> {
+        let (dfa, _) = DFA::from_bytes(&bytes.bytes).ok()?;
+        (dfa.pattern_len() == 3).then_some(Splitter { dfa })
     }
 
     /// The pieces of `text`, in order.
-    pub(super) fn split<'t>(
-        &'t self,
-        cache: &'t mut Cache,
-        text: &'t str,
-    ) -> impl Iterator<Item = &'t str> + 't {
+    pub(super) fn split<'t>(&'t self, text: &'t str) -> impl Iterator<Item = &'t str> + 't {
         let mut last = 0;
         std::iter::from_fn(move || {
             let rest = text.get(last..)?;
             let input = Input::new(rest).anchored(Anchored::Yes);
-            // The lazy DFA never gives up (its cache is only cleared and
-            // filled again); an error would end the pieces, as no match does.
-            let found = self.dfa.try_search_fwd(cache, &input).ok()??;
+            // A dense DFA without Unicode word boundaries never gives up;
+            // an error would end the pieces, as no match does.
+            let found = self.dfa.try_search_fwd(&input).ok()??;
             let mut end = last + found.offset();
             if found.pattern().as_usize() == LOOKAHEAD {
                 end -= rest[..found.offset()]
