@@ -125,7 +125,11 @@ pub(super) fn plain(file: &Arc<SourceFile>, written: &Written) -> Option<Plain> 
     let raw = |name: Name| fields[name.index()].map(RawValue::get);
     let (id, kind, text) = (raw(Name::ID)?, raw(Name::KIND)?, raw(Name::TEXT)?);
     unescaped(id)?;
-    if kind != "\"narrative\"" || !text.starts_with('"') || crate::source::Text::has_u_escape(text)
+    // One look for a backslash: most texts have no escape at all.
+    let escaped = memchr::memchr(b'\\', text.as_bytes()).is_some();
+    if kind != "\"narrative\""
+        || !text.starts_with('"')
+        || (escaped && crate::source::Text::has_u_escape(text))
     {
         return None;
     }
@@ -148,13 +152,24 @@ pub(super) fn plain(file: &Arc<SourceFile>, written: &Written) -> Option<Plain> 
             (first.min(s.start), last.max(s.end))
         });
     let region = written.span.clone().unwrap_or(first..last);
+    // A JSON string holds no line break as it is written: the first line
+    // ends before the text, or after it.
+    let content = span(text);
+    let before = crate::buffer::document::first_line(whole_text, region.start..content.start);
+    let opening = if before.end < content.start {
+        before
+    } else {
+        let after = crate::buffer::document::first_line(whole_text, content.end..region.end);
+        region.start..after.end
+    };
     Some(Plain {
         index: written.index,
         listed: written.listed,
-        opening: crate::buffer::document::first_line(whole_text, region),
+        opening,
         id_span: span(id),
         kind_span: span(kind),
-        content_span: span(text),
+        content_span: content,
+        escaped,
         tokens: tokens.as_ref().map(|(n, _)| *n),
         tokens_span: tokens.map(|(_, span)| span),
         role,

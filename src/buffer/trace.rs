@@ -405,6 +405,8 @@ pub(crate) struct Plain {
     pub kind_span: Span,
     /// Where `text` is written, its quotes included.
     pub content_span: Span,
+    /// `text` is written with escapes (none of them `\u`).
+    pub escaped: bool,
     pub tokens: Option<u64>,
     pub tokens_span: Option<Span>,
     pub role: Option<Role>,

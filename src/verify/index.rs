@@ -363,8 +363,16 @@ fn plain_facts(policy: &Policy, counter: Counter, plain: &Plain, piece: &Piece) 
     let literal = piece.written(&plain.content_span);
     let mut text = None;
     let mut text = || {
-        text.get_or_insert_with(|| crate::buffer::json::string(literal).unwrap_or_default())
-            .clone()
+        text.get_or_insert_with(|| match plain.escaped {
+            true => crate::buffer::json::string(literal).unwrap_or_default(),
+            // Between its quotes, as it is.
+            false => Cow::Borrowed(
+                literal
+                    .get(1..literal.len().saturating_sub(1))
+                    .unwrap_or_default(),
+            ),
+        })
+        .clone()
     };
     Facts {
         hinted: plain.role != Some(Role::Tool) && policy.any_hint(&text()),
