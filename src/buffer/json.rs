@@ -543,16 +543,16 @@ pub(super) fn piece(
 fn strings(file: &Arc<SourceFile>, part: &str) -> Option<Vec<crate::source::Spanned<Text>>> {
     let strings: Vec<&str> = serde_json::from_str(part).ok()?;
     let text = file.text();
-    (strings.into_iter())
-        .map(|inner| {
-            let start = offset_in(text, inner);
-            let shared = Text::in_file(file, start..start + inner.len())?;
-            Some(crate::source::Spanned::new(
-                shared,
-                start - 1..start + inner.len() + 1,
-            ))
-        })
-        .collect()
+    // Made at its size (collected through `Option`, it would grow).
+    let mut shared = Vec::with_capacity(strings.len());
+    for inner in strings {
+        let start = offset_in(text, inner);
+        shared.push(crate::source::Spanned::new(
+            Text::in_file(file, start..start + inner.len())?,
+            start - 1..start + inner.len() + 1,
+        ));
+    }
+    Some(shared)
 }
 
 /// A field other than `text`: a string written without escapes is shared
