@@ -63,8 +63,9 @@ const CHECKPOINT: usize = 4096;
 /// Characters that a report reads of a file on disk at a time.
 const BLOCK: usize = 1024;
 
-/// Up to this many bytes between two offsets, a column on disk is counted
-/// by reading them; past it, through checkpoints made in one pass.
+/// Up to this many bytes between two offsets, a column is counted from the
+/// bytes themselves (read back, for a file on disk); past it, through
+/// checkpoints made in one pass over the file.
 const COUNTED: usize = 64 * 1024;
 
 /// One file that was read: a policy, trace or plan. Its text is held in
@@ -325,7 +326,12 @@ impl SourceFile {
     /// How many characters there are from byte `start` to byte `end`
     /// (both character boundaries, `start` first).
     pub(super) fn chars_between(&self, start: usize, end: usize) -> usize {
+        // A short stretch is counted as it is; a long one (many labels on
+        // one long line) from checkpoints counted once over the file.
         let Some(disk) = &self.disk else {
+            if end - start <= COUNTED {
+                return self.text.get(start..end).map_or(0, |text| text.chars().count());
+            }
             return self.chars_before(end) - self.chars_before(start);
         };
         if end - start <= COUNTED {
