@@ -235,6 +235,9 @@ impl Streaming {
                     let n = number;
                     number += 1;
                     scope.spawn(move |_| {
+                        // Were a task to panic, the reader must not wait
+                        // for its buffer: the panic then reaches the caller.
+                        let _unwinding = FailOnUnwind(order);
                         let parsed = parse(name, format, block, map, &order.lists);
                         order.arrived(n, parsed);
                     });
@@ -278,6 +281,17 @@ struct Order<T, F> {
     lists: Mutex<Vec<Vec<Typed>>>,
     /// Buffers back to the reader.
     spare: Sender<Vec<u8>>,
+}
+
+/// Fails the reading if dropped while its task unwinds.
+struct FailOnUnwind<'o, T, F: FnMut(&Piece, &[Typed], T)>(&'o Order<T, F>);
+
+impl<T, F: FnMut(&Piece, &[Typed], T)> Drop for FailOnUnwind<'_, T, F> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.fail();
+        }
+    }
 }
 
 /// Pieces read before the one next in order.

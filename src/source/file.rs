@@ -330,7 +330,10 @@ impl SourceFile {
         // one long line) from checkpoints counted once over the file.
         let Some(disk) = &self.disk else {
             if end - start <= COUNTED {
-                return self.text.get(start..end).map_or(0, |text| text.chars().count());
+                return self
+                    .text
+                    .get(start..end)
+                    .map_or(0, |text| text.chars().count());
             }
             return self.chars_before(end) - self.chars_before(start);
         };
