@@ -171,9 +171,10 @@ struct Detail {
 
 /// Region ids, each written once into one string. While regions are
 /// added only the ids and their hashes are kept (an append each); once
-/// all are in, the hashes are sorted on every core, which finds the ids
-/// that repeat and makes the table a plan's ids are looked up in: hashed
-/// with foldhash, seeded per process (ids are untrusted input).
+/// all are in, the hashes are sorted (a counting sort on their top bits),
+/// which finds the ids that repeat and makes the table a plan's ids are
+/// looked up in: hashed with foldhash, seeded per process (ids are
+/// untrusted input).
 struct Ids {
     text: String,
     ends: Vec<usize>,
