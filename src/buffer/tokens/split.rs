@@ -10,7 +10,7 @@
 use regex_automata::dfa::{dense::DFA, Automaton};
 use regex_automata::{Anchored, Input};
 
-/// The patterns of [`super::patterns::splitter_patterns`], as one dense
+/// The patterns of `splitter_patterns` (`patterns.rs`), as one dense
 /// DFA that build.rs built into the binary: nothing to build at start-up.
 pub(super) struct Splitter {
     dfa: DFA<&'static [u32]>,
