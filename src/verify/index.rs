@@ -101,13 +101,14 @@ struct Spans {
 }
 
 impl Slot {
-    /// A slot of `spans` (a `detail` made when they do not fit one).
+    /// A slot of `spans`, with `detail` (made, when the spans do not fit
+    /// the slot, to hold them).
     fn new(
         spans: Spans,
         status: Status,
         listed: bool,
         written: u64,
-        detail: &mut Option<Box<Detail>>,
+        mut detail: Option<Box<Detail>>,
     ) -> Slot {
         let start = spans.opening.start;
         let from = |span: &Span| -> Option<(u32, u32)> {
@@ -120,7 +121,7 @@ impl Slot {
         let (opening, id, content) = match fits {
             (Some((0, opening)), Some(id), Some(content)) => (opening, id, content),
             _ => {
-                detail.get_or_insert_with(Box::default).spans = Some(spans.clone());
+                detail.get_or_insert_with(Box::default).spans = Some(spans);
                 (0, (0, 0), (0, 0))
             }
         };
@@ -130,7 +131,7 @@ impl Slot {
             id,
             content,
             written,
-            detail: None,
+            detail,
             status,
             listed,
         }
@@ -544,34 +545,30 @@ impl<'a> TraceIndex<'a> {
         });
         let source = region.source.clone();
         let moved = (region.place.index != i).then_some(region.place.index);
-        let mut detail =
-            (kind.is_some() || content.is_some() || source.is_some() || moved.is_some()).then(
-                || {
-                    Box::new(Detail {
-                        key: kind.as_ref().and(region.key.clone()),
-                        kind,
-                        content,
-                        source,
-                        index: moved,
-                        first: None,
-                        spans: None,
-                    })
-                },
-            );
+        let detail = (kind.is_some() || content.is_some() || source.is_some() || moved.is_some())
+            .then(|| {
+                Box::new(Detail {
+                    key: kind.as_ref().and(region.key.clone()),
+                    kind,
+                    content,
+                    source,
+                    index: moved,
+                    first: None,
+                    spans: None,
+                })
+            });
         let spans = Spans {
             opening: region.place.span.clone(),
             id: region.id_span.clone(),
             content: region.content_span.clone(),
         };
-        let mut slot = Slot::new(
+        self.slots.push(Slot::new(
             spans,
             region.status,
             region.place.listed,
             facts.written,
-            &mut detail,
-        );
-        slot.detail = detail;
-        self.slots.push(slot);
+            detail,
+        ));
         self.ids.push(&region.id);
         if let Some(key) = keyed(class, region) {
             self.commitment(i, region, key);
@@ -608,7 +605,7 @@ impl<'a> TraceIndex<'a> {
             self.stale_tokens(i, id, (span.clone(), pointer), given, counted.tokens);
         }
         self.tokens.push(counted.tokens);
-        let mut detail = (plain.index != i).then(|| {
+        let detail = (plain.index != i).then(|| {
             Box::new(Detail {
                 index: Some(plain.index),
                 ..Detail::default()
@@ -619,15 +616,13 @@ impl<'a> TraceIndex<'a> {
             id: plain.id_span.clone(),
             content: plain.content_span.clone(),
         };
-        let mut slot = Slot::new(
+        self.slots.push(Slot::new(
             spans,
             Status::Active,
             plain.listed,
             facts.written,
-            &mut detail,
-        );
-        slot.detail = detail;
-        self.slots.push(slot);
+            detail,
+        ));
         self.ids.push(id);
         if facts.hinted {
             let literal = piece.written(&plain.content_span);
@@ -1009,9 +1004,8 @@ mod tests {
             id: 12..15,
             content: 30..40,
         };
-        let mut detail = None;
-        let slot = Slot::new(spans.clone(), Status::Active, true, 0, &mut detail);
-        assert!(detail.is_none());
+        let slot = Slot::new(spans.clone(), Status::Active, true, 0, None);
+        assert!(slot.detail.is_none());
         assert_eq!(slot.spans(), spans);
         // A span before the region's first line, and one past 4 GiB of it.
         for odd in [
@@ -1024,9 +1018,7 @@ mod tests {
                 ..spans.clone()
             },
         ] {
-            let mut detail = None;
-            let mut slot = Slot::new(odd.clone(), Status::Active, true, 0, &mut detail);
-            slot.detail = detail;
+            let slot = Slot::new(odd.clone(), Status::Active, true, 0, None);
             assert_eq!(slot.spans(), odd);
         }
     }
