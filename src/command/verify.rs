@@ -7,6 +7,7 @@ use super::recognize::{self, Role};
 use crate::buffer::document::{self, Input, InputFormat};
 use crate::buffer::plan::Plan;
 use crate::buffer::stream::Streaming;
+use crate::buffer::tokens::Counter;
 use crate::buffer::trace::Trace;
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
@@ -66,10 +67,7 @@ pub fn verify_files(request: &VerifyRequest) -> Report {
         let plan = scope.spawn(|| {
             document::open(&request.plan, request.input_format, &request.access)
                 .and_then(|input| Plan::read(&input))
-                .map(|plan| {
-                    let written = written_tokens(counter, &plan);
-                    (plan, written)
-                })
+                .map(|plan| counted(counter, plan))
         });
         let trace = read_trace(request, &policy);
         // The readers do not panic; if one ever did, say so rather than crash.
@@ -123,10 +121,7 @@ pub fn verify_inputs(
     options: &Options,
 ) -> Report {
     let counter = options.budget.counter(policy);
-    let plan = Plan::read(plan).map(|plan| {
-        let written = written_tokens(counter, &plan);
-        (plan, written)
-    });
+    let plan = Plan::read(plan).map(|plan| counted(counter, plan));
     verified(
         policy,
         policy_warnings,
@@ -138,6 +133,11 @@ pub fn verify_inputs(
 
 /// A plan read, and the tokens of its written texts counted.
 type Counted = (Plan, Vec<Option<u64>>);
+
+fn counted(counter: Counter, plan: Plan) -> Counted {
+    let written = written_tokens(counter, &plan);
+    (plan, written)
+}
 
 fn verified(
     policy: &Policy,
