@@ -182,14 +182,20 @@ struct Ids {
     hashes: Vec<u64>,
     /// Whether each region's id is one an earlier region had.
     repeated: Vec<bool>,
-    /// (hash, region) of every region, sorted.
-    sorted: Vec<(u64, u32)>,
+    /// Every region (the low 32 bits) after the [`Ids::key`] of its id's
+    /// hash, by directory entry; within an entry, in trace order, or
+    /// sorted if it holds more than [`SMALL_ENTRY`].
+    sorted: Vec<u64>,
     /// Where in `sorted` the hashes of each value of their top bits start.
     directory: Vec<u32>,
     /// How far a hash is shifted for its place in `directory`.
     shift: u32,
     hasher: foldhash::fast::RandomState,
 }
+
+/// Regions of a directory entry from which they are sorted; fewer are
+/// left in trace order and compared pairwise.
+const SMALL_ENTRY: usize = 16;
 
 /// Regions from which the ids' table is made beside the pinned identifiers' index.
 const PARALLEL_IDS: usize = 1 << 16;
@@ -224,53 +230,65 @@ impl Ids {
     /// earlier one had, with that earlier one, in trace order.
     fn sort(&mut self) -> Vec<(usize, usize)> {
         let hashes = std::mem::take(&mut self.hashes);
-        // About one region a directory entry: the hashes are spread over
-        // the entries by their top bits (a counting sort, in trace order),
-        // then the few of each entry sorted.
-        let bits = (usize::BITS - hashes.len().leading_zeros()).clamp(1, 24);
+        // About four regions a directory entry: the regions are spread over
+        // the entries by the top bits of their hashes (a counting sort, in
+        // trace order, of the next 32 bits and the region, 8 bytes each);
+        // an entry of many (ids that repeat) is then sorted.
+        let bits = (usize::BITS - (hashes.len() >> 2).leading_zeros()).clamp(1, 24);
         self.shift = 64 - bits;
         let entry = |hash: u64| (hash >> self.shift) as usize;
         let mut directory = vec![0u32; (1 << bits) + 1];
         for &hash in &hashes {
-            directory[entry(hash) + 1] += 1;
+            directory[entry(hash)] += 1;
         }
-        for top in 1..directory.len() {
-            directory[top] += directory[top - 1];
+        let mut at = 0;
+        for count in &mut directory {
+            (*count, at) = (at, at + *count);
         }
-        let mut sorted = vec![(0u64, 0u32); hashes.len()];
-        let mut fill = directory.clone();
+        let mut sorted = vec![0u64; hashes.len()];
         for (t, &hash) in hashes.iter().enumerate() {
-            let at = &mut fill[entry(hash)];
-            sorted[*at as usize] = (hash, u32::try_from(t).unwrap_or(u32::MAX));
+            let at = &mut directory[entry(hash)];
+            sorted[*at as usize] = self.key(hash) | u64::from(u32::try_from(t).unwrap_or(u32::MAX));
             *at += 1;
         }
-        for pair in directory.windows(2) {
-            if pair[1] - pair[0] > 1 {
-                sorted[pair[0] as usize..pair[1] as usize].sort_unstable();
-            }
-        }
-        // Regions of one hash stand together, first region first: an id
-        // seen before in its run repeats the first region that had it.
-        self.repeated = vec![false; hashes.len()];
+        // Each entry now holds where the next one starts.
+        let last = directory.len() - 1;
+        directory.copy_within(..last, 1);
+        directory[0] = 0;
+        // Regions of one key stand together in a sorted entry, first
+        // region first; a small entry is in trace order. An id seen before
+        // repeats the first region that had it.
+        let mut repeated = vec![false; hashes.len()];
         let mut repeats = Vec::new();
-        for run in sorted
-            .chunk_by(|a, b| a.0 == b.0)
-            .filter(|run| run.len() > 1)
-        {
-            for (k, &(_, t)) in run.iter().enumerate() {
-                let id = self.get(t as usize);
-                if let Some(&(_, first)) =
-                    run[..k].iter().find(|(_, e)| self.get(*e as usize) == id)
-                {
-                    self.repeated[t as usize] = true;
-                    repeats.push((t as usize, first as usize));
+        let region = |k: u64| k as u32 as usize;
+        for pair in directory.windows(2) {
+            let regions = &mut sorted[pair[0] as usize..pair[1] as usize];
+            if regions.len() > SMALL_ENTRY {
+                regions.sort_unstable();
+            }
+            let runs = regions.chunk_by(|a, b| regions.len() <= SMALL_ENTRY || a >> 32 == b >> 32);
+            for run in runs.filter(|run| run.len() > 1) {
+                for (k, &t) in run.iter().enumerate() {
+                    let id = || self.get(region(t));
+                    let same = |e: &&u64| *e >> 32 == t >> 32 && self.get(region(**e)) == id();
+                    if let Some(&first) = run[..k].iter().find(same) {
+                        repeated[region(t)] = true;
+                        repeats.push((region(t), region(first)));
+                    }
                 }
             }
         }
         repeats.sort_unstable();
+        self.repeated = repeated;
         self.directory = directory;
         self.sorted = sorted;
         repeats
+    }
+
+    /// What `hash` is sorted by within its directory entry: the 32 bits
+    /// after those of the entry, above a region's number.
+    fn key(&self, hash: u64) -> u64 {
+        ((hash << (64 - self.shift)) >> 32) << 32
     }
 
     /// The first region with `id`; `near` is where it most likely is (the
@@ -284,11 +302,17 @@ impl Ids {
         let from = *self.directory.get(top)? as usize;
         let to = *self.directory.get(top + 1)? as usize;
         let candidates = self.sorted.get(from..to)?;
-        let start = candidates.partition_point(|&(h, _)| h < hash);
-        (candidates[start..].iter())
-            .take_while(|&&(h, _)| h == hash)
-            .map(|&(_, t)| t as usize)
-            .find(|&t| self.get(t) == id)
+        let key = self.key(hash);
+        let same = |k: &&u64| **k >> 32 == key >> 32;
+        let region = |k: &u64| *k as u32 as usize;
+        match candidates.len() > SMALL_ENTRY {
+            // Sorted: the run of its key.
+            true => (candidates[candidates.partition_point(|&k| k < key)..].iter())
+                .take_while(same)
+                .map(region)
+                .find(|&t| self.get(t) == id),
+            false => (candidates.iter().filter(same).map(region)).find(|&t| self.get(t) == id),
+        }
     }
 }
 
@@ -301,7 +325,7 @@ pub struct TraceIndex<'a> {
     slots: Vec<Slot>,
     ids: Ids,
     /// Commitments by identity: the first region of each `kind:key`.
-    identities: HashTable<usize>,
+    identities: HashTable<(u64, usize)>,
     /// Whether a commitment repeats the identity of an earlier one (most
     /// traces have none: each region is its own canonical one).
     identity_repeats: bool,
@@ -730,19 +754,18 @@ impl<'a> TraceIndex<'a> {
                 );
             }
         }
-        let Some(first) = self.identity(kind, key) else {
-            let hash = self.ids.hasher.hash_one((kind.as_str(), key));
-            let TraceIndex {
-                identities,
-                slots,
-                ids,
-                ..
-            } = self;
-            identities.insert_unique(hash, i, |&t| {
-                ids.hasher
-                    .hash_one(identity_of(&slots[t]).unwrap_or_default())
-            });
-            return;
+        let hash = self.ids.hasher.hash_one((kind.as_str(), key));
+        let slots = &self.slots;
+        let first = match self.identities.entry(
+            hash,
+            |&(h, t)| h == hash && identity_of(&slots[t]) == Some((kind.as_str(), key)),
+            |&(h, _)| h,
+        ) {
+            hashbrown::hash_table::Entry::Occupied(entry) => entry.get().1,
+            hashbrown::hash_table::Entry::Vacant(entry) => {
+                entry.insert((hash, i));
+                return;
+            }
         };
         if let Some(detail) = self.slots[i].detail.as_mut() {
             detail.first = Some(first);
@@ -855,9 +878,9 @@ impl<'a> TraceIndex<'a> {
     /// The first trace region with this identity.
     pub fn identity(&self, kind: &str, key: &str) -> Option<usize> {
         let hash = self.ids.hasher.hash_one((kind, key));
-        self.identities
-            .find(hash, |&t| identity_of(&self.slots[t]) == Some((kind, key)))
-            .copied()
+        let same =
+            |&(h, t): &(u64, usize)| h == hash && identity_of(&self.slots[t]) == Some((kind, key));
+        self.identities.find(hash, same).map(|&(_, t)| t)
     }
 
     /// The first region of `i`'s identity (itself, unless it repeats one).
@@ -988,6 +1011,37 @@ pub(crate) fn written_hash(written: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The ids' table finds what a scan of every id finds: each id that
+        /// repeats, with the first region that had it, and the first region
+        /// of any id asked, wherever the search starts. Few distinct ids
+        /// make entries of many regions (sorted), many make small ones.
+        #[test]
+        fn the_ids_table_finds_what_a_scan_finds(
+            ids in prop::collection::vec(prop_oneof![
+                3 => "[a-c]{0,2}",
+                1 => "r[0-9]{1,5}",
+                1 => Just("same".to_owned()),
+            ], 0..600),
+            asked in prop::collection::vec("[a-c]{0,2}|r[0-9]{1,3}|same|none", 0..20),
+            near in 0usize..700,
+        ) {
+            let mut table = Ids::with_capacity(ids.len());
+            for id in &ids {
+                table.push(id);
+            }
+            let first = |id: &str| ids.iter().position(|other| other == id);
+            let repeats: Vec<(usize, usize)> = (ids.iter().enumerate())
+                .filter_map(|(t, id)| first(id).filter(|&f| f < t).map(|f| (t, f)))
+                .collect();
+            prop_assert_eq!(table.sort(), repeats);
+            for id in asked.iter().chain(&ids) {
+                prop_assert_eq!(table.find(id, near), first(id), "{}", id);
+            }
+        }
+    }
 
     /// A large trace holds one slot and one class a region.
     #[test]
