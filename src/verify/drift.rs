@@ -73,6 +73,26 @@ pub fn is_identifier_like(text: &str) -> bool {
     (3..=300).contains(&count) && !text.chars().any(char::is_whitespace)
 }
 
+/// Whether `c` stands between two words of a summary: whitespace, quotes,
+/// brackets and the punctuation around names (`,`, `;`). An ASCII
+/// character is looked up in a table of them.
+fn separates(c: char) -> bool {
+    const ASCII: u128 = {
+        let mut table = 0u128;
+        let marks = b" \t\n\x0B\x0C\r`\"'()[]{},;<>";
+        let mut i = 0;
+        while i < marks.len() {
+            table |= 1 << marks[i];
+            i += 1;
+        }
+        table
+    };
+    match u8::try_from(c) {
+        Ok(byte) if byte.is_ascii() => ASCII >> byte & 1 == 1,
+        _ => c.is_whitespace(),
+    }
+}
+
 fn has_marks(word: &str) -> bool {
     word.chars().any(|c| !c.is_alphabetic())
 }
@@ -199,27 +219,9 @@ impl DriftIndex {
         take: &mut impl FnMut(u64) -> bool,
     ) -> Vec<Drift<'a>> {
         let mut found: Vec<Drift> = Vec::new();
-        let words = summary
-            .split(|c: char| {
-                c.is_whitespace()
-                    || matches!(
-                        c,
-                        '`' | '"'
-                            | '\''
-                            | '('
-                            | ')'
-                            | '['
-                            | ']'
-                            | '{'
-                            | '}'
-                            | ','
-                            | ';'
-                            | '<'
-                            | '>'
-                    )
-            })
+        let words = (summary.split(separates))
             .map(|word| word.trim_end_matches(['.', ':', '!', '?']))
-            .filter(|word| word.chars().count() >= 3);
+            .filter(|word| word.len() >= 3 && (word.is_ascii() || word.chars().count() >= 3));
         for word in words {
             let named = self.names.get(word);
             if named.is_some_and(|n| n.pinned) || found.iter().any(|d| d.word == word) {
@@ -247,6 +249,11 @@ impl DriftIndex {
         };
         if let Some(i) = named.and_then(|n| n.file_name_of) {
             return drift(i, "its file name without the path".to_owned());
+        }
+        // A word of letters alone has no path, no extension and no marks:
+        // only its file name is looked for (most words of a summary).
+        if word.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return None;
         }
         if word.contains('/') {
             let ends_with = |i: &usize| {
@@ -305,6 +312,22 @@ impl DriftIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Words are told apart by the table just as by the list of marks and
+    /// `char::is_whitespace`, for every character.
+    #[test]
+    fn words_are_separated_as_the_marks_say() {
+        let listed = |c: char| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '`' | '"' | '\'' | '(' | ')' | '[' | ']' | '{' | '}' | ',' | ';' | '<' | '>'
+                )
+        };
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            assert_eq!(separates(c), listed(c), "{c:?}");
+        }
+    }
 
     fn index(texts: &[&str]) -> DriftIndex {
         DriftIndex::new(
