@@ -17,9 +17,11 @@ mod tests {
     use super::*;
     use crate::buffer::document::Input;
 
-    /// A plan of many summaries is asked about them ahead of the pass, on
-    /// every core: what it finds is what the pass in turn finds, when the
-    /// edit budget of identifier drift runs out part way through too.
+    /// A plan of many summaries is asked about them apart from the pass, on
+    /// another core: what the pass finds is what it finds asking each in
+    /// turn, whichever summaries were asked apart (all of them, the last
+    /// half, those another core reached), when the edit budget of
+    /// identifier drift runs out part way through too.
     #[test]
     fn summaries_asked_ahead_are_verified_as_in_turn() {
         // Pinned paths, and summaries of near misses: each summary spends
@@ -56,17 +58,23 @@ mod tests {
         .unwrap_or_else(|d| panic!("{}", d.message));
         let policy = Policy::builtin();
         let options = Options::default();
-        let run = |ahead: usize| {
+        // Asked apart from the pass from `from` summaries, those after the
+        // `before`th asked before the pass starts.
+        let run = |from: usize, before: Option<usize>| {
             let index = TraceIndex::new(&policy, &trace, options.budget.counter(&policy), None);
             let written = written_tokens(index.counter, &plan);
-            let verification = check(index, &plan, written, &options, ahead);
+            let asked = verifier::Ahead::new(from);
+            if let Some(before) = before {
+                asked.ask_after(before, &policy, &index.drift, &plan);
+                assert_eq!(asked.answered(), 1099 - before);
+            }
+            let verification = check(index, &plan, written, &options, asked);
             let found: Vec<(String, String)> = (verification.diagnostics.iter())
                 .map(|d| (d.code.name().to_owned(), d.message.clone()))
                 .collect();
             (found, verification.stats)
         };
-        let (in_turn, stats) = run(usize::MAX);
-        let (ahead, ahead_stats) = run(1);
+        let (in_turn, stats) = run(usize::MAX, None);
         assert!(
             in_turn
                 .iter()
@@ -80,8 +88,13 @@ mod tests {
         assert!(in_turn
             .iter()
             .any(|(code, _)| code == "commitment-in-summary"));
-        assert_eq!(ahead, in_turn);
-        assert_eq!(ahead_stats, stats);
+        for before in [Some(0), Some(550), None] {
+            assert_eq!(
+                run(1, before),
+                (in_turn.clone(), stats.clone()),
+                "{before:?}"
+            );
+        }
     }
 }
 pub(crate) mod text;
@@ -94,6 +107,7 @@ use crate::buffer::tokens::{Counter, Tokenizer};
 use crate::buffer::trace::Trace;
 use crate::diagnostics::{Code, Diagnostic, Overrides, Severity};
 use crate::policy::Policy;
+use crate::verify::drift::DriftIndex;
 use crate::verify::index::{Class, TraceIndex};
 use crate::verify::verifier::Verifier;
 
@@ -229,48 +243,63 @@ pub(crate) fn verify_index(
     written: Vec<Option<u64>>,
     options: &Options,
 ) -> Verification {
-    check(index, plan, written, options, verifier::AHEAD)
+    let asked = verifier::Ahead::new(verifier::AHEAD);
+    check(index, plan, written, options, asked)
 }
 
-/// [`verify_index`], summaries asked ahead from `ahead` of them.
+/// [`verify_index`], summaries asked apart from the pass as `asked` says
+/// (some may have been asked already).
 fn check(
     mut index: TraceIndex<'_>,
     plan: &Plan,
     written: Vec<Option<u64>>,
     options: &Options,
-    ahead: usize,
+    asked: verifier::Ahead,
 ) -> Verification {
     let findings = std::mem::take(&mut index.findings);
     let n = index.len();
-    let mut next_protected = vec![verifier::narrow(n); n + 1];
-    for i in (0..n).rev() {
-        next_protected[i] = if index.class[i].is_protected() {
-            verifier::narrow(i)
-        } else {
-            next_protected[i + 1]
+    // The pinned identifiers' index is shared with the summaries asked
+    // apart from the pass, on another core.
+    let drift = std::mem::replace(&mut index.drift, DriftIndex::new(Vec::new()));
+    let policy = index.policy;
+    let mut verifier = rayon::in_place_scope(|scope| {
+        if asked.asks(plan) {
+            let (drift, asked) = (&drift, &asked);
+            scope.spawn(move |_| asked.ask(policy, drift, plan));
+        }
+        let mut next_protected = vec![verifier::narrow(n); n + 1];
+        for i in (0..n).rev() {
+            next_protected[i] = if index.class[i].is_protected() {
+                verifier::narrow(i)
+            } else {
+                next_protected[i + 1]
+            };
+        }
+        let mut verifier = Verifier {
+            index,
+            plan,
+            findings,
+            used_by: vec![None; n],
+            represented: vec![false; n],
+            altered: vec![false; n],
+            kept: vec![false; n],
+            next_protected,
+            sequence: Vec::new(),
+            tokens_after: 0,
+            drift_stopped: false,
+            claimed: Vec::new(),
+            written,
+            near: 0,
+            drift: &drift,
+            ahead: &asked,
+            summaries: 0,
         };
-    }
-    let mut verifier = Verifier {
-        index,
-        plan,
-        findings,
-        used_by: vec![None; n],
-        represented: vec![false; n],
-        altered: vec![false; n],
-        kept: vec![false; n],
-        next_protected,
-        sequence: Vec::new(),
-        tokens_after: 0,
-        drift_stopped: false,
-        claimed: Vec::new(),
-        written,
-        near: 0,
-        ahead: verifier::Ahead::default(),
-    };
-    verifier.ahead = verifier::Ahead::of(&verifier.index, plan, ahead);
-    for (p, region) in plan.regions.iter().enumerate() {
-        verifier.entry(p, region);
-    }
+        for (p, region) in plan.regions.iter().enumerate() {
+            verifier.entry(p, region);
+        }
+        asked.over();
+        verifier
+    });
     verifier.missing();
     verifier.preserve_order();
     verifier.order_rules();
@@ -303,14 +332,13 @@ fn check(
         sequence,
         claimed,
         written,
-        ahead,
         ..
     } = verifier;
     dispose::later(
         (
             index.leftovers(),
             (used_by, represented, altered, kept, next_protected),
-            (sequence, claimed, written, ahead),
+            (sequence, claimed, written, asked, drift),
         ),
         n >= dispose::LARGE,
     );

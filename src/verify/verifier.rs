@@ -10,10 +10,13 @@ use crate::diagnostics::codes::verify as codes;
 use crate::diagnostics::{Code, Diagnostic, Severity};
 use crate::policy::Policy;
 use crate::source::{Span, Spanned, Text};
+use crate::verify::drift::DriftIndex;
 use crate::verify::findings::{Anchor, Findings};
 use crate::verify::index::{Class, TraceIndex};
 use crate::verify::{difference, Options};
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 pub(super) struct Verifier<'a> {
     pub(super) index: TraceIndex<'a>,
@@ -42,24 +45,39 @@ pub(super) struct Verifier<'a> {
     /// Where the next trace region a plan names most likely is: after the
     /// last one it named (plans name regions in trace order).
     pub(super) near: usize,
-    /// What was asked of each summary ahead of the pass.
-    pub(super) ahead: Ahead,
+    /// The pinned identifiers' index (taken from the trace index, to be
+    /// shared with [`Ahead::ask`] while the pass goes on).
+    pub(super) drift: &'a DriftIndex,
+    /// What was asked of each summary apart from the pass.
+    pub(super) ahead: &'a Ahead,
+    /// Summaries the pass has come to.
+    pub(super) summaries: usize,
 }
 
 /// A variant of a pinned identifier in a summary: the word, the pinned
 /// text, how they are alike, the pinned region.
 type Found = (String, String, String, usize);
 
-/// What each summary of a large plan is asked ahead of the pass over the
-/// plan, on every core, since it needs nothing from the summaries before
-/// it: whether a hint matches its own words (a summary that quotes none),
-/// and the variants of pinned identifiers in it with what the search
-/// spent of the edit budget.
+/// What each summary of a large plan is asked apart from the pass over
+/// the plan, since it needs nothing from the summaries before it: whether
+/// a hint matches its own words (a summary that quotes none), and the
+/// variants of pinned identifiers in it with what the search spent of the
+/// edit budget. Another core asks the summaries from the last one back
+/// while the pass goes forward, and stops where the pass has come to: the
+/// pass asks in turn each summary not asked yet, so each is asked once,
+/// and what is found does not depend on who asked first.
 #[derive(Default)]
 pub(super) struct Ahead {
-    hinted: Vec<Option<bool>>,
-    drift: Vec<Option<Searched>>,
+    /// Asked of each summary, numbered in plan order; made by [`Ahead::ask`].
+    asked: OnceLock<Vec<OnceLock<Asked>>>,
+    /// Summaries from which they are asked ahead.
+    from: usize,
+    /// The summary the pass has come to.
+    pass: AtomicUsize,
 }
+
+/// Whether a hint matches, and the variants found (`None`: asked in turn).
+type Asked = (Option<bool>, Option<Searched>);
 
 /// The variants found in a summary, and what the search spent.
 type Searched = (Vec<Found>, u64);
@@ -68,32 +86,88 @@ type Searched = (Vec<Found>, u64);
 pub(super) const AHEAD: usize = 1024;
 
 impl Ahead {
-    /// What each summary is asked, when the plan has `from` of them or more.
-    pub(super) fn of(index: &TraceIndex<'_>, plan: &Plan, from: usize) -> Ahead {
-        let summaries = (plan.regions.iter())
-            .filter(|region| matches!(region.entry, Entry::Summary { .. }))
-            .count();
-        if summaries < from {
-            return Ahead::default();
+    /// Summaries to be asked when the plan has `from` of them or more.
+    pub(super) fn new(from: usize) -> Ahead {
+        Ahead {
+            from,
+            ..Ahead::default()
         }
-        use rayon::prelude::*;
-        let drift = &index.drift;
-        let asked: Vec<(Option<bool>, Option<Searched>)> = (plan.regions.par_iter())
-            .with_min_len(256)
-            .map(|region| {
-                let Entry::Summary { quotes, text, .. } = &region.entry else {
-                    return (None, None);
-                };
-                let hinted = quotes.is_empty().then(|| index.policy.any_hint(&text.node));
-                let found = (!drift.is_empty())
-                    .then(|| drift.find_ahead(&text.node))
-                    .flatten()
-                    .map(|(found, spent)| (found.into_iter().map(found_of).collect(), spent));
-                (hinted, found)
+    }
+
+    /// Whether `plan` may have enough summaries to ask them ahead.
+    pub(super) fn asks(&self, plan: &Plan) -> bool {
+        plan.regions.len() >= self.from
+    }
+
+    /// Asks the summaries of `plan`, if it has enough of them, from the
+    /// last one back, until the pass comes to them.
+    pub(super) fn ask(&self, policy: &Policy, drift: &DriftIndex, plan: &Plan) {
+        self.ask_from(0, policy, drift, plan);
+    }
+
+    /// Asks the summaries after the `before`th before the pass starts.
+    #[cfg(test)]
+    pub(super) fn ask_after(
+        &self,
+        before: usize,
+        policy: &Policy,
+        drift: &DriftIndex,
+        plan: &Plan,
+    ) {
+        self.ask_from(before, policy, drift, plan);
+    }
+
+    /// [`Ahead::ask`], stopping at summary `stop` too.
+    fn ask_from(&self, stop: usize, policy: &Policy, drift: &DriftIndex, plan: &Plan) {
+        if self.pass.load(Ordering::Relaxed) == usize::MAX {
+            return;
+        }
+        let summaries = || {
+            (plan.regions.iter().rev()).filter_map(|region| match &region.entry {
+                Entry::Summary { quotes, text, .. } => Some((quotes, text)),
+                _ => None,
             })
-            .collect();
-        let (hinted, drift) = asked.into_iter().unzip();
-        Ahead { hinted, drift }
+        };
+        let count = summaries().count();
+        if count < self.from {
+            return;
+        }
+        let asked = self
+            .asked
+            .get_or_init(|| (0..count).map(|_| OnceLock::new()).collect());
+        for ((quotes, text), (s, asked)) in summaries().zip(asked.iter().enumerate().rev()) {
+            if self.pass.load(Ordering::Relaxed).max(stop) >= s {
+                return;
+            }
+            if asked.get().is_some() {
+                continue;
+            }
+            let hinted = quotes.is_empty().then(|| policy.any_hint(&text.node));
+            let found = (!drift.is_empty())
+                .then(|| drift.find_ahead(&text.node))
+                .flatten()
+                .map(|(found, spent)| (found.into_iter().map(found_of).collect(), spent));
+            let _ = asked.set((hinted, found));
+        }
+    }
+
+    /// The pass has come to summary `s`: what it was asked, if it was.
+    fn at(&self, s: usize) -> Option<&Asked> {
+        self.pass.store(s, Ordering::Relaxed);
+        self.asked.get()?.get(s)?.get()
+    }
+
+    /// Summaries asked so far.
+    #[cfg(test)]
+    pub(super) fn answered(&self) -> usize {
+        (self.asked.get().into_iter().flatten())
+            .filter(|asked| asked.get().is_some())
+            .count()
+    }
+
+    /// The pass is over: nothing more is asked.
+    pub(super) fn over(&self) {
+        self.pass.store(usize::MAX, Ordering::Relaxed);
     }
 }
 
@@ -570,6 +644,9 @@ impl<'a> Verifier<'a> {
         text_span: &Span,
         quoted: &[Span],
     ) {
+        // Summaries are numbered as `Ahead` numbers them: in plan order.
+        let ahead = self.ahead.at(self.summaries);
+        self.summaries += 1;
         let mut low = usize::MAX;
         let mut high = 0;
         let mut covers_span: Option<Span> = None;
@@ -616,7 +693,7 @@ impl<'a> Verifier<'a> {
         // of a finding shown.
         let asked = quoted
             .is_empty()
-            .then(|| self.ahead.hinted.get(p).copied().flatten());
+            .then(|| ahead.and_then(|(hinted, _)| *hinted));
         let hinted = asked
             .flatten()
             .unwrap_or_else(|| self.policy().any_hint(&own_words))
@@ -642,20 +719,14 @@ impl<'a> Verifier<'a> {
         }
         // Searched to the end (within its own edit budget) so the report
         // counts every variant, shown or not.
-        if !self.index.drift.is_empty() {
+        if !self.drift.is_empty() {
             // Asked ahead, it stands while the budget holds what it spent.
-            let ahead = self.ahead.drift.get_mut(p).and_then(Option::take);
+            let ahead = ahead.and_then(|(_, found)| found.as_ref());
             let found: Vec<Found> = match ahead {
-                Some((found, spent)) if self.index.drift.spend(spent) => found,
-                _ => self
-                    .index
-                    .drift
-                    .find(text)
-                    .into_iter()
-                    .map(found_of)
-                    .collect(),
+                Some((found, spent)) if self.drift.spend(*spent) => found.clone(),
+                _ => self.drift.find(text).into_iter().map(found_of).collect(),
             };
-            if self.index.drift.exhausted() && !self.drift_stopped {
+            if self.drift.exhausted() && !self.drift_stopped {
                 self.drift_stopped = true;
                 self.findings.incomplete(Code::IdentifierDrift);
                 let diagnostic = codes::drift_stopped(crate::verify::drift::EDIT_BUDGET);
