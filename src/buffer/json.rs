@@ -541,18 +541,48 @@ pub(super) fn piece(
 /// read once, each shared with the file and spanned where it is written;
 /// `None` for any other list.
 fn strings(file: &Arc<SourceFile>, part: &str) -> Option<Vec<crate::source::Spanned<Text>>> {
-    let strings: Vec<&str> = serde_json::from_str(part).ok()?;
-    let text = file.text();
-    // Made at its size (collected through `Option`, it would grow).
-    let mut shared = Vec::with_capacity(strings.len());
-    for inner in strings {
-        let start = offset_in(text, inner);
-        shared.push(crate::source::Spanned::new(
-            Text::in_file(file, start..start + inner.len())?,
-            start - 1..start + inner.len() + 1,
-        ));
-    }
+    // Made at its size: two quotes a string written plainly.
+    let quotes = memchr::memchr_iter(b'"', part.as_bytes()).count();
+    let mut reader = serde_json::Deserializer::from_str(part);
+    let shared = (&mut reader)
+        .deserialize_seq(InPlace {
+            file,
+            capacity: quotes / 2,
+        })
+        .ok()??;
+    reader.end().ok()?;
     Some(shared)
+}
+
+/// A list of strings read as texts of the file, each where it is written:
+/// `None` if one is written with escapes (no slice of the file says it).
+struct InPlace<'f> {
+    file: &'f Arc<SourceFile>,
+    capacity: usize,
+}
+
+impl<'de> Visitor<'de> for InPlace<'_> {
+    type Value = Option<Vec<crate::source::Spanned<Text>>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of strings")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut list: A) -> Result<Self::Value, A::Error> {
+        let text = self.file.text();
+        let mut shared = Vec::with_capacity(self.capacity);
+        while let Some(inner) = list.next_element::<&'de str>()? {
+            let start = offset_in(text, inner);
+            let Some(item) = Text::in_file(self.file, start..start + inner.len()) else {
+                return Ok(None);
+            };
+            shared.push(crate::source::Spanned::new(
+                item,
+                start - 1..start + inner.len() + 1,
+            ));
+        }
+        Ok(Some(shared))
+    }
 }
 
 /// A field other than `text`: a string written without escapes is shared
