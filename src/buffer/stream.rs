@@ -1,11 +1,13 @@
 //! A trace read as it streams: a JSON or JSON Lines file, read a piece at
-//! a time and never held whole. One thread reads the file in blocks and
-//! cuts each between two regions (after a line break in JSON Lines; in
-//! JSON, just before a region that follows a comma and a line break,
-//! as a file written a region a line, or pretty-printed, has them). Every
-//! core reads pieces into regions, each piece on one thread, with the
-//! readers the whole file would use ([`super::json::piece`] and
-//! [`super::jsonl`]); the caller takes the regions in order. A piece's
+//! a time and never held whole. The file is read in blocks, each cut
+//! between two regions (after a line break in JSON Lines; in JSON, just
+//! before a region that follows a comma and a line break, as a file
+//! written a region a line, or pretty-printed, has them). Every core
+//! reads pieces: a task reads the next one from the file, leaves the one
+//! after it to another task, and reads its piece into regions on the core
+//! it was just read on, with the readers the whole file would use
+//! ([`super::json::piece`] and [`super::jsonl`]); the caller takes the
+//! regions in order. A piece's
 //! text is dropped, and its buffer read into again, once its regions are
 //! taken: memory holds the pieces in flight and what the caller keeps.
 //!
@@ -177,11 +179,13 @@ impl Streaming {
     /// regions on the thread that read them, and `each` is handed them
     /// with what `map` said, in file order, on one thread at a time.
     ///
-    /// This thread reads the file; each piece is read into regions as soon
-    /// as it is cut, on any core, and the task that finishes the piece
-    /// next in order hands it and any after it already read, so no core
-    /// waits for a batch. Called from a task of the thread pool, the file
-    /// is read whole instead: reading here would wait on the pool it is in.
+    /// Tasks of the thread pool read the file, a piece each: a task reads
+    /// the next piece, has the one after it read by another task, and reads
+    /// its own into regions while the bytes are in its core's cache; the
+    /// task that finishes the piece next in order hands it and any after it
+    /// already read, so no core waits for a batch. Called from a task of
+    /// the thread pool, the file is read whole instead: tasks that wait for
+    /// a buffer or for the file would wait on the pool they are in.
     pub(crate) fn regions<T: Send>(
         self,
         map: impl Fn(&Piece, &[Typed]) -> T + Sync,
@@ -204,7 +208,7 @@ impl Streaming {
             file.seek(std::io::SeekFrom::Start(start))
                 .map_err(|_| ReadWhole)?;
         }
-        // The buffers in flight are all there are: the reader waits for one.
+        // The buffers in flight are all there are: a task waits for one.
         let (spare, spares) = channel();
         for _ in 0..IN_FLIGHT {
             let _ = spare.send(Vec::new());
@@ -219,51 +223,132 @@ impl Streaming {
             lists: Mutex::new(Vec::new()),
             spare,
         };
-        let (name, map, order) = (name.as_str(), &map, &order);
-        let read = rayon::in_place_scope(|scope| {
-            let mut number = 0;
-            read_blocks(
-                file.take(len as u64),
+        let reading = Mutex::new(Reading {
+            reader: Reader {
+                file: file.take(len as u64),
                 len,
                 format,
                 block,
-                &spares,
-                |block| {
-                    if order.failed.load(Ordering::Acquire) {
-                        return false;
-                    }
-                    let n = number;
-                    number += 1;
-                    scope.spawn(move |_| {
-                        // Were a task to panic, the reader must not wait
-                        // for its buffer: the panic then reaches the caller.
-                        let _unwinding = FailOnUnwind(order);
-                        let parsed = parse(name, format, block, map, &order.lists);
-                        order.arrived(n, parsed);
-                    });
-                    true
-                },
-            )
+                carry: Vec::new(),
+                base: 0,
+                read: 0,
+                first: true,
+                starts: vec![0],
+                done: false,
+            },
+            spares,
+            number: 0,
         });
+        let tasks = Tasks {
+            name: name.as_str(),
+            format,
+            map: &map,
+            order: &order,
+            reading: &reading,
+        };
+        rayon::in_place_scope(|scope| scope.spawn(move |scope| tasks.run(scope)));
         let Order {
             waiting,
             hander,
             failed,
             ..
         } = order;
-        let starts = read?;
+        let reading = reading.into_inner().map_err(|_| ReadWhole)?;
         let hander = hander.lock().map_err(|_| ReadWhole)?;
         let handed = &hander.1;
         let waiting = waiting.lock().map_err(|_| ReadWhole)?;
         match failed.load(Ordering::Acquire) {
-            false if handed.finished && handed.regions > 0 && waiting.pieces.is_empty() => {
-                source.found_lines(starts);
+            false
+                if reading.reader.done
+                    && handed.finished
+                    && handed.regions > 0
+                    && waiting.pieces.is_empty() =>
+            {
+                source.found_lines(reading.reader.starts);
                 Ok(())
             }
             // No region at all: what reading it whole says (an empty file, an empty list).
             _ => Err(ReadWhole),
         }
     }
+}
+
+/// What every task of a streaming shares: each reads the next piece, has
+/// the one after it read by another task, then reads its piece into
+/// regions (on the core whose cache the piece was just read into) and
+/// hands what is next in order.
+struct Tasks<'t, M, T, F> {
+    name: &'t str,
+    format: InputFormat,
+    map: &'t M,
+    order: &'t Order<T, F>,
+    reading: &'t Mutex<Reading<std::io::Take<File>>>,
+}
+
+impl<M, T, F> Clone for Tasks<'_, M, T, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M, T, F> Copy for Tasks<'_, M, T, F> {}
+
+impl<'t, M, T, F> Tasks<'t, M, T, F>
+where
+    M: Fn(&Piece, &[Typed]) -> T + Sync,
+    T: Send,
+    F: FnMut(&Piece, &[Typed], T) + Send,
+{
+    fn run(self, scope: &rayon::Scope<'t>) {
+        // Were a task to panic, no other may wait for its buffer: the
+        // panic then reaches the caller.
+        let _unwinding = FailOnUnwind(self.order);
+        let Some((n, block)) = self.read() else {
+            return;
+        };
+        if !block.last {
+            scope.spawn(move |scope| self.run(scope));
+        }
+        let parsed = parse(self.name, self.format, block, self.map, &self.order.lists);
+        self.order.arrived(n, parsed);
+    }
+
+    /// The next piece and its number; `None` at the end, or once the
+    /// reading failed.
+    fn read(&self) -> Option<(usize, Block)> {
+        let order = self.order;
+        let Ok(mut reading) = self.reading.lock() else {
+            order.fail();
+            return None;
+        };
+        let reading = &mut *reading;
+        if reading.reader.done || order.failed.load(Ordering::Acquire) {
+            return None;
+        }
+        let spare = reading.spares.recv().ok()?;
+        if order.failed.load(Ordering::Acquire) {
+            return None;
+        }
+        match reading.reader.next(spare) {
+            Ok(block) => {
+                let n = reading.number;
+                reading.number += 1;
+                Some((n, block))
+            }
+            Err(ReadWhole) => {
+                order.fail();
+                None
+            }
+        }
+    }
+}
+
+/// The file as it is read, and the buffers to read it into.
+struct Reading<R> {
+    reader: Reader<R>,
+    spares: Receiver<Vec<u8>>,
+    /// The number of the next piece.
+    number: usize,
 }
 
 /// Pieces read ahead of the one handed (each holds a buffer of [`BLOCK`]).
@@ -279,7 +364,7 @@ struct Order<T, F> {
     failed: AtomicBool,
     /// The lists regions are read into, emptied and read into again.
     lists: Mutex<Vec<Vec<Typed>>>,
-    /// Buffers back to the reader.
+    /// Buffers back to the tasks that read the file.
     spare: Sender<Vec<u8>>,
 }
 
@@ -346,7 +431,7 @@ impl<T, F: FnMut(&Piece, &[Typed], T)> Order<T, F> {
         (self.waiting.lock()).is_ok_and(|waiting| waiting.pieces.contains_key(&waiting.next))
     }
 
-    /// Stops the reading, and wakes the reader if it waits for a buffer.
+    /// Stops the reading, and wakes a task that waits for a buffer.
     fn fail(&self) {
         self.failed.store(true, Ordering::Release);
         let _ = self.spare.send(Vec::new());
@@ -364,7 +449,7 @@ struct Handed {
 
 /// Hands a piece's regions to `each`, numbered in the file, once the
 /// pieces before them say the document goes on; the piece's buffer goes
-/// back to the reader.
+/// back to the tasks that read the file.
 fn hand<T>(
     parsed: Parsed<T>,
     order: &mut Handed,
@@ -478,83 +563,79 @@ fn parse<T>(
     })
 }
 
-/// Reads `len` bytes of text in blocks, cuts each between two regions and
-/// sends it on; where the lines start, found on the way.
-fn read_blocks(
-    mut file: impl Read,
+/// Reads `len` bytes of text a block at a time, and cuts each between two
+/// regions; where the lines start, found on the way.
+struct Reader<R> {
+    file: R,
     len: usize,
     format: InputFormat,
     block: usize,
-    spares: &Receiver<Vec<u8>>,
-    mut send: impl FnMut(Block) -> bool,
-) -> Result<Vec<usize>, ReadWhole> {
-    let mut starts = vec![0];
-    let mut carry: Vec<u8> = Vec::new();
-    let mut base = 0;
-    let mut read = 0;
-    // Where the search for a cut starts in what is carried: before it, none.
-    let mut searched = 0;
-    let mut first = true;
-    // `carry` holds all that was read since the last cut, none found yet.
-    let mut uncut = false;
-    loop {
-        // Bytes with no cut yet are read on into (not copied: a long line
-        // would be copied once a block); what follows a cut starts a spare.
-        let mut bytes = if uncut {
-            std::mem::take(&mut carry)
-        } else {
-            let mut spare = spares.recv().map_err(|_| ReadWhole)?;
-            spare.clear();
-            spare.append(&mut carry);
-            spare
-        };
-        let before = bytes.len();
-        let got = (&mut file)
-            .take(block as u64)
-            .read_to_end(&mut bytes)
-            .map_err(|_| ReadWhole)?;
-        read += got;
-        let last = got < block;
-        if last && read != len {
-            // The file changed since it was opened.
-            return Err(ReadWhole);
-        }
-        let cut = if last {
-            Some(bytes.len())
-        } else {
-            cut(&bytes, searched, format)
-        };
-        let Some(cut) = cut else {
-            // No cut yet (a long line): read on, searching only what is new.
-            searched = before.saturating_sub(LOOK_BACK);
-            carry = bytes;
-            uncut = true;
-            continue;
-        };
-        if first && last {
-            // Nowhere to cut it (a file on one line): it would be one piece,
-            // the whole file in memory; it is read whole, on every core.
-            return Err(ReadWhole);
-        }
-        (searched, uncut) = (0, false);
-        carry.extend_from_slice(&bytes[cut..]);
-        bytes.truncate(cut);
-        line_starts_in(&bytes, base, carry.first().copied(), &mut starts);
-        let length = bytes.len();
-        let piece = Block {
-            bytes,
-            base,
-            first,
-            last,
-        };
-        if !send(piece) {
-            // Reading stopped: the caller reads the file whole.
-            return Err(ReadWhole);
-        }
-        base += length;
-        first = false;
-        if last {
-            return Ok(starts);
+    /// What follows the last cut.
+    carry: Vec<u8>,
+    /// Where the next piece starts in the text.
+    base: usize,
+    read: usize,
+    first: bool,
+    starts: Vec<usize>,
+    /// The last piece was read.
+    done: bool,
+}
+
+impl<R: Read> Reader<R> {
+    /// The next piece, read into `bytes` after what the last cut left.
+    fn next(&mut self, mut bytes: Vec<u8>) -> Result<Block, ReadWhole> {
+        bytes.clear();
+        bytes.append(&mut self.carry);
+        // Where the search for a cut starts: before it, there is none.
+        let mut searched = 0;
+        loop {
+            let before = bytes.len();
+            let got = (&mut self.file)
+                .take(self.block as u64)
+                .read_to_end(&mut bytes)
+                .map_err(|_| ReadWhole)?;
+            self.read += got;
+            let last = got < self.block;
+            if last && self.read != self.len {
+                // The file changed since it was opened.
+                return Err(ReadWhole);
+            }
+            let cut = if last {
+                Some(bytes.len())
+            } else {
+                cut(&bytes, searched, self.format)
+            };
+            let Some(cut) = cut else {
+                // No cut yet (a long line): read on into the same bytes
+                // (not copied: a long line would be copied once a block),
+                // searching only what is new.
+                searched = before.saturating_sub(LOOK_BACK);
+                continue;
+            };
+            if self.first && last {
+                // Nowhere to cut it (a file on one line): it would be one
+                // piece, the whole file in memory; it is read whole, on
+                // every core.
+                return Err(ReadWhole);
+            }
+            self.carry.extend_from_slice(&bytes[cut..]);
+            bytes.truncate(cut);
+            line_starts_in(
+                &bytes,
+                self.base,
+                self.carry.first().copied(),
+                &mut self.starts,
+            );
+            let piece = Block {
+                base: self.base,
+                first: self.first,
+                last,
+                bytes,
+            };
+            self.base += piece.bytes.len();
+            self.first = false;
+            self.done = last;
+            return Ok(piece);
         }
     }
 }
