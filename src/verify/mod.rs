@@ -262,11 +262,7 @@ fn check(
     // apart from the pass, on another core.
     let drift = std::mem::replace(&mut index.drift, DriftIndex::new(Vec::new()));
     let policy = index.policy;
-    let mut verifier = rayon::in_place_scope(|scope| {
-        if asked.asks(plan) {
-            let (drift, asked) = (&drift, &asked);
-            scope.spawn(move |_| asked.ask(policy, drift, plan));
-        }
+    let pass = || {
         let mut next_protected = vec![verifier::narrow(n); n + 1];
         for i in (0..n).rev() {
             next_protected[i] = if index.class[i].is_protected() {
@@ -299,7 +295,16 @@ fn check(
         }
         asked.over();
         verifier
-    });
+    };
+    // A small plan is passed over alone (and no thread pool is started).
+    let mut verifier = match asked.asks(plan) {
+        true => rayon::in_place_scope(|scope| {
+            let (drift, asked) = (&drift, &asked);
+            scope.spawn(move |_| asked.ask(policy, drift, plan));
+            pass()
+        }),
+        false => pass(),
+    };
     verifier.missing();
     verifier.preserve_order();
     verifier.order_rules();
