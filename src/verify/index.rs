@@ -186,7 +186,8 @@ struct Ids {
     /// hash, by directory entry; within an entry, in trace order, or
     /// sorted if it holds more than [`SMALL_ENTRY`].
     sorted: Vec<u64>,
-    /// Where in `sorted` the hashes of each value of their top bits start.
+    /// Where in `sorted` the regions of each value of their hashes' top
+    /// bits start.
     directory: Vec<u32>,
     /// How far a hash is shifted for its place in `directory`.
     shift: u32,

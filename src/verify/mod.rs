@@ -19,8 +19,8 @@ mod tests {
 
     /// A plan of many summaries is asked about them apart from the pass, on
     /// another core: what the pass finds is what it finds asking each in
-    /// turn, whichever summaries were asked apart (all of them, the last
-    /// half, those another core reached), when the edit budget of
+    /// turn, whichever summaries were asked apart (all but the first, the
+    /// last half, those another core reached), when the edit budget of
     /// identifier drift runs out part way through too.
     #[test]
     fn summaries_asked_ahead_are_verified_as_in_turn() {
