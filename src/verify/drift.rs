@@ -53,7 +53,7 @@ pub struct DriftIndex {
     /// What is left of [`EDIT_BUDGET`] for the searches in turn.
     budget: AtomicU64,
     /// What is left of [`EDIT_BUDGET`] for the searches asked ahead, on
-    /// every core ([`DriftIndex::find_ahead`]): together they compare no
+    /// another core ([`DriftIndex::find_ahead`]): together they compare no
     /// more than the searches in turn may.
     ahead: AtomicU64,
 }
