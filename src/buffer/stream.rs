@@ -325,6 +325,11 @@ where
         if reading.reader.done || order.failed.load(Ordering::Acquire) {
             return None;
         }
+        // With every buffer taken, this waits holding the file, and the
+        // other tasks only read their pieces into regions and hand them:
+        // the piece next in order is always among those being read (it was
+        // cut before the ones that wait for it), and once it is handed its
+        // buffer comes back here.
         let spare = reading.spares.recv().ok()?;
         if order.failed.load(Ordering::Acquire) {
             return None;
