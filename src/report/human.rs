@@ -297,8 +297,6 @@ fn audited(
 /// Where an audit's evidence lines start, under a commitment's outcome.
 const EVIDENCE: usize = 14;
 
-/// `text` after `label`, wrapped to `width` with its further lines under
-/// its first word.
 /// A note for each code whose warnings past the limit were counted, not shown.
 pub(super) fn folded_notes(folded: &[Folded], width: usize) -> String {
     let mut notes = String::new();
@@ -315,6 +313,8 @@ pub(super) fn folded_notes(folded: &[Folded], width: usize) -> String {
     notes
 }
 
+/// `text` after `label`, wrapped to `width` with its further lines under
+/// its first word.
 fn wrapped(label: &str, text: &str, width: usize) -> String {
     hanging(label, text, label.chars().count(), width)
 }
