@@ -27,14 +27,6 @@ impl JsonRegion<'_> {
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for JsonRegion<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut region = JsonRegion::empty();
-        Fill(&mut region).deserialize(deserializer)?;
-        Ok(region)
-    }
-}
-
 /// Reads a region's fields into a [`JsonRegion`] in place, each region of
 /// a file into the same one (it is not copied out of the parser). What it
 /// gives is the address where the region's last value ends (0: it has
@@ -772,20 +764,20 @@ mod tests {
     ) {
         let file = SourceFile::new("t.json", text);
         // Read from the file's own text: spans are where fields are in it.
-        let read = || -> JsonRegion {
-            serde_json::from_str(file.text()).unwrap_or_else(|e| panic!("{e}: {text}"))
-        };
-        let written = |fields| Written {
-            fields,
+        let mut fields = JsonRegion::empty();
+        let mut values = serde_json::Deserializer::from_str(file.text());
+        (Fill(&mut fields).deserialize(&mut values))
+            .and_then(|_| values.end())
+            .unwrap_or_else(|e| panic!("{e}: {text}"));
+        let written = || Written {
+            fields: &fields,
             span: lines.then_some(0..text.len()),
             index: 3,
             listed: !lines,
         };
-        let first = read();
-        let plain = plain(&file, &written(&first));
-        let fields = read();
+        let plain = plain(&file, &written());
         let mut raw = RawRegion::empty();
-        let full = written(&fields)
+        let full = written()
             .typed(&file, &mut raw)
             .and_then(|()| crate::buffer::trace::region(&file, &mut raw))
             .map_err(|d| d.message);
