@@ -388,24 +388,21 @@ pub(crate) fn facts(policy: &Policy, counter: Counter, region: &Region) -> Facts
 /// piece it is in, decoded only if a hint or the tokenizer reads it.
 fn plain_facts(policy: &Policy, counter: Counter, plain: &Plain, piece: &Piece) -> Facts {
     let literal = piece.written(&plain.content_span);
-    let mut text = None;
-    let mut text = || {
-        text.get_or_insert_with(|| match plain.escaped {
-            true => crate::buffer::json::string(literal).unwrap_or_default(),
-            // Between its quotes, as it is.
-            false => Cow::Borrowed(
-                literal
-                    .get(1..literal.len().saturating_sub(1))
-                    .unwrap_or_default(),
-            ),
-        })
-        .clone()
+    let (hint, count) = (plain.role != Some(Role::Tool), counter.counts(plain.tokens));
+    // The text, if the hints or the tokenizer read it: decoded when it is
+    // written with escapes, else as it stands between its quotes.
+    let text = match (hint || count, plain.escaped) {
+        (false, _) => Cow::Borrowed(""),
+        (true, true) => crate::buffer::json::string(literal).unwrap_or_default(),
+        (true, false) => Cow::Borrowed(
+            literal
+                .get(1..literal.len().saturating_sub(1))
+                .unwrap_or_default(),
+        ),
     };
     Facts {
-        hinted: plain.role != Some(Role::Tool) && policy.any_hint(&text()),
-        counted: counter
-            .counts(plain.tokens)
-            .then(|| crate::buffer::tokens::count(counter.tokenizer, &text())),
+        hinted: hint && policy.any_hint(&text),
+        counted: count.then(|| crate::buffer::tokens::count(counter.tokenizer, &text)),
         written: written_hash(literal),
     }
 }
