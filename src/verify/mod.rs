@@ -65,7 +65,7 @@ mod tests {
             let written = written_tokens(index.counter, &plan);
             let asked = verifier::Ahead::new(from);
             if let Some(before) = before {
-                asked.ask_after(before, &policy, &index.drift, &plan);
+                asked.ask_from(before, &policy, &index.drift, &plan);
                 assert_eq!(asked.answered(), 1099 - before);
             }
             let verification = check(index, &plan, written, &options, asked);

@@ -105,20 +105,9 @@ impl Ahead {
         self.ask_from(0, policy, drift, plan);
     }
 
-    /// Asks the summaries after the `before`th before the pass starts.
-    #[cfg(test)]
-    pub(super) fn ask_after(
-        &self,
-        before: usize,
-        policy: &Policy,
-        drift: &DriftIndex,
-        plan: &Plan,
-    ) {
-        self.ask_from(before, policy, drift, plan);
-    }
-
-    /// [`Ahead::ask`], stopping at summary `stop` too.
-    fn ask_from(&self, stop: usize, policy: &Policy, drift: &DriftIndex, plan: &Plan) {
+    /// [`Ahead::ask`], stopping at summary `stop` too (a test asks the
+    /// summaries after it before the pass starts).
+    pub(super) fn ask_from(&self, stop: usize, policy: &Policy, drift: &DriftIndex, plan: &Plan) {
         if self.pass.load(Ordering::Relaxed) == usize::MAX {
             return;
         }
