@@ -1,33 +1,48 @@
-//! What a compaction did to each thing the user told the agent: for every
-//! user commitment of an imported event, whether the buffer after holds it
-//! byte for byte (`verbatim`), in other words (`paraphrased`), changed
-//! (`altered`: another identifier or number, a dropped negation, ordering
-//! or scope word) or not at all (`lost`); and which sentences the summary
-//! presents as the user's requirements that no user text before the
-//! compaction supports (`invented`). A pure function of the event: offline,
-//! no model, the same answer every run.
+//! What each compaction of a session did to each thing the user told the
+//! agent. Every compaction is judged against every commitment still
+//! binding in the whole session — the user's own words, wherever they were
+//! typed, not only those since the previous compaction — so a commitment
+//! the first summary kept and the second dropped is reported at the second,
+//! with its history. For each: whether the buffer after holds it as a unit
+//! (`verbatim`), in other words (`paraphrased`), changed (`altered`: another
+//! identifier or number, a dropped negation, ordering or scope word) or not
+//! at all (`lost`); and which sentences the summary presents as the user's
+//! requirements that nothing the user said supports (`invented`).
+//!
+//! What the user typed is cut into units ([`units`]); units that do not
+//! bind — questions, acknowledgements, Markdown debris, pasted output — are
+//! set apart ([`binding`]), counted and listed, never reported as losses.
+//! A pure function of the session: offline, no model, the same answer
+//! every run.
 
-use std::sync::LazyLock;
+mod binding;
+mod invented;
+mod judge;
+mod units;
 
-use regex::Regex;
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
-use crate::buffer::plan::Entry;
-use crate::buffer::trace::{Derived, RegionKind};
-use crate::import::{self, Event, Origin};
+pub use binding::NotBinding;
+pub(crate) use invented::invented;
+pub(crate) use judge::After;
+pub(crate) use units::units;
+
+use crate::buffer::trace::Derived;
+use crate::import::{self, Event, Origin, ANSWER_MARK};
 use crate::policy::Policy;
-use crate::verify::text::{self, Words};
-use crate::verify::{verify, Options, Verdict};
+use crate::verify::text::Words;
 
 /// What became of one commitment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
-    /// Its text is in the buffer after, byte for byte.
+    /// It stands in the buffer after as the user wrote it.
     Verbatim,
-    /// Not byte for byte, but a sentence after carries it.
+    /// Not as written, but the buffer after carries its meaning.
     Paraphrased,
-    /// The closest sentence changes it.
+    /// The closest passage changes its meaning.
     Altered,
     /// Nothing after carries it.
     Lost,
@@ -55,31 +70,47 @@ impl Outcome {
             Outcome::Unauditable => "unauditable",
         }
     }
+
+    /// Altered or lost: what a person must be told.
+    pub fn is_loss(self) -> bool {
+        matches!(self, Outcome::Altered | Outcome::Lost)
+    }
 }
 
-/// Why an outcome was decided: the sentence after that is closest.
+/// Why an outcome was decided: the passage after that is closest.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Evidence {
-    /// The closest sentence of the buffer after.
+    /// The closest passage of the buffer after (one to three of its
+    /// sentences, list items or rows).
     pub sentence: String,
-    /// The share of the commitment's words that sentence holds, 0 to 1.
+    /// The share of the commitment's words that passage holds, 0 to 1.
     pub similarity: f64,
-    /// What the sentence changes: identifiers, negation, ordering, scope.
+    /// What the passage changes (identifiers, negation, ordering, scope),
+    /// or how it quotes the commitment.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<String>,
-    /// A word diff from the commitment to the sentence, for `altered`.
+    /// A word diff from the commitment to the passage, for `altered`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
+}
+
+/// What became of a commitment at an earlier compaction of the session.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Earlier {
+    /// The compaction, N from 1.
+    pub event: usize,
+    /// What became of the commitment there.
+    pub outcome: Outcome,
 }
 
 /// One user commitment and what became of it.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Commitment {
-    /// The trace region's id in the imported trace.
+    /// Its id in the session: `l` and its line, `.N` for the Nth unit of a line.
     pub id: String,
-    /// The 1-based line of the user record it came from.
+    /// The 1-based line of the record it came from.
     pub source_line: Option<u64>,
-    /// The commitment as the user wrote it.
+    /// The commitment as the user wrote it (a choice: `QUESTION → CHOICE`).
     pub text: String,
     /// Its kind, or `unclassified`.
     pub kind: String,
@@ -87,21 +118,61 @@ pub struct Commitment {
     pub derived: Derived,
     /// What became of it.
     pub outcome: Outcome,
-    /// The closest sentence after, unless it is there byte for byte.
+    /// The closest passage after, unless it stands there as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence: Option<Evidence>,
+    /// What became of it at the session's earlier compactions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<Earlier>,
 }
 
-/// A sentence the summary presents as the user's that no user text
-/// before the compaction supports.
+/// A unit the user typed that does not bind: never judged as a loss.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SetApart {
+    /// The 1-based line of the record it came from.
+    pub source_line: Option<u64>,
+    /// The unit as the user wrote it.
+    pub text: String,
+    /// Why it does not bind.
+    pub why: NotBinding,
+}
+
+/// A sentence the summary presents as the user's requirement or choice
+/// that nothing the user said before the compaction supports.
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Invented {
     /// The sentence of the summary.
     pub text: String,
     /// The 1-based line of the summary's record.
     pub line: u64,
-    /// The best support any user text gives it, 0 to 1.
+    /// The best support the user's messages give it, 0 to 1.
     pub support: f64,
+}
+
+/// The audit's verdict on one compaction: what happened to the user's
+/// commitments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Every commitment is in the buffer after, as written or in other
+    /// words, and nothing is invented.
+    Kept,
+    /// A commitment was altered or lost, or a requirement invented.
+    Lost,
+    /// What became of the user's commitments cannot be told: the summary
+    /// is encrypted or missing.
+    Unauditable,
+}
+
+impl Verdict {
+    /// `kept`, `lost`, `unauditable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Kept => "kept",
+            Verdict::Lost => "lost",
+            Verdict::Unauditable => "unauditable",
+        }
+    }
 }
 
 /// The audit of one compaction.
@@ -115,15 +186,25 @@ pub struct EventAudit {
     /// Which compaction, where, and its tokens.
     #[serde(flatten)]
     pub compaction: crate::import::Compaction,
-    /// `verify`'s verdict on the imported trace and plan.
+    /// What happened to the user's commitments.
     pub verdict: Verdict,
+    /// Why, in a sentence.
+    pub reason: String,
     /// Commitments the user pinned; with none, the kinds were decided
     /// after the fact and every finding is a candidate, not a proof.
     pub pinned: usize,
-    /// Each user commitment before the compaction, in trace order.
+    /// Each commitment still binding at this compaction, in the order the
+    /// user made them.
     pub commitments: Vec<Commitment>,
+    /// What the user typed before it that does not bind.
+    #[serde(default)]
+    pub set_apart: Vec<SetApart>,
     /// Requirements the summary attributes to the user without support.
     pub invented: Vec<Invented>,
+    /// What the import could not be sure of: a buffer rebuilt from file
+    /// order, a summary missing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl EventAudit {
@@ -136,466 +217,376 @@ impl EventAudit {
     }
 }
 
-/// Below this share of its words in the closest sentence, nothing carries
-/// a commitment.
-const CARRIED: f64 = 0.55;
-/// From this share, a sentence that changes an identifier or a negation is
-/// the commitment altered, not another sentence.
-const CLOSE: f64 = 0.4;
-/// Below this support, a requirement the summary attributes to the user is
-/// invented.
-const SUPPORTED: f64 = 0.4;
+/// A commitment of the session as it is followed from compaction to
+/// compaction.
+struct Said {
+    id: String,
+    line: u64,
+    text: String,
+    kind: String,
+    derived: Derived,
+    /// For a choice: the question and the option chosen.
+    answer: Option<(String, String)>,
+    /// Restated or withdrawn later: no longer judged.
+    superseded: bool,
+    history: Vec<Earlier>,
+}
 
-/// Audits every event of an imported session.
+/// Audits every compaction of an imported session.
 pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
     let name = session.file.name();
-    // What the user said before each compaction: every user message of its
-    // buffer and of the buffers before it (a message summarized away early
-    // still supports what a later summary says).
-    let mut said: Vec<Words> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    session
-        .events
-        .iter()
-        .enumerate()
-        .map(|(n, event)| {
-            for message in &event.trace {
-                if matches!(message.origin, Origin::User | Origin::Answer)
-                    && seen.insert((message.line, message.text.clone()))
-                {
-                    said.push(Words::of(&message.text));
+    let runtime = session.runtime.name();
+    let mut said: Vec<Said> = Vec::new();
+    let mut set_apart: Vec<SetApart> = Vec::new();
+    // Every user message so far, as support for what a summary attributes.
+    let mut support: Vec<(String, Words)> = Vec::new();
+    let mut seen: std::collections::HashSet<(u64, String)> = std::collections::HashSet::new();
+    let mut per_line: HashMap<u64, usize> = HashMap::new();
+    let mut audits = Vec::new();
+    for (n, event) in session.events.iter().enumerate() {
+        for (m, message) in event.trace.iter().enumerate() {
+            if !matches!(message.origin, Origin::User | Origin::Answer)
+                || !seen.insert((message.line, message.text.clone()))
+            {
+                continue;
+            }
+            support.push((message.text.clone(), Words::of(&message.text)));
+            let answering = asked_before(&event.trace[..m]);
+            for found in message_units(policy, message, answering) {
+                match found {
+                    Found::Binds {
+                        text,
+                        kind,
+                        derived,
+                        answer,
+                    } => {
+                        let k = per_line.entry(message.line).or_default();
+                        *k += 1;
+                        let id = match *k {
+                            1 => format!("l{}", message.line),
+                            k => format!("l{}.{k}", message.line),
+                        };
+                        supersede(&mut said, &text);
+                        said.push(Said {
+                            id,
+                            line: message.line,
+                            text,
+                            kind,
+                            derived,
+                            answer,
+                            superseded: false,
+                            history: Vec::new(),
+                        });
+                    }
+                    Found::Apart(apart) => set_apart.push(apart),
                 }
             }
-            audit_event(policy, name, session.runtime.name(), n + 1, event, &said)
-        })
-        .collect()
+        }
+        audits.push(audit_event(
+            name,
+            runtime,
+            n + 1,
+            event,
+            &mut said,
+            &set_apart,
+            &support,
+        ));
+    }
+    audits
+}
+
+/// What one unit of a user's message is.
+enum Found {
+    Binds {
+        text: String,
+        kind: String,
+        derived: Derived,
+        answer: Option<(String, String)>,
+    },
+    Apart(SetApart),
+}
+
+/// The units of a user's message: pinned lines as pinned, a choice as a
+/// decision, the rest cut into units, each binding (of the kind whose hint
+/// it matches, or unclassified) or set apart.
+fn message_units(policy: &Policy, message: &import::Message, answering: bool) -> Vec<Found> {
+    let decision = || match import::classify::answer_kind(policy) {
+        crate::buffer::trace::RegionKind::Commitment(kind) => kind,
+        _ => "unclassified".to_owned(),
+    };
+    if message.origin == Origin::Answer {
+        let answer = message
+            .text
+            .split_once(&format!(" {ANSWER_MARK}"))
+            .map(|(q, a)| (q.to_owned(), a.to_owned()));
+        // A question left unanswered holds no choice.
+        if answer.as_ref().is_some_and(|(_, a)| a.trim().is_empty()) {
+            return vec![Found::Apart(SetApart {
+                source_line: Some(message.line),
+                text: message.text.clone(),
+                why: NotBinding::Fragment,
+            })];
+        }
+        return vec![Found::Binds {
+            text: message.text.clone(),
+            kind: decision(),
+            derived: Derived::Answer,
+            answer,
+        }];
+    }
+    let mut found = Vec::new();
+    let mut prose = String::new();
+    let flush = |prose: &mut String, found: &mut Vec<Found>| {
+        for unit in units(prose) {
+            let text = unit.text(prose).to_owned();
+            match binding::binding(&unit, prose, answering) {
+                Ok(()) => {
+                    let (kind, derived) = match policy.first_hint(&text) {
+                        Some((k, _)) => (policy.kinds[k].name.clone(), Derived::Hint),
+                        None => ("unclassified".to_owned(), Derived::Sentence),
+                    };
+                    found.push(Found::Binds {
+                        text,
+                        kind,
+                        derived,
+                        answer: None,
+                    });
+                }
+                Err(why) => found.push(Found::Apart(SetApart {
+                    source_line: Some(message.line),
+                    text,
+                    why,
+                })),
+            }
+        }
+        prose.clear();
+    };
+    for line in message.text.split_inclusive('\n') {
+        match import::pin(line) {
+            Some(pin) => {
+                flush(&mut prose, &mut found);
+                let kind = if policy.kind(&pin.kind).is_some() {
+                    pin.kind
+                } else {
+                    "unclassified".to_owned()
+                };
+                found.push(Found::Binds {
+                    text: pin.text,
+                    kind,
+                    derived: Derived::Pin,
+                    answer: None,
+                });
+            }
+            None => prose.push_str(line),
+        }
+    }
+    flush(&mut prose, &mut found);
+    found
+}
+
+/// Whether the agent's last message before the user's asked them to
+/// choose: a question in its closing paragraph that offers alternatives
+/// ("pacman or rustup?", numbered options).
+fn asked_before(trace: &[import::Message]) -> bool {
+    let Some(last) = trace
+        .iter()
+        .rev()
+        .find(|m| m.origin != Origin::Tool && m.origin != Origin::Runtime)
+    else {
+        return false;
+    };
+    if last.origin != Origin::Assistant {
+        return false;
+    }
+    let tail: String = last
+        .text
+        .chars()
+        .rev()
+        .take(600)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    tail.contains('?') && CHOICES.is_match(&tail)
+}
+
+/// Words of a question that offers alternatives.
+static CHOICES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(
+        r"(?im)\bor\b|\boder\b|\bwhich\b|\bwelche[rsn]?\b|\boption|^\s*(\d+[.)]|[-*])\s",
+    )
+    .expect("the choices pattern compiles")
+});
+
+/// A commitment restated word for word (an interrupted prompt typed
+/// again) is one commitment: the later says it.
+fn supersede(said: &mut [Said], text: &str) {
+    let folded = judge::fold(text);
+    for earlier in said.iter_mut().filter(|s| !s.superseded) {
+        if judge::fold(&earlier.text) == folded {
+            earlier.superseded = true;
+        }
+    }
 }
 
 fn audit_event(
-    policy: &Policy,
     name: &str,
     runtime: &str,
     n: usize,
     event: &Event,
-    said: &[Words],
+    said: &mut [Said],
+    set_apart: &[SetApart],
+    support: &[(String, Words)],
 ) -> EventAudit {
-    let (trace, plan, _) = import::classify(policy, name, event);
-    let verdict = verify(policy, &trace, &plan, &Options::default()).verdict;
-    let kept: std::collections::HashSet<&str> = plan
-        .regions
-        .iter()
-        .filter_map(|region| match &region.entry {
-            Entry::Keep { id } => Some(id.node.as_str()),
-            _ => None,
-        })
-        .collect();
     let summary = event.summary.as_ref();
     let opaque = summary.is_some_and(|s| s.opaque);
     let summary_text = summary
         .filter(|s| !s.opaque)
         .map_or("", |s| s.text.as_str());
-    let carried: Vec<&import::Message> = event
+    let carried = event
         .kept
         .iter()
         .filter_map(|&m| event.trace.get(m))
-        .collect();
-    let after = After::new(summary_text, &carried);
+        .map(|m| (m.text.as_str(), m.origin != Origin::Tool));
+    let after = After::new(summary_text, carried);
     let mut commitments = Vec::new();
-    for region in &trace.regions {
-        let Some(derived) = region.derived else {
-            continue;
-        };
-        let text = region.content.as_text().into_owned();
-        let (outcome, evidence) = if kept.contains(region.id.as_str()) {
-            (Outcome::Verbatim, None)
-        } else if opaque && !after.holds(&text) {
+    for s in said.iter_mut().filter(|s| !s.superseded) {
+        let (outcome, evidence) = if opaque && !after.holds(&s.text) && !holds_choice(&after, s) {
             (Outcome::Unauditable, None)
         } else {
-            after.judge(&text, derived)
+            after.judge(
+                &s.text,
+                s.answer.as_ref().map(|(q, a)| (q.as_str(), a.as_str())),
+            )
         };
         commitments.push(Commitment {
-            id: region.id.clone(),
-            source_line: region.source.as_ref().and_then(|s| s.line),
-            kind: match &region.kind {
-                RegionKind::Commitment(kind) => kind.clone(),
-                _ => "unclassified".to_owned(),
-            },
-            derived,
-            text,
+            id: s.id.clone(),
+            source_line: Some(s.line),
+            text: s.text.clone(),
+            kind: s.kind.clone(),
+            derived: s.derived,
             outcome,
             evidence,
+            history: s.history.clone(),
         });
+        s.history.push(Earlier { event: n, outcome });
     }
+    // What came before the file is not there to support anything.
     let invented = match summary {
-        Some(summary) if !summary.opaque => invented(said, &summary.text, summary.line),
+        Some(summary) if !summary.opaque && !event.partial => {
+            invented(support, &summary.text, summary.line)
+        }
         _ => Vec::new(),
     };
+    let mut notes = event.notes.clone();
+    if event.partial {
+        notes.push("the file starts partway through the session: what the user said before it is not there, so what the summary attributes to the user is not checked".to_owned());
+    }
+    if opaque {
+        notes.push(
+            "the summary is encrypted: only what the runtime carried over as it was can be checked"
+                .to_owned(),
+        );
+    }
+    let (verdict, reason) = verdict(event, &commitments, &invented, set_apart, opaque);
     EventAudit {
         source_file: name.to_owned(),
         runtime: runtime.to_owned(),
         compaction: event.compaction(n),
         verdict,
+        reason,
         pinned: commitments
             .iter()
             .filter(|c| c.derived == Derived::Pin)
             .count(),
         commitments,
+        set_apart: set_apart.to_vec(),
         invented,
+        notes,
     }
 }
 
-/// The buffer after a compaction, as commitments are looked for in it:
-/// the summary, then the messages carried over. A paraphrase is looked for
-/// in the summary and in the prose carried over, not in tool calls and
-/// tool output, which only share words.
-pub(crate) struct After {
-    /// Everything the model sees after, for byte-for-byte matches.
-    all: String,
-    /// `all`, lower-cased, for the options of a choice.
-    lower: String,
-    /// The summary and the prose carried over.
-    prose: String,
-    /// The words of `prose`.
-    words: Words,
-    /// Each sentence of `prose` (its byte range) and its words.
-    sentences: Vec<(std::ops::Range<usize>, Words)>,
+/// A choice whose option stands in what was carried over as written.
+fn holds_choice(after: &After, said: &Said) -> bool {
+    said.answer
+        .as_ref()
+        .is_some_and(|(_, choice)| after.holds(choice))
 }
 
-impl After {
-    /// The buffer a summary and the messages carried over make.
-    pub(crate) fn new(summary: &str, carried: &[&import::Message]) -> After {
-        let mut all = summary.to_owned();
-        let mut prose = summary.to_owned();
-        for message in carried {
-            all.push('\n');
-            all.push_str(&message.text);
-            if message.origin != Origin::Tool {
-                for line in message.text.lines().filter(|line| !line.starts_with('[')) {
-                    prose.push('\n');
-                    prose.push_str(line);
-                }
-            }
+/// The verdict on one compaction, and its reason in words.
+fn verdict(
+    event: &Event,
+    commitments: &[Commitment],
+    invented: &[Invented],
+    set_apart: &[SetApart],
+    opaque: bool,
+) -> (Verdict, String) {
+    let count = |outcome: Outcome| commitments.iter().filter(|c| c.outcome == outcome).count();
+    let (altered, lost, unknown) = (
+        count(Outcome::Altered),
+        count(Outcome::Lost),
+        count(Outcome::Unauditable),
+    );
+    if altered + lost > 0 || !invented.is_empty() {
+        let mut parts = Vec::new();
+        if lost > 0 {
+            parts.push(plural(lost, "commitment lost", "commitments lost"));
         }
-        let sentences = text::sentences(&prose)
-            .into_iter()
-            .map(|(at, sentence)| (at..at + sentence.len(), Words::of(sentence)))
-            .collect();
-        After {
-            lower: all.to_lowercase(),
-            words: Words::of(&prose),
-            all,
-            prose,
-            sentences,
+        if altered > 0 {
+            parts.push(plural(altered, "commitment altered", "commitments altered"));
         }
+        if !invented.is_empty() {
+            parts.push(plural(
+                invented.len(),
+                "requirement the user never stated attributed to them",
+                "requirements the user never stated attributed to them",
+            ));
+        }
+        return (Verdict::Lost, parts.join(", "));
     }
-
-    /// Whether `text` stands in the buffer after byte for byte.
-    pub(crate) fn holds(&self, text: &str) -> bool {
-        self.all.contains(text)
+    if unknown > 0 {
+        return (
+            Verdict::Unauditable,
+            format!(
+                "the summary is encrypted: {} cannot be checked",
+                plural(unknown, "commitment", "commitments")
+            ),
+        );
     }
-
-    /// What became of a commitment of `text`, derived as `derived`.
-    pub(crate) fn judge(&self, text: &str, derived: Derived) -> (Outcome, Option<Evidence>) {
-        if self.holds(text) {
-            return (Outcome::Verbatim, None);
-        }
-        if let Some(choice) = choice_kept(derived, text, &self.lower) {
-            return (Outcome::Paraphrased, Some(choice));
-        }
-        let candidates = self
-            .sentences
-            .iter()
-            .filter_map(|(range, words)| Some((self.prose.get(range.clone())?, words)));
-        judge(text, candidates, &self.words)
+    if event.summary.is_none() && !commitments.is_empty() {
+        return (
+            Verdict::Unauditable,
+            "no summary follows the compaction in the file: what it kept cannot be read".to_owned(),
+        );
     }
-}
-
-/// A commitment not there byte for byte: the closest sentence after, and
-/// whether it carries, changes or misses the commitment.
-/// Falls back on [`spread`] when no one sentence carries it.
-fn judge<'c>(
-    commitment: &str,
-    candidates: impl IntoIterator<Item = (&'c str, &'c Words)>,
-    after: &Words,
-) -> (Outcome, Option<Evidence>) {
-    let wanted = Words::of(commitment);
-    let score = |words: &Words| {
-        let shared_ids = carried_identifiers(&wanted, words);
-        let id_bonus = match wanted.identifiers.len() {
-            0 => 0.0,
-            n => 0.25 * shared_ids as f64 / n as f64,
+    if commitments.is_empty() {
+        let reason = if set_apart.is_empty() {
+            "the user said nothing before it that binds the agent".to_owned()
+        } else {
+            format!(
+                "what the user said before it holds no commitment ({} set apart)",
+                plural(set_apart.len(), "unit", "units")
+            )
         };
-        wanted.covered_by(words) + id_bonus
-    };
-    let best = candidates
-        .into_iter()
-        .map(|(sentence, words)| (score(words), sentence, words))
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    let Some((_, sentence, words)) = best else {
-        return spread(&wanted, after).unwrap_or((Outcome::Lost, None));
-    };
-    let similarity = (wanted.covered_by(words) * 100.0).round() / 100.0;
-    let changes = changes(&wanted, words);
-    let carried = carried_identifiers(&wanted, words);
-    let shares_identifier = carried > 0;
-    // Every identifier carried: the sentence names what the commitment names.
-    let names_it = shares_identifier && carried == wanted.identifiers.len();
-    // Two words or fewer ("you run it", "where we at?") say too little to
-    // be found in other words: only its names can carry it.
-    let enough = wanted.content.len() >= 3 || names_it;
-    let outcome = if !enough {
-        Outcome::Lost
-    } else if changes.is_empty() && (similarity >= CARRIED || (names_it && similarity >= CLOSE)) {
-        Outcome::Paraphrased
-    } else if !changes.is_empty()
-        && (similarity >= CARRIED || (similarity >= CLOSE && shares_identifier))
-    {
-        Outcome::Altered
+        return (Verdict::Kept, reason);
+    }
+    let verbatim = count(Outcome::Verbatim);
+    let paraphrased = count(Outcome::Paraphrased);
+    let _ = opaque;
+    (
+        Verdict::Kept,
+        format!(
+            "every commitment is in the buffer after: {verbatim} as written, {paraphrased} in other words"
+        ),
+    )
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
     } else {
-        Outcome::Lost
-    };
-    let diff = (outcome == Outcome::Altered)
-        .then(|| crate::verify::difference::word_diff(commitment, sentence));
-    let evidence = (similarity > 0.0).then(|| Evidence {
-        sentence: sentence.to_owned(),
-        similarity,
-        changes,
-        diff,
-    });
-    match outcome {
-        Outcome::Lost => spread(&wanted, after).unwrap_or((Outcome::Lost, evidence)),
-        judged => (judged, evidence),
-    }
-}
-
-/// A choice the user made in a question: carried when the chosen option
-/// stands in the buffer after as written, however the question is put.
-/// `after_lower` is the buffer after, lower-cased.
-fn choice_kept(derived: Derived, text: &str, after_lower: &str) -> Option<Evidence> {
-    if derived != Derived::Answer {
-        return None;
-    }
-    let (_, choice) = text.rsplit_once(import::ANSWER_MARK)?;
-    // Option labels carry remarks such as "(Recommended)": the choice is the rest.
-    let choice = match choice.trim().rsplit_once(" (") {
-        Some((label, remark)) if remark.ends_with(')') => label,
-        _ => choice.trim(),
-    };
-    let found = after_lower.contains(&choice.to_lowercase());
-    found.then(|| Evidence {
-        sentence: format!("the choice \"{choice}\" stands in the summary"),
-        similarity: 1.0,
-        changes: Vec::new(),
-        diff: None,
-    })
-}
-
-/// A commitment that is a list of names (files, paths, flags), carried
-/// across several lines of the summary (a table, a tree) rather than in one
-/// sentence: paraphrased when every one of at least two names is there.
-fn spread(wanted: &Words, after: &Words) -> Option<(Outcome, Option<Evidence>)> {
-    let count = wanted.identifiers.len();
-    (count >= 2 && carried_identifiers(wanted, after) == count).then(|| {
-        (
-            Outcome::Paraphrased,
-            Some(Evidence {
-                sentence: format!(
-                    "each of its {count} names stands in the summary, over several lines"
-                ),
-                similarity: wanted.covered_by(after),
-                changes: Vec::new(),
-                diff: None,
-            }),
-        )
-    })
-}
-
-/// Two identifiers name the same thing when they are equal or one is the
-/// other with more of its path: `packages/a/b.ts` and `/home/me/packages/a/b.ts`.
-fn same_identifier(a: &str, b: &str) -> bool {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    long == short
-        || (short.contains('/')
-            && long.ends_with(short)
-            && long[..long.len() - short.len()].ends_with('/'))
-}
-
-/// How many of `before`'s identifiers `after` names.
-fn carried_identifiers(before: &Words, after: &Words) -> usize {
-    before
-        .identifiers
-        .iter()
-        .filter(|a| after.identifiers.iter().any(|b| same_identifier(a, b)))
-        .count()
-}
-
-/// What `after` changes of `before`'s meaning.
-fn changes(before: &Words, after: &Words) -> Vec<String> {
-    let mut changes = Vec::new();
-    let added: Vec<&String> = after
-        .identifiers
-        .iter()
-        .filter(|b| !before.identifiers.iter().any(|a| same_identifier(a, b)))
-        .collect();
-    let missing = before
-        .identifiers
-        .iter()
-        .filter(|a| !after.identifiers.iter().any(|b| same_identifier(a, b)));
-    for identifier in missing {
-        let closest = added
-            .iter()
-            .max_by_key(|other| common_prefix(identifier, other))
-            .filter(|other| common_prefix(identifier, other) > 0);
-        changes.push(match closest {
-            Some(other) => format!("`{identifier}` became `{other}`"),
-            None => format!("`{identifier}` is missing"),
-        });
-    }
-    if before.negated && !after.negated {
-        changes.push("the negation is gone".to_owned());
-    }
-    if !before.negated && after.negated {
-        changes.push("a negation was added".to_owned());
-    }
-    for word in before.ordering.difference(&after.ordering) {
-        changes.push(format!("the ordering word `{word}` is gone"));
-    }
-    for word in before.scope.difference(&after.scope) {
-        changes.push(format!("the scope word `{word}` is gone"));
-    }
-    for word in after.scope.difference(&before.scope) {
-        changes.push(format!("the scope word `{word}` was added"));
-    }
-    changes
-}
-
-fn common_prefix(a: &str, b: &str) -> usize {
-    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
-}
-
-/// Headings under which a summary lists rules it says the user set
-/// ("User Preferences", "Constraints"): not the user's messages or intent,
-/// which summaries restate in their own words.
-static USER_HEADING: LazyLock<Regex> = LazyLock::new(|| {
-    // A constant pattern: it compiles.
-    #[allow(clippy::expect_used)]
-    Regex::new(r"(?i)\b(preferences?|requirements?|constraints?|rules|instructions)\b")
-        .expect("the heading pattern compiles")
-});
-
-/// Sentences that state a requirement.
-static REQUIREMENT: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)]
-    Regex::new(r"(?i)\b(the )?user (wants|prefers|requires|insists|expects|requested|asked for|demands|likes)\b")
-        .expect("the requirement pattern compiles")
-});
-
-/// The summary's sentences presented as the user's requirements that no
-/// user message before the compaction supports (an earlier summary is no
-/// support: it may have invented the same thing).
-pub(crate) fn invented(support: &[Words], summary: &str, line: u64) -> Vec<Invented> {
-    let mut heading_is_user = false;
-    let mut found = Vec::new();
-    for raw in summary.lines() {
-        let trimmed = raw.trim();
-        // A Markdown heading, or a short line ending in a colon that is not a list item.
-        let item = trimmed.starts_with(['-', '*', '+']);
-        let heading =
-            trimmed.starts_with('#') || (!item && trimmed.ends_with(':') && trimmed.len() < 80);
-        if heading {
-            heading_is_user = USER_HEADING.is_match(trimmed);
-            continue;
-        }
-        for (_, sentence) in text::sentences(raw) {
-            if !(heading_is_user || REQUIREMENT.is_match(sentence)) {
-                continue;
-            }
-            let words = Words::of(sentence);
-            if words.content.len() < 3 {
-                continue;
-            }
-            let best = support
-                .iter()
-                .map(|user| words.covered_by(user))
-                .fold(0.0_f64, f64::max);
-            if best < SUPPORTED {
-                found.push(Invented {
-                    text: sentence.to_owned(),
-                    line,
-                    support: (best * 100.0).round() / 100.0,
-                });
-            }
-        }
-    }
-    found
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_path_names_the_same_file_with_more_of_its_path() {
-        assert!(same_identifier(
-            "packages/a/b.ts",
-            "/home/me/packages/a/b.ts"
-        ));
-        assert!(!same_identifier("a/b.ts", "/home/me/xa/b.ts"));
-        assert!(
-            !same_identifier("b.ts", "/home/me/b.ts"),
-            "a bare name is no path"
-        );
-    }
-
-    #[test]
-    fn judging_a_commitment() {
-        let judged = |commitment: &str, after: &'static str| {
-            judge(commitment, [(after, &Words::of(after))], &Words::of(after))
-        };
-        // The same words, another order: paraphrased.
-        let (outcome, _) = judged(
-            "Keep the old code for reference.",
-            "For reference, the old code is kept.",
-        );
-        assert_eq!(outcome, Outcome::Paraphrased);
-        // A negation dropped: altered.
-        let (outcome, evidence) = judged("Do not drop the users table.", "Drop the users table.");
-        assert_eq!(outcome, Outcome::Altered);
-        assert_eq!(
-            evidence.map(|e| e.changes),
-            Some(vec!["the negation is gone".to_owned()])
-        );
-        // Nothing like it: lost.
-        let (outcome, _) = judged("Deploy on Fridays only.", "The build passes.");
-        assert_eq!(outcome, Outcome::Lost);
-        // Names spread over a tree carry a list of names.
-        let after = Words::of("├── config.ts\n├── fuzzy.ts\n└── shell.ts");
-        assert!(matches!(
-            spread(&Words::of("config.ts, fuzzy.ts -> utils"), &after),
-            Some((Outcome::Paraphrased, _))
-        ));
-        assert!(spread(&Words::of("config.ts, other.ts -> utils"), &after).is_none());
-        // A hyphenated name changed is an altered quote.
-        let (outcome, _) = judged(
-            "use lenovo-legion-linux cli to increase my fan speed",
-            "1. \"use lenovo-legion cli to increase my fan speed\"",
-        );
-        assert_eq!(outcome, Outcome::Altered);
-        // Two words say too little to be found in other words.
-        let (outcome, _) = judged("where we at?", "Continue from where we left it off.");
-        assert_eq!(outcome, Outcome::Lost);
-    }
-
-    #[test]
-    fn a_choice_is_carried_by_the_option_chosen() {
-        let text = format!("Which primary key? {}uuid", import::ANSWER_MARK);
-        assert!(choice_kept(Derived::Answer, &text, "The user chose uuid keys.").is_some());
-        assert!(choice_kept(Derived::Answer, &text, "The user chose bigint keys.").is_none());
-        assert!(choice_kept(Derived::Sentence, &text, "uuid").is_none());
-        let text = format!(
-            "Which type? {}COSMIC Panel Applet (Recommended)",
-            import::ANSWER_MARK
-        );
-        assert!(choice_kept(Derived::Answer, &text, "user chose: cosmic panel applet").is_some());
+        format!("{n} {many}")
     }
 }

@@ -438,11 +438,14 @@ fn post_compact(
         return Ok(Outcome::Quiet);
     };
     let state = read(ledger, problems)?;
-    let after = After::new(summary, &[]);
+    let after = After::new(summary, []);
     let judged: Vec<Judged> = state
         .active()
         .map(|a| {
-            let (outcome, evidence) = after.judge(&a.commitment.text, a.commitment.derived);
+            let answer = (a.commitment.derived == Derived::Answer)
+                .then(|| a.commitment.text.split_once(&format!(" {ANSWER_MARK}")))
+                .flatten();
+            let (outcome, evidence) = after.judge(&a.commitment.text, answer);
             Judged {
                 commitment: a.commitment.clone(),
                 outcome,
@@ -451,10 +454,10 @@ fn post_compact(
         })
         .collect();
     // Only what the user typed supports what a summary says they want.
-    let support: Vec<Words> = state
+    let support: Vec<(String, Words)> = state
         .commitments
         .iter()
-        .map(|a| Words::of(&a.commitment.text))
+        .map(|a| (a.commitment.text.clone(), Words::of(&a.commitment.text)))
         .collect();
     let invented = audit::invented(&support, summary, 0);
     let ids = |outcome: Kept| {

@@ -185,6 +185,7 @@ fn compaction(record: &Record, history: &mut Vec<Message>, tokens: Option<u64>) 
         summary,
         kept,
         notes,
+        partial: false,
     }
 }
 

@@ -166,6 +166,9 @@ pub struct Event {
     /// What the importer could not be sure of (a broken chain, an
     /// approximated initial context).
     pub notes: Vec<String>,
+    /// The file holds only the later part of the session: what the user
+    /// said before its first record is not in it.
+    pub partial: bool,
 }
 
 /// Where a compaction stands in its session, as reports name it.

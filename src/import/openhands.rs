@@ -83,6 +83,7 @@ impl Importer for OpenHands {
                     }),
                     kept,
                     notes: Vec::new(),
+                    partial: false,
                 }
             })
             .collect()

@@ -105,6 +105,7 @@ impl Importer for Pi {
                 }),
                 kept,
                 notes,
+                partial: false,
             });
         }
         events

@@ -48,21 +48,30 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
         if content.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<Value>(content) {
-            Ok(value) => records.push(Record {
-                line: index as u64 + 1,
-                value,
-            }),
-            Err(error) => {
-                // Nothing but white space after it: the last line.
-                let last = text[offset..].trim().is_empty();
-                let span: Span = start..start + content.len();
-                problems.push(codes::unreadable_record(
-                    file,
-                    span,
-                    &error.to_string(),
-                    last,
-                ));
+        // A runtime can write two records with no line break between them
+        // (pi does, when a write races another): each is read, both on
+        // this line.
+        let mut stream = serde_json::Deserializer::from_str(content).into_iter::<Value>();
+        loop {
+            match stream.next() {
+                None => break,
+                Some(Ok(value)) => records.push(Record {
+                    line: index as u64 + 1,
+                    value,
+                }),
+                Some(Err(error)) => {
+                    // Nothing but white space after it: the last line.
+                    let last = text[offset..].trim().is_empty();
+                    let from = start + stream.byte_offset();
+                    let span: Span = from..start + content.len();
+                    problems.push(codes::unreadable_record(
+                        file,
+                        span,
+                        &error.to_string(),
+                        last,
+                    ));
+                    break;
+                }
             }
         }
     }

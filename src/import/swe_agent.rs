@@ -113,6 +113,7 @@ impl Importer for SweAgent {
                 }),
                 kept,
                 notes: Vec::new(),
+                partial: false,
             });
         }
         events

@@ -189,21 +189,24 @@ impl Report {
                 ExitStatus::of(None, false, findings)
             }
             Subject::Audit { events, .. } => {
-                // A compaction that lost, altered or invented anything fails the audit.
-                let failed = events.iter().any(|e| {
-                    !e.invented.is_empty()
-                        || e.commitments.iter().any(|c| {
-                            matches!(
-                                c.outcome,
-                                crate::audit::Outcome::Altered | crate::audit::Outcome::Lost
-                            )
-                        })
-                });
-                ExitStatus::of(
+                // A compaction that lost, altered or invented anything fails
+                // the audit; one that cannot be judged needs a person (3).
+                let failed = events
+                    .iter()
+                    .any(|e| e.verdict == crate::audit::Verdict::Lost);
+                let status = ExitStatus::of(
                     None,
                     false,
                     findings.chain(failed.then_some((None, crate::Severity::Error))),
-                )
+                );
+                let unauditable = events
+                    .iter()
+                    .any(|e| e.verdict == crate::audit::Verdict::Unauditable);
+                if status == ExitStatus::Success && unauditable {
+                    ExitStatus::Escalate
+                } else {
+                    status
+                }
             }
             Subject::Saved(saved) => {
                 let findings = saved.diagnostics.iter().map(|d| {

@@ -10,20 +10,36 @@ use std::sync::LazyLock;
 use regex::Regex;
 use unicode_segmentation::UnicodeSegmentation;
 
-/// Identifiers (paths, dotted and snake names, flags), URLs and numbers.
+/// Identifiers (paths, dotted and snake names, flags, camelCase and
+/// PascalCase names, issue numbers), URLs and numbers.
 static IDENTIFIER: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    Regex::new(r"https?://[^\s`'\x22)<>]+|[A-Za-z0-9_~-]*(?:[./_][A-Za-z0-9_~-]+)+|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|-{1,2}[A-Za-z][\w-]*|\d+(?:[.,:]\d+)*%?")
+    Regex::new(r"https?://[^\s`'\x22)<>]+|#\d+\b|[A-Za-z0-9_~-]*(?:[./_][A-Za-z0-9_~-]+)+|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|-{1,2}[A-Za-z][\w-]*|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\d+(?:[.,:]\d+)*%?")
         .expect("the identifier pattern compiles")
 });
+
+/// The Snowball stemmer for English: `tests`/`test`, `modified`/`modify`.
+static STEMMER: LazyLock<rust_stemmers::Stemmer> =
+    LazyLock::new(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English));
 
 const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "i",
     "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "so", "that", "the", "their",
     "them", "there", "these", "this", "those", "to", "us", "was", "we", "were", "will", "with",
     "you", "your", "it's", "i'm", "let's", "can", "should", "would", "could", "please", "also",
-    "just", "ok", "okay", "user", "wants", "want", "said", "says", "asked",
+    "just", "ok", "okay", "user", "wants", "want", "said", "says", "asked", "if", "then", "than",
+    "what", "which", "who", "when", "where", "how", "why", "do", "does", "did", "done", "been",
+    "being", "am", "into", "out", "up", "about", "some", "any", "more", "very", "too", "here",
+    "also", "like", "need", "needs", "make", "sure", "get", "got", "one", "thing", "things",
+    "maybe", "think", "guess", "suppose", "would", "well", "yes", "now", "still", "actually",
+    // German, for sessions typed in it.
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "und",
+    "oder", "aber", "ist", "sind", "war", "wir", "ich", "du", "sie", "er", "es", "mit", "von",
+    "zu", "zum", "zur", "auf", "für", "im", "in", "an", "am", "auch", "noch", "mal", "bitte",
+    "dass", "da", "hier", "wie", "was", "wo", "wenn", "dann", "so", "schon", "nur", "mir", "mich",
+    "dir", "dich", "uns", "man", "sich", "habe", "hast", "hat", "haben", "kannst", "kann",
+    "können", "möchte", "will", "soll", "sollte", "muss", "werden", "wird",
 ];
 
 const NEGATIONS: &[&str] = &[
@@ -42,6 +58,12 @@ const NEGATIONS: &[&str] = &[
     "nor",
     "won't",
     "shouldn't",
+    "nicht",
+    "kein",
+    "keine",
+    "nie",
+    "niemals",
+    "ohne",
 ];
 
 const ORDERING: &[&str] = &[
@@ -72,11 +94,7 @@ impl Words {
         let mut words = Words::default();
         for found in IDENTIFIER.find_iter(text) {
             let identifier = found.as_str().trim_end_matches(['.', ',', ':', ';', '-']);
-            if identifier
-                .chars()
-                .any(|c| c.is_ascii_digit() || "./_-".contains(c))
-                && !identifier.is_empty()
-            {
+            if !identifier.is_empty() {
                 words.identifiers.insert(identifier.to_owned());
             }
         }
@@ -92,12 +110,29 @@ impl Words {
             if let Some(w) = SCOPE.iter().find(|w| **w == lower) {
                 words.scope.insert(w);
             }
-            if STOP_WORDS.contains(&lower.as_str()) {
-                continue;
+            // The parts of a name are words too: `defaultGetApiKey`,
+            // `README.md`, `coding-agent`.
+            for part in parts(word) {
+                let part = part.to_lowercase();
+                if part.len() < 2
+                    || STOP_WORDS.contains(&part.as_str())
+                    || part.chars().all(|c| c.is_ascii_digit())
+                {
+                    continue;
+                }
+                words.content.insert(stem(&part));
             }
-            words.content.insert(stem(&lower));
         }
         words
+    }
+
+    /// Adds `other`'s words to these.
+    pub fn extend(&mut self, other: &Words) {
+        self.content.extend(other.content.iter().cloned());
+        self.identifiers.extend(other.identifiers.iter().cloned());
+        self.negated |= other.negated;
+        self.ordering.extend(other.ordering.iter().copied());
+        self.scope.extend(other.scope.iter().copied());
     }
 
     /// The share of `self`'s content words that `other` has, from 0 to 1.
@@ -110,17 +145,33 @@ impl Words {
     }
 }
 
-/// A light stem: plural and verb endings cut, so `tests`/`test` and
+/// A word's stem (Snowball, English): `tests`/`test` and
 /// `dropped`/`drop` meet.
 fn stem(word: &str) -> String {
-    for suffix in ["ing", "ed", "es", "s"] {
-        if let Some(stem) = word.strip_suffix(suffix) {
-            if stem.chars().count() >= 3 {
-                return stem.to_owned();
+    STEMMER.stem(word).into_owned()
+}
+
+/// The parts of a word: split at marks inside it (`.`, `/`, `_`, `-`,
+/// `:`) and where a lower-case letter meets an upper-case one.
+fn parts(word: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for piece in word.split(|c: char| !c.is_alphanumeric() && c != '\'') {
+        let mut start = 0;
+        let mut previous: Option<char> = None;
+        for (at, c) in piece.char_indices() {
+            if let Some(p) = previous {
+                if p.is_lowercase() && c.is_uppercase() {
+                    out.push(&piece[start..at]);
+                    start = at;
+                }
             }
+            previous = Some(c);
+        }
+        if start < piece.len() {
+            out.push(&piece[start..]);
         }
     }
-    word.to_owned()
+    out
 }
 
 /// The sentences of `text`, with their byte ranges: sentence bounds (UAX

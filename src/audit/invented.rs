@@ -1,0 +1,303 @@
+//! Requirements a summary attributes to the user that nothing the user
+//! said supports. Summaries restate what the user asked in their own
+//! words all the time, so a sentence is only reported when it brings
+//! something the user never brought:
+//!
+//! - under a heading that lists the user's rules ("User Preferences",
+//!   "Constraints"), a rule whose words the user's messages hardly hold,
+//!   or that names a command, path or value no user message names;
+//! - anywhere, a sentence that says the user wanted, chose or confirmed
+//!   something ("the user chose Redis") and names a command, path, value
+//!   or quoted phrase that no user message holds — the agent's own
+//!   decision presented as the user's;
+//! - a quotation of the user ("the user said: "…"") that no user message
+//!   holds.
+//!
+//! Support is everything the user said in the session before the
+//! compaction, across messages: "commit this" and later "push it" support
+//! "the user asked to commit and push". An earlier summary is no support:
+//! it may have invented the same thing.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::judge::fold;
+use super::units::{units, Shape};
+use super::Invented;
+use crate::verify::text::Words;
+
+/// Headings under which a summary lists rules it says the user set.
+static USER_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Regex::new(r"(?i)\b(preferences?|requirements?|constraints?|rules|instructions|user decisions?|user'?s? choices?)\b")
+        .expect("the heading pattern compiles")
+});
+
+/// Sentences that attribute a requirement or a choice to the user; the
+/// match ends where the attributed words start.
+static ATTRIBUTED: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r"(?i)\b(the )?user('s)? (explicitly |specifically |also |then |later )?(wants|wanted|prefers|preferred|requires|required|insists|insisted|expects|expected|requested|demands|demanded|likes|chose|decided|selected|approved|confirmed|specified|instructed|mandated|asked (me |you |claude |us )?(to|for))\b|\bper (the )?user'?s? (request|instruction|preference|choice)\b|\bas (the )?user (requested|asked|wanted|specified)\b")
+        .expect("the attribution pattern compiles")
+});
+
+/// Sentences that quote the user.
+static QUOTING: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r#"(?i)\buser('s)? (\w+ ){0,2}(asked|said|says|wrote|typed|replied|responded|message|request|requested|instruction|feedback)\b[^"“]{0,20}["“]"#)
+        .expect("the quoting pattern compiles")
+});
+
+/// Where the words a sentence attributes to the user end: at a dash or a
+/// sentence of the agent's own ("… - I created …").
+static OWN_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r"\s[-—–]\s|\.\s|;\s|:\s+I\b|,\s+(so|which|then|and)\s+I\b")
+        .expect("the clause pattern compiles")
+});
+
+/// Text in quotes or backticks: what a sentence claims as exact.
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r#"`([^`\n]{2,})`|"([^"\n]{2,})"|“([^”\n]{2,})”"#)
+        .expect("the quote pattern compiles")
+});
+
+/// Below this share of its content words in what the user said, a rule
+/// listed as the user's is unsupported.
+const SUPPORTED: f64 = 0.34;
+/// Below this share, a sentence that also names what the user never named
+/// is unsupported.
+const WEAKLY: f64 = 0.6;
+/// From this share of its words in one user message, a quotation is the
+/// user's.
+const QUOTES: f64 = 0.7;
+
+/// How many of the user's messages may together support one requirement.
+const TOGETHER: usize = 3;
+
+/// The summary's sentences that present as the user's requirement or
+/// choice something the user's messages (`said`, with their texts) do not
+/// support.
+pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Vec<Invented> {
+    let folded: Vec<String> = said.iter().map(|(text, _)| fold(text)).collect();
+    let mut all = Words::default();
+    for (_, words) in said {
+        all.extend(words);
+    }
+    let mut heading_is_user = false;
+    let mut found = Vec::new();
+    let pieces = units(summary).into_iter().flat_map(|unit| {
+        let text = unit.text(summary);
+        // A long list item can hold several sentences: each is judged.
+        let sentences: Vec<&str> = match unit.shape {
+            Shape::Item => crate::verify::text::sentences(text)
+                .into_iter()
+                .map(|(_, s)| s)
+                .collect(),
+            _ => vec![text],
+        };
+        sentences.into_iter().map(move |s| (unit.shape, s))
+    });
+    for (shape, text) in pieces {
+        // A heading, or a short line ending in a colon (a label of a list).
+        let label = shape == Shape::Sentence && text.ends_with(':') && text.len() < 80;
+        if shape == Shape::Heading || label {
+            heading_is_user = USER_HEADING.is_match(text);
+            continue;
+        }
+        let quoting = QUOTING.is_match(text);
+        // The words the sentence gives as the user's: after "the user
+        // wanted", up to what the agent says it did.
+        let claimed = match ATTRIBUTED.find(text) {
+            Some(at) => {
+                let rest = &text[at.end()..];
+                Some(
+                    OWN_WORDS
+                        .find(rest)
+                        .map_or(rest, |end| &rest[..end.start()]),
+                )
+            }
+            None if heading_is_user => Some(text),
+            None => None,
+        };
+        if claimed.is_none() && !quoting {
+            continue;
+        }
+        let quote_unsupported = quoting && quotes_unsaid(text, said, &folded);
+        let invented = quote_unsupported
+            || claimed.is_some_and(|claimed| {
+                let words = Words::of(claimed);
+                if words.content.len() < 3 {
+                    return false;
+                }
+                let support = support(&words, said);
+                let unheard = unheard(claimed, &words, &folded, &all);
+                (heading_is_user && support < SUPPORTED) || (unheard && support < WEAKLY)
+            });
+        if invented {
+            let support = support(&Words::of(text), said);
+            found.push(Invented {
+                text: text.to_owned(),
+                line,
+                support: (support * 100.0).round() / 100.0,
+            });
+        }
+    }
+    found
+}
+
+/// The share of `words` that the [`TOGETHER`] messages of `said` that hold
+/// most of it hold between them.
+fn support(words: &Words, said: &[(String, Words)]) -> f64 {
+    let mut ranked: Vec<(f64, &Words)> = said
+        .iter()
+        .map(|(_, user)| (words.covered_by(user), user))
+        .filter(|(share, _)| *share > 0.0)
+        .collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut together = Words::default();
+    for (_, user) in ranked.into_iter().take(TOGETHER) {
+        together.extend(user);
+    }
+    words.covered_by(&together)
+}
+
+/// Whether the sentence names something exact — an identifier, a command
+/// or phrase in backticks — that no user message names, even in parts.
+fn unheard(text: &str, words: &Words, folded: &[String], all: &Words) -> bool {
+    let named = |name: &str| {
+        let name_folded = fold(name);
+        folded.iter().any(|user| user.contains(&name_folded)) || {
+            let parts = Words::of(name);
+            !parts.content.is_empty() && parts.covered_by(all) >= 1.0
+        }
+    };
+    let exact = QUOTED
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .map(|m| m.as_str().to_owned());
+    let mut names = words
+        .identifiers
+        .iter()
+        .filter(|id| exact_name(id))
+        .cloned()
+        .chain(exact);
+    names.any(|name| !named(&name) && !RUNTIME_NAMES.contains(&name.to_lowercase().as_str()))
+}
+
+/// The runtime's own names, which a summary may use for how something
+/// happened ("selected via AskUserQuestion").
+const RUNTIME_NAMES: &[&str] = &[
+    "askuserquestion",
+    "exitplanmode",
+    "todowrite",
+    "bash",
+    "read",
+    "write",
+    "edit",
+    "multiedit",
+    "grep",
+    "glob",
+    "task",
+    "webfetch",
+    "websearch",
+    "notebookedit",
+    "skill",
+];
+
+/// An identifier that names one exact thing: a file, a path, a version, a
+/// code name — not words joined by a slash ("verification/enhancement").
+fn exact_name(id: &str) -> bool {
+    if !id.chars().any(char::is_alphabetic) {
+        return false;
+    }
+    let camel = id
+        .chars()
+        .zip(id.chars().skip(1))
+        .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
+    id.contains("://")
+        || id.starts_with(['/', '~', '-', '#'])
+        || id
+            .chars()
+            .any(|c| c.is_ascii_digit() || c == '.' || c == '_')
+        || id.matches('/').count() >= 2
+        || camel
+}
+
+/// Whether a quotation in the sentence, of four words or more, is in no
+/// user message.
+fn quotes_unsaid(text: &str, said: &[(String, Words)], folded: &[String]) -> bool {
+    QUOTED
+        .captures_iter(text)
+        .filter_map(|c| c.get(2).or_else(|| c.get(3)))
+        .map(|m| m.as_str())
+        .filter(|quote| quote.split_whitespace().count() >= 4)
+        .any(|quote| {
+            let quote_folded = fold(quote);
+            let words = Words::of(quote);
+            !folded.iter().any(|user| user.contains(&quote_folded))
+                && !said
+                    .iter()
+                    .any(|(_, user)| words.covered_by(user) >= QUOTES)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn said(messages: &[&str]) -> Vec<(String, Words)> {
+        messages
+            .iter()
+            .map(|m| ((*m).to_owned(), Words::of(m)))
+            .collect()
+    }
+
+    #[test]
+    fn support_is_looked_for_across_messages() {
+        let summary = "## User Preferences\n- The user requested committing and pushing the release.\n- `npm run check` must pass before every commit.\n";
+        let found = invented(&said(&["commit this release", "now push it"]), summary, 9);
+        let texts: Vec<&str> = found.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(texts, ["`npm run check` must pass before every commit."]);
+    }
+
+    #[test]
+    fn the_agents_decision_presented_as_the_users() {
+        let summary =
+            "Key decisions:\n- User chose `redis-7.2` with `allkeys-lru` eviction for caching.\n";
+        assert_eq!(
+            invented(&said(&["make the app faster"]), summary, 1).len(),
+            1
+        );
+        assert!(invented(
+            &said(&["use redis-7.2 with allkeys-lru eviction for caching"]),
+            summary,
+            1
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn a_restatement_in_other_words_is_no_invention() {
+        let summary = "1. Primary Request and Intent: The user wanted to ssh into their router and check docker status.\n";
+        assert!(invented(&said(&["ssh into my router", "docker status"]), summary, 1).is_empty());
+    }
+
+    #[test]
+    fn a_quotation_no_user_message_holds() {
+        let summary = "- The user said: \"remove the evals too, keep things clean\"\n";
+        assert_eq!(
+            invented(&said(&["skip the formal evals"]), summary, 1).len(),
+            1
+        );
+        assert!(invented(
+            &said(&["remove the evals too, keep things clean."]),
+            summary,
+            1
+        )
+        .is_empty());
+    }
+}

@@ -1,0 +1,586 @@
+//! What the buffer after a compaction holds of one commitment. Verbatim
+//! means the unit stands there as a unit, with its polarity: a match inside
+//! a longer word, or after a negation the user did not write, is no match.
+//! A faithful quote with other spacing, case or punctuation, or cut short
+//! with an ellipsis, is paraphrased. Otherwise the closest passage (one to
+//! three pieces of the summary) decides: identifiers, paths, numbers and
+//! URLs are judged as identifiers, byte for byte; content words as words.
+
+use std::ops::Range;
+
+use super::units::units;
+use super::{Evidence, Outcome};
+use crate::verify::text::Words;
+
+/// The buffer after a compaction, as commitments are looked for in it:
+/// the summary, then the messages carried over. A paraphrase is looked
+/// for in the summary and in the prose carried over, not in tool output,
+/// which only shares words.
+pub(crate) struct After {
+    /// Everything the model sees after, for matches as written.
+    all: String,
+    /// `all` folded ([`fold`]), for quotes with other spacing or case.
+    folded: String,
+    /// The pieces of the prose after (sentences, list items, rows), each
+    /// with its words.
+    pieces: Vec<(String, Words)>,
+    /// The words of all the prose after.
+    words: Words,
+}
+
+/// The words before a match that turn it around ("never use X" does not
+/// hold "use X").
+const FLIPS: &[&str] = &[
+    "not",
+    "never",
+    "no",
+    "don't",
+    "dont",
+    "doesn't",
+    "didn't",
+    "mustn't",
+    "shouldn't",
+    "won't",
+    "cannot",
+    "can't",
+    "stop",
+    "avoid",
+    "without",
+    "instead",
+    "rather",
+    "longer",
+    "nicht",
+    "kein",
+    "keine",
+    "nie",
+];
+
+/// How far, in pieces of the summary, one commitment may be spread.
+const WINDOW: usize = 3;
+
+/// Below this share of its content words in the closest passage, nothing
+/// carries a commitment.
+const CARRIED: f64 = 0.6;
+/// From this share, a passage that carries every identifier of the
+/// commitment carries the commitment.
+const NAMED: f64 = 0.3;
+
+impl After {
+    /// The buffer a summary and the messages carried over make; `prose`
+    /// marks which carried messages are prose (not tool output).
+    pub(crate) fn new<'t>(
+        summary: &str,
+        carried: impl IntoIterator<Item = (&'t str, bool)>,
+    ) -> After {
+        let mut all = summary.to_owned();
+        let mut prose_texts = vec![summary.to_owned()];
+        for (text, prose) in carried {
+            all.push('\n');
+            all.push_str(text);
+            if prose {
+                prose_texts.push(text.to_owned());
+            }
+        }
+        let mut pieces = Vec::new();
+        for text in &prose_texts {
+            for unit in units(text) {
+                let piece = unit.text(text);
+                pieces.push((piece.to_owned(), Words::of(piece)));
+            }
+        }
+        let words = Words::of(&prose_texts.join("\n"));
+        After {
+            folded: fold(&all),
+            all,
+            pieces,
+            words,
+        }
+    }
+
+    /// Whether `text` stands in the buffer after as written, as a unit.
+    pub(crate) fn holds(&self, text: &str) -> bool {
+        matches!(self.stands(text), Stands::Yes)
+    }
+
+    /// Where `text` stands in the buffer after, as a unit.
+    fn stands(&self, text: &str) -> Stands {
+        let text = text.trim();
+        if text.is_empty() {
+            return Stands::No;
+        }
+        let mut flipped = None;
+        for at in find_all(&self.all, text) {
+            if !bounded(&self.all, at.clone()) {
+                continue;
+            }
+            match flip_before(&self.all, at.start, text) {
+                None => return Stands::Yes,
+                Some(word) => flipped = flipped.or(Some(word)),
+            }
+        }
+        match flipped {
+            Some(word) => Stands::Flipped(word),
+            None => Stands::No,
+        }
+    }
+
+    /// What became of a commitment of `text`; for a choice made in a
+    /// question, `answer` is the question and the choice.
+    pub(crate) fn judge(
+        &self,
+        text: &str,
+        answer: Option<(&str, &str)>,
+    ) -> (Outcome, Option<Evidence>) {
+        if let Some((question, choice)) = answer {
+            return self.judge_choice(question, choice);
+        }
+        match self.stands(text) {
+            Stands::Yes => return (Outcome::Verbatim, None),
+            Stands::Flipped(word) => {
+                return (
+                    Outcome::Altered,
+                    Some(Evidence {
+                        sentence: self.piece_with(text).unwrap_or_default(),
+                        similarity: 1.0,
+                        changes: vec![format!(
+                            "`{word}` stands before it: its meaning is turned around"
+                        )],
+                        diff: None,
+                    }),
+                )
+            }
+            Stands::No => {}
+        }
+        if let Some(evidence) = self.quoted_loosely(text) {
+            return (Outcome::Paraphrased, Some(evidence));
+        }
+        self.closest(text)
+    }
+
+    /// A faithful quote with other spacing, case, quotes or emphasis; or
+    /// its opening, cut short with an ellipsis.
+    fn quoted_loosely(&self, text: &str) -> Option<Evidence> {
+        let folded = fold(text);
+        let folded = folded.trim_end_matches(['.', '!', ',', ';', ':', ' ']);
+        if folded.chars().filter(|c| c.is_alphanumeric()).count() < 3 {
+            return None;
+        }
+        if find_all(&self.folded, folded).any(|at| bounded(&self.folded, at)) {
+            return Some(Evidence {
+                sentence: self.piece_with_folded(folded).unwrap_or_default(),
+                similarity: 1.0,
+                changes: vec!["quoted with other spacing, case or punctuation".to_owned()],
+                diff: None,
+            });
+        }
+        // Cut short: at least half of it, and 40 characters, then `...`.
+        let chars: Vec<(usize, char)> = folded.char_indices().collect();
+        let half = (chars.len() / 2).max(40);
+        if chars.len() <= half {
+            return None;
+        }
+        let head = &folded[..chars[half].0];
+        for at in find_all(&self.folded, head) {
+            let mut end = at.end;
+            // Extend the quote as far as it goes on.
+            let rest = &folded[head.len()..];
+            let after = &self.folded[end..];
+            let common = rest
+                .chars()
+                .zip(after.chars())
+                .take_while(|(a, b)| a == b)
+                .map(|(a, _)| a.len_utf8())
+                .sum::<usize>();
+            end += common;
+            let tail = self.folded[end..].trim_start();
+            if tail.starts_with("...") || tail.starts_with('…') {
+                return Some(Evidence {
+                    sentence: self.piece_with_folded(head).unwrap_or_default(),
+                    similarity: ((head.len() + common) as f64 / folded.len() as f64 * 100.0)
+                        .round()
+                        / 100.0,
+                    changes: vec!["quoted in part, cut short with an ellipsis".to_owned()],
+                    diff: None,
+                });
+            }
+        }
+        None
+    }
+
+    /// A choice made in a question: kept when the option chosen stands in
+    /// the buffer after as written (however the question is put); a short
+    /// choice ("yes", "2", "Both") only beside the question's words.
+    fn judge_choice(&self, question: &str, choice: &str) -> (Outcome, Option<Evidence>) {
+        // Option labels carry remarks such as "(Recommended)": the choice is the rest.
+        let choice = match choice.trim().rsplit_once(" (") {
+            Some((label, remark)) if remark.ends_with(')') => label.trim(),
+            _ => choice.trim(),
+        };
+        let words = Words::of(choice);
+        let telling = words.content.len() >= 2 || !words.identifiers.is_empty();
+        if telling {
+            match self.stands(choice) {
+                Stands::Yes => return (Outcome::Verbatim, None),
+                Stands::Flipped(_) | Stands::No => {}
+            }
+            if let Some(evidence) = self.quoted_loosely(choice) {
+                return (Outcome::Paraphrased, Some(evidence));
+            }
+            return self.closest(choice);
+        }
+        // A short choice means something only next to its question.
+        let asked = Words::of(question);
+        let folded_choice = fold(choice);
+        let best = self
+            .pieces
+            .iter()
+            .filter(|(piece, _)| {
+                let folded = fold(piece);
+                let found = find_all(&folded, &folded_choice).any(|at| bounded(&folded, at));
+                found
+            })
+            .map(|(piece, words)| (asked.covered_by(words), piece))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        match best {
+            Some((share, piece)) if share >= 0.4 => (
+                Outcome::Paraphrased,
+                Some(Evidence {
+                    sentence: piece.clone(),
+                    similarity: (share * 100.0).round() / 100.0,
+                    changes: Vec::new(),
+                    diff: None,
+                }),
+            ),
+            _ => (Outcome::Lost, None),
+        }
+    }
+
+    /// The closest passage after (one to [`WINDOW`] pieces), and whether it
+    /// carries, changes or misses the commitment.
+    fn closest(&self, text: &str) -> (Outcome, Option<Evidence>) {
+        let wanted = Words::of(text);
+        let mut best: Option<(f64, Range<usize>, Words)> = None;
+        for start in 0..self.pieces.len() {
+            let mut words = Words::default();
+            for end in start..(start + WINDOW).min(self.pieces.len()) {
+                words.extend(&self.pieces[end].1);
+                let score = wanted.covered_by(&words)
+                    + 0.25
+                        * share(
+                            carried_identifiers(&wanted, &words),
+                            wanted.identifiers.len(),
+                        )
+                    - 0.02 * (end - start) as f64;
+                if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
+                    best = Some((score, start..end + 1, words.clone()));
+                }
+            }
+        }
+        let Some((_, range, words)) = best else {
+            return (Outcome::Lost, None);
+        };
+        let passage = self.pieces[range]
+            .iter()
+            .map(|(piece, _)| piece.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let similarity = (wanted.covered_by(&words) * 100.0).round() / 100.0;
+        let changes = changes(&wanted, &words);
+        let carried = carried_identifiers(&wanted, &words);
+        let names_all = !wanted.identifiers.is_empty() && carried == wanted.identifiers.len();
+        // Two content words or fewer, and no name: too little to be found
+        // in other words.
+        let enough = wanted.content.len() >= 3 || names_all;
+        let meaning_changed = !changes.is_empty();
+        let outcome = if !enough {
+            Outcome::Lost
+        } else if !meaning_changed && (similarity >= CARRIED || (names_all && similarity >= NAMED))
+        {
+            Outcome::Paraphrased
+        } else if meaning_changed && (similarity >= CARRIED || (carried > 0 && similarity >= NAMED))
+        {
+            Outcome::Altered
+        } else if names_all && self.spread(&wanted) {
+            Outcome::Paraphrased
+        } else {
+            Outcome::Lost
+        };
+        let diff = (outcome == Outcome::Altered)
+            .then(|| crate::verify::difference::word_diff(text, &passage));
+        let evidence = (similarity > 0.0).then(|| Evidence {
+            sentence: passage,
+            similarity,
+            changes: if outcome == Outcome::Lost {
+                Vec::new()
+            } else {
+                changes
+            },
+            diff,
+        });
+        (outcome, evidence)
+    }
+
+    /// Every one of at least two names of the commitment stands somewhere
+    /// after (a list of files carried as a tree, a table).
+    fn spread(&self, wanted: &Words) -> bool {
+        wanted.identifiers.len() >= 2
+            && carried_identifiers(wanted, &self.words) == wanted.identifiers.len()
+    }
+
+    /// The piece of the summary that holds `text`, for evidence.
+    fn piece_with(&self, text: &str) -> Option<String> {
+        self.pieces
+            .iter()
+            .find(|(piece, _)| piece.contains(text))
+            .map(|(piece, _)| piece.clone())
+    }
+
+    fn piece_with_folded(&self, folded: &str) -> Option<String> {
+        self.pieces
+            .iter()
+            .find(|(piece, _)| fold(piece).contains(folded))
+            .map(|(piece, _)| piece.clone())
+    }
+}
+
+/// Where a commitment stands after.
+enum Stands {
+    Yes,
+    /// Only after a word that turns it around.
+    Flipped(String),
+    No,
+}
+
+/// Every place `needle` stands in `haystack`.
+fn find_all<'a>(haystack: &'a str, needle: &'a str) -> impl Iterator<Item = Range<usize>> + 'a {
+    memchr::memmem::find_iter(haystack.as_bytes(), needle.as_bytes())
+        .map(move |at| at..at + needle.len())
+}
+
+/// Whether the match at `at` is a whole unit: no letter or digit runs on
+/// into it on either side.
+fn bounded(haystack: &str, at: Range<usize>) -> bool {
+    let before = haystack[..at.start].chars().next_back();
+    let after = haystack[at.end..].chars().next();
+    let first = haystack[at.clone()].chars().next();
+    let last = haystack[at].chars().next_back();
+    let joins = |a: Option<char>, b: Option<char>| matches!((a, b), (Some(a), Some(b)) if a.is_alphanumeric() && b.is_alphanumeric());
+    !joins(before, first) && !joins(last, after)
+}
+
+/// A word among the three before `at`, on its line, that turns the match
+/// around — unless the commitment says it too.
+fn flip_before(haystack: &str, at: usize, text: &str) -> Option<String> {
+    let line_start = haystack[..at].rfind('\n').map_or(0, |n| n + 1);
+    let before = &haystack[line_start..at];
+    let own = Words::of(text);
+    before
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .rev()
+        .take(3)
+        .map(|w| w.to_lowercase().replace('’', "'"))
+        .find(|w| FLIPS.contains(&w.as_str()) && !own.negated)
+}
+
+/// Text as loose quotes are compared: lower case, curly quotes straight,
+/// Markdown emphasis and code marks dropped, white space folded.
+pub(crate) fn fold(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.chars() {
+        let c = match c {
+            '‘' | '’' | '`' => '\'',
+            '“' | '”' | '„' => '"',
+            '*' => continue,
+            c if c.is_whitespace() => {
+                space = true;
+                continue;
+            }
+            c => c,
+        };
+        if space && !out.is_empty() {
+            out.push(' ');
+        }
+        space = false;
+        out.extend(c.to_lowercase());
+    }
+    out.replace('\'', "")
+}
+
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+/// Two identifiers name the same thing when they are equal or one is the
+/// other with more of its path: `packages/a/b.ts` and `/home/me/packages/a/b.ts`.
+pub(crate) fn same_identifier(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    long == short
+        || (short.contains('/')
+            && long.ends_with(short)
+            && long[..long.len() - short.len()].ends_with('/'))
+}
+
+/// How many of `before`'s identifiers `after` names.
+pub(crate) fn carried_identifiers(before: &Words, after: &Words) -> usize {
+    before
+        .identifiers
+        .iter()
+        .filter(|a| after.identifiers.iter().any(|b| same_identifier(a, b)))
+        .count()
+}
+
+/// What `after` changes of `before`'s meaning.
+pub(crate) fn changes(before: &Words, after: &Words) -> Vec<String> {
+    let mut changes = Vec::new();
+    let added: Vec<&String> = after
+        .identifiers
+        .iter()
+        .filter(|b| !before.identifiers.iter().any(|a| same_identifier(a, b)))
+        .collect();
+    let missing = before
+        .identifiers
+        .iter()
+        .filter(|a| !after.identifiers.iter().any(|b| same_identifier(a, b)));
+    for identifier in missing {
+        let closest = added
+            .iter()
+            .max_by_key(|other| common_prefix(identifier, other))
+            .filter(|other| common_prefix(identifier, other) >= 3.min(identifier.len()));
+        if let Some(other) = closest {
+            changes.push(format!("`{identifier}` became `{other}`"));
+        }
+    }
+    if before.negated && !after.negated {
+        changes.push("the negation is gone".to_owned());
+    }
+    if !before.negated && after.negated {
+        changes.push("a negation was added".to_owned());
+    }
+    for word in before.ordering.difference(&after.ordering) {
+        changes.push(format!("the ordering word `{word}` is gone"));
+    }
+    for word in before.scope.difference(&after.scope) {
+        changes.push(format!("the scope word `{word}` is gone"));
+    }
+    changes
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(summary: &str) -> After {
+        After::new(summary, [])
+    }
+
+    #[test]
+    fn a_match_is_a_unit_with_its_polarity() {
+        let a = after("The user must never use the staging database for the tests.\nKnow-how now.");
+        let (outcome, evidence) = a.judge("use the staging database for the tests", None);
+        assert_eq!(outcome, Outcome::Altered);
+        assert!(evidence.is_some_and(|e| e.changes[0].contains("never")));
+        // "No" is not kept by "now".
+        assert_eq!(a.judge_choice("Drop the table?", "No").0, Outcome::Lost);
+        assert_eq!(a.judge("Know-how now.", None).0, Outcome::Verbatim);
+    }
+
+    #[test]
+    fn a_faithful_quote_is_not_lost() {
+        let a = after("User said: \"Run the tests before\n  applying the patch\" and left.");
+        assert_eq!(
+            a.judge("Run the tests before applying the patch.", None).0,
+            Outcome::Paraphrased
+        );
+        let a = after("- \"Ich möchte, dass du die Dateien im Ordner aufräumst und ...\"");
+        assert_eq!(
+            a.judge(
+                "Ich möchte, dass du die Dateien im Ordner aufräumst und danach alles committest.",
+                None
+            )
+            .0,
+            Outcome::Paraphrased
+        );
+    }
+
+    #[test]
+    fn judging_in_other_words() {
+        let judged = |commitment: &str, summary: &str| after(summary).judge(commitment, None).0;
+        assert_eq!(
+            judged(
+                "Keep the old code for reference.",
+                "For reference, the old code is kept."
+            ),
+            Outcome::Paraphrased
+        );
+        assert_eq!(
+            judged("Do not drop the users table.", "Drop the users table."),
+            Outcome::Altered
+        );
+        assert_eq!(
+            judged("Deploy on Fridays only.", "The build passes."),
+            Outcome::Lost
+        );
+        assert_eq!(
+            judged(
+                "use lenovo-legion-linux cli to increase my fan speed",
+                "1. \"use lenovo-legion cli to increase my fan speed\""
+            ),
+            Outcome::Altered
+        );
+        assert_eq!(
+            judged("where we at?", "Continue from where we left it off."),
+            Outcome::Lost
+        );
+        assert_eq!(
+            judged(
+                "config.ts, fuzzy.ts -> utils",
+                "├── config.ts\n├── fuzzy.ts\n└── shell.ts"
+            ),
+            Outcome::Paraphrased
+        );
+    }
+
+    #[test]
+    fn a_path_names_the_same_file_with_more_of_its_path() {
+        assert!(same_identifier(
+            "packages/a/b.ts",
+            "/home/me/packages/a/b.ts"
+        ));
+        assert!(!same_identifier("a/b.ts", "/home/me/xa/b.ts"));
+        assert!(
+            !same_identifier("b.ts", "/home/me/b.ts"),
+            "a bare name is no path"
+        );
+    }
+
+    #[test]
+    fn a_choice_is_carried_by_the_option_chosen() {
+        let a = after("The user chose uuid primary keys. Include an estimate: yes.");
+        assert_eq!(
+            a.judge_choice("Which primary key type?", "uuid primary keys")
+                .0,
+            Outcome::Verbatim
+        );
+        assert_eq!(
+            a.judge_choice("Include an estimate?", "Yes").0,
+            Outcome::Paraphrased
+        );
+        assert_eq!(a.judge_choice("Drop the table?", "Yes").0, Outcome::Lost);
+        let a = after("user chose: cosmic panel applet");
+        assert_eq!(
+            a.judge_choice("Which type?", "COSMIC Panel Applet (Recommended)")
+                .0,
+            Outcome::Paraphrased
+        );
+    }
+}

@@ -1,0 +1,369 @@
+//! What the user typed, split into the units a person would call one
+//! requirement. A message is Markdown more often than not: a pasted plan
+//! has headings, lists, tables and code. A list item is one unit, a table
+//! row is one, a code block is one (never cut at `!=` or `..`), and prose is
+//! cut into sentences and at line breaks — but never inside inline code or
+//! a link. Headings, rules and table headers are kept apart as what they
+//! are, so they can be set aside rather than judged.
+
+use std::ops::Range;
+
+use std::sync::LazyLock;
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use regex::Regex;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Text that is output handed over, not words written: a log line, a
+/// stack frame, a JSON record, a shell prompt.
+pub(crate) static PASTED_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(
+        r#"(?mi)^\s*(\{"|\[\{"|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|at\s+\S+\s+\(|File\s+"|Traceback\b|error(\[E\d+\])?:|warning:|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•]\s|index:\s)"#,
+    )
+    .expect("the pasted pattern compiles")
+});
+
+/// What shape of Markdown a unit is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// A sentence (or a line) of prose.
+    Sentence,
+    /// A list item, without its marker and nested lists.
+    Item,
+    /// A row of a table's body.
+    Row,
+    /// A code block's content.
+    Code,
+    /// A heading, or a table's header row.
+    Heading,
+    /// A sentence of a block quote: someone else's words, quoted.
+    Quote,
+    /// Raw HTML.
+    Html,
+}
+
+/// One unit of a message: where it stands in the message's text, and its shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Unit {
+    pub range: Range<usize>,
+    pub shape: Shape,
+}
+
+impl Unit {
+    /// The unit's text in `message`.
+    pub fn text<'t>(&self, message: &'t str) -> &'t str {
+        message.get(self.range.clone()).unwrap_or_default()
+    }
+}
+
+/// The units of `text`, in order. Empty ones (white space, markers, a
+/// line of punctuation) are left out.
+pub(crate) fn units(text: &str) -> Vec<Unit> {
+    let options =
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    let mut out = Vec::new();
+    // Open list items: where each starts, and where its own text ends
+    // (before a nested list).
+    let mut items: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut quote_depth = 0usize;
+    let mut paragraph: Option<(usize, Vec<Range<usize>>)> = None;
+    let mut code: Option<Range<usize>> = None;
+    let mut in_code = false;
+    let mut block = 0..0;
+    let mut in_head = false;
+    for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Item) => items.push((range.start, None)),
+            Event::Start(Tag::List(_)) => {
+                if let Some((_, own_end)) = items.last_mut() {
+                    own_end.get_or_insert(range.start);
+                }
+            }
+            Event::End(TagEnd::Item) => {
+                if let Some((start, own_end)) = items.pop() {
+                    let end = own_end.unwrap_or(range.end);
+                    push(&mut out, text, strip_marker(text, start..end), Shape::Item);
+                }
+            }
+            Event::Start(Tag::BlockQuote(_)) => quote_depth += 1,
+            Event::End(TagEnd::BlockQuote(_)) => quote_depth = quote_depth.saturating_sub(1),
+            Event::Start(Tag::Paragraph) if items.is_empty() => {
+                paragraph = Some((range.start, Vec::new()));
+            }
+            Event::End(TagEnd::Paragraph) if items.is_empty() => {
+                if let Some((start, protected)) = paragraph.take() {
+                    let shape = if quote_depth > 0 {
+                        Shape::Quote
+                    } else {
+                        Shape::Sentence
+                    };
+                    for sentence in sentences(text, start..range.end, &protected) {
+                        push(&mut out, text, sentence, shape);
+                    }
+                }
+            }
+            Event::Code(_) | Event::Start(Tag::Link { .. }) | Event::InlineHtml(_) => {
+                if let Some((_, protected)) = paragraph.as_mut() {
+                    protected.push(range);
+                }
+            }
+            Event::Start(Tag::Heading { .. }) if items.is_empty() => {
+                push(&mut out, text, range, Shape::Heading);
+            }
+            Event::Start(Tag::CodeBlock(_)) => {
+                in_code = true;
+                code = None;
+                block = range.clone();
+            }
+            Event::Text(_) if in_code => {
+                code = Some(match code.take() {
+                    Some(open) => open.start..range.end,
+                    None => range,
+                });
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                in_code = false;
+                if let (Some(content), true) = (code.take(), items.is_empty()) {
+                    match unclosed(text, block.clone(), content.clone()) {
+                        // A fence never closed runs to the end of the
+                        // message: the prose after its last blank line is
+                        // the user's words again.
+                        Some(prose) => {
+                            push(&mut out, text, content.start..prose, Shape::Code);
+                            let rest = &text[prose..content.end];
+                            for unit in units(rest) {
+                                out.push(Unit {
+                                    range: prose + unit.range.start..prose + unit.range.end,
+                                    shape: unit.shape,
+                                });
+                            }
+                        }
+                        None => push(&mut out, text, content, Shape::Code),
+                    }
+                }
+            }
+            Event::Start(Tag::TableHead) => {
+                in_head = true;
+                push(&mut out, text, range, Shape::Heading);
+            }
+            Event::End(TagEnd::TableHead) => in_head = false,
+            Event::Start(Tag::TableRow) if !in_head => push(&mut out, text, range, Shape::Row),
+            Event::Html(_) if items.is_empty() => push(&mut out, text, range, Shape::Html),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Where the prose starts again in a fenced block that is never closed (it
+/// runs to the end of the text): after its last blank line. `None` for a
+/// block that is closed, or has no blank line.
+fn unclosed(text: &str, block: Range<usize>, content: Range<usize>) -> Option<usize> {
+    let raw = text.get(block.clone())?;
+    let fenced = raw.trim_start().starts_with("```") || raw.trim_start().starts_with("~~~");
+    let closed = raw
+        .trim_end()
+        .rsplit('\n')
+        .next()
+        .is_some_and(|last| last.trim().starts_with("```") || last.trim().starts_with("~~~"));
+    if !fenced || closed || block.end < text.trim_end().len() {
+        return None;
+    }
+    let inner = text.get(content.clone())?;
+    let blank = inner.rfind("\n\n")?;
+    Some(content.start + blank + 2)
+}
+
+/// Adds the unit at `range`, trimmed, unless nothing in it is a letter or a digit.
+fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
+    let Some(slice) = text.get(range.clone()) else {
+        return;
+    };
+    let lead = slice.len() - slice.trim_start().len();
+    let trimmed = slice.trim();
+    if !trimmed.chars().any(char::is_alphanumeric) {
+        return;
+    }
+    let start = range.start + lead;
+    out.push(Unit {
+        range: start..start + trimmed.len(),
+        shape,
+    });
+}
+
+/// A list item's range without its marker (`-`, `*`, `+`, `1.`, `2)`) and
+/// task box (`[ ]`, `[x]`).
+fn strip_marker(text: &str, range: Range<usize>) -> Range<usize> {
+    let Some(slice) = text.get(range.clone()) else {
+        return range;
+    };
+    let trimmed = slice.trim_start();
+    let mut rest = trimmed;
+    if let Some(after) = rest.strip_prefix(['-', '*', '+']) {
+        rest = after;
+    } else {
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 {
+            if let Some(after) = rest[digits..].strip_prefix(['.', ')']) {
+                rest = after;
+            }
+        }
+    }
+    let rest = rest.trim_start();
+    let rest = ["[ ]", "[x]", "[X]"]
+        .iter()
+        .find_map(|box_| rest.strip_prefix(box_))
+        .unwrap_or(rest);
+    range.start + (slice.len() - rest.len())..range.end
+}
+
+/// The sentences of the paragraph at `range`: cut at line breaks and at
+/// sentence bounds (UAX #29), except inside the `protected` ranges
+/// (inline code, links, inline HTML).
+fn sentences(text: &str, range: Range<usize>, protected: &[Range<usize>]) -> Vec<Range<usize>> {
+    let Some(paragraph) = text.get(range.clone()) else {
+        return Vec::new();
+    };
+    let inside = |at: usize| protected.iter().any(|p| p.start < at && at < p.end);
+    let mut out = Vec::new();
+    let mut start = range.start;
+    let mut line_start = range.start;
+    for line in paragraph.split_inclusive('\n') {
+        let mut at = line_start;
+        // A line of output (a log record, JSON) is kept whole: its periods
+        // end no sentence.
+        let pieces: Vec<&str> = if PASTED_LINE.is_match(line) {
+            vec![line]
+        } else {
+            line.split_sentence_bounds()
+                .flat_map(lower_case_starts)
+                .collect()
+        };
+        for piece in pieces {
+            at += piece.len();
+            let end = at;
+            let last_of_line = end == line_start + line.len();
+            if (last_of_line || !inside(end)) && end > start {
+                if last_of_line && inside(end) {
+                    continue;
+                }
+                out.push(start..end);
+                start = end;
+            }
+        }
+        line_start += line.len();
+    }
+    if start < range.end {
+        out.push(start..range.end);
+    }
+    out
+}
+
+/// Words after which a period ends no sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "no", "mr", "dr",
+];
+
+/// `piece` cut again where a sentence ends and the next begins in lower
+/// case (`make it blue. then run it`), which people type and UAX #29 does
+/// not cut.
+fn lower_case_starts(piece: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = piece.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if matches!(bytes[i], b'.' | b'!' | b'?') {
+            let mut j = i + 1;
+            while j < bytes.len() && matches!(bytes[j], b'.' | b'!' | b'?') {
+                j += 1;
+            }
+            let mut k = j;
+            while k < bytes.len() && matches!(bytes[k], b' ' | b'\t') {
+                k += 1;
+            }
+            let word_before = piece[start..i]
+                .rsplit(|c: char| c.is_whitespace() || c == '(')
+                .next()
+                .unwrap_or_default()
+                .to_lowercase();
+            if k > j
+                && k < bytes.len()
+                && bytes[k].is_ascii_lowercase()
+                && !ABBREVIATIONS.contains(&word_before.as_str())
+            {
+                out.push(&piece[start..k]);
+                start = k;
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out.push(&piece[start..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shaped(text: &str) -> Vec<(&str, Shape)> {
+        units(text)
+            .into_iter()
+            .map(|u| (u.text(text), u.shape))
+            .collect()
+    }
+
+    #[test]
+    fn a_pasted_plan_is_cut_where_a_person_would_cut_it() {
+        let plan = "## Plan\n\nKeep the old code. Run `cargo test -p a..b` first.\n\n- Move tools to core/tools\n- Keep `x != y` as it is\n  - a nested note\n\n| file | owner |\n|---|---|\n| src/a.rs | me |\n\n```sh\nmake check != ok\n```\n\n> quoted words\n\n---\n";
+        assert_eq!(
+            shaped(plan),
+            [
+                ("## Plan", Shape::Heading),
+                ("Keep the old code.", Shape::Sentence),
+                ("Run `cargo test -p a..b` first.", Shape::Sentence),
+                ("Move tools to core/tools", Shape::Item),
+                ("a nested note", Shape::Item),
+                ("Keep `x != y` as it is", Shape::Item),
+                ("| file | owner |", Shape::Heading),
+                ("| src/a.rs | me |", Shape::Row),
+                ("make check != ok", Shape::Code),
+                ("quoted words", Shape::Quote),
+            ]
+        );
+    }
+
+    #[test]
+    fn prose_is_cut_at_line_breaks_but_never_inside_code_or_links() {
+        assert_eq!(
+            shaped("fix the footer\nmake it blue. then run it"),
+            [
+                ("fix the footer", Shape::Sentence),
+                ("make it blue.", Shape::Sentence),
+                ("then run it", Shape::Sentence),
+            ]
+        );
+        assert_eq!(
+            shaped("Use `a. B` and [the docs. Here](https://x.example/a.b) now."),
+            [(
+                "Use `a. B` and [the docs. Here](https://x.example/a.b) now.",
+                Shape::Sentence
+            )]
+        );
+        assert_eq!(shaped("   \n***\n"), []);
+        assert_eq!(
+            shaped("1. first\n2. [ ] second"),
+            [("first", Shape::Item), ("second", Shape::Item)]
+        );
+        assert_eq!(
+            shaped("```json\n{\"a\": 1}\n\nshould list the keys here"),
+            [
+                ("{\"a\": 1}", Shape::Code),
+                ("should list the keys here", Shape::Sentence)
+            ]
+        );
+    }
+}
