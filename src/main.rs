@@ -174,7 +174,9 @@ enum Command {
     /// it, on all cores.
     ///
     /// Exit 0: nothing altered, lost or invented; 1: something was; 2: a
-    /// file named cannot be read or is no session.
+    /// file named cannot be read or is no session; 3: nothing was lost that
+    /// can be seen, but a compaction could not be audited (an encrypted or
+    /// missing summary).
     Audit {
         /// Session files, and folders to search for them.
         #[arg(required = true, value_name = "PATH")]
@@ -191,6 +193,11 @@ enum Command {
         /// Also write the audit as one self-contained HTML page.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
+        /// List, per compaction, what the user typed that does not bind
+        /// (questions, acknowledgements, remarks, pasted output), not only
+        /// count it.
+        #[arg(long)]
+        set_apart: bool,
         #[command(flatten)]
         access: AccessArgs,
     },
@@ -744,6 +751,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             policy,
             format,
             html,
+            set_apart,
             access,
         } => {
             let request = AuditRequest {
@@ -777,6 +785,12 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             };
             let mut report = ctxguard::audit_paths(&request, &on_event, &progress);
             progress.finish();
+            if let ctxguard::Subject::Audit {
+                set_apart: list, ..
+            } = &mut report.subject
+            {
+                *list = set_apart;
+            }
             if let (Some(path), ctxguard::Subject::Audit { events, .. }) = (&html, &report.subject)
             {
                 ctxguard::write_html(path, events).map_err(|error| {

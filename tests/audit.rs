@@ -68,7 +68,7 @@ fn claude_code_outcomes() {
         .iter()
         .find(|c| c["outcome"] == "altered")
         .expect("an altered commitment")["evidence"];
-    assert_eq!(altered["sentence"], "- Run the tests and apply the patch.");
+    assert_eq!(altered["sentence"], "Run the tests and apply the patch.");
     assert_eq!(altered["changes"][0], "the ordering word `before` is gone");
     // Nothing in the summary carries the answer or the identifier.
     assert_eq!(outcome_of(&report, 1, "Which primary key? → uuid"), "lost");
@@ -87,15 +87,31 @@ fn claude_code_outcomes() {
     );
     // The preserved segment is carried byte for byte.
     assert_eq!(outcome_of(&report, 2, "Never push to main."), "verbatim");
-    assert_eq!(report["events"][1]["pinned"], 1);
-    assert_eq!(report["events"][0]["verdict"], "reject");
+    // Both pins of the session bind at the second compaction.
+    assert_eq!(report["events"][1]["pinned"], 2);
+    // The verdict is about the user's commitments, and says why.
+    assert_eq!(report["events"][0]["verdict"], "lost");
+    assert_eq!(
+        report["events"][0]["reason"],
+        "2 commitments lost, 1 commitment altered"
+    );
+    // The second compaction is judged against the whole session: the
+    // ordering the first one altered is lost now, with its history.
+    let ordering = report["events"][1]["commitments"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|c| c["text"] == "Run the tests before applying the patch.")
+        .expect("judged again at the second compaction");
+    assert_eq!(ordering["outcome"], "lost");
+    assert_eq!(ordering["history"][0]["outcome"], "altered");
 }
 
 #[test]
 fn invented_requirements_are_found() {
     let (report, _) = audit_json(&[&format!("{SESSIONS}/pi.jsonl")]);
     let invented = invented(&report, 2);
-    assert_eq!(invented, ["- `npm run check` must pass."]);
+    assert_eq!(invented, ["`npm run check` must pass."]);
     // "Tools live in core" keeps the move but drops the path.
     assert_eq!(
         outcome_of(&report, 2, "Move tools to core/tools."),
@@ -175,14 +191,12 @@ fn real_sessions() {
     };
     let pi = corpus.join("pi-mono-before-compaction");
     let (report, _) = audit_json(&[pi.to_str().expect("utf-8")]);
-    // Both requirements the second summary adds under "User Preferences".
+    // A command the second summary adds under "User Preferences" that no
+    // user message names ("Git commits after major changes", its other
+    // addition, shares its words with what the user asked, and is not found).
     let invented = invented(&report, 2);
     assert!(
         invented.iter().any(|t| t.contains("npm run check")),
-        "{invented:?}"
-    );
-    assert!(
-        invented.iter().any(|t| t.contains("Git commits")),
         "{invented:?}"
     );
     // A manual compaction whose summary quotes every user message: nothing lost.

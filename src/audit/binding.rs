@@ -1,16 +1,21 @@
-//! Whether a unit the user typed binds the agent. A request, a rule, a
-//! choice, a value binds; a question asking for information, an
-//! acknowledgement or reaction spent as it is read, a heading, a pasted log
-//! does not. Those are set apart — counted and listed on request, never
-//! reported as lost and never given back to the model as a commitment that
-//! still holds. A directive is never set apart: when in doubt, it binds.
+//! Whether a unit the user typed binds the agent. What binds is addressed
+//! to the agent as something to do or to hold to: an instruction (a clause
+//! that opens with a verb: "delete all other branches"), an obligation or a
+//! ban ("the footer should be blue", "never push to main", "no console
+//! logs"), a wish ("I want e2e tests only", "it would be nice to …"), a
+//! request put as a question ("can you add …?"), a choice the user made, a
+//! value or a name handed over. What does not: a question asking for
+//! information, an acknowledgement or reaction spent as it is read, a remark
+//! that asks nothing, a heading, pasted output, a bare slash command. Those
+//! are set apart — counted and listed, never reported as lost, never given
+//! back to the model as a commitment that still holds.
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::units::{Shape, Unit};
+use super::units::{Shape, Unit, PASTED_LINE};
 use crate::verify::text::Words;
 
 /// Why a unit does not bind.
@@ -22,9 +27,10 @@ pub enum NotBinding {
     /// An acknowledgement, reaction, greeting or control word, spent as it
     /// is read ("ok", "thanks", "continue", "go ahead").
     Acknowledgement,
-    /// Markdown with nothing to hold: a heading, a table header, raw HTML.
+    /// Markdown with nothing to hold: a heading, a table header, a line
+    /// that only announces what follows.
     Debris,
-    /// Data the user handed over: a log, an error, a quoted text.
+    /// Data the user handed over: a log, an error, code, a quoted text.
     Pasted,
     /// Too few words to hold anything once out of its place.
     Fragment,
@@ -53,491 +59,133 @@ impl NotBinding {
 
 /// Words that, all alone, make an acknowledgement, a reaction or a control
 /// word: nothing of them outlives the turn they are read in.
+#[rustfmt::skip]
 const SPENT: &[&str] = &[
-    "ok",
-    "okay",
-    "k",
-    "kk",
-    "yes",
-    "yeah",
-    "yep",
-    "yup",
-    "ya",
-    "yea",
-    "sure",
-    "no",
-    "nope",
-    "nah",
-    "thanks",
-    "thank",
-    "you",
-    "thx",
-    "ty",
-    "great",
-    "perfect",
-    "nice",
-    "cool",
-    "good",
-    "awesome",
-    "excellent",
-    "amazing",
-    "wonderful",
-    "lovely",
-    "fantastic",
-    "brilliant",
-    "lgtm",
-    "continue",
-    "proceed",
-    "go",
-    "ahead",
-    "on",
-    "do",
-    "it",
-    "that",
-    "this",
-    "please",
-    "pls",
-    "plz",
-    "keep",
-    "going",
-    "sounds",
-    "looks",
-    "fine",
-    "right",
-    "correct",
-    "exactly",
-    "done",
-    "alright",
-    "agreed",
-    "approve",
-    "approved",
-    "let's",
-    "lets",
-    "wow",
-    "hmm",
-    "hi",
-    "hello",
-    "hey",
-    "lol",
-    "haha",
-    "oops",
-    "pause",
-    "here",
-    "stop",
-    "wait",
-    "try",
-    "again",
-    "retry",
-    "now",
-    "then",
-    "and",
-    "so",
-    "all",
-    "good",
-    "work",
-    "job",
-    "well",
-    "very",
-    "much",
-    "a",
-    "the",
-    "ahh",
-    "ah",
-    "oh",
-    "yes,",
-    "y",
-    "n",
-    "ja",
-    "nein",
-    "danke",
-    "gut",
-    "super",
-    "weiter",
-    "mach",
-    "genau",
-    "bitte",
-    "passt",
-    "jetzt",
-    "und",
-    "das",
-    "es",
-    "is",
-    "great!",
-    "cheers",
-    "indeed",
-    "ofc",
-    "course",
-    "of",
-    "absolutely",
-    "definitely",
-    "go!",
-    "yolo",
-    "ack",
-    "noted",
-    "understood",
-    "got",
-    "gotcha",
-    "resume",
-    "start",
-    "implementing",
-    "begin",
-    "ready",
-    "fire",
-    "away",
+    "ok", "okay", "k", "kk", "yes", "yeah", "yep", "yup", "ya", "yea", "sure", "no", "nope", "nah",
+    "thanks", "thank", "you", "thx", "ty", "great", "perfect", "nice", "cool", "good", "awesome",
+    "excellent", "amazing", "wonderful", "lovely", "fantastic", "brilliant", "lgtm", "continue",
+    "proceed", "go", "ahead", "on", "do", "it", "that", "this", "please", "pls", "plz", "keep",
+    "going", "sounds", "looks", "fine", "right", "correct", "exactly", "done", "alright", "agreed",
+    "approve", "approved", "let's", "lets", "wow", "hmm", "hi", "hello", "hey", "lol", "haha",
+    "oops", "pause", "here", "stop", "wait", "try", "again", "retry", "now", "then", "and", "so",
+    "all", "work", "job", "well", "very", "much", "a", "the", "ahh", "ah", "oh", "y", "n", "ja",
+    "nein", "danke", "gut", "super", "weiter", "mach", "genau", "bitte", "passt", "jetzt", "und",
+    "das", "es", "is", "cheers", "indeed", "ofc", "course", "of", "absolutely", "definitely",
+    "yolo", "ack", "noted", "understood", "got", "gotcha", "resume", "start", "implementing",
+    "begin", "ready", "fire", "away",
 ];
 
-/// Verbs that open an instruction: a unit that starts with one (after
+/// Verbs that open an instruction: a clause that starts with one (after
 /// "ok", "now", "also", "please" and the like) asks the agent to act.
+#[rustfmt::skip]
 const IMPERATIVES: &[&str] = &[
-    "add",
-    "adjust",
-    "allow",
-    "analyze",
-    "analyse",
-    "apply",
-    "ask",
-    "avoid",
-    "build",
-    "bump",
-    "call",
-    "change",
-    "check",
-    "choose",
-    "clean",
-    "clear",
-    "close",
-    "comment",
-    "commit",
-    "compare",
-    "compile",
-    "configure",
-    "consider",
-    "continue",
-    "convert",
-    "copy",
-    "create",
-    "debug",
-    "decrease",
-    "define",
-    "delete",
-    "deploy",
-    "describe",
-    "design",
-    "disable",
-    "display",
-    "do",
-    "document",
-    "download",
-    "draft",
-    "drop",
-    "edit",
-    "enable",
-    "ensure",
-    "exclude",
-    "execute",
-    "expand",
-    "explain",
-    "export",
-    "extend",
-    "extract",
-    "fetch",
-    "figure",
-    "fill",
-    "find",
-    "finish",
-    "fix",
-    "focus",
-    "follow",
-    "format",
-    "generate",
-    "give",
-    "go",
-    "group",
-    "handle",
-    "hide",
-    "highlight",
-    "ignore",
-    "implement",
-    "import",
-    "improve",
-    "include",
-    "increase",
-    "inline",
-    "insert",
-    "install",
-    "integrate",
-    "investigate",
-    "keep",
-    "kill",
-    "launch",
-    "leave",
-    "limit",
-    "link",
-    "lint",
-    "list",
-    "load",
-    "log",
-    "look",
-    "lower",
-    "make",
-    "mark",
-    "merge",
-    "migrate",
-    "mock",
-    "modify",
-    "move",
-    "name",
-    "note",
-    "open",
-    "optimize",
-    "output",
-    "pass",
-    "paste",
-    "pick",
-    "pin",
-    "plan",
-    "point",
-    "pose",
-    "post",
-    "prefer",
-    "prepare",
-    "print",
-    "prioritize",
-    "proceed",
-    "prototype",
-    "publish",
-    "pull",
-    "push",
-    "put",
-    "raise",
-    "read",
-    "rebase",
-    "rebuild",
-    "record",
-    "reduce",
-    "refactor",
-    "refer",
-    "reference",
-    "release",
-    "reload",
-    "remember",
-    "remove",
-    "rename",
-    "render",
-    "reorder",
-    "replace",
-    "reply",
-    "report",
-    "rerun",
-    "re-run",
-    "research",
-    "reset",
-    "resolve",
-    "restart",
-    "restore",
-    "restructure",
-    "resume",
-    "retry",
-    "return",
-    "reuse",
-    "revert",
-    "review",
-    "rewrite",
-    "run",
-    "save",
-    "scan",
-    "search",
-    "select",
-    "send",
-    "separate",
-    "set",
-    "setup",
-    "show",
-    "simplify",
-    "skip",
-    "sort",
-    "spawn",
-    "specify",
-    "split",
-    "squash",
-    "start",
-    "stash",
-    "stick",
-    "stop",
-    "store",
-    "strip",
-    "submit",
-    "summarize",
-    "swap",
-    "switch",
-    "sync",
-    "tag",
-    "take",
-    "tell",
-    "test",
-    "throw",
-    "toggle",
-    "track",
-    "trim",
-    "try",
-    "turn",
-    "tweak",
-    "undo",
-    "unify",
-    "update",
-    "upgrade",
-    "upload",
-    "use",
-    "validate",
-    "verify",
-    "wait",
-    "wrap",
-    "write",
+    "add", "adjust", "allow", "analyze", "analyse", "apply", "ask", "avoid", "build", "bump",
+    "call", "change", "check", "choose", "clean", "clear", "close", "comment", "commit", "compare",
+    "compile", "configure", "consider", "continue", "convert", "copy", "create", "debug",
+    "decrease", "define", "delete", "deploy", "describe", "design", "disable", "display", "do",
+    "document", "download", "draft", "drop", "edit", "enable", "ensure", "exclude", "execute",
+    "expand", "explain", "export", "extend", "extract", "fetch", "figure", "fill", "find",
+    "finish", "fix", "focus", "follow", "format", "generate", "give", "go", "group", "handle",
+    "hide", "highlight", "ignore", "implement", "import", "improve", "include", "increase",
+    "inline", "insert", "install", "integrate", "investigate", "keep", "kill", "launch", "leave",
+    "limit", "link", "lint", "list", "load", "log", "look", "lower", "make", "mark", "merge",
+    "migrate", "mock", "modify", "move", "name", "note", "open", "optimize", "output", "pass",
+    "paste", "pick", "pin", "plan", "point", "pose", "post", "prefer", "prepare", "print",
+    "prioritize", "proceed", "propose", "prototype", "publish", "pull", "push", "put", "raise",
+    "read", "rebase", "rebuild", "record", "reduce", "refactor", "refer", "reference", "release",
+    "reload", "remember", "remove", "rename", "render", "reorder", "replace", "reply", "report",
+    "rerun", "re-run", "research", "reset", "resolve", "restart", "restore", "restructure",
+    "resume", "retry", "return", "reuse", "revert", "review", "rewrite", "run", "save", "scan",
+    "search", "select", "send", "separate", "set", "setup", "show", "simplify", "skip", "sort",
+    "spawn", "specify", "split", "squash", "start", "stash", "stick", "stop", "store", "strip",
+    "submit", "summarize", "swap", "switch", "sync", "tag", "take", "tell", "test", "throw",
+    "toggle", "track", "trim", "try", "turn", "tweak", "undo", "unify", "update", "upgrade",
+    "upload", "use", "validate", "verify", "wait", "wrap", "write",
     // German instructions, for sessions typed in it.
-    "erstelle",
-    "mach",
-    "mache",
-    "nutze",
-    "verwende",
-    "prüfe",
-    "schau",
-    "nimm",
-    "füge",
-    "lösche",
-    "entferne",
-    "baue",
-    "schreibe",
-    "teste",
-    "starte",
-    "zeige",
-    "gib",
-    "installiere",
-    "benenne",
-    "nenne",
-    "speichere",
-    "ändere",
-    "passe",
-    "behalte",
-    "denk",
-    "denke",
-    "lies",
-    "lege",
-    "halte",
-    "führe",
-    "stelle",
-    "such",
-    "suche",
-    "recherchiere",
-    "implementiere",
-    "committe",
-    "pushe",
-    "verschiebe",
-    "merke",
-    "analysiere",
-    "transferiere",
-    "fasse",
-    "aktualisiere",
-    "überprüfe",
-    "kopiere",
-    "öffne",
-    "schließe",
-    "sende",
-    "schick",
-    "schicke",
-    "erkläre",
-    "beschreibe",
-    "ergänze",
-    "integriere",
-    "korrigiere",
-    "behebe",
-    "richte",
-    "konfiguriere",
-    "lade",
-    "hole",
+    "erstelle", "mach", "mache", "nutze", "verwende", "prüfe", "schau", "nimm", "füge", "lösche",
+    "entferne", "baue", "schreibe", "teste", "starte", "zeige", "gib", "installiere", "benenne",
+    "nenne", "speichere", "ändere", "passe", "behalte", "denk", "denke", "lies", "lege", "halte",
+    "führe", "stelle", "such", "suche", "recherchiere", "implementiere", "committe", "pushe",
+    "verschiebe", "merke", "analysiere", "transferiere", "fasse", "aktualisiere", "überprüfe",
+    "kopiere", "öffne", "schließe", "sende", "schick", "schicke", "erkläre", "beschreibe",
+    "ergänze", "integriere", "korrigiere", "behebe", "richte", "konfiguriere", "lade", "hole",
 ];
 
-/// Words that ask something of the agent even in a sentence put as a
-/// question ("should we drop it?", "can you add …?").
-static STRONG: LazyLock<Regex> = LazyLock::new(|| {
-    // A constant pattern: it compiles.
-    #[allow(clippy::expect_used)]
-    Regex::new(
-        r"(?i)\b(please|pls|plz|must|should|shall|need\s+to|needs\s+to|needs\s+an?|have\s+to|has\s+to|want\s+you|i'd\s+like|i\s+would\s+like|let's|make\s+sure|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|wichtig|important|bitte|sollte|solltest|sollen|soll|muss|müssen|kannst\s+du|könntest\s+du)\b",
-    )
-    .expect("the strong directive pattern compiles")
-});
+/// Words that follow a verb used as an instruction ("call it", "add a").
+#[rustfmt::skip]
+const OBJECTS: &[&str] = &[
+    "it", "them", "this", "that", "these", "those", "the", "a", "an", "all", "some", "me", "us",
+    "my", "our", "your", "up", "out", "off", "on", "in", "to", "with", "back", "down", "over",
+    "any", "each", "every", "both", "more", "less", "everything", "anything",
+];
 
-/// Words of a unit that make it ask something of the agent wherever they
-/// stand: modals of obligation, preferences, prohibitions.
-static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
-    // A constant pattern: it compiles.
+/// Compiles a constant pattern.
+fn pattern(source: &str) -> Regex {
+    // The patterns of this module are constants: they compile.
     #[allow(clippy::expect_used)]
-    Regex::new(
-        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|need\s+to|needs\s+to|needs\s+an?|have\s+to|has\s+to|got\s+to|gotta|want\s+(you|to|it|the|this|that|a|an)|wanna|i'd\s+like|i\s+would\s+like|i'd\s+prefer|i\s+prefer|prefer\s|i\s+like|let's|lets|make\s+sure|ensure|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|we\s+should|instead|rather\s+than|never|always|don't|do\s+not|no\s+more|avoid|go\s+with|option\s+\d|would\s+be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i'd\s+love|i\s+wonder\s+if|important|crucial|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wollen|wichtig|stelle\s+sicher|lass\s+uns|nicht\s+mehr|niemals|immer|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir)\b",
-    )
-    .expect("the directive pattern compiles")
-});
-
-/// What a unit may open with before its instruction: interjections and
-/// linking words ("ok, now also run it").
-static LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)]
-    Regex::new(
-        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|also|now|then|next|first|btw|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|\d+[.)])\b[\s,.!:-]*)+",
-    )
-    .expect("the lead pattern compiles")
-});
-
-/// Whether the unit asks the agent to act or to hold to something: it opens
-/// with an instruction, or says it must, should, never, always …
-pub(crate) fn directive(text: &str) -> bool {
-    if DIRECTIVE.is_match(text) || PROHIBITION.is_match(text) {
-        return true;
-    }
-    let rest = LEAD.find(text).map_or(text, |lead| &text[lead.end()..]);
-    if REQUEST_FORM.is_match(rest) {
-        return true;
-    }
-    let first = rest
-        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
-        .find(|w| !w.is_empty())
-        .unwrap_or_default()
-        .to_lowercase();
-    IMPERATIVES.contains(&first.as_str())
-        || (first.chars().count() >= 5
-            && IMPERATIVES
-                .iter()
-                .any(|verb| verb.len() >= 5 && strsim::damerau_levenshtein(verb, &first) == 1))
+    Regex::new(source).expect("a constant pattern compiles")
 }
 
-/// A short ban: "no deprecation alias!", "no console logs".
-static PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)]
-    Regex::new(r"(?i)^\W*no\s+[\w-]+(\s+[\w-]+){0,2}\s*[!.]*\s*$")
-        .expect("the prohibition pattern compiles")
+/// Words that ask something of the agent wherever they stand: modals of
+/// obligation, wishes, "please". These make even a sentence put as a
+/// question bind ("should we drop it?").
+static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+)?(want|like|prefer|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir)\b",
+    )
+});
+
+/// A ban or a rule for always, at the start of a clause: "don't …",
+/// "never …", "always …", "no console logs".
+static BAN: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^(don't|dont|do\s+not|never|always|avoid|no\s+more|only|instead|nicht\s+mehr|niemals|nie|immer|kein|keine)\b",
+    )
+});
+
+/// A short ban standing alone: "no deprecation alias!".
+static PROHIBITION: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)^\W*no\s+[\w-]+(\s+[\w-]+){0,2}\s*[!.]*\s*$"));
+
+/// What a clause may open with before its instruction: interjections and
+/// linking words ("ok, now also run it").
+static LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|then|next|first|btw|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|\d+[.)])\b[\s,.!:-]*)+",
+    )
 });
 
 /// How a request is put as a question: it binds.
 static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
-    // A constant pattern: it compiles.
-    #[allow(clippy::expect_used)]
-    Regex::new(
-        r"(?i)^\W*(can|could|would|will|won't|wouldn't|shall)\s+(you|u|we|ya)\b|^\W*(why\s+(don't|dont|not)|how\s+about|what\s+about|please|pls|mind\s|do\s+you\s+mind|is\s+it\s+possible\s+to|would\s+it\s+be\s+possible|let's|lets|make\s+sure|ensure|can\s+(there|it|this|that)\s+be)\b",
+    pattern(
+        r"(?i)^\W*((can|could|would|will|won't|wouldn't|shall)\s+(you|u|we|ya)\b|(why\s+(don't|dont|not)|how\s+about|what\s+about|mind\s|do\s+you\s+mind|is\s+it\s+possible\s+to|would\s+it\s+be\s+possible|can\s+(there|it|this|that)\s+be)\b)",
     )
-    .expect("the request pattern compiles")
 });
+
+/// A suggestion put as a question ("maybe by doing lines on the left side?").
+static SUGGESTION: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)^\W*(maybe|perhaps|how\s+about|wouldn't\s+it\s+be)\b"));
 
 /// How a question for information opens, with or without its `?`.
 static QUESTION_FORM: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)]
-    Regex::new(
-        r"(?i)^\W*((what|why|how|where|when|which|who|whose)('s|\s+(is|are|was|were|do|does|did|can|could|would|should|will|has|have|had|the|we|you|i|it|its|this|that|about|much|many|long|come|exactly|else))\b|(is|are|was|were|do|does|did|has|have|had)\s+(it|we|you|they|there|this|that|the|i|he|she)\b)",
+    pattern(
+        r"(?i)^\W*((what|why|how|where|when|which|who|whose)('s|\s+(is|are|was|were|do|does|did|can|could|would|should|will|has|have|had|the|we|you|i|it|its|this|that|about|much|many|long|come|exactly|else))\b|(is|are|was|were|do|does|did|has|have|had)\s+(it|we|you|they|there|this|that|the|i|he|she)\b|(was|wie|warum|wo|wann|welche[rsn]?|gibt\s+es)\b)",
     )
-    .expect("the question pattern compiles")
 });
 
+/// A slash command alone: the runtime's, not a commitment.
+static COMMAND: LazyLock<Regex> = LazyLock::new(|| pattern(r"^/[A-Za-z][A-Za-z0-9:_-]*$"));
+
+/// An operator of code written inline (`firstKeptEntryIndex = 6`).
+static OPERATOR: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"\s(=|<-|==|!=|=>|&&|\|\|)\s|[{};]\s*$|^\w+(\.\w+)+:|^\[[A-Z_]+\]$"));
+
+/// A path to an image handed over (a screenshot dropped into the prompt).
+static IMAGE_PATH: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)^\S*[/\\][^\n]+\.(png|jpe?g|gif|webp|heic|bmp)$"));
+
 /// Whether `unit` of `message` binds; `Err` says why not. `answering` is
-/// whether the agent's message before it asked the user something, so a
+/// whether the agent's message before it offered the user a choice, so a
 /// short reply is a choice, not a fragment.
 pub(crate) fn binding(unit: &Unit, message: &str, answering: bool) -> Result<(), NotBinding> {
     let text = unit.text(message);
@@ -545,8 +193,7 @@ pub(crate) fn binding(unit: &Unit, message: &str, answering: bool) -> Result<(),
         Shape::Heading | Shape::Html => return Err(NotBinding::Debris),
         Shape::Quote => return Err(NotBinding::Pasted),
         Shape::Code => {
-            let lines = text.lines().count();
-            return if lines > 3 || super::units::PASTED_LINE.is_match(text) {
+            return if text.lines().count() > 3 || PASTED_LINE.is_match(text) {
                 Err(NotBinding::Pasted)
             } else {
                 Ok(())
@@ -554,39 +201,45 @@ pub(crate) fn binding(unit: &Unit, message: &str, answering: bool) -> Result<(),
         }
         Shape::Sentence | Shape::Item | Shape::Row => {}
     }
-    if pasted(text) {
+    if pasted(text) || code(text) {
         return Err(NotBinding::Pasted);
     }
     if COMMAND.is_match(text.trim()) {
         return Err(NotBinding::Command);
     }
-    if spent(text) {
+    if spent(text) || approval(text) {
         return Err(NotBinding::Acknowledgement);
     }
     if lead_in(text) {
         return Err(NotBinding::Debris);
     }
-    // Put as a question, only a request or a strong modal makes it bind
-    // ("should we drop it?"); "don't we load them already?" asks.
-    let asks = question(text);
-    if asks && !STRONG.is_match(text) {
-        return Err(NotBinding::Question);
+    // Put as a question, only a request, a modal or a suggestion makes it
+    // bind; "don't we load them already?" asks.
+    if question(text) {
+        let rest = after_lead(text);
+        return if ASKS_OF.is_match(text) || SUGGESTION.is_match(rest) || REQUEST_FORM.is_match(rest)
+        {
+            Ok(())
+        } else {
+            Err(NotBinding::Question)
+        };
     }
-    if asks || directive(text) {
+    if directive(text) {
         return Ok(());
     }
     let words = Words::of(text);
-    // A name or a value handed over ("https://github.com/acme/api").
-    if !words.identifiers.is_empty() {
-        let bare = words
-            .identifiers
-            .iter()
-            .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
-        if Words::of(&bare).content.len() <= 1 {
-            return Ok(());
-        }
+    // A name or a value handed over ("https://github.com/acme/api"), not a
+    // sentence about one ("agent-session.ts also calls getApiKey").
+    if !words.identifiers.is_empty()
+        && (bare_words(text, &words) == 0 || text.split_whitespace().count() <= 3)
+    {
+        return Ok(());
     }
-    // A short reply to what the agent asked is a choice.
+    // A value stated: "The API lives at https://…", "the port is 8443".
+    if value_stated(text, &words) {
+        return Ok(());
+    }
+    // A short reply to a choice the agent offered.
     if answering && text.split_whitespace().count() <= 4 {
         return Ok(());
     }
@@ -600,12 +253,99 @@ pub(crate) fn binding(unit: &Unit, message: &str, answering: bool) -> Result<(),
     Err(NotBinding::Remark)
 }
 
-/// A slash command alone: the runtime's, not a commitment.
-static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-    // A constant pattern: it compiles.
-    #[allow(clippy::expect_used)]
-    Regex::new(r"^/[A-Za-z][A-Za-z0-9:_-]*$").expect("the command pattern compiles")
-});
+/// The text after what it opens with ("ok, now …").
+fn after_lead(text: &str) -> &str {
+    LEAD.find(text).map_or(text, |lead| &text[lead.end()..])
+}
+
+/// Whether the unit asks the agent to act or to hold to something: words of
+/// obligation or wish anywhere, or a clause that opens with an instruction
+/// or a ban ("… main.ts, just call it main-new").
+pub(crate) fn directive(text: &str) -> bool {
+    if ASKS_OF.is_match(text) || PROHIBITION.is_match(text) {
+        return true;
+    }
+    text.split([',', ';', '(', ':'])
+        .enumerate()
+        .any(|(n, clause)| {
+            let rest = after_lead(clause.trim_start());
+            if REQUEST_FORM.is_match(rest) || BAN.is_match(rest) {
+                return true;
+            }
+            let mut words = rest
+                .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
+                .filter(|w| !w.is_empty());
+            let first = words.next().unwrap_or_default().to_lowercase();
+            let imperative = IMPERATIVES.contains(&first.as_str())
+                || (first.chars().count() >= 5
+                    && IMPERATIVES.iter().any(|verb| {
+                        verb.len() >= 5 && strsim::damerau_levenshtein(verb, &first) == 1
+                    }));
+            // After the first clause the verb must be followed by what it
+            // acts on, so a noun that is also a verb ("…, export looks
+            // good") is not one.
+            imperative
+                && (n == 0
+                    || words
+                        .next()
+                        .is_some_and(|w| OBJECTS.contains(&w.to_lowercase().as_str())))
+        })
+}
+
+/// A question for information: it ends in `?` or opens like one.
+pub(crate) fn question(text: &str) -> bool {
+    let end = text.trim_end_matches(|c: char| c.is_whitespace() || "\"')]*_`!.".contains(c));
+    end.ends_with('?') || QUESTION_FORM.is_match(after_lead(text))
+}
+
+/// A short statement that gives a thing its value: a URL, a path, a
+/// version or a number, after "is", "lives at", "=".
+fn value_stated(text: &str, words: &Words) -> bool {
+    static STATES: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(
+            r"(?i)\b(is|are|lives?\s+(at|in|under)|located\s+(at|in)|sits?\s+(at|in)|points?\s+to|runs?\s+on|set\s+to)\b|\s=\s",
+        )
+    });
+    text.split_whitespace().count() <= 10
+        && STATES.is_match(text)
+        && words.identifiers.iter().any(|id| {
+            id.contains("://") || id.contains('/') || id.chars().any(|c| c.is_ascii_digit())
+        })
+}
+
+/// How many content words the text has besides its identifiers.
+fn bare_words(text: &str, words: &Words) -> usize {
+    let bare = words
+        .identifiers
+        .iter()
+        .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
+    Words::of(&bare).content.len()
+}
+
+/// A line of code written inline: an operator, and names rather than words.
+fn code(text: &str) -> bool {
+    OPERATOR.is_match(text.trim()) && bare_words(text, &Words::of(text)) <= 2
+}
+
+/// A short instruction whose only object points back at what the agent
+/// proposed ("fix it up", "do that", "ship it"): an approval, spent as the
+/// agent acts on it.
+fn approval(text: &str) -> bool {
+    const BACK: &[&str] = &[
+        "it", "that", "this", "them", "those", "these", "so", "up", "now", "then", "please", "pls",
+        "too", "as", "well", "again", "for", "ahead", "on",
+    ];
+    let rest = after_lead(text.trim());
+    let words: Vec<String> = rest
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.len() >= 2
+        && words.len() <= 4
+        && IMPERATIVES.contains(&words[0].as_str())
+        && words[1..].iter().all(|w| BACK.contains(&w.as_str()))
+}
 
 /// A short line that only announces what follows ("do this each run:").
 fn lead_in(text: &str) -> bool {
@@ -627,24 +367,9 @@ fn spent(text: &str) -> bool {
     any
 }
 
-/// A question for information: it ends in `?` or opens like one, and it
-/// is not a request put as a question ("can you …?").
-pub(crate) fn question(text: &str) -> bool {
-    let end = text.trim_end_matches(|c: char| c.is_whitespace() || "\"')]*_`!".contains(c));
-    let rest = LEAD.find(text).map_or(text, |lead| &text[lead.end()..]);
-    let asks = end.ends_with('?') || QUESTION_FORM.is_match(rest);
-    asks && !REQUEST_FORM.is_match(rest)
-}
-
-/// A path to an image handed over (a screenshot dropped into the prompt).
-static IMAGE_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)]
-    Regex::new(r"(?i)^\S*[/\\][^\n]+\.(png|jpe?g|gif|webp|heic|bmp)$")
-        .expect("the image pattern compiles")
-});
-
-/// Most of the text's lines are output, not words: log lines, JSON, a
-/// path to an image, text that is mostly marks.
+/// Output, not words: most lines (or a block that opens as output and goes
+/// on as it) are log lines, JSON, stack frames; a path to an image; text
+/// that is mostly marks.
 fn pasted(text: &str) -> bool {
     if IMAGE_PATH.is_match(text.trim()) {
         return true;
@@ -658,14 +383,11 @@ fn pasted(text: &str) -> bool {
         return true;
     }
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if lines.is_empty() {
+    let Some(first) = lines.first() else {
         return false;
-    }
-    let output = lines
-        .iter()
-        .filter(|l| super::units::PASTED_LINE.is_match(l))
-        .count();
-    output * 2 > lines.len()
+    };
+    let output = lines.iter().filter(|l| PASTED_LINE.is_match(l)).count();
+    output * 2 > lines.len() || (output >= 2 && PASTED_LINE.is_match(first))
 }
 
 #[cfg(test)]
@@ -725,6 +447,12 @@ mod tests {
             [Err(NotBinding::Acknowledgement)]
         );
         assert_eq!(why("do this each run:"), [Err(NotBinding::Debris)]);
+        assert_eq!(why("yeah, fix it up"), [Err(NotBinding::Acknowledgement)]);
+        assert_eq!(why("fix the footer"), [Ok(())]);
+        assert_eq!(
+            why("TypeError: Cannot read properties of undefined\n    at render (app.js:10:5)\n    at main (app.js:2:1)"),
+            [Err(NotBinding::Pasted)]
+        );
         assert_eq!(why("/compact"), [Err(NotBinding::Command)]);
         assert_eq!(why("/gsd:execute-plan .planning/01-02-PLAN.md"), [Ok(())]);
         assert_eq!(

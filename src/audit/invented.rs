@@ -87,6 +87,9 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
     for (_, words) in said {
         all.extend(words);
     }
+    // Words can support words only in one language: a summary in English
+    // of what the user typed in German shares none of them.
+    let same_language = english(said.iter().map(|(text, _)| text.as_str())) && english([summary]);
     let mut heading_is_user = false;
     let mut found = Vec::new();
     let pieces = units(summary).into_iter().flat_map(|unit| {
@@ -108,6 +111,11 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             heading_is_user = USER_HEADING.is_match(text);
             continue;
         }
+        // "User Preferences: tabs over spaces" puts its heading inline.
+        let inline = text
+            .split_once(": ")
+            .is_some_and(|(label, _)| label.len() < 40 && USER_HEADING.is_match(label));
+        let under_user = heading_is_user || inline;
         let quoting = QUOTING.is_match(text);
         // The words the sentence gives as the user's: after "the user
         // wanted", up to what the agent says it did.
@@ -120,7 +128,7 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
                         .map_or(rest, |end| &rest[..end.start()]),
                 )
             }
-            None if heading_is_user => Some(text),
+            None if under_user => Some(text),
             None => None,
         };
         if claimed.is_none() && !quoting {
@@ -130,12 +138,13 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
         let invented = quote_unsupported
             || claimed.is_some_and(|claimed| {
                 let words = Words::of(claimed);
-                if words.content.len() < 3 {
+                if words.content.len() < 2 {
                     return false;
                 }
                 let support = support(&words, said);
                 let unheard = unheard(claimed, &words, &folded, &all);
-                (heading_is_user && support < SUPPORTED) || (unheard && support < WEAKLY)
+                (under_user && same_language && support < SUPPORTED)
+                    || (unheard && support < WEAKLY)
             });
         if invented {
             let support = support(&Words::of(text), said);
@@ -147,6 +156,28 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
         }
     }
     found
+}
+
+/// Whether texts are written in English: at least one word in eight is
+/// one of its commonest function words.
+fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
+    const FUNCTION: &[&str] = &[
+        "the", "to", "and", "of", "a", "in", "is", "it", "you", "that", "for", "on", "with",
+        "this", "be", "are", "not", "we", "i", "can", "do", "should", "if", "so", "but",
+    ];
+    let (mut words, mut function) = (0usize, 0usize);
+    for text in texts {
+        for word in text
+            .split(|c: char| !c.is_alphabetic())
+            .filter(|w| !w.is_empty())
+        {
+            words += 1;
+            if FUNCTION.contains(&word.to_lowercase().as_str()) {
+                function += 1;
+            }
+        }
+    }
+    words > 0 && function * 8 >= words
 }
 
 /// The share of `words` that the [`TOGETHER`] messages of `said` that hold

@@ -173,6 +173,9 @@ impl After {
                 diff: None,
             });
         }
+        if let Some(evidence) = self.quoted_in_part(folded) {
+            return Some(evidence);
+        }
         // Cut short: at least half of it, and 40 characters, then `...`.
         let chars: Vec<(usize, char)> = folded.char_indices().collect();
         let half = (chars.len() / 2).max(40);
@@ -207,18 +210,85 @@ impl After {
         None
     }
 
+    /// Most of the commitment quoted as written: its opening or its close,
+    /// at least half of it and 40 characters, stands in the buffer after
+    /// (the rest left out, or split off into a sentence of its own).
+    fn quoted_in_part(&self, folded: &str) -> Option<Evidence> {
+        let bounds: Vec<usize> = folded
+            .char_indices()
+            .map(|(at, _)| at)
+            .chain([folded.len()])
+            .collect();
+        let least = (folded.len() / 2).max(40);
+        if folded.len() <= least {
+            return None;
+        }
+        let holds =
+            |part: &str| memchr::memmem::find(self.folded.as_bytes(), part.as_bytes()).is_some();
+        // The longest opening that stands, by bisection over character
+        // bounds: if an opening stands, every shorter one does.
+        let longest = |part_of: &dyn Fn(usize) -> Range<usize>| {
+            let (mut low, mut high) = (0, bounds.len() - 1);
+            while low < high {
+                let mid = (low + high).div_ceil(2);
+                if holds(&folded[part_of(mid)]) {
+                    low = mid;
+                } else {
+                    high = mid - 1;
+                }
+            }
+            part_of(low).len()
+        };
+        let opening = longest(&|n| 0..bounds[n]);
+        let close = longest(&|n| bounds[bounds.len() - 1 - n]..folded.len());
+        let quoted = opening.max(close);
+        (quoted >= least).then(|| Evidence {
+            sentence: self
+                .piece_with_folded(if opening >= close {
+                    &folded[..opening]
+                } else {
+                    &folded[folded.len() - close..]
+                })
+                .unwrap_or_default(),
+            similarity: ((quoted as f64 / folded.len() as f64) * 100.0).round() / 100.0,
+            changes: vec!["quoted in part".to_owned()],
+            diff: None,
+        })
+    }
+
     /// A choice made in a question: kept when the option chosen stands in
     /// the buffer after as written (however the question is put); a short
     /// choice ("yes", "2", "Both") only beside the question's words.
     fn judge_choice(&self, question: &str, choice: &str) -> (Outcome, Option<Evidence>) {
-        // Option labels carry remarks such as "(Recommended)": the choice is the rest.
-        let choice = match choice.trim().rsplit_once(" (") {
+        let whole = choice.trim();
+        // Option labels carry remarks such as "(Recommended)": the choice
+        // is the rest, and the label without them is the choice in other words.
+        let choice = match whole.rsplit_once(" (") {
             Some((label, remark)) if remark.ends_with(')') => label.trim(),
-            _ => choice.trim(),
+            _ => whole,
         };
         let words = Words::of(choice);
-        let telling = words.content.len() >= 2 || !words.identifiers.is_empty();
+        let telling = words.content.len() >= 2
+            || !words.identifiers.is_empty()
+            || (words.content.len() == 1 && !GENERIC_CHOICES.contains(&fold(choice).as_str()));
         if telling {
+            if choice != whole && matches!(self.stands(whole), Stands::Yes) {
+                return (Outcome::Verbatim, None);
+            }
+            if choice != whole && matches!(self.stands(choice), Stands::Yes) {
+                return (
+                    Outcome::Paraphrased,
+                    Some(Evidence {
+                        sentence: self.piece_with(choice).unwrap_or_default(),
+                        similarity: 1.0,
+                        changes: vec![format!(
+                            "the option stands without `{}`",
+                            &whole[choice.len()..].trim()
+                        )],
+                        diff: None,
+                    }),
+                );
+            }
             match self.stands(choice) {
                 Stands::Yes => return (Outcome::Verbatim, None),
                 Stands::Flipped(_) | Stands::No => {}
@@ -343,6 +413,12 @@ impl After {
     }
 }
 
+/// Choices that say nothing without their question.
+const GENERIC_CHOICES: &[&str] = &[
+    "yes", "no", "ok", "okay", "sure", "both", "all", "none", "neither", "either", "other", "skip",
+    "later", "now", "first", "second", "third", "default", "ja", "nein", "beide", "alle", "keine",
+];
+
 /// Where a commitment stands after.
 enum Stands {
     Yes,
@@ -371,8 +447,11 @@ fn bounded(haystack: &str, at: Range<usize>) -> bool {
 /// A word among the three before `at`, on its line, that turns the match
 /// around — unless the commitment says it too.
 fn flip_before(haystack: &str, at: usize, text: &str) -> Option<String> {
-    let line_start = haystack[..at].rfind('\n').map_or(0, |n| n + 1);
-    let before = &haystack[line_start..at];
+    // Only the words of its own sentence, on its own line, before it.
+    let start = haystack[..at]
+        .rfind(['\n', '.', '!', '?', ';', ':', '"', '“', '”'])
+        .map_or(0, |n| n + 1);
+    let before = haystack.get(start..at).unwrap_or_default();
     let own = Words::of(text);
     before
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
@@ -390,8 +469,9 @@ pub(crate) fn fold(text: &str) -> String {
     let mut space = false;
     for c in text.chars() {
         let c = match c {
-            '‘' | '’' | '`' => '\'',
-            '“' | '”' | '„' => '"',
+            // Quotes of any kind are dropped: a summary quotes the user's
+            // "double" quotes as 'single' ones.
+            '‘' | '’' | '`' | '“' | '”' | '„' | '"' => '\'',
             '*' => continue,
             c if c.is_whitespace() => {
                 space = true;
@@ -452,9 +532,10 @@ pub(crate) fn changes(before: &Words, after: &Words) -> Vec<String> {
             .iter()
             .max_by_key(|other| common_prefix(identifier, other))
             .filter(|other| common_prefix(identifier, other) >= 3.min(identifier.len()));
-        if let Some(other) = closest {
-            changes.push(format!("`{identifier}` became `{other}`"));
-        }
+        changes.push(match closest {
+            Some(other) => format!("`{identifier}` became `{other}`"),
+            None => format!("`{identifier}` is missing"),
+        });
     }
     if before.negated && !after.negated {
         changes.push("the negation is gone".to_owned());
@@ -467,6 +548,9 @@ pub(crate) fn changes(before: &Words, after: &Words) -> Vec<String> {
     }
     for word in before.scope.difference(&after.scope) {
         changes.push(format!("the scope word `{word}` is gone"));
+    }
+    for word in after.scope.difference(&before.scope) {
+        changes.push(format!("the scope word `{word}` was added"));
     }
     changes
 }

@@ -29,7 +29,7 @@ pub(crate) use invented::invented;
 pub(crate) use judge::After;
 pub(crate) use units::units;
 
-use crate::buffer::trace::Derived;
+use crate::buffer::trace::{Derived, RegionKind};
 use crate::import::{self, Event, Origin, ANSWER_MARK};
 use crate::policy::Policy;
 use crate::verify::text::Words;
@@ -242,6 +242,7 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
     let mut support: Vec<(String, Words)> = Vec::new();
     let mut seen: std::collections::HashSet<(u64, String)> = std::collections::HashSet::new();
     let mut per_line: HashMap<u64, usize> = HashMap::new();
+    let mut last_line: Option<u64> = None;
     let mut audits = Vec::new();
     for (n, event) in session.events.iter().enumerate() {
         for (m, message) in event.trace.iter().enumerate() {
@@ -251,6 +252,16 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
                 continue;
             }
             support.push((message.text.clone(), Words::of(&message.text)));
+            // A message that takes back the one before it: what that one
+            // asked no longer binds.
+            if message.origin == Origin::User && WITHDRAWS.is_match(&message.text) {
+                if let Some(last) = last_line {
+                    for earlier in said.iter_mut().filter(|s| s.line == last) {
+                        earlier.superseded = true;
+                    }
+                }
+            }
+            last_line = Some(message.line);
             let answering = asked_before(&event.trace[..m]);
             for found in message_units(policy, message, answering) {
                 match found {
@@ -307,13 +318,8 @@ enum Found {
 }
 
 /// The units of a user's message: pinned lines as pinned, a choice as a
-/// decision, the rest cut into units, each binding (of the kind whose hint
-/// it matches, or unclassified) or set apart.
+/// decision, the rest cut into units, each binding or set apart.
 fn message_units(policy: &Policy, message: &import::Message, answering: bool) -> Vec<Found> {
-    let decision = || match import::classify::answer_kind(policy) {
-        crate::buffer::trace::RegionKind::Commitment(kind) => kind,
-        _ => "unclassified".to_owned(),
-    };
     if message.origin == Origin::Answer {
         let answer = message
             .text
@@ -327,61 +333,115 @@ fn message_units(policy: &Policy, message: &import::Message, answering: bool) ->
                 why: NotBinding::Fragment,
             })];
         }
+        let kind = match import::classify::answer_kind(policy) {
+            RegionKind::Commitment(kind) => kind,
+            _ => "unclassified".to_owned(),
+        };
         return vec![Found::Binds {
             text: message.text.clone(),
-            kind: decision(),
+            kind,
             derived: Derived::Answer,
             answer,
         }];
     }
-    let mut found = Vec::new();
+    let typed = typed_units(policy, &message.text, answering);
+    let mut found: Vec<Found> = typed
+        .binds
+        .into_iter()
+        .map(|piece| Found::Binds {
+            kind: match piece.kind {
+                RegionKind::Commitment(kind) => kind,
+                _ => "unclassified".to_owned(),
+            },
+            text: piece.text,
+            derived: piece.derived.unwrap_or(Derived::Sentence),
+            answer: None,
+        })
+        .collect();
+    found.extend(typed.apart.into_iter().map(|(text, why)| {
+        Found::Apart(SetApart {
+            source_line: Some(message.line),
+            text,
+            why,
+        })
+    }));
+    found
+}
+
+/// What the user typed, unit by unit.
+pub(crate) struct Typed {
+    /// The units that bind: pinned lines (`pin KIND [KEY]: TEXT`), then
+    /// units of the kind whose hint they match, or unclassified.
+    pub binds: Vec<import::classify::Piece>,
+    /// The units set apart, and why.
+    pub apart: Vec<(String, NotBinding)>,
+    /// Pins of kinds the policy does not declare.
+    pub unknown: Vec<import::classify::UnknownPin>,
+}
+
+/// What the user typed in one message, cut into units: what binds, what is
+/// set apart and why. `answering`: the agent's message before it offered
+/// a choice, so a short reply is one. The audit and the live guard both
+/// read what the user typed through this.
+pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
+    let mut typed = Typed {
+        binds: Vec::new(),
+        apart: Vec::new(),
+        unknown: Vec::new(),
+    };
     let mut prose = String::new();
-    let flush = |prose: &mut String, found: &mut Vec<Found>| {
+    let flush = |prose: &mut String, typed: &mut Typed| {
         for unit in units(prose) {
             let text = unit.text(prose).to_owned();
             match binding::binding(&unit, prose, answering) {
-                Ok(()) => {
-                    let (kind, derived) = match policy.first_hint(&text) {
-                        Some((k, _)) => (policy.kinds[k].name.clone(), Derived::Hint),
-                        None => ("unclassified".to_owned(), Derived::Sentence),
-                    };
-                    found.push(Found::Binds {
+                Ok(()) => typed.binds.push(match policy.first_hint(&text) {
+                    Some((k, hint)) => import::classify::Piece {
+                        kind: RegionKind::Commitment(policy.kinds[k].name.clone()),
+                        key: None,
                         text,
-                        kind,
-                        derived,
-                        answer: None,
-                    });
-                }
-                Err(why) => found.push(Found::Apart(SetApart {
-                    source_line: Some(message.line),
-                    text,
-                    why,
-                })),
+                        derived: Some(Derived::Hint),
+                        hint: Some(hint.pattern.clone()),
+                    },
+                    None => import::classify::Piece {
+                        kind: RegionKind::Unclassified,
+                        key: None,
+                        text,
+                        derived: Some(Derived::Sentence),
+                        hint: None,
+                    },
+                }),
+                Err(why) => typed.apart.push((text, why)),
             }
         }
         prose.clear();
     };
-    for line in message.text.split_inclusive('\n') {
-        match import::pin(line) {
-            Some(pin) => {
-                flush(&mut prose, &mut found);
-                let kind = if policy.kind(&pin.kind).is_some() {
-                    pin.kind
-                } else {
-                    "unclassified".to_owned()
-                };
-                found.push(Found::Binds {
-                    text: pin.text,
-                    kind,
-                    derived: Derived::Pin,
-                    answer: None,
-                });
-            }
-            None => prose.push_str(line),
-        }
+    for line in text.split_inclusive('\n') {
+        let Some(pin) = import::pin(line) else {
+            prose.push_str(line);
+            continue;
+        };
+        flush(&mut prose, &mut typed);
+        let kind = if policy.kind(&pin.kind).is_some() {
+            RegionKind::Commitment(pin.kind.clone())
+        } else {
+            let names = policy.kinds.iter().map(|k| k.name.as_str());
+            let suggestion = crate::diagnostics::suggest::did_you_mean(&pin.kind, names);
+            typed.unknown.push(import::classify::UnknownPin {
+                kind: pin.kind.clone(),
+                suggestion: suggestion.map(str::to_owned),
+            });
+            RegionKind::Unclassified
+        };
+        typed.binds.push(import::classify::Piece {
+            kind,
+            key: pin.key,
+            text: pin.text,
+            derived: Some(Derived::Pin),
+            hint: None,
+        });
     }
-    flush(&mut prose, &mut found);
-    found
+    flush(&mut prose, &mut typed);
+    typed
 }
 
 /// Whether the agent's last message before the user's asked them to
@@ -420,16 +480,32 @@ static CHOICES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
     .expect("the choices pattern compiles")
 });
 
-/// A commitment restated word for word (an interrupted prompt typed
-/// again) is one commitment: the later says it.
+/// A commitment restated (an interrupted prompt typed again, the same
+/// request in nearly the same words) is one commitment: the later says it.
 fn supersede(said: &mut [Said], text: &str) {
     let folded = judge::fold(text);
+    let words = Words::of(text);
     for earlier in said.iter_mut().filter(|s| !s.superseded) {
-        if judge::fold(&earlier.text) == folded {
+        let same = judge::fold(&earlier.text) == folded || {
+            let before = Words::of(&earlier.text);
+            let (a, b) = (&before.content, &words.content);
+            let shared = a.intersection(b).count();
+            a.len().min(b.len()) >= 4 && shared * 4 >= a.union(b).count() * 3
+        };
+        if same {
             earlier.superseded = true;
         }
     }
 }
+
+/// Words with which a user takes back what they said last ("actually,
+/// scratch that", "revert that", "stattdessen …").
+static WITHDRAWS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b")
+        .expect("the withdrawal pattern compiles")
+});
 
 fn audit_event(
     name: &str,

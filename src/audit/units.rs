@@ -19,7 +19,7 @@ use unicode_segmentation::UnicodeSegmentation;
 pub(crate) static PASTED_LINE: LazyLock<Regex> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Regex::new(
-        r#"(?mi)^\s*(\{"|\[\{"|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|at\s+\S+\s+\(|File\s+"|Traceback\b|error(\[E\d+\])?:|warning:|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•]\s|index:\s)"#,
+        r#"(?mi)^\s*(\{"|\[\{"|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|at\s+\S+\s+\(|at\s+.*:\d+:\d+\)?\s*$|File\s+"|Traceback\b|\w*(error|exception|warning)(\[E\d+\])?:|(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•⨯✖▲⚠]\s|index:\s|[|*]\s*$|\|\s{2,}|\*\s+commit\s|"[^"\n]+"\s*:\s|(import|export|const|let|var|function|def|class|return|async\s+function|public|private|protected|package|#include|fn|impl|struct|enum|interface|type)\s+\S|(if|for|while|switch|catch)\s*\(|[}\])][;,)]*\s*$|</?[a-zA-Z][\w-]*(\s[^>]*)?>)|\S+:\d+:\d+|;\s*$|=>\s*\{?\s*$|\{\s*$"#,
     )
     .expect("the pasted pattern compiles")
 });
@@ -60,6 +60,8 @@ impl Unit {
 /// The units of `text`, in order. Empty ones (white space, markers, a
 /// line of punctuation) are left out.
 pub(crate) fn units(text: &str) -> Vec<Unit> {
+    let masked = untagged(text);
+    let text = masked.as_str();
     let options =
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut out = Vec::new();
@@ -175,6 +177,25 @@ fn unclosed(text: &str, block: Range<usize>, content: Range<usize>) -> Option<us
     Some(content.start + blank + 2)
 }
 
+/// A line that is only a tag (`<summary>`, `</analysis>`): runtimes wrap a
+/// summary in one, and Markdown would take all that follows it, up to a
+/// blank line, for raw HTML.
+static TAG_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Regex::new(r"(?m)^[ \t]*</?[A-Za-z][\w-]*>[ \t]*$").expect("the tag pattern compiles")
+});
+
+/// `text` with every line that is only a tag blanked out, byte for byte,
+/// so the units' ranges hold in `text` itself.
+fn untagged(text: &str) -> String {
+    TAG_LINE
+        .replace_all(text, |found: &regex::Captures<'_>| {
+            " ".repeat(found[0].len())
+        })
+        .into_owned()
+}
+
 /// Adds the unit at `range`, trimmed, unless nothing in it is a letter or a digit.
 fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
     let Some(slice) = text.get(range.clone()) else {
@@ -229,11 +250,23 @@ fn sentences(text: &str, range: Range<usize>, protected: &[Range<usize>]) -> Vec
     let mut out = Vec::new();
     let mut start = range.start;
     let mut line_start = range.start;
+    let mut output_before = false;
     for line in paragraph.split_inclusive('\n') {
         let mut at = line_start;
-        // A line of output (a log record, JSON) is kept whole: its periods
-        // end no sentence.
-        let pieces: Vec<&str> = if PASTED_LINE.is_match(line) {
+        // A line of output (a log record, JSON) is kept whole, its periods
+        // ending no sentence; lines of output in a row are one unit.
+        let output = PASTED_LINE.is_match(line);
+        if output && output_before {
+            if let Some(last) = out.last_mut() {
+                let last: &mut Range<usize> = last;
+                last.end = line_start + line.len();
+                start = last.end;
+                line_start += line.len();
+                continue;
+            }
+        }
+        output_before = output;
+        let pieces: Vec<&str> = if output {
             vec![line]
         } else {
             line.split_sentence_bounds()
@@ -354,6 +387,18 @@ mod tests {
             )]
         );
         assert_eq!(shaped("   \n***\n"), []);
+        assert_eq!(
+            shaped("<summary>\n## Goal\n- keep it\n</summary>"),
+            [("## Goal", Shape::Heading), ("keep it", Shape::Item)]
+        );
+        assert_eq!(
+            shaped("it fails:\nerror: no\n  at a (x.js:1:2)\nfix it"),
+            [
+                ("it fails:", Shape::Sentence),
+                ("error: no\n  at a (x.js:1:2)", Shape::Sentence),
+                ("fix it", Shape::Sentence)
+            ]
+        );
         assert_eq!(
             shaped("1. first\n2. [ ] second"),
             [("first", Shape::Item), ("second", Shape::Item)]

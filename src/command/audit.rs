@@ -43,6 +43,7 @@ pub fn audit_paths(
             events,
             sessions,
             streamed: false,
+            set_apart: false,
         },
         diagnostics,
     };

@@ -15,7 +15,7 @@ use crate::audit::{self, After, Outcome as Kept};
 use crate::buffer::plan::{Entry as PlanEntry, Plan, PlanRegion};
 use crate::buffer::trace::Derived;
 use crate::diagnostics::{Code, Diagnostic};
-use crate::import::classify::{answer_kind, user_text};
+use crate::import::classify::answer_kind;
 use crate::import::claude_code::current;
 use crate::import::{Origin, ANSWER_MARK};
 use crate::policy::Policy;
@@ -128,8 +128,12 @@ fn typed(
     text: &str,
     source: &Source,
 ) -> (Vec<Commitment>, Vec<crate::import::classify::UnknownPin>) {
-    let (pieces, unknown) = user_text(policy, text);
-    let commitments = pieces
+    // Only what binds: a question, an acknowledgement or a pasted log is
+    // never given back to the model as a commitment that still holds.
+    let typed = crate::audit::typed_units(policy, text, false);
+    let unknown = typed.unknown;
+    let commitments = typed
+        .binds
         .into_iter()
         .filter_map(|piece| {
             let derived = piece.derived?;

@@ -122,8 +122,11 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
         }
         Subject::Audit { streamed: true, .. } => {}
         Subject::Audit {
-            events, sessions, ..
-        } => audited(events, *sessions, style.width, out)?,
+            events,
+            sessions,
+            set_apart,
+            ..
+        } => audited(events, *sessions, *set_apart, style.width, out)?,
         Subject::Plan(_) | Subject::Fmt { .. } | Subject::Saved(_) | Subject::Text(_) => {}
     }
     Ok(())
@@ -189,45 +192,64 @@ fn imported(session: &super::ImportedSession, width: usize, out: &mut dyn Write)
     Ok(())
 }
 
-/// Per event: the verdict and the counts, then each commitment that was not
-/// kept byte for byte, with its line and the evidence, and each invented
-/// requirement; with more than one session, a table at the end.
+/// Per event: the verdict and its reason, the counts, then each commitment
+/// not kept as written — with its line, the evidence and, when it fared
+/// otherwise at an earlier compaction, its history; what was already lost
+/// at the compaction before is one line, not repeated. With `set_apart`,
+/// what the user typed that does not bind. With more than one session, a
+/// table at the end.
 fn audited(
     events: &[crate::audit::EventAudit],
     sessions: usize,
+    set_apart: bool,
     width: usize,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     use crate::audit::Outcome;
     for event in events {
         let file = crate::source::escaped(&event.source_file, 200, "…", |_| false);
+        let trigger = event
+            .compaction
+            .trigger
+            .as_deref()
+            .map_or(String::new(), |t| format!(", {t}"));
+        let line = format!(
+            "compaction {} (line {}, {}{trigger}): {}: {}",
+            event.compaction.event,
+            event.compaction.compaction_line,
+            event.runtime,
+            event.verdict.name(),
+            event.reason
+        );
+        writeln!(out, "{}", hanging(&format!("{file}: "), &line, 2, width))?;
         let counts: Vec<String> = Outcome::ALL
             .iter()
             .map(|&o| (o, event.count(o)))
             .filter(|&(o, n)| n > 0 || matches!(o, Outcome::Verbatim | Outcome::Lost))
             .map(|(o, n)| format!("{n} {}", o.name()))
             .collect();
-        let line = format!(
-            "compaction {} (line {}, {}): verdict {}",
-            event.compaction.event,
-            event.compaction.compaction_line,
-            event.runtime,
-            event.verdict.name()
-        );
-        writeln!(out, "{}", hanging(&format!("{file}: "), &line, 2, width))?;
-        let line = format!(
+        let mut line = format!(
             "{}: {}; {} invented",
-            plural(
-                event.commitments.len(),
-                "user commitment",
-                "user commitments"
-            ),
+            plural(event.commitments.len(), "commitment", "commitments"),
             counts.join(", "),
             event.invented.len()
         );
+        if !event.set_apart.is_empty() {
+            line.push_str(&format!("; {}", set_apart_counts(&event.set_apart)));
+        }
         writeln!(out, "{}", hanging("  ", &line, 4, width))?;
+        // Lost or altered already at the compaction before: named once.
+        let still: Vec<&crate::audit::Commitment> = event
+            .commitments
+            .iter()
+            .filter(|c| {
+                c.outcome.is_loss() && c.history.last().is_some_and(|e| e.outcome.is_loss())
+            })
+            .collect();
         for commitment in &event.commitments {
-            if matches!(commitment.outcome, Outcome::Verbatim | Outcome::Unauditable) {
+            if matches!(commitment.outcome, Outcome::Verbatim | Outcome::Unauditable)
+                || still.iter().any(|s| std::ptr::eq(*s, commitment))
+            {
                 continue;
             }
             let line = commitment
@@ -237,18 +259,26 @@ fn audited(
             let lead = format!("  {:<11} {line:<10} ", commitment.outcome.name());
             let said = format!("{}: \"{text}\"", commitment.kind);
             writeln!(out, "{}", hanging(&lead, &said, EVIDENCE, width))?;
+            if !commitment.history.is_empty() {
+                let history: Vec<String> = commitment
+                    .history
+                    .iter()
+                    .map(|e| format!("{} at compaction {}", e.outcome.name(), e.event))
+                    .collect();
+                let lead = format!("{:EVIDENCE$}history: ", "");
+                writeln!(out, "{}", wrapped(&lead, &history.join(", "), width))?;
+            }
             if let Some(evidence) = &commitment.evidence {
                 let sentence = crate::diagnostics::codes::echo(&evidence.sentence);
-                let lead = format!("{:EVIDENCE$}closest ({:.2}): ", "", evidence.similarity);
+                let label = if commitment.outcome == Outcome::Lost {
+                    "nearest"
+                } else {
+                    "closest"
+                };
+                let lead = format!("{:EVIDENCE$}{label} ({:.2}): ", "", evidence.similarity);
                 let said = format!("\"{sentence}\"");
                 writeln!(out, "{}", hanging(&lead, &said, lead.len(), width))?;
-                // What the closest sentence changes says why a commitment is
-                // altered; beside a lost one it is noise.
-                let changes = match commitment.outcome {
-                    Outcome::Altered => evidence.changes.as_slice(),
-                    _ => &[],
-                };
-                for change in changes {
+                for change in &evidence.changes {
                     writeln!(
                         out,
                         "{}",
@@ -261,16 +291,49 @@ fn audited(
                 }
             }
         }
+        if !still.is_empty() {
+            let lines: Vec<String> = still
+                .iter()
+                .map(|c| {
+                    c.source_line
+                        .map_or_else(|| c.id.clone(), |l| l.to_string())
+                })
+                .collect();
+            let note = format!(
+                "{} the compaction before lost or altered {} still not carried: line {}",
+                plural(still.len(), "commitment", "commitments"),
+                if still.len() == 1 { "is" } else { "are" },
+                lines.join(", ")
+            );
+            writeln!(out, "{}", wrapped("  still: ", &note, width))?;
+        }
         for invented in &event.invented {
             let text = crate::diagnostics::codes::echo(&invented.text);
             let lead = format!("  invented    line {:<5} ", invented.line);
             let said = format!(
-                "the summary says \"{text}\"; no user text before it says so (support {:.2})",
+                "the summary says \"{text}\"; nothing the user said before it says so (support {:.2})",
                 invented.support
             );
             writeln!(out, "{}", hanging(&lead, &said, EVIDENCE, width))?;
         }
-        if event.pinned == 0 {
+        if set_apart {
+            for unit in &event.set_apart {
+                let line = unit
+                    .source_line
+                    .map_or(String::new(), |l| format!("line {l}"));
+                let text = crate::diagnostics::codes::echo(&unit.text);
+                let lead = format!("  {:<11} {line:<10} ", unit.why.name());
+                writeln!(
+                    out,
+                    "{}",
+                    hanging(&lead, &format!("\"{text}\""), EVIDENCE, width)
+                )?;
+            }
+        }
+        for note in &event.notes {
+            writeln!(out, "{}", wrapped("  note: ", note, width))?;
+        }
+        if event.pinned == 0 && !event.commitments.is_empty() {
             let note = "nothing here was pinned: commitments were classified after the fact, so these are candidates, not proofs";
             writeln!(out, "{}", wrapped("  note: ", note, width))?;
         }
@@ -284,6 +347,17 @@ fn audited(
         }
         let invented: usize = events.iter().map(|e| e.invented.len()).sum();
         writeln!(out, "{:<12} {invented:>8}", "invented")?;
+        let unauditable = events
+            .iter()
+            .filter(|e| e.verdict == crate::audit::Verdict::Unauditable)
+            .count();
+        if unauditable > 0 {
+            writeln!(
+                out,
+                "{} could not be audited",
+                plural(unauditable, "compaction", "compactions")
+            )?;
+        }
         writeln!(
             out,
             "{} and {} audited",
@@ -292,6 +366,26 @@ fn audited(
         )?;
     }
     Ok(())
+}
+
+/// "3 units set apart (2 questions, 1 acknowledgement)".
+fn set_apart_counts(units: &[crate::audit::SetApart]) -> String {
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    for unit in units {
+        match counts.iter_mut().find(|(name, _)| *name == unit.why.name()) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((unit.why.name(), 1)),
+        }
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(name, n)| format!("{n} {name}"))
+        .collect();
+    format!(
+        "{} set apart ({})",
+        plural(units.len(), "unit", "units"),
+        parts.join(", ")
+    )
 }
 
 /// Where an audit's evidence lines start, under a commitment's outcome.

@@ -99,6 +99,9 @@ pub enum Subject {
         /// The events were written as they came (`--format jsonl`): the
         /// report shows only what else it found.
         streamed: bool,
+        /// List what each compaction set apart as not binding, not only
+        /// count it.
+        set_apart: bool,
     },
     /// Text printed as it is: `explain`, `schema`.
     Text(String),
