@@ -168,8 +168,9 @@ fn a_folder_streams_one_line_per_compaction() {
         .lines()
         .map(|line| serde_json::from_str(line).expect("one JSON object a line"))
         .collect();
-    // Two compactions in each of the six fixtures.
-    assert_eq!(lines.len(), 12);
+    // Two compactions in each of the six runtime fixtures, ten in the
+    // fixtures of the audit's failure classes below them.
+    assert_eq!(lines.len(), 22);
     for line in &lines {
         let errors: Vec<String> = validator.iter_errors(line).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{errors:?}");
@@ -181,7 +182,7 @@ fn a_folder_streams_one_line_per_compaction() {
         .collect();
     files.sort();
     files.dedup();
-    assert_eq!(files.len(), 6);
+    assert_eq!(files.len(), 15);
 }
 
 #[test]
@@ -285,6 +286,243 @@ fn the_html_report_renders_in_a_browser() {
     );
     // The page as the browser built it, script run: every section, and rows by outcome.
     let dom = String::from_utf8_lossy(&run(&["--dump-dom"]).stdout).into_owned();
-    assert_eq!(dom.matches("<section class=\"event\">").count(), 12);
+    assert_eq!(dom.matches("<section class=\"event\">").count(), 22);
     assert!(dom.contains("<tr class=\"altered\">") && dom.contains("<tr class=\"invented\">"));
+}
+
+/// The fixtures of each way the audit went wrong on real sessions, one
+/// failure class each (`tests/fixtures/sessions/audit/`).
+const CLASSES: &str = "tests/fixtures/sessions/audit";
+
+/// Every commitment of event `n` as (outcome, text), and what was set apart.
+fn judged(file: &str) -> (Value, i32) {
+    audit_json(&[&format!("{CLASSES}/{file}")])
+}
+
+fn set_apart(report: &Value, n: usize) -> Vec<(String, String)> {
+    report["events"][n - 1]["set_apart"]
+        .as_array()
+        .expect("set_apart")
+        .iter()
+        .map(|u| {
+            (
+                u["why"].as_str().unwrap_or("").to_owned(),
+                u["text"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_boundary_whose_logical_parent_is_missing_is_no_silent_pass() {
+    let (report, status) = judged("missing-logical-parent.jsonl");
+    assert_eq!(status, 1, "{report}");
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Add a /health endpoint that returns the build sha."
+        ),
+        "verbatim"
+    );
+    assert_eq!(outcome_of(&report, 1, "Never log request bodies."), "lost");
+    let notes = report["events"][0]["notes"].to_string();
+    assert!(
+        notes.contains("logical parent is not in the file"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn every_compaction_is_judged_against_the_whole_session() {
+    let (report, _) = judged("two-compactions.jsonl");
+    // Kept by the first summary, dropped by the second: lost at the second,
+    // with its history.
+    let first = "Keep the v1 API routes working until the migration is done.";
+    assert_eq!(outcome_of(&report, 1, first), "verbatim");
+    assert_eq!(outcome_of(&report, 2, first), "lost");
+    let history = &report["events"][1]["commitments"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|c| c["text"] == first)
+        .expect("judged at the second")["history"];
+    assert_eq!(history[0]["event"], 1);
+    assert_eq!(history[0]["outcome"], "verbatim");
+    // A prompt interrupted and typed again is one commitment, the later.
+    let renames: Vec<u64> = report["events"][0]["commitments"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter(|c| c["text"] == "Rename the config loader to settings.rs")
+        .filter_map(|c| c["source_line"].as_u64())
+        .collect();
+    assert_eq!(renames, [5]);
+    // Taken back ("scratch that"): no longer judged.
+    assert!(outcomes(&report, 1)
+        .iter()
+        .all(|(_, t)| t != "Add a retry loop around the upload."));
+}
+
+#[test]
+fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
+    let (report, _) = judged("user-shapes.jsonl");
+    let said = outcomes(&report, 1);
+    let texts: Vec<&str> = said.iter().map(|(_, t)| t.as_str()).collect();
+    // The user's words inside an app's wrapper; a choice; a free-text
+    // answer to an MCP question tool; the words of a rejected tool call;
+    // input queued as an attachment and as a queue operation only.
+    for expected in [
+        "Move the journal into ClickHouse.",
+        "Where should the settings live? → Settings page",
+        "Which database? → we will remove the local journal, ClickHouse is the only store",
+        "use the staging bucket instead",
+        "Also bump the chart version to 2.4.0.",
+        "Keep the old export command as an alias.",
+    ] {
+        assert!(texts.contains(&expected), "{expected:?} not in {texts:?}");
+    }
+    // The option chosen stands in the summary, its question does not: kept.
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Where should the settings live? → Settings page"
+        ),
+        "verbatim"
+    );
+    // Runtime text is never the user's.
+    let everything = format!("{said:?} {:?}", set_apart(&report, 1));
+    for runtime in [
+        "You are working inside Conductor",
+        "task-notification",
+        "Unknown slash command",
+        "Request interrupted",
+    ] {
+        assert!(!everything.contains(runtime), "{runtime} in {everything}");
+    }
+}
+
+#[test]
+fn a_message_is_cut_where_a_person_would_cut_it() {
+    let (report, _) = judged("markdown.jsonl");
+    let said = outcomes(&report, 1);
+    // A list item is one unit; code is never cut at `!=` or `..`.
+    assert!(said
+        .iter()
+        .any(|(_, t)| t == "Reject a config where `retries != 0` and `backoff` is unset"));
+    assert!(said
+        .iter()
+        .any(|(_, t)| t == "Run `cargo test -p core..=api` first."));
+    // An identifier that survives byte for byte keeps its commitment, in
+    // other words; "first" and "before anything else" keep the order.
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Keep the old parser in `src/legacy/parser_v2.py` for now."
+        ),
+        "paraphrased"
+    );
+    assert_eq!(
+        outcome_of(&report, 1, "Run `cargo test -p core..=api` first."),
+        "paraphrased"
+    );
+    // A heading and a table header are set apart, not lost.
+    let apart = set_apart(&report, 1);
+    assert!(
+        apart.contains(&("debris".to_owned(), "## Plan".to_owned())),
+        "{apart:?}"
+    );
+}
+
+#[test]
+fn a_substring_is_not_survival() {
+    let (report, _) = judged("polarity.jsonl");
+    // "must never use …" does not keep "use …".
+    assert_eq!(
+        outcome_of(&report, 1, "use the staging database for the tests"),
+        "altered"
+    );
+    // "No" is not kept by "now".
+    assert_eq!(
+        outcome_of(&report, 1, "Drop the legacy table? → No"),
+        "lost"
+    );
+    // A faithful quote, line-wrapped or without its final period, is not lost.
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Run the migration before deploying the new workers to production."
+        ),
+        "paraphrased"
+    );
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Always squash commits before merging into main."
+        ),
+        "paraphrased"
+    );
+}
+
+#[test]
+fn what_does_not_bind_is_set_apart_never_lost() {
+    let (report, _) = judged("not-binding.jsonl");
+    assert_eq!(
+        outcomes(&report, 1),
+        [(
+            "lost".to_owned(),
+            "Use pnpm, never npm, in this repository.".to_owned()
+        )]
+    );
+    let apart = set_apart(&report, 1);
+    for (why, text) in [
+        ("acknowledgement", "ok"),
+        ("question", "where are we?"),
+        ("question", "what does the retry flag do?"),
+    ] {
+        assert!(
+            apart.contains(&(why.to_owned(), text.to_owned())),
+            "{text:?} not set apart as {why}: {apart:?}"
+        );
+    }
+    assert_eq!(report["events"][0]["reason"], "1 commitment lost");
+}
+
+#[test]
+fn only_what_no_user_text_supports_is_invented() {
+    let (report, _) = judged("invented.jsonl");
+    // "commit this" and "push it", two messages, support "committing and
+    // pushing"; 20, then 50, then 100 supports "from 20 to 100"; the
+    // agent's own choice of cache is presented as the user's.
+    assert_eq!(
+        invented(&report, 1),
+        ["The user chose `redis-7.2` with `allkeys-lru` eviction for the cache."]
+    );
+    // The value the user moved on from no longer binds.
+    assert!(outcomes(&report, 1).iter().all(|(_, t)| t != "make it 50"));
+}
+
+#[test]
+fn the_verdict_is_about_the_users_commitments_and_names_its_reason() {
+    // Every commitment carried as written: kept, whatever the imported
+    // plan's structure (a summary that spans them).
+    let (report, status) = judged("codex-carried.jsonl");
+    assert_eq!(status, 0, "{report}");
+    assert_eq!(report["events"][0]["verdict"], "kept");
+    assert!(report["events"][0]["reason"]
+        .as_str()
+        .is_some_and(|r| r.starts_with("every commitment is in the buffer after")));
+    // An encrypted summary: what it did to the commitments it did not carry
+    // cannot be told; a person must look (exit 3), and the reason says why.
+    let (report, status) = judged("codex-encrypted.jsonl");
+    assert_eq!(status, 3, "{report}");
+    assert_eq!(report["events"][0]["verdict"], "unauditable");
+    assert_eq!(
+        report["events"][0]["reason"],
+        "the summary is encrypted: 1 commitment cannot be checked"
+    );
 }

@@ -946,3 +946,36 @@ fn the_real_claude_code_sessions_replayed_through_the_hooks() {
         );
     }
 }
+
+#[test]
+fn what_does_not_bind_is_never_given_back_as_a_commitment() {
+    let session = Session::new();
+    let prompt = json!({
+        "session_id": "5e55-0001",
+        "transcript_path": "TRANSCRIPT",
+        "cwd": "/work/app",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "ok\nwhere we at?\nUse pnpm, never npm, in this repository.\nthanks!"
+    });
+    assert_eq!(
+        session
+            .hook("UserPromptSubmit", &prompt.to_string(), &[])
+            .status,
+        0
+    );
+    let texts: Vec<String> = session
+        .commitments()
+        .iter()
+        .map(|c| c["text"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(texts, ["Use pnpm, never npm, in this repository."]);
+    let output = session.fixture("SessionStart-compact");
+    let reply: Value = serde_json::from_str(&output.stdout).expect("JSON");
+    let context = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or("");
+    assert!(context.contains("Use pnpm, never npm, in this repository."));
+    for spent in ["where we at?", "thanks!", "\n- ok\n"] {
+        assert!(!context.contains(spent), "{spent:?} re-injected: {context}");
+    }
+}

@@ -100,7 +100,15 @@ const IMPERATIVES: &[&str] = &[
     "spawn", "specify", "split", "squash", "start", "stash", "stick", "stop", "store", "strip",
     "submit", "summarize", "swap", "switch", "sync", "tag", "take", "tell", "test", "throw",
     "toggle", "track", "trim", "try", "turn", "tweak", "undo", "unify", "update", "upgrade",
-    "upload", "use", "validate", "verify", "wait", "wrap", "write",
+    "upload", "use", "validate", "verify", "wait", "wrap", "write", "match", "align", "mirror",
+    "place", "position", "center", "resize", "style", "wire", "hook", "connect", "expose", "emit",
+    "parse", "serialize", "cache", "batch", "throttle", "debounce", "stream", "paginate",
+    "filter", "dedupe", "translate", "benchmark", "profile", "measure", "trace", "notify",
+    "schedule", "queue", "be", "stay", "let", "get", "have", "think", "work", "bring", "break",
+    "cut", "shorten", "lengthen", "rephrase", "reword", "retitle", "title", "label", "number",
+    "assign", "attach", "detach", "embed", "wrap", "unwrap", "escape", "quote", "cap", "bound",
+    "pad", "indent", "dedent", "collapse", "fold", "unfold", "hardcode", "default", "fall",
+
     // German instructions, for sessions typed in it.
     "erstelle", "mach", "mache", "nutze", "verwende", "prüfe", "schau", "nimm", "füge", "lösche",
     "entferne", "baue", "schreibe", "teste", "starte", "zeige", "gib", "installiere", "benenne",

@@ -353,10 +353,20 @@ impl After {
             .iter()
             .map(|(piece, _)| piece.as_str())
             .collect::<Vec<_>>()
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
             .join(" ");
-        let similarity = (wanted.covered_by(&words) * 100.0).round() / 100.0;
-        let changes = changes(&wanted, &words);
         let carried = carried_identifiers(&wanted, &words);
+        // A unit of names and numbers alone ("actually 100") is as close as
+        // the share of them the passage names.
+        let share_of = if wanted.content.is_empty() {
+            share(carried, wanted.identifiers.len())
+        } else {
+            wanted.covered_by(&words)
+        };
+        let similarity = (share_of * 100.0).round() / 100.0;
+        let changes = changes(&wanted, &words);
         let names_all = !wanted.identifiers.is_empty() && carried == wanted.identifiers.len();
         // Two content words or fewer, and no name: too little to be found
         // in other words.
@@ -402,15 +412,20 @@ impl After {
         self.pieces
             .iter()
             .find(|(piece, _)| piece.contains(text))
-            .map(|(piece, _)| piece.clone())
+            .map(|(piece, _)| one_line(piece))
     }
 
     fn piece_with_folded(&self, folded: &str) -> Option<String> {
         self.pieces
             .iter()
             .find(|(piece, _)| fold(piece).contains(folded))
-            .map(|(piece, _)| piece.clone())
+            .map(|(piece, _)| one_line(piece))
     }
+}
+
+/// A passage as evidence shows it: its white space folded to single spaces.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Choices that say nothing without their question.
@@ -543,8 +558,24 @@ pub(crate) fn changes(before: &Words, after: &Words) -> Vec<String> {
     if !before.negated && after.negated {
         changes.push("a negation was added".to_owned());
     }
-    for word in before.ordering.difference(&after.ordering) {
-        changes.push(format!("the ordering word `{word}` is gone"));
+    // "first" and "before" both put it earlier: only an order turned
+    // around, or gone, changes it.
+    let sooner = |words: &std::collections::BTreeSet<&'static str>| {
+        words
+            .iter()
+            .any(|w| matches!(*w, "before" | "first" | "prior" | "until"))
+    };
+    let later = |words: &std::collections::BTreeSet<&'static str>| {
+        words
+            .iter()
+            .any(|w| matches!(*w, "after" | "then" | "once" | "last"))
+    };
+    let kept = (sooner(&before.ordering) && sooner(&after.ordering))
+        || (later(&before.ordering) && later(&after.ordering));
+    if !kept {
+        for word in before.ordering.difference(&after.ordering) {
+            changes.push(format!("the ordering word `{word}` is gone"));
+        }
     }
     for word in before.scope.difference(&after.scope) {
         changes.push(format!("the scope word `{word}` is gone"));

@@ -252,9 +252,12 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
                 continue;
             }
             support.push((message.text.clone(), Words::of(&message.text)));
-            // A message that takes back the one before it: what that one
-            // asked no longer binds.
-            if message.origin == Origin::User && WITHDRAWS.is_match(&message.text) {
+            // A message that takes back the one before it, or gives a new
+            // value for what it set ("make it 50"): what that one asked no
+            // longer binds.
+            if message.origin == Origin::User
+                && (WITHDRAWS.is_match(&message.text) || NEW_VALUE.is_match(message.text.trim()))
+            {
                 if let Some(last) = last_line {
                     for earlier in said.iter_mut().filter(|s| s.line == last) {
                         earlier.superseded = true;
@@ -498,6 +501,15 @@ fn supersede(said: &mut [Said], text: &str) {
     }
 }
 
+/// A short message that gives a new value for what the message before it
+/// set: "make it 50", "actually 100", "no, 0.5 instead".
+static NEW_VALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(r"(?i)^(no,?\s+|actually,?\s+|make\s+it\s+|change\s+it\s+to\s+)[\w./:-]*\d[\w./:%-]*(\s+instead)?[.!]?$")
+        .expect("the new-value pattern compiles")
+});
+
 /// Words with which a user takes back what they said last ("actually,
 /// scratch that", "revert that", "stattdessen …").
 static WITHDRAWS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -559,12 +571,6 @@ fn audit_event(
     let mut notes = event.notes.clone();
     if event.partial {
         notes.push("the file starts partway through the session: what the user said before it is not there, so what the summary attributes to the user is not checked".to_owned());
-    }
-    if opaque {
-        notes.push(
-            "the summary is encrypted: only what the runtime carried over as it was can be checked"
-                .to_owned(),
-        );
     }
     let (verdict, reason) = verdict(event, &commitments, &invented, set_apart, opaque);
     EventAudit {

@@ -33,7 +33,7 @@ const STOP_WORDS: &[&str] = &[
     "being", "am", "into", "out", "up", "about", "some", "any", "more", "very", "too", "here",
     "also", "like", "need", "needs", "make", "sure", "get", "got", "one", "thing", "things",
     "maybe", "think", "guess", "suppose", "would", "well", "yes", "now", "still", "actually",
-    // German, for sessions typed in it.
+    "instead", // German, for sessions typed in it.
     "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "und",
     "oder", "aber", "ist", "sind", "war", "wir", "ich", "du", "sie", "er", "es", "mit", "von",
     "zu", "zum", "zur", "auf", "für", "im", "in", "an", "am", "auch", "noch", "mal", "bitte",
