@@ -170,6 +170,10 @@ static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A question asking the agent for advice about what the user should do.
+static ASKS_ADVICE: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)^\W*(should|shall|do|can|must)\s+i\b"));
+
 /// A suggestion put as a question ("maybe by doing lines on the left side?").
 static SUGGESTION: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)^\W*(maybe|perhaps|how\s+about|wouldn't\s+it\s+be)\b"));
@@ -225,7 +229,10 @@ pub(crate) fn binding(unit: &Unit, message: &str, answering: bool) -> Result<(),
     // bind; "don't we load them already?" asks.
     if question(text) {
         let rest = after_lead(text);
-        return if ASKS_OF.is_match(text) || SUGGESTION.is_match(rest) || REQUEST_FORM.is_match(rest)
+        // "Should I add it to my path?" asks for advice.
+        let advice = ASKS_ADVICE.is_match(rest);
+        return if !advice
+            && (ASKS_OF.is_match(text) || SUGGESTION.is_match(rest) || REQUEST_FORM.is_match(rest))
         {
             Ok(())
         } else {

@@ -328,12 +328,20 @@ fn message_units(policy: &Policy, message: &import::Message, answering: bool) ->
             .text
             .split_once(&format!(" {ANSWER_MARK}"))
             .map(|(q, a)| (q.to_owned(), a.to_owned()));
-        // A question left unanswered holds no choice.
+        // A question left unanswered holds no choice; one that only moves
+        // an interview along ("Next area", "Done") holds nothing that lasts.
         if answer.as_ref().is_some_and(|(_, a)| a.trim().is_empty()) {
             return vec![Found::Apart(SetApart {
                 source_line: Some(message.line),
                 text: message.text.clone(),
                 why: NotBinding::Fragment,
+            })];
+        }
+        if answer.as_ref().is_some_and(|(_, a)| moves_on(a)) {
+            return vec![Found::Apart(SetApart {
+                source_line: Some(message.line),
+                text: message.text.clone(),
+                why: NotBinding::Acknowledgement,
             })];
         }
         let kind = match import::classify::answer_kind(policy) {
@@ -418,6 +426,20 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
         }
         prose.clear();
     };
+    // A document handed over (a spec, a report pasted whole, with its
+    // headings) is the user's material, not the user's words: only what they
+    // wrote before it is read for commitments.
+    let (text, document) = match document_start(text) {
+        Some(at) => (&text[..at], Some(&text[at..])),
+        None => (text, None),
+    };
+    if let Some(document) = document {
+        for unit in units(document) {
+            typed
+                .apart
+                .push((unit.text(document).to_owned(), NotBinding::Pasted));
+        }
+    }
     for line in text.split_inclusive('\n') {
         let Some(pin) = import::pin(line) else {
             prose.push_str(line);
@@ -445,6 +467,39 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
     }
     flush(&mut prose, &mut typed);
     typed
+}
+
+/// A choice that only moves an interview along: "Next area", "Done — create
+/// context", "Skip", "Continue".
+fn moves_on(choice: &str) -> bool {
+    let folded = judge::fold(choice);
+    [
+        "next", "done", "continue", "skip", "move on", "proceed", "finish",
+    ]
+    .iter()
+    .any(|word| {
+        folded == *word
+            || folded
+                .strip_prefix(word)
+                .is_some_and(|rest| rest.starts_with([' ', ',', '—', '-', '.']))
+    })
+}
+
+/// Where a document pasted into a message starts: in a message of 1,500
+/// characters or more with two Markdown headings or more, at the first of
+/// them.
+fn document_start(text: &str) -> Option<usize> {
+    static HEADING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(r"(?m)^#{1,6}[ \t]+\S").expect("the heading pattern compiles")
+    });
+    if text.len() < 1500 {
+        return None;
+    }
+    let mut headings = HEADING.find_iter(text);
+    let first = headings.next()?;
+    headings.next().map(|_| first.start())
 }
 
 /// Whether the agent's last message before the user's asked them to

@@ -107,7 +107,9 @@ pub(crate) fn rejection_words(result: &str) -> Option<&str> {
     }
     let (_, words) = result.split_once(SAID)?;
     let words = words.trim();
-    (!words.is_empty()).then_some(words)
+    // "The user wants to clarify these questions …" is the runtime's, put
+    // where the user's words go when they chose to talk it over instead.
+    (!words.is_empty() && !words.starts_with("The user ")).then_some(words)
 }
 
 /// `"Q"="A"` pairs, as Claude Code writes answers into a tool result.
