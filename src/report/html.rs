@@ -78,9 +78,11 @@ fn section(event: &EventAudit) -> Markup {
         section.event {
             h2 {
                 (event.source_file) ", compaction " (event.compaction.event)
-                " (line " (event.compaction.compaction_line) ", " (event.runtime) "): verdict " (event.verdict.name())
+                " (line " (event.compaction.compaction_line) ", " (event.runtime) "): " (event.verdict.name())
             }
-            @if event.pinned == 0 {
+            p.reason { (event.reason) }
+            @for note in &event.notes { p.note { (note) } }
+            @if event.pinned == 0 && !event.commitments.is_empty() {
                 p.note { "Nothing here was pinned: commitments were classified after the fact, so these are candidates, not proofs." }
             }
             table {
@@ -98,8 +100,17 @@ fn section(event: &EventAudit) -> Markup {
                                         small { "similarity " (format!("{:.2}", evidence.similarity)) }
                                         @for change in &evidence.changes { div.changes { (change) } }
                                     }
-                                    None if c.outcome == Outcome::Verbatim => { "kept byte for byte" }
+                                    None if c.outcome == Outcome::Verbatim => { "kept as written" }
                                     None => { "" }
+                                }
+                                @if !c.history.is_empty() {
+                                    div.changes {
+                                        "before: "
+                                        @for (n, e) in c.history.iter().enumerate() {
+                                            @if n > 0 { ", " }
+                                            (e.outcome.name()) " at compaction " (e.event)
+                                        }
+                                    }
                                 }
                             }
                         }
@@ -110,6 +121,20 @@ fn section(event: &EventAudit) -> Markup {
                             td.text { span.note { "no user message says so" } }
                             td.outcome { "invented" }
                             td.text { (invented.text) br; small { "support " (format!("{:.2}", invented.support)) } }
+                        }
+                    }
+                }
+            }
+            @if !event.set_apart.is_empty() {
+                details.apart {
+                    summary { (event.set_apart.len()) " units set apart as not binding" }
+                    ul {
+                        @for unit in &event.set_apart {
+                            li {
+                                (unit.why.name()) ", line "
+                                (unit.source_line.map(|l| l.to_string()).unwrap_or_default()) ": "
+                                (unit.text)
+                            }
                         }
                     }
                 }
