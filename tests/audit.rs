@@ -168,9 +168,9 @@ fn a_folder_streams_one_line_per_compaction() {
         .lines()
         .map(|line| serde_json::from_str(line).expect("one JSON object a line"))
         .collect();
-    // Two compactions in each of the six runtime fixtures, ten in the
+    // Two compactions in each of the six runtime fixtures, eleven in the
     // fixtures of the audit's failure classes below them.
-    assert_eq!(lines.len(), 22);
+    assert_eq!(lines.len(), 23);
     for line in &lines {
         let errors: Vec<String> = validator.iter_errors(line).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{errors:?}");
@@ -182,7 +182,7 @@ fn a_folder_streams_one_line_per_compaction() {
         .collect();
     files.sort();
     files.dedup();
-    assert_eq!(files.len(), 15);
+    assert_eq!(files.len(), 16);
 }
 
 #[test]
@@ -286,7 +286,7 @@ fn the_html_report_renders_in_a_browser() {
     );
     // The page as the browser built it, script run: every section, and rows by outcome.
     let dom = String::from_utf8_lossy(&run(&["--dump-dom"]).stdout).into_owned();
-    assert_eq!(dom.matches("<section class=\"event\">").count(), 22);
+    assert_eq!(dom.matches("<section class=\"event\">").count(), 23);
     assert!(dom.contains("<tr class=\"altered\">") && dom.contains("<tr class=\"invented\">"));
 }
 
@@ -525,4 +525,21 @@ fn the_verdict_is_about_the_users_commitments_and_names_its_reason() {
         report["events"][0]["reason"],
         "the summary is encrypted: 1 commitment cannot be checked"
     );
+}
+
+#[test]
+fn a_runtimes_notice_on_pis_format_is_not_the_user() {
+    let (report, _) = judged("openclaw-notice.jsonl");
+    let said = outcomes(&report, 1);
+    let everything = format!("{said:?} {:?}", set_apart(&report, 1));
+    assert!(!everything.contains("System Message"), "{everything}");
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Review the open PRs and reply in the #dev channel."
+        ),
+        "verbatim"
+    );
+    assert_eq!(outcome_of(&report, 1, "Keep updates concise."), "lost");
 }

@@ -175,7 +175,18 @@ fn message(entry: &Record) -> Option<Message> {
                 .pointer("/message/content")
                 .unwrap_or(&Value::Null);
             match entry.str("/message/role")? {
-                "user" => make(Origin::User, records::text_of(content)),
+                "user" => {
+                    let text = records::text_of(content);
+                    // OpenClaw, on pi's format, gives the model its own
+                    // notices as user messages: "[Tue 2026-02-17 14:55 EST]
+                    // [System Message] … A subagent task …".
+                    let origin = if SYSTEM_NOTICE.is_match(&text) {
+                        Origin::Runtime
+                    } else {
+                        Origin::User
+                    };
+                    make(origin, text)
+                }
                 "assistant" => make(Origin::Assistant, assistant_text(content)),
                 "toolResult" | "bashExecution" => make(Origin::Tool, tool_text(entry, content)),
                 "compactionSummary" | "branchSummary" => {
@@ -198,6 +209,14 @@ fn message(entry: &Record) -> Option<Message> {
         _ => None,
     }
 }
+
+/// A notice a runtime on pi's format writes as a user message.
+static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(r"^\s*(\[[^\]\n]{0,60}\]\s*)?\[System Message\]")
+        .expect("the notice pattern compiles")
+});
 
 fn assistant_text(content: &Value) -> String {
     let Value::Array(blocks) = content else {
