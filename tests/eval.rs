@@ -581,7 +581,11 @@ fn main() {
     let only = value("--only");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let corpus = value("--corpus").map_or_else(|| root.join(CORPUS), PathBuf::from);
-    let binary = PathBuf::from(env!("CARGO_BIN_EXE_ctxguard"));
+    // `--binary PATH`: judge another build (an earlier one, to compare).
+    let binary = value("--binary").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_ctxguard")),
+        PathBuf::from,
+    );
     let splits: Splits = serde_yaml::from_str(
         &std::fs::read_to_string(corpus.join("splits.yaml")).expect("splits.yaml in the corpus"),
     )

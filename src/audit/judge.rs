@@ -368,9 +368,15 @@ impl After {
         let similarity = (share_of * 100.0).round() / 100.0;
         let changes = changes(&wanted, &words);
         let names_all = !wanted.identifiers.is_empty() && carried == wanted.identifiers.len();
-        // Two content words or fewer, and no name: too little to be found
-        // in other words.
-        let enough = wanted.content.len() >= 3 || names_all;
+        // One word or none besides its names, no name carried or turned into
+        // another: too little to be found in other words ("cat
+        // ./context.md" is not carried by a passage naming another file).
+        let bare = wanted
+            .identifiers
+            .iter()
+            .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
+        let became = changes.iter().any(|c| c.contains("` became `"));
+        let enough = Words::of(&bare).content.len() >= 2 || names_all || became;
         let meaning_changed = !changes.is_empty();
         let outcome = if !enough {
             Outcome::Lost
