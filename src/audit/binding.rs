@@ -106,7 +106,9 @@ const IMPERATIVES: &[&str] = &[
     "filter", "dedupe", "translate", "benchmark", "profile", "measure", "trace", "notify",
     "schedule", "queue", "be", "stay", "let", "get", "have", "think", "work", "bring", "break",
     "cut", "shorten", "lengthen", "rephrase", "reword", "retitle", "title", "label", "number",
-    "assign", "attach", "detach", "embed", "wrap", "unwrap", "escape", "quote", "cap", "bound",
+    "assign", "attach", "detach", "embed", "unwrap", "escape", "quote", "cap", "bound", "exit",
+    "enter", "fork", "clone", "sign", "approve", "reject", "accept", "deny", "grant", "revoke",
+    "rotate", "archive", "mute", "pin", "unpin", "lock", "unlock", "freeze", "stage", "unstage",
     "pad", "indent", "dedent", "collapse", "fold", "unfold", "hardcode", "default", "fall",
 
     // German instructions, for sessions typed in it.
@@ -117,6 +119,17 @@ const IMPERATIVES: &[&str] = &[
     "verschiebe", "merke", "analysiere", "transferiere", "fasse", "aktualisiere", "überprüfe",
     "kopiere", "öffne", "schließe", "sende", "schick", "schicke", "erkläre", "beschreibe",
     "ergänze", "integriere", "korrigiere", "behebe", "richte", "konfiguriere", "lade", "hole",
+    // Portuguese, Spanish and French instructions.
+    "faça", "faca", "crie", "adicione", "remova", "use", "mude", "altere", "corrija", "ajuste",
+    "implemente", "atualize", "coloque", "deixe", "mantenha", "verifique", "teste", "rode",
+    "execute", "mova", "renomeie", "delete", "apague", "feche", "abra", "envie", "suba", "mostre",
+    "gere", "escreva", "leia", "siga", "troque", "substitua", "inclua", "garanta", "revise",
+    "haz", "crea", "añade", "agrega", "elimina", "quita", "usa", "cambia", "corrige", "actualiza",
+    "pon", "deja", "mantén", "verifica", "prueba", "ejecuta", "mueve", "renombra", "borra",
+    "cierra", "abre", "envía", "muestra", "genera", "escribe", "lee", "sigue", "reemplaza",
+    "fais", "crée", "ajoute", "supprime", "utilise", "change", "corrige", "mets", "laisse",
+    "garde", "vérifie", "teste", "exécute", "déplace", "renomme", "ferme", "ouvre", "envoie",
+    "montre", "génère", "écris", "lis", "suis", "remplace",
 ];
 
 /// Words that follow a verb used as an instruction ("call it", "add a").
@@ -139,7 +152,7 @@ fn pattern(source: &str) -> Regex {
 /// question bind ("should we drop it?").
 static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+)?(want|like|prefer|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir)\b",
+        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+)?(want|like|prefer|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|debe|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
     )
 });
 
@@ -196,10 +209,17 @@ static OPERATOR: LazyLock<Regex> =
 static IMAGE_PATH: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)^\S*[/\\][^\n]+\.(png|jpe?g|gif|webp|heic|bmp)$"));
 
-/// Whether `unit` of `message` binds; `Err` says why not. `answering` is
-/// whether the agent's message before it offered the user a choice, so a
-/// short reply is a choice, not a fragment.
-pub(crate) fn binding(unit: &Unit, message: &str, answering: bool) -> Result<(), NotBinding> {
+/// What is known of the message a unit stands in.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Context {
+    /// The agent's message before it offered the user a choice, so a short
+    /// reply is a choice, not a fragment.
+    pub answering: bool,
+}
+
+/// Whether `unit` of `message` binds; `Err` says why not.
+pub(crate) fn binding(unit: &Unit, message: &str, context: Context) -> Result<(), NotBinding> {
+    let answering = context.answering;
     let text = unit.text(message);
     match unit.shape {
         Shape::Heading | Shape::Html => return Err(NotBinding::Debris),
@@ -231,8 +251,17 @@ pub(crate) fn binding(unit: &Unit, message: &str, answering: bool) -> Result<(),
         let rest = after_lead(text);
         // "Should I add it to my path?" asks for advice.
         let advice = ASKS_ADVICE.is_match(rest);
+        let first = rest
+            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
+            .find(|w| !w.is_empty())
+            .unwrap_or_default()
+            .to_lowercase();
+        // "Write it to a file, no?" is an instruction with a tag question.
         return if !advice
-            && (ASKS_OF.is_match(text) || SUGGESTION.is_match(rest) || REQUEST_FORM.is_match(rest))
+            && (ASKS_OF.is_match(text)
+                || SUGGESTION.is_match(rest)
+                || REQUEST_FORM.is_match(rest)
+                || imperative(&first))
         {
             Ok(())
         } else {
@@ -280,10 +309,22 @@ pub(crate) fn directive(text: &str) -> bool {
     if ASKS_OF.is_match(text) || PROHIBITION.is_match(text) {
         return true;
     }
+    // Words of obligation mistyped by one letter ("neexs to", "alwyas").
+    if text.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        let w = w.to_lowercase();
+        w.chars().count() >= 5
+            && ["always", "never", "needs", "should", "please"]
+                .iter()
+                .any(|m| *m != w && strsim::damerau_levenshtein(m, &w) == 1)
+    }) {
+        return true;
+    }
     text.split([',', ';', '(', ':'])
         .enumerate()
         .any(|(n, clause)| {
             let rest = after_lead(clause.trim_start());
+            // "you can use git to pull it", "feel free to drop it".
+            let rest = PERMITS.find(rest).map_or(rest, |m| &rest[m.end()..]);
             if REQUEST_FORM.is_match(rest) || BAN.is_match(rest) {
                 return true;
             }
@@ -291,21 +332,42 @@ pub(crate) fn directive(text: &str) -> bool {
                 .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
                 .filter(|w| !w.is_empty());
             let first = words.next().unwrap_or_default().to_lowercase();
-            let imperative = IMPERATIVES.contains(&first.as_str())
-                || (first.chars().count() >= 5
-                    && IMPERATIVES.iter().any(|verb| {
-                        verb.len() >= 5 && strsim::damerau_levenshtein(verb, &first) == 1
-                    }));
-            // After the first clause the verb must be followed by what it
-            // acts on, so a noun that is also a verb ("…, export looks
+            // After the first clause the verb must not be followed by
+            // another verb, so a noun that is also a verb ("…, export looks
             // good") is not one.
-            imperative
+            imperative(&first)
                 && (n == 0
-                    || words
-                        .next()
-                        .is_some_and(|w| OBJECTS.contains(&w.to_lowercase().as_str())))
+                    || words.next().is_none_or(|w| {
+                        let w = w.to_lowercase();
+                        OBJECTS.contains(&w.as_str())
+                            || !(w.ends_with('s') || AUXILIARIES.contains(&w.as_str()))
+                    }))
         })
 }
+
+/// Whether a word is a verb that opens an instruction (or one mistyped by
+/// a letter).
+fn imperative(word: &str) -> bool {
+    IMPERATIVES.contains(&word)
+        || (word.chars().count() >= 5
+            && IMPERATIVES
+                .iter()
+                .any(|verb| verb.len() >= 5 && strsim::damerau_levenshtein(verb, word) == 1))
+}
+
+/// Words that follow a noun, not a verb used as an instruction.
+const AUXILIARIES: &[&str] = &[
+    "is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should",
+    "does", "did", "looks", "seems", "works",
+];
+
+/// What may come before an instruction a user permits: "you can …", "feel
+/// free to …".
+static PERMITS: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^(you\s+(can|could|may)\s+(just\s+|also\s+)?|feel\s+free\s+to\s+|pode\s+|podes\s+|du\s+kannst\s+)",
+    )
+});
 
 /// A question for information: it ends in `?` or opens like one.
 pub(crate) fn question(text: &str) -> bool {
@@ -413,7 +475,7 @@ mod tests {
     fn why(text: &str) -> Vec<Result<(), NotBinding>> {
         units(text)
             .iter()
-            .map(|u| binding(u, text, false))
+            .map(|u| binding(u, text, Context::default()))
             .collect()
     }
 
@@ -475,7 +537,8 @@ mod tests {
             [Err(NotBinding::Pasted)]
         );
         let units = units("Rustup");
-        assert_eq!(binding(&units[0], "Rustup", true), Ok(()));
+        let answering = Context { answering: true };
+        assert_eq!(binding(&units[0], "Rustup", answering), Ok(()));
         assert_eq!(why("https://github.com/acme/api"), [Ok(())]);
     }
 }

@@ -27,11 +27,13 @@ use super::units::{units, Shape};
 use super::Invented;
 use crate::verify::text::Words;
 
-/// Headings under which a summary lists rules it says the user set.
+/// Headings under which a summary lists rules it says the user set: one
+/// that names the user, or a bare "Constraints" — not "Firebase Storage
+/// Rules", which names a subject.
 static USER_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    Regex::new(r"(?i)\b(preferences?|requirements?|constraints?|rules|instructions|user decisions?|user'?s? choices?)\b")
+    Regex::new(r"(?i)^[\W\d]*((user|user's|users')\s+[\w\s&/-]*?(preferences?|requirements?|constraints?|rules|instructions|decisions?|choices?)|(key\s+|hard\s+|important\s+|explicit\s+)?(preferences?|requirements?|constraints?|rules|instructions))[\W]*$")
         .expect("the heading pattern compiles")
 });
 
@@ -143,8 +145,10 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
                 }
                 let support = support(&words, said);
                 let unheard = unheard(claimed, &words, &folded, &all);
-                (under_user && same_language && support < SUPPORTED)
-                    || (unheard && support < WEAKLY)
+                // A quotation of what the user did say is theirs.
+                same_language
+                    && !quotes_said(claimed, &folded)
+                    && ((under_user && support < SUPPORTED) || (unheard && support < WEAKLY))
             });
         if invented {
             let support = support(&Words::of(text), said);
@@ -158,26 +162,40 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
     found
 }
 
-/// Whether texts are written in English: at least one word in eight is
-/// one of its commonest function words.
+/// Whether texts are written in English rather than German, Portuguese,
+/// Spanish or French: more of English's commonest function words than of
+/// theirs.
 fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
-    const FUNCTION: &[&str] = &[
+    #[rustfmt::skip]
+    const ENGLISH: &[&str] = &[
         "the", "to", "and", "of", "a", "in", "is", "it", "you", "that", "for", "on", "with",
         "this", "be", "are", "not", "we", "i", "can", "do", "should", "if", "so", "but",
     ];
-    let (mut words, mut function) = (0usize, 0usize);
+    // German, Portuguese, Spanish, French.
+    #[rustfmt::skip]
+    const OTHER: &[&str] = &[
+        "der", "die", "das", "und", "ist", "ich", "nicht", "mit", "zu", "ein", "eine", "wir", "auf",
+        "für", "den", "dem", "auch", "o", "os", "as", "de", "do", "da", "que", "e", "é", "para",
+        "um", "uma", "não", "com", "em", "no", "na", "el", "los", "las", "y", "es", "en", "por",
+        "una", "le", "la", "les", "et", "est", "pour", "une", "dans", "pas", "du", "des", "qui",
+    ];
+    let (mut english, mut other) = (0usize, 0usize);
     for text in texts {
         for word in text
             .split(|c: char| !c.is_alphabetic())
             .filter(|w| !w.is_empty())
         {
-            words += 1;
-            if FUNCTION.contains(&word.to_lowercase().as_str()) {
-                function += 1;
+            let word = word.to_lowercase();
+            if ENGLISH.contains(&word.as_str()) {
+                english += 1;
+            } else if OTHER.contains(&word.as_str()) {
+                other += 1;
             }
         }
     }
-    words > 0 && function * 8 >= words
+    // Code and paths hold few words of any language: only the function
+    // words of the languages say which one it is.
+    english >= other
 }
 
 /// The share of `words` that the [`TOGETHER`] messages of `said` that hold
@@ -256,6 +274,17 @@ fn exact_name(id: &str) -> bool {
             .any(|c| c.is_ascii_digit() || c == '.' || c == '_')
         || id.matches('/').count() >= 2
         || camel
+}
+
+/// Whether the sentence quotes the user ("User said "B for now"") and
+/// every quotation stands in what the user said.
+fn quotes_said(text: &str, folded: &[String]) -> bool {
+    let mut quotes = QUOTED
+        .captures_iter(text)
+        .filter_map(|c| c.get(2).or_else(|| c.get(3)))
+        .map(|m| fold(m.as_str()))
+        .peekable();
+    quotes.peek().is_some() && quotes.all(|quote| folded.iter().any(|user| user.contains(&quote)))
 }
 
 /// Whether a quotation in the sentence, of four words or more, is in no

@@ -401,10 +401,11 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
         unknown: Vec::new(),
     };
     let mut prose = String::new();
+    let context = binding::Context { answering };
     let flush = |prose: &mut String, typed: &mut Typed| {
         for unit in units(prose) {
             let text = unit.text(prose).to_owned();
-            match binding::binding(&unit, prose, answering) {
+            match binding::binding(&unit, prose, context) {
                 Ok(()) => typed.binds.push(match policy.first_hint(&text) {
                     Some((k, hint)) => import::classify::Piece {
                         kind: RegionKind::Commitment(policy.kinds[k].name.clone()),
