@@ -699,6 +699,15 @@ fn verdict(
             "no summary follows the compaction in the file: what it kept cannot be read".to_owned(),
         );
     }
+    if commitments.is_empty() && event.unplaced > 0 {
+        return (
+            Verdict::Unauditable,
+            format!(
+                "{} before it could not be placed in the buffer the compaction summarized",
+                plural(event.unplaced, "user message", "user messages")
+            ),
+        );
+    }
     if commitments.is_empty() {
         let reason = if set_apart.is_empty() {
             "the user said nothing before it that binds the agent".to_owned()

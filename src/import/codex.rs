@@ -186,6 +186,7 @@ fn compaction(record: &Record, history: &mut Vec<Message>, tokens: Option<u64>) 
         kept,
         notes,
         partial: false,
+        unplaced: 0,
     }
 }
 

@@ -169,6 +169,9 @@ pub struct Event {
     /// The file holds only the later part of the session: what the user
     /// said before its first record is not in it.
     pub partial: bool,
+    /// User records before the compaction that the buffer rebuilt for it
+    /// does not hold: what they said could not be placed.
+    pub unplaced: usize,
 }
 
 /// Where a compaction stands in its session, as reports name it.

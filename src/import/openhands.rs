@@ -84,6 +84,7 @@ impl Importer for OpenHands {
                     kept,
                     notes: Vec::new(),
                     partial: false,
+                    unplaced: 0,
                 }
             })
             .collect()

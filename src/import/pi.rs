@@ -106,6 +106,7 @@ impl Importer for Pi {
                 kept,
                 notes,
                 partial: false,
+                unplaced: 0,
             });
         }
         events

@@ -114,6 +114,7 @@ impl Importer for SweAgent {
                 kept,
                 notes: Vec::new(),
                 partial: false,
+                unplaced: 0,
             });
         }
         events

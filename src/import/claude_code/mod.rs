@@ -249,7 +249,24 @@ impl Session<'_> {
             }
         }
         let mut trace = self.messages(&chain, b);
-        self.add_queued(&mut trace, previous.map_or(0, |p| p + 1), b);
+        let from = previous.map_or(0, |p| p + 1);
+        self.add_queued(&mut trace, from, b);
+        // What the user typed in the file since the compaction before that
+        // the rebuilt buffer does not hold: never passed over in silence.
+        let placed: HashSet<u64> = trace
+            .iter()
+            .filter(|m| matches!(m.origin, Origin::User | Origin::Answer))
+            .map(|m| m.line)
+            .collect();
+        let unplaced = (from..b)
+            .filter(|&i| {
+                let record = &self.records[i];
+                record.str("/type") == Some("user")
+                    && !record.flag("/isSidechain")
+                    && !placed.contains(&record.line)
+                    && typed_by_user(record)
+            })
+            .count();
         let end = next_boundary.unwrap_or(self.records.len());
         let uuid = boundary.str("/uuid");
         let summary_at = (b + 1..end)
@@ -297,6 +314,7 @@ impl Session<'_> {
             kept,
             notes,
             partial: self.partial,
+            unplaced,
         }
     }
 
@@ -548,6 +566,24 @@ fn user_messages(
             }
         }
         other => typed(&records::text_of(other), messages),
+    }
+}
+
+/// Whether a user record holds text the user typed (not a tool result,
+/// not the runtime's own text).
+fn typed_by_user(record: &Record) -> bool {
+    let Some(content) = record.value.pointer("/message/content") else {
+        return false;
+    };
+    let meta = record.flag("/isMeta");
+    let typed = |text: &str| matches!(user::typed(text, meta), Typed::User(_));
+    match content {
+        Value::String(text) => !record.flag("/isCompactSummary") && typed(text),
+        Value::Array(blocks) => blocks.iter().any(|block| {
+            block.get("type").and_then(Value::as_str) == Some("text")
+                && block.get("text").and_then(Value::as_str).is_some_and(typed)
+        }),
+        _ => false,
     }
 }
 
