@@ -39,7 +39,7 @@ def one_by_one(files):
 
 
 def test_two_workers_audit_what_one_process_audits(tmp_path):
-    files = sorted(SESSIONS.iterdir())
+    files = sorted(path for path in SESSIONS.iterdir() if path.is_file())
     copies(files, 20, tmp_path / "in")
     summary = fleet_audit.run(str(tmp_path / "in"), tmp_path / "out", workers=2)
     verdicts, outcomes = one_by_one(files)
