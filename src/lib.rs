@@ -67,6 +67,7 @@ mod buffer;
 mod command;
 mod compact;
 mod diagnostics;
+mod facts;
 mod hook;
 mod import;
 mod policy;
@@ -113,10 +114,13 @@ pub use command::audit::{audit_paths, AuditRequest};
 pub use command::check::{check, check_with, policy_files, CheckOptions};
 pub use command::fmt::fmt;
 pub use command::import::{import_file, ImportRequest};
+pub use command::installed::{claude_code as installed_claude_code, Found as FoundVersion};
 pub use command::ledger::{ledger_command, LedgerAction, LedgerRequest, LedgerView};
 pub use command::plan::{plan_file, PlanRequest};
 pub use command::saved::saved_report;
 pub use command::verify::{verify_files, verify_inputs, VerifyRequest};
+pub use facts::{claude_code as claude_code_versions, Version as RuntimeVersion};
+pub use import::records::mend_lone_surrogates;
 
 pub use hook::init::{init, settings_path, InitRequest, Installed, Scope};
 pub use hook::ledger::{
@@ -134,7 +138,10 @@ pub use import::{
 };
 pub use report::hook::{emit_hook, emit_init, emit_ledger, hook_reply, HookReply};
 pub use runtime::tree::Syntax as ConfigSyntax;
-pub use runtime::{apply as apply_edits, check_config, Checked, ConfigRuntime, Edit};
+pub use runtime::{
+    apply as apply_edits, check_config, check_installed, Checked, ConfigRuntime, Edit,
+    Installed as InstalledRuntimes,
+};
 
 /// The candidate closest to `word`, if one is close enough to be a typo.
 pub use diagnostics::suggest::did_you_mean;

@@ -64,6 +64,11 @@ enum Command {
         severity: SeverityArgs,
         #[command(flatten)]
         access: AccessArgs,
+        /// The Claude Code version its settings are checked for; by default
+        /// what `claude --version` says (the command `CTXGUARD_CLAUDE`
+        /// names, or `claude` on the PATH).
+        #[arg(long, value_name = "VERSION")]
+        claude_version: Option<String>,
     },
     /// Verify a compaction plan against its trace and the policy.
     ///
@@ -264,6 +269,11 @@ enum Command {
         /// UserPromptSubmit: re-state new pins to the model as context.
         #[arg(long)]
         echo: bool,
+        /// The Claude Code version `init` wrote the hooks for: SessionStart
+        /// says when the version running is another one that changes what
+        /// the guard can do.
+        #[arg(long, value_name = "VERSION")]
+        claude_version: Option<String>,
     },
     /// Read and change a session's commitment ledger.
     Ledger {
@@ -310,6 +320,11 @@ enum Command {
         /// A policy the hooks use instead of the built-in default.
         #[arg(long, value_name = "FILE")]
         policy: Option<String>,
+        /// The Claude Code version to write for; by default what `claude
+        /// --version` says (the command `CTXGUARD_CLAUDE` names, or `claude`
+        /// on the PATH). Unknown: only the hooks every version runs.
+        #[arg(long, value_name = "VERSION")]
+        claude_version: Option<String>,
     },
 }
 
@@ -658,12 +673,22 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             format,
             severity,
             access,
+            claude_version,
         } => {
+            let named = match claude_version.as_deref() {
+                Some(named) => match ctxguard::installed_claude_code(Some(named)) {
+                    Ok(found) => found.version().cloned(),
+                    Err(error) => return Err(UsageError(error)),
+                },
+                None => None,
+            };
             let options = CheckOptions {
                 runtime: runtime.map(Into::into),
                 policy,
                 fix,
                 dry_run,
+                installed: ctxguard::InstalledRuntimes { claude_code: named },
+                ask_claude: true,
             };
             (
                 ctxguard::check_with(&paths, &options, &severity.overrides()?, &access.access())?,
@@ -862,6 +887,7 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
             policy,
             ledger,
             echo,
+            claude_version,
         } => {
             let event: HookEvent = event.into();
             // A hook never breaks the session: even a bad cap or an
@@ -897,6 +923,9 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                 project_dir: std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from),
                 max_ledger_bytes,
                 echo,
+                written_for: claude_version
+                    .as_deref()
+                    .and_then(ctxguard::RuntimeVersion::parse),
                 access,
             };
             Ok(status(ctxguard::emit_hook(&ctxguard::run_hook(&request))))
@@ -950,7 +979,12 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
             dry_run,
             command,
             policy,
+            claude_version,
         } => {
+            let claude_version = match ctxguard::installed_claude_code(claude_version.as_deref()) {
+                Ok(found) => found.version().cloned(),
+                Err(error) => return Ok(usage(UsageError(error))),
+            };
             let scope = match (user, local) {
                 (true, _) => Scope::User,
                 (_, true) => Scope::Local,
@@ -973,6 +1007,7 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                 config_dir,
                 command,
                 policy,
+                claude_version,
                 remove,
                 dry_run,
                 access: Access::default(),

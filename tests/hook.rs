@@ -664,7 +664,6 @@ fn a_person_lists_shows_pins_discharges_unpins_and_exports() {
 // `ctxguard init claude-code`
 
 const SETTINGS: &str = r#"{
-  // Shared with the team.
   "permissions": { "allow": ["Bash(npm test)"] },
   "hooks": {
     "PreCompact": [
@@ -681,7 +680,7 @@ fn init_merges_keeps_the_rest_is_idempotent_and_removes_cleanly() {
     let path = dir.path().join(".claude/settings.json");
     std::fs::write(&path, SETTINGS).expect("written");
     let init = |args: &[&str]| {
-        let mut all = vec!["init", "claude-code"];
+        let mut all = vec!["init", "claude-code", "--claude-version", "2.1.332"];
         all.extend(args);
         Test::new()
             .args(&all)
@@ -704,9 +703,7 @@ fn init_merges_keeps_the_rest_is_idempotent_and_removes_cleanly() {
         first.stdout
     );
     let installed = std::fs::read_to_string(&path).expect("read");
-    assert!(installed.starts_with(
-        "{\n  // Shared with the team.\n  \"permissions\": { \"allow\": [\"Bash(npm test)\"] },"
-    ));
+    assert!(installed.starts_with("{\n  \"permissions\": { \"allow\": [\"Bash(npm test)\"] },"));
     assert_eq!(
         std::fs::read_to_string(dir.path().join(".claude/settings.json.ctxguard.bak"))
             .expect("backup"),
@@ -717,7 +714,7 @@ fn init_merges_keeps_the_rest_is_idempotent_and_removes_cleanly() {
     assert_eq!(std::fs::read_to_string(&path).expect("read"), installed);
     // What it wrote is what Claude Code reads: every hook a command, timeouts in seconds.
     let value: Value =
-        serde_json::from_str(&installed.replace("  // Shared with the team.\n", "")).expect("JSON");
+        serde_json::from_str(&installed).expect("strict JSON, as Claude Code reads it");
     for event in [
         "UserPromptSubmit",
         "PostToolUse",
@@ -748,18 +745,98 @@ fn init_merges_keeps_the_rest_is_idempotent_and_removes_cleanly() {
             }
         }
     }
-    assert_eq!(value["hooks"]["SessionStart"][0]["matcher"], "compact");
+    assert_eq!(
+        value["hooks"]["SessionStart"][0]["matcher"],
+        "compact|resume"
+    );
     let removed = init(&["--remove"]);
     assert_eq!(removed.status, 0);
-    let after: Value = serde_json::from_str(
-        &std::fs::read_to_string(&path)
-            .expect("read")
-            .replace("  // Shared with the team.\n", ""),
-    )
-    .expect("JSON");
-    let before: Value =
-        serde_json::from_str(&SETTINGS.replace("  // Shared with the team.\n", "")).expect("JSON");
+    let after: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("JSON");
+    let before: Value = serde_json::from_str(SETTINGS).expect("JSON");
     assert_eq!(after, before, "--remove takes out exactly what init put in");
+}
+
+#[test]
+fn init_writes_what_the_claude_code_version_runs() {
+    let dir = tempfile::tempdir().expect("dir");
+    let init = |args: &[&str]| {
+        let mut all = vec!["init", "claude-code"];
+        all.extend(args);
+        Test::new()
+            .args(&all)
+            .current_dir(dir.path())
+            .any_status()
+            .run()
+    };
+    let events = || -> Vec<String> {
+        let text = std::fs::read_to_string(dir.path().join(".claude/settings.json")).expect("read");
+        let value: Value = serde_json::from_str(&text).expect("JSON");
+        value["hooks"]
+            .as_object()
+            .expect("hooks")
+            .keys()
+            .cloned()
+            .collect()
+    };
+    // 2.0.76 runs no hook of a file that names PostCompact.
+    let old = init(&["--claude-version", "2.0.76"]);
+    assert_eq!(old.status, 0, "{}", old.stderr);
+    assert!(!events().contains(&"PostCompact".to_owned()));
+    insta::assert_snapshot!(
+        "init_for_2_0_76",
+        old.stdout.replace(&dir.path().display().to_string(), "DIR")
+    );
+    let new = init(&["--claude-version", "2.1.332"]);
+    assert!(
+        events().contains(&"PostCompact".to_owned()),
+        "{}",
+        new.stdout
+    );
+    // Not known: what every version runs.
+    let unknown = init(&[]);
+    assert!(!events().contains(&"PostCompact".to_owned()));
+    assert!(
+        unknown.stdout.contains("the version is not known"),
+        "{}",
+        unknown.stdout
+    );
+    let too_old = init(&["--claude-version", "1.0.40"]);
+    assert_eq!(too_old.status, 2);
+    assert!(
+        too_old.stderr.contains("older than the guard can run on"),
+        "{}",
+        too_old.stderr
+    );
+    let bad = init(&["--claude-version", "latest"]);
+    assert_eq!(bad.status, 2);
+    assert!(bad.stderr.contains("is not a version"), "{}", bad.stderr);
+}
+
+#[test]
+fn init_refuses_settings_claude_code_would_not_load() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("dir");
+    let path = dir.path().join(".claude/settings.json");
+    let text = "{\n  // Shared with the team.\n  \"permissions\": {}\n}\n";
+    std::fs::write(&path, text).expect("written");
+    let output = Test::new()
+        .args(&["init", "claude-code"])
+        .current_dir(dir.path())
+        .any_status()
+        .run();
+    assert_eq!(output.status, 2);
+    assert!(
+        output.stderr.contains("Claude Code does not load"),
+        "{}",
+        output.stderr
+    );
+    assert!(output.stderr.contains(":2:"), "line 2: {}", output.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("read"),
+        text,
+        "nothing written"
+    );
 }
 
 #[test]

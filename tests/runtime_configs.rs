@@ -174,7 +174,7 @@ fn fix_merges_the_guard_that_init_installs() {
     let dir = tempfile::tempdir().expect("dir");
     std::fs::create_dir_all(dir.path().join(".claude")).expect("dir");
     let path = dir.path().join(".claude/settings.json");
-    std::fs::write(&path, "{\n  // ours\n  \"model\": \"opus\"\n}\n").expect("written");
+    std::fs::write(&path, "{\n  \"model\": \"opus\"\n}\n").expect("written");
     let output = check_in(dir.path(), &["--fix", "."]);
     assert!(
         output.stdout.contains("ctxguard's hooks merged in"),
@@ -182,11 +182,90 @@ fn fix_merges_the_guard_that_init_installs() {
         output.stdout
     );
     let after = std::fs::read_to_string(&path).expect("read");
+    assert!(after.starts_with("{\n  \"model\": \"opus\","), "{after}");
+    assert!(!after.contains("PostCompact"), "no version known: {after}");
+    assert_eq!(check_in(dir.path(), &["."]).stdout, "");
+    // For a version that has PostCompact, the fix adds it.
+    let output = check_in(dir.path(), &["--claude-version", "2.1.332", "--fix", "."]);
     assert!(
-        after.starts_with("{\n  // ours\n  \"model\": \"opus\","),
+        output.stdout.contains("ctxguard's hooks merged in"),
+        "{}",
+        output.stdout
+    );
+    let after = std::fs::read_to_string(&path).expect("read");
+    assert!(
+        after.contains("hook claude-code PostCompact --claude-version 2.1.332"),
         "{after}"
     );
-    assert_eq!(check_in(dir.path(), &["."]).stdout, "");
+}
+
+/// The messages of `check --format json ARGS` in `dir`.
+fn messages(dir: &Path, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["--format", "json"];
+    all.extend(args);
+    let output = check_in(dir, &all);
+    let report: serde_json::Value = serde_json::from_str(&output.stdout).expect("JSON");
+    report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["message"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn claude_code_settings_are_checked_as_the_real_client_reads_them() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("dir");
+    let path = dir.path().join(".claude/settings.json");
+    let write = |text: &str| std::fs::write(&path, text).expect("written");
+    // Strict JSON: one comment and the whole file is not loaded.
+    write("{\n  // ours\n  \"model\": \"opus\"\n}\n");
+    let output = check_in(dir.path(), &["."]);
+    assert_eq!(output.status, 1);
+    assert!(
+        output.stdout.contains("Claude Code does not load"),
+        "{}",
+        output.stdout
+    );
+    assert_eq!(codes(&output).get("invalid-config"), Some(&1));
+    write("{\"model\": \"opus\",}\n");
+    let output = check_in(dir.path(), &["."]);
+    assert_eq!(
+        codes(&output).get("invalid-config"),
+        Some(&1),
+        "{}",
+        output.stdout
+    );
+    // PostCompact is 2.1.76's; 2.0.76 then runs no hook of the file.
+    let init = Test::new()
+        .args(&["init", "claude-code", "--claude-version", "2.1.332"])
+        .current_dir(dir.path());
+    std::fs::remove_file(&path).expect("removed");
+    init.status(0).run();
+    assert_eq!(
+        messages(dir.path(), &["--claude-version", "2.0.76", "."]),
+        ["Claude Code 2.0.76 does not know the hook event `PostCompact` (it came in 2.1.76): Claude Code 2.0.76 runs no hook of this file, saying nothing"]
+    );
+    assert_eq!(
+        check_in(dir.path(), &["--claude-version", "2.1.332", "."]).stdout,
+        ""
+    );
+    // An event no version knows, with no near name: still said.
+    let text = std::fs::read_to_string(&path).expect("read");
+    write(&text.replacen(
+        "\"hooks\": {",
+        "\"hooks\": {\n    \"OnCompactDone\": [],",
+        1,
+    ));
+    assert_eq!(
+        messages(dir.path(), &["--claude-version", "2.1.332", "."]),
+        ["Claude Code has no hook event `OnCompactDone`: this entry's hooks never run"]
+    );
+    assert_eq!(
+        messages(dir.path(), &["--claude-version", "2.1.100", "."]),
+        ["Claude Code has no hook event `OnCompactDone`: Claude Code 2.1.100 runs no hook of this file, saying nothing"]
+    );
 }
 
 #[test]

@@ -25,6 +25,11 @@ pub struct CheckOptions {
     pub fix: bool,
     /// With `fix`: write nothing, show the diffs.
     pub dry_run: bool,
+    /// The runtimes installed here, whose versions decide some findings.
+    pub installed: crate::runtime::Installed,
+    /// Ask `claude --version` when a Claude Code config is checked and
+    /// `installed` names no version.
+    pub ask_claude: bool,
 }
 
 /// Checks every policy file named, searching directories for `*.policy`,
@@ -91,6 +96,14 @@ pub fn check_with(
             (None, [one]) => Ok(Arc::clone(one)),
             (None, _) => policy_for_use(None, access).map(|(p, _)| p),
         };
+        let mut options = options.clone();
+        let claude = configs.iter().any(|(_, r)| *r == ConfigRuntime::ClaudeCode);
+        if claude && options.ask_claude && options.installed.claude_code.is_none() {
+            options.installed.claude_code = super::installed::claude_code(None)
+                .ok()
+                .and_then(|found| found.version().cloned());
+        }
+        let options = &options;
         match team {
             Ok(policy) => {
                 for (path, runtime) in &configs {
@@ -125,7 +138,7 @@ fn config(
         Ok(file) => file,
         Err(diagnostic) => return (vec![*diagnostic], Vec::new()),
     };
-    let checked = runtime::check_config(&file, runtime, policy);
+    let checked = runtime::check_installed(&file, runtime, policy, &options.installed);
     if !options.fix || (checked.edits.is_empty() && !checked.missing_guard) {
         return (checked.diagnostics, Vec::new());
     }
@@ -139,7 +152,9 @@ fn config(
         ));
     }
     if checked.missing_guard && runtime == ConfigRuntime::ClaudeCode {
-        if let Ok(merged) = crate::hook::init::merge_text(&text) {
+        if let Ok(merged) =
+            crate::hook::init::merge_text(&text, options.installed.claude_code.clone())
+        {
             text = merged;
             what.push("ctxguard's hooks merged in".to_owned());
         }
@@ -169,7 +184,8 @@ fn config(
     };
     // What remains is what the file now says.
     let after = crate::source::SourceFile::new(name, text.as_str());
-    let remaining = runtime::check_config(&after, runtime, policy).diagnostics;
+    let remaining =
+        runtime::check_installed(&after, runtime, policy, &options.installed).diagnostics;
     (remaining, vec![said])
 }
 

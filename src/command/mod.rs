@@ -7,6 +7,7 @@ pub(crate) mod audit;
 pub(crate) mod check;
 pub(crate) mod fmt;
 pub(crate) mod import;
+pub(crate) mod installed;
 pub(crate) mod ledger;
 pub(crate) mod plan;
 pub(crate) mod recognize;

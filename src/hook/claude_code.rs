@@ -9,12 +9,13 @@ use serde_json::Value;
 
 use super::ledger::{Check, Commitment, Entry, Ledger, Snapshot, Source, State};
 use super::payload::Payload;
-use super::reinject::reinject;
+use super::reinject::{reinject, HEAD as REINJECTION_HEAD};
 use super::{Blocked, Gate, HookEvent, Judged, Outcome, Unpinned};
 use crate::audit::{self, After, Outcome as Kept};
 use crate::buffer::plan::{Entry as PlanEntry, Plan, PlanRegion};
 use crate::buffer::trace::Derived;
 use crate::diagnostics::{Code, Diagnostic};
+use crate::facts::Version;
 use crate::import::classify::answer_kind;
 use crate::import::claude_code::current;
 use crate::import::{Origin, ANSWER_MARK};
@@ -24,7 +25,7 @@ use crate::verify::text::Words;
 use crate::verify::{verify, Options, Verdict};
 
 /// The first version whose PreCompact hooks can block a compaction.
-pub const BLOCKING_SINCE: &str = "2.1.105";
+pub use crate::facts::claude_code::BLOCKING_SINCE;
 
 /// Why a hook could not do its work.
 pub(super) enum Failure {
@@ -60,12 +61,14 @@ impl PolicyOnce<'_> {
     }
 }
 
-/// Runs `event` for `payload` against `ledger`.
+/// Runs `event` for `payload` against `ledger`; `written_for` is the
+/// version `init` wrote the hooks for.
 pub(super) fn handle(
     event: HookEvent,
     payload: &Payload,
     ledger: &Ledger,
     policy: &PolicyOnce<'_>,
+    written_for: Option<&Version>,
     access: &Access,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
@@ -74,7 +77,9 @@ pub(super) fn handle(
         HookEvent::PostToolUse => tool(payload, ledger, policy, problems),
         HookEvent::PreCompact => pre_compact(payload, ledger, policy, access, problems),
         HookEvent::PostCompact => post_compact(payload, ledger, problems),
-        HookEvent::SessionStart => session_start(payload, ledger, policy, problems),
+        HookEvent::SessionStart => {
+            session_start(payload, ledger, policy, written_for, access, problems)
+        }
     }
 }
 
@@ -316,9 +321,9 @@ fn pre_compact(
     let state = read(ledger, problems)?;
     let (verdict, tokens, budget, reason) = fits(policy, &state, &ledger.name());
     let blocked = verdict == Verdict::Escalate;
-    let gate = match version.as_deref().map(|v| newer_or_same(v, BLOCKING_SINCE)) {
-        Some(true) => Gate::Honoured,
-        Some(false) => Gate::TooOld(version.clone().unwrap_or_default()),
+    let gate = match version.as_deref().and_then(Version::parse) {
+        Some(v) if crate::facts::claude_code::can_refuse(&v) => Gate::Honoured,
+        Some(_) => Gate::TooOld(version.clone().unwrap_or_default()),
         None => Gate::Unknown,
     };
     let snapshot = Snapshot {
@@ -420,17 +425,6 @@ fn fits(policy: &Policy, state: &State, name: &str) -> (Verdict, u64, Option<u64
     )
 }
 
-/// `a >= b` for dotted version numbers (`2.1.105`); `None` when `a` is
-/// not one.
-fn newer_or_same(a: &str, b: &str) -> bool {
-    let parse = |v: &str| -> Vec<u64> {
-        v.split(['.', '-', '+'])
-            .map_while(|part| part.parse().ok())
-            .collect()
-    };
-    parse(a) >= parse(b)
-}
-
 /// PostCompact: the summary against every active commitment, as the
 /// audit judges; what it lost, altered or invented goes in the ledger.
 fn post_compact(
@@ -487,26 +481,92 @@ fn post_compact(
     Ok(Outcome::Verified { judged, invented })
 }
 
-/// SessionStart: after a compaction, the active commitments for the model.
+/// SessionStart. After a compaction (`compact`), the active commitments
+/// for the model. On `resume`, the same when the transcript shows the last
+/// compaction's commitments were never kept: versions before 2.1.1xx hold a
+/// hook's context only in memory, so it is gone when the process that
+/// compacted exits. On any source, a word to the user when the Claude Code
+/// running is not the one `init` wrote the hooks for, in a way that changes
+/// what the guard can do.
 fn session_start(
     payload: &Payload,
     ledger: &Ledger,
     policy: &PolicyOnce<'_>,
+    written_for: Option<&Version>,
+    access: &Access,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
-    if payload.source.as_deref() != Some("compact") {
-        return Ok(Outcome::Quiet);
+    let source = payload.source.as_deref();
+    let transcript = payload.transcript_path.as_ref().and_then(|path| {
+        crate::source::read::read(std::path::Path::new(path), access)
+            .ok()
+            .map(|file| current(&file))
+    });
+    let running = transcript
+        .as_ref()
+        .and_then(|t| t.version.as_deref())
+        .and_then(Version::parse);
+    let notice = match (written_for, &running) {
+        (Some(written), Some(running)) => version_notice(written, running),
+        _ => None,
+    };
+    let give_back = match source {
+        Some("compact") => true,
+        Some("resume") => transcript
+            .as_ref()
+            .and_then(|t| t.given_back.as_ref())
+            .is_some_and(|given| !given.iter().any(|g| g.starts_with(REINJECTION_HEAD))),
+        _ => false,
+    };
+    let reinjection = if give_back {
+        let policy = policy.get()?;
+        let state = read(ledger, problems)?;
+        let active: Vec<_> = state.active().collect();
+        let kinds: Vec<String> = policy.kinds.iter().map(|k| k.name.clone()).collect();
+        reinject(
+            &active,
+            &kinds,
+            &ledger.session,
+            state.check.as_ref(),
+            notice.as_deref(),
+        )
+    } else {
+        None
+    };
+    Ok(match (reinjection, notice) {
+        (Some(reinjection), _) => Outcome::Reinjected(reinjection),
+        (None, Some(notice)) => Outcome::Notice(notice),
+        (None, None) => Outcome::Quiet,
+    })
+}
+
+/// What the user is told when `running` can do what `written` could not,
+/// or no longer can: `None` when nothing the guard does changes.
+fn version_notice(written: &Version, running: &Version) -> Option<String> {
+    use crate::facts::claude_code::{can_refuse, has_post_compact, BLOCKING_SINCE};
+    if written == running {
+        return None;
     }
-    let policy = policy.get()?;
-    let state = read(ledger, problems)?;
-    let active: Vec<_> = state.active().collect();
-    let kinds: Vec<String> = policy.kinds.iter().map(|k| k.name.clone()).collect();
-    Ok(
-        match reinject(&active, &kinds, &ledger.session, state.check.as_ref()) {
-            Some(reinjection) => Outcome::Reinjected(reinjection),
-            None => Outcome::Quiet,
-        },
-    )
+    let mut changes = Vec::new();
+    if has_post_compact(running) && !has_post_compact(written) {
+        changes.push("it can check each summary as it is written (PostCompact)".to_owned());
+    }
+    match (can_refuse(written), can_refuse(running)) {
+        (false, true) => changes.push(format!(
+            "it honours a refused compaction ({BLOCKING_SINCE} and later)"
+        )),
+        (true, false) => changes.push(format!(
+            "it compacts even when ctxguard refuses (refusals need {BLOCKING_SINCE} or later)"
+        )),
+        _ => {}
+    }
+    if changes.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "ctxguard: its hooks were written for Claude Code {written}, and {running} is running: {}. Run `ctxguard init claude-code` again to write them for {running}.",
+        changes.join("; ")
+    ))
 }
 
 #[cfg(test)]
@@ -514,12 +574,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn versions_compare_by_number() {
-        assert!(newer_or_same("2.1.105", BLOCKING_SINCE));
-        assert!(newer_or_same("2.1.226", BLOCKING_SINCE));
-        assert!(newer_or_same("2.10.0", BLOCKING_SINCE));
-        assert!(!newer_or_same("2.1.76", BLOCKING_SINCE));
-        assert!(!newer_or_same("2.0.76", BLOCKING_SINCE));
+    fn a_version_change_is_named_only_when_it_changes_what_the_guard_can_do() {
+        let v = |t| Version::parse(t).unwrap();
+        let up = version_notice(&v("2.0.76"), &v("2.1.332")).unwrap();
+        assert!(
+            up.contains("PostCompact") && up.contains("honours a refused compaction"),
+            "{up}"
+        );
+        assert!(up.contains("Run `ctxguard init claude-code` again"));
+        let down = version_notice(&v("2.1.332"), &v("2.1.100")).unwrap();
+        assert!(
+            down.contains("compacts even when ctxguard refuses"),
+            "{down}"
+        );
+        assert_eq!(version_notice(&v("2.1.300"), &v("2.1.332")), None);
+        assert_eq!(version_notice(&v("2.0.76"), &v("2.0.77")), None);
     }
 
     #[test]

@@ -3,6 +3,13 @@
 //! other hooks and keys are untouched; idempotent; `--remove` takes out
 //! exactly what it put in. ctxguard's handlers are the ones whose command
 //! runs `hook claude-code`.
+//!
+//! What is written depends on the Claude Code that runs it: a version
+//! drops every hook of a settings file that names an event it does not
+//! know (before 2.1.101), so `PostCompact` is written only for a version
+//! that has it (2.1.76), and only when the version is known. A settings
+//! file Claude Code cannot load (a comment, a trailing comma: it reads
+//! strict JSON) is refused, not edited: none of its hooks would run.
 
 use std::path::{Path, PathBuf};
 
@@ -13,6 +20,8 @@ use serde_json::{json, Value};
 use super::HookEvent;
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
+use crate::facts::claude_code as facts;
+use crate::facts::Version;
 use crate::source::{Access, SourceFile};
 
 /// Which settings file.
@@ -40,6 +49,10 @@ pub struct InitRequest {
     pub command: String,
     /// A policy the hooks use instead of the built-in default.
     pub policy: Option<String>,
+    /// The Claude Code version the hooks are written for (`claude
+    /// --version`); `None`: not known, and only what every version runs is
+    /// written.
+    pub claude_version: Option<Version>,
     /// Take the hooks out instead.
     pub remove: bool,
     /// Write nothing; the diff says what would change.
@@ -63,6 +76,10 @@ pub struct Installed {
     pub dry_run: bool,
     /// Hooks were taken out.
     pub removed: bool,
+    /// The Claude Code version they were written for.
+    pub claude_version: Option<Version>,
+    /// The events ctxguard's hooks are installed for, in the file after.
+    pub events: Vec<&'static str>,
 }
 
 impl Installed {
@@ -73,7 +90,11 @@ impl Installed {
 }
 
 /// Each event ctxguard hooks, its matcher and its timeout in seconds.
-const HOOKS: [(HookEvent, Option<&str>, u64); 5] = [
+/// SessionStart matches `resume` too: a version that keeps the context a
+/// hook gave after a compaction only in memory (2.0 to 2.1.1xx) loses it
+/// when the process that compacted exits, and the resumed session needs it
+/// again.
+pub(crate) const HOOKS: [(HookEvent, Option<&str>, u64); 5] = [
     (HookEvent::UserPromptSubmit, None, 10),
     (
         HookEvent::PostToolUse,
@@ -82,8 +103,18 @@ const HOOKS: [(HookEvent, Option<&str>, u64); 5] = [
     ),
     (HookEvent::PreCompact, Some("manual|auto"), 60),
     (HookEvent::PostCompact, Some("manual|auto"), 30),
-    (HookEvent::SessionStart, Some("compact"), 10),
+    (HookEvent::SessionStart, Some("compact|resume"), 10),
 ];
+
+/// Whether ctxguard's hook for `event` is written for `version`: only
+/// events that version runs, and `PostCompact` only for a known version
+/// that has it (any older one would drop every hook of the file).
+pub(crate) fn wanted(event: HookEvent, version: Option<&Version>) -> bool {
+    match version {
+        Some(version) => facts::knows(version, event.name()),
+        None => event != HookEvent::PostCompact,
+    }
+}
 
 /// The part of a hook command that marks it as ctxguard's.
 const MARK: &str = " hook claude-code ";
@@ -107,6 +138,9 @@ fn group(request: &InitRequest, event: HookEvent, matcher: Option<&str>, timeout
     if let Some(policy) = &request.policy {
         command.push_str(&format!(" --policy {policy}"));
     }
+    if let Some(version) = &request.claude_version {
+        command.push_str(&format!(" --claude-version {version}"));
+    }
     let handler = json!({"type": "command", "command": command, "timeout": timeout});
     match matcher {
         Some(matcher) => json!({"matcher": matcher, "hooks": [handler]}),
@@ -128,6 +162,17 @@ pub(crate) fn runs_ctxguard(command: &str) -> bool {
 
 /// Merges (or removes) the hooks; writes unless `dry_run`.
 pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
+    if let Some(version) = &request.claude_version {
+        if !request.remove && !version.at_least(facts::GUARD_SINCE) {
+            return Err(vec![codes::invalid_input(format!(
+                "Claude Code {version} is older than the guard can run on: it has no SessionStart hook to give commitments back through"
+            ))
+            .help(format!(
+                "update Claude Code to {} or later (`claude update`), then run `ctxguard init claude-code` again",
+                facts::GUARD_SINCE
+            ))]);
+        }
+    }
     let path = settings_path(request);
     let before = match std::fs::metadata(&path) {
         Ok(_) => Some(
@@ -152,7 +197,14 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         backup: None,
         dry_run: request.dry_run,
         removed: request.remove,
+        claude_version: request.claude_version.clone(),
+        events: Vec::new(),
     };
+    installed.events = HOOKS
+        .iter()
+        .filter(|(event, _, _)| !request.remove && wanted(*event, request.claude_version.as_ref()))
+        .map(|(event, _, _)| event.name())
+        .collect();
     if request.dry_run || !installed.changed() {
         return Ok(installed);
     }
@@ -181,14 +233,19 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
 }
 
 /// `text`, a Claude Code settings file, with ctxguard's hooks merged in as
-/// `ctxguard init claude-code` merges them (for `check --fix`).
-pub(crate) fn merge_text(text: &str) -> Result<String, Vec<Diagnostic>> {
+/// `ctxguard init claude-code` merges them for `claude_version` (for
+/// `check --fix`).
+pub(crate) fn merge_text(
+    text: &str,
+    claude_version: Option<Version>,
+) -> Result<String, Vec<Diagnostic>> {
     let request = InitRequest {
         scope: Scope::Project,
         project: PathBuf::from("."),
         config_dir: None,
         command: "ctxguard".to_owned(),
         policy: None,
+        claude_version,
         remove: false,
         dry_run: false,
         access: Access::default(),
@@ -207,6 +264,9 @@ fn merged(
         Some(text) if !text.trim().is_empty() => text,
         _ => "{}\n",
     };
+    if let Some(refused) = not_strict(&name, text) {
+        return Err(vec![refused]);
+    }
     let root = CstRootNode::parse(text, &ParseOptions::default()).map_err(|error| {
         let file = SourceFile::new(&name, text);
         let range = error.range();
@@ -234,8 +294,9 @@ fn merged(
         .object_value_or_create("hooks")
         .ok_or_else(|| not("`hooks` is not an object"))?;
     for (event, matcher, timeout) in HOOKS {
+        let remove = request.remove || !wanted(event, request.claude_version.as_ref());
         let wanted = group(request, event, matcher, timeout);
-        if request.remove && hooks.get(event.name()).is_none() {
+        if remove && hooks.get(event.name()).is_none() {
             continue;
         }
         let groups = hooks
@@ -251,7 +312,7 @@ fn merged(
             if !mine {
                 continue;
             }
-            if !request.remove && !installed && value == wanted {
+            if !remove && !installed && value == wanted {
                 installed = true;
                 continue;
             }
@@ -269,7 +330,7 @@ fn merged(
                 }
             }
         }
-        if !request.remove && !installed {
+        if !remove && !installed {
             groups.append(input(&wanted));
         }
         if groups.elements().is_empty() {
@@ -288,6 +349,50 @@ fn merged(
         after.push('\n');
     }
     Ok(after)
+}
+
+/// Why Claude Code would not load `text`: it reads settings as strict
+/// JSON, and a comment or a trailing comma makes it ignore the whole file
+/// (2.0.76 to 2.1.332 alike: seen on the real clients). `None`: it loads.
+pub(crate) fn strict_json_error(text: &str) -> Option<(std::ops::Range<usize>, String)> {
+    let strict = ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    let lenient = jsonc_parser::parse_to_value(text, &ParseOptions::default()).is_ok();
+    match jsonc_parser::parse_to_value(text, &strict) {
+        Ok(_) => None,
+        // Not JSON of any kind: the lenient parse says where, in its terms.
+        Err(_) if !lenient => None,
+        Err(error) => {
+            let range = error.range();
+            Some((
+                range.start..range.end.max(range.start + 1).min(text.len()),
+                error.kind().to_string(),
+            ))
+        }
+    }
+}
+
+/// The refusal of a settings file Claude Code would not load.
+fn not_strict(name: &str, text: &str) -> Option<Diagnostic> {
+    let (range, why) = strict_json_error(text)?;
+    let file = SourceFile::new(name, text);
+    Some(
+        codes::invalid_input(format!(
+            "Claude Code does not load `{name}`: it reads settings as strict JSON, so none of the hooks in it would run"
+        ))
+        .label(&file, range, why)
+        .help("remove the comments and trailing commas Claude Code cannot read, then run `ctxguard init claude-code` again"),
+    )
 }
 
 /// A JSON value as the CST inserts it.
@@ -315,6 +420,7 @@ mod tests {
             config_dir: None,
             command: "ctxguard".into(),
             policy: None,
+            claude_version: Version::parse("2.1.332"),
             remove,
             dry_run: true,
             access: Access::default(),
@@ -322,7 +428,6 @@ mod tests {
     }
 
     const OTHERS: &str = r#"{
-  // the team's formatter
   "permissions": {"allow": ["Bash(npm test)"]},
   "hooks": {
     "PreCompact": [
@@ -333,13 +438,12 @@ mod tests {
 "#;
 
     #[test]
-    fn merges_beside_other_hooks_keeps_comments_and_is_idempotent() {
+    fn merges_beside_other_hooks_keeps_layout_and_is_idempotent() {
         let path = Path::new("/p/.claude/settings.json");
         let once = merged(&request(false), path, Some(OTHERS)).unwrap();
-        assert!(once.contains("// the team's formatter"));
+        assert!(once.starts_with("{\n  \"permissions\": {\"allow\": [\"Bash(npm test)\"]},\n"));
         assert!(once.contains("./save-notes.sh"));
-        let value: Value =
-            serde_json::from_str(&once.replace("// the team's formatter\n", "")).unwrap();
+        let value: Value = serde_json::from_str(&once).unwrap();
         for (event, _, _) in HOOKS {
             let groups = value["hooks"][event.name()].as_array().unwrap();
             let mine: Vec<_> = groups
@@ -352,8 +456,7 @@ mod tests {
         let twice = merged(&request(false), path, Some(&once)).unwrap();
         assert_eq!(once, twice, "a second run changes nothing");
         let removed = merged(&request(true), path, Some(&once)).unwrap();
-        let value: Value =
-            serde_json::from_str(&removed.replace("// the team's formatter\n", "")).unwrap();
+        let value: Value = serde_json::from_str(&removed).unwrap();
         assert_eq!(value["hooks"].as_object().unwrap().len(), 1);
         assert_eq!(value["hooks"]["PreCompact"].as_array().unwrap().len(), 1);
         assert!(removed.contains("./save-notes.sh"));
@@ -365,9 +468,57 @@ mod tests {
         let fresh = merged(&request(false), path, None).unwrap();
         let value: Value = serde_json::from_str(&fresh).unwrap();
         assert_eq!(value["hooks"].as_object().unwrap().len(), 5);
+        assert_eq!(
+            value["hooks"]["SessionStart"][0]["matcher"],
+            "compact|resume"
+        );
         let removed = merged(&request(true), path, Some(&fresh)).unwrap();
         let value: Value = serde_json::from_str(&removed).unwrap();
         assert_eq!(value, json!({}));
+    }
+
+    #[test]
+    fn what_is_written_is_what_the_version_runs() {
+        let path = Path::new("/p/.claude/settings.json");
+        let events = |text: &str| -> Vec<String> {
+            let value: Value = serde_json::from_str(text).unwrap();
+            value["hooks"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect()
+        };
+        let newest = merged(&request(false), path, None).unwrap();
+        assert!(events(&newest).contains(&"PostCompact".to_owned()));
+        assert!(newest.contains("--claude-version 2.1.332"));
+        let mut old = request(false);
+        old.claude_version = Version::parse("2.0.76");
+        // Written for 2.1.332, then for 2.0.76: PostCompact goes, or 2.0.76
+        // would run none of the hooks.
+        let downgraded = merged(&old, path, Some(&newest)).unwrap();
+        assert!(!events(&downgraded).contains(&"PostCompact".to_owned()));
+        assert_eq!(events(&downgraded).len(), 4);
+        let mut unknown = request(false);
+        unknown.claude_version = None;
+        let fresh = merged(&unknown, path, None).unwrap();
+        assert!(!events(&fresh).contains(&"PostCompact".to_owned()));
+        assert!(!fresh.contains("--claude-version"));
+    }
+
+    #[test]
+    fn settings_claude_code_would_not_load_are_refused_not_edited() {
+        let path = Path::new("/p/.claude/settings.json");
+        let commented = "{\n  // the team's formatter\n  \"permissions\": {}\n}\n";
+        let errors = merged(&request(false), path, Some(commented)).unwrap_err();
+        assert!(
+            errors[0].message.contains("strict JSON"),
+            "{}",
+            errors[0].message
+        );
+        let trailing = "{\"permissions\": {},}\n";
+        let errors = merged(&request(false), path, Some(trailing)).unwrap_err();
+        assert!(errors[0].message.contains("does not load"));
     }
 
     #[test]

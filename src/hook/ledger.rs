@@ -234,7 +234,8 @@ pub struct State {
     pub commitments: Vec<Active>,
     /// The last `compacted` record.
     pub snapshot: Option<Snapshot>,
-    /// The last `verified` record.
+    /// The `verified` record of the last compaction, when its summary was
+    /// checked.
     pub check: Option<Check>,
     /// How many records were read.
     pub records: usize,
@@ -303,7 +304,12 @@ impl State {
             },
             Entry::Discharged(c) => change(&c.id, false),
             Entry::Unpinned(c) => change(&c.id, true),
-            Entry::Compacted(snapshot) => self.snapshot = Some(snapshot),
+            // A check belongs to the compaction before it: a new compaction
+            // has none until its own summary is checked.
+            Entry::Compacted(snapshot) => {
+                self.snapshot = Some(snapshot);
+                self.check = None;
+            }
             Entry::Verified(check) => self.check = Some(check),
         }
     }

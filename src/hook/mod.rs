@@ -85,6 +85,8 @@ pub struct HookRequest {
     pub max_ledger_bytes: u64,
     /// UserPromptSubmit: re-state new pins as context for the model.
     pub echo: bool,
+    /// The Claude Code version `init` wrote the hooks for.
+    pub written_for: Option<crate::facts::Version>,
     /// What may be read (the transcript, the policy).
     pub access: Access,
 }
@@ -159,6 +161,9 @@ pub enum Outcome {
     },
     /// SessionStart after a compaction: the commitments for the model.
     Reinjected(Reinjection),
+    /// SessionStart: a word for the user (the version running changed
+    /// what the guard can do), nothing for the model.
+    Notice(String),
     /// The hook could not do its work; it did nothing, and says why.
     Failed(Vec<Diagnostic>),
 }
@@ -249,6 +254,7 @@ fn run(request: &HookRequest) -> HookReport {
         &payload,
         &ledger,
         &policy,
+        request.written_for.as_ref(),
         &request.access,
         &mut problems,
     );

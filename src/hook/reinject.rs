@@ -1,8 +1,9 @@
 //! What SessionStart(`compact`) gives the model after a compaction: every
-//! active commitment, word for word, grouped by kind. Claude Code takes at
-//! most 10,000 characters from a hook and replaces anything longer with a
-//! preview and a path, which would cut commitments silently. So the output
-//! is built to fit: commitments are chosen in priority order (pinned,
+//! active commitment, word for word, grouped by kind. Claude Code (2.1.89
+//! and later) takes at most 10,000 UTF-16 code units from a hook and
+//! replaces anything longer with a preview and a path, which would cut
+//! commitments silently. So the output is built to fit, counted as the
+//! client counts (an emoji is two): commitments are chosen in priority order (pinned,
 //! confirmed, hinted, then unclassified; oldest first within each) while
 //! they fit, never cut; what does not fit is named by count with the
 //! command that lists it, and the user is told in a system message.
@@ -17,7 +18,8 @@ pub const OUTPUT_CAP: usize = 10_000;
 /// The SessionStart output.
 #[derive(Debug)]
 pub struct Reinjection {
-    /// Standard output: the hook's JSON, at most [`OUTPUT_CAP`] characters.
+    /// Standard output: the hook's JSON, at most [`OUTPUT_CAP`] UTF-16 code
+    /// units (so its context, inside it, is too).
     pub stdout: String,
     /// The context the model sees.
     pub context: String,
@@ -29,15 +31,19 @@ pub struct Reinjection {
     pub warning: Option<String>,
 }
 
-const HEAD: &str = "The user's commitments in this session, word for word from ctxguard's ledger. The user set or confirmed each of them before the conversation was compacted, and they still hold: where the summary differs, these win.";
+/// How the re-injected context begins: the transcript keeps it
+/// (`hook_additional_context`) on versions that persist a hook's context.
+pub const HEAD: &str = "The user's commitments in this session, word for word from ctxguard's ledger. The user set or confirmed each of them before the conversation was compacted, and they still hold: where the summary differs, these win.";
 
 /// The output for `active` (in ledger order), grouped in the order of
-/// `kinds` (unclassified last); `check` is what the summary just did.
+/// `kinds` (unclassified last); `check` is what the summary just did;
+/// `notice` is said to the user beside it.
 pub fn reinject(
     active: &[&Active],
     kinds: &[String],
     session: &str,
     check: Option<&Check>,
+    notice: Option<&str>,
 ) -> Option<Reinjection> {
     if active.is_empty() {
         return None;
@@ -60,7 +66,7 @@ pub fn reinject(
     let mut chosen = vec![false; active.len()];
     // Characters left for commitments: the cap less everything else, with
     // the longest footer and warning this output can have.
-    let fixed = envelope(&head, &[], active, kinds, session, active.len()).len_chars();
+    let fixed = envelope(&head, &[], active, kinds, session, active.len(), notice).len_chars();
     let mut room = OUTPUT_CAP.saturating_sub(fixed);
     let mut groups_open: Vec<&str> = Vec::new();
     for &i in &order {
@@ -88,6 +94,7 @@ pub fn reinject(
             kinds,
             session,
             active.len() - included.len(),
+            notice,
         );
         if built.len_chars() <= OUTPUT_CAP || included.is_empty() {
             return Some(Reinjection {
@@ -115,8 +122,9 @@ struct Built {
 }
 
 impl Built {
+    /// The length Claude Code caps: the whole output bounds the context.
     fn len_chars(&self) -> usize {
-        self.stdout.chars().count()
+        crate::facts::claude_code::output_len(&self.stdout)
     }
 }
 
@@ -146,6 +154,7 @@ fn envelope(
     kinds: &[String],
     session: &str,
     omitted: usize,
+    notice: Option<&str>,
 ) -> Built {
     let mut context = head.to_owned();
     context.push('\n');
@@ -187,8 +196,9 @@ fn envelope(
             "additionalContext": context,
         }
     });
-    if let Some(warning) = &warning {
-        output["systemMessage"] = json!(warning);
+    let said: Vec<&str> = notice.into_iter().chain(warning.as_deref()).collect();
+    if !said.is_empty() {
+        output["systemMessage"] = json!(said.join("\n"));
     }
     Built {
         stdout: output.to_string(),
@@ -199,7 +209,9 @@ fn envelope(
 
 /// Characters `text` takes inside a JSON string.
 fn json_len(text: &str) -> usize {
-    serde_json::to_string(text).map_or(text.len() * 6, |s| s.chars().count() - 2)
+    serde_json::to_string(text).map_or(text.len() * 6, |s| {
+        crate::facts::claude_code::output_len(&s) - 2
+    })
 }
 
 #[cfg(test)]
@@ -231,7 +243,14 @@ mod tests {
             active("constraint", "Do not drop \"columns\".", Derived::Pin),
         ];
         let refs: Vec<&Active> = all.iter().collect();
-        let out = reinject(&refs, &["constraint".into(), "decision".into()], "s1", None).unwrap();
+        let out = reinject(
+            &refs,
+            &["constraint".into(), "decision".into()],
+            "s1",
+            None,
+            None,
+        )
+        .unwrap();
         assert!(out.omitted.is_empty() && out.warning.is_none());
         let constraint = out
             .context
@@ -248,12 +267,14 @@ mod tests {
 
     #[test]
     fn what_does_not_fit_is_named_never_cut() {
-        // 400 sentences of 60 characters, 3 pins, one commitment longer than the cap.
+        // 400 sentences of 75 characters, emoji among them (two UTF-16 units
+        // each, as Claude Code counts), 3 pins, one commitment longer than
+        // the cap.
         let mut all: Vec<Active> = (0..400)
             .map(|n| {
                 active(
                     "unclassified",
-                    &format!("sentence {n:03} {}", "é\"\n".repeat(15)),
+                    &format!("sentence {n:03} {}", "é\"\n😀".repeat(15)),
                     Derived::Sentence,
                 )
             })
@@ -267,8 +288,12 @@ mod tests {
             all.push(active("constraint", &format!("pin {n}"), Derived::Pin));
         }
         let refs: Vec<&Active> = all.iter().collect();
-        let out = reinject(&refs, &["constraint".into()], "s1", None).unwrap();
-        assert!(out.stdout.chars().count() <= OUTPUT_CAP);
+        let out = reinject(&refs, &["constraint".into()], "s1", None, None).unwrap();
+        assert!(out.stdout.encode_utf16().count() <= OUTPUT_CAP);
+        assert!(
+            out.stdout.encode_utf16().count() > OUTPUT_CAP - 200,
+            "and fills it"
+        );
         let parsed: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         let context = parsed["hookSpecificOutput"]["additionalContext"]
             .as_str()

@@ -51,7 +51,8 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
         // A runtime can write two records with no line break between them
         // (pi does, when a write races another): each is read, both on
         // this line.
-        let mut stream = serde_json::Deserializer::from_str(content).into_iter::<Value>();
+        let content = mend_lone_surrogates(content);
+        let mut stream = serde_json::Deserializer::from_str(&content).into_iter::<Value>();
         loop {
             match stream.next() {
                 None => break,
@@ -76,6 +77,58 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
         }
     }
     records
+}
+
+/// `text`, JSON, with each `\uD800`–`\uDFFF` escape that is not half of a
+/// pair written `\uFFFD`. JavaScript's `JSON.stringify` writes a lone
+/// surrogate as such an escape, and runtimes write them: Claude Code
+/// 2.1.105 cuts a long hook output into a preview between the two halves
+/// of an emoji, and keeps the preview in its transcript. Such a line is
+/// JSON by its grammar, but no string of Rust's can hold a lone
+/// surrogate; so the half is the replacement character, and the rest of
+/// the record is read as written.
+pub fn mend_lone_surrogates(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    // Nearly every line has no surrogate escape at all.
+    if memchr::memmem::find(bytes, br"\ud").is_none()
+        && memchr::memmem::find(bytes, br"\uD").is_none()
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let unit = |at: usize| -> Option<u16> {
+        let escape = bytes.get(at..at + 6)?;
+        if escape[0] != b'\\' || escape[1] != b'u' {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(&escape[2..]).ok()?, 16).ok()
+    };
+    let high = |u: u16| (0xD800..0xDC00).contains(&u);
+    let low = |u: u16| (0xDC00..0xE000).contains(&u);
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match unit(i) {
+            Some(u) if high(u) && unit(i + 6).is_some_and(low) => i += 12,
+            Some(u) if high(u) || low(u) => {
+                out.push_str(&text[copied..i]);
+                out.push_str("\\uFFFD");
+                i += 6;
+                copied = i;
+            }
+            // Any other escape, `\\` included, is two bytes or more.
+            _ => i += 2,
+        }
+    }
+    if copied == 0 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Text of a message's content: a string, or a list of blocks of which the
@@ -191,4 +244,23 @@ pub(super) fn element_lines(file: &SourceFile, key: &str, count: usize) -> Optio
         }
         (lines.len() == count).then_some(lines)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mend_lone_surrogates as mend;
+
+    #[test]
+    fn lone_surrogates_are_mended_and_pairs_kept() {
+        let pair = r#"{"t":"\ud83d\ude00"}"#;
+        assert_eq!(mend(pair), pair);
+        assert_eq!(mend(r#"{"t":"ab\ud83d"}"#), r#"{"t":"ab\uFFFD"}"#);
+        assert_eq!(mend(r#"{"t":"\ude00x"}"#), r#"{"t":"\uFFFDx"}"#);
+        // An escaped backslash before `ud83d` is no escape.
+        let text = r#"{"t":"\\ud83d"}"#;
+        assert_eq!(mend(text), text);
+        let value: serde_json::Value =
+            serde_json::from_str(&mend(r#"{"t":"cut \ud83d"}"#)).unwrap();
+        assert_eq!(value["t"], "cut \u{FFFD}");
+    }
 }

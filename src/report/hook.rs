@@ -115,6 +115,10 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                 reply.stderr = format!("{warning}\n");
             }
         }
+        Outcome::Notice(notice) => {
+            reply.stdout = json!({"systemMessage": notice}).to_string();
+            reply.stderr = format!("{notice}\n");
+        }
         Outcome::Failed(diagnostics) => {
             reply.stderr = diagnostics_text(diagnostics);
             // Where Claude Code shows it, the user hears of it.
@@ -352,6 +356,27 @@ fn derived_name(derived: crate::buffer::trace::Derived) -> &'static str {
     }
 }
 
+/// What the hooks do on the Claude Code they were written for.
+fn written_for(installed: &crate::hook::init::Installed) -> String {
+    use crate::facts::claude_code::{
+        can_refuse, has_post_compact, BLOCKING_SINCE, POST_COMPACT_SINCE,
+    };
+    let events = installed.events.join(", ");
+    match &installed.claude_version {
+        Some(v) => {
+            let mut text = format!("  for Claude Code {v}: {events}\n");
+            if !has_post_compact(v) {
+                text.push_str(&format!("  Claude Code {v} has no PostCompact hook ({POST_COMPACT_SINCE}): a summary is not checked as it is written; `ctxguard audit` checks the session afterwards\n"));
+            }
+            if !can_refuse(v) {
+                text.push_str(&format!("  Claude Code {v} compacts even when ctxguard refuses ({BLOCKING_SINCE} and later honour it): you are told, and the commitments are given back after\n"));
+            }
+            text
+        }
+        None => format!("  for any Claude Code version: {events}\n  the version is not known (no `claude --version`), so PostCompact, which versions before {POST_COMPACT_SINCE} cannot read, is left out; `--claude-version VERSION` writes for one\n"),
+    }
+}
+
 /// Writes what `ctxguard init` did (with `--dry-run`, the diff) and
 /// returns the exit code.
 pub fn emit_init(result: &Result<crate::hook::init::Installed, Vec<Diagnostic>>) -> i32 {
@@ -391,6 +416,9 @@ pub fn emit_init(result: &Result<crate::hook::init::Installed, Vec<Diagnostic>>)
             out.push_str(&format!(" (the original is in {})", backup.display()));
         }
         out.push('\n');
+    }
+    if !installed.removed {
+        out.push_str(&written_for(installed));
     }
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
     0

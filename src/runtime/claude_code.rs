@@ -5,46 +5,28 @@
 use super::hooks::{self, Rules, Unit};
 use super::Context;
 use crate::diagnostics::codes::runtime as codes;
+use crate::facts::claude_code as facts;
+use crate::facts::Version;
 
-/// Every Claude Code hook event (docs, 2026).
-const EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "PermissionRequest",
-    "Notification",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "SessionStart",
-    "SessionEnd",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "CwdChanged",
-    "FileChanged",
-];
+/// Every Claude Code hook event, of any version.
+fn events() -> &'static [&'static str] {
+    static NAMES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+        crate::facts::claude_code::EVENTS
+            .iter()
+            .map(|(name, _)| *name)
+            .collect()
+    });
+    &NAMES
+}
 
-/// The events `ctxguard init claude-code` wires.
-pub(super) const GUARD: [&str; 5] = [
-    "UserPromptSubmit",
-    "PostToolUse",
-    "PreCompact",
-    "PostCompact",
-    "SessionStart",
-];
+/// The events `ctxguard init claude-code` wires for `version`.
+fn guard(version: Option<&Version>) -> Vec<&'static str> {
+    crate::hook::init::HOOKS
+        .iter()
+        .filter(|(event, _, _)| crate::hook::init::wanted(*event, version))
+        .map(|(event, _, _)| event.name())
+        .collect()
+}
 
 fn event_types(event: &str) -> Option<&'static [&'static str]> {
     match event {
@@ -56,7 +38,7 @@ fn event_types(event: &str) -> Option<&'static [&'static str]> {
 
 const RULES: Rules = Rules {
     runtime: "Claude Code",
-    events: EVENTS,
+    events,
     aliases: &[
         ("PreCompress", "PreCompact"),
         ("PreCompaction", "PreCompact"),
@@ -88,6 +70,11 @@ const ENV: &[&str] = &[
 
 pub(super) fn check(cx: &mut Context<'_>) {
     let root = cx.root;
+    if let Some((span, why)) = crate::hook::init::strict_json_error(cx.file.text()) {
+        let d = codes::not_loaded(cx.file, span, &why);
+        cx.push(d);
+    }
+    let version = cx.installed.claude_code.clone();
     cx.unknown_keys(root, KEYS, "Claude Code", "");
     let mut compaction_off = false;
     if let Some(env) = root.get("env") {
@@ -156,7 +143,36 @@ pub(super) fn check(cx: &mut Context<'_>) {
     }
     compact_instructions(cx);
     if let Some(table) = root.get("hooks") {
-        hooks::check(cx, table, &RULES);
+        // Before 2.1.101 one unknown event drops every hook of the file.
+        let consequence = match &version {
+            Some(v) if facts::drops_file_on_unknown_event(v) => {
+                format!("Claude Code {v} runs no hook of this file, saying nothing")
+            }
+            Some(_) => "this entry's hooks never run".to_owned(),
+            None => format!(
+                "its hooks never run, and Claude Code before {} runs no hook of this file",
+                facts::SKIPS_UNKNOWN_EVENT_SINCE
+            ),
+        };
+        hooks::check(cx, table, &RULES, &consequence);
+        if let Some(v) = &version {
+            for entry in table.entries() {
+                let Some(since) = facts::since(&entry.key) else {
+                    continue;
+                };
+                if !facts::knows(v, &entry.key) {
+                    let d = codes::event_too_new(
+                        cx.file,
+                        entry.key_span.clone(),
+                        &entry.key,
+                        since,
+                        &v.to_string(),
+                        &consequence,
+                    );
+                    cx.push(d);
+                }
+            }
+        }
     }
     let guards = root
         .get("hooks")
@@ -179,14 +195,15 @@ pub(super) fn check(cx: &mut Context<'_>) {
         "settings.local.json"
     });
     let elsewhere = guard_events(&sibling);
-    let missing: Vec<&str> = GUARD
+    let wanted = guard(version.as_ref());
+    let missing: Vec<&str> = wanted
         .iter()
         .copied()
         .filter(|event| !guards.iter().chain(&elsewhere).any(|e| e == event))
         .collect();
     if !missing.is_empty() {
         let span = root.entry("hooks").map_or(0..0, |e| e.key_span.clone());
-        let what = if missing.len() == GUARD.len() {
+        let what = if missing.len() == wanted.len() {
             "none of the hooks `ctxguard init claude-code` installs is here".to_owned()
         } else {
             format!(

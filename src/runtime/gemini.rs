@@ -21,7 +21,7 @@ const EVENTS: &[&str] = &[
 
 const RULES: Rules = Rules {
     runtime: "Gemini CLI",
-    events: EVENTS,
+    events: || EVENTS,
     aliases: &[
         ("PreCompact", "PreCompress"),
         ("PreCompaction", "PreCompress"),
@@ -102,6 +102,6 @@ pub(super) fn check(cx: &mut Context<'_>) {
         }
     }
     if let Some(entry) = root.entry("hooks") {
-        hooks::check(cx, &entry.node, &RULES);
+        hooks::check(cx, &entry.node, &RULES, "its hooks never run");
     }
 }

@@ -18,8 +18,8 @@ pub(super) enum Unit {
 /// What a runtime's hook table allows.
 pub(super) struct Rules {
     pub runtime: &'static str,
-    /// Every event the runtime has.
-    pub events: &'static [&'static str],
+    /// Every event the runtime has (in any version).
+    pub events: fn() -> &'static [&'static str],
     /// Names other runtimes use, and the event meant.
     pub aliases: &'static [(&'static str, &'static str)],
     /// Events matched against the compaction trigger (`manual`, `auto`).
@@ -55,30 +55,32 @@ pub(super) fn guarded_events(hooks: &Node) -> Vec<String> {
         .collect()
 }
 
-/// Checks the table at `hooks`.
-pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules) {
+/// Checks the table at `hooks`; `unknown` is what an event the runtime
+/// does not know costs ("its hooks never run").
+pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules, unknown: &str) {
+    let events = (rules.events)();
     if !matches!(hooks.value, super::tree::Value::Map(_)) {
         cx.wrong(hooks, "hooks", "a map of event names");
         return;
     }
     for entry in hooks.entries() {
         let event = entry.key.as_str();
-        if !rules.events.contains(&event) {
+        if !events.contains(&event) {
             let alias = rules
                 .aliases
                 .iter()
                 .find(|(a, _)| *a == event)
                 .map(|(_, to)| *to);
-            if let Some(meant) = alias.or_else(|| suggest(event, rules.events)) {
-                let d = codes::unknown_event(
-                    cx.file,
-                    entry.key_span.clone(),
-                    rules.runtime,
-                    event,
-                    meant,
-                );
-                cx.push(d);
-            }
+            let meant = alias.or_else(|| suggest(event, events));
+            let d = codes::unknown_event(
+                cx.file,
+                entry.key_span.clone(),
+                rules.runtime,
+                event,
+                meant,
+                unknown,
+            );
+            cx.push(d);
             continue;
         }
         let super::tree::Value::List(groups) = &entry.node.value else {

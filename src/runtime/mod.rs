@@ -179,6 +179,7 @@ pub(crate) struct Context<'a> {
     pub file: &'a Arc<SourceFile>,
     pub root: &'a Node,
     pub policy: &'a Policy,
+    pub installed: &'a Installed,
     pub out: Checked,
 }
 
@@ -282,8 +283,27 @@ pub(crate) fn suggest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str>
     crate::diagnostics::suggest::did_you_mean(word, others)
 }
 
+/// What is known of the runtimes installed where the configs are used:
+/// the versions whose behaviour a finding depends on.
+#[derive(Clone, Debug, Default)]
+pub struct Installed {
+    /// The Claude Code version (`claude --version`, `--claude-version`).
+    pub claude_code: Option<crate::facts::Version>,
+}
+
 /// Checks `file` as a config of `runtime` against `policy`.
 pub fn check_config(file: &Arc<SourceFile>, runtime: ConfigRuntime, policy: &Policy) -> Checked {
+    check_installed(file, runtime, policy, &Installed::default())
+}
+
+/// Checks `file` as a config of `runtime` against `policy`, for the
+/// versions `installed` names.
+pub fn check_installed(
+    file: &Arc<SourceFile>,
+    runtime: ConfigRuntime,
+    policy: &Policy,
+    installed: &Installed,
+) -> Checked {
     let root = match tree::read(file, runtime.syntax()) {
         Ok(root) => root,
         Err(diagnostic) => {
@@ -297,6 +317,7 @@ pub fn check_config(file: &Arc<SourceFile>, runtime: ConfigRuntime, policy: &Pol
         file,
         root: &root,
         policy,
+        installed,
         out: Checked::default(),
     };
     match runtime {

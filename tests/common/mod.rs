@@ -142,6 +142,8 @@ impl Test {
                 (None, None) => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
             })
             .env_remove("COLUMNS")
+            // No Claude Code is asked for its version unless a test names one.
+            .env("CTXGUARD_CLAUDE", "/nonexistent/claude")
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(if self.stdin.is_some() {
                 Stdio::piped()

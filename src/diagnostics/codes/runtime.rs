@@ -178,21 +178,54 @@ pub(crate) const UNKNOWN_HOOK_EVENT: Explanation = Explanation {
     fix: "Use the runtime's event name: the help names it.",
 };
 
-/// Event `name` at `span` does not exist; `suggestion` does.
+/// Event `name` at `span` does not exist (`suggestion` does); what that
+/// costs is `consequence`.
 pub(crate) fn unknown_event(
     file: &Arc<SourceFile>,
     span: Span,
     runtime: &str,
     name: &str,
-    suggestion: &str,
+    suggestion: Option<&str>,
+    consequence: &str,
 ) -> Diagnostic {
     let name: &str = &echo(name);
+    let d = Diagnostic::new(
+        Code::UnknownHookEvent,
+        format!("{runtime} has no hook event `{name}`: {consequence}"),
+    )
+    .label(file, span, "no such event");
+    match suggestion {
+        Some(suggestion) => d.help(format!("did you mean `{suggestion}`?")),
+        None => d.help("use one of the runtime's event names, or take this entry out"),
+    }
+}
+
+/// Event `name` at `span` came in Claude Code `since`; `version` runs here.
+pub(crate) fn event_too_new(
+    file: &Arc<SourceFile>,
+    span: Span,
+    name: &str,
+    since: &str,
+    version: &str,
+    consequence: &str,
+) -> Diagnostic {
     Diagnostic::new(
         Code::UnknownHookEvent,
-        format!("{runtime} has no hook event `{name}`: its hooks never run"),
+        format!("Claude Code {version} does not know the hook event `{name}` (it came in {since}): {consequence}"),
     )
-    .label(file, span, "no such event")
-    .help(format!("did you mean `{suggestion}`?"))
+    .label(file, span, format!("needs Claude Code {since}"))
+    .help(format!("update Claude Code to {since} or later, or take this entry out (`ctxguard init claude-code` writes what {version} runs)"))
+}
+
+/// Claude Code does not load `file`: it is not strict JSON at `span`.
+pub(crate) fn not_loaded(file: &Arc<SourceFile>, span: Span, why: &str) -> Diagnostic {
+    let name: &str = &echo(file.name());
+    Diagnostic::new(
+        Code::InvalidConfig,
+        format!("Claude Code does not load `{name}`: it reads settings as strict JSON, so nothing in this file is in effect, hooks included"),
+    )
+    .label(file, span, echo(why).into_owned())
+    .help("remove the comments and trailing commas: Claude Code ignores the whole file for one of them (2.1.3xx says so; 2.0 says nothing)")
 }
 
 // `hook-matcher-never-matches`

@@ -172,6 +172,10 @@ pub(crate) struct Current {
     pub version: Option<String>,
     /// Lines in the file.
     pub lines: u64,
+    /// The context hooks gave the model after the last compaction, as the
+    /// transcript keeps it (`hook_additional_context` attachments; versions
+    /// before 2.1.1xx keep none); `None`: the file holds no compaction.
+    pub given_back: Option<Vec<String>>,
 }
 
 /// The buffer a Claude Code transcript holds now.
@@ -197,7 +201,30 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
             .rev()
             .find_map(|r| r.str("/version").map(str::to_owned)),
         lines: file.text().lines().count() as u64,
+        given_back: given_back(&records),
     }
+}
+
+/// The `hook_additional_context` attachments after the last compaction.
+fn given_back(records: &[Record]) -> Option<Vec<String>> {
+    let boundary = records
+        .iter()
+        .rposition(|r| r.str("/subtype") == Some("compact_boundary"))?;
+    Some(
+        records[boundary..]
+            .iter()
+            .filter(|r| r.str("/attachment/type") == Some("hook_additional_context"))
+            .map(|r| match r.value.pointer("/attachment/content") {
+                Some(Value::Array(parts)) => parts
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                Some(Value::String(text)) => text.clone(),
+                _ => String::new(),
+            })
+            .collect(),
+    )
 }
 
 struct Session<'r> {

@@ -1,0 +1,99 @@
+//! The runtimes' CLIs, installed from the npm registry into a cache below
+//! the build folder (`target/tmp/runtimes/PACKAGE@VERSION`) the first time
+//! a version is needed, and run from there.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A package at a version.
+#[derive(Clone, Debug)]
+pub struct Package {
+    pub name: String,
+    pub version: String,
+    /// The command it installs (`claude`, `codex`, `pi`).
+    pub bin: String,
+}
+
+impl Package {
+    /// The folder it is installed in.
+    pub fn dir(&self) -> PathBuf {
+        root().join(format!(
+            "{}@{}",
+            self.name.trim_start_matches('@').replace('/', "+"),
+            self.version
+        ))
+    }
+
+    /// Its command.
+    pub fn command(&self) -> PathBuf {
+        self.dir().join("node_modules").join(".bin").join(&self.bin)
+    }
+
+    /// `name@version`.
+    pub fn spec(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+
+    /// Installs it unless it is; one process at a time per package.
+    pub fn install(&self) -> Result<(), String> {
+        if self.command().exists() {
+            return Ok(());
+        }
+        std::fs::create_dir_all(root()).map_err(|e| format!("{}: {e}", root().display()))?;
+        let lock_path = suffixed(&self.dir(), ".lock");
+        let lock = std::fs::File::create(&lock_path)
+            .map_err(|e| format!("{}: {e}", lock_path.display()))?;
+        lock.lock()
+            .map_err(|e| format!("{}: {e}", lock_path.display()))?;
+        if self.command().exists() {
+            return Ok(());
+        }
+        let partial = suffixed(&self.dir(), ".partial");
+        let _ = std::fs::remove_dir_all(&partial);
+        let _ = std::fs::remove_dir_all(self.dir());
+        std::fs::create_dir_all(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
+        let output = Command::new("npm")
+            .args([
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                "--prefix",
+            ])
+            .arg(&partial)
+            .arg(self.spec())
+            .output()
+            .map_err(|e| {
+                format!("npm could not be started ({e}): the runtime tests need Node.js and npm")
+            })?;
+        if !output.status.success() {
+            return Err(format!(
+                "npm install {} failed:\n{}",
+                self.spec(),
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+        std::fs::rename(&partial, self.dir())
+            .map_err(|e| format!("{}: {e}", self.dir().display()))?;
+        if !self.command().exists() {
+            return Err(format!(
+                "{} installed no `{}` command",
+                self.spec(),
+                self.bin
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `path` with `suffix` after its name (`a@2.1.332` → `a@2.1.332.lock`).
+fn suffixed(path: &std::path::Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Where packages are installed.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("runtimes")
+}

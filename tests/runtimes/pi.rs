@@ -1,0 +1,211 @@
+//! pi, driven as a person runs it: `pi -p PROMPT`, then `pi -p -c PROMPT`
+//! to continue, against an Anthropic Messages provider on loopback
+//! (`~/.pi/agent/models.json`) whose usage makes pi compact on its own.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use libtest_mimic::Failed;
+use serde_json::{json, Value};
+
+use crate::claude_code::output_within;
+use crate::npm::Package;
+use crate::server::anthropic::Anthropic;
+use crate::server::{Kind, Script, Server, Turn};
+use crate::support::{self, ensure, said};
+
+pub const SCENARIOS: &[(&str, crate::Scenario)] = &[("session", session)];
+
+const CONSTRAINT: &str = "Do not drop columns.";
+const IDENTIFIER: &str = "src/legacy/parser_v2.py";
+const REQUIREMENT: &str = "Use the staging database only for read queries.";
+
+/// The model's window; pi compacts above it less its reserve (16,384).
+const WINDOW: u64 = 20_000;
+
+/// The tokens pi keeps unsummarized.
+const KEEP: u64 = 15;
+
+struct Pi {
+    package: Package,
+    dir: PathBuf,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+impl Pi {
+    fn new(package: &Package, trial: &str, url: &str) -> Result<Pi, Failed> {
+        let dir = support::workdir(&format!("pi-{}-{trial}", package.version));
+        let home = dir.join("home");
+        let project = dir.join("project");
+        let agent = home.join(".pi").join("agent");
+        for folder in [&agent, &project] {
+            std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
+        }
+        let models = json!({"providers": {"offline": {
+            "baseUrl": url,
+            "api": "anthropic-messages",
+            "apiKey": "offline-test-key",
+            "models": [{"id": "offline-model", "name": "offline-model", "contextWindow": WINDOW, "maxTokens": 4096}],
+        }}});
+        std::fs::write(agent.join("models.json"), models.to_string()).map_err(|e| e.to_string())?;
+        // Keep only the last turn (its two messages are about 17 tokens as
+        // pi estimates them): what came before is summarized.
+        let settings = json!({"compaction": {"keepRecentTokens": KEEP}});
+        std::fs::write(agent.join("settings.json"), settings.to_string())
+            .map_err(|e| e.to_string())?;
+        Ok(Pi {
+            package: package.clone(),
+            dir,
+            home,
+            project,
+        })
+    }
+
+    fn run(&self, args: &[&str]) -> std::process::Output {
+        let mut command = Command::new(self.package.command());
+        command
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("PI_OFFLINE", "1")
+            .current_dir(&self.project)
+            .args([
+                "-p",
+                "--offline",
+                "--provider",
+                "offline",
+                "--model",
+                "offline-model",
+            ])
+            .args(args);
+        output_within(command, Duration::from_secs(120))
+    }
+
+    fn sessions(&self) -> Vec<PathBuf> {
+        support::files(
+            &self.home.join(".pi").join("agent").join("sessions"),
+            ".jsonl",
+        )
+    }
+}
+
+/// The compaction entries of a pi session, by line.
+fn compactions(path: &Path) -> Vec<usize> {
+    support::lines_where(path, |r| r["type"] == "compaction")
+}
+
+fn session(package: &Package) -> Result<(), Failed> {
+    let over = WINDOW;
+    let server = Server::start(
+        Anthropic,
+        Script::new()
+            .turn(Turn::text("I will migrate the orders table and keep every column."))
+            .turn(Turn::text("Added the index on orders.created_at.").reporting(over))
+            .summary(&format!(
+                "## Goal\nMigrate the orders table to the new schema. {REQUIREMENT}\n\n## Key facts\n- The legacy parser is src/legacy/parser.py."
+            ))
+            .turn(Turn::text("The migration test is written.").reporting(over))
+            .summary("## Goal\nThe orders table is being migrated; an index on orders.created_at was added.")
+            .turn(Turn::text("All tests pass.")),
+    );
+    let pi = Pi::new(package, "session", &server.url())?;
+    let first = format!(
+        "Migrate the orders table to the new schema. {CONSTRAINT} Keep the legacy parser at {IDENTIFIER}. {REQUIREMENT}"
+    );
+    let runs = [
+        pi.run(&[&first]),
+        pi.run(&["-c", "Add an index on orders.created_at."]),
+        pi.run(&["-c", "Now write the migration test."]),
+        pi.run(&["-c", "Run the tests."]),
+    ];
+    server.save(&pi.dir.join("requests.jsonl"));
+    for (n, run) in runs.iter().enumerate() {
+        ensure(run.status.success(), || {
+            format!("pi run {} failed\n{}", n + 1, said(run))
+        })?;
+    }
+    let sessions = pi.sessions();
+    ensure(sessions.len() == 1, || {
+        format!("expected one session continued, found {sessions:?}")
+    })?;
+    let file = &sessions[0];
+    let lines = compactions(file);
+    ensure(
+        lines.len() == 2 && server.of(Kind::Compaction).len() == 2,
+        || {
+            format!(
+            "expected two automatic compactions: the session records {}, the server was asked {}: {}",
+            lines.len(),
+            server.of(Kind::Compaction).len(),
+            file.display()
+        )
+        },
+    )?;
+    ensure(server.unused() == (0, 0), || {
+        format!("the script was not used up: {:?}", server.unused())
+    })?;
+    let audit = support::ctxguard(
+        &pi.dir,
+        &["audit", "--format", "json", &file.to_string_lossy()],
+    );
+    let report: Value = serde_json::from_slice(&audit.stdout)
+        .map_err(|e| format!("audit --format json: {e}\n{}", said(&audit)))?;
+    let events = report["events"].as_array().cloned().unwrap_or_default();
+    let placed: Vec<u64> = events
+        .iter()
+        .filter_map(|e| e["compaction_line"].as_u64())
+        .collect();
+    let expected: Vec<u64> = lines.iter().map(|&l| l as u64).collect();
+    ensure(placed == expected, || {
+        format!(
+            "audit placed the compactions at {placed:?}, the session has them at {expected:?}\n{}",
+            said(&audit)
+        )
+    })?;
+    let outcome = |event: &Value, text: &str| {
+        event["commitments"]
+            .as_array()
+            .and_then(|cs| {
+                cs.iter()
+                    .find(|c| c["text"].as_str().is_some_and(|t| t.contains(text)))
+            })
+            .map(|c| c["outcome"].clone())
+    };
+    ensure(
+        outcome(&events[0], CONSTRAINT) == Some(json!("lost")),
+        || {
+            format!(
+                "audit: the dropped constraint is {:?} at compaction 1\n{}",
+                outcome(&events[0], CONSTRAINT),
+                said(&audit)
+            )
+        },
+    )?;
+    ensure(
+        outcome(&events[0], REQUIREMENT) == Some(json!("verbatim")),
+        || {
+            format!(
+                "audit: the kept requirement is {:?} at compaction 1",
+                outcome(&events[0], REQUIREMENT)
+            )
+        },
+    )?;
+    ensure(
+        outcome(&events[1], REQUIREMENT) == Some(json!("lost")),
+        || {
+            format!(
+                "audit: the requirement the second summary dropped is {:?}",
+                outcome(&events[1], REQUIREMENT)
+            )
+        },
+    )?;
+    crate::fixtures::keep(
+        &format!("pi-{}", package.version),
+        "session",
+        &pi.dir,
+        file,
+        Path::new(""),
+    )
+}

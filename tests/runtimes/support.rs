@@ -1,0 +1,104 @@
+//! What every trial uses: its folder, ctxguard itself, reading what the
+//! runtimes wrote, and failing with what a person needs to see.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use libtest_mimic::Failed;
+use serde_json::Value;
+
+/// The ctxguard binary this build made.
+pub const CTXGUARD: &str = env!("CARGO_BIN_EXE_ctxguard");
+
+/// A trial's folder, `$TMPDIR/ctxguard-runtimes/NAME`, emptied first; it
+/// stays after the trial to be looked at. Outside any repository: Claude
+/// Code gives the model the `git status` and log of the folder it runs in.
+pub fn workdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join("ctxguard-runtimes").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the trial's folder can be made");
+    dir
+}
+
+/// Fails with `message` unless `condition`.
+pub fn ensure(condition: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
+    if condition {
+        Ok(())
+    } else {
+        Err(message().into())
+    }
+}
+
+/// Runs ctxguard with `args` in `cwd`.
+pub fn ctxguard(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(CTXGUARD)
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("CTXGUARD_LEDGER_DIR")
+        .output()
+        .expect("ctxguard runs")
+}
+
+/// What a process said, for a failure message.
+pub fn said(output: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The records of a JSON Lines file (lines that are not JSON are skipped).
+pub fn records(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+/// The files below `dir` whose name ends with `suffix`, sorted.
+pub fn files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.to_string_lossy().ends_with(suffix) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The 1-based lines of `path` whose record satisfies `test`.
+pub fn lines_where(path: &Path, test: impl Fn(&Value) -> bool) -> Vec<usize> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| serde_json::from_str::<Value>(line).is_ok_and(|v| test(&v)))
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+/// Whether fixtures are to be rewritten.
+pub fn blessing() -> bool {
+    std::env::var("CTXGUARD_RUNTIMES_BLESS").as_deref() == Ok("1")
+}
+
+/// The folder the trials keep fixtures in.
+pub fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fixtures")
+        .join("runtimes")
+}
