@@ -74,7 +74,7 @@ pub(super) fn handle(
 ) -> Result<Outcome, Failure> {
     match event {
         HookEvent::UserPromptSubmit => prompt(payload, ledger, policy, problems),
-        HookEvent::PostToolUse => tool(payload, ledger, policy, problems),
+        HookEvent::PostToolUse => tool(payload, ledger, policy, access, problems),
         HookEvent::PreCompact => pre_compact(payload, ledger, policy, access, problems),
         HookEvent::PostCompact => post_compact(payload, ledger, problems),
         HookEvent::SessionStart => {
@@ -202,6 +202,7 @@ fn tool(
     payload: &Payload,
     ledger: &Ledger,
     policy: &PolicyOnce<'_>,
+    access: &Access,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
     let source = Source {
@@ -224,16 +225,12 @@ fn tool(
             .into_iter()
             .map(|(question, choice)| answer(policy, &question, &choice, source.clone()))
             .collect(),
-        Some("ExitPlanMode") => payload
-            .tool_input
-            .get("plan")
-            .and_then(Value::as_str)
-            .filter(|plan| !plan.trim().is_empty())
+        Some("ExitPlanMode") => approved_plan(payload, access)
             .map(|plan| {
                 Commitment::new(
                     &kind,
                     Some("approved-plan".to_owned()),
-                    plan.to_owned(),
+                    plan,
                     Derived::Answer,
                     source.clone(),
                 )
@@ -246,6 +243,23 @@ fn tool(
     Ok(Outcome::Recorded {
         recorded,
         unknown: Vec::new(),
+    })
+}
+
+/// The plan an `ExitPlanMode` call approved, however this version gives
+/// it: `tool_input.plan` (2.0 to 2.1.1xx), or the plan file the runtime
+/// names in `tool_response.filePath` (2.1.3xx: the model writes the plan
+/// to `~/.claude/plans/NAME.md` and the call carries none).
+fn approved_plan(payload: &Payload, access: &Access) -> Option<String> {
+    let given = [&payload.tool_input, &payload.tool_response]
+        .iter()
+        .find_map(|v| v.get("plan").and_then(Value::as_str))
+        .filter(|plan| !plan.trim().is_empty())
+        .map(str::to_owned);
+    given.or_else(|| {
+        let path = payload.tool_response.get("filePath")?.as_str()?;
+        let file = crate::source::read::read(std::path::Path::new(path), access).ok()?;
+        Some(file.text().to_owned()).filter(|plan| !plan.trim().is_empty())
     })
 }
 

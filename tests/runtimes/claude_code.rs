@@ -98,8 +98,19 @@ impl Claude {
     /// `AskUserQuestion` answered with the option `answer` names for its
     /// question (else the first).
     pub fn session(&self, prompts: &[&str], answer: &[(&str, &str)]) -> Result<Sdk, Failed> {
+        self.session_with(&[], prompts, answer)
+    }
+
+    /// [`Claude::session`] with more arguments (`--permission-mode plan`).
+    pub fn session_with(
+        &self,
+        extra: &[&str],
+        prompts: &[&str],
+        answer: &[(&str, &str)],
+    ) -> Result<Sdk, Failed> {
         let mut child = self
             .command()
+            .args(extra)
             .args([
                 "-p",
                 "--input-format",

@@ -15,7 +15,7 @@ use crate::source::{SourceFile, Span};
 pub(crate) const INVALID_CONFIG: Explanation = Explanation {
     code: Code::InvalidConfig,
     summary: "a runtime config does not parse, or a compaction key has the wrong type",
-    details: "A runtime that cannot read its settings falls back to its defaults or refuses to start; a compaction key of the wrong type (a string where a number of tokens is expected, `\"500k\"` read as 500) is ignored or misread. Either way the compaction the team reviewed is not the one that runs.",
+    details: "A runtime that cannot read its settings falls back to its defaults or refuses to start; Claude Code reads `settings.json` as strict JSON and ignores the whole file for one comment or trailing comma, hooks and permission rules included. A compaction key of the wrong type (a string where a number of tokens is expected, `\"500k\"` read as 500) is ignored or misread. Either way the compaction the team reviewed is not the one that runs.",
     example: &[(
         ".claude/settings.json",
         "{\n  \"autoCompactWindow\": \"200k\"\n}\n",
@@ -169,7 +169,7 @@ pub(crate) fn timeout_units(
 pub(crate) const UNKNOWN_HOOK_EVENT: Explanation = Explanation {
     code: Code::UnknownHookEvent,
     summary: "a hook is registered for an event the runtime does not have, so it never runs",
-    details: "Runtimes look hooks up by event name and ignore the rest without a word: a hook under `PreCompaction` never runs, and the compaction it was meant to guard runs unguarded. Names close to an event the runtime has are reported; names far from all of them may be events of a newer version and are left alone.",
+    details: "Runtimes look hooks up by event name: a hook under `PreCompaction` never runs, and the compaction it was meant to guard runs unguarded. Worse, Claude Code up to 2.1.100 runs no hook at all of a settings file that names one event it does not know, saying nothing; from 2.1.101 it skips that entry. So an event of a newer version (`PostCompact` came in 2.1.76) is an error for the version that runs here: `check` asks `claude --version`, or reads `--claude-version`. Without a version, only names no version has are reported.",
     example: &[(
         ".claude/settings.json",
         "{\n  \"hooks\": {\n    \"PreCompaction\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"ctxguard hook claude-code PreCompact\", \"timeout\": 60}]}\n    ]\n  }\n}\n",

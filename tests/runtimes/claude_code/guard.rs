@@ -19,6 +19,8 @@ pub const CONSTRAINT: &str = "Do not drop columns.";
 pub const IDENTIFIER: &str = "src/legacy/parser_v2.py";
 pub const REQUIREMENT: &str = "Use the staging database only for read queries.";
 pub const QUESTION: &str = "Which database should the tests use?";
+pub const PLAN: &str =
+    "1. Copy the orders table to orders_new.\n2. Swap the names in one transaction.";
 
 pub fn first_prompt() -> String {
     format!(
@@ -49,6 +51,8 @@ fn script() -> Script {
                 ],
             }]}),
         ))
+        .turn(Turn::plan_file(PLAN))
+        .turn(Turn::tool("ExitPlanMode", json!({"plan": PLAN})))
         .turn(Turn::text(
             "I will migrate the orders table and keep every column.",
         ))
@@ -121,7 +125,12 @@ pub fn guard(package: &Package) -> Result<(), Failed> {
         "Now write the migration test.".to_owned(),
     ];
     let prompts: Vec<&str> = prompts.iter().map(String::as_str).collect();
-    let sdk = claude.session(&prompts, &[(QUESTION, "SQLite")])?;
+    // In plan mode: the plan is approved (`ExitPlanMode`) before the work.
+    let sdk = claude.session_with(
+        &["--permission-mode", "plan"],
+        &prompts,
+        &[(QUESTION, "SQLite")],
+    )?;
     let session = sdk
         .session
         .clone()
@@ -188,6 +197,12 @@ pub fn guard(package: &Package) -> Result<(), Failed> {
             .iter()
             .any(|e| e["text"] == answer),
         || format!("the ledger holds no confirmed `{answer}`{}", context()),
+    )?;
+    ensure(
+        entries(&ledger, "confirmed")
+            .iter()
+            .any(|e| e["key"] == "approved-plan" && e["text"] == PLAN),
+        || format!("the ledger holds no approved plan{}", context()),
     )?;
     let snapshots: Vec<Value> = entries(&ledger, "compacted")
         .iter()
@@ -412,6 +427,11 @@ pub fn refusal(package: &Package) -> Result<(), Failed> {
     } else {
         ensure(boundaries.len() == 1, || {
             format!("{version} is expected to compact anyway; boundaries {boundaries:?}")
+        })?;
+        let honest =
+            format!("ctxguard cannot stop this compaction (Claude Code {version} compacts anyway");
+        ensure(said_to_user.contains(&honest), || {
+            format!("the user was not told ctxguard could not stop it:\n{said_to_user}")
         })?;
     }
     Ok(())

@@ -40,6 +40,10 @@ pub struct Turn {
     /// The prompt's size the answer reports: above the runtime's watermark,
     /// the runtime compacts before its next request.
     pub input_tokens: u64,
+    /// Set: the answer writes this to the plan file the request names
+    /// (Claude Code 2.1.3xx in plan mode approves the plan file, not the
+    /// call's text), and where the request names none, the turn is skipped.
+    pub plan_file: Option<String>,
 }
 
 impl Turn {
@@ -47,6 +51,14 @@ impl Turn {
         Turn {
             reply: Reply::Text(text.to_owned()),
             input_tokens: 1_000,
+            plan_file: None,
+        }
+    }
+
+    pub fn plan_file(content: &str) -> Turn {
+        Turn {
+            plan_file: Some(content.to_owned()),
+            ..Turn::text("")
         }
     }
 
@@ -57,6 +69,7 @@ impl Turn {
                 input,
             },
             input_tokens: 1_000,
+            plan_file: None,
         }
     }
 
@@ -260,7 +273,7 @@ fn serve(http: &tiny_http::Server, state: &Mutex<State>, stop: &AtomicBool, wire
             state.serial += 1;
             let serial = state.serial;
             let (reply, tokens, scripted) = match kind {
-                Kind::Turn => match state.script.turns.pop_front() {
+                Kind::Turn => match next_turn(&mut state.script, &body) {
                     Some(turn) => {
                         let label = label(&turn.reply);
                         (turn.reply, turn.input_tokens, Some(label))
@@ -304,6 +317,29 @@ fn serve(http: &tiny_http::Server, state: &Mutex<State>, stop: &AtomicBool, wire
             .with_status_code(answer.status)
             .with_header(header);
         let _ = request.respond(response);
+    }
+}
+
+/// The next scripted turn for a request with `body`: a plan file is
+/// written where the request names one, and skipped where it does not.
+fn next_turn(script: &mut Script, body: &Value) -> Option<Turn> {
+    loop {
+        let turn = script.turns.pop_front()?;
+        let Some(content) = &turn.plan_file else {
+            return Some(turn);
+        };
+        let pattern = regex::Regex::new(r#"/[^\s"'`]*/\.claude/plans/[^\s"'`\\]+\.md"#)
+            .expect("the pattern compiles");
+        if let Some(path) = pattern.find(&body.to_string()) {
+            return Some(Turn {
+                reply: Reply::Tool {
+                    name: "Write".to_owned(),
+                    input: serde_json::json!({"file_path": path.as_str(), "content": content}),
+                },
+                input_tokens: turn.input_tokens,
+                plan_file: None,
+            });
+        }
     }
 }
 
