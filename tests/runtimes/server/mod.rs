@@ -323,14 +323,16 @@ fn serve(http: &tiny_http::Server, state: &Mutex<State>, stop: &AtomicBool, wire
 /// The next scripted turn for a request with `body`: a plan file is
 /// written where the request names one, and skipped where it does not.
 fn next_turn(script: &mut Script, body: &Value) -> Option<Turn> {
+    static PLAN_FILE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"/[^\s"'`]*/\.claude/plans/[^\s"'`\\]+\.md"#)
+            .expect("the pattern compiles")
+    });
     loop {
         let turn = script.turns.pop_front()?;
         let Some(content) = &turn.plan_file else {
             return Some(turn);
         };
-        let pattern = regex::Regex::new(r#"/[^\s"'`]*/\.claude/plans/[^\s"'`\\]+\.md"#)
-            .expect("the pattern compiles");
-        if let Some(path) = pattern.find(&body.to_string()) {
+        if let Some(path) = PLAN_FILE.find(&body.to_string()) {
             return Some(Turn {
                 reply: Reply::Tool {
                     name: "Write".to_owned(),
