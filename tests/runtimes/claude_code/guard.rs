@@ -283,6 +283,44 @@ pub fn guard(package: &Package) -> Result<(), Failed> {
         }
     }
 
+    // The client's own record of what SessionStart gave back: from 2.1.97
+    // the transcript keeps it, every commitment byte for byte, after each
+    // compaction; before, it keeps nothing (which is why SessionStart gives
+    // the commitments back again on resume).
+    let kept: Vec<String> = support::records(&transcript)
+        .iter()
+        .filter(|r| r["attachment"]["type"] == "hook_additional_context")
+        .map(|r| r["attachment"].to_string())
+        .collect();
+    if facts::keeps_context(&version) {
+        ensure(kept.len() >= boundaries.len(), || {
+            format!(
+                "{version} keeps SessionStart's context, the transcript has {} for {} compactions{}",
+                kept.len(),
+                boundaries.len(),
+                context()
+            )
+        })?;
+        for commitment in [CONSTRAINT, IDENTIFIER, REQUIREMENT] {
+            let quoted = serde_json::to_string(commitment).unwrap_or_default();
+            let quoted = quoted.trim_matches('"');
+            ensure(kept.iter().all(|k| k.contains(quoted)), || {
+                format!(
+                    "the transcript's SessionStart context lacks `{commitment}`{}",
+                    context()
+                )
+            })?;
+        }
+    } else {
+        ensure(kept.is_empty(), || {
+            format!(
+                "{version} was thought to keep no SessionStart context, the transcript has {}{}",
+                kept.len(),
+                context()
+            )
+        })?;
+    }
+
     // The transcript the real client wrote imports, every compaction at
     // its line, and the audit judges it as the ledger did.
     let audit = support::ctxguard(
