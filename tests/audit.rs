@@ -168,9 +168,9 @@ fn a_folder_streams_one_line_per_compaction() {
         .lines()
         .map(|line| serde_json::from_str(line).expect("one JSON object a line"))
         .collect();
-    // Two compactions in each of the six runtime fixtures, eleven in the
+    // Two compactions in each of the six runtime fixtures, thirteen in the
     // fixtures of the audit's failure classes below them.
-    assert_eq!(lines.len(), 23);
+    assert_eq!(lines.len(), 25);
     for line in &lines {
         let errors: Vec<String> = validator.iter_errors(line).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{errors:?}");
@@ -182,7 +182,7 @@ fn a_folder_streams_one_line_per_compaction() {
         .collect();
     files.sort();
     files.dedup();
-    assert_eq!(files.len(), 16);
+    assert_eq!(files.len(), 18);
 }
 
 #[test]
@@ -286,7 +286,7 @@ fn the_html_report_renders_in_a_browser() {
     );
     // The page as the browser built it, script run: every section, and rows by outcome.
     let dom = String::from_utf8_lossy(&run(&["--dump-dom"]).stdout).into_owned();
-    assert_eq!(dom.matches("<section class=\"event\">").count(), 23);
+    assert_eq!(dom.matches("<section class=\"event\">").count(), 25);
     assert!(dom.contains("<tr class=\"altered\">") && dom.contains("<tr class=\"invented\">"));
 }
 
@@ -542,4 +542,46 @@ fn a_runtimes_notice_on_pis_format_is_not_the_user() {
         "verbatim"
     );
     assert_eq!(outcome_of(&report, 1, "Keep updates concise."), "lost");
+}
+
+#[test]
+fn output_pasted_whole_is_the_tools_and_the_words_after_it_are_the_users() {
+    let (report, _) = judged("pasted-output.jsonl");
+    let apart = set_apart(&report, 1);
+    assert!(
+        apart
+            .iter()
+            .any(|(why, text)| why == "pasted" && text.contains("pnpm approve-builds")),
+        "{apart:?}"
+    );
+    assert!(
+        apart.iter().filter(|(why, _)| why == "pasted").count() >= 10,
+        "{apart:?}"
+    );
+    let judged = outcomes(&report, 1);
+    assert_eq!(
+        judged.len(),
+        1,
+        "only the user's own request is judged: {judged:?}"
+    );
+    assert!(judged[0].1.starts_with("Fix the type errors"), "{judged:?}");
+}
+
+#[test]
+fn a_codex_compaction_without_a_summary_is_judged_by_what_it_carried() {
+    let (report, status) = judged("codex-no-summary.jsonl");
+    let judged = outcomes(&report, 1);
+    assert!(
+        judged
+            .iter()
+            .any(|(o, t)| o == "verbatim" && t.starts_with("Link against libfoo 2.3")),
+        "{judged:?}"
+    );
+    assert!(
+        judged
+            .iter()
+            .any(|(o, t)| o == "lost" && t == "Never edit vendor/."),
+        "{judged:?}"
+    );
+    assert_eq!(status, 1, "a loss, not an unauditable compaction");
 }

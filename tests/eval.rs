@@ -479,8 +479,8 @@ fn floor(split: &str) -> Option<Targets> {
         }),
         "holdout" => Some(Targets {
             recall: 0.85,
-            precision: 0.60,
-            noise: 0.35,
+            precision: 0.67,
+            noise: 0.28,
             silent: 0,
             inventions_per_ten: 2.0,
         }),

@@ -233,7 +233,7 @@ pub(crate) fn binding(unit: &Unit, message: &str, context: Context) -> Result<()
         }
         Shape::Sentence | Shape::Item | Shape::Row => {}
     }
-    if pasted(text) || code(text) {
+    if pasted(text) || code(text) || in_pasted_output(unit, message) {
         return Err(NotBinding::Pasted);
     }
     if COMMAND.is_match(text.trim()) {
@@ -442,6 +442,61 @@ fn spent(text: &str) -> bool {
         }
     }
     any
+}
+
+/// A line as a terminal or a browser console prints it, beyond what
+/// [`PASTED_LINE`] knows: box drawing and prompt glyphs, `file.js:33`,
+/// a stack frame `fn @ file.js:110`, a build tool's `package:task:` prefix.
+static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b)|\s@\s\S+:\d+\s*$",
+    )
+});
+
+fn output_line(line: &str) -> bool {
+    PASTED_LINE.is_match(line) || TERMINAL_LINE.is_match(line)
+}
+
+/// Whether `unit` stands inside output the user pasted: a message of many
+/// lines that is mostly output, from its first output line to its last,
+/// or a paragraph of a few lines that is. A sentence of the output reads
+/// like a request ("Run `pnpm approve-builds` to pick …"); it is the
+/// tool's, not the user's. The user's own words before and after the
+/// output are judged as they stand.
+fn in_pasted_output(unit: &Unit, message: &str) -> bool {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in message.split_inclusive('\n') {
+        lines.push((at, line));
+        at += line.len();
+    }
+    let filled: Vec<&(usize, &str)> = lines.iter().filter(|(_, l)| !l.trim().is_empty()).collect();
+    let output: Vec<usize> = filled
+        .iter()
+        .filter(|(_, l)| output_line(l))
+        .map(|(start, _)| *start)
+        .collect();
+    let start = unit.range.start;
+    if filled.len() >= 8 && output.len() * 5 >= filled.len() * 2 {
+        let first = output.first().copied().unwrap_or(usize::MAX);
+        let last_line_end = output
+            .last()
+            .and_then(|last| lines.iter().find(|(s, _)| s == last))
+            .map_or(0, |(s, l)| s + l.len());
+        if first <= start && start < last_line_end {
+            return true;
+        }
+    }
+    // The paragraph the unit stands in.
+    let Some(here) = lines.iter().rposition(|(s, _)| *s <= start) else {
+        return false;
+    };
+    let blank = |i: &usize| lines[*i].1.trim().is_empty();
+    let from = (0..here).rev().find(blank).map_or(0, |i| i + 1);
+    let to = (here..lines.len()).find(blank).unwrap_or(lines.len());
+    let paragraph = &lines[from..to];
+    paragraph.len() >= 4
+        && paragraph.iter().filter(|(_, l)| output_line(l)).count() * 2 > paragraph.len()
 }
 
 /// Output, not words: most lines (or a block that opens as output and goes

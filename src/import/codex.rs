@@ -127,6 +127,18 @@ fn compaction(record: &Record, history: &mut Vec<Message>, tokens: Option<u64>) 
                     }
                 }
             }
+            // No summary among what it carried over: the buffer after is
+            // exactly those messages (and the record's `message`, empty or
+            // not), which is all there is to judge, not nothing.
+            if summary.is_none() {
+                notes.push("the compaction carried no summary: the buffer after it is the messages it kept (`replacement_history`)".to_owned());
+                summary = Some(Summary {
+                    opaque: false,
+                    text: record.str("/payload/message").unwrap_or("").to_owned(),
+                    line: record.line,
+                    record: None,
+                });
+            }
             (plan, summary)
         }
         None => {
