@@ -102,9 +102,9 @@ pub use compact::{
 };
 
 pub use report::{
-    emit, render, render_saved, success_line, usage_error, write, write_audit_line, write_html,
-    ExitStatus, Format, HumanStyle, JsonDiagnostic, JsonLabel, JsonReport, Planned, Progress,
-    Report, Subject, Terminal,
+    emit, html_target, render, render_saved, success_line, usage_error, write, write_audit_line,
+    write_html, ExitStatus, Format, HumanStyle, JsonDiagnostic, JsonLabel, JsonReport, Planned,
+    Progress, Report, Subject, Terminal,
 };
 
 pub use audit::{

@@ -786,19 +786,9 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                 access: access.access(),
             };
             if let Some(page) = &html {
-                // ctxguard never writes to its inputs.
-                let page = std::fs::canonicalize(page).ok();
-                if page.is_some()
-                    && request
-                        .paths
-                        .iter()
-                        .any(|p| std::fs::canonicalize(p).ok() == page)
-                {
-                    return Err(UsageError(
-                        "`--html` names a file being audited; ctxguard never writes to its inputs"
-                            .to_owned(),
-                    ));
-                }
+                ctxguard::html_target(page).map_err(|error| {
+                    UsageError(format!("cannot write `{}`: {error}", page.display()))
+                })?;
             }
             let progress = ctxguard::Progress::on_terminal();
             let stream = format == AuditFormatArg::Jsonl;

@@ -11,6 +11,7 @@ use crate::policy::lint::shared_names;
 use crate::policy::load::{policy_for_use, Loader};
 use crate::report::{Report, Subject};
 use crate::runtime::{self, ConfigRuntime};
+use crate::source::write::Backup;
 use crate::source::Access;
 
 /// How `check` treats runtime configs.
@@ -107,7 +108,8 @@ pub fn check_with(
         match team {
             Ok(policy) => {
                 for (path, runtime) in &configs {
-                    let (found, fixed) = config(path, *runtime, &policy, options, access);
+                    let (found, fixed) =
+                        config(path, *runtime, &policy, options, overrides, access);
                     diagnostics.extend(found);
                     fixes.extend(fixed);
                 }
@@ -132,13 +134,15 @@ fn config(
     runtime: ConfigRuntime,
     policy: &crate::policy::Policy,
     options: &CheckOptions,
+    overrides: &Overrides,
     access: &Access,
 ) -> (Vec<Diagnostic>, Vec<String>) {
     let file = match crate::source::read::read(path, access) {
         Ok(file) => file,
         Err(diagnostic) => return (vec![*diagnostic], Vec::new()),
     };
-    let checked = runtime::check_installed(&file, runtime, policy, &options.installed);
+    let mut checked = runtime::check_installed(&file, runtime, policy, &options.installed);
+    checked.edits.retain(|edit| !overrides.allows(edit.code));
     if !options.fix || (checked.edits.is_empty() && !checked.missing_guard) {
         return (checked.diagnostics, Vec::new());
     }
@@ -166,19 +170,20 @@ fn config(
             .header(&name, &name)
             .to_string()
     } else {
-        // Written beside it and renamed over it: never half a file.
-        let temporary = path.with_extension("ctxguard.tmp");
-        let written = std::fs::write(&temporary, &text).and_then(|()| {
-            if let Ok(metadata) = std::fs::metadata(path) {
-                let _ = std::fs::set_permissions(&temporary, metadata.permissions());
+        // Written beside it and renamed over it, the original backed up:
+        // never half a file, never the only copy lost.
+        match crate::source::write::write_file(path, text.as_bytes(), Backup::Keep) {
+            Ok(written) => {
+                if let Some(backup) = written.backup {
+                    what.push(format!("the original is in {}", backup.display()));
+                }
             }
-            std::fs::rename(&temporary, path)
-        });
-        if let Err(error) = written {
-            let d = codes::unreadable(&name, format!("cannot write `{name}`: {error}"));
-            let mut found = checked.diagnostics;
-            found.push(d);
-            return (found, Vec::new());
+            Err(error) => {
+                let d = codes::unreadable(&name, error.reason);
+                let mut found = checked.diagnostics;
+                found.push(d);
+                return (found, Vec::new());
+            }
         }
         format!("fixed {name}: {}", what.join("; "))
     };

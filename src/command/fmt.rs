@@ -1,7 +1,6 @@
 //! `ctxguard fmt`: lay policy files out canonically, in place, or with
 //! `--check` only say what would change.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::command::check::policy_files;
@@ -90,17 +89,11 @@ fn edit(path: &Path, text: &str) -> Result<(), Box<Diagnostic>> {
             format!("`{name}` cannot be written: {error}"),
         ))
     };
-    let target = std::fs::canonicalize(path).map_err(failed)?;
-    let metadata = std::fs::metadata(&target).map_err(failed)?;
+    let metadata = std::fs::metadata(path).map_err(failed)?;
     if metadata.permissions().readonly() {
         return Err(Box::new(codes::read_only(&name)));
     }
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(&target)
-        .map_err(failed)?;
-    file.set_len(0)
-        .and_then(|()| file.write_all(text.as_bytes()))
-        .and_then(|()| file.sync_all())
-        .map_err(failed)
+    crate::source::write::write_file(path, text.as_bytes(), crate::source::write::Backup::None)
+        .map(|_| ())
+        .map_err(|e| Box::new(codes::unreadable(&name, e.reason)))
 }

@@ -49,6 +49,7 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
     let name = file.name().to_owned();
     let mut events = Vec::new();
     let compactions = import::compactions(&policy, &session);
+    claim(&request.out)?;
     for (n, (event, (compaction, trace, plan, findings))) in
         session.events.iter().zip(compactions).enumerate()
     {
@@ -94,6 +95,7 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
             notes: event.notes.clone(),
         });
     }
+    write_manifest(&request.out, &name, events.len())?;
     Ok(report(
         diagnostics,
         vec![ImportedSession {
@@ -103,6 +105,97 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
             events,
         }],
     ))
+}
+
+/// The file that marks a folder as an import's, and says what it holds.
+const MANIFEST: &str = "ctxguard-import.json";
+
+/// What an import wrote into its folder.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Manifest {
+    /// The session file imported.
+    session: String,
+    /// How many compactions: folders `1` to `N`.
+    compactions: usize,
+}
+
+/// Makes `out` ready for an import: a folder that does not exist or is
+/// empty, or one an earlier import wrote, whose compactions are taken out
+/// first (so none of another session's stays beside the new ones). A
+/// folder holding anything else is refused unwritten.
+fn claim(out: &Path) -> Result<(), UsageError> {
+    let refuse = |why: String| {
+        UsageError(format!(
+            "`{}` {why}; ctxguard imports into an empty folder or one an earlier import wrote. Name a new folder",
+            out.display()
+        ))
+    };
+    let entries: Vec<PathBuf> = match std::fs::read_dir(out) {
+        Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(refuse(format!("cannot be read ({error})"))),
+    };
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let manifest_path = out.join(MANIFEST);
+    let manifest: Manifest = crate::source::read::open_no_follow(&manifest_path)
+        .ok()
+        .flatten()
+        .and_then(|(mut file, _)| crate::source::read::read_at_most(&mut file, 1 << 16).ok())
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .ok_or_else(|| refuse("is not empty and holds no earlier import".to_owned()))?;
+    let ours = |path: &Path| {
+        path == manifest_path
+            || path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.parse::<usize>().ok())
+                .is_some_and(|n| (1..=manifest.compactions).contains(&n))
+    };
+    if let Some(other) = entries.iter().find(|p| !ours(p)) {
+        return Err(refuse(format!(
+            "holds `{}`, which no earlier import wrote",
+            other.display()
+        )));
+    }
+    for n in 1..=manifest.compactions {
+        let dir = out.join(n.to_string());
+        for name in ["trace.json", "plan.json"] {
+            match std::fs::remove_file(dir.join(name)) {
+                Ok(()) => {}
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => return Err(refuse(format!("cannot be cleared ({error})"))),
+            }
+        }
+        match std::fs::remove_dir(&dir) {
+            Ok(()) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(_) => {
+                return Err(refuse(format!(
+                    "holds files in `{}` that no earlier import wrote",
+                    dir.display()
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_manifest(out: &Path, session: &str, compactions: usize) -> Result<(), UsageError> {
+    let failed = |what: &Path, error: String| {
+        UsageError(format!("cannot write `{}`: {error}", what.display()))
+    };
+    std::fs::create_dir_all(out).map_err(|e| failed(out, e.to_string()))?;
+    let path = out.join(MANIFEST);
+    let bytes = serde_json::to_vec_pretty(&Manifest {
+        session: session.to_owned(),
+        compactions,
+    })
+    .map_err(|e| failed(&path, e.to_string()))?;
+    crate::source::write::write_file(&path, &bytes, crate::source::write::Backup::None)
+        .map(|_| ())
+        .map_err(|e| failed(&path, e.reason))
 }
 
 fn write_event(
@@ -118,7 +211,9 @@ fn write_event(
         let path = dir.join(name);
         let mut bytes = Vec::new();
         body(&mut bytes).map_err(|e| failed(&path, e))?;
-        std::fs::write(&path, bytes).map_err(|e| failed(&path, e))
+        crate::source::write::write_file(&path, &bytes, crate::source::write::Backup::None)
+            .map(|_| ())
+            .map_err(|e| UsageError(e.reason))
     };
     write("trace.json", &|out| trace.write_json(out))?;
     write("plan.json", &|out| plan.write(InputFormat::Json, out))

@@ -125,6 +125,14 @@ impl Overrides {
         }
     }
 
+    /// Whether this run does not report `code` (`-A CODE`): its fixes are
+    /// not made either.
+    pub fn allows(&self, code: Code) -> bool {
+        self.levels
+            .iter()
+            .any(|(c, level)| *c == code && *level == Level::Allow)
+    }
+
     /// The findings as this run reports them: allowed codes removed, levels changed.
     pub fn apply(&self, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         diagnostics

@@ -22,6 +22,7 @@ use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::facts::claude_code as facts;
 use crate::facts::Version;
+use crate::source::write::{write_file, Backup};
 use crate::source::{Access, SourceFile};
 
 /// Which settings file.
@@ -80,6 +81,8 @@ pub struct Installed {
     pub claude_version: Option<Version>,
     /// The events ctxguard's hooks are installed for, in the file after.
     pub events: Vec<&'static str>,
+    /// The file opens with a byte-order mark, which is written back.
+    pub bom: bool,
 }
 
 impl Installed {
@@ -116,9 +119,6 @@ pub(crate) fn wanted(event: HookEvent, version: Option<&Version>) -> bool {
     }
 }
 
-/// The part of a hook command that marks it as ctxguard's.
-const MARK: &str = " hook claude-code ";
-
 /// The settings file of `request`'s scope.
 pub fn settings_path(request: &InitRequest) -> PathBuf {
     match request.scope {
@@ -132,15 +132,37 @@ pub fn settings_path(request: &InitRequest) -> PathBuf {
     }
 }
 
+/// The command of ctxguard's hook for `event`, each word quoted as the
+/// shell that runs it splits it (a path with a space stays one word).
+pub(crate) fn hook_command(
+    program: &str,
+    event: HookEvent,
+    policy: Option<&str>,
+    version: Option<&Version>,
+) -> String {
+    let mut words = vec![
+        program.to_owned(),
+        "hook".to_owned(),
+        "claude-code".to_owned(),
+        event.name().to_owned(),
+    ];
+    if let Some(policy) = policy {
+        words.extend(["--policy".to_owned(), policy.to_owned()]);
+    }
+    if let Some(version) = version {
+        words.extend(["--claude-version".to_owned(), version.to_string()]);
+    }
+    shell_words::join(words)
+}
+
 /// The handler group ctxguard wants under `event`.
 fn group(request: &InitRequest, event: HookEvent, matcher: Option<&str>, timeout: u64) -> Value {
-    let mut command = format!("{}{MARK}{}", request.command, event.name());
-    if let Some(policy) = &request.policy {
-        command.push_str(&format!(" --policy {policy}"));
-    }
-    if let Some(version) = &request.claude_version {
-        command.push_str(&format!(" --claude-version {version}"));
-    }
+    let command = hook_command(
+        &request.command,
+        event,
+        request.policy.as_deref(),
+        request.claude_version.as_ref(),
+    );
     let handler = json!({"type": "command", "command": command, "timeout": timeout});
     match matcher {
         Some(matcher) => json!({"matcher": matcher, "hooks": [handler]}),
@@ -155,9 +177,77 @@ fn ours(handler: &Value) -> bool {
         .is_some_and(runs_ctxguard)
 }
 
-/// Whether a hook command is one `init` installs: it runs `hook claude-code`.
+/// A hook command `init` wrote, read back: how it runs ctxguard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct OurHook {
+    /// The program: `ctxguard`, or the path `--command` gave.
+    pub program: String,
+    /// The event it handles.
+    pub event: String,
+    /// `--policy`, if one was given.
+    pub policy: Option<String>,
+    /// `--claude-version`, if one was given.
+    pub claude_version: Option<Version>,
+}
+
+/// `command` read as one of ctxguard's hooks: the program is ctxguard (its
+/// file name is `ctxguard`, with any suffix such as `.exe` or a version),
+/// then `hook claude-code EVENT` for an event ctxguard handles, then only
+/// the options `init` writes. Another tool's command that merely contains
+/// `hook claude-code` is not ctxguard's.
+pub(crate) fn parse_ours(command: &str) -> Option<OurHook> {
+    let words = shell_words::split(command).ok()?;
+    let [program, hook, runtime, event, rest @ ..] = words.as_slice() else {
+        return None;
+    };
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
+    let events = HOOKS.map(|(event, _, _)| event.name());
+    if !name.starts_with("ctxguard")
+        || hook != "hook"
+        || runtime != "claude-code"
+        || !events.contains(&event.as_str())
+    {
+        return None;
+    }
+    let mut policy = None;
+    let mut claude_version = None;
+    let mut options = rest.iter();
+    while let Some(option) = options.next() {
+        let value = options.next()?;
+        match option.as_str() {
+            "--policy" => policy = Some(value.clone()),
+            "--claude-version" => claude_version = Some(Version::parse(value)?),
+            _ => return None,
+        }
+    }
+    Some(OurHook {
+        program: program.clone(),
+        event: event.clone(),
+        policy,
+        claude_version,
+    })
+}
+
+/// Whether a hook command is one `init` installs ([`parse_ours`]).
 pub(crate) fn runs_ctxguard(command: &str) -> bool {
-    command.contains(MARK)
+    parse_ours(command).is_some()
+}
+
+/// How the hooks of a settings file run ctxguard: the program and policy
+/// of the first of ctxguard's hooks in it, so a hook merged in later runs
+/// as the others do.
+fn installed_as(text: &str) -> Option<OurHook> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    value
+        .get("hooks")?
+        .as_object()?
+        .values()
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter_map(|group| group.get("hooks")?.as_array())
+        .flatten()
+        .filter_map(|handler| handler.get("command")?.as_str())
+        .find_map(parse_ours)
 }
 
 /// Merges (or removes) the hooks; writes unless `dry_run`.
@@ -189,7 +279,14 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
             )])
         }
     };
-    let after = merged(request, &path, before.as_deref())?;
+    let after = match request
+        .remove
+        .then(|| restored(&path, before.as_deref()))
+        .flatten()
+    {
+        Some(original) => original,
+        None => merged(request, &path, before.as_deref())?,
+    };
     let mut installed = Installed {
         path: path.clone(),
         before,
@@ -199,6 +296,7 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         removed: request.remove,
         claude_version: request.claude_version.clone(),
         events: Vec::new(),
+        bom: opens_with_bom(&path),
     };
     installed.events = HOOKS
         .iter()
@@ -217,19 +315,54 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
     }
-    if installed.before.is_some() {
-        let backup = path.with_extension("json.ctxguard.bak");
-        std::fs::copy(&path, &backup).map_err(|e| failed(&backup, e))?;
-        installed.backup = Some(backup);
+    let mut bytes = Vec::new();
+    if installed.bom {
+        bytes.extend_from_slice("\u{feff}".as_bytes());
     }
-    // Written beside it and renamed over it: never half a settings file.
-    let temporary = path.with_extension("json.ctxguard.tmp");
-    std::fs::write(&temporary, &installed.after).map_err(|e| failed(&temporary, e))?;
-    if let Ok(metadata) = std::fs::metadata(&path) {
-        let _ = std::fs::set_permissions(&temporary, metadata.permissions());
-    }
-    std::fs::rename(&temporary, &path).map_err(|e| failed(&path, e))?;
+    bytes.extend_from_slice(installed.after.as_bytes());
+    let written = write_file(&path, &bytes, Backup::Keep)
+        .map_err(|e| vec![codes::unreadable(&e.path.display().to_string(), e.reason)])?;
+    installed.backup = written.backup;
+    installed.path = written.path;
     Ok(installed)
+}
+
+/// The text `--remove` gives back exactly: the backup `init` made, when
+/// the file is still what `init` made of it. Anything changed since, and
+/// the hooks are taken out one by one instead.
+fn restored(path: &Path, now: Option<&str>) -> Option<String> {
+    let now = now?;
+    let hook = installed_as(now)?;
+    let request = InitRequest {
+        scope: Scope::Project,
+        project: PathBuf::from("."),
+        config_dir: None,
+        command: hook.program,
+        policy: hook.policy,
+        claude_version: hook.claude_version,
+        remove: false,
+        dry_run: false,
+        access: Access::default(),
+    };
+    crate::source::write::backups(path)
+        .iter()
+        .rev()
+        .filter_map(|backup| crate::source::read::read(backup, &Access::default()).ok())
+        .map(|file| file.text().to_owned())
+        .find(|original| {
+            installed_as(original).is_none()
+                && merged(&request, path, Some(original)).is_ok_and(|made| made == now)
+        })
+}
+
+/// Whether the file at `path` opens with a UTF-8 byte-order mark.
+fn opens_with_bom(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 3];
+    std::fs::File::open(path)
+        .and_then(|file| file.take(3).read_exact(&mut head))
+        .is_ok()
+        && head == [0xEF, 0xBB, 0xBF]
 }
 
 /// `text`, a Claude Code settings file, with ctxguard's hooks merged in as
@@ -239,12 +372,15 @@ pub(crate) fn merge_text(
     text: &str,
     claude_version: Option<Version>,
 ) -> Result<String, Vec<Diagnostic>> {
+    let installed = installed_as(text);
     let request = InitRequest {
         scope: Scope::Project,
         project: PathBuf::from("."),
         config_dir: None,
-        command: "ctxguard".to_owned(),
-        policy: None,
+        command: installed
+            .as_ref()
+            .map_or_else(|| "ctxguard".to_owned(), |hook| hook.program.clone()),
+        policy: installed.and_then(|hook| hook.policy),
         claude_version,
         remove: false,
         dry_run: false,
@@ -265,6 +401,9 @@ fn merged(
         _ => "{}\n",
     };
     if let Some(refused) = not_strict(&name, text) {
+        return Err(vec![refused]);
+    }
+    if let Some(refused) = hooks_twice(&name, text) {
         return Err(vec![refused]);
     }
     let root = CstRootNode::parse(text, &ParseOptions::default()).map_err(|error| {
@@ -380,6 +519,31 @@ pub(crate) fn strict_json_error(text: &str) -> Option<(std::ops::Range<usize>, S
             ))
         }
     }
+}
+
+/// The refusal of a settings file that writes `hooks`, or an event in it,
+/// twice: Claude Code reads only the last, and an edit of either would
+/// leave the guard out of effect or take another tool's hooks.
+fn hooks_twice(name: &str, text: &str) -> Option<Diagnostic> {
+    use crate::runtime::tree;
+    let file = std::sync::Arc::new(SourceFile::new(name, text));
+    let root = tree::read(&file, tree::Syntax::Json).ok()?;
+    let hooks: Vec<&tree::Entry> = root.entries().iter().filter(|e| e.key == "hooks").collect();
+    let (first, last) = tree::duplicates(&root).into_iter().find(|(first, _)| {
+        first.key == "hooks" && root.entries().iter().any(|e| std::ptr::eq(e, *first))
+            || hooks.iter().any(|h| {
+                h.node.span.start <= first.key_span.start && first.key_span.end <= h.node.span.end
+            })
+    })?;
+    Some(
+        codes::invalid_input(format!(
+            "`{name}` writes `{}` twice; Claude Code reads only the last, so ctxguard will not edit it",
+            first.key
+        ))
+        .label(&file, first.key_span.clone(), "not in effect")
+        .label(&file, last.key_span.clone(), "only this one is read")
+        .help(format!("merge the two `{}` into one, then run `ctxguard init claude-code` again", first.key)),
+    )
 }
 
 /// The refusal of a settings file Claude Code would not load.

@@ -8,8 +8,7 @@
 //! texts, and of summaries and invented sentences only hashes.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -371,6 +370,15 @@ pub enum LedgerError {
     /// The append would pass the size cap.
     #[error("{}", .0.message)]
     Full(Box<Diagnostic>),
+    /// The file is not one the ledger may use: a link, a FIFO, a device,
+    /// larger than any ledger grows.
+    #[error("{reason}")]
+    Refused {
+        /// The ledger file.
+        path: String,
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 /// The ledger file of one session.
@@ -442,61 +450,67 @@ impl Ledger {
                 .map_err(self.io("write"))?;
             bytes.push(b'\n');
         }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .read(true)
-            .open(&self.path)
-            .map_err(self.io("open"))?;
-        file.lock().map_err(self.io("lock"))?;
-        let len = file.metadata().map_err(self.io("read"))?.len();
-        if len.saturating_add(bytes.len() as u64) > self.max_bytes {
-            return Err(LedgerError::Full(Box::new(codes::ledger_full(
-                &self.name(),
-                &self.session,
-                len,
-                self.max_bytes,
-            ))));
-        }
-        // A line torn by a crash stays a line of its own.
-        if len > 0 {
-            let mut last = [0u8];
-            file.seek(SeekFrom::End(-1)).map_err(self.io("read"))?;
-            file.read_exact(&mut last).map_err(self.io("read"))?;
-            if last[0] != b'\n' {
-                bytes.insert(0, b'\n');
+        let name = self.name();
+        let (session, max_bytes) = (self.session.clone(), self.max_bytes);
+        let appended = crate::source::write::append_file(&self.path, &bytes, |file, len| {
+            if len.saturating_add(bytes.len() as u64) > max_bytes {
+                return Err(LedgerError::Full(Box::new(codes::ledger_full(
+                    &name, &session, len, max_bytes,
+                ))));
             }
+            // A line torn by a crash stays a line of its own.
+            let mut prefix = Vec::new();
+            if len > 0 {
+                let mut last = [0u8];
+                file.seek(SeekFrom::End(-1))
+                    .and_then(|_| file.read_exact(&mut last))
+                    .map_err(self.io("read"))?;
+                if last[0] != b'\n' {
+                    prefix.push(b'\n');
+                }
+            }
+            Ok(prefix)
+        });
+        match appended {
+            Ok(result) => result,
+            Err(error) => Err(LedgerError::Refused {
+                path: self.name(),
+                reason: error.reason,
+            }),
         }
-        file.write_all(&bytes).map_err(self.io("append to"))?;
-        Ok(())
     }
 
     /// Reads the ledger (a missing one is empty) under a shared lock, so no
     /// append is seen half written.
     pub fn read(&self) -> Result<State, LedgerError> {
-        let mut file = match File::open(&self.path) {
-            Ok(file) => file,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(State::default())
-            }
-            Err(error) => return Err(self.io("open")(error)),
+        Ok(parse(&self.name(), &self.bytes()?))
+    }
+
+    /// The ledger's bytes (none for a missing one), read under a shared
+    /// lock so no append is seen half written, from a regular file only
+    /// (never through a link, never a FIFO) and never more than the cap
+    /// allows it to hold.
+    fn bytes(&self) -> Result<Vec<u8>, LedgerError> {
+        let refused = |error: std::io::Error| LedgerError::Refused {
+            path: self.name(),
+            reason: format!("`{}` cannot be read: {error}", self.name()),
+        };
+        let Some((mut file, _)) =
+            crate::source::read::open_no_follow(&self.path).map_err(refused)?
+        else {
+            return Ok(Vec::new());
         };
         file.lock_shared().map_err(self.io("lock"))?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(self.io("read"))?;
-        drop(file);
-        Ok(parse(&self.name(), &bytes))
+        // A torn line or two past the cap are still read.
+        crate::source::read::read_at_most(&mut file, self.max_bytes.saturating_mul(2))
+            .map_err(refused)
     }
 }
 
 impl Ledger {
     /// Every record that reads, with its line.
     pub fn records(&self) -> Result<Vec<(u64, Record)>, LedgerError> {
-        let bytes = match std::fs::read(&self.path) {
-            Ok(bytes) => bytes,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(error) => return Err(self.io("read")(error)),
-        };
+        let bytes = self.bytes()?;
         Ok(bytes
             .split(|&b| b == b'\n')
             .enumerate()
@@ -588,7 +602,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let ledger = Ledger::new(dir.path(), "s1", DEFAULT_MAX_LEDGER_BYTES);
         ledger.append(vec![pin("One.", None)]).unwrap();
-        let mut file = OpenOptions::new().append(true).open(&ledger.path).unwrap();
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&ledger.path)
+            .unwrap();
         file.write_all(br#"{"at":"2026-01-01T00:00:00Z","event":"pinned","id":"c1"#)
             .unwrap();
         let state = ledger.read().unwrap();

@@ -35,6 +35,20 @@ for (const box of document.querySelectorAll('.filters input')) {
 }
 "#;
 
+/// The generator the page names, by which a later run knows a page it
+/// may replace.
+pub(crate) const GENERATOR: &str = "ctxguard audit";
+
+/// Whether `head`, the start of a file, is a page [`page`] wrote.
+pub(crate) fn is_page(head: &str) -> bool {
+    head.starts_with("<!DOCTYPE html>")
+        && head.get(..head.len().min(512)).is_some_and(|h| {
+            h.contains(&format!(
+                "<meta name=\"generator\" content=\"{GENERATOR}\">"
+            ))
+        })
+}
+
 /// The page for `events`.
 pub fn page(events: &[EventAudit]) -> String {
     let total = |outcome: Outcome| -> usize { events.iter().map(|e| e.count(outcome)).sum() };
@@ -44,6 +58,7 @@ pub fn page(events: &[EventAudit]) -> String {
         html lang="en" {
             head {
                 meta charset="utf-8";
+                meta name="generator" content=(GENERATOR);
                 title { "ctxguard audit" }
                 style { (PreEscaped(STYLE)) }
             }

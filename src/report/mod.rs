@@ -430,9 +430,35 @@ pub fn write_audit_line(event: &crate::audit::EventAudit) -> io::Result<()> {
     out.flush()
 }
 
-/// Writes the audit's HTML page to `path`.
+/// Whether the audit's HTML page may be written to `path` (see
+/// [`write_html`]), asked before an audit starts so a long one is not run
+/// for nothing.
+pub fn html_target(path: &std::path::Path) -> io::Result<()> {
+    if let Some((mut file, _)) = crate::source::read::open_no_follow(path)? {
+        let mut head = Vec::new();
+        io::Read::read_to_end(&mut io::Read::take(&mut file, 512), &mut head)?;
+        if !html::is_page(&String::from_utf8_lossy(&head)) {
+            return Err(io::Error::other(
+                "it is not a page `ctxguard audit --html` wrote, and ctxguard never overwrites a file it did not write; name a new file",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Writes the audit's HTML page to `path`: a new file, or one an earlier
+/// audit wrote. Any other file (a session, a policy, anything the user
+/// keeps there) is refused unwritten: ctxguard never overwrites a file it
+/// did not write.
 pub fn write_html(path: &std::path::Path, events: &[crate::audit::EventAudit]) -> io::Result<()> {
-    std::fs::write(path, html::page(events))
+    html_target(path)?;
+    crate::source::write::write_file(
+        path,
+        html::page(events).as_bytes(),
+        crate::source::write::Backup::None,
+    )
+    .map(|_| ())
+    .map_err(|e| io::Error::other(e.reason))
 }
 
 /// A progress bar of sessions on standard error, drawn only when it is a

@@ -180,8 +180,10 @@ fn handler_checks(cx: &mut Context<'_>, event: &str, handler: &Node, rules: &Rul
                 &super::duration(value),
                 fixed,
             );
+            let code = d.code;
             cx.push(d);
             cx.out.edits.push(Edit {
+                code,
                 span: timeout.span.clone(),
                 replacement: fixed.to_string(),
             });
@@ -197,8 +199,10 @@ fn handler_checks(cx: &mut Context<'_>, event: &str, handler: &Node, rules: &Rul
                 &super::duration(value / 1000.0),
                 fixed,
             );
+            let code = d.code;
             cx.push(d);
             cx.out.edits.push(Edit {
+                code,
                 span: timeout.span.clone(),
                 replacement: fixed.to_string(),
             });

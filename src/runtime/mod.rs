@@ -156,6 +156,8 @@ impl ConfigRuntime {
 /// A safe change `--fix` makes: replace `span` with `replacement`.
 #[derive(Clone, Debug)]
 pub struct Edit {
+    /// The finding it fixes: silenced, it is not made.
+    pub code: crate::diagnostics::Code,
     /// The bytes replaced.
     pub span: Span,
     /// What stands there after.
@@ -320,6 +322,14 @@ pub fn check_installed(
         installed,
         out: Checked::default(),
     };
+    for (first, last) in tree::duplicates(&root) {
+        cx.push(crate::diagnostics::codes::runtime::duplicate_key(
+            file,
+            first.key_span.clone(),
+            last.key_span.clone(),
+            &first.key,
+        ));
+    }
     match runtime {
         ConfigRuntime::ClaudeCode => claude_code::check(&mut cx),
         ConfigRuntime::Codex => codex::check(&mut cx),
@@ -341,6 +351,13 @@ pub fn check_installed(
                 *code == d.code.name() && (*at == line || *at + 1 == line || *at == 0)
             })
         }
+    });
+    // A fix belongs to its finding: a finding silenced keeps its text.
+    let kept = &out.diagnostics;
+    out.edits.retain(|edit| {
+        kept.iter().any(|d| {
+            d.code == edit.code && d.primary().map(|l| l.span.start) == Some(edit.span.start)
+        })
     });
     out
 }

@@ -60,10 +60,11 @@ pub struct Entry {
 }
 
 impl Node {
-    /// The entry `key` of a map.
+    /// The entry `key` of a map: the last, where a key is written twice,
+    /// as the runtimes read it (`JSON.parse`, Python's `json`).
     pub fn entry(&self, key: &str) -> Option<&Entry> {
         match &self.value {
-            Value::Map(entries) => entries.iter().find(|e| e.key == key),
+            Value::Map(entries) => entries.iter().rfind(|e| e.key == key),
             _ => None,
         }
     }
@@ -340,4 +341,30 @@ fn yaml(file: &Arc<SourceFile>) -> Result<Node, Box<Diagnostic>> {
         },
         |d| node(d, &byte),
     ))
+}
+
+/// Every key written twice in one map of the tree: (first, last).
+pub(crate) fn duplicates(root: &Node) -> Vec<(&Entry, &Entry)> {
+    let mut found = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            Value::Map(entries) => {
+                let mut seen: std::collections::HashMap<&str, &Entry> =
+                    std::collections::HashMap::new();
+                for entry in entries {
+                    if let Some(first) = seen.get(entry.key.as_str()) {
+                        found.push((*first, entry));
+                    } else {
+                        seen.insert(&entry.key, entry);
+                    }
+                    stack.push(&entry.node);
+                }
+            }
+            Value::List(items) => stack.extend(items.iter()),
+            _ => {}
+        }
+    }
+    found.sort_by_key(|(first, _)| first.key_span.start);
+    found
 }

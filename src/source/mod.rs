@@ -7,6 +7,7 @@ mod file;
 pub(crate) mod read;
 mod snippet;
 mod text;
+pub(crate) mod write;
 
 pub use access::{Access, Refusal, DEFAULT_MAX_INPUT_BYTES};
 pub(crate) use disk::{read_at, OnDisk, SUPPORTED as DISK_SUPPORTED};

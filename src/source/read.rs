@@ -126,6 +126,50 @@ pub(crate) fn open_regular(
         .then_some((file, metadata))
 }
 
+/// A regular file opened for reading without following a link at `path`
+/// and without waiting on a FIFO, and its length; `Ok(None)` when there is
+/// no file. A link, a FIFO, a device or a folder is an error that says so.
+pub(crate) fn open_no_follow(path: &Path) -> std::io::Result<Option<(std::fs::File, u64)>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options
+            .custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits());
+    }
+    let file = match options.open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        #[cfg(unix)]
+        Err(error) if error.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) => {
+            return Err(std::io::Error::other(
+                "it is a link, and ctxguard reads this file only where it is",
+            ))
+        }
+        Err(error) => return Err(error),
+    };
+    let metadata = file.metadata()?;
+    if let Some(kind) = kind_of(&metadata.file_type()) {
+        return Err(std::io::Error::other(format!(
+            "it is {kind}, not a regular file"
+        )));
+    }
+    Ok(Some((file, metadata.len())))
+}
+
+/// Reads at most `limit` bytes of an opened file; more is an error.
+pub(crate) fn read_at_most(file: &mut std::fs::File, limit: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {limit} bytes"
+        )));
+    }
+    Ok(bytes)
+}
+
 /// Whether text starting with `head` is UTF-16, which [`decode`] refuses.
 pub(crate) fn utf16(head: &[u8]) -> bool {
     head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]) || looks_like_utf16(head)

@@ -56,6 +56,24 @@ pub(crate) fn wrong_type(
     .help("the runtime cannot use this value as written: the compaction you reviewed is not the one that runs")
 }
 
+/// `key` is written twice in one object, at `first` and `last`: the
+/// runtime reads the last, and what the first says is not in effect.
+pub(crate) fn duplicate_key(
+    file: &Arc<SourceFile>,
+    first: Span,
+    last: Span,
+    key: &str,
+) -> Diagnostic {
+    let key: &str = &echo(key);
+    Diagnostic::new(
+        Code::InvalidConfig,
+        format!("`{key}` is written twice: the runtime reads only the last, and nothing in the first is in effect"),
+    )
+    .label(file, first, "not in effect")
+    .label(file, last, "only this one is read")
+    .help(format!("merge the two `{key}` into one"))
+}
+
 // `unknown-config-key`
 
 pub(crate) const UNKNOWN_CONFIG_KEY: Explanation = Explanation {
