@@ -128,8 +128,8 @@ pub use hook::ledger::{
     LedgerError, Record as LedgerRecord, Snapshot, Source as LedgerSource, State as LedgerState,
 };
 pub use hook::{
-    default_dir as default_ledger_dir, run_hook, Blocked, Gate, HookEvent, HookReport, HookRequest,
-    Judged, Outcome as HookOutcome, Reinjection, Unpinned, BLOCKING_SINCE,
+    default_dir as default_ledger_dir, hook_not_started, run_hook, Blocked, Gate, HookEvent,
+    HookReport, HookRequest, Judged, Outcome as HookOutcome, Reinjection, Unpinned, BLOCKING_SINCE,
     DEFAULT_MAX_LEDGER_BYTES, OUTPUT_CAP,
 };
 pub use import::{

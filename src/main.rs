@@ -880,8 +880,8 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
             claude_version,
         } => {
             let event: HookEvent = event.into();
-            // A hook never breaks the session: even a bad cap or an
-            // unreadable payload file is a message and exit 0.
+            // A bad cap is the default; an unreadable payload file is a
+            // failure of the event, answered as the event allows.
             let max_ledger_bytes = ledger
                 .max_bytes()
                 .unwrap_or(ctxguard::DEFAULT_MAX_LEDGER_BYTES);
@@ -891,10 +891,9 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                 Some(path) => match std::fs::read(&path) {
                     Ok(bytes) => bytes,
                     Err(error) => {
-                        // Said, and the session goes on.
-                        let said = UsageError(format!("cannot read `{}`: {error}", path.display()));
-                        let _ = ctxguard::usage_error(&said);
-                        return Ok(0);
+                        let why = format!("cannot read `{}`: {error}", path.display());
+                        let report = ctxguard::hook_not_started(event, &why);
+                        return Ok(status(ctxguard::emit_hook(&report)));
                     }
                 },
                 None => {
@@ -1035,6 +1034,25 @@ fn main() -> ExitCode {
     let cli = match parsed {
         Ok(cli) => cli,
         Err(error) => {
+            // A hook whose arguments do not parse answers as its event's
+            // hook answers any failure: it never blocks a prompt.
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            if error.use_stderr() && args.first().map(String::as_str) == Some("hook") {
+                let event = args.get(2).and_then(|name| HookEvent::from_name(name));
+                if let Some(event) = event {
+                    let rendered = error.render().to_string();
+                    let why = rendered
+                        .lines()
+                        .next()
+                        .unwrap_or_default()
+                        .trim_start_matches("error: ")
+                        .to_owned();
+                    let report = ctxguard::hook_not_started(event, &why);
+                    return ExitCode::from(u8::try_from(ctxguard::emit_hook(&report)).unwrap_or(1));
+                }
+                let _ = error.print();
+                return ExitCode::from(1);
+            }
             let _ = error.print();
             return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
         }

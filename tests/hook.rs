@@ -463,7 +463,7 @@ fn the_output_cap_never_cuts_a_commitment() {
 }
 
 #[test]
-fn what_goes_wrong_inside_a_hook_is_said_and_the_session_goes_on() {
+fn what_goes_wrong_inside_a_hook_is_said_and_only_a_compaction_is_refused() {
     let session = Session::new();
     let cases = [
         ("PreCompact", "compact, please", "is not JSON"),
@@ -482,7 +482,10 @@ fn what_goes_wrong_inside_a_hook_is_said_and_the_session_goes_on() {
     ];
     for (event, payload, says) in cases {
         let output = session.hook(event, payload, &[]);
-        assert_eq!(output.status, 0, "{payload}");
+        // A guard that cannot decide refuses the compaction; a prompt is
+        // never blocked.
+        let expected = if event == "PreCompact" { 2 } else { 0 };
+        assert_eq!(output.status, expected, "{payload}");
         assert!(
             output.stderr.contains("ctxguard::hook-input"),
             "{payload}: {}",
@@ -512,6 +515,37 @@ fn what_goes_wrong_inside_a_hook_is_said_and_the_session_goes_on() {
         output.stderr
     );
     assert!(system_message(&output).contains("could not use its ledger"));
+    // The same at PreCompact refuses the compaction and says why.
+    let output = Test::new()
+        .args(&["hook", "claude-code", "PreCompact", "--ledger-dir", &dir])
+        .stdin(r#"{"session_id":"s1","trigger":"manual"}"#)
+        .any_status()
+        .run();
+    assert_eq!(output.status, 2);
+    assert!(
+        output.stderr.contains("ctxguard refused this compaction"),
+        "{}",
+        output.stderr
+    );
+    // Arguments the hook does not know: a prompt goes through, a
+    // compaction is refused.
+    for (event, status) in [
+        ("UserPromptSubmit", 0),
+        ("SessionStart", 0),
+        ("PreCompact", 2),
+    ] {
+        let output = Test::new()
+            .args(&["hook", "claude-code", event, "--no-such-flag"])
+            .stdin(r#"{"session_id":"s1"}"#)
+            .any_status()
+            .run();
+        assert_eq!(output.status, status, "{event}: {}", output.stderr);
+        assert!(
+            output.stderr.contains("could not start"),
+            "{}",
+            output.stderr
+        );
+    }
 }
 
 #[test]
@@ -535,6 +569,37 @@ fn a_full_ledger_refuses_the_append_and_tells_the_user() {
     );
     assert!(system_message(&output).contains("were not recorded"));
     assert_eq!(session.texts("pin"), ["Never push to main."]);
+    // At the cap, PostCompact still says what the summary lost (exit 2,
+    // shown to the user) and that its check was not recorded.
+    let output = session.hook(
+        "PostCompact",
+        r#"{"session_id":"s1","compact_summary":"The user is migrating the orders table."}"#,
+        &["--max-ledger-bytes", "400"],
+    );
+    assert_eq!(output.status, 2, "{}", output.stderr);
+    assert!(output.stderr.contains("lost 1"), "{}", output.stderr);
+    assert!(
+        output.stderr.contains("Never push to main."),
+        "{}",
+        output.stderr
+    );
+    assert!(
+        output.stderr.contains("ctxguard::ledger-full"),
+        "{}",
+        output.stderr
+    );
+    // And PreCompact refuses: it cannot record the commitments it guards.
+    let output = session.hook(
+        "PreCompact",
+        r#"{"session_id":"s1","trigger":"auto"}"#,
+        &["--max-ledger-bytes", "240"],
+    );
+    assert_eq!(output.status, 2, "{}", output.stderr);
+    assert!(
+        output.stderr.contains("refused this compaction"),
+        "{}",
+        output.stderr
+    );
 }
 
 #[test]

@@ -47,7 +47,7 @@ fn commands(settings: &Path) -> Vec<String> {
         .collect()
 }
 
-/// 1. A link planted at the temporary or backup name is never written
+/// Item 1 of the hostile probe: A link planted at the temporary or backup name is never written
 /// through: the file it points at (a shell profile) is untouched.
 #[test]
 fn links_planted_beside_the_settings_are_not_followed() {
@@ -68,7 +68,7 @@ fn links_planted_beside_the_settings_are_not_followed() {
     assert!(!commands(&settings).is_empty());
 }
 
-/// 2 and 13. `check --fix` merges a missing hook as the others were
+/// Items 2 and 13 of the hostile probe: `check --fix` merges a missing hook as the others were
 /// installed: the same program and policy, quoted where a path has a space.
 #[test]
 fn a_hook_merged_back_runs_as_the_others_do() {
@@ -125,7 +125,7 @@ fn a_hook_merged_back_runs_as_the_others_do() {
     );
 }
 
-/// 3. A finding the user silenced is not "fixed" behind their back.
+/// Item 3 of the hostile probe: A finding the user silenced is not "fixed" behind their back.
 #[test]
 fn a_silenced_timeout_is_left_as_written() {
     let (dir, settings) = project();
@@ -173,7 +173,7 @@ fn a_silenced_timeout_is_left_as_written() {
     );
 }
 
-/// 4. Another tool's command that merely contains `hook claude-code` is
+/// Item 4 of the hostile probe: Another tool's command that merely contains `hook claude-code` is
 /// not ctxguard's: neither `init` nor `--remove` touches it.
 #[test]
 fn another_tools_hook_is_never_taken_for_ctxguards() {
@@ -191,7 +191,7 @@ fn another_tools_hook_is_never_taken_for_ctxguards() {
     assert_eq!(read(&settings), text);
 }
 
-/// 5. `hooks` written twice: Claude Code reads the last, so `init`
+/// Item 5 of the hostile probe: `hooks` written twice: Claude Code reads the last, so `init`
 /// refuses to edit either and `check` reports it.
 #[test]
 fn hooks_written_twice_are_refused_and_reported() {
@@ -211,7 +211,7 @@ fn hooks_written_twice_are_refused_and_reported() {
     assert!(check.stdout.contains("written twice"), "{}", check.stdout);
 }
 
-/// 6 and 19. A ledger that is a link, or a FIFO, is neither appended to
+/// Items 6 and 19 of the hostile probe: A ledger that is a link, or a FIFO, is neither appended to
 /// nor waited on.
 #[test]
 fn a_ledger_link_or_fifo_is_refused() {
@@ -249,7 +249,7 @@ fn a_ledger_link_or_fifo_is_refused() {
     );
 }
 
-/// 7. `audit --html` never overwrites a file it did not write.
+/// Item 7 of the hostile probe: `audit --html` never overwrites a file it did not write.
 #[test]
 fn the_html_report_overwrites_only_a_report() {
     let dir = tempfile::tempdir().expect("dir");
@@ -279,7 +279,7 @@ fn the_html_report_overwrites_only_a_report() {
     assert_ne!(audit(&page).status, 2);
 }
 
-/// 8 and 9. Backups are never overwritten; a linked settings file stays a
+/// Items 8 and 9 of the hostile probe: Backups are never overwritten; a linked settings file stays a
 /// link to the file edited; a hard link stays one file; the mode is kept.
 #[test]
 fn backups_last_and_links_and_modes_hold() {
@@ -317,7 +317,7 @@ fn backups_last_and_links_and_modes_hold() {
     assert_eq!(read(&other), read(&settings));
 }
 
-/// 10. `init` then `--remove` gives back the file byte for byte: its
+/// Item 10 of the hostile probe: `init` then `--remove` gives back the file byte for byte: its
 /// byte-order mark, an empty `hooks`, a one-line layout.
 #[test]
 fn init_then_remove_is_exact() {
@@ -336,7 +336,7 @@ fn init_then_remove_is_exact() {
     }
 }
 
-/// 11. An import into a used folder leaves nothing of the last import
+/// Item 11 of the hostile probe: An import into a used folder leaves nothing of the last import
 /// beside it, and never clears a folder it did not write.
 #[test]
 fn an_import_owns_only_its_own_folder() {
@@ -377,4 +377,42 @@ fn an_import_owns_only_its_own_folder() {
         .run();
     assert_eq!(refused.status, 2, "{}", refused.stdout);
     assert_eq!(read(&mine.join("notes.txt")), "mine");
+}
+
+/// Item 31 of the hostile probe: What a ledger holds reaches the terminal inert: a key that would
+/// set the terminal's title, clear it or reverse the text is escaped.
+#[test]
+fn ledger_listings_escape_what_the_ledger_holds() {
+    let dir = tempfile::tempdir().expect("dir");
+    let ledger = dir.path().join("ledger");
+    let ledger_arg = ledger.to_str().expect("utf-8");
+    let hostile = "k\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}x";
+    let pin = Test::new()
+        .args(&[
+            "ledger",
+            "--ledger-dir",
+            ledger_arg,
+            "--session",
+            "s1",
+            "pin",
+            "--key",
+            hostile,
+            "constraint",
+            "Do not drop columns.",
+        ])
+        .any_status()
+        .run();
+    assert_eq!(pin.status, 0, "{}", pin.stderr);
+    for args in [vec!["list"], vec!["show", hostile]] {
+        let mut all = vec!["ledger", "--ledger-dir", ledger_arg, "--session", "s1"];
+        all.extend(args);
+        let shown = Test::new().args(&all).any_status().run();
+        for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+            assert!(
+                !shown.stdout.contains(raw) && !shown.stderr.contains(raw),
+                "{raw:?} reached the terminal: {:?}",
+                shown.stdout
+            );
+        }
+    }
 }

@@ -491,7 +491,17 @@ fn post_compact(
             .map(|i| super::ledger::hash(&i.text))
             .collect(),
     };
-    ledger.append(vec![Entry::Verified(check)])?;
+    // What the summary lost is said even when the ledger cannot record
+    // the check (full, or unusable): the record is the lesser loss.
+    if let Err(error) = ledger.append(vec![Entry::Verified(check)]) {
+        problems.push(match error {
+            super::ledger::LedgerError::Full(diagnostic) => *diagnostic,
+            other => Diagnostic::new(
+                crate::diagnostics::Code::HookInput,
+                format!("the check of this compaction was not recorded: {other}"),
+            ),
+        });
+    }
     Ok(Outcome::Verified { judged, invented })
 }
 

@@ -55,6 +55,11 @@ impl HookEvent {
         HookEvent::SessionStart,
     ];
 
+    /// The event named `name` (`PreCompact`).
+    pub fn from_name(name: &str) -> Option<HookEvent> {
+        HookEvent::ALL.into_iter().find(|e| e.name() == name)
+    }
+
     /// The event's name in Claude Code's settings and payloads.
     pub fn name(self) -> &'static str {
         match self {
@@ -183,8 +188,28 @@ pub struct HookReport {
     pub problems: Vec<Diagnostic>,
 }
 
+/// A hook call that could not start (its arguments, its payload file): a
+/// report of `event` that failed with `why`, answered as any failure of
+/// that event is (PreCompact refuses; UserPromptSubmit never blocks).
+pub fn hook_not_started(event: HookEvent, why: &str) -> HookReport {
+    HookReport {
+        event,
+        ledger: None,
+        echo: false,
+        outcome: Outcome::Failed(vec![Diagnostic::new(
+            crate::diagnostics::Code::HookInput,
+            format!("the {} hook could not start: {why}", event.name()),
+        )
+        .help(
+            "run `ctxguard init claude-code` again to rewrite the hooks as this ctxguard runs them",
+        )]),
+        problems: Vec::new(),
+    }
+}
+
 /// Runs one hook call. Never panics and never fails: what goes wrong is a
-/// [`Outcome::Failed`] the report shows on standard error, exit 0.
+/// [`Outcome::Failed`] the report answers as the event allows (PreCompact
+/// refuses, PostCompact tells the user, the others never block).
 pub fn run_hook(request: &HookRequest) -> HookReport {
     let guarded = std::panic::catch_unwind(|| run(request));
     guarded.unwrap_or_else(|panic| {
@@ -199,7 +224,10 @@ pub fn run_hook(request: &HookRequest) -> HookReport {
             echo: false,
             outcome: Outcome::Failed(vec![Diagnostic::new(
                 crate::diagnostics::Code::HookInput,
-                format!("the {} hook failed inside ctxguard ({what}); it did nothing, and the session goes on", request.event.name()),
+                format!(
+                    "the {} hook failed inside ctxguard ({what})",
+                    request.event.name()
+                ),
             )
             .help("please report this with the payload (`--input FILE` replays it)")]),
             problems: Vec::new(),

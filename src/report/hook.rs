@@ -120,15 +120,37 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
             reply.stderr = format!("{notice}\n");
         }
         Outcome::Failed(diagnostics) => {
-            reply.stderr = diagnostics_text(diagnostics);
-            // Where Claude Code shows it, the user hears of it.
-            let shown = matches!(
-                report.event,
-                HookEvent::UserPromptSubmit | HookEvent::PostToolUse | HookEvent::SessionStart
-            );
-            if let (true, Some(first)) = (shown, diagnostics.first()) {
-                reply.stdout =
-                    json!({"systemMessage": format!("ctxguard: {}", first.message)}).to_string();
+            let first = diagnostics
+                .first()
+                .map_or_else(String::new, |d| d.message.clone());
+            match report.event {
+                // A guard that cannot decide refuses, and says why; a
+                // version before 2.1.105 compacts anyway, and the user is
+                // told ctxguard could not stop it.
+                HookEvent::PreCompact => {
+                    reply.exit = 2;
+                    let lead = format!(
+                        "ctxguard refused this compaction: it could not check that the commitments survive it ({first}). Claude Code {BLOCKING_SINCE} and later do not compact; older versions compact anyway, unguarded."
+                    );
+                    reply.stderr = format!("{}\n{}", wrapped(&lead), diagnostics_text(diagnostics));
+                }
+                // Exit 2 is how PostCompact shows the user its message.
+                HookEvent::PostCompact => {
+                    reply.exit = 2;
+                    let lead = format!(
+                        "ctxguard could not check what this compaction kept ({first}): commitments may have been lost; `ctxguard audit` the session to see."
+                    );
+                    reply.stderr = format!("{}\n{}", wrapped(&lead), diagnostics_text(diagnostics));
+                }
+                // Never a block: an exit 2 here discards what the user
+                // typed. The user hears of it where Claude Code shows it.
+                HookEvent::UserPromptSubmit | HookEvent::PostToolUse | HookEvent::SessionStart => {
+                    reply.stderr = diagnostics_text(diagnostics);
+                    if !first.is_empty() {
+                        reply.stdout =
+                            json!({"systemMessage": format!("ctxguard: {first}")}).to_string();
+                    }
+                }
             }
         }
     }
@@ -183,6 +205,11 @@ fn verified_block(judged: &[Judged], invented: &[crate::audit::Invented], sessio
 
 /// One line of a commitment: its first line, at most [`SHOWN`] characters,
 /// control characters escaped.
+/// A message wrapped to the width human output is drawn at.
+fn wrapped(text: &str) -> String {
+    super::human::hanging("", text, 2, HumanStyle::plain().width)
+}
+
 fn short(text: &str) -> String {
     let first = text.lines().next().unwrap_or("");
     // `escaped` cuts a long line and marks it; a short first line of more says so too.
@@ -278,13 +305,18 @@ pub fn emit_ledger(
                 out.push('\n');
                 for a in shown {
                     let c = &a.commitment;
+                    // A ledger is a file anyone can write: what it holds
+                    // reaches the terminal inert.
+                    let inert = crate::diagnostics::codes::echo;
                     let kind = match &c.key {
-                        Some(key) => format!("{} [{key}]", c.kind),
-                        None => c.kind.clone(),
+                        Some(key) => format!("{} [{}]", inert(&c.kind), inert(key)),
+                        None => inert(&c.kind).into_owned(),
                     };
                     let from = match (&c.source.hook, c.source.line) {
-                        (Some(hook), Some(line)) => format!("{hook}, transcript line {line}"),
-                        (Some(hook), None) => hook.clone(),
+                        (Some(hook), Some(line)) => {
+                            format!("{}, transcript line {line}", inert(hook))
+                        }
+                        (Some(hook), None) => inert(hook).into_owned(),
                         _ => String::from("an unknown source"),
                     };
                     let status = match (a.status, a.unpinned) {
@@ -294,7 +326,7 @@ pub fn emit_ledger(
                     };
                     out.push_str(&format!(
                         "\n{}  {kind}  {}{status}  from {from}\n  {}\n",
-                        c.id,
+                        inert(&c.id),
                         derived_name(c.derived),
                         short(&c.text)
                     ));
@@ -307,14 +339,17 @@ pub fn emit_ledger(
             history,
         } => {
             let c = &active.commitment;
+            let inert = crate::diagnostics::codes::echo;
             out.push_str(&format!(
                 "{} in session {}: {}{}, {}\n{}\n\n",
-                c.id,
-                ledger.session,
-                c.kind,
-                c.key.as_ref().map_or(String::new(), |k| format!(" [{k}]")),
+                inert(&c.id),
+                inert(&ledger.session),
+                inert(&c.kind),
+                c.key
+                    .as_ref()
+                    .map_or(String::new(), |k| format!(" [{}]", inert(k))),
                 derived_name(c.derived),
-                c.hash
+                inert(&c.hash)
             ));
             out.push_str(&super::printable(&c.text));
             out.push_str("\n\nhistory:\n");

@@ -12,7 +12,7 @@ use crate::diagnostics::{Code, Diagnostic};
 pub(crate) const HOOK_INPUT: Explanation = Explanation {
     code: Code::HookInput,
     summary: "a hook was called with input that is not the runtime's hook payload",
-    details: "Claude Code calls `ctxguard hook claude-code EVENT` with one JSON object on standard input: the session, the transcript and what the event is about. Input that is not a JSON object, names no session, or is for another event than the one the hook was installed for cannot be acted on. The hook then does nothing and says why on standard error, and exits 0: a guard that breaks the session is worse than none. Missing fields, `null` for a string and fields ctxguard does not know are not this warning: older and newer runtimes send them.",
+    details: "Claude Code calls `ctxguard hook claude-code EVENT` with one JSON object on standard input: the session, the transcript and what the event is about. Input that is not a JSON object, names no session, or is for another event than the one the hook was installed for cannot be acted on. A guard that cannot decide refuses: PreCompact then refuses the compaction (exit 2; Claude Code 2.1.105 and later honour it), PostCompact tells the user its check did not run, and UserPromptSubmit, PostToolUse and SessionStart never block (an exit 2 at UserPromptSubmit would discard what the user typed): they say why, and the session goes on. Missing fields, `null` for a string and fields ctxguard does not know are not this warning: older and newer runtimes send them.",
     example: &[("payload.json", "compact, please\n")],
     run: "hook claude-code PreCompact --input payload.json",
     fix: "Install the hooks with `ctxguard init claude-code`, which wires each event to the hook of the same name. To replay a hook by hand, give it a payload as Claude Code writes it (`ctxguard hook claude-code PreCompact --input payload.json`).",
@@ -22,7 +22,7 @@ pub(crate) const HOOK_INPUT: Explanation = Explanation {
 pub(crate) fn hook_input(event: &str, why: &str) -> Diagnostic {
     Diagnostic::new(
         Code::HookInput,
-        format!("the {event} hook's input {why}; the hook did nothing"),
+        format!("the {event} hook's input {why}"),
     )
     .help("Claude Code sends one JSON object with `session_id` on standard input; `ctxguard init claude-code` wires each event to its own hook")
 }
