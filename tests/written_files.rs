@@ -136,11 +136,17 @@ fn a_silenced_timeout_is_left_as_written() {
         "settings.json hook-timeout-units: the linter really runs for an hour\n",
     )
     .expect("write");
-    Test::new()
-        .args(&["check", "--fix", ".claude/settings.json"])
-        .current_dir(dir.path())
-        .any_status()
-        .run();
+    let fix = |extra: &[&str]| {
+        let mut args = vec!["check", "--fix"];
+        args.extend_from_slice(extra);
+        args.push(".claude/settings.json");
+        Test::new()
+            .args(&args)
+            .current_dir(dir.path())
+            .any_status()
+            .run();
+    };
+    fix(&[]);
     assert!(
         read(&settings).contains("\"timeout\": 3600"),
         "{}",
@@ -148,24 +154,10 @@ fn a_silenced_timeout_is_left_as_written() {
     );
     // Allowed on the command line: the same.
     std::fs::remove_file(dir.path().join(".claude/.ctxguard-ignore")).expect("rm");
-    Test::new()
-        .args(&[
-            "check",
-            "--fix",
-            "-A",
-            "hook-timeout-units",
-            ".claude/settings.json",
-        ])
-        .current_dir(dir.path())
-        .any_status()
-        .run();
+    fix(&["-A", "hook-timeout-units"]);
     assert!(read(&settings).contains("\"timeout\": 3600"));
     // Not silenced, it is fixed.
-    Test::new()
-        .args(&["check", "--fix", ".claude/settings.json"])
-        .current_dir(dir.path())
-        .any_status()
-        .run();
+    fix(&[]);
     assert!(
         read(&settings).contains("\"timeout\": 4"),
         "{}",

@@ -265,46 +265,20 @@ fn approved_plan(payload: &Payload, access: &Access) -> Option<String> {
 
 /// The answers of an `AskUserQuestion` call, however this version gives
 /// them: `tool_response.answers` (the transcript's `toolUseResult`),
-/// `tool_input.answers`, or the tool's text, `User has answered your
-/// questions: "Q"="A", …`.
+/// `tool_input.answers`, or the tool's text — read as the importer reads
+/// the transcript's tool results.
 fn answers(payload: &Payload) -> Vec<(String, String)> {
-    let object = payload
-        .tool_response
-        .get("answers")
-        .or_else(|| payload.tool_input.get("answers"))
-        .and_then(Value::as_object);
-    if let Some(object) = object {
-        return object
-            .iter()
-            .map(|(q, a)| {
-                let a = match a {
-                    Value::String(a) => a.clone(),
-                    Value::Array(items) => items
-                        .iter()
-                        .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_owned))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    other => other.to_string(),
-                };
-                (q.clone(), a)
-            })
-            .collect();
-    }
+    let structured = if payload.tool_response.get("answers").is_some() {
+        &payload.tool_response
+    } else {
+        &payload.tool_input
+    };
     let text = match &payload.tool_response {
         Value::String(text) => text.clone(),
         other => crate::import::records::text_of(other),
     };
-    static PAIR: LazyLock<Regex> = LazyLock::new(|| {
-        #[allow(clippy::expect_used)]
-        Regex::new(r#""((?:[^"\\]|\\.)*)"="((?:[^"\\]|\\.)*)""#).expect("the pair pattern compiles")
-    });
-    match text.split_once("User has answered your questions:") {
-        Some((_, rest)) => PAIR
-            .captures_iter(rest)
-            .map(|c| (c[1].to_owned(), c[2].to_owned()))
-            .collect(),
-        None => Vec::new(),
-    }
+    let questions = crate::import::claude_code::questions(&payload.tool_input);
+    crate::import::claude_code::answers(structured, &text, &questions)
 }
 
 /// PreCompact: brings the ledger level with the transcript (prompts typed

@@ -333,17 +333,7 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
 fn restored(path: &Path, now: Option<&str>) -> Option<String> {
     let now = now?;
     let hook = installed_as(now)?;
-    let request = InitRequest {
-        scope: Scope::Project,
-        project: PathBuf::from("."),
-        config_dir: None,
-        command: hook.program,
-        policy: hook.policy,
-        claude_version: hook.claude_version,
-        remove: false,
-        dry_run: false,
-        access: Access::default(),
-    };
+    let request = install(hook.program, hook.policy, hook.claude_version);
     crate::source::write::backups(path)
         .iter()
         .rev()
@@ -372,21 +362,31 @@ pub(crate) fn merge_text(
     text: &str,
     claude_version: Option<Version>,
 ) -> Result<String, Vec<Diagnostic>> {
-    let installed = installed_as(text);
-    let request = InitRequest {
+    let request = match installed_as(text) {
+        Some(hook) => install(hook.program, hook.policy, claude_version),
+        None => install("ctxguard".to_owned(), None, claude_version),
+    };
+    merged(&request, Path::new("settings.json"), Some(text))
+}
+
+/// The request that installs hooks running `command` with `policy` for
+/// `claude_version`, to merge them into a text already read.
+fn install(
+    command: String,
+    policy: Option<String>,
+    claude_version: Option<Version>,
+) -> InitRequest {
+    InitRequest {
         scope: Scope::Project,
         project: PathBuf::from("."),
         config_dir: None,
-        command: installed
-            .as_ref()
-            .map_or_else(|| "ctxguard".to_owned(), |hook| hook.program.clone()),
-        policy: installed.and_then(|hook| hook.policy),
+        command,
+        policy,
         claude_version,
         remove: false,
         dry_run: false,
         access: Access::default(),
-    };
-    merged(&request, Path::new("settings.json"), Some(text))
+    }
 }
 
 /// The settings text with ctxguard's hooks merged in (or taken out).

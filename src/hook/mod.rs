@@ -192,17 +192,25 @@ pub struct HookReport {
 /// report of `event` that failed with `why`, answered as any failure of
 /// that event is (PreCompact refuses; UserPromptSubmit never blocks).
 pub fn hook_not_started(event: HookEvent, why: &str) -> HookReport {
-    HookReport {
+    failed(
         event,
-        ledger: None,
-        echo: false,
-        outcome: Outcome::Failed(vec![Diagnostic::new(
+        Diagnostic::new(
             crate::diagnostics::Code::HookInput,
             format!("the {} hook could not start: {why}", event.name()),
         )
         .help(
             "run `ctxguard init claude-code` again to rewrite the hooks as this ctxguard runs them",
-        )]),
+        ),
+    )
+}
+
+/// A report of `event` that failed, before it had a ledger, with `why`.
+fn failed(event: HookEvent, why: Diagnostic) -> HookReport {
+    HookReport {
+        event,
+        ledger: None,
+        echo: false,
+        outcome: Outcome::Failed(vec![why]),
         problems: Vec::new(),
     }
 }
@@ -218,20 +226,17 @@ pub fn run_hook(request: &HookRequest) -> HookReport {
             .map(|s| (*s).to_owned())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        HookReport {
-            event: request.event,
-            ledger: None,
-            echo: false,
-            outcome: Outcome::Failed(vec![Diagnostic::new(
+        failed(
+            request.event,
+            Diagnostic::new(
                 crate::diagnostics::Code::HookInput,
                 format!(
                     "the {} hook failed inside ctxguard ({what})",
                     request.event.name()
                 ),
             )
-            .help("please report this with the payload (`--input FILE` replays it)")]),
-            problems: Vec::new(),
-        }
+            .help("please report this with the payload (`--input FILE` replays it)"),
+        )
     })
 }
 

@@ -22,6 +22,8 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::source::read::same_file;
+
 /// Whether the file's present text is backed up before it is replaced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backup {
@@ -481,17 +483,6 @@ fn is_link_error(e: &std::io::Error) -> bool {
 #[cfg(not(unix))]
 fn is_link_error(_e: &std::io::Error) -> bool {
     false
-}
-
-#[cfg(unix)]
-fn same_file(a: &Metadata, b: &Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    (a.dev(), a.ino()) == (b.dev(), b.ino())
-}
-
-#[cfg(not(unix))]
-fn same_file(a: &Metadata, b: &Metadata) -> bool {
-    a.len() == b.len()
 }
 
 /// Makes a rename in `dir` durable; a folder that cannot be synced (some

@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use libtest_mimic::Failed;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::claude_code::output_within;
 use crate::npm::Package;
@@ -146,40 +146,15 @@ fn session(package: &Package) -> Result<(), Failed> {
     ensure(server.unused() == (0, 0), || {
         format!("the script was not used up: {:?}", server.unused())
     })?;
-    let audit = support::ctxguard(
-        &pi.dir,
-        &["audit", "--format", "json", &file.to_string_lossy()],
-    );
-    let report: Value = serde_json::from_slice(&audit.stdout)
-        .map_err(|e| format!("audit --format json: {e}\n{}", said(&audit)))?;
-    let events = report["events"].as_array().cloned().unwrap_or_default();
-    let placed: Vec<u64> = events
-        .iter()
-        .filter_map(|e| e["compaction_line"].as_u64())
-        .collect();
-    let expected: Vec<u64> = lines.iter().map(|&l| l as u64).collect();
-    ensure(placed == expected, || {
-        format!(
-            "audit placed the compactions at {placed:?}, the session has them at {expected:?}\n{}",
-            said(&audit)
-        )
-    })?;
-    let outcome = |event: &Value, text: &str| {
-        event["commitments"]
-            .as_array()
-            .and_then(|cs| {
-                cs.iter()
-                    .find(|c| c["text"].as_str().is_some_and(|t| t.contains(text)))
-            })
-            .map(|c| c["outcome"].clone())
-    };
+    let (events, said_by_audit) = support::audited(&pi.dir, file, &lines)?;
+    let outcome = support::outcome_holding;
     ensure(
         outcome(&events[0], CONSTRAINT) == Some(json!("lost")),
         || {
             format!(
                 "audit: the dropped constraint is {:?} at compaction 1\n{}",
                 outcome(&events[0], CONSTRAINT),
-                said(&audit)
+                said_by_audit
             )
         },
     )?;

@@ -102,3 +102,38 @@ pub fn fixtures() -> PathBuf {
         .join("fixtures")
         .join("runtimes")
 }
+
+/// `ctxguard audit --format json` of the session file `file` the real
+/// client wrote: its events, each of which must stand at the line the
+/// client put a compaction (`lines`, 1-based), and what ctxguard said.
+pub fn audited(cwd: &Path, file: &Path, lines: &[usize]) -> Result<(Vec<Value>, String), Failed> {
+    let audit = ctxguard(cwd, &["audit", "--format", "json", &file.to_string_lossy()]);
+    let report: Value = serde_json::from_slice(&audit.stdout)
+        .map_err(|e| format!("audit --format json: {e}\n{}", said(&audit)))?;
+    let events = report["events"].as_array().cloned().unwrap_or_default();
+    let placed: Vec<u64> = events
+        .iter()
+        .filter_map(|e| e["compaction_line"].as_u64())
+        .collect();
+    let expected: Vec<u64> = lines.iter().map(|&l| l as u64).collect();
+    ensure(placed == expected, || {
+        format!(
+            "audit placed the compactions of {} at {placed:?}, the client wrote them at {expected:?}\n{}",
+            file.display(),
+            said(&audit)
+        )
+    })?;
+    Ok((events, said(&audit)))
+}
+
+/// The outcome the audit gave, at `event`, to the commitment whose text
+/// holds `text`.
+pub fn outcome_holding(event: &Value, text: &str) -> Option<Value> {
+    event["commitments"]
+        .as_array()
+        .and_then(|cs| {
+            cs.iter()
+                .find(|c| c["text"].as_str().is_some_and(|t| t.contains(text)))
+        })
+        .map(|c| c["outcome"].clone())
+}

@@ -323,24 +323,7 @@ pub fn guard(package: &Package) -> Result<(), Failed> {
 
     // The transcript the real client wrote imports, every compaction at
     // its line, and the audit judges it as the ledger did.
-    let audit = support::ctxguard(
-        &claude.dir,
-        &["audit", "--format", "json", &transcript.to_string_lossy()],
-    );
-    let report: Value = serde_json::from_slice(&audit.stdout)
-        .map_err(|e| format!("audit --format json: {e}\n{}", said(&audit)))?;
-    let events = report["events"].as_array().cloned().unwrap_or_default();
-    let lines: Vec<u64> = events
-        .iter()
-        .filter_map(|e| e["compaction_line"].as_u64())
-        .collect();
-    let expected: Vec<u64> = boundaries.iter().map(|&l| l as u64).collect();
-    ensure(lines == expected, || {
-        format!(
-            "audit placed the compactions at {lines:?}, the boundaries are at {expected:?}\n{}",
-            said(&audit)
-        )
-    })?;
+    let (events, _) = support::audited(&claude.dir, &transcript, &boundaries)?;
     let outcome = |event: &Value, text: &str| {
         event["commitments"]
             .as_array()
