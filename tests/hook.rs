@@ -320,6 +320,153 @@ fn pre_compact_catches_up_with_the_transcript() {
 }
 
 #[test]
+fn a_discharge_or_unpin_outlasts_the_catch_up_and_saying_it_again_holds_again() {
+    let session = Session::new().with_transcript("transcript-2.1.226.jsonl");
+    let parser = "Keep the parser at src/legacy/parser_v2.py for now.";
+    // Recorded as typed, then discharged: the blocked compaction's advice.
+    session.hook(
+        "UserPromptSubmit",
+        &format!(
+            r#"{{"session_id":"5e55-0001","transcript_path":"TRANSCRIPT","prompt":"{parser}"}}"#
+        ),
+        &[],
+    );
+    let pinned = r#"{"session_id":"5e55-0001","transcript_path":"TRANSCRIPT","prompt":"pin constraint no-drop: Do not drop columns."}"#;
+    session.hook("UserPromptSubmit", pinned, &[]);
+    let id = session
+        .commitments()
+        .iter()
+        .find(|c| c["text"] == parser)
+        .and_then(|c| c["id"].as_str().map(str::to_owned))
+        .expect("recorded");
+    // The transcript also carries the pin, typed before it was unpinned.
+    let mut transcript = std::fs::read_to_string(&session.transcript).expect("transcript");
+    transcript.push_str(
+        r#"{"parentUuid":"a-1","type":"user","sessionId":"5e55-0001","version":"2.1.226","message":{"role":"user","content":"pin constraint no-drop: Do not drop columns."},"uuid":"u-2","timestamp":"2026-08-18T18:01:00.000Z"}"#,
+    );
+    transcript.push('\n');
+    std::fs::write(&session.transcript, transcript).expect("written");
+    assert_eq!(session.ledger(&["discharge", &id]).status, 0);
+    assert_eq!(session.ledger(&["unpin", "no-drop"]).status, 0);
+    let records = || {
+        session
+            .ledger(&["list", "--all", "--format", "json"])
+            .stdout
+    };
+    let before = records();
+    // The catch-up reads both again from the transcript and records neither.
+    assert_eq!(session.fixture("PreCompact-manual").status, 0);
+    assert_eq!(
+        records(),
+        before,
+        "the catch-up undid a discharge or an unpin"
+    );
+    let start = session.fixture("SessionStart-compact");
+    assert!(!start.stdout.contains(parser), "{}", start.stdout);
+    assert!(
+        !start.stdout.contains("Do not drop columns."),
+        "{}",
+        start.stdout
+    );
+    let post = session.hook(
+        "PostCompact",
+        r#"{"session_id":"5e55-0001","compact_summary":"We talked about the parser."}"#,
+        &[],
+    );
+    assert_eq!((post.status, post.stderr.as_str()), (0, ""));
+    // Said again, it holds again.
+    session.hook("UserPromptSubmit", pinned, &[]);
+    let active: Vec<Value> = session
+        .commitments()
+        .into_iter()
+        .filter(|c| c["status"] == "active")
+        .collect();
+    assert_eq!(active.len(), 1, "{active:?}");
+    assert_eq!(active[0]["key"], "no-drop");
+}
+
+#[test]
+fn a_paste_is_material_not_forty_thousand_commitments() {
+    // 40,000 lines of prose that reads like requests, with two pins in it.
+    let verbs = ["Keep", "Use", "Never drop", "Always run", "Move"];
+    let mut prompt = String::from("pin constraint no-drop: Do not drop columns.\n");
+    for i in 0..40_000 {
+        prompt.push_str(&format!(
+            "{} the table t{i} before the migration step {i}.\n",
+            verbs[i % verbs.len()]
+        ));
+        if i == 20_000 {
+            prompt.push_str("pin identifier parser: src/legacy/parser_v2.py\n");
+        }
+    }
+    let session = Session::new();
+    let payload = json!({"session_id": "s1", "prompt": prompt}).to_string();
+    let output = session.hook("UserPromptSubmit", &payload, &[]);
+    assert_eq!(output.status, 0, "{}", output.stderr);
+    let said = system_message(&output);
+    assert!(
+        said.contains("40000 statements") && said.contains("pin what must hold"),
+        "{said}"
+    );
+    let mut recorded: Vec<String> = session
+        .commitments()
+        .iter()
+        .map(|c| c["text"].as_str().unwrap_or("").to_owned())
+        .collect();
+    recorded.sort();
+    assert_eq!(recorded, ["Do not drop columns.", "src/legacy/parser_v2.py"]);
+    // So a compaction is not refused for what no one asked to keep.
+    let output = session.hook(
+        "PreCompact",
+        r#"{"session_id":"s1","trigger":"auto"}"#,
+        &[],
+    );
+    assert_eq!(output.status, 0, "{}", output.stderr);
+    // A message of a few dozen requests is still read request by request.
+    let session = Session::new();
+    let prompt: String = (0..MATERIAL)
+        .map(|i| format!("Keep the table t{i} before the migration.\n\n"))
+        .collect();
+    let payload = json!({"session_id": "s2", "prompt": prompt}).to_string();
+    assert_eq!(session.hook("UserPromptSubmit", &payload, &[]).status, 0);
+    assert_eq!(session.commitments().len(), MATERIAL);
+}
+
+/// The most statements one message binds without pins.
+const MATERIAL: usize = 64;
+
+#[test]
+fn a_transcript_pinning_a_key_twice_catches_up_with_its_last_text() {
+    let session = Session::new().with_transcript("transcript-2.1.226.jsonl");
+    let mut transcript = std::fs::read_to_string(&session.transcript).expect("transcript");
+    for (n, text) in ["Keep every column.", "Keep every column and index."]
+        .iter()
+        .enumerate()
+    {
+        transcript.push_str(&format!(
+            r#"{{"type":"user","sessionId":"5e55-0001","version":"2.1.226","message":{{"role":"user","content":"pin constraint columns: {text}"}},"uuid":"p-{n}","timestamp":"2026-08-18T18:0{n}:30.000Z"}}"#
+        ));
+        transcript.push('\n');
+    }
+    std::fs::write(&session.transcript, transcript).expect("written");
+    // The later pin reached the ledger through the prompt hook; the earlier
+    // one was typed before the hooks were installed.
+    session.hook(
+        "UserPromptSubmit",
+        r#"{"session_id":"5e55-0001","prompt":"pin constraint columns: Keep every column and index."}"#,
+        &[],
+    );
+    assert_eq!(session.fixture("PreCompact-manual").status, 0);
+    let pins: Vec<Value> = session
+        .commitments()
+        .into_iter()
+        .filter(|c| c["key"] == "columns")
+        .collect();
+    assert_eq!(pins.len(), 1);
+    assert_eq!(pins[0]["text"], "Keep every column and index.");
+}
+
+#[test]
 fn post_compact_names_what_the_summary_lost_altered_and_invented() {
     let session = Session::new();
     session.fixture("UserPromptSubmit");

@@ -10,6 +10,7 @@
 //! are set apart — counted and listed, never reported as lost, never given
 //! back to the model as a commitment that still holds.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -218,9 +219,9 @@ pub(crate) struct Context {
 }
 
 /// Whether `unit` of `message` binds; `Err` says why not.
-pub(crate) fn binding(unit: &Unit, message: &str, context: Context) -> Result<(), NotBinding> {
+pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<(), NotBinding> {
     let answering = context.answering;
-    let text = unit.text(message);
+    let text = unit.text(message.text);
     match unit.shape {
         Shape::Heading | Shape::Html => return Err(NotBinding::Debris),
         Shape::Quote => return Err(NotBinding::Pasted),
@@ -233,7 +234,7 @@ pub(crate) fn binding(unit: &Unit, message: &str, context: Context) -> Result<()
         }
         Shape::Sentence | Shape::Item | Shape::Row => {}
     }
-    if pasted(text) || code(text) || in_pasted_output(unit, message) {
+    if pasted(text) || code(text) || message.in_pasted_output(unit.range.start) {
         return Err(NotBinding::Pasted);
     }
     if COMMAND.is_match(text.trim()) {
@@ -315,7 +316,7 @@ pub(crate) fn directive(text: &str) -> bool {
         w.chars().count() >= 5
             && ["always", "never", "needs", "should", "please"]
                 .iter()
-                .any(|m| *m != w && strsim::damerau_levenshtein(m, &w) == 1)
+                .any(|m| *m != w && one_letter_off(m, &w))
     }) {
         return true;
     }
@@ -352,7 +353,15 @@ fn imperative(word: &str) -> bool {
         || (word.chars().count() >= 5
             && IMPERATIVES
                 .iter()
-                .any(|verb| verb.len() >= 5 && strsim::damerau_levenshtein(verb, word) == 1))
+                .any(|verb| verb.len() >= 5 && one_letter_off(verb, word)))
+}
+
+/// One letter added, dropped, changed or two swapped: a typo of `word`.
+/// Lengths apart by more than one cannot be, and are not compared.
+fn one_letter_off(word: &str, typed: &str) -> bool {
+    word.len().abs_diff(typed.len()) <= 4
+        && word.chars().count().abs_diff(typed.chars().count()) <= 1
+        && strsim::damerau_levenshtein(word, typed) == 1
 }
 
 /// Words that follow a noun, not a verb used as an instruction.
@@ -457,46 +466,84 @@ fn output_line(line: &str) -> bool {
     PASTED_LINE.is_match(line) || TERMINAL_LINE.is_match(line)
 }
 
-/// Whether `unit` stands inside output the user pasted: a message of many
-/// lines that is mostly output, from its first output line to its last,
-/// or a paragraph of a few lines that is. A sentence of the output reads
-/// like a request ("Run `pnpm approve-builds` to pick …"); it is the
-/// tool's, not the user's. The user's own words before and after the
-/// output are judged as they stand.
-fn in_pasted_output(unit: &Unit, message: &str) -> bool {
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for line in message.split_inclusive('\n') {
-        lines.push((at, line));
-        at += line.len();
-    }
-    let filled: Vec<&(usize, &str)> = lines.iter().filter(|(_, l)| !l.trim().is_empty()).collect();
-    let output: Vec<usize> = filled
-        .iter()
-        .filter(|(_, l)| output_line(l))
-        .map(|(start, _)| *start)
-        .collect();
-    let start = unit.range.start;
-    if filled.len() >= 8 && output.len() * 5 >= filled.len() * 2 {
-        let first = output.first().copied().unwrap_or(usize::MAX);
-        let last_line_end = output
-            .last()
-            .and_then(|last| lines.iter().find(|(s, _)| s == last))
-            .map_or(0, |(s, l)| s + l.len());
-        if first <= start && start < last_line_end {
-            return true;
+/// A message the user typed, with where pasted output stands in it: worked
+/// out once per message, asked of every unit in it, so a paste of 40,000
+/// lines costs one pass, not one per unit.
+pub(crate) struct Prose<'a> {
+    text: &'a str,
+    /// Where each line starts.
+    starts: Vec<usize>,
+    /// Whether each line stands in (or, blank, closes) a paragraph of a few
+    /// lines that is mostly output.
+    output_paragraph: Vec<bool>,
+    /// From the first output line to the end of the last, when the message
+    /// is many lines and mostly output.
+    output_block: Option<Range<usize>>,
+}
+
+impl<'a> Prose<'a> {
+    pub(crate) fn new(text: &'a str) -> Prose<'a> {
+        let mut starts = Vec::new();
+        let mut output_paragraph = Vec::new();
+        let (mut filled, mut outputs) = (0usize, Vec::new());
+        // The paragraph being read: its first line, its lines, its output lines.
+        let (mut from, mut lines, mut output) = (0usize, 0usize, 0usize);
+        let close = |flags: &mut Vec<bool>, from: usize, lines: usize, output: usize| {
+            let is = lines >= 4 && output * 2 > lines;
+            flags[from..from + lines].fill(is);
+            is
+        };
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            starts.push(at);
+            output_paragraph.push(false);
+            let i = starts.len() - 1;
+            if line.trim().is_empty() {
+                // A blank line answers for the paragraph it closes.
+                let is = close(&mut output_paragraph, from, lines, output);
+                output_paragraph[i] = lines > 0 && is;
+                (from, lines, output) = (i + 1, 0, 0);
+            } else {
+                filled += 1;
+                lines += 1;
+                if output_line(line) {
+                    output += 1;
+                    outputs.push(at..at + line.len());
+                }
+            }
+            at += line.len();
+        }
+        close(&mut output_paragraph, from, lines, output);
+        let output_block = (filled >= 8 && outputs.len() * 5 >= filled * 2).then(|| {
+            outputs.first().map(|f| f.start).unwrap_or(0)..outputs.last().map_or(0, |l| l.end)
+        });
+        Prose {
+            text,
+            starts,
+            output_paragraph,
+            output_block,
         }
     }
-    // The paragraph the unit stands in.
-    let Some(here) = lines.iter().rposition(|(s, _)| *s <= start) else {
-        return false;
-    };
-    let blank = |i: &usize| lines[*i].1.trim().is_empty();
-    let from = (0..here).rev().find(blank).map_or(0, |i| i + 1);
-    let to = (here..lines.len()).find(blank).unwrap_or(lines.len());
-    let paragraph = &lines[from..to];
-    paragraph.len() >= 4
-        && paragraph.iter().filter(|(_, l)| output_line(l)).count() * 2 > paragraph.len()
+
+    /// Whether what starts at `start` stands inside output the user pasted:
+    /// a message of many lines that is mostly output, from its first output
+    /// line to its last, or a paragraph of a few lines that is. A sentence
+    /// of the output reads like a request ("Run `pnpm approve-builds` to
+    /// pick …"); it is the tool's, not the user's. The user's own words
+    /// before and after the output are judged as they stand.
+    fn in_pasted_output(&self, start: usize) -> bool {
+        if self
+            .output_block
+            .as_ref()
+            .is_some_and(|b| b.contains(&start))
+        {
+            return true;
+        }
+        match self.starts.partition_point(|&s| s <= start) {
+            0 => false,
+            n => self.output_paragraph[n - 1],
+        }
+    }
 }
 
 /// Output, not words: most lines (or a block that opens as output and goes
@@ -530,7 +577,7 @@ mod tests {
     fn why(text: &str) -> Vec<Result<(), NotBinding>> {
         units(text)
             .iter()
-            .map(|u| binding(u, text, Context::default()))
+            .map(|u| binding(u, &Prose::new(text), Context::default()))
             .collect()
     }
 
@@ -593,7 +640,7 @@ mod tests {
         );
         let units = units("Rustup");
         let answering = Context { answering: true };
-        assert_eq!(binding(&units[0], "Rustup", answering), Ok(()));
+        assert_eq!(binding(&units[0], &Prose::new("Rustup"), answering), Ok(()));
         assert_eq!(why("https://github.com/acme/api"), [Ok(())]);
     }
 }

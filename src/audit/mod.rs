@@ -388,7 +388,16 @@ pub(crate) struct Typed {
     pub apart: Vec<(String, NotBinding)>,
     /// Pins of kinds the policy does not declare.
     pub unknown: Vec<import::classify::UnknownPin>,
+    /// Statements set apart because the message held more than
+    /// [`MATERIAL`]: what was handed over, not said.
+    pub material: usize,
 }
+
+/// The most statements one message can bind without pins: the most any
+/// real session of the corpora holds in one message is 21. Beyond it, the
+/// message is material handed over, and a paste of 40,000 lines does not
+/// become 40,000 commitments that no compaction can hold.
+pub const MATERIAL: usize = 64;
 
 /// What the user typed in one message, cut into units: what binds, what is
 /// set apart and why. `answering`: the agent's message before it offered
@@ -399,29 +408,43 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
         binds: Vec::new(),
         apart: Vec::new(),
         unknown: Vec::new(),
+        material: 0,
     };
     let mut prose = String::new();
     let context = binding::Context { answering };
-    let flush = |prose: &mut String, typed: &mut Typed| {
+    // Statements that bind so far, pins aside.
+    let mut statements = 0;
+    let mut flush = |prose: &mut String, typed: &mut Typed| {
+        let message = binding::Prose::new(prose);
         for unit in units(prose) {
             let text = unit.text(prose).to_owned();
-            match binding::binding(&unit, prose, context) {
-                Ok(()) => typed.binds.push(match policy.first_hint(&text) {
-                    Some((k, hint)) => import::classify::Piece {
-                        kind: RegionKind::Commitment(policy.kinds[k].name.clone()),
-                        key: None,
-                        text,
-                        derived: Some(Derived::Hint),
-                        hint: Some(hint.pattern.clone()),
-                    },
-                    None => import::classify::Piece {
-                        kind: RegionKind::Unclassified,
-                        key: None,
-                        text,
-                        derived: Some(Derived::Sentence),
-                        hint: None,
-                    },
-                }),
+            // Past the bound the message is material whatever the rest
+            // is: the rest is set apart unjudged.
+            if statements > MATERIAL {
+                typed.material += 1;
+                typed.apart.push((text, NotBinding::Pasted));
+                continue;
+            }
+            match binding::binding(&unit, &message, context) {
+                Ok(()) => {
+                    statements += 1;
+                    typed.binds.push(match policy.first_hint(&text) {
+                        Some((k, hint)) => import::classify::Piece {
+                            kind: RegionKind::Commitment(policy.kinds[k].name.clone()),
+                            key: None,
+                            text,
+                            derived: Some(Derived::Hint),
+                            hint: Some(hint.pattern.clone()),
+                        },
+                        None => import::classify::Piece {
+                            kind: RegionKind::Unclassified,
+                            key: None,
+                            text,
+                            derived: Some(Derived::Sentence),
+                            hint: None,
+                        },
+                    })
+                }
                 Err(why) => typed.apart.push((text, why)),
             }
         }
@@ -467,6 +490,19 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
         });
     }
     flush(&mut prose, &mut typed);
+    // More statements than anyone types as rules in one message: material
+    // handed over (a long document, a chat pasted back), not the user's
+    // commitments. Only what they pinned in it binds.
+    if statements > MATERIAL {
+        let (pins, material): (Vec<_>, Vec<_>) = std::mem::take(&mut typed.binds)
+            .into_iter()
+            .partition(|p| p.derived == Some(Derived::Pin));
+        typed.binds = pins;
+        typed.material += material.len();
+        typed
+            .apart
+            .extend(material.into_iter().map(|p| (p.text, NotBinding::Pasted)));
+    }
     typed
 }
 

@@ -2,6 +2,7 @@
 //! session's ledger to what happened. Nothing here prints; `report::hook`
 //! turns each outcome into the hook's output and exit code.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -112,33 +113,29 @@ fn prompt(
         transcript: payload.transcript_path.clone(),
         ..Source::default()
     };
-    let (commitments, unknown) = typed(policy, prompt, &source);
-    let recorded = record(ledger, commitments, problems)?;
+    let (commitments, typed) = typed(policy, prompt, &source);
+    let recorded = record(ledger, commitments, Said::Now, problems)?;
     Ok(Outcome::Recorded {
         recorded,
-        unknown: unknown
+        unknown: typed
+            .unknown
             .into_iter()
             .map(|pin| Unpinned {
                 kind: pin.kind,
                 suggestion: pin.suggestion,
             })
             .collect(),
+        material: typed.material,
     })
 }
 
-/// What the user typed, as commitments from `source`; and the pins of
-/// kinds the policy does not declare.
-fn typed(
-    policy: &Policy,
-    text: &str,
-    source: &Source,
-) -> (Vec<Commitment>, Vec<crate::import::classify::UnknownPin>) {
+/// What the user typed, as commitments from `source`; and what else
+/// reading it found (pins of kinds the policy does not declare, material).
+fn typed(policy: &Policy, text: &str, source: &Source) -> (Vec<Commitment>, crate::audit::Typed) {
     // Only what binds: a question, an acknowledgement or a pasted log is
     // never given back to the model as a commitment that still holds.
-    let typed = crate::audit::typed_units(policy, text, false);
-    let unknown = typed.unknown;
-    let commitments = typed
-        .binds
+    let mut typed = crate::audit::typed_units(policy, text, false);
+    let commitments = std::mem::take(&mut typed.binds)
         .into_iter()
         .filter_map(|piece| {
             let derived = piece.derived?;
@@ -148,7 +145,7 @@ fn typed(
             Some(c)
         })
         .collect();
-    (commitments, unknown)
+    (commitments, typed)
 }
 
 /// The user's choice in a question, written as the import writes it
@@ -166,24 +163,42 @@ fn answer(policy: &Policy, question: &str, choice: &str, source: Source) -> Comm
     )
 }
 
-/// Appends the commitments the ledger does not already hold as they are.
+/// Where commitments handed to [`record`] come from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Said {
+    /// Said now (a prompt, a choice): recorded unless active as it is, so
+    /// what the user says again after discharging it holds again.
+    Now,
+    /// Read back from the transcript: recorded only if the ledger never
+    /// held it, so what was discharged, unpinned or replaced stays so.
+    Before,
+}
+
+/// Appends the commitments the ledger does not already hold; linear in the
+/// ledger and the commitments.
 fn record(
     ledger: &Ledger,
     commitments: Vec<Commitment>,
+    said: Said,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Vec<Commitment>, super::ledger::LedgerError> {
     let state = read(ledger, problems)?;
-    let held = |c: &Commitment| {
-        state.active().any(|a| {
-            a.commitment.id == c.id && a.commitment.hash == c.hash && a.commitment.kind == c.kind
+    let active: HashSet<(&str, &str, &str)> = state
+        .active()
+        .map(|a| {
+            let c = &a.commitment;
+            (c.id.as_str(), c.hash.as_str(), c.kind.as_str())
         })
+        .collect();
+    let held = |c: &Commitment| match said {
+        Said::Now => active.contains(&(c.id.as_str(), c.hash.as_str(), c.kind.as_str())),
+        Said::Before => state.ever_recorded(c),
     };
-    let mut new: Vec<Commitment> = Vec::new();
-    for c in commitments {
-        if !held(&c) && !new.iter().any(|n| n.id == c.id && n.hash == c.hash) {
-            new.push(c);
-        }
-    }
+    let mut seen = HashSet::new();
+    let new: Vec<Commitment> = commitments
+        .into_iter()
+        .filter(|c| !held(c) && seen.insert((c.id.clone(), c.hash.clone())))
+        .collect();
     ledger.append(new.iter().cloned().map(entry).collect())?;
     Ok(new)
 }
@@ -239,10 +254,11 @@ fn tool(
             .collect(),
         _ => return Ok(Outcome::Quiet),
     };
-    let recorded = record(ledger, confirmed, problems)?;
+    let recorded = record(ledger, confirmed, Said::Now, problems)?;
     Ok(Outcome::Recorded {
         recorded,
         unknown: Vec::new(),
+        material: 0,
     })
 }
 
@@ -305,7 +321,7 @@ fn pre_compact(
             caught_up = from_transcript(policy, path, &now.messages);
         }
     }
-    let caught_up = record(ledger, caught_up, problems)?;
+    let caught_up = record(ledger, caught_up, Said::Before, problems)?;
     let state = read(ledger, problems)?;
     let (verdict, tokens, budget, reason) = fits(policy, &state, &ledger.name());
     let blocked = verdict == Verdict::Escalate;
@@ -361,7 +377,17 @@ fn from_transcript(
             _ => {}
         }
     }
+    // A key pinned again in the transcript holds its last text only.
+    let mut last = HashMap::new();
+    for (i, c) in found.iter().enumerate() {
+        last.insert(c.id.clone(), i);
+    }
     found
+        .into_iter()
+        .enumerate()
+        .filter(|(i, c)| last.get(&c.id) == Some(i))
+        .map(|(_, c)| c)
+        .collect()
 }
 
 /// Reads the ledger; the lines it skipped are reported once.

@@ -7,7 +7,7 @@
 //! active set. Only what the user typed or confirmed is stored: commitment
 //! texts, and of summaries and invented sentences only hashes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -240,6 +240,9 @@ pub struct State {
     pub records: usize,
     /// Lines skipped (`ledger-record`).
     pub problems: Vec<Diagnostic>,
+    /// Every text ever recorded under each id (`id` and `hash`), whatever
+    /// became of it since: what was discharged or replaced is still known.
+    recorded: HashSet<(String, String)>,
 }
 
 impl State {
@@ -248,6 +251,12 @@ impl State {
         self.commitments
             .iter()
             .filter(|c| c.status == Status::Active)
+    }
+
+    /// Whether this text was ever recorded under this id, active, replaced,
+    /// discharged or unpinned since.
+    pub fn ever_recorded(&self, c: &Commitment) -> bool {
+        self.recorded.contains(&(c.id.clone(), c.hash.clone()))
     }
 
     /// The commitment whose id, key or id prefix is `name`: `Err` with the
@@ -282,25 +291,28 @@ impl State {
             }
         };
         match record.entry {
-            Entry::Pinned(c) | Entry::Derived(c) | Entry::Confirmed(c) => match index.get(&c.id) {
-                Some(&i) => {
-                    let active = &mut self.commitments[i];
-                    active.commitment = c;
-                    active.line = line;
-                    active.status = Status::Active;
-                    active.unpinned = false;
+            Entry::Pinned(c) | Entry::Derived(c) | Entry::Confirmed(c) => {
+                self.recorded.insert((c.id.clone(), c.hash.clone()));
+                match index.get(&c.id) {
+                    Some(&i) => {
+                        let active = &mut self.commitments[i];
+                        active.commitment = c;
+                        active.line = line;
+                        active.status = Status::Active;
+                        active.unpinned = false;
+                    }
+                    None => {
+                        index.insert(c.id.clone(), self.commitments.len());
+                        self.commitments.push(Active {
+                            commitment: c,
+                            since: record.at,
+                            line,
+                            status: Status::Active,
+                            unpinned: false,
+                        });
+                    }
                 }
-                None => {
-                    index.insert(c.id.clone(), self.commitments.len());
-                    self.commitments.push(Active {
-                        commitment: c,
-                        since: record.at,
-                        line,
-                        status: Status::Active,
-                        unpinned: false,
-                    });
-                }
-            },
+            }
             Entry::Discharged(c) => change(&c.id, false),
             Entry::Unpinned(c) => change(&c.id, true),
             // A check belongs to the compaction before it: a new compaction

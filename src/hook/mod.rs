@@ -147,6 +147,9 @@ pub enum Outcome {
         recorded: Vec<Commitment>,
         /// Pins of kinds the policy does not declare (recorded unclassified).
         unknown: Vec<Unpinned>,
+        /// Statements of a prompt too long to be rules, set apart as
+        /// material handed over ([`crate::audit::MATERIAL`]).
+        material: usize,
     },
     /// PreCompact: the ledger snapshot, and the refusal, if any.
     Snapshot {

@@ -39,7 +39,11 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
         .map_or(String::from("ID"), |l| l.session.clone());
     match &report.outcome {
         Outcome::Quiet => {}
-        Outcome::Recorded { recorded, unknown } => {
+        Outcome::Recorded {
+            recorded,
+            unknown,
+            material,
+        } => {
             let mut output = serde_json::Map::new();
             let pins: Vec<String> = recorded
                 .iter()
@@ -58,8 +62,9 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                     }),
                 );
             }
+            let mut said = Vec::new();
             if !unknown.is_empty() {
-                let said: Vec<String> = unknown
+                let kinds: Vec<String> = unknown
                     .iter()
                     .map(|pin| {
                         let kind = crate::diagnostics::codes::echo(&pin.kind);
@@ -69,12 +74,21 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                         }
                     })
                     .collect();
+                said.push(format!(
+                    "the policy declares no such kind: {}; recorded as unclassified, still kept",
+                    kinds.join(", ")
+                ));
+            }
+            if *material > 0 {
+                said.push(format!(
+                    "this prompt holds {material} statements, more than {} in one message: taken as material handed over, not as commitments; pin what must hold (`pin constraint: TEXT`)",
+                    crate::audit::MATERIAL
+                ));
+            }
+            if !said.is_empty() {
                 output.insert(
                     "systemMessage".into(),
-                    json!(format!(
-                        "ctxguard: the policy declares no such kind: {}; recorded as unclassified, still kept",
-                        said.join(", ")
-                    )),
+                    json!(format!("ctxguard: {}", said.join("; "))),
                 );
             }
             if !output.is_empty() {
