@@ -585,3 +585,107 @@ fn a_codex_compaction_without_a_summary_is_judged_by_what_it_carried() {
     );
     assert_eq!(status, 1, "a loss, not an unauditable compaction");
 }
+
+/// `fixture`'s text with its first record made as large as a long paste.
+fn opening_with_a_paste(fixture: &str) -> String {
+    let text = std::fs::read_to_string(format!("{SESSIONS}/{fixture}")).expect("fixture");
+    let paste = "x".repeat(200_000);
+    if let Some(array) = text.trim_start().strip_prefix('[') {
+        // A JSON array of events: the first one carries the paste.
+        let mut events: Vec<Value> = serde_json::from_str(&format!("[{array}")).expect("JSON");
+        events[0]["pasted"] = Value::String(paste);
+        return serde_json::to_string(&events).expect("JSON");
+    }
+    let (first, rest) = text.split_once('\n').expect("lines");
+    let mut first: Value = serde_json::from_str(first).expect("a JSON line");
+    first["pasted"] = Value::String(paste);
+    format!("{first}\n{rest}")
+}
+
+/// Compactions of each session file in a folder audit, by file name.
+fn compactions_by_file(report: &Value) -> std::collections::BTreeMap<String, usize> {
+    let mut found = std::collections::BTreeMap::new();
+    for event in report["events"].as_array().expect("events") {
+        let file = event["source_file"].as_str().unwrap_or("");
+        let name = std::path::Path::new(file)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        *found.entry(name).or_insert(0) += 1;
+    }
+    found
+}
+
+#[test]
+fn a_session_is_recognized_however_large_its_first_record_and_however_its_tail_is_torn() {
+    let fixtures = [
+        "claude-code.jsonl",
+        "codex.jsonl",
+        "pi.jsonl",
+        "openhands-v0.json",
+        "openhands-v1.jsonl",
+    ];
+    let dir = tempfile::tempdir().expect("a folder");
+    for fixture in fixtures {
+        std::fs::write(dir.path().join(fixture), opening_with_a_paste(fixture)).expect("written");
+        // Being written as it is read: the last line torn inside `é`.
+        if fixture.ends_with(".jsonl") {
+            let mut bytes = std::fs::read(format!("{SESSIONS}/{fixture}")).expect("fixture");
+            bytes.extend_from_slice(b"{\"type\":\"user\",\"text\":\"caf\xC3");
+            std::fs::write(dir.path().join(format!("torn-{fixture}")), bytes).expect("written");
+        }
+    }
+    let folder = dir.path().display().to_string();
+    let (report, _) = audit_json(&[&folder]);
+    let found = compactions_by_file(&report);
+    for fixture in fixtures {
+        let (alone, _) = audit_json(&[&format!("{SESSIONS}/{fixture}")]);
+        let expected = alone["events"].as_array().map_or(0, Vec::len);
+        assert!(expected > 0, "{fixture}");
+        assert_eq!(found.get(fixture), Some(&expected), "{fixture}: {found:?}");
+        if fixture.ends_with(".jsonl") {
+            let torn = format!("torn-{fixture}");
+            assert_eq!(found.get(&torn), Some(&expected), "{torn}: {found:?}");
+        }
+    }
+    // The torn line is named, not the file refused.
+    let torn = dir.path().join("torn-codex.jsonl").display().to_string();
+    let output = Test::new().args(&["audit", &torn]).any_status().run();
+    assert_ne!(output.status, 2, "{}", output.stderr);
+    assert!(
+        !output.stderr.contains("not valid UTF-8"),
+        "{}",
+        output.stderr
+    );
+}
+
+#[test]
+fn a_folder_below_that_cannot_be_read_is_an_error_not_a_silent_pass() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("a folder");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("mode");
+    let session = std::fs::read(format!("{SESSIONS}/claude-code.jsonl")).expect("fixture");
+    std::fs::write(dir.path().join("a.jsonl"), &session).expect("written");
+    let closed = dir.path().join("team");
+    std::fs::create_dir(&closed).expect("a folder");
+    std::fs::write(closed.join("b.jsonl"), &session).expect("written");
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o000)).expect("mode");
+    let folder = dir.path().display().to_string();
+    let output = Test::new()
+        .args(&["audit", &folder])
+        .unprivileged()
+        .any_status()
+        .run();
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o755)).expect("mode");
+    assert_eq!(output.status, 2, "{}\n{}", output.stdout, output.stderr);
+    let said = common::flat(&format!("{}{}", output.stdout, output.stderr));
+    assert!(
+        said.contains(&format!(
+            "`{}` cannot be read (permission denied)",
+            closed.display()
+        )),
+        "{said}"
+    );
+    // What could be read is still audited.
+    assert!(said.contains("a.jsonl"), "{said}");
+}

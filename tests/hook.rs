@@ -414,13 +414,12 @@ fn a_paste_is_material_not_forty_thousand_commitments() {
         .map(|c| c["text"].as_str().unwrap_or("").to_owned())
         .collect();
     recorded.sort();
-    assert_eq!(recorded, ["Do not drop columns.", "src/legacy/parser_v2.py"]);
-    // So a compaction is not refused for what no one asked to keep.
-    let output = session.hook(
-        "PreCompact",
-        r#"{"session_id":"s1","trigger":"auto"}"#,
-        &[],
+    assert_eq!(
+        recorded,
+        ["Do not drop columns.", "src/legacy/parser_v2.py"]
     );
+    // So a compaction is not refused for what no one asked to keep.
+    let output = session.hook("PreCompact", r#"{"session_id":"s1","trigger":"auto"}"#, &[]);
     assert_eq!(output.status, 0, "{}", output.stderr);
     // A message of a few dozen requests is still read request by request.
     let session = Session::new();

@@ -52,7 +52,8 @@ pub fn audit_paths(
         Ok(loaded) => loaded,
         Err(diagnostics) => return report(diagnostics, Vec::new(), 0),
     };
-    let (files, named) = sessions(&request.paths);
+    let (files, named, unreadable) = sessions(&request.paths);
+    diagnostics.extend(unreadable);
     progress.start(files.len());
     let results: Vec<Audited> = files
         .par_iter()
@@ -82,10 +83,12 @@ pub fn audit_paths(
 }
 
 /// The files to audit, in path order: those named, and below each folder
-/// every `.jsonl`, `.json` and `.traj` file (links out of it not followed).
-fn sessions(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+/// every `.jsonl`, `.json` and `.traj` file (links out of it not followed);
+/// and what below a folder could not be read.
+fn sessions(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>, Vec<Diagnostic>) {
     let mut files = Vec::new();
     let mut named = Vec::new();
+    let mut unreadable = Vec::new();
     for path in paths {
         if !path.is_dir() {
             files.push(path.clone());
@@ -97,7 +100,11 @@ fn sessions(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
             .follow_links(false)
             .build();
         let mut found: Vec<PathBuf> = walk
-            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                entry
+                    .map_err(|error| unreadable.push(super::unreadable_below(path, &error)))
+                    .ok()
+            })
             .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
             .map(|entry| entry.into_path())
             .filter(|p| {
@@ -108,7 +115,7 @@ fn sessions(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
         found.sort();
         files.extend(found);
     }
-    (files, named)
+    (files, named, unreadable)
 }
 
 /// One session: its events audited, and what could not be read. A file
@@ -120,7 +127,7 @@ fn audit_file(
     request: &AuditRequest,
     named: bool,
 ) -> Audited {
-    let file = crate::source::read::read(path, &request.access)?;
+    let file = crate::source::read::read_session(path, &request.access)?;
     let session = match import::import(&file, request.from) {
         Ok(session) => session,
         Err(_) if !named => return Ok(None),

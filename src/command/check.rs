@@ -316,14 +316,7 @@ fn collect_policies(directory: &Path, files: &mut Vec<PathBuf>, problems: &mut V
         let entry = match entry {
             Ok(entry) => entry,
             Err(error) => {
-                let name = match &error {
-                    ignore::Error::WithPath { path, .. } => path.display().to_string(),
-                    _ => directory.display().to_string(),
-                };
-                problems.push(codes::unreadable(
-                    &name,
-                    format!("`{name}` cannot be read: {error}"),
-                ));
+                problems.push(super::unreadable_below(directory, &error));
                 continue;
             }
         };

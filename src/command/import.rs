@@ -37,7 +37,7 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
         Ok(loaded) => loaded,
         Err(diagnostics) => return Ok(report(diagnostics, Vec::new())),
     };
-    let file = match crate::source::read::read(&request.session, &request.access) {
+    let file = match crate::source::read::read_session(&request.session, &request.access) {
         Ok(file) => file,
         Err(diagnostic) => return Ok(report(vec![*diagnostic], Vec::new())),
     };

@@ -13,3 +13,43 @@ pub(crate) mod plan;
 pub(crate) mod recognize;
 pub(crate) mod saved;
 pub(crate) mod verify;
+
+/// What a walk of `directory` could not read (a folder without permission,
+/// a file gone while walking), as an `unreadable-file` error that names
+/// it: nothing below it was looked at, so no verdict is whole.
+fn unreadable_below(
+    directory: &std::path::Path,
+    error: &ignore::Error,
+) -> crate::diagnostics::Diagnostic {
+    let mut at = error;
+    let mut path = None;
+    loop {
+        match at {
+            ignore::Error::WithPath { path: p, err } => {
+                path = Some(p.clone());
+                at = err;
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                at = err
+            }
+            _ => break,
+        }
+    }
+    let name = path
+        .unwrap_or_else(|| directory.to_path_buf())
+        .display()
+        .to_string();
+    let why = match at {
+        ignore::Error::Io(io) if io.kind() == std::io::ErrorKind::PermissionDenied => {
+            "permission denied".to_owned()
+        }
+        other => other.to_string(),
+    };
+    crate::diagnostics::codes::input::unreadable(
+        &name,
+        format!(
+            "`{}` cannot be read ({why}): nothing below it was read",
+            crate::diagnostics::codes::echo(&name)
+        ),
+    )
+}

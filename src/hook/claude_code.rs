@@ -274,7 +274,7 @@ fn approved_plan(payload: &Payload, access: &Access) -> Option<String> {
         .map(str::to_owned);
     given.or_else(|| {
         let path = payload.tool_response.get("filePath")?.as_str()?;
-        let file = crate::source::read::read(std::path::Path::new(path), access).ok()?;
+        let file = crate::source::read::read_session(std::path::Path::new(path), access).ok()?;
         Some(file.text().to_owned()).filter(|plan| !plan.trim().is_empty())
     })
 }
@@ -314,7 +314,7 @@ fn pre_compact(
     let mut transcript_lines = None;
     if let Some(path) = &payload.transcript_path {
         // The transcript can lag the turn: what it lacks, the prompt hook recorded.
-        if let Ok(file) = crate::source::read::read(std::path::Path::new(path), access) {
+        if let Ok(file) = crate::source::read::read_session(std::path::Path::new(path), access) {
             let now = current(&file);
             version = now.version;
             transcript_lines = Some(now.lines);
@@ -522,7 +522,7 @@ fn session_start(
 ) -> Result<Outcome, Failure> {
     let source = payload.source.as_deref();
     let transcript = payload.transcript_path.as_ref().and_then(|path| {
-        crate::source::read::read(std::path::Path::new(path), access)
+        crate::source::read::read_session(std::path::Path::new(path), access)
             .ok()
             .map(|file| current(&file))
     });

@@ -37,7 +37,7 @@ const KEPT_USER_BYTES: usize = 80_000;
 
 impl Importer for Codex {
     fn recognizes(&self, text: &str) -> bool {
-        records::first_object(records::head(text, 64 << 10)).is_some_and(|line| {
+        records::first_object(text).is_some_and(|line| {
             line.get("payload").is_some()
                 && matches!(
                     line.get("type").and_then(Value::as_str),

@@ -19,7 +19,7 @@ pub(super) struct OpenHands;
 
 impl Importer for OpenHands {
     fn recognizes(&self, text: &str) -> bool {
-        let head = records::head(text, 64 << 10).trim_start();
+        let head = text.trim_start();
         let first = match head.strip_prefix('[') {
             Some(rest) => serde_json::Deserializer::from_str(rest.trim_start())
                 .into_iter::<Value>()

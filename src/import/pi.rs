@@ -29,7 +29,7 @@ const BRANCH_PREFIX: &str =
 
 impl Importer for Pi {
     fn recognizes(&self, text: &str) -> bool {
-        records::first_object(records::head(text, 64 << 10)).is_some_and(|header| {
+        records::first_object(text).is_some_and(|header| {
             header.get("type").and_then(Value::as_str) == Some("session")
                 && (header.get("cwd").is_some() || header.get("version").is_some())
         })

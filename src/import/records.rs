@@ -149,17 +149,8 @@ pub(crate) fn text_of(content: &Value) -> String {
     }
 }
 
-/// The first `limit` bytes of `text`, cut on a character boundary: enough
-/// to recognize a format without reading a large file twice.
-pub(super) fn head(text: &str, limit: usize) -> &str {
-    let mut end = text.len().min(limit);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
-/// The first line of `text` that holds a JSON object, parsed.
+/// The first line of `text` that holds a JSON object, parsed: whole lines,
+/// however long (a session can open with a large paste).
 pub(super) fn first_object(text: &str) -> Option<Value> {
     text.lines()
         .filter(|line| !line.trim().is_empty())

@@ -20,12 +20,11 @@ pub(super) struct SweAgent;
 
 impl Importer for SweAgent {
     fn recognizes(&self, text: &str) -> bool {
-        let head = records::head(text, 1 << 20);
-        head.trim_start().starts_with('{')
-            && head.contains("\"trajectory\"")
-            && (head.contains("\"history\"")
-                || head.contains("\"info\"")
-                || head.contains("\"environment\""))
+        text.trim_start().starts_with('{')
+            && text.contains("\"trajectory\"")
+            && (text.contains("\"history\"")
+                || text.contains("\"info\"")
+                || text.contains("\"environment\""))
     }
 
     fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {

@@ -15,6 +15,37 @@ use crate::source::SourceFile;
 /// Anything but a regular file is refused unread.
 pub fn read(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
     read_file(path, &path.display().to_string(), access, None)
+        .and_then(|(name, bytes)| decode(&name, bytes).map(|text| SourceFile::new(name, text)))
+}
+
+/// Reads a session file, which its runtime may be appending to as it is
+/// read: a last line torn inside a character loses the bytes of that
+/// character (the line is torn anyway, and reported so by the importer);
+/// anything else that is not UTF-8 is refused as [`read`] refuses it.
+pub fn read_session(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
+    let (name, mut bytes) = read_file(path, &path.display().to_string(), access, None)?;
+    bytes.truncate(torn_at(&bytes));
+    decode(&name, bytes).map(|text| SourceFile::new(name, text))
+}
+
+/// Where a character torn at the end of the last line starts; the length
+/// of `bytes` when none is.
+fn torn_at(bytes: &[u8]) -> usize {
+    // A torn character is at most three bytes: only the tail is looked at.
+    let from = bytes.len().saturating_sub(3);
+    let line = bytes[from..]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(from, |at| from + at + 1);
+    // The torn character begins at the last lead byte of the tail.
+    let Some(lead) = bytes[line..].iter().rposition(|&b| b >= 0xC0) else {
+        return bytes.len();
+    };
+    let start = line + lead;
+    match std::str::from_utf8(&bytes[start..]) {
+        Err(error) if error.error_len().is_none() => start,
+        _ => bytes.len(),
+    }
 }
 
 /// Reads a file the access rule admitted, through its canonical path, and
@@ -26,6 +57,7 @@ pub fn read_admitted(
     access: &Access,
 ) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
     read_file(&admitted.path, name, access, Some(&admitted.metadata))
+        .and_then(|(name, bytes)| decode(&name, bytes).map(|text| SourceFile::new(name, text)))
 }
 
 fn read_file(
@@ -33,7 +65,7 @@ fn read_file(
     name: &str,
     access: &Access,
     expected: Option<&std::fs::Metadata>,
-) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
+) -> Result<(String, Vec<u8>), Box<Diagnostic>> {
     let name = name.to_owned();
     let limit = access.max_input_bytes;
     let unreadable = |error: std::io::Error| {
@@ -85,7 +117,7 @@ fn read_file(
     if bytes.len() as u64 > limit {
         return Err(Box::new(codes::too_large(&name, None, limit)));
     }
-    decode(&name, bytes).map(|text| SourceFile::new(name, text))
+    Ok((name, bytes))
 }
 
 #[cfg(unix)]
@@ -216,7 +248,27 @@ fn looks_like_utf16(bytes: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::decode;
+    use super::{decode, torn_at};
+
+    #[test]
+    fn only_a_character_torn_at_the_end_of_the_last_line_is_cut() {
+        let e = "é".as_bytes();
+        let fire = "🔥".as_bytes();
+        for (bytes, cut) in [
+            (b"{\"a\":\"caf".to_vec(), None),
+            ([b"caf".as_slice(), &e[..1]].concat(), Some(3)),
+            ([b"x\n".as_slice(), &fire[..3]].concat(), Some(2)),
+            ([b"x\n".as_slice(), &fire[..1]].concat(), Some(2)),
+            ([b"caf".as_slice(), e].concat(), None),
+            ([b"x".as_slice(), fire].concat(), None),
+            // Not a torn character: a stray byte stays, and is refused.
+            (b"caf\xFF".to_vec(), None),
+            ([&e[..1], b"\n".as_slice()].concat(), None),
+            (Vec::new(), None),
+        ] {
+            assert_eq!(torn_at(&bytes), cut.unwrap_or(bytes.len()), "{bytes:?}");
+        }
+    }
 
     #[test]
     fn strips_a_utf8_byte_order_mark() {

@@ -20,6 +20,9 @@ pub struct Test {
     stdout_contains: Vec<String>,
     stderr_contains: Vec<String>,
     status: i32,
+    /// Run as an unprivileged user (`nobody`), so permissions hold even
+    /// when the tests run as root.
+    unprivileged: bool,
 }
 
 pub struct Output {
@@ -41,7 +44,15 @@ impl Test {
             stdout_contains: Vec::new(),
             stderr_contains: Vec::new(),
             status: 0,
+            unprivileged: false,
         }
+    }
+
+    /// Runs the binary as `nobody` when the tests run as root (through
+    /// `setpriv`), so a folder without permission cannot be read.
+    pub fn unprivileged(mut self) -> Self {
+        self.unprivileged = true;
+        self
     }
 
     pub fn args(mut self, args: &[&str]) -> Self {
@@ -134,8 +145,19 @@ impl Test {
     }
 
     pub fn run(self) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ctxguard"))
-            .args(&self.args)
+        let binary = env!("CARGO_BIN_EXE_ctxguard");
+        let mut command = if self.unprivileged && nix::unistd::geteuid().is_root() {
+            let mut command = Command::new("setpriv");
+            command
+                .args(["--reuid=65534", "--regid=65534", "--clear-groups", binary])
+                .args(&self.args);
+            command
+        } else {
+            let mut command = Command::new(binary);
+            command.args(&self.args);
+            command
+        };
+        let mut child = command
             .current_dir(match (&self.temp, &self.dir) {
                 (Some(temp), _) => temp.path().to_path_buf(),
                 (None, Some(dir)) => dir.clone(),
