@@ -2,7 +2,8 @@
 //! or gigabytes, each run in a child process (best of 3, peak memory from
 //! Linux `VmHWM`), so a regression back to quadratic time or unbounded
 //! memory shows as a number. `CTXGUARD_HOSTILE_SCALE=0.1` runs every case at
-//! a tenth of its size. The inputs are generated under
+//! a tenth of its size; `CTXGUARD_HOSTILE_ONLY=NAME` runs the cases whose
+//! name holds NAME. The inputs are generated under
 //! `target/bench-data/hostile` and never committed.
 
 use std::ffi::OsStr;
@@ -13,6 +14,9 @@ use serde_json::json;
 
 #[path = "support/measure.rs"]
 mod measure;
+
+#[path = "../tests/support/hostile_sessions.rs"]
+mod hostile_sessions;
 
 /// One case: what it feeds ctxguard, and which command runs on it.
 struct Case {
@@ -27,6 +31,14 @@ enum Run {
     Check(&'static str),
     /// `ctxguard verify --trace T --plan P`, rendered for a person.
     Verify(&'static str, &'static str),
+    /// `ctxguard audit SESSION`, rendered for a person.
+    Audit(&'static str),
+    /// `ctxguard import SESSION`: each compaction read and classified (not
+    /// written).
+    Import(&'static str),
+    /// `ctxguard hook claude-code UserPromptSubmit` with this payload,
+    /// into a new ledger.
+    Prompt(&'static str),
 }
 
 /// A `verify` case over a JSON trace and plan.
@@ -239,6 +251,72 @@ fn cases() -> Vec<Case> {
         ],
         run: Run::Verify("t.yaml", "p.yaml"),
     });
+    // Session files that once made an importer quadratic or cubic, at 20,000
+    // records (the OpenHands shape at 2,000: it was cubic).
+    for shape in hostile_sessions::SHAPES {
+        let n = scaled(if shape.name.starts_with("openhands") {
+            2_000
+        } else {
+            20_000
+        });
+        cases.push(Case {
+            name: shape.name,
+            what: format!("{n}: {}", shape.what),
+            files: vec![("s.jsonl".into(), (shape.session)(n))],
+            run: Run::Import("s.jsonl"),
+        });
+    }
+    let n = scaled(700_000);
+    let words = [
+        "keep",
+        "the",
+        "parser",
+        "never",
+        "src/app/main.rs",
+        "columns",
+        "42",
+    ];
+    let sentence: Vec<&str> = (0..n).map(|i| words[i % words.len()]).collect();
+    let record = |i: usize, parent: Option<&str>, kind: &str, content: serde_json::Value| {
+        json!({"parentUuid": parent, "isSidechain": false, "type": kind, "uuid": format!("u{i}"),
+               "sessionId": "s", "version": "2.1.42", "message": {"role": kind, "content": content}})
+    };
+    let session = [
+        record(1, None, "user", json!(sentence.join(" "))),
+        record(
+            2,
+            Some("u1"),
+            "assistant",
+            json!([{"type": "text", "text": "ok"}]),
+        ),
+        json!({"parentUuid": null, "logicalParentUuid": "u2", "type": "system",
+               "subtype": "compact_boundary", "uuid": "b1", "sessionId": "s",
+               "compactMetadata": {"trigger": "auto"}}),
+        json!({"parentUuid": "b1", "type": "user", "uuid": "u3", "sessionId": "s",
+               "isCompactSummary": true, "message": {"role": "user", "content": "We worked."}}),
+    ];
+    cases.push(Case {
+        name: "one-long-message",
+        what: format!("a user message of one sentence, {n} words"),
+        files: vec![(
+            "s.jsonl".into(),
+            session.iter().map(|r| format!("{r}\n")).collect(),
+        )],
+        run: Run::Audit("s.jsonl"),
+    });
+    let n = scaled(40_000);
+    let prompt: String = (0..n)
+        .map(|i| format!("Keep the table t{i} before the migration step {i}.\n"))
+        .collect();
+    cases.push(Case {
+        name: "prompt-paste",
+        what: format!("UserPromptSubmit: a prompt of {n} lines of requests"),
+        files: vec![(
+            "payload.json".into(),
+            json!({"session_id": "s", "prompt": prompt}).to_string(),
+        )],
+        run: Run::Prompt("payload.json"),
+    });
     cases
 }
 
@@ -252,6 +330,48 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
             &ctxguard::Access::default(),
         )
         .expect("a policy file"),
+        ("audit", _) => ctxguard::audit_paths(
+            &ctxguard::AuditRequest {
+                paths: vec![dir.join(first)],
+                ..Default::default()
+            },
+            &|_| {},
+            &ctxguard::Progress::hidden(),
+        ),
+        ("import", _) => {
+            let path = dir.join(first);
+            let text = std::fs::read_to_string(&path).expect("session");
+            let file = ctxguard::SourceFile::new(path.display().to_string(), text);
+            let session = ctxguard::import(&file, None).expect("a session");
+            let policy = ctxguard::Policy::builtin();
+            let held: usize = ctxguard::compactions(&policy, &session)
+                .iter()
+                .map(|(_, trace, _, _)| trace.regions.len())
+                .sum();
+            std::hint::black_box(held);
+            println!("{} {}", start.elapsed().as_secs_f64(), measure::peak_kib());
+            return;
+        }
+        ("prompt", _) => {
+            let ledger = dir.join("ledger");
+            let _ = std::fs::remove_dir_all(&ledger);
+            let report = ctxguard::run_hook(&ctxguard::HookRequest {
+                event: ctxguard::HookEvent::UserPromptSubmit,
+                input: std::fs::read(dir.join(first)).expect("payload"),
+                policy: None,
+                ledger_dir: Some(ledger),
+                project_dir: None,
+                max_ledger_bytes: ctxguard::DEFAULT_MAX_LEDGER_BYTES,
+                echo: false,
+                written_for: None,
+                access: ctxguard::Access::default(),
+            });
+            let reply = ctxguard::hook_reply(&report);
+            assert_eq!(reply.exit, 0, "the hook failed: {}", reply.stderr);
+            std::hint::black_box(reply);
+            println!("{} {}", start.elapsed().as_secs_f64(), measure::peak_kib());
+            return;
+        }
         (_, Some(plan)) => ctxguard::verify_files(&ctxguard::VerifyRequest {
             trace: dir.join(first),
             plan: dir.join(plan),
@@ -288,7 +408,11 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/hostile");
     println!("| case | input | input MB | best s | peak MB |");
     println!("|---|---|---:|---:|---:|");
-    for case in cases() {
+    let only = std::env::var("CTXGUARD_HOSTILE_ONLY").unwrap_or_default();
+    for case in cases()
+        .into_iter()
+        .filter(|c| c.name.contains(only.as_str()))
+    {
         let dir = root.join(case.name);
         std::fs::create_dir_all(&dir).expect("bench data directory");
         let mut bytes = 0;
@@ -299,6 +423,9 @@ fn main() {
         let arguments: Vec<&str> = match &case.run {
             Run::Check(policy) => vec!["check", policy],
             Run::Verify(trace, plan) => vec!["verify", trace, plan],
+            Run::Audit(session) => vec!["audit", session],
+            Run::Import(session) => vec!["import", session],
+            Run::Prompt(payload) => vec!["prompt", payload],
         };
         let mut args = vec![dir.as_os_str()];
         args.extend(arguments.iter().map(OsStr::new));

@@ -2,7 +2,7 @@
 # Seeds each fuzz target's corpus from the repository's own test inputs.
 set -eu
 cd "$(dirname "$0")"
-mkdir -p corpus/policy corpus/fmt corpus/readers corpus/verify corpus/importers
+mkdir -p corpus/policy corpus/fmt corpus/readers corpus/verify corpus/importers corpus/hooks corpus/settings
 for file in ../tests/ui/check/*.policy ../policies/*.policy ../policies/examples/*.policy; do
   cp "$file" corpus/policy/
   cp "$file" corpus/fmt/
@@ -29,4 +29,24 @@ for pair in claude-code.jsonl:0 codex.jsonl:1 pi.jsonl:2 openhands-v0.json:3 ope
   { printf "\\00${pair##*:}"; cat "$file"; } > "corpus/importers/seed-$m"
   { printf '\005'; cat "$file"; } > "corpus/importers/auto-$m"
 done
-echo "seeded: $(ls corpus/policy | wc -l) policies, $n trace and plan files, $m sessions"
+# The hooks target takes an event byte (0 UserPromptSubmit, 1 PostToolUse,
+# 2 PreCompact, 3 PostCompact, 4 SessionStart) before the payload.
+h=0
+for file in ../tests/fixtures/hooks/claude-code/*.json; do
+  case "$(basename "$file")" in
+    UserPromptSubmit*) byte='\000' ;;
+    PostToolUse*) byte='\001' ;;
+    PreCompact*) byte='\002' ;;
+    PostCompact*) byte='\003' ;;
+    SessionStart*) byte='\004' ;;
+    *) continue ;;
+  esac
+  h=$((h + 1))
+  { printf "$byte"; cat "$file"; } > "corpus/hooks/seed-$h"
+done
+s=0
+for file in $(find ../tests/fixtures/configs -name 'settings*.json'); do
+  s=$((s + 1))
+  cp "$file" "corpus/settings/seed-$s"
+done
+echo "seeded: $(ls corpus/policy | wc -l) policies, $n trace and plan files, $m sessions, $h hook payloads, $s settings files"

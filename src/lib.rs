@@ -133,7 +133,7 @@ pub use hook::{
     DEFAULT_MAX_LEDGER_BYTES, OUTPUT_CAP,
 };
 pub use import::{
-    classify, compactions, detect, import, pin, Compaction, Event, Message,
+    classify, compactions, detect, import, import_work, pin, Compaction, Event, Message,
     Origin as MessageOrigin, Pin, Runtime, Session, Summary, PIN_SYNTAX,
 };
 pub use report::hook::{emit_hook, emit_init, emit_ledger, hook_reply, HookReply};

@@ -220,6 +220,24 @@ pub struct Session {
     pub problems: Vec<Diagnostic>,
 }
 
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `steps` of an importer's work on this thread: a record visited
+/// on a walk, a field looked up.
+pub(crate) fn work(steps: u64) {
+    WORK.with(|work| work.set(work.get().wrapping_add(steps)));
+}
+
+/// The steps the importers took on this thread so far: what the tests of
+/// their complexity count, at 10 and 100 times an input's size, in place
+/// of time.
+#[doc(hidden)]
+pub fn import_work() -> u64 {
+    WORK.with(std::cell::Cell::get)
+}
+
 /// The runtime whose session `text` is, recognized from its content.
 pub fn detect(text: &str) -> Option<Runtime> {
     Runtime::ALL

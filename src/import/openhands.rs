@@ -5,7 +5,7 @@
 //! events have a `kind`; each `Condensation` is applied in order: its
 //! forgotten ids removed, its summary inserted at `summary_offset`.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -39,34 +39,27 @@ impl Importer for OpenHands {
     fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
         let records = records::array_or_lines(file, problems);
         let v1 = records.iter().any(|r| r.value.get("kind").is_some());
-        let condensations: Vec<usize> = records
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| is_condensation(r))
-            .map(|(i, _)| i)
-            .collect();
-        condensations
-            .iter()
-            .map(|&c| {
-                let view = |upto: usize| {
-                    if v1 {
-                        view_v1(&records[..upto])
-                    } else {
-                        view_v0(&records[..upto])
-                    }
-                };
-                let trace = view(c);
-                let plan = view(c + 1);
+        // Each condensation's view before and after it, built as the
+        // events are read: linear in the file and the views.
+        let views = if v1 {
+            views_v1(&records)
+        } else {
+            views_v0(&records)
+        };
+        views
+            .into_iter()
+            .map(|(c, trace, plan)| {
                 let record = &records[c];
                 let summary_text = summary_of(record);
+                let place: HashMap<(u64, Option<&str>), usize> = trace
+                    .iter()
+                    .enumerate()
+                    .map(|(at, t)| ((t.line, t.record.as_deref()), at))
+                    .collect();
                 let kept = plan
                     .iter()
                     .filter(|m| m.origin != Origin::Summary)
-                    .filter_map(|m| {
-                        trace
-                            .iter()
-                            .position(|t| t.line == m.line && t.record == m.record)
-                    })
+                    .filter_map(|m| place.get(&(m.line, m.record.as_deref())).copied())
                     .collect();
                 Event {
                     line: record.line,
@@ -90,6 +83,9 @@ impl Importer for OpenHands {
             .collect()
     }
 }
+
+/// A condensation, with the view before it and the view after it.
+type Views = Vec<(usize, Vec<Message>, Vec<Message>)>;
 
 fn is_condensation(record: &Record) -> bool {
     record.str("/action") == Some("condensation") || record.str("/kind") == Some("Condensation")
@@ -123,59 +119,95 @@ fn offset_of(record: &Record) -> Option<usize> {
         .map(|n| n as usize)
 }
 
-/// V0 `View.from_events`: the union of everything forgotten, and only the
-/// latest summary.
-fn view_v0(events: &[Record]) -> Vec<Message> {
-    let mut forgotten: HashSet<String> = HashSet::new();
-    let mut latest = None;
-    for event in events {
-        if !is_condensation(event) && event.str("/action") != Some("condensation_request") {
-            continue;
-        }
-        forgotten.extend(id_of(event));
-        if !is_condensation(event) {
-            continue;
-        }
-        if let Some(Value::Array(ids)) = field(event, "forgotten_event_ids") {
-            forgotten.extend(
-                ids.iter()
-                    .map(|id| id.to_string().trim_matches('"').to_owned()),
-            );
-        }
-        if let (Some(start), Some(end)) = (
-            field(event, "forgotten_events_start_id").and_then(Value::as_u64),
-            field(event, "forgotten_events_end_id").and_then(Value::as_u64),
-        ) {
-            // Bounded by the events there are: the range names ids, and ids count events.
-            let end = end.min(start.saturating_add(events.len() as u64 + 1));
-            forgotten.extend((start..=end).map(|id| id.to_string()));
-        }
-        if let Some(summary) = summary_of(event) {
-            latest = Some((
-                summary,
-                offset_of(event).unwrap_or(0),
-                event.line,
-                id_of(event),
-            ));
+/// V0 `View.from_events` at each condensation: the events so far less the
+/// union of everything forgotten, and only the latest summary. What is
+/// forgotten is marked once, however often it is named: an id range up to
+/// 2^63 costs the events it names.
+fn views_v0(records: &[Record]) -> Views {
+    let ids: Vec<Option<String>> = records.iter().map(id_of).collect();
+    let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
+    // Events whose id is a number, not yet forgotten, by that number.
+    let mut numbered: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+    for (i, id) in ids.iter().enumerate() {
+        let Some(id) = id.as_deref() else { continue };
+        by_id.entry(id).or_default().push(i);
+        if let Some(n) = id.parse::<u64>().ok().filter(|n| n.to_string() == id) {
+            numbered.entry(n).or_default().push(i);
         }
     }
-    let mut view: Vec<Message> = events
-        .iter()
-        .filter(|event| !id_of(event).is_some_and(|id| forgotten.contains(&id)))
-        .filter_map(message_v0)
-        .collect();
-    if let Some((text, offset, line, record)) = latest {
-        view.insert(
-            offset.min(view.len()),
-            Message {
-                origin: Origin::Summary,
-                text,
-                line,
-                record,
-            },
-        );
+    let mut gone = vec![false; records.len()];
+    let mut forget = |id: &str, gone: &mut Vec<bool>| {
+        for i in by_id.remove(id).unwrap_or_default() {
+            gone[i] = true;
+        }
+    };
+    let mut alive: Vec<usize> = Vec::new();
+    let mut latest: Option<Message> = None;
+    let mut offset = 0;
+    let mut views = Vec::new();
+    let view = |alive: &[usize], latest: &Option<Message>, offset: usize| {
+        let mut view: Vec<Message> = alive
+            .iter()
+            .filter_map(|&i| message_v0(&records[i]))
+            .collect();
+        if let Some(summary) = latest {
+            view.insert(offset.min(view.len()), summary.clone());
+        }
+        view
+    };
+    for (i, event) in records.iter().enumerate() {
+        super::work(1);
+        let condensation = is_condensation(event);
+        if !condensation && event.str("/action") != Some("condensation_request") {
+            if !gone[i] {
+                alive.push(i);
+            }
+            continue;
+        }
+        let before = condensation.then(|| view(&alive, &latest, offset));
+        if let Some(id) = ids[i].as_deref() {
+            forget(id, &mut gone);
+        }
+        if condensation {
+            if let Some(Value::Array(named)) = field(event, "forgotten_event_ids") {
+                for id in named {
+                    super::work(1);
+                    forget(id.to_string().trim_matches('"'), &mut gone);
+                }
+            }
+            if let (Some(start), Some(end)) = (
+                field(event, "forgotten_events_start_id").and_then(Value::as_u64),
+                field(event, "forgotten_events_end_id").and_then(Value::as_u64),
+            ) {
+                let named: Vec<u64> = if start <= end {
+                    numbered.range(start..=end).map(|(n, _)| *n).collect()
+                } else {
+                    Vec::new()
+                };
+                for n in named {
+                    super::work(1);
+                    for i in numbered.remove(&n).unwrap_or_default() {
+                        gone[i] = true;
+                    }
+                }
+            }
+            if let Some(text) = summary_of(event) {
+                offset = offset_of(event).unwrap_or(0);
+                latest = Some(Message {
+                    origin: Origin::Summary,
+                    text,
+                    line: event.line,
+                    record: ids[i].clone(),
+                });
+            }
+        }
+        alive.retain(|&a| !gone[a]);
+        super::work(alive.len() as u64);
+        if let Some(before) = before {
+            views.push((i, before, view(&alive, &latest, offset)));
+        }
     }
-    view
+    views
 }
 
 fn message_v0(event: &Record) -> Option<Message> {
@@ -226,17 +258,21 @@ fn message_v0(event: &Record) -> Option<Message> {
     })
 }
 
-/// V1 `View.from_events`: each condensation applied in order.
-fn view_v1(events: &[Record]) -> Vec<Message> {
+/// V1 `View.from_events`: each condensation applied in order; the view
+/// before and after each.
+fn views_v1(records: &[Record]) -> Views {
     let mut view: Vec<Message> = Vec::new();
-    for event in events {
+    let mut views = Vec::new();
+    for (i, event) in records.iter().enumerate() {
         match event.str("/kind") {
             Some("Condensation") => {
+                let before = view.clone();
                 let forgotten: HashSet<&str> = match field(event, "forgotten_event_ids") {
                     Some(Value::Array(ids)) => ids.iter().filter_map(Value::as_str).collect(),
                     _ => HashSet::new(),
                 };
                 view.retain(|m| !m.record.as_deref().is_some_and(|id| forgotten.contains(id)));
+                super::work(view.len() as u64);
                 if let Some(text) = summary_of(event) {
                     let offset = offset_of(event).unwrap_or(0).min(view.len());
                     view.insert(
@@ -249,11 +285,12 @@ fn view_v1(events: &[Record]) -> Vec<Message> {
                         },
                     );
                 }
+                views.push((i, before, view.clone()));
             }
             _ => view.extend(message_v1(event)),
         }
     }
-    view
+    views
 }
 
 fn message_v1(event: &Record) -> Option<Message> {

@@ -44,17 +44,25 @@ impl Importer for Pi {
             .filter(|(_, &r)| records[r].str("/type") == Some("compaction"))
             .map(|(at, _)| at)
             .collect();
-        // Where each compaction's kept messages start, as a place on the path.
+        // Where each compaction's kept messages start, as a place on the
+        // path: looked up, not searched for, so a name that names nothing
+        // costs nothing.
+        let mut by_id: HashMap<&str, usize> = HashMap::new();
+        let mut by_line: HashMap<u64, usize> = HashMap::new();
+        for (at, &r) in path.iter().enumerate() {
+            if let Some(id) = records[r].str("/id") {
+                by_id.entry(id).or_insert(at);
+            }
+            by_line.entry(records[r].line).or_insert(at);
+        }
         let first_kept = |at: usize| -> Option<usize> {
             let entry = &records[path[at]];
-            if let Some(id) = entry.str("/firstKeptEntryId") {
-                return path[..at]
-                    .iter()
-                    .position(|&r| records[r].str("/id") == Some(id));
-            }
-            // v1: entry N (the header is entry 0) stands on line N + 1.
-            let line = entry.u64("/firstKeptEntryIndex")? + 1;
-            path[..at].iter().position(|&r| records[r].line == line)
+            let found = match entry.str("/firstKeptEntryId") {
+                Some(id) => by_id.get(id),
+                // v1: entry N (the header is entry 0) stands on line N + 1.
+                None => by_line.get(&(entry.u64("/firstKeptEntryIndex")? + 1)),
+            };
+            found.copied().filter(|&kept| kept < at)
         };
         let mut events = Vec::new();
         for (k, &at) in compactions.iter().enumerate() {

@@ -22,16 +22,19 @@ pub(super) struct Record {
 impl Record {
     /// The string at `pointer` (`/message/role`), if there is one.
     pub fn str(&self, pointer: &str) -> Option<&str> {
+        super::work(1);
         self.value.pointer(pointer).and_then(Value::as_str)
     }
 
     /// The whole number at `pointer`, if there is one.
     pub fn u64(&self, pointer: &str) -> Option<u64> {
+        super::work(1);
         self.value.pointer(pointer).and_then(Value::as_u64)
     }
 
     /// `true` at `pointer`.
     pub fn flag(&self, pointer: &str) -> bool {
+        super::work(1);
         self.value.pointer(pointer).and_then(Value::as_bool) == Some(true)
     }
 }

@@ -62,38 +62,33 @@ impl Importer for ClaudeCode {
         // 2.1.x: a preserved segment's head is relinked to its anchor on
         // load, once its boundary is written: each event uses the relinks
         // of the boundaries before it.
-        let relink: Vec<(usize, &str, &str)> = boundaries
-            .iter()
-            .filter_map(|&b| {
-                let segment = records[b]
-                    .value
-                    .pointer("/compactMetadata/preservedSegment")?;
-                Some((
-                    b,
-                    segment.get("headUuid")?.as_str()?,
-                    segment.get("anchorUuid")?.as_str()?,
-                ))
-            })
-            .collect();
-        boundaries
-            .iter()
-            .enumerate()
-            .map(|(k, &b)| {
-                let relink: HashMap<&str, &str> = relink
-                    .iter()
-                    .filter(|(at, _, _)| *at < b)
-                    .map(|&(_, head, anchor)| (head, anchor))
-                    .collect();
-                let session = Session {
-                    records: &records,
-                    index: &index,
-                    relink: &relink,
-                    partial,
-                };
-                let previous = k.checked_sub(1).map(|p| boundaries[p]);
-                session.event(b, previous, boundaries.get(k + 1).copied())
-            })
-            .collect()
+        let mut relink: HashMap<&str, &str> = HashMap::new();
+        // The records the compaction before preserved verbatim: the only
+        // ones before it still in the buffer.
+        let mut carried = HashSet::new();
+        let mut events = Vec::with_capacity(boundaries.len());
+        for (k, &b) in boundaries.iter().enumerate() {
+            let previous = k.checked_sub(1).map(|p| boundaries[p]);
+            let session = Session {
+                records: &records,
+                index: &index,
+                relink: &relink,
+                partial,
+                floor: previous,
+                carried: &carried,
+            };
+            let (event, preserved) = session.event(b, previous, boundaries.get(k + 1).copied());
+            events.push(event);
+            carried = preserved;
+            let segment = records[b]
+                .value
+                .pointer("/compactMetadata/preservedSegment");
+            let uuid = |name: &str| segment.and_then(|s| s.get(name)).and_then(Value::as_str);
+            if let (Some(head), Some(anchor)) = (uuid("headUuid"), uuid("anchorUuid")) {
+                relink.insert(head, anchor);
+            }
+        }
+        events
     }
 }
 
@@ -153,11 +148,11 @@ fn on_main_thread(record: &Record) -> bool {
         && !record.flag("/isSidechain")
 }
 
-/// The last record before `before` that a conversation chain can end on:
-/// a user or assistant message of the main session (progress records and
-/// system records name parents the file may never hold).
-fn last_on_chain(records: &[Record], before: usize) -> Option<usize> {
-    (0..before)
+/// The last record in `from..before` that a conversation chain can end
+/// on: a user or assistant message of the main session (progress records
+/// and system records name parents the file may never hold).
+fn last_on_chain(records: &[Record], from: usize, before: usize) -> Option<usize> {
+    (from..before)
         .rev()
         .find(|&i| on_main_thread(&records[i]) && records[i].str("/type") != Some("attachment"))
 }
@@ -184,13 +179,16 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
     let records = records::lines(file, &mut problems);
     let index = Index::new(&records);
     let relink = HashMap::new();
+    let carried = HashSet::new();
     let session = Session {
         records: &records,
         index: &index,
         relink: &relink,
         partial: false,
+        floor: None,
+        carried: &carried,
     };
-    let leaf = last_on_chain(&records, records.len());
+    let leaf = last_on_chain(&records, 0, records.len());
     let messages = leaf
         .map(|leaf| session.messages(&session.chain(leaf), records.len()))
         .unwrap_or_default();
@@ -227,25 +225,45 @@ fn given_back(records: &[Record]) -> Option<Vec<String>> {
     )
 }
 
+/// The records of one compaction's buffer are looked up in. Each walk
+/// stops at a compaction boundary and below the compaction before
+/// (`floor`), but for what that one preserved (`carried`), itself only
+/// from what came since the one before it: so a record is walked by two
+/// compactions at most, and an import is linear in the file.
 struct Session<'r> {
     records: &'r [Record],
     index: &'r Index<'r>,
     relink: &'r HashMap<&'r str, &'r str>,
     /// The file starts partway through the session.
     partial: bool,
+    /// The boundary of the compaction before.
+    floor: Option<usize>,
+    /// The records that compaction preserved verbatim.
+    carried: &'r HashSet<usize>,
 }
 
 impl Session<'_> {
-    fn event(&self, b: usize, previous: Option<usize>, next_boundary: Option<usize>) -> Event {
+    /// Whether record `i` can be in the buffer of this compaction.
+    fn in_reach(&self, i: usize) -> bool {
+        self.floor.is_none_or(|floor| i > floor) || self.carried.contains(&i)
+    }
+
+    /// The compaction at boundary `b`, and the records it preserved.
+    fn event(
+        &self,
+        b: usize,
+        previous: Option<usize>,
+        next_boundary: Option<usize>,
+    ) -> (Event, HashSet<usize>) {
         let boundary = &self.records[b];
         let mut notes = Vec::new();
         let leaf = boundary
             .str("/logicalParentUuid")
             .and_then(|uuid| self.index.by_uuid.get(uuid).copied())
-            .filter(|&leaf| leaf < b)
+            .filter(|&leaf| leaf < b && self.in_reach(leaf))
             .or_else(|| {
                 notes.push("the boundary's logical parent is not in the file: the buffer is the chain of the last message before it".to_owned());
-                last_on_chain(self.records, b)
+                last_on_chain(self.records, previous.map_or(0, |p| p + 1), b)
             });
         let mut chain = leaf.map(|leaf| self.chain(leaf)).unwrap_or_default();
         // A chain that breaks (a parent the file does not hold) before the
@@ -326,8 +344,8 @@ impl Session<'_> {
                 .iter()
                 .find_map(|name| metadata.and_then(|m| m.get(*name)).and_then(Value::as_u64))
         };
-        let kept = self.preserved(metadata, &trace);
-        Event {
+        let (kept, preserved) = self.preserved(metadata, &trace);
+        let event = Event {
             line: boundary.line,
             record: uuid.map(str::to_owned),
             trigger: metadata
@@ -342,7 +360,8 @@ impl Session<'_> {
             notes,
             partial: self.partial,
             unplaced,
-        }
+        };
+        (event, preserved)
     }
 
     /// The records from the root (or a boundary) to `leaf`, in order.
@@ -351,11 +370,15 @@ impl Session<'_> {
         let mut seen = HashSet::new();
         let mut at = Some(leaf);
         while let Some(i) = at {
-            if !seen.insert(i) {
+            if !self.in_reach(i) || !seen.insert(i) {
                 break;
             }
             chain.push(i);
             let record = &self.records[i];
+            super::work(1);
+            if record.str("/subtype") == Some("compact_boundary") {
+                break;
+            }
             let parent = record
                 .str("/uuid")
                 .and_then(|uuid| self.relink.get(uuid).copied())
@@ -372,6 +395,7 @@ impl Session<'_> {
         let mut messages: Vec<Message> = Vec::new();
         let mut last_id: Option<&str> = None;
         let mut merged: HashSet<usize> = HashSet::new();
+        let mut gathered: HashSet<&str> = HashSet::new();
         let on_chain: HashSet<usize> = chain.iter().copied().collect();
         for &i in chain {
             let record = &self.records[i];
@@ -389,8 +413,12 @@ impl Session<'_> {
                     }
                     // Blocks of this message written as siblings off the chain.
                     let mut text = assistant_text(record);
-                    let siblings = id.and_then(|id| self.index.by_message.get(id));
+                    // Gathered once per message, however often its id recurs.
+                    let siblings = id
+                        .filter(|id| gathered.insert(id))
+                        .and_then(|id| self.index.by_message.get(id));
                     for &j in siblings.into_iter().flatten() {
+                        super::work(1);
                         let sibling = &self.records[j];
                         if j < before
                             && j != i
@@ -430,7 +458,18 @@ impl Session<'_> {
     /// never writes as a record of its own. Placed by its line; text also
     /// written as a user record or a queued-command attachment is there once.
     fn add_queued(&self, trace: &mut Vec<Message>, from: usize, until: usize) {
+        // The latest line each text the user typed stands on.
+        let mut typed_at: HashMap<String, u64> = HashMap::new();
+        for m in trace.iter().filter(|m| m.origin == Origin::User) {
+            let at = typed_at.entry(m.text.trim().to_owned()).or_insert(0);
+            *at = (*at).max(m.line);
+        }
+        // Each queued text goes before the first message written after it;
+        // queued in file order, those places only move forward.
+        let mut queued: Vec<(usize, Message)> = Vec::new();
+        let mut place = 0;
         for record in &self.records[from..until] {
+            super::work(1);
             if record.str("/type") != Some("queue-operation")
                 || record.str("/operation") != Some("enqueue")
             {
@@ -442,55 +481,78 @@ impl Session<'_> {
             let Typed::User(words) = user::typed(content, false) else {
                 continue;
             };
-            let written = trace.iter().any(|m| {
-                m.origin == Origin::User && m.line >= record.line && m.text.trim() == words.trim()
-            });
-            if written {
+            if typed_at
+                .get(words.trim())
+                .is_some_and(|&line| line >= record.line)
+            {
                 continue;
             }
-            let at = trace
-                .iter()
-                .position(|m| m.line > record.line)
-                .unwrap_or(trace.len());
-            trace.insert(
-                at,
+            while place < trace.len() && trace[place].line <= record.line {
+                place += 1;
+            }
+            queued.push((
+                place,
                 Message {
                     origin: Origin::User,
                     text: words,
                     line: record.line,
                     record: None,
                 },
-            );
+            ));
         }
+        if queued.is_empty() {
+            return;
+        }
+        let mut merged = Vec::with_capacity(trace.len() + queued.len());
+        let mut queued = queued.into_iter().peekable();
+        for (at, message) in std::mem::take(trace).into_iter().enumerate() {
+            while let Some((_, q)) = queued.next_if(|(place, _)| *place == at) {
+                merged.push(q);
+            }
+            merged.push(message);
+        }
+        merged.extend(queued.map(|(_, q)| q));
+        *trace = merged;
     }
 
-    /// The lines of the messages a 2.1.x boundary preserved verbatim: its
-    /// segment from `headUuid` to `tailUuid`.
-    fn preserved(&self, metadata: Option<&Value>, trace: &[Message]) -> Vec<usize> {
+    /// The messages a 2.1.x boundary preserved verbatim (its segment from
+    /// `headUuid` to `tailUuid`), as places in `trace`, and their records.
+    fn preserved(
+        &self,
+        metadata: Option<&Value>,
+        trace: &[Message],
+    ) -> (Vec<usize>, HashSet<usize>) {
+        let mut records = HashSet::new();
         let Some(segment) = metadata.and_then(|m| m.get("preservedSegment")) else {
-            return Vec::new();
+            return (Vec::new(), records);
         };
         let uuid = |name: &str| segment.get(name).and_then(Value::as_str);
         let (Some(head), Some(tail)) = (uuid("headUuid"), uuid("tailUuid")) else {
-            return Vec::new();
+            return (Vec::new(), records);
         };
         let mut lines = HashSet::new();
         let mut at = self.index.by_uuid.get(tail).copied();
-        let mut steps = 0;
-        while let Some(i) = at {
+        // Only what came since the compaction before can have been
+        // preserved: so a record is carried past one compaction at most.
+        let since = |i: usize| self.floor.is_none_or(|floor| i > floor);
+        while let Some(i) = at.filter(|&i| since(i) && !records.contains(&i)) {
+            super::work(1);
             let record = &self.records[i];
+            records.insert(i);
             lines.insert(record.line);
-            steps += 1;
-            if record.str("/uuid") == Some(head) || steps > self.records.len() {
+            if record.str("/uuid") == Some(head)
+                || record.str("/subtype") == Some("compact_boundary")
+            {
                 break;
             }
             at = record
                 .str("/parentUuid")
                 .and_then(|parent| self.index.by_uuid.get(parent).copied());
         }
-        (0..trace.len())
+        let kept = (0..trace.len())
             .filter(|&m| lines.contains(&trace[m].line))
-            .collect()
+            .collect();
+        (kept, records)
     }
 }
 

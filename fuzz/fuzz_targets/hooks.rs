@@ -1,0 +1,50 @@
+//! Any bytes as the payload of each Claude Code hook event (the first byte
+//! picks the event), against a ledger of the fuzzer's own: no panic, and
+//! the guard's promises hold — only PreCompact and PostCompact ever exit 2
+//! (an exit 2 at UserPromptSubmit would discard what the user typed), and
+//! whatever a hook prints on stdout is JSON.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+const EVENTS: [ctxguard::HookEvent; 5] = [
+    ctxguard::HookEvent::UserPromptSubmit,
+    ctxguard::HookEvent::PostToolUse,
+    ctxguard::HookEvent::PreCompact,
+    ctxguard::HookEvent::PostCompact,
+    ctxguard::HookEvent::SessionStart,
+];
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, payload)) = data.split_first() else {
+        return;
+    };
+    let event = EVENTS[usize::from(selector) % EVENTS.len()];
+    let ledger = std::env::temp_dir().join(format!("ctxguard-fuzz-hooks-{}", std::process::id()));
+    let report = ctxguard::run_hook(&ctxguard::HookRequest {
+        event,
+        input: payload.to_vec(),
+        policy: None,
+        ledger_dir: Some(ledger),
+        project_dir: None,
+        max_ledger_bytes: 1 << 20,
+        echo: selector & 0x80 != 0,
+        written_for: None,
+        access: ctxguard::Access::default(),
+    });
+    let reply = ctxguard::hook_reply(&report);
+    assert!(matches!(reply.exit, 0 | 2), "exit {}", reply.exit);
+    if reply.exit == 2 {
+        assert!(
+            matches!(
+                event,
+                ctxguard::HookEvent::PreCompact | ctxguard::HookEvent::PostCompact
+            ),
+            "{event:?} exited 2: {}",
+            reply.stderr
+        );
+    }
+    if !reply.stdout.is_empty() {
+        serde_json::from_str::<serde_json::Value>(&reply.stdout).expect("stdout is JSON");
+    }
+});
