@@ -274,7 +274,7 @@ fn approved_plan(payload: &Payload, access: &Access) -> Option<String> {
         .map(str::to_owned);
     given.or_else(|| {
         let path = payload.tool_response.get("filePath")?.as_str()?;
-        let file = crate::source::read::read_session(std::path::Path::new(path), access).ok()?;
+        let file = crate::source::read::read(std::path::Path::new(path), access).ok()?;
         Some(file.text().to_owned()).filter(|plan| !plan.trim().is_empty())
     })
 }
