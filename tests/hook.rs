@@ -1026,28 +1026,40 @@ fn init_writes_what_the_claude_code_version_runs() {
 
 #[test]
 fn init_refuses_settings_claude_code_would_not_load() {
-    let dir = tempfile::tempdir().expect("dir");
-    std::fs::create_dir_all(dir.path().join(".claude")).expect("dir");
-    let path = dir.path().join(".claude/settings.json");
-    let text = "{\n  // Shared with the team.\n  \"permissions\": {}\n}\n";
-    std::fs::write(&path, text).expect("written");
-    let output = Test::new()
-        .args(&["init", "claude-code"])
-        .current_dir(dir.path())
-        .any_status()
-        .run();
-    assert_eq!(output.status, 2);
-    assert!(
-        output.stderr.contains("Claude Code does not load"),
-        "{}",
-        output.stderr
-    );
-    assert!(output.stderr.contains(":2:"), "line 2: {}", output.stderr);
-    assert_eq!(
-        std::fs::read_to_string(&path).expect("read"),
-        text,
-        "nothing written"
-    );
+    // A comment; a raw control character inside a string (found by fuzzing
+    // the settings editor: JSON.parse refuses it, a lenient reader does not).
+    for (text, line) in [
+        (
+            "{\n  // Shared with the team.\n  \"permissions\": {}\n}\n",
+            ":2:",
+        ),
+        (
+            "{\n  \"permissions\": {},\n  \"model\": \"son\u{14}net\"\n}\n",
+            ":3:",
+        ),
+    ] {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::create_dir_all(dir.path().join(".claude")).expect("dir");
+        let path = dir.path().join(".claude/settings.json");
+        std::fs::write(&path, text).expect("written");
+        let output = Test::new()
+            .args(&["init", "claude-code"])
+            .current_dir(dir.path())
+            .any_status()
+            .run();
+        assert_eq!(output.status, 2);
+        assert!(
+            output.stderr.contains("Claude Code does not load"),
+            "{}",
+            output.stderr
+        );
+        assert!(output.stderr.contains(line), "{line}: {}", output.stderr);
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            text,
+            "nothing written"
+        );
+    }
 }
 
 #[test]

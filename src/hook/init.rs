@@ -508,7 +508,25 @@ pub(crate) fn strict_json_error(text: &str) -> Option<(std::ops::Range<usize>, S
     };
     let lenient = jsonc_parser::parse_to_value(text, &ParseOptions::default()).is_ok();
     match jsonc_parser::parse_to_value(text, &strict) {
-        Ok(_) => None,
+        // What the strict reader still lets through and `JSON.parse` does
+        // not: a raw control character inside a string.
+        Ok(_) => serde_json::from_str::<serde::de::IgnoredAny>(text)
+            .err()
+            .map(|error| {
+                // serde_json counts columns in bytes, and names the byte
+                // before the one it refused.
+                let line_start: usize = text
+                    .split_inclusive('\n')
+                    .take(error.line().saturating_sub(1))
+                    .map(str::len)
+                    .sum();
+                let file = SourceFile::new("settings", text);
+                let place = file.char_at(line_start + error.column());
+                (
+                    place,
+                    crate::buffer::json::friendly_serde(&error.to_string()),
+                )
+            }),
         // Not JSON of any kind: the lenient parse says where, in its terms.
         Err(_) if !lenient => None,
         Err(error) => {
@@ -555,7 +573,7 @@ fn not_strict(name: &str, text: &str) -> Option<Diagnostic> {
             "Claude Code does not load `{name}`: it reads settings as strict JSON, so none of the hooks in it would run"
         ))
         .label(&file, range, why)
-        .help("remove the comments and trailing commas Claude Code cannot read, then run `ctxguard init claude-code` again"),
+        .help("make it strict JSON (no comments, no trailing commas, no raw control characters in strings), then run `ctxguard init claude-code` again"),
     )
 }
 
@@ -575,6 +593,15 @@ fn input(value: &Value) -> CstInputValue {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_raw_control_character_in_a_string_is_not_strict_json() {
+        let text = "{\n  \"hooks\": {\"é\": \"Session\u{14}Start\"}\n}\n";
+        let (range, why) = super::strict_json_error(text).expect("refused");
+        assert_eq!(&text[range], "\u{14}", "{why}");
+        assert!(why.contains("control character"), "{why}");
+        assert_eq!(super::strict_json_error("{\"a\": \"\\ud800\"}"), None);
+    }
+
     use super::*;
 
     fn request(remove: bool) -> InitRequest {

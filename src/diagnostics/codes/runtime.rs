@@ -243,7 +243,7 @@ pub(crate) fn not_loaded(file: &Arc<SourceFile>, span: Span, why: &str) -> Diagn
         format!("Claude Code does not load `{name}`: it reads settings as strict JSON, so nothing in this file is in effect, hooks included"),
     )
     .label(file, span, echo(why).into_owned())
-    .help("remove the comments and trailing commas: Claude Code ignores the whole file for one of them (2.1.3xx says so; 2.0 says nothing)")
+    .help("make it strict JSON (no comments, no trailing commas, no raw control characters in strings): Claude Code ignores the whole file for one of them (2.1.3xx says so; 2.0 says nothing)")
 }
 
 // `hook-matcher-never-matches`
