@@ -146,10 +146,22 @@ impl Test {
 
     pub fn run(self) -> Output {
         let binary = env!("CARGO_BIN_EXE_ctxguard");
-        let mut command = if self.unprivileged && nix::unistd::geteuid().is_root() {
+        // `nobody` may not reach the build folder: it runs a copy.
+        let copy = (self.unprivileged && nix::unistd::geteuid().is_root()).then(|| {
+            use std::os::unix::fs::PermissionsExt;
+            let dir = tempfile::tempdir().expect("a folder for the binary");
+            let open = std::fs::Permissions::from_mode(0o755);
+            std::fs::set_permissions(dir.path(), open.clone()).expect("mode");
+            let copy = dir.path().join("ctxguard");
+            std::fs::copy(binary, &copy).expect("the binary copied");
+            std::fs::set_permissions(&copy, open).expect("mode");
+            (dir, copy)
+        });
+        let mut command = if let Some((_, copy)) = &copy {
             let mut command = Command::new("setpriv");
             command
-                .args(["--reuid=65534", "--regid=65534", "--clear-groups", binary])
+                .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(copy)
                 .args(&self.args);
             command
         } else {
