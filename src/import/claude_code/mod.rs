@@ -257,14 +257,17 @@ impl Session<'_> {
     ) -> (Event, HashSet<usize>) {
         let boundary = &self.records[b];
         let mut notes = Vec::new();
-        let leaf = boundary
+        let named = boundary
             .str("/logicalParentUuid")
             .and_then(|uuid| self.index.by_uuid.get(uuid).copied())
-            .filter(|&leaf| leaf < b && self.in_reach(leaf))
-            .or_else(|| {
-                notes.push("the boundary's logical parent is not in the file: the buffer is the chain of the last message before it".to_owned());
-                last_on_chain(self.records, previous.map_or(0, |p| p + 1), b)
+            .filter(|&leaf| leaf < b);
+        let leaf = named.filter(|&leaf| self.in_reach(leaf)).or_else(|| {
+            notes.push(match named {
+                None => "the boundary's logical parent is not in the file: the buffer is the chain of the last message before it".to_owned(),
+                Some(_) => "the boundary's logical parent stands before the compaction before it: the buffer is the chain of the last message since".to_owned(),
             });
+            last_on_chain(self.records, previous.map_or(0, |p| p + 1), b)
+        });
         let mut chain = leaf.map(|leaf| self.chain(leaf)).unwrap_or_default();
         // A chain that breaks (a parent the file does not hold) before the
         // previous compaction or the session's start: what the model saw
