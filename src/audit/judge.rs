@@ -6,6 +6,7 @@
 //! three pieces of the summary) decides: identifiers, paths, numbers and
 //! URLs are judged as identifiers, byte for byte; content words as words.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::units::units;
@@ -24,6 +25,11 @@ pub(crate) struct After {
     /// The pieces of the prose after (sentences, list items, rows), each
     /// with its words.
     pieces: Vec<(String, Words)>,
+    /// Each run of one to [`WINDOW`] pieces and its words, by start then
+    /// end: built once, however many commitments are judged against them.
+    windows: Vec<(Range<usize>, Words)>,
+    /// The pieces each content word stands in.
+    by_word: HashMap<String, Vec<usize>>,
     /// The words of all the prose after.
     words: Words,
 }
@@ -89,10 +95,27 @@ impl After {
             }
         }
         let words = Words::of(&prose_texts.join("\n"));
+        let mut windows = Vec::with_capacity(pieces.len() * WINDOW);
+        for start in 0..pieces.len() {
+            let mut words = Words::default();
+            let end = (start + WINDOW).min(pieces.len());
+            for (at, (_, piece)) in pieces.iter().enumerate().take(end).skip(start) {
+                words.extend(piece);
+                windows.push((start..at + 1, words.clone()));
+            }
+        }
+        let mut by_word: HashMap<String, Vec<usize>> = HashMap::new();
+        for (at, (_, words)) in pieces.iter().enumerate() {
+            for word in &words.content {
+                by_word.entry(word.clone()).or_default().push(at);
+            }
+        }
         After {
             folded: fold(&all),
             all,
             pieces,
+            windows,
+            by_word,
             words,
         }
     }
@@ -329,26 +352,46 @@ impl After {
     /// carries, changes or misses the commitment.
     fn closest(&self, text: &str) -> (Outcome, Option<Evidence>) {
         let wanted = Words::of(text);
-        let mut best: Option<(f64, Range<usize>, Words)> = None;
-        for start in 0..self.pieces.len() {
-            let mut words = Words::default();
-            for end in start..(start + WINDOW).min(self.pieces.len()) {
-                words.extend(&self.pieces[end].1);
-                let score = wanted.covered_by(&words)
-                    + 0.25
-                        * share(
-                            carried_identifiers(&wanted, &words),
-                            wanted.identifiers.len(),
-                        )
-                    - 0.02 * (end - start) as f64;
-                if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
-                    best = Some((score, start..end + 1, words.clone()));
+        // Which of its content words each piece has, as bits: a window's
+        // share is then the bits of its pieces, with no set compared (up to
+        // 64 words; a longer commitment compares the sets).
+        let content: Vec<&String> = wanted.content.iter().collect();
+        let bits = content.len() <= 64;
+        let mut has = vec![0u64; if bits { self.pieces.len() } else { 0 }];
+        if bits {
+            for (bit, word) in content.iter().enumerate() {
+                for &at in self.by_word.get(*word).into_iter().flatten() {
+                    has[at] |= 1 << bit;
                 }
             }
         }
-        let Some((_, range, words)) = best else {
+        let names = !wanted.identifiers.is_empty();
+        let mut best: Option<(f64, &(Range<usize>, Words))> = None;
+        for window in &self.windows {
+            let (range, words) = window;
+            let covered = if !bits {
+                wanted.covered_by(words)
+            } else if content.is_empty() {
+                0.0
+            } else {
+                let shared = range.clone().fold(0u64, |m, at| m | has[at]).count_ones();
+                shared as f64 / content.len() as f64
+            };
+            let carried = if names && !words.identifiers.is_empty() {
+                carried_identifiers(&wanted, words)
+            } else {
+                0
+            };
+            let score = covered + 0.25 * share(carried, wanted.identifiers.len())
+                - 0.02 * (range.len() - 1) as f64;
+            if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((score, window));
+            }
+        }
+        let Some((_, (range, words))) = best else {
             return (Outcome::Lost, None);
         };
+        let range = range.clone();
         let passage = self.pieces[range]
             .iter()
             .map(|(piece, _)| piece.as_str())
@@ -357,16 +400,16 @@ impl After {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        let carried = carried_identifiers(&wanted, &words);
+        let carried = carried_identifiers(&wanted, words);
         // A unit of names and numbers alone ("actually 100") is as close as
         // the share of them the passage names.
         let share_of = if wanted.content.is_empty() {
             share(carried, wanted.identifiers.len())
         } else {
-            wanted.covered_by(&words)
+            wanted.covered_by(words)
         };
         let similarity = (share_of * 100.0).round() / 100.0;
-        let changes = changes(&wanted, &words);
+        let changes = changes(&wanted, words);
         let names_all = !wanted.identifiers.is_empty() && carried == wanted.identifiers.len();
         // One word or none besides its names, no name carried or turned into
         // another: too little to be found in other words ("cat
