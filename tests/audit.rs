@@ -689,3 +689,58 @@ fn a_folder_below_that_cannot_be_read_is_an_error_not_a_silent_pass() {
     // What could be read is still audited.
     assert!(said.contains("a.jsonl"), "{said}");
 }
+
+#[test]
+fn a_claude_code_1_0_compaction_without_a_boundary_is_found_and_judged() {
+    // Claude Code 1.0 writes no `compact_boundary`: the compaction is a
+    // summary record that opens a new chain.
+    let record = |uuid: &str, parent: Option<&str>, kind: &str, content: Value| {
+        serde_json::json!({"parentUuid": parent, "isSidechain": false, "userType": "external",
+            "cwd": "/repo", "sessionId": "s10", "version": "1.0.53", "type": kind, "uuid": uuid,
+            "timestamp": "2025-07-20T10:00:00.000Z", "message": {"role": kind, "content": content}})
+    };
+    let mut summary = record(
+        "s1",
+        None,
+        "user",
+        Value::String("This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nSummary: we worked on the parser.".into()),
+    );
+    summary["isCompactSummary"] = Value::Bool(true);
+    let lines = [
+        record(
+            "u1",
+            None,
+            "user",
+            Value::String("Never drop the users table.".into()),
+        ),
+        record(
+            "a1",
+            Some("u1"),
+            "assistant",
+            serde_json::json!([{"type": "text", "text": "Understood."}]),
+        ),
+        summary,
+        record(
+            "a2",
+            Some("s1"),
+            "assistant",
+            serde_json::json!([{"type": "text", "text": "Continuing."}]),
+        ),
+    ];
+    let dir = tempfile::tempdir().expect("a folder");
+    let path = dir.path().join("session.jsonl");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, text).expect("written");
+    let (report, status) = audit_json(&[&path.display().to_string()]);
+    assert_eq!(status, 1, "{report}");
+    assert_eq!(
+        report["events"].as_array().map(Vec::len),
+        Some(1),
+        "{report}"
+    );
+    assert_eq!(
+        outcome_of(&report, 1, "Never drop the users table."),
+        "lost"
+    );
+    assert_eq!(report["events"][0]["compaction_line"], 3);
+}

@@ -56,6 +56,7 @@ impl Importer for ClaudeCode {
             .enumerate()
             .filter(|(_, r)| {
                 r.str("/type") == Some("system") && r.str("/subtype") == Some("compact_boundary")
+                    || lone_summary(r)
             })
             .map(|(i, _)| i)
             .collect();
@@ -136,6 +137,15 @@ impl<'r> Index<'r> {
         }
         index
     }
+}
+
+/// A summary with no boundary before it: how Claude Code 1.0 records a
+/// compaction (the summary record opens a new chain; 2.0 and later write a
+/// `compact_boundary` first and hang the summary from it).
+fn lone_summary(record: &Record) -> bool {
+    record.str("/type") == Some("user")
+        && record.flag("/isCompactSummary")
+        && record.str("/parentUuid").is_none()
 }
 
 /// Whether a record is a message of the main session: a user or assistant
@@ -245,7 +255,10 @@ struct Session<'r> {
 impl Session<'_> {
     /// Whether record `i` can be in the buffer of this compaction.
     fn in_reach(&self, i: usize) -> bool {
-        self.floor.is_none_or(|floor| i > floor) || self.carried.contains(&i)
+        self.floor.is_none_or(|floor| i > floor)
+            || self.carried.contains(&i)
+            // 1.0.x: the compaction before is its summary, which opens the buffer.
+            || (self.floor == Some(i) && lone_summary(&self.records[i]))
     }
 
     /// The compaction at boundary `b`, and the records it preserved.
@@ -257,11 +270,18 @@ impl Session<'_> {
     ) -> (Event, HashSet<usize>) {
         let boundary = &self.records[b];
         let mut notes = Vec::new();
+        let lone = lone_summary(boundary);
+        if lone {
+            notes.push("Claude Code 1.0 writes no boundary: the compaction is its summary record, and the buffer before it the chain of the last message before it".to_owned());
+        }
         let named = boundary
             .str("/logicalParentUuid")
             .and_then(|uuid| self.index.by_uuid.get(uuid).copied())
             .filter(|&leaf| leaf < b);
         let leaf = named.filter(|&leaf| self.in_reach(leaf)).or_else(|| {
+            if lone {
+                return last_on_chain(self.records, previous.map_or(0, |p| p + 1), b);
+            }
             notes.push(match named {
                 None => "the boundary's logical parent is not in the file: the buffer is the chain of the last message before it".to_owned(),
                 Some(_) => "the boundary's logical parent stands before the compaction before it: the buffer is the chain of the last message since".to_owned(),
@@ -317,12 +337,14 @@ impl Session<'_> {
             .count();
         let end = next_boundary.unwrap_or(self.records.len());
         let uuid = boundary.str("/uuid");
-        let summary_at = (b + 1..end)
-            .find(|&i| {
-                let r = &self.records[i];
-                r.flag("/isCompactSummary") && uuid.is_some() && r.str("/parentUuid") == uuid
-            })
-            .or_else(|| (b + 1..end).find(|&i| self.records[i].flag("/isCompactSummary")));
+        let summary_at = lone.then_some(b).or_else(|| {
+            (b + 1..end)
+                .find(|&i| {
+                    let r = &self.records[i];
+                    r.flag("/isCompactSummary") && uuid.is_some() && r.str("/parentUuid") == uuid
+                })
+                .or_else(|| (b + 1..end).find(|&i| self.records[i].flag("/isCompactSummary")))
+        });
         let summary = summary_at.map(|i| {
             let r = &self.records[i];
             Summary {
