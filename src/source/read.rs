@@ -159,23 +159,41 @@ pub(crate) fn open_regular(
         .then_some((file, metadata))
 }
 
+/// Opens without following a link at the path's last name and without
+/// waiting on a FIFO: how every file ctxguard reads or writes in place of
+/// a user's is opened.
+#[cfg(unix)]
+pub(crate) fn no_follow(options: &mut std::fs::OpenOptions) -> &mut std::fs::OpenOptions {
+    use std::os::unix::fs::OpenOptionsExt;
+    options.custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn no_follow(options: &mut std::fs::OpenOptions) -> &mut std::fs::OpenOptions {
+    options
+}
+
+/// Whether an open under [`no_follow`] failed because the name is a link.
+#[cfg(unix)]
+pub(crate) fn is_link_error(error: &std::io::Error) -> bool {
+    error.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32)
+}
+
+#[cfg(not(unix))]
+pub(crate) fn is_link_error(_error: &std::io::Error) -> bool {
+    false
+}
+
 /// A regular file opened for reading without following a link at `path`
 /// and without waiting on a FIFO, and its length; `Ok(None)` when there is
 /// no file. A link, a FIFO, a device or a folder is an error that says so.
 pub(crate) fn open_no_follow(path: &Path) -> std::io::Result<Option<(std::fs::File, u64)>> {
     let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options
-            .custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits());
-    }
+    no_follow(options.read(true));
     let file = match options.open(path) {
         Ok(file) => file,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        #[cfg(unix)]
-        Err(error) if error.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) => {
+        Err(error) if is_link_error(&error) => {
             return Err(std::io::Error::other(
                 "it is a link, and ctxguard reads this file only where it is",
             ))

@@ -177,7 +177,7 @@ fn open_regular_for_append(path: &Path) -> Result<File, WriteError> {
     options.create(true).append(true).read(true);
     no_follow(&mut options, 0o600);
     let file = options.open(path).map_err(|e| {
-        if is_link_error(&e) {
+        if super::read::is_link_error(&e) {
             error(
                 path,
                 format!(
@@ -464,25 +464,16 @@ fn mode_of(_metadata: &Metadata) -> u32 {
     0o666
 }
 
+/// Opened as [`super::read::no_follow`] opens, created with `mode`.
 #[cfg(unix)]
 fn no_follow(options: &mut OpenOptions, mode: u32) {
     use std::os::unix::fs::OpenOptionsExt;
-    options
-        .mode(mode)
-        .custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits());
+    super::read::no_follow(options.mode(mode));
 }
 
 #[cfg(not(unix))]
-fn no_follow(_options: &mut OpenOptions, _mode: u32) {}
-
-#[cfg(unix)]
-fn is_link_error(e: &std::io::Error) -> bool {
-    e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32)
-}
-
-#[cfg(not(unix))]
-fn is_link_error(_e: &std::io::Error) -> bool {
-    false
+fn no_follow(options: &mut OpenOptions, _mode: u32) {
+    super::read::no_follow(options);
 }
 
 /// Makes a rename in `dir` durable; a folder that cannot be synced (some

@@ -85,17 +85,7 @@ fn role(i: usize) -> &'static str {
 }
 
 fn claude_preserved_segment(n: usize) -> String {
-    let mut records = Vec::new();
-    for i in 0..n {
-        let parent = i.checked_sub(1).map(|p| format!("u{p}"));
-        records.push(message(i, parent, role(i)));
-        if i % 10 == 9 {
-            let mut b = boundary(i, None, format!("u{i}"));
-            b["compactMetadata"]["preservedSegment"] = json!({"headUuid": "nowhere", "anchorUuid": format!("b{i}"), "tailUuid": format!("u{i}")});
-            records.push(b);
-        }
-    }
-    lines(records)
+    claude_boundaries_beside_the_chain(n, true)
 }
 
 fn claude_chain_through_boundaries(n: usize) -> String {
@@ -113,12 +103,23 @@ fn claude_chain_through_boundaries(n: usize) -> String {
 }
 
 fn claude_boundaries_off_chain(n: usize) -> String {
+    claude_boundaries_beside_the_chain(n, false)
+}
+
+/// Records on one parent chain, a boundary after every tenth (off the
+/// chain), each naming a preserved segment whose head is nowhere when
+/// `preserved`.
+fn claude_boundaries_beside_the_chain(n: usize, preserved: bool) -> String {
     let mut records = Vec::new();
     for i in 0..n {
         let parent = i.checked_sub(1).map(|p| format!("u{p}"));
         records.push(message(i, parent, role(i)));
         if i % 10 == 9 {
-            records.push(boundary(i, None, format!("u{i}")));
+            let mut b = boundary(i, None, format!("u{i}"));
+            if preserved {
+                b["compactMetadata"]["preservedSegment"] = json!({"headUuid": "nowhere", "anchorUuid": format!("b{i}"), "tailUuid": format!("u{i}")});
+            }
+            records.push(b);
         }
     }
     lines(records)
