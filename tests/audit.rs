@@ -507,6 +507,27 @@ fn only_what_no_user_text_supports_is_invented() {
 }
 
 #[test]
+fn what_the_user_approved_or_said_unrecorded_is_no_invention() {
+    let (report, _) = judged("invented-unrecorded.jsonl");
+    // The plan the user approved supports "the user asked to implement a
+    // plan for …"; a quotation of a message the file does not hold (the
+    // prompt that set off the compaction) cannot be told from one the
+    // summary made up, and is not reported. The agent's own choice is.
+    assert_eq!(
+        invented(&report, 1),
+        ["The user chose `sqlite-3.45` for the build cache."]
+    );
+    // The plan is the agent's text: none of its steps is the user's
+    // commitment.
+    assert!(
+        outcomes(&report, 1)
+            .iter()
+            .all(|(_, t)| !t.contains("resolve_package_arg")),
+        "{report}"
+    );
+}
+
+#[test]
 fn the_verdict_is_about_the_users_commitments_and_names_its_reason() {
     // Every commitment carried as written: kept, whatever the imported
     // plan's structure (a summary that spans them).

@@ -9,9 +9,14 @@
 //! - anywhere, a sentence that says the user wanted, chose or confirmed
 //!   something ("the user chose Redis") and names a command, path, value
 //!   or quoted phrase that no user message holds — the agent's own
-//!   decision presented as the user's;
-//! - a quotation of the user ("the user said: "…"") that no user message
-//!   holds.
+//!   decision presented as the user's.
+//!
+//! A quotation of the user ("the user said: "…"") that no message in the
+//! file holds is not reported: session files do not record every message
+//! the model saw. A message typed while the agent worked, one that
+//! interrupted a tool call, the prompt that set off an automatic
+//! compaction: real summaries quote each of these, word for word, from
+//! files that hold none of them.
 //!
 //! Support is everything the user said in the session before the
 //! compaction, across messages: "commit this" and later "push it" support
@@ -45,13 +50,6 @@ static ATTRIBUTED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the attribution pattern compiles")
 });
 
-/// Sentences that quote the user.
-static QUOTING: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)]
-    Regex::new(r#"(?i)\buser('s)? (\w+ ){0,2}(asked|said|says|wrote|typed|replied|responded|message|request|requested|instruction|feedback)\b[^"“]{0,20}["“]"#)
-        .expect("the quoting pattern compiles")
-});
-
 /// Where the words a sentence attributes to the user end: at a dash or a
 /// sentence of the agent's own ("… - I created …").
 static OWN_WORDS: LazyLock<Regex> = LazyLock::new(|| {
@@ -73,10 +71,6 @@ const SUPPORTED: f64 = 0.34;
 /// Below this share, a sentence that also names what the user never named
 /// is unsupported.
 const WEAKLY: f64 = 0.6;
-/// From this share of its words in one user message, a quotation is the
-/// user's.
-const QUOTES: f64 = 0.7;
-
 /// How many of the user's messages may together support one requirement.
 const TOGETHER: usize = 3;
 
@@ -118,7 +112,6 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             .split_once(": ")
             .is_some_and(|(label, _)| label.len() < 40 && USER_HEADING.is_match(label));
         let under_user = heading_is_user || inline;
-        let quoting = QUOTING.is_match(text);
         // The words the sentence gives as the user's: after "the user
         // wanted", up to what the agent says it did.
         let claimed = match ATTRIBUTED.find(text) {
@@ -133,23 +126,20 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             None if under_user => Some(text),
             None => None,
         };
-        if claimed.is_none() && !quoting {
-            continue;
-        }
-        let quote_unsupported = quoting && quotes_unsaid(text, said, &folded);
-        let invented = quote_unsupported
-            || claimed.is_some_and(|claimed| {
-                let words = Words::of(claimed);
-                if words.content.len() < 2 {
-                    return false;
-                }
-                let support = support(&words, said);
-                let unheard = unheard(claimed, &words, &folded, &all);
-                // A quotation of what the user did say is theirs.
-                same_language
-                    && !quotes_said(claimed, &folded)
-                    && ((under_user && support < SUPPORTED) || (unheard && support < WEAKLY))
-            });
+        let invented = claimed.is_some_and(|claimed| {
+            let words = Words::of(claimed);
+            if words.content.len() < 2 {
+                return false;
+            }
+            let support = support(&words, said);
+            let unheard = unheard(claimed, &words, &folded, &all);
+            // A quotation of what the user did say is theirs; one of a
+            // message the file may not hold is not judged.
+            same_language
+                && !quotes_said(claimed, &folded)
+                && !quotes_at_length(claimed)
+                && ((under_user && support < SUPPORTED) || (unheard && support < WEAKLY))
+        });
         if invented {
             let support = support(&Words::of(text), said);
             found.push(Invented {
@@ -276,6 +266,15 @@ fn exact_name(id: &str) -> bool {
         || camel
 }
 
+/// Whether the sentence quotes someone at length: four words or more in
+/// quotation marks.
+fn quotes_at_length(text: &str) -> bool {
+    QUOTED
+        .captures_iter(text)
+        .filter_map(|c| c.get(2).or_else(|| c.get(3)))
+        .any(|quote| quote.as_str().split_whitespace().count() >= 4)
+}
+
 /// Whether the sentence quotes the user ("User said "B for now"") and
 /// every quotation stands in what the user said.
 fn quotes_said(text: &str, folded: &[String]) -> bool {
@@ -285,24 +284,6 @@ fn quotes_said(text: &str, folded: &[String]) -> bool {
         .map(|m| fold(m.as_str()))
         .peekable();
     quotes.peek().is_some() && quotes.all(|quote| folded.iter().any(|user| user.contains(&quote)))
-}
-
-/// Whether a quotation in the sentence, of four words or more, is in no
-/// user message.
-fn quotes_unsaid(text: &str, said: &[(String, Words)], folded: &[String]) -> bool {
-    QUOTED
-        .captures_iter(text)
-        .filter_map(|c| c.get(2).or_else(|| c.get(3)))
-        .map(|m| m.as_str())
-        .filter(|quote| quote.split_whitespace().count() >= 4)
-        .any(|quote| {
-            let quote_folded = fold(quote);
-            let words = Words::of(quote);
-            !folded.iter().any(|user| user.contains(&quote_folded))
-                && !said
-                    .iter()
-                    .any(|(_, user)| words.covered_by(user) >= QUOTES)
-        })
 }
 
 #[cfg(test)]
@@ -347,17 +328,10 @@ mod tests {
     }
 
     #[test]
-    fn a_quotation_no_user_message_holds() {
-        let summary = "- The user said: \"remove the evals too, keep things clean\"\n";
-        assert_eq!(
-            invented(&said(&["skip the formal evals"]), summary, 1).len(),
-            1
-        );
-        assert!(invented(
-            &said(&["remove the evals too, keep things clean."]),
-            summary,
-            1
-        )
-        .is_empty());
+    fn a_quotation_the_file_does_not_hold_is_not_an_invention() {
+        // The prompt that set off the compaction, which the file never
+        // recorded, quoted as the user's last message.
+        let summary = "31. User's last message: \"lets update Cargo.toml to -dev4 and amend it\"\n";
+        assert!(invented(&said(&["release it"]), summary, 1).is_empty());
     }
 }

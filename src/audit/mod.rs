@@ -246,12 +246,17 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
     let mut audits = Vec::new();
     for (n, event) in session.events.iter().enumerate() {
         for (m, message) in event.trace.iter().enumerate() {
-            if !matches!(message.origin, Origin::User | Origin::Answer)
+            if !matches!(message.origin, Origin::User | Origin::Answer | Origin::Plan)
                 || !seen.insert((message.line, message.text.clone()))
             {
                 continue;
             }
             support.push((message.text.clone(), Words::of(&message.text)));
+            // An approved plan supports what the user asked; its words are
+            // the agent's, and bind only as the user's go-ahead to it.
+            if message.origin == Origin::Plan {
+                continue;
+            }
             // A message that takes back the one before it, or gives a new
             // value for what it set ("make it 50"): what that one asked no
             // longer binds.

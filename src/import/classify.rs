@@ -179,6 +179,7 @@ fn role(origin: Origin) -> Role {
         Origin::Assistant | Origin::Summary => Role::Assistant,
         Origin::Tool => Role::Tool,
         Origin::Runtime => Role::System,
+        Origin::Plan => Role::User,
     }
 }
 

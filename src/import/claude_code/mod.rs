@@ -644,6 +644,7 @@ fn user_messages(
     let typed = |text: &str, messages: &mut Vec<Message>| match user::typed(text, meta) {
         Typed::User(words) => messages.push(message(Origin::User, words)),
         Typed::Runtime => messages.push(message(Origin::Runtime, text.to_owned())),
+        Typed::Plan => messages.push(message(Origin::Plan, text.to_owned())),
     };
     let structured = record.value.get("toolUseResult").unwrap_or(&Value::Null);
     match content {
@@ -721,7 +722,7 @@ fn attachment_message(record: &Record) -> Option<Message> {
                 line: record.line,
                 record: uuid,
             }),
-            Typed::Runtime => None,
+            Typed::Runtime | Typed::Plan => None,
         };
     }
     let text = attachment.get("content").map(records::text_of)?;
