@@ -472,8 +472,19 @@ static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn output_line(line: &str) -> bool {
-    PASTED_LINE.is_match(line) || TERMINAL_LINE.is_match(line)
+    PASTED_LINE.is_match(line) || TERMINAL_LINE.is_match(line) || PROMPT.is_match(line)
 }
+
+/// A shell's prompt, as a terminal shows it: `$ cargo test`,
+/// `wink@box 26-02-03T21:17:52Z:~/src/app (main)`, `me@host:~/app$ ls`,
+/// `[me@host app]$`, `❯ npm test`, `PS C:\app> dir`. What stands between
+/// the first prompt of a message and the output of its last is a terminal
+/// session the user copied.
+static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"^(\s*[$❯➜λ]\s+\S|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|PS\s+[A-Za-z]:\\[^>]*>)",
+    )
+});
 
 /// A message the user typed, with where pasted output stands in it: worked
 /// out once per message, asked of every unit in it, so a paste of 40,000
@@ -488,6 +499,9 @@ pub(crate) struct Prose<'a> {
     /// From the first output line to the end of the last, when the message
     /// is many lines and mostly output.
     output_block: Option<Range<usize>>,
+    /// From a shell's first prompt to the end of the paragraph that holds
+    /// its last: a terminal session the user copied.
+    terminal: Option<Range<usize>>,
 }
 
 impl<'a> Prose<'a> {
@@ -502,11 +516,23 @@ impl<'a> Prose<'a> {
             flags[from..from + lines].fill(is);
             is
         };
+        // Where the first prompt starts, and where the paragraph of the
+        // last one ends (so far).
+        let (mut first_prompt, mut terminal_end, mut in_terminal) = (None, 0, false);
         let mut at = 0;
         for line in text.split_inclusive('\n') {
             starts.push(at);
             output_paragraph.push(false);
             let i = starts.len() - 1;
+            if PROMPT.is_match(line) {
+                first_prompt.get_or_insert(at);
+                in_terminal = true;
+            }
+            if line.trim().is_empty() {
+                in_terminal = false;
+            } else if in_terminal {
+                terminal_end = at + line.len();
+            }
             if line.trim().is_empty() {
                 // A blank line answers for the paragraph it closes.
                 let is = close(&mut output_paragraph, from, lines, output);
@@ -531,6 +557,7 @@ impl<'a> Prose<'a> {
             starts,
             output_paragraph,
             output_block,
+            terminal: first_prompt.map(|first| first..terminal_end),
         }
     }
 
@@ -541,10 +568,10 @@ impl<'a> Prose<'a> {
     /// pick …"); it is the tool's, not the user's. The user's own words
     /// before and after the output are judged as they stand.
     fn in_pasted_output(&self, start: usize) -> bool {
-        if self
-            .output_block
-            .as_ref()
-            .is_some_and(|b| b.contains(&start))
+        if [&self.output_block, &self.terminal]
+            .into_iter()
+            .flatten()
+            .any(|b| b.contains(&start))
         {
             return true;
         }
@@ -651,5 +678,49 @@ mod tests {
         let answering = Context { answering: true };
         assert_eq!(binding(&units[0], &Prose::new("Rustup"), answering), Ok(()));
         assert_eq!(why("https://github.com/acme/api"), [Ok(())]);
+    }
+
+    #[test]
+    fn a_terminal_session_copied_in_is_output_and_the_words_around_it_are_the_users() {
+        let message = "So I tested cargo and it fails:\n\
+            wink@box 26-02-20T21:00:06Z:~/src/pop-ws (main)\n\
+            $ cargo test -p mylib\n\
+            \x20   Finished `test` profile in 0.00s\n\
+            \n\
+            running 0 tests\n\
+            \n\
+            test result: ok. 0 passed; 0 failed\n\
+            \n\
+            wink@box 26-02-20T21:00:37Z:~/src/pop-ws (main)\n\
+            $ jj resolve --list\n\
+            Cargo.toml    2-sided conflict\n\
+            \n\
+            Keep the fixtures in tests/fixtures and never commit target/.";
+        let prose = Prose::new(message);
+        let judged: Vec<(&str, Result<(), NotBinding>)> = units(message)
+            .iter()
+            .map(|u| (u.text(message), binding(u, &prose, Context::default())))
+            .collect();
+        for (text, why) in &judged {
+            let users = text.starts_with("So I tested") || text.starts_with("Keep the");
+            assert_eq!(
+                why.is_err_and(|w| w == NotBinding::Pasted),
+                !users,
+                "{text:?}: {why:?}"
+            );
+        }
+        assert!(judged
+            .iter()
+            .any(|(text, why)| text.starts_with("Keep the") && why.is_ok()));
+        // A prompt alone at the start of a line is one whatever the shell.
+        for prompt in [
+            "me@host:~/app$ ls",
+            "[me@host app]$ make",
+            "❯ npm test",
+            "PS C:\\app> dir",
+        ] {
+            assert!(PROMPT.is_match(prompt), "{prompt}");
+        }
+        assert!(!PROMPT.is_match("mail bob@example.com the report"));
     }
 }
