@@ -111,6 +111,13 @@ const IMPERATIVES: &[&str] = &[
     "enter", "fork", "clone", "sign", "approve", "reject", "accept", "deny", "grant", "revoke",
     "rotate", "archive", "mute", "pin", "unpin", "lock", "unlock", "freeze", "stage", "unstage",
     "pad", "indent", "dedent", "collapse", "fold", "unfold", "hardcode", "default", "fall",
+    "provide", "retire", "answer", "introduce", "explore", "audit", "ship", "polish", "clarify",
+    "rework", "consolidate", "deduplicate", "elaborate", "cleanup", "downgrade", "enforce",
+    "preserve", "prevent", "regenerate", "recreate", "reinstall", "relaunch", "reopen", "rerender",
+    "retest", "reverse", "rollback", "roll", "shrink", "grow", "widen", "narrow", "tighten",
+    "loosen", "harden", "flatten", "amend", "cherry-pick", "checkout", "uninstall", "purge",
+    "prune", "annotate", "summarise", "outline", "sketch", "draw", "plot", "chart", "visualize",
+    "demonstrate", "walk", "guide", "teach", "help", "assist", "grab", "equalize", "lass",
 
     // German instructions, for sessions typed in it.
     "erstelle", "mach", "mache", "nutze", "verwende", "prüfe", "schau", "nimm", "füge", "lösche",
@@ -153,7 +160,7 @@ fn pattern(source: &str) -> Regex {
 /// question bind ("should we drop it?").
 static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+)?(want|like|prefer|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|debe|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
+        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|debe|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
     )
 });
 
@@ -181,6 +188,14 @@ static LEAD: LazyLock<Regex> = LazyLock::new(|| {
 static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((can|could|would|will|won't|wouldn't|shall)\s+(you|u|we|ya)\b|(why\s+(don't|dont|not)|how\s+about|what\s+about|mind\s|do\s+you\s+mind|is\s+it\s+possible\s+to|would\s+it\s+be\s+possible|can\s+(there|it|this|that)\s+be)\b)",
+    )
+});
+
+/// A statement put up for confirmation: "…, thoughts?", "…, correct?",
+/// "…, any reason not to?". What binds is the statement before it.
+static TAG: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)[,;:]\s*(thoughts|correct|right|no|agreed?|ok|okay|yes|make\s+sense|makes\s+sense|sounds?\s+good|any\s*reason\s+not\s+to|wdyt|what\s+do\s+you\s+think|objections?)\s*\?+\W*$",
     )
 });
 
@@ -258,6 +273,14 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     // Put as a question, only a request, a modal or a suggestion makes it
     // bind; "don't we load them already?" asks.
     if question(text) {
+        // "Implement it and we have the minimum set, correct?" binds as
+        // what it asks to be confirmed.
+        if let Some(tag) = TAG.find(text) {
+            let statement = &text[..tag.start()];
+            if !question(statement) && directive(statement) {
+                return Ok(());
+            }
+        }
         let rest = after_lead(text);
         // "Should I add it to my path?" asks for advice.
         let advice = ASKS_ADVICE.is_match(rest);
@@ -678,6 +701,44 @@ mod tests {
         let answering = Context { answering: true };
         assert_eq!(binding(&units[0], &Prose::new("Rustup"), answering), Ok(()));
         assert_eq!(why("https://github.com/acme/api"), [Ok(())]);
+    }
+
+    #[test]
+    fn a_statement_put_up_for_confirmation_binds_as_the_statement() {
+        assert_eq!(
+            why("implement ClippyCmd and FmtCmd and we'll have our minimum set, correct?"),
+            [Ok(())]
+        );
+        assert_eq!(
+            why("I suggest we move the fix to the next conflict, thoughts?"),
+            [Ok(())]
+        );
+        assert_eq!(
+            why("Then the name is quite informative, thoughts?"),
+            [Err(NotBinding::Question)]
+        );
+        assert_eq!(
+            why("is the mcp server down, right?"),
+            [Err(NotBinding::Question)]
+        );
+    }
+
+    #[test]
+    fn corrections_proposals_and_needs_bind() {
+        for text in [
+            "i meant extracting it into a local package, not publishing it.",
+            "We don't need minimal prompts.",
+            "No need for an edits section in the chores file.",
+            "I think the rule is mid-substeps we just commit and at the close-out we squash.",
+            "provide the output with and without --all-tests to README",
+            "i actually want to move those files to their final location.",
+        ] {
+            assert_eq!(why(text), [Ok(())], "{text}");
+        }
+        assert_eq!(
+            why("We'll handle the active session in a different view later."),
+            [Err(NotBinding::Remark)]
+        );
     }
 
     #[test]
