@@ -164,6 +164,15 @@ static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Words that ask something of the agent in Chinese, Japanese or Korean,
+/// which write no spaces between words: "请", "需要", "不要", "直接",
+/// "してください", "해주세요".
+static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야",
+    )
+});
+
 /// A ban or a rule for always, at the start of a clause: "don't …",
 /// "never …", "always …", "no console logs".
 static BAN: LazyLock<Regex> = LazyLock::new(|| {
@@ -307,17 +316,19 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     let words = Words::of(text);
     // A name or a value handed over ("https://github.com/acme/api"), not a
     // sentence about one ("agent-session.ts also calls getApiKey").
-    if !words.identifiers.is_empty()
-        && (bare_words(text, &words) == 0 || text.split_whitespace().count() <= 3)
-    {
+    if !words.identifiers.is_empty() && (bare_words(text, &words) == 0 || word_count(text) <= 3) {
         return Ok(());
     }
     // A value stated: "The API lives at https://…", "the port is 8443".
     if value_stated(text, &words) {
         return Ok(());
     }
+    // A field of a form the user filled in.
+    if message.form && FIELD.is_match(text.trim_end()) && word_count(text) <= 16 {
+        return Ok(());
+    }
     // A short reply to a choice the agent offered.
-    if answering && text.split_whitespace().count() <= 4 {
+    if answering && word_count(text) <= 4 {
         return Ok(());
     }
     if words.content.len() < 2 {
@@ -339,7 +350,7 @@ fn after_lead(text: &str) -> &str {
 /// obligation or wish anywhere, or a clause that opens with an instruction
 /// or a ban ("… main.ts, just call it main-new").
 pub(crate) fn directive(text: &str) -> bool {
-    if ASKS_OF.is_match(text) || PROHIBITION.is_match(text) {
+    if ASKS_OF.is_match(text) || PROHIBITION.is_match(text) || CJK_ASKS.is_match(text) {
         return true;
     }
     // Words of obligation mistyped by one letter ("neexs to", "alwyas").
@@ -413,7 +424,11 @@ static PERMITS: LazyLock<Regex> = LazyLock::new(|| {
 /// A question for information: it ends in `?` or opens like one.
 pub(crate) fn question(text: &str) -> bool {
     let end = text.trim_end_matches(|c: char| c.is_whitespace() || "\"')]*_`!.".contains(c));
-    end.ends_with('?') || QUESTION_FORM.is_match(after_lead(text))
+    end.ends_with(['?', '？'])
+        || end.ends_with("吗。")
+        || end.ends_with('吗')
+        || end.ends_with('呢')
+        || QUESTION_FORM.is_match(after_lead(text))
 }
 
 /// A short statement that gives a thing its value: a URL, a path, a
@@ -424,7 +439,7 @@ fn value_stated(text: &str, words: &Words) -> bool {
             r"(?i)\b(is|are|lives?\s+(at|in|under)|located\s+(at|in)|sits?\s+(at|in)|points?\s+to|runs?\s+on|set\s+to)\b|\s=\s",
         )
     });
-    text.split_whitespace().count() <= 10
+    word_count(text) <= 10
         && STATES.is_match(text)
         && words.identifiers.iter().any(|id| {
             id.contains("://") || id.contains('/') || id.chars().any(|c| c.is_ascii_digit())
@@ -467,7 +482,31 @@ fn approval(text: &str) -> bool {
 
 /// A short line that only announces what follows ("do this each run:").
 fn lead_in(text: &str) -> bool {
-    text.trim_end().ends_with(':') && text.split_whitespace().count() <= 8
+    text.trim_end().ends_with([':', '：']) && word_count(text) <= 8
+}
+
+/// How many words the text has: what stands between spaces, and in
+/// Chinese and Japanese, which write none, one for every two of their
+/// characters.
+fn word_count(text: &str) -> usize {
+    text.split_whitespace()
+        .map(|token| {
+            let wide = token.chars().filter(|&c| wide_script(c)).count();
+            if wide == 0 {
+                1
+            } else {
+                (wide / 2).max(1) + usize::from(wide < token.chars().count())
+            }
+        })
+        .sum()
+}
+
+/// A character of a script written without spaces between words.
+fn wide_script(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}' // kana
+        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' // CJK ideographs
+    )
 }
 
 /// Every word is one of [`SPENT`].
@@ -525,7 +564,18 @@ pub(crate) struct Prose<'a> {
     /// From a shell's first prompt to the end of the paragraph that holds
     /// its last: a terminal session the user copied.
     terminal: Option<Range<usize>>,
+    /// Whether the message is a form the user filled in: most of its lines
+    /// give a field its value ("Buyer：Amer Ly", "Port: 8443"), each field
+    /// once. Fields that come again and again are a listing or a log
+    /// ("Dependency: none", "Path not found: …"), not a form.
+    form: bool,
 }
+
+/// A field and its value on a line of its own: a short label, a colon, a
+/// short value.
+static FIELD: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"^\s*[-*]?\s*(?<label>[^:：\s\[][^:：]{0,39})[:：]\s*\S[^\n]{0,80}$")
+});
 
 impl<'a> Prose<'a> {
     pub(crate) fn new(text: &'a str) -> Prose<'a> {
@@ -542,11 +592,18 @@ impl<'a> Prose<'a> {
         // Where the first prompt starts, and where the paragraph of the
         // last one ends (so far).
         let (mut first_prompt, mut terminal_end, mut in_terminal) = (None, 0, false);
+        let mut labels = std::collections::HashSet::new();
+        let (mut fields, mut again) = (0usize, false);
         let mut at = 0;
         for line in text.split_inclusive('\n') {
             starts.push(at);
             output_paragraph.push(false);
             let i = starts.len() - 1;
+            if let Some(field) = FIELD.captures(line.trim_end()) {
+                fields += 1;
+                let label = field.name("label").map_or("", |l| l.as_str());
+                again |= !labels.insert(label.trim().to_lowercase());
+            }
             if PROMPT.is_match(line) {
                 first_prompt.get_or_insert(at);
                 in_terminal = true;
@@ -581,6 +638,7 @@ impl<'a> Prose<'a> {
             output_paragraph,
             output_block,
             terminal: first_prompt.map(|first| first..terminal_end),
+            form: fields >= 3 && fields * 2 >= filled && !again,
         }
     }
 
@@ -739,6 +797,38 @@ mod tests {
             why("We'll handle the active session in a different view later."),
             [Err(NotBinding::Remark)]
         );
+    }
+
+    #[test]
+    fn chinese_japanese_and_korean_asks_bind_and_their_questions_ask() {
+        for text in [
+            "直接生成pdf",
+            "先不用生成Excel文件供我确认。",
+            "日期写了两个，只需要一个。",
+            "テストを実行してください",
+            "커밋하기 전에 테스트를 해주세요",
+        ] {
+            assert_eq!(why(text), [Ok(())], "{text}");
+        }
+        assert_eq!(
+            why("需要我把页面点击到沟通，TM的客户聊天列表吗"),
+            [Err(NotBinding::Question)]
+        );
+        assert_eq!(
+            why("我需要在新对话验证你的抓取信息有哪些？"),
+            [Err(NotBinding::Question)]
+        );
+        assert_eq!(why("我把每页切换到了100个客户"), [Err(NotBinding::Remark)]);
+    }
+
+    #[test]
+    fn the_fields_of_a_form_the_user_filled_in_are_values_handed_over() {
+        let form = "调用报价skill：\nBuyer 公司名称：amer ly\nAttn 联系人：Hussein\nFinal Destination最终目的地：伊拉克\nShipment（Express / Sea / Air）：快递";
+        let judged = why(form);
+        assert_eq!(judged[1..], [Ok(()), Ok(()), Ok(()), Ok(())], "{judged:?}");
+        // A field that comes again and again is a listing, not a form.
+        let listing = "Target repo: lineage\nDependency: none (first in chain)\nTarget repo: neo\nDependency: depends on lineage inbox";
+        assert!(why(listing).iter().all(Result::is_err));
     }
 
     #[test]

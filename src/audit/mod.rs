@@ -409,6 +409,16 @@ pub const MATERIAL: usize = 64;
 /// a choice, so a short reply is one. The audit and the live guard both
 /// read what the user typed through this.
 pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
+    // A backslash that ends a line is how a terminal prompt takes a line
+    // break (Claude Code's multi-line input): the user's words are the
+    // lines, and a blank line between them still ends a paragraph.
+    let joined;
+    let text = if text.contains("\\\n") {
+        joined = text.replace("\\\n", "\n");
+        joined.as_str()
+    } else {
+        text
+    };
     let mut typed = Typed {
         binds: Vec::new(),
         apart: Vec::new(),
