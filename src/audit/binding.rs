@@ -173,6 +173,15 @@ static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A defect the user reports: what they see is wrong, and the fix is what
+/// they ask ("the list view is not showing the columns", "the landmarks
+/// are way too high", "still not working").
+static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|to\s+much|(is|are)\s+wrong|incorrect(ly)?)\b",
+    )
+});
+
 /// A ban or a rule for always, at the start of a clause: "don't …",
 /// "never …", "always …", "no console logs".
 static BAN: LazyLock<Regex> = LazyLock::new(|| {
@@ -338,6 +347,10 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if unit.shape == Shape::Item {
         return Ok(());
     }
+    // A defect reported is a fix asked for.
+    if DEFECT.is_match(text) {
+        return Ok(());
+    }
     Err(NotBinding::Remark)
 }
 
@@ -383,8 +396,7 @@ pub(crate) fn directive(text: &str) -> bool {
                 && (n == 0
                     || words.next().is_none_or(|w| {
                         let w = w.to_lowercase();
-                        OBJECTS.contains(&w.as_str())
-                            || !(w.ends_with('s') || AUXILIARIES.contains(&w.as_str()))
+                        OBJECTS.contains(&w.as_str()) || !AUXILIARIES.contains(&w.as_str())
                     }))
         })
 }
@@ -410,7 +422,9 @@ fn one_letter_off(word: &str, typed: &str) -> bool {
 /// Words that follow a noun, not a verb used as an instruction.
 const AUXILIARIES: &[&str] = &[
     "is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should",
-    "does", "did", "looks", "seems", "works",
+    "does", "did", "looks", "seems", "works", "feels", "sounds", "needs", "goes", "shows", "runs",
+    "fails", "breaks", "appears", "gets", "makes", "takes", "says", "means", "lives", "sits",
+    "stays", "keeps", "uses", "calls", "returns", "starts", "stops", "loads", "renders",
 ];
 
 /// What may come before an instruction a user permits: "you can …", "feel
@@ -829,6 +843,22 @@ mod tests {
         // A field that comes again and again is a listing, not a form.
         let listing = "Target repo: lineage\nDependency: none (first in chain)\nTarget repo: neo\nDependency: depends on lineage inbox";
         assert!(why(listing).iter().all(Result::is_err));
+    }
+
+    #[test]
+    fn a_defect_reported_is_a_fix_asked_for() {
+        for text in [
+            "the list view is not showing the group by or the columns selected",
+            "The landmarks are way too high and to the left.",
+            "currently using to much space",
+            "teh obsidian vaults are under one drive not git, use symlinks",
+        ] {
+            assert_eq!(why(text), [Ok(())], "{text}");
+        }
+        assert_eq!(
+            why("beautiful, export looks good now."),
+            [Err(NotBinding::Remark)]
+        );
     }
 
     #[test]
