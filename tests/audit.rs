@@ -168,9 +168,9 @@ fn a_folder_streams_one_line_per_compaction() {
         .lines()
         .map(|line| serde_json::from_str(line).expect("one JSON object a line"))
         .collect();
-    // Two compactions in each of the six runtime fixtures, thirteen in the
+    // Two compactions in each of the six runtime fixtures, fourteen in the
     // fixtures of the audit's failure classes below them.
-    assert_eq!(lines.len(), 25);
+    assert_eq!(lines.len(), 26);
     for line in &lines {
         let errors: Vec<String> = validator.iter_errors(line).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{errors:?}");
@@ -286,7 +286,7 @@ fn the_html_report_renders_in_a_browser() {
     );
     // The page as the browser built it, script run: every section, and rows by outcome.
     let dom = String::from_utf8_lossy(&run(&["--dump-dom"]).stdout).into_owned();
-    assert_eq!(dom.matches("<section class=\"event\">").count(), 25);
+    assert_eq!(dom.matches("<section class=\"event\">").count(), 26);
     assert!(dom.contains("<tr class=\"altered\">") && dom.contains("<tr class=\"invented\">"));
 }
 

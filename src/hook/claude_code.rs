@@ -114,7 +114,7 @@ fn prompt(
         ..Source::default()
     };
     let (commitments, typed) = typed(policy, prompt, &source);
-    let recorded = record(ledger, commitments, Said::Now, problems)?;
+    let (recorded, _) = record(ledger, commitments, Said::Now, problems)?;
     Ok(Outcome::Recorded {
         recorded,
         unknown: typed
@@ -181,8 +181,8 @@ fn record(
     commitments: Vec<Commitment>,
     said: Said,
     problems: &mut Vec<Diagnostic>,
-) -> Result<Vec<Commitment>, super::ledger::LedgerError> {
-    let state = read(ledger, problems)?;
+) -> Result<(Vec<Commitment>, State), super::ledger::LedgerError> {
+    let mut state = read(ledger, problems)?;
     let active: HashSet<(&str, &str, &str)> = state
         .active()
         .map(|a| {
@@ -199,8 +199,13 @@ fn record(
         .into_iter()
         .filter(|c| !held(c) && seen.insert((c.id.clone(), c.hash.clone())))
         .collect();
-    ledger.append(new.iter().cloned().map(entry).collect())?;
-    Ok(new)
+    if !new.is_empty() {
+        ledger.append(new.iter().cloned().map(entry).collect())?;
+        // What was just appended (and anything another hook appended
+        // since), read on its own rather than the whole ledger again.
+        ledger.catch_up(&mut state)?;
+    }
+    Ok((new, state))
 }
 
 fn entry(c: Commitment) -> Entry {
@@ -254,7 +259,7 @@ fn tool(
             .collect(),
         _ => return Ok(Outcome::Quiet),
     };
-    let recorded = record(ledger, confirmed, Said::Now, problems)?;
+    let (recorded, _) = record(ledger, confirmed, Said::Now, problems)?;
     Ok(Outcome::Recorded {
         recorded,
         unknown: Vec::new(),
@@ -321,8 +326,7 @@ fn pre_compact(
             caught_up = from_transcript(policy, path, &now.messages);
         }
     }
-    let caught_up = record(ledger, caught_up, Said::Before, problems)?;
-    let state = read(ledger, problems)?;
+    let (caught_up, state) = record(ledger, caught_up, Said::Before, problems)?;
     let (verdict, tokens, budget, reason) = fits(policy, &state, &ledger.name());
     let blocked = verdict == Verdict::Escalate;
     let gate = match version.as_deref().and_then(Version::parse) {

@@ -243,6 +243,15 @@ pub struct State {
     /// Every text ever recorded under each id (`id` and `hash`), whatever
     /// became of it since: what was discharged or replaced is still known.
     recorded: HashSet<(String, String)>,
+    /// Where each id stands in `commitments`.
+    index: HashMap<String, usize>,
+    /// How many bytes and lines of the file were read, so what is appended
+    /// after can be read on its own ([`Ledger::catch_up`]).
+    read_to: u64,
+    lines: u64,
+    /// Whether the last line read had no line break: what comes next
+    /// finishes it.
+    torn: bool,
 }
 
 impl State {
@@ -282,7 +291,8 @@ impl State {
         }
     }
 
-    fn apply(&mut self, record: Record, line: u64, index: &mut HashMap<String, usize>) {
+    fn apply(&mut self, record: Record, line: u64) {
+        let index = &mut self.index;
         self.records += 1;
         let mut change = |id: &str, unpinned: bool| {
             if let Some(&i) = index.get(id) {
@@ -498,11 +508,25 @@ impl Ledger {
         Ok(parse(&self.name(), &self.bytes()?))
     }
 
+    /// Reads what was appended to the ledger since `state` was read (by
+    /// this hook or any other), so a hook that appends need not read the
+    /// whole ledger again to see it.
+    pub fn catch_up(&self, state: &mut State) -> Result<(), LedgerError> {
+        let bytes = self.bytes_from(state.read_to)?;
+        replay(state, &self.name(), &bytes);
+        Ok(())
+    }
+
     /// The ledger's bytes (none for a missing one), read under a shared
     /// lock so no append is seen half written, from a regular file only
     /// (never through a link, never a FIFO) and never more than the cap
     /// allows it to hold.
     fn bytes(&self) -> Result<Vec<u8>, LedgerError> {
+        self.bytes_from(0)
+    }
+
+    /// The ledger's bytes from `offset` on, read as [`Ledger::bytes`] reads.
+    fn bytes_from(&self, offset: u64) -> Result<Vec<u8>, LedgerError> {
         let refused = |error: std::io::Error| LedgerError::Refused {
             path: self.name(),
             reason: format!("`{}` cannot be read: {error}", self.name()),
@@ -513,9 +537,11 @@ impl Ledger {
             return Ok(Vec::new());
         };
         file.lock_shared().map_err(self.io("lock"))?;
+        file.seek(SeekFrom::Start(offset))
+            .map_err(self.io("read"))?;
         // A torn line or two past the cap are still read.
-        crate::source::read::read_at_most(&mut file, self.max_bytes.saturating_mul(2))
-            .map_err(refused)
+        let limit = self.max_bytes.saturating_mul(2).saturating_sub(offset);
+        crate::source::read::read_at_most(&mut file, limit).map_err(refused)
     }
 }
 
@@ -534,16 +560,26 @@ impl Ledger {
 /// Replays the records of a ledger's bytes.
 pub fn parse(name: &str, bytes: &[u8]) -> State {
     let mut state = State::default();
-    let mut index = HashMap::new();
-    let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
-    for (n, line) in lines.iter().enumerate() {
-        let number = n as u64 + 1;
+    replay(&mut state, name, bytes);
+    state
+}
+
+/// Replays the records of `bytes`, the ledger's from where `state` stopped.
+fn replay(state: &mut State, name: &str, bytes: &[u8]) {
+    state.read_to += bytes.len() as u64;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        // The rest of a line torn before: it was judged as it stood.
+        if std::mem::replace(&mut state.torn, !line.ends_with(b"\n")) {
+            continue;
+        }
+        state.lines += 1;
+        let number = state.lines;
         let content = line.strip_suffix(b"\n").unwrap_or(line);
         if content.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         match serde_json::from_slice::<Record>(content) {
-            Ok(record) => state.apply(record, number, &mut index),
+            Ok(record) => state.apply(record, number),
             Err(error) => {
                 let torn = !line.ends_with(b"\n");
                 state
@@ -552,7 +588,6 @@ pub fn parse(name: &str, bytes: &[u8]) -> State {
             }
         }
     }
-    state
 }
 
 /// Now, RFC 3339 UTC to the millisecond.
@@ -633,6 +668,57 @@ mod tests {
             "the append after a torn line reads"
         );
         assert_eq!(state.problems.len(), 1);
+    }
+
+    #[test]
+    fn catching_up_reads_what_a_whole_read_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = Ledger::new(dir.path(), "s1", DEFAULT_MAX_LEDGER_BYTES);
+        ledger
+            .append(vec![pin("Use v1.", Some("api")), pin("Do not push.", None)])
+            .unwrap();
+        let mut state = ledger.read().unwrap();
+        // A torn line, then appends by this hook and by another.
+        use std::io::Write;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&ledger.path)
+            .unwrap()
+            .write_all(br#"{"at":"2026-01-01T00:00:00Z","event":"pin"#)
+            .unwrap();
+        ledger.catch_up(&mut state).unwrap();
+        ledger.append(vec![pin("Use v2.", Some("api"))]).unwrap();
+        let id = state.commitments[1].commitment.id.clone();
+        ledger
+            .append(vec![Entry::Discharged(Change {
+                id,
+                by: "ledger".into(),
+            })])
+            .unwrap();
+        ledger.catch_up(&mut state).unwrap();
+        let whole = ledger.read().unwrap();
+        let seen = |s: &State| -> Vec<(String, u64, bool)> {
+            s.commitments
+                .iter()
+                .map(|a| {
+                    (
+                        a.commitment.text.clone(),
+                        a.line,
+                        a.status == Status::Active,
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(seen(&state), seen(&whole));
+        assert_eq!(
+            seen(&state),
+            [
+                ("Use v2.".to_owned(), 4, true),
+                ("Do not push.".to_owned(), 2, false)
+            ]
+        );
+        assert_eq!((state.records, state.problems.len()), (whole.records, 1));
+        assert_eq!((state.read_to, state.lines), (whole.read_to, whole.lines));
     }
 
     #[test]
