@@ -182,7 +182,7 @@ fn a_folder_streams_one_line_per_compaction() {
         .collect();
     files.sort();
     files.dedup();
-    assert_eq!(files.len(), 18);
+    assert_eq!(files.len(), 19);
 }
 
 #[test]
