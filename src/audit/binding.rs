@@ -578,12 +578,20 @@ pub(crate) struct Prose<'a> {
     /// From a shell's first prompt to the end of the paragraph that holds
     /// its last: a terminal session the user copied.
     terminal: Option<Range<usize>>,
+    /// Sections of a prompt or a document handed over, marked up with tags
+    /// on lines of their own (`<instructions>` … `</instructions>`):
+    /// people do not wrap their own words in them.
+    tagged: Vec<Range<usize>>,
     /// Whether the message is a form the user filled in: most of its lines
     /// give a field its value ("Buyer：Amer Ly", "Port: 8443"), each field
     /// once. Fields that come again and again are a listing or a log
     /// ("Dependency: none", "Path not found: …"), not a form.
     form: bool,
 }
+
+/// A tag opening or closing a section, alone on its line.
+static SECTION_TAG: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s*<(?<close>/)?(?<name>[^\s<>/!?][^\s<>/]{0,40})>\s*$"));
 
 /// A field and its value on a line of its own: a short label, a colon, a
 /// short value.
@@ -607,12 +615,24 @@ impl<'a> Prose<'a> {
         // last one ends (so far).
         let (mut first_prompt, mut terminal_end, mut in_terminal) = (None, 0, false);
         let mut labels = std::collections::HashSet::new();
+        // Sections open: their name, and where each starts.
+        let (mut open, mut tagged): (Vec<(&str, usize)>, Vec<Range<usize>>) =
+            (Vec::new(), Vec::new());
         let (mut fields, mut again) = (0usize, false);
         let mut at = 0;
         for line in text.split_inclusive('\n') {
             starts.push(at);
             output_paragraph.push(false);
             let i = starts.len() - 1;
+            if let Some(tag) = SECTION_TAG.captures(line) {
+                let name = tag.name("name").map_or("", |n| n.as_str());
+                if tag.name("close").is_none() {
+                    open.push((name, at));
+                } else if let Some(n) = open.iter().rposition(|(o, _)| *o == name) {
+                    tagged.push(open[n].1..at + line.len());
+                    open.truncate(n);
+                }
+            }
             if let Some(field) = FIELD.captures(line.trim_end()) {
                 fields += 1;
                 let label = field.name("label").map_or("", |l| l.as_str());
@@ -652,6 +672,7 @@ impl<'a> Prose<'a> {
             output_paragraph,
             output_block,
             terminal: first_prompt.map(|first| first..terminal_end),
+            tagged,
             form: fields >= 3 && fields * 2 >= filled && !again,
         }
     }
@@ -666,6 +687,7 @@ impl<'a> Prose<'a> {
         if [&self.output_block, &self.terminal]
             .into_iter()
             .flatten()
+            .chain(&self.tagged)
             .any(|b| b.contains(&start))
         {
             return true;
@@ -863,6 +885,27 @@ mod tests {
         assert_eq!(
             why("beautiful, export looks good now."),
             [Err(NotBinding::Remark)]
+        );
+    }
+
+    #[test]
+    fn sections_marked_up_with_tags_are_a_prompt_handed_over() {
+        let message = "Merge the prompt below into the skill, and keep its name.\n\
+            <instructions>\n\
+            Always ask one question at a time.\n\
+            Never skip a check.\n\
+            </instructions>\n\
+            Do not touch the README.";
+        let judged = why(message);
+        assert_eq!(
+            judged,
+            [
+                Ok(()),
+                Err(NotBinding::Pasted),
+                Err(NotBinding::Pasted),
+                Ok(())
+            ],
+            "{judged:?}"
         );
     }
 
