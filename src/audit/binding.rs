@@ -291,6 +291,11 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     // Put as a question, only a request, a modal or a suggestion makes it
     // bind; "don't we load them already?" asks.
     if question(text) {
+        // "What you have done is not good": a defect reported in a
+        // sentence that opens like a question and does not ask.
+        if !question_mark(text) && DEFECT.is_match(text) {
+            return Ok(());
+        }
         // "Implement it and we have the minimum set, correct?" binds as
         // what it asks to be confirmed.
         if let Some(tag) = TAG.find(text) {
@@ -437,12 +442,17 @@ static PERMITS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A question for information: it ends in `?` or opens like one.
 pub(crate) fn question(text: &str) -> bool {
+    question_mark(text) || QUESTION_FORM.is_match(after_lead(text))
+}
+
+/// Whether the text ends as a question does: a question mark, or a
+/// particle that asks.
+fn question_mark(text: &str) -> bool {
     let end = text.trim_end_matches(|c: char| c.is_whitespace() || "\"')]*_`!.".contains(c));
     end.ends_with(['?', '？'])
         || end.ends_with("吗。")
         || end.ends_with('吗')
         || end.ends_with('呢')
-        || QUESTION_FORM.is_match(after_lead(text))
 }
 
 /// A short statement that gives a thing its value: a URL, a path, a
