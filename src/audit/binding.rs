@@ -654,15 +654,14 @@ impl<'a> Prose<'a> {
             }
             if line.trim().is_empty() {
                 in_terminal = false;
-            } else if in_terminal {
-                terminal_end = at + line.len();
-            }
-            if line.trim().is_empty() {
                 // A blank line answers for the paragraph it closes.
                 let is = close(&mut output_paragraph, from, lines, output);
                 output_paragraph[i] = lines > 0 && is;
                 (from, lines, output) = (i + 1, 0, 0);
             } else {
+                if in_terminal {
+                    terminal_end = at + line.len();
+                }
                 filled += 1;
                 lines += 1;
                 if output_line(line) {
