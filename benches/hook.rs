@@ -101,15 +101,29 @@ fn main() {
                     .args(["hook", "claude-code", event, "--ledger-dir"])
                     .arg(&ledger_dir)
                     .stdin(Stdio::piped())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
                     .spawn()
                     .expect("ctxguard runs");
                 if let Some(mut stdin) = child.stdin.take() {
                     let _ = stdin.write_all(payload.as_bytes());
                 }
-                let _ = child.wait();
-                start.elapsed().as_secs_f64() * 1000.0
+                let output = child.wait_with_output().expect("ctxguard finishes");
+                let elapsed = start.elapsed().as_secs_f64() * 1000.0;
+                // A hook that failed is not timed as a fast one: each event
+                // must answer as it does when it works.
+                let (status, said) = expected(event);
+                let text = format!(
+                    "{}{}",
+                    String::from_utf8_lossy(&output.stdout),
+                    String::from_utf8_lossy(&output.stderr)
+                );
+                assert!(
+                    output.status.code() == Some(status) && text.contains(said),
+                    "{event} exited {:?} (expected {status}, saying {said:?}):\n{text}",
+                    output.status.code()
+                );
+                elapsed
             })
             .collect();
         times.sort_by(f64::total_cmp);
@@ -121,5 +135,18 @@ fn main() {
             at(0.99),
             times[times.len() - 1]
         );
+    }
+}
+
+/// How each event answers when it works on this workload: its exit status
+/// and words its output holds.
+fn expected(event: &str) -> (i32, &'static str) {
+    match event {
+        "UserPromptSubmit" => (0, ""),
+        "PostToolUse" => (0, ""),
+        "PreCompact" => (2, "blocked this compaction"),
+        "PostCompact" => (2, "lost"),
+        "SessionStart" => (0, "re-injected after compaction"),
+        _ => (0, ""),
     }
 }
