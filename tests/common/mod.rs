@@ -283,6 +283,12 @@ pub fn shared_corpus(name: &str, what: &str) -> Option<PathBuf> {
     if path.is_dir() {
         return Some(path);
     }
+    // CI has the shared corpus: there a test over it must run, never skip.
+    assert!(
+        std::env::var_os("CTXGUARD_REQUIRE_SHARED").is_none(),
+        "{what} is not at {}, and CTXGUARD_REQUIRE_SHARED says it must be",
+        path.display()
+    );
     let _ = writeln!(
         std::io::stderr(),
         "SKIPPED: {what} is not at {}",
