@@ -4,11 +4,15 @@
 //! ban ("the footer should be blue", "never push to main", "no console
 //! logs"), a wish ("I want e2e tests only", "it would be nice to …"), a
 //! request put as a question ("can you add …?"), a choice the user made, a
-//! value or a name handed over. What does not: a question asking for
-//! information, an acknowledgement or reaction spent as it is read, a remark
-//! that asks nothing, a heading, pasted output, a bare slash command. Those
-//! are set apart — counted and listed, never reported as lost, never given
-//! back to the model as a commitment that still holds.
+//! value or a name handed over (the fields of a form filled in among
+//! them), a defect reported ("the list is not showing the columns": the
+//! fix is what it asks). What does not: a question asking for information,
+//! an acknowledgement or reaction spent as it is read, a remark that asks
+//! nothing, a heading, pasted output (a log, a terminal session, a prompt
+//! marked up with tags), a bare slash command. Those are set apart —
+//! counted and listed, never reported as lost, never given back to the
+//! model as a commitment that still holds. Words are read in English,
+//! German, Portuguese, Spanish, French, Chinese, Japanese and Korean.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -117,10 +121,10 @@ const IMPERATIVES: &[&str] = &[
     "retest", "reverse", "rollback", "roll", "shrink", "grow", "widen", "narrow", "tighten",
     "loosen", "harden", "flatten", "amend", "cherry-pick", "checkout", "uninstall", "purge",
     "prune", "annotate", "summarise", "outline", "sketch", "draw", "plot", "chart", "visualize",
-    "demonstrate", "walk", "guide", "teach", "help", "assist", "grab", "equalize", "lass",
+    "demonstrate", "walk", "guide", "teach", "help", "assist", "grab", "equalize",
 
     // German instructions, for sessions typed in it.
-    "erstelle", "mach", "mache", "nutze", "verwende", "prüfe", "schau", "nimm", "füge", "lösche",
+    "erstelle", "lass", "mach", "mache", "nutze", "verwende", "prüfe", "schau", "nimm", "füge", "lösche",
     "entferne", "baue", "schreibe", "teste", "starte", "zeige", "gib", "installiere", "benenne",
     "nenne", "speichere", "ändere", "passe", "behalte", "denk", "denke", "lies", "lege", "halte",
     "führe", "stelle", "such", "suche", "recherchiere", "implementiere", "committe", "pushe",
