@@ -562,7 +562,7 @@ static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn output_line(line: &str) -> bool {
-    PASTED_LINE.is_match(line) || TERMINAL_LINE.is_match(line) || PROMPT.is_match(line)
+    PASTED_LINE.is_match(line) || TERMINAL_LINE.is_match(line)
 }
 
 /// A shell's prompt, as a terminal shows it: `$ cargo test`,
@@ -652,7 +652,9 @@ impl<'a> Prose<'a> {
                 let label = field.name("label").map_or("", |l| l.as_str());
                 again |= !labels.insert(label.trim().to_lowercase());
             }
-            if PROMPT.is_match(line) {
+            // A prompt is a line of output too.
+            let prompt = PROMPT.is_match(line);
+            if prompt {
                 first_prompt.get_or_insert(at);
                 in_terminal = true;
             }
@@ -668,7 +670,7 @@ impl<'a> Prose<'a> {
                 }
                 filled += 1;
                 lines += 1;
-                if output_line(line) {
+                if prompt || output_line(line) {
                     output += 1;
                     outputs.push(at..at + line.len());
                 }

@@ -266,23 +266,24 @@ fn exact_name(id: &str) -> bool {
         || camel
 }
 
-/// Whether the sentence quotes someone at length: four words or more in
-/// quotation marks.
-fn quotes_at_length(text: &str) -> bool {
+/// What the sentence puts in quotation marks (not in backticks).
+fn quotations(text: &str) -> impl Iterator<Item = &str> {
     QUOTED
         .captures_iter(text)
         .filter_map(|c| c.get(2).or_else(|| c.get(3)))
-        .any(|quote| quote.as_str().split_whitespace().count() >= 4)
+        .map(|m| m.as_str())
+}
+
+/// Whether the sentence quotes someone at length: four words or more in
+/// quotation marks.
+fn quotes_at_length(text: &str) -> bool {
+    quotations(text).any(|quote| quote.split_whitespace().count() >= 4)
 }
 
 /// Whether the sentence quotes the user ("User said "B for now"") and
 /// every quotation stands in what the user said.
 fn quotes_said(text: &str, folded: &[String]) -> bool {
-    let mut quotes = QUOTED
-        .captures_iter(text)
-        .filter_map(|c| c.get(2).or_else(|| c.get(3)))
-        .map(|m| fold(m.as_str()))
-        .peekable();
+    let mut quotes = quotations(text).map(fold).peekable();
     quotes.peek().is_some() && quotes.all(|quote| folded.iter().any(|user| user.contains(&quote)))
 }
 

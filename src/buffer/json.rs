@@ -187,7 +187,7 @@ pub(super) fn offset_in(text: &str, part: &str) -> usize {
 
 /// Byte offset of serde_json's 1-based line and (byte) column within `part`,
 /// which starts at `base` in the file.
-fn json_error_offset(part: &str, base: usize, error: &serde_json::Error) -> usize {
+pub(crate) fn json_error_offset(part: &str, base: usize, error: &serde_json::Error) -> usize {
     let mut offset = 0;
     for (number, line) in part.split_inclusive('\n').enumerate() {
         if number + 1 == error.line() {

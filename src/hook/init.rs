@@ -513,15 +513,10 @@ pub(crate) fn strict_json_error(text: &str) -> Option<(std::ops::Range<usize>, S
         Ok(_) => serde_json::from_str::<serde::de::IgnoredAny>(text)
             .err()
             .map(|error| {
-                // serde_json counts columns in bytes, and names the byte
-                // before the one it refused.
-                let line_start: usize = text
-                    .split_inclusive('\n')
-                    .take(error.line().saturating_sub(1))
-                    .map(str::len)
-                    .sum();
+                // serde_json names the byte before the one it refused.
+                let offset = crate::buffer::json::json_error_offset(text, 0, &error) + 1;
                 let file = SourceFile::new("settings", text);
-                let place = file.char_at(line_start + error.column());
+                let place = file.char_at(offset);
                 (
                     place,
                     crate::buffer::json::friendly_serde(&error.to_string()),

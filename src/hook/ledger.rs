@@ -623,6 +623,17 @@ mod tests {
         ))
     }
 
+    /// Appends `bytes` with no line break, as a crash mid-append leaves it.
+    fn tear(ledger: &Ledger, bytes: &[u8]) {
+        use std::io::Write;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&ledger.path)
+            .unwrap()
+            .write_all(bytes)
+            .unwrap();
+    }
+
     #[test]
     fn a_key_pinned_again_replaces_its_text_and_discharged_is_not_active() {
         let dir = tempfile::tempdir().unwrap();
@@ -649,13 +660,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let ledger = Ledger::new(dir.path(), "s1", DEFAULT_MAX_LEDGER_BYTES);
         ledger.append(vec![pin("One.", None)]).unwrap();
-        use std::io::Write;
-        let mut file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&ledger.path)
-            .unwrap();
-        file.write_all(br#"{"at":"2026-01-01T00:00:00Z","event":"pinned","id":"c1"#)
-            .unwrap();
+        tear(
+            &ledger,
+            br#"{"at":"2026-01-01T00:00:00Z","event":"pinned","id":"c1"#,
+        );
         let state = ledger.read().unwrap();
         assert_eq!(state.active().count(), 1);
         assert_eq!(state.problems.len(), 1);
@@ -679,13 +687,7 @@ mod tests {
             .unwrap();
         let mut state = ledger.read().unwrap();
         // A torn line, then appends by this hook and by another.
-        use std::io::Write;
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&ledger.path)
-            .unwrap()
-            .write_all(br#"{"at":"2026-01-01T00:00:00Z","event":"pin"#)
-            .unwrap();
+        tear(&ledger, br#"{"at":"2026-01-01T00:00:00Z","event":"pin"#);
         ledger.catch_up(&mut state).unwrap();
         ledger.append(vec![pin("Use v2.", Some("api"))]).unwrap();
         let id = state.commitments[1].commitment.id.clone();
