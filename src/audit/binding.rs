@@ -280,7 +280,7 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
         }
         Shape::Sentence | Shape::Item | Shape::Row => {}
     }
-    if pasted(text) || code(text) || message.in_pasted_output(unit.range.start) {
+    if pasted(text) || code(text) || message.in_pasted_output(unit.range.start, text) {
         return Err(NotBinding::Pasted);
     }
     if COMMAND.is_match(text.trim()) {
@@ -554,10 +554,15 @@ fn spent(text: &str) -> bool {
 
 /// A line as a terminal or a browser console prints it, beyond what
 /// [`PASTED_LINE`] knows: box drawing and prompt glyphs, `file.js:33`,
-/// a stack frame `fn @ file.js:110`, a build tool's `package:task:` prefix.
+/// a stack frame `fn @ file.js:110`, a build tool's `package:task:` prefix,
+/// columns padded with spaces near the start (`Tasks:    3 successful`),
+/// the headers of a diff and the markers of a diff or a conflict
+/// (`--- a/`, `+++++++`, `<<<<<<<`, `\\\\\\\`), a markup tag
+/// left open on its line (`<StatCard`) and the attributes under it
+/// (`title="Total"`).
 static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b)|\s@\s\S+:\d+\s*$",
+        r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$"#,
     )
 });
 
@@ -698,7 +703,7 @@ impl<'a> Prose<'a> {
     /// of the output reads like a request ("Run `pnpm approve-builds` to
     /// pick …"); it is the tool's, not the user's. The user's own words
     /// before and after the output are judged as they stand.
-    fn in_pasted_output(&self, start: usize) -> bool {
+    fn in_pasted_output(&self, start: usize, unit: &str) -> bool {
         if [&self.output_block, &self.terminal]
             .into_iter()
             .flatten()
@@ -709,10 +714,19 @@ impl<'a> Prose<'a> {
         }
         match self.starts.partition_point(|&s| s <= start) {
             0 => false,
-            n => self.output_paragraph[n - 1],
+            n if !self.output_paragraph[n - 1] => false,
+            // A line of the user's own words among the output lines they
+            // pasted under it: a sentence in the first person, not output.
+            _ => !unit
+                .lines()
+                .any(|line| !output_line(line) && VOICE.is_match(line) && word_count(line) >= 8),
         }
     }
 }
+
+/// The user speaking: `I`, `we`, `please`, as tools do not write.
+static VOICE: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)\b(i|i'm|i'd|i've|we|we're|let's|please|pls)\b"));
 
 /// Output, not words: most lines (or a block that opens as output and goes
 /// on as it) are log lines, JSON, stack frames; a path to an image; text
@@ -971,5 +985,57 @@ mod tests {
             assert!(PROMPT.is_match(prompt), "{prompt}");
         }
         assert!(!PROMPT.is_match("mail bob@example.com the report"));
+    }
+
+    #[test]
+    fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
+        for line in [
+            "Cached:    0 cached, 4 total",
+            "+++++++ ozvrpkrx 1bb61bb7 \"chore: open 0.42.0\"",
+            "<<<<<<< Conflict 1 of 1",
+            "\\\\\\\\\\\\\\ to: slvprlpw 6c1302fb",
+            "<StatCard",
+            "  title=\"Total Core Processes\"",
+            "  onClick={() => go()}",
+        ] {
+            assert!(output_line(line), "{line}");
+        }
+        for line in [
+            "Keep the cache for 4 days.  Then drop it.",
+            "Use <b> for bold, never <strong>.",
+            "Set retries=3 in the config.",
+            "Don't touch the ==== separators.",
+        ] {
+            assert!(!output_line(line), "{line}");
+        }
+        // The user's own sentence heading the rows they pasted under it
+        // is theirs; the rows are not.
+        let message = "in\n\
+            views/tree.xml I want the name column 450px wide and grouped by stage, stages in   #  \"0. Review\",\n\
+            \x20       #         \"1. Scope\",\n\
+            \x20       #         \"2. Final\",\n\
+            \x20       #         \"3. Done\",\n";
+        let prose = Prose::new(message);
+        let judged: Vec<_> = units(message)
+            .iter()
+            .filter(|u| binding(u, &prose, Context::default()).is_ok())
+            .map(|u| u.text(message))
+            .collect();
+        assert_eq!(judged.len(), 1, "{judged:?}");
+        assert!(judged[0].contains("I want the name column"), "{judged:?}");
+        // A build's summary pasted whole, nothing of the user's around it.
+        let message = " Tasks:    3 successful, 4 total\n\
+            Cached:    0 cached, 4 total\n\
+            \x20 Time:    17.343s\n\
+            Failed:    roo-cline#bundle\n";
+        let prose = Prose::new(message);
+        for unit in units(message) {
+            assert_eq!(
+                binding(&unit, &prose, Context::default()),
+                Err(NotBinding::Pasted),
+                "{:?}",
+                unit.text(message)
+            );
+        }
     }
 }
