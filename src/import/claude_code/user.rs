@@ -105,13 +105,18 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
 }
 
 /// What the user said when rejecting a tool call or a plan
-/// ("… To tell you how to proceed, the user said:\nWORDS").
+/// ("… To tell you how to proceed, the user said:\nWORDS", or in other
+/// versions "… The user provided the following reason for the rejection:
+/// WORDS").
 pub(crate) fn rejection_words(result: &str) -> Option<&str> {
-    const SAID: &str = "the user said:";
+    const SAID: [&str; 2] = [
+        "the user said:",
+        "The user provided the following reason for the rejection:",
+    ];
     if !result.starts_with("The user doesn't want to proceed") {
         return None;
     }
-    let (_, words) = result.split_once(SAID)?;
+    let (_, words) = SAID.iter().find_map(|said| result.split_once(said))?;
     let words = words.trim();
     // "The user wants to clarify these questions …" is the runtime's, put
     // where the user's words go when they chose to talk it over instead.
@@ -239,6 +244,8 @@ mod tests {
         );
         let silent = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
         assert_eq!(rejection_words(silent), None);
+        let reason = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). The user provided the following reason for the rejection:  不用参考以往报价表";
+        assert_eq!(rejection_words(reason), Some("不用参考以往报价表"));
     }
 
     #[test]
