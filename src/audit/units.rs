@@ -266,13 +266,19 @@ fn sentences(text: &str, range: Range<usize>, protected: &[Range<usize>]) -> Vec
             }
         }
         output_before = output;
-        let pieces: Vec<&str> = if output {
+        let mut pieces: Vec<&str> = if output {
             vec![line]
         } else {
             line.split_sentence_bounds()
                 .flat_map(lower_case_starts)
                 .collect()
         };
+        // "2.可以": a number that opens a line is the item's, not a
+        // sentence of its own (UAX #29 ends one after "2." before CJK).
+        if pieces.len() > 1 && numbered(pieces[0]) {
+            let joined = pieces[0].len() + pieces[1].len();
+            pieces.splice(0..2, [&line[..joined]]);
+        }
         for piece in pieces {
             at += piece.len();
             let end = at;
@@ -291,6 +297,14 @@ fn sentences(text: &str, range: Range<usize>, protected: &[Range<usize>]) -> Vec
         out.push(start..range.end);
     }
     out
+}
+
+/// Only an item's number: `2.`, `10)`.
+fn numbered(piece: &str) -> bool {
+    let piece = piece.trim();
+    piece
+        .strip_suffix(['.', ')'])
+        .is_some_and(|n| (1..=3).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Words after which a period ends no sentence.
@@ -385,6 +399,13 @@ mod tests {
                 "Use `a. B` and [the docs. Here](https://x.example/a.b) now.",
                 Shape::Sentence
             )]
+        );
+        assert_eq!(
+            shaped("1.可以\n2.发货时间为：1-7天。"),
+            [
+                ("1.可以", Shape::Sentence),
+                ("2.发货时间为：1-7天。", Shape::Sentence)
+            ]
         );
         assert_eq!(shaped("   \n***\n"), []);
         assert_eq!(
