@@ -86,6 +86,14 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
     // Words can support words only in one language: a summary in English
     // of what the user typed in German shares none of them.
     let same_language = english(said.iter().map(|(text, _)| text.as_str())) && english([summary]);
+    // The words the user typed, as typed, for labels they misspelled.
+    let tokens = std::cell::LazyCell::new(|| {
+        said.iter()
+            .flat_map(|(text, _)| text.split(|c: char| !c.is_alphanumeric()))
+            .filter(|word| word.chars().count() >= 4)
+            .map(str::to_lowercase)
+            .collect::<std::collections::BTreeSet<String>>()
+    });
     let mut heading_is_user = false;
     let mut found = Vec::new();
     let pieces = units(summary).into_iter().flat_map(|unit| {
@@ -138,6 +146,7 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             same_language
                 && !quotes_said(claimed, &folded)
                 && !quotes_at_length(claimed)
+                && !(under_user && label_heard(claimed, &all, &tokens))
                 && ((under_user && support < SUPPORTED) || (unheard && support < WEAKLY))
         });
         if invented {
@@ -150,6 +159,52 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
         }
     }
     found
+}
+
+/// A rule listed as "**Label**: details" whose label the user's words
+/// hold, a misspelling aside (close by Jaro–Winkler) ("this project should be upgrabale" for
+/// "**Upgradeable**: UUPS proxy pattern"): the requirement is the user's,
+/// and the details are how the agent went about it.
+fn label_heard(
+    text: &str,
+    all: &Words,
+    tokens: &std::cell::LazyCell<
+        std::collections::BTreeSet<String>,
+        impl FnOnce() -> std::collections::BTreeSet<String>,
+    >,
+) -> bool {
+    static LABEL: LazyLock<Regex> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Regex::new(r"^\W*\*\*([^*:\n]{2,40})\*\*\s*:|^\W*\*\*([^*:\n]{2,40}):\*\*")
+            .expect("the label pattern compiles")
+    });
+    let Some(label) = LABEL
+        .captures(text)
+        .and_then(|c| c.get(1).or_else(|| c.get(2)))
+    else {
+        return false;
+    };
+    let words = Words::of(label.as_str());
+    if words.content.is_empty() {
+        return false;
+    }
+    let heard = label
+        .as_str()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .filter(|word| {
+            let stems = Words::of(word).content;
+            stems.iter().any(|stem| all.content.contains(stem))
+                || (word.chars().count() >= 6 && {
+                    let word = word.to_lowercase();
+                    tokens
+                        .iter()
+                        .any(|said| strsim::jaro_winkler(&word, said) >= 0.9)
+                })
+        })
+        .count();
+    heard * 2 >= words.content.len()
 }
 
 /// Whether texts are written in English rather than German, Portuguese,
@@ -334,5 +389,19 @@ mod tests {
         // recorded, quoted as the user's last message.
         let summary = "31. User's last message: \"lets update Cargo.toml to -dev4 and amend it\"\n";
         assert!(invented(&said(&["release it"]), summary, 1).is_empty());
+    }
+
+    #[test]
+    fn a_rule_whose_label_the_user_gave_is_theirs_and_its_details_the_agents() {
+        let summary = "## User Requirements\n- **Upgradeable**: `UUPS` proxy pattern for all core contracts\n- **Compliance**: 5-tier KYC system with geographic restrictions\n- **Gas budget**: `300k` per call\n";
+        let user = said(&[
+            "instruction 4, this project should be upgrabale",
+            "Full compliance suite",
+        ]);
+        let texts: Vec<String> = invented(&user, summary, 1)
+            .into_iter()
+            .map(|i| i.text)
+            .collect();
+        assert_eq!(texts, ["**Gas budget**: `300k` per call"]);
     }
 }

@@ -271,6 +271,16 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
             }
             last_line = Some(message.line);
             let answering = asked_before(&event.trace[..m]);
+            // "yes option 1": a short reply to the choices the agent put
+            // makes the option chosen the user's, in the agent's words.
+            if answering
+                && message.origin == Origin::User
+                && message.text.split_whitespace().count() <= 6
+            {
+                if let Some(offered) = last_agent(&event.trace[..m]) {
+                    support.push((offered.text.clone(), Words::of(&offered.text)));
+                }
+            }
             for found in message_units(policy, message, answering) {
                 match found {
                     Found::Binds {
@@ -558,16 +568,9 @@ fn document_start(text: &str) -> Option<usize> {
 /// choose: a question in its closing paragraph that offers alternatives
 /// ("pacman or rustup?", numbered options).
 fn asked_before(trace: &[import::Message]) -> bool {
-    let Some(last) = trace
-        .iter()
-        .rev()
-        .find(|m| m.origin != Origin::Tool && m.origin != Origin::Runtime)
-    else {
+    let Some(last) = last_agent(trace) else {
         return false;
     };
-    if last.origin != Origin::Assistant {
-        return false;
-    }
     let tail: String = last
         .text
         .chars()
@@ -578,6 +581,16 @@ fn asked_before(trace: &[import::Message]) -> bool {
         .rev()
         .collect();
     tail.contains('?') && CHOICES.is_match(&tail)
+}
+
+/// The agent's message the user's next one answers, if the last message
+/// before it (tool output and the runtime's text aside) is the agent's.
+fn last_agent(trace: &[import::Message]) -> Option<&import::Message> {
+    trace
+        .iter()
+        .rev()
+        .find(|m| m.origin != Origin::Tool && m.origin != Origin::Runtime)
+        .filter(|last| last.origin == Origin::Assistant)
 }
 
 /// Words of a question that offers alternatives.

@@ -112,8 +112,9 @@ pub enum Origin {
     /// User-role text the runtime wrote itself (command echoes, caveats,
     /// environment context): narrative.
     Runtime,
-    /// A plan the user approved, which the runtime sent as the prompt
-    /// (Claude Code's "Implement the following plan:"): the agent's words
+    /// A plan the user approved: sent as the prompt (Claude Code's
+    /// "Implement the following plan:") or approved where the agent put it
+    /// up (Claude Code's `ExitPlanMode`): the agent's words
     /// with the user's go-ahead. It is never a commitment of its own, but
     /// what a summary says the user asked may stand on it.
     Plan,

@@ -659,6 +659,15 @@ fn user_messages(
                             .and_then(|id| tools.get(id));
                         if let Some(words) = user::rejection_words(&text) {
                             messages.push(message(Origin::User, words.to_owned()));
+                        } else if let Some(plan) = tool
+                            .filter(|(name, _)| *name == "ExitPlanMode")
+                            .filter(|_| text.starts_with("User has approved your plan"))
+                            .and_then(|(_, input)| input.get("plan"))
+                            .and_then(Value::as_str)
+                        {
+                            // A plan the user approved: the agent's words,
+                            // which the user's approval made the plan.
+                            messages.push(message(Origin::Plan, plan.to_owned()));
                         } else if let Some(&(_, input)) = tool.filter(|(name, _)| asks(name)) {
                             // The choices are the user's, not the tool's output.
                             for (question, choice) in answers(structured, &text, &questions(input))
