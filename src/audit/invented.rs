@@ -141,12 +141,14 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             }
             let support = support(&words, said);
             let unheard = unheard(claimed, &words, &folded, &all);
+            // A rule whose label the user gave is theirs.
+            let labelled = under_user && label_heard(claimed, &all, &tokens);
             // A quotation of what the user did say is theirs; one of a
             // message the file may not hold is not judged.
             same_language
                 && !quotes_said(claimed, &folded)
                 && !quotes_at_length(claimed)
-                && !(under_user && label_heard(claimed, &all, &tokens))
+                && !labelled
                 && ((under_user && support < SUPPORTED) || (unheard && support < WEAKLY))
         });
         if invented {
