@@ -236,6 +236,14 @@ static QUESTION_FORM: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// How a question for information opens: a question word, in English,
+/// German, Portuguese or Spanish ("which", "where", "em qual", "onde").
+static ASKS_WHICH: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(what|which|where|when|who|whose|how\s+(many|much|long|often|does|do|did|is|are|was|were)|welche[rsn]?|wo|wann|wer|em\s+qu(e|al)|qual|quais|onde|quando|quem|cuál|cuáles|dónde|cuándo|quién|qué)\b",
+    )
+});
+
 /// A slash command alone: the runtime's, not a commitment.
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| pattern(r"^/[A-Za-z][A-Za-z0-9:_-]*$"));
 
@@ -309,6 +317,16 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
             }
         }
         let rest = after_lead(text);
+        // "Which file says how the app should look?": a question for
+        // information, whatever modal it holds (a long sentence that only
+        // ends in a question is more than one).
+        if question_mark(text)
+            && word_count(text) <= 25
+            && ASKS_WHICH.is_match(rest)
+            && !REQUEST_FORM.is_match(rest)
+        {
+            return Err(NotBinding::Question);
+        }
         // "Should I add it to my path?" asks for advice.
         let advice = ASKS_ADVICE.is_match(rest);
         let first = rest
@@ -985,6 +1003,23 @@ mod tests {
             assert!(PROMPT.is_match(prompt), "{prompt}");
         }
         assert!(!PROMPT.is_match("mail bob@example.com the report"));
+    }
+
+    #[test]
+    fn a_question_for_information_asks_whatever_modal_it_holds() {
+        for asks in [
+            "em qual arquivo do projeto diz como deve ser visualmente o app?",
+            "which file says how the app should look?",
+            "where must the config live?",
+        ] {
+            assert_eq!(why(asks), [Err(NotBinding::Question)], "{asks}");
+        }
+        for binds in [
+            "should we drop the column?",
+            "what about using postgres instead, we must keep the schema?",
+        ] {
+            assert_eq!(why(binds), [Ok(())], "{binds}");
+        }
     }
 
     #[test]
