@@ -431,12 +431,43 @@ pub(crate) fn directive(text: &str) -> bool {
 /// Whether a word is a verb that opens an instruction (or one mistyped by
 /// a letter).
 fn imperative(word: &str) -> bool {
-    IMPERATIVES.contains(&word)
-        || (word.chars().count() >= 5
-            && IMPERATIVES
-                .iter()
-                .any(|verb| verb.len() >= 5 && one_letter_off(verb, word)))
+    if IMPERATIVES.contains(&word) {
+        return true;
+    }
+    if word.chars().count() < 5 {
+        return false;
+    }
+    // The verbs one letter from `word` share a deletion with it (or are
+    // it less one letter, or it less one letter is them): look those up
+    // rather than measure the distance to every verb.
+    let deletions = word.char_indices().map(|(at, c)| {
+        let mut less = String::with_capacity(word.len());
+        less.push_str(&word[..at]);
+        less.push_str(&word[at + c.len_utf8()..]);
+        less
+    });
+    std::iter::once(word.to_owned())
+        .chain(deletions)
+        .filter_map(|key| TYPOS.get(&key))
+        .flatten()
+        .any(|verb| one_letter_off(verb, word))
 }
+
+/// Each verb of [`IMPERATIVES`] of five letters or more, under itself and
+/// under each of its one-letter deletions.
+static TYPOS: LazyLock<std::collections::HashMap<String, Vec<&'static str>>> =
+    LazyLock::new(|| {
+        let mut typos: std::collections::HashMap<String, Vec<&'static str>> =
+            std::collections::HashMap::new();
+        for verb in IMPERATIVES.iter().filter(|verb| verb.len() >= 5) {
+            typos.entry((*verb).to_owned()).or_default().push(verb);
+            for (at, c) in verb.char_indices() {
+                let less = format!("{}{}", &verb[..at], &verb[at + c.len_utf8()..]);
+                typos.entry(less).or_default().push(verb);
+            }
+        }
+        typos
+    });
 
 /// One letter added, dropped, changed or two swapped: a typo of `word`.
 /// Lengths apart by more than one cannot be, and are not compared.

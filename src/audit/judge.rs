@@ -28,6 +28,10 @@ pub(crate) struct After {
     /// Each run of one to [`WINDOW`] pieces and its words, by start then
     /// end: built once, however many commitments are judged against them.
     windows: Vec<(Range<usize>, Words)>,
+    /// Where the windows that start at each piece begin in `windows`.
+    starts: Vec<usize>,
+    /// The pieces that name something (a path, a number, a URL).
+    named: Vec<usize>,
     /// The pieces each content word stands in.
     by_word: HashMap<String, Vec<usize>>,
     /// The words of all the prose after.
@@ -96,7 +100,9 @@ impl After {
         }
         let words = Words::of(&prose_texts.join("\n"));
         let mut windows = Vec::with_capacity(pieces.len() * WINDOW);
+        let mut starts = Vec::with_capacity(pieces.len() + 1);
         for start in 0..pieces.len() {
+            starts.push(windows.len());
             let mut words = Words::default();
             let end = (start + WINDOW).min(pieces.len());
             for (at, (_, piece)) in pieces.iter().enumerate().take(end).skip(start) {
@@ -104,6 +110,10 @@ impl After {
                 windows.push((start..at + 1, words.clone()));
             }
         }
+        starts.push(windows.len());
+        let named = (0..pieces.len())
+            .filter(|&at| !pieces[at].1.identifiers.is_empty())
+            .collect();
         let mut by_word: HashMap<String, Vec<usize>> = HashMap::new();
         for (at, (_, words)) in pieces.iter().enumerate() {
             for word in &words.content {
@@ -115,6 +125,8 @@ impl After {
             all,
             pieces,
             windows,
+            starts,
+            named,
             by_word,
             words,
         }
@@ -154,6 +166,17 @@ impl After {
         text: &str,
         answer: Option<(&str, &str)>,
     ) -> (Outcome, Option<Evidence>) {
+        self.judge_words(text, &Words::of(text), answer)
+    }
+
+    /// [`After::judge`], with the words of `text` made once by the caller
+    /// (who needs them too).
+    pub(crate) fn judge_words(
+        &self,
+        text: &str,
+        words: &Words,
+        answer: Option<(&str, &str)>,
+    ) -> (Outcome, Option<Evidence>) {
         if let Some((question, choice)) = answer {
             return self.judge_choice(question, choice);
         }
@@ -177,7 +200,7 @@ impl After {
         if let Some(evidence) = self.quoted_loosely(text) {
             return (Outcome::Paraphrased, Some(evidence));
         }
-        self.closest(text)
+        self.closest(text, words)
     }
 
     /// A faithful quote with other spacing, case, quotes or emphasis; or
@@ -319,7 +342,7 @@ impl After {
             if let Some(evidence) = self.quoted_loosely(choice) {
                 return (Outcome::Paraphrased, Some(evidence));
             }
-            return self.closest(choice);
+            return self.closest(choice, &Words::of(choice));
         }
         // A short choice means something only next to its question.
         let asked = Words::of(question);
@@ -350,8 +373,7 @@ impl After {
 
     /// The closest passage after (one to [`WINDOW`] pieces), and whether it
     /// carries, changes or misses the commitment.
-    fn closest(&self, text: &str) -> (Outcome, Option<Evidence>) {
-        let wanted = Words::of(text);
+    fn closest(&self, text: &str, wanted: &Words) -> (Outcome, Option<Evidence>) {
         // Which of its content words each piece has, as bits: a window's
         // share is then the bits of its pieces, with no set compared (up to
         // 64 words; a longer commitment compares the sets).
@@ -366,8 +388,36 @@ impl After {
             }
         }
         let names = !wanted.identifiers.is_empty();
+        // Only a window with a piece that shares a word with the commitment
+        // (or names something, when it does) can score above nothing; the
+        // rest all score nothing or less, and the first window stands for
+        // them. Judging is then linear in the pieces that matter, not in
+        // the summary, for each commitment.
+        let mut touched: Vec<usize> = if bits {
+            (0..has.len()).filter(|&at| has[at] != 0).collect()
+        } else {
+            content
+                .iter()
+                .flat_map(|word| self.by_word.get(*word).into_iter().flatten().copied())
+                .collect()
+        };
+        if names {
+            touched.extend(&self.named);
+        }
+        let mut candidate = vec![false; self.windows.len()];
+        for &at in &touched {
+            let from = self.starts[at.saturating_sub(WINDOW - 1)];
+            for w in from..self.starts[at + 1] {
+                candidate[w] |= self.windows[w].0.contains(&at);
+            }
+        }
+        // The first window, as every window is scored when none is touched.
+        if let Some(first) = candidate.first_mut() {
+            *first = true;
+        }
         let mut best: Option<(f64, &(Range<usize>, Words))> = None;
-        for window in &self.windows {
+        let windows = self.windows.iter().zip(&candidate);
+        for window in windows.filter(|(_, c)| **c).map(|(w, _)| w) {
             let (range, words) = window;
             let covered = if !bits {
                 wanted.covered_by(words)
@@ -414,12 +464,17 @@ impl After {
         // One word or none besides its names, no name carried or turned into
         // another: too little to be found in other words ("cat
         // ./context.md" is not carried by a passage naming another file).
-        let bare = wanted
-            .identifiers
-            .iter()
-            .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
+        let besides_names = if wanted.identifiers.is_empty() {
+            wanted.content.len()
+        } else {
+            let bare = wanted
+                .identifiers
+                .iter()
+                .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
+            Words::of(&bare).content.len()
+        };
         let became = changes.iter().any(|c| c.contains("` became `"));
-        let enough = Words::of(&bare).content.len() >= 2 || names_all || became;
+        let enough = besides_names >= 2 || names_all || became;
         let meaning_changed = !changes.is_empty();
         let outcome = if !enough {
             Outcome::Lost

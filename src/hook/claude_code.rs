@@ -455,25 +455,31 @@ fn post_compact(
     };
     let state = read(ledger, problems)?;
     let after = After::new(summary, []);
+    // Only what the user typed supports what a summary says they want; the
+    // words of each commitment are made once, for both.
+    // Each commitment is judged on its own: on all cores.
+    use rayon::prelude::*;
+    let support: Vec<(String, Words)> = state
+        .commitments
+        .par_iter()
+        .map(|a| (a.commitment.text.clone(), Words::of(&a.commitment.text)))
+        .collect();
     let judged: Vec<Judged> = state
-        .active()
-        .map(|a| {
+        .commitments
+        .par_iter()
+        .zip(&support)
+        .filter(|(a, _)| a.status == crate::buffer::trace::Status::Active)
+        .map(|(a, (_, words))| {
             let answer = (a.commitment.derived == Derived::Answer)
                 .then(|| a.commitment.text.split_once(&format!(" {ANSWER_MARK}")))
                 .flatten();
-            let (outcome, evidence) = after.judge(&a.commitment.text, answer);
+            let (outcome, evidence) = after.judge_words(&a.commitment.text, words, answer);
             Judged {
                 commitment: a.commitment.clone(),
                 outcome,
                 evidence,
             }
         })
-        .collect();
-    // Only what the user typed supports what a summary says they want.
-    let support: Vec<(String, Words)> = state
-        .commitments
-        .iter()
-        .map(|a| (a.commitment.text.clone(), Words::of(&a.commitment.text)))
         .collect();
     let invented = audit::invented(&support, summary, 0);
     let ids = |outcome: Kept| {
