@@ -391,8 +391,7 @@ impl After {
         // Only a window with a piece that shares a word with the commitment
         // (or names something, when it does) can score above nothing; the
         // rest all score nothing or less, and the first window stands for
-        // them. Judging is then linear in the pieces that matter, not in
-        // the summary, for each commitment.
+        // them. Only the windows that can matter are scored.
         let mut touched: Vec<usize> = if bits {
             (0..has.len()).filter(|&at| has[at] != 0).collect()
         } else {
@@ -407,8 +406,9 @@ impl After {
         let mut candidate = vec![false; self.windows.len()];
         for &at in &touched {
             let from = self.starts[at.saturating_sub(WINDOW - 1)];
-            for w in from..self.starts[at + 1] {
-                candidate[w] |= self.windows[w].0.contains(&at);
+            let to = self.starts[at + 1];
+            for (mark, (range, _)) in candidate[from..to].iter_mut().zip(&self.windows[from..to]) {
+                *mark |= range.contains(&at);
             }
         }
         // The first window, as every window is scored when none is touched.
@@ -428,7 +428,7 @@ impl After {
                 shared as f64 / content.len() as f64
             };
             let carried = if names && !words.identifiers.is_empty() {
-                carried_identifiers(&wanted, words)
+                carried_identifiers(wanted, words)
             } else {
                 0
             };
@@ -450,7 +450,7 @@ impl After {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        let carried = carried_identifiers(&wanted, words);
+        let carried = carried_identifiers(wanted, words);
         // A unit of names and numbers alone ("actually 100") is as close as
         // the share of them the passage names.
         let share_of = if wanted.content.is_empty() {
@@ -459,7 +459,7 @@ impl After {
             wanted.covered_by(words)
         };
         let similarity = (share_of * 100.0).round() / 100.0;
-        let changes = changes(&wanted, words);
+        let changes = changes(wanted, words);
         let names_all = !wanted.identifiers.is_empty() && carried == wanted.identifiers.len();
         // One word or none besides its names, no name carried or turned into
         // another: too little to be found in other words ("cat
@@ -484,7 +484,7 @@ impl After {
         } else if meaning_changed && (similarity >= CARRIED || (carried > 0 && similarity >= NAMED))
         {
             Outcome::Altered
-        } else if names_all && self.spread(&wanted) {
+        } else if names_all && self.spread(wanted) {
             Outcome::Paraphrased
         } else {
             Outcome::Lost
