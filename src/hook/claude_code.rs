@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
+use rayon::prelude::*;
 use regex::Regex;
 use serde_json::Value;
 
@@ -456,9 +457,8 @@ fn post_compact(
     let state = read(ledger, problems)?;
     let after = After::new(summary, []);
     // Only what the user typed supports what a summary says they want; the
-    // words of each commitment are made once, for both.
-    // Each commitment is judged on its own: on all cores.
-    use rayon::prelude::*;
+    // words of each commitment are made once, for both. Each commitment is
+    // judged on its own, on all cores.
     let support: Vec<(String, Words)> = state
         .commitments
         .par_iter()
