@@ -164,9 +164,10 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
 }
 
 /// A rule listed as "**Label**: details" whose label the user's words
-/// hold, a misspelling aside (close by Jaro–Winkler) ("this project should be upgrabale" for
-/// "**Upgradeable**: UUPS proxy pattern"): the requirement is the user's,
-/// and the details are how the agent went about it.
+/// hold, or nearly (a misspelling within 0.9 Jaro–Winkler: "this project
+/// should be upgrabale" for "**Upgradeable**: UUPS proxy pattern"): the
+/// requirement is the user's, and the details are how the agent went
+/// about it.
 fn label_heard(
     text: &str,
     all: &Words,
