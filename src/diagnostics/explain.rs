@@ -20,6 +20,9 @@ pub struct Explanation {
     pub fix: &'static str,
 }
 
+/// The explanation of `code`. Every code has its own: the test
+/// `every_code_has_its_own_explanation` fails the build's tests when one
+/// is missing or given twice, so the fallback below is never reached.
 pub fn explanation(code: Code) -> &'static Explanation {
     codes::input::ALL
         .iter()
@@ -85,5 +88,29 @@ impl Code {
     /// What the code means, why it matters, an example and the fix.
     pub fn explanation(self) -> &'static Explanation {
         explanation(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_its_own_explanation() {
+        let all: Vec<&Explanation> = codes::input::ALL
+            .iter()
+            .chain(codes::policy::ALL)
+            .chain(codes::verify::ALL)
+            .chain(codes::import::ALL)
+            .chain(codes::hook::ALL)
+            .chain(codes::runtime::ALL)
+            .copied()
+            .collect();
+        for &code in Code::ALL {
+            let given = all.iter().filter(|e| e.code == code).count();
+            assert_eq!(given, 1, "{code}: {given} explanations");
+            assert_eq!(explanation(code).code, code);
+        }
+        assert_eq!(all.len(), Code::ALL.len(), "an explanation of no code");
     }
 }
