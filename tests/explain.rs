@@ -11,7 +11,10 @@ fn explanations_are_complete() {
             assert!(text.contains(part), "{code}: {part} missing");
         }
         let explanation = code.explanation();
-        assert_eq!(explanation.code, code, "{code} is explained as another code");
+        assert_eq!(
+            explanation.code, code,
+            "{code} is explained as another code"
+        );
         assert!(
             !explanation.summary.ends_with('.'),
             "{code}: summaries are lowercase fragments"
