@@ -18,12 +18,17 @@ mod measure;
 #[path = "../tests/support/hostile_sessions.rs"]
 mod hostile_sessions;
 
-/// One case: what it feeds ctxguard, and which command runs on it.
+/// One case: what it feeds ctxguard, which command runs on it, and what
+/// that command must find (so a case that fails early is not timed as a
+/// fast one).
 struct Case {
     name: &'static str,
     what: String,
     files: Vec<(String, String)>,
     run: Run,
+    /// The codes reported, sorted and joined with `,` (`-` for none); for
+    /// an import, `held`: some regions held; for a prompt, `exit=0`.
+    expect: &'static str,
 }
 
 enum Run {
@@ -42,12 +47,19 @@ enum Run {
 }
 
 /// A `verify` case over a JSON trace and plan.
-fn verify_case(name: &'static str, what: String, trace: String, plan: String) -> Case {
+fn verify_case(
+    name: &'static str,
+    what: String,
+    trace: String,
+    plan: String,
+    expect: &'static str,
+) -> Case {
     Case {
         name,
         what,
         files: vec![("t.json".into(), trace), ("p.json".into(), plan)],
         run: Run::Verify("t.json", "p.json"),
+        expect,
     }
 }
 
@@ -89,6 +101,7 @@ fn cases() -> Vec<Case> {
             (0..n).map(|i| format!("kind k{i}\n")).collect(),
         )],
         run: Run::Check("p.policy"),
+        expect: "no-budget",
     });
     let n = scaled(2_000);
     let orders: String = (0..n / 2)
@@ -99,6 +112,7 @@ fn cases() -> Vec<Case> {
         what: format!("{n} overlapping `order` statements on a cycle"),
         files: vec![("p.policy".into(), format!("kind a\nkind b\n{orders}"))],
         run: Run::Check("p.policy"),
+        expect: "order-cycle",
     });
     let n = scaled(2_000);
     let orders: String = (0..n)
@@ -112,6 +126,7 @@ fn cases() -> Vec<Case> {
             format!("kind k0\nkind k1\nkind k2\nkind k3\nkind k4\n{orders}"),
         )],
         run: Run::Check("p.policy"),
+        expect: "no-budget",
     });
     let n = scaled(20_000);
     let orders: String = (0..n)
@@ -122,6 +137,7 @@ fn cases() -> Vec<Case> {
         what: format!("{n} `order` statements that all overlap"),
         files: vec![("p.policy".into(), format!("kind a\n{orders}"))],
         run: Run::Check("p.policy"),
+        expect: "order-cycle",
     });
     let n = scaled(100_000);
     cases.push(Case {
@@ -136,6 +152,7 @@ fn cases() -> Vec<Case> {
             ),
         )],
         run: Run::Check("p.policy"),
+        expect: "invalid-pattern",
     });
     let n = scaled(2_000);
     let hints: String = (0..n)
@@ -146,6 +163,7 @@ fn cases() -> Vec<Case> {
         what: format!("{n} hints"),
         files: vec![("p.policy".into(), format!("kind a {{\n{hints}}}\n"))],
         run: Run::Check("p.policy"),
+        expect: "no-budget",
     });
     let n = scaled(5_000);
     cases.push(Case {
@@ -162,6 +180,7 @@ fn cases() -> Vec<Case> {
             })
             .collect(),
         run: Run::Check("p0.policy"),
+        expect: "forbidden-parent",
     });
     let n = scaled(300_000);
     let regions: Vec<_> = (0..n)
@@ -176,6 +195,7 @@ fn cases() -> Vec<Case> {
         format!("{n} commitments, plan reversed"),
         document(regions),
         document(keeps),
+        "order-violated",
     ));
     let n = scaled(60_000);
     let mut seed = 7u64;
@@ -196,6 +216,7 @@ fn cases() -> Vec<Case> {
         document(vec![
             json!({"kind": "constraint", "key": "k", "text": new.join(" ")}),
         ]),
+        "altered-commitment",
     ));
     let n = scaled(10_000);
     let words: Vec<String> = (0..n)
@@ -211,6 +232,7 @@ fn cases() -> Vec<Case> {
         format!("{n} pinned paths × {n} near-miss words"),
         trace,
         plan,
+        "commitment-in-summary",
     ));
     let n = scaled(10_000);
     let regions: Vec<_> = (0..n)
@@ -222,6 +244,7 @@ fn cases() -> Vec<Case> {
         serde_json::to_string_pretty(&json!({"version": 1, "regions": &regions}))
             .unwrap_or_default(),
         document(Vec::new()),
+        "missing-commitment",
     ));
     // The same regions, the trace written as one line.
     cases.push(verify_case(
@@ -229,6 +252,7 @@ fn cases() -> Vec<Case> {
         format!("{n} errors rendered for a person, the trace on one 1 MB line"),
         document(regions),
         document(Vec::new()),
+        "missing-commitment",
     ));
     let n = scaled(100_000);
     let deep: String = (0..70).map(|j| format!("dir{j}/")).collect();
@@ -238,6 +262,7 @@ fn cases() -> Vec<Case> {
         format!("{n} pinned paths 70 directories deep"),
         trace,
         plan,
+        "commitment-in-summary",
     ));
     let n = scaled(10_000);
     let anchor = "x".repeat(1 << 16);
@@ -250,6 +275,7 @@ fn cases() -> Vec<Case> {
             ("p.yaml".into(), "version: 1\nregions:\n  - keep: r1\n".into()),
         ],
         run: Run::Verify("t.yaml", "p.yaml"),
+        expect: "-",
     });
     // Session files that once made an importer quadratic or cubic, at 20,000
     // records (the OpenHands shape at 2,000: it was cubic).
@@ -264,6 +290,7 @@ fn cases() -> Vec<Case> {
             what: format!("{n}: {}", shape.what),
             files: vec![("s.jsonl".into(), (shape.session)(n))],
             run: Run::Import("s.jsonl"),
+            expect: "held",
         });
     }
     let n = scaled(700_000);
@@ -303,6 +330,7 @@ fn cases() -> Vec<Case> {
             session.iter().map(|r| format!("{r}\n")).collect(),
         )],
         run: Run::Audit("s.jsonl"),
+        expect: "-",
     });
     let n = scaled(40_000);
     let prompt: String = (0..n)
@@ -316,6 +344,7 @@ fn cases() -> Vec<Case> {
             json!({"session_id": "s", "prompt": prompt}).to_string(),
         )],
         run: Run::Prompt("payload.json"),
+        expect: "exit=0",
     });
     cases
 }
@@ -348,8 +377,11 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
                 .iter()
                 .map(|(_, trace, _, _)| trace.regions.len())
                 .sum();
-            std::hint::black_box(held);
-            println!("{} {}", start.elapsed().as_secs_f64(), measure::peak_kib());
+            println!(
+                "{} {} held={held}",
+                start.elapsed().as_secs_f64(),
+                measure::peak_kib()
+            );
             return;
         }
         ("prompt", _) => {
@@ -367,9 +399,12 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
                 access: ctxguard::Access::default(),
             });
             let reply = ctxguard::hook_reply(&report);
-            assert_eq!(reply.exit, 0, "the hook failed: {}", reply.stderr);
-            std::hint::black_box(reply);
-            println!("{} {}", start.elapsed().as_secs_f64(), measure::peak_kib());
+            println!(
+                "{} {} exit={}",
+                start.elapsed().as_secs_f64(),
+                measure::peak_kib(),
+                reply.exit
+            );
             return;
         }
         (_, Some(plan)) => ctxguard::verify_files(&ctxguard::VerifyRequest {
@@ -391,7 +426,19 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
     let style = ctxguard::HumanStyle::plain();
     ctxguard::render(&report, ctxguard::Format::Human, &style, &mut out).expect("render");
     std::hint::black_box(out);
-    println!("{} {}", start.elapsed().as_secs_f64(), measure::peak_kib());
+    let mut codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.name()).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    println!(
+        "{} {} {}",
+        start.elapsed().as_secs_f64(),
+        measure::peak_kib(),
+        if codes.is_empty() {
+            "-".to_owned()
+        } else {
+            codes.join(",")
+        }
+    );
 }
 
 fn main() {
@@ -406,8 +453,8 @@ fn main() {
         return;
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data/hostile");
-    println!("| case | input | input MB | best s | peak MB |");
-    println!("|---|---|---:|---:|---:|");
+    println!("| case | input | input MB | best s | peak MB | found |");
+    println!("|---|---|---:|---:|---:|---|");
     let only = std::env::var("CTXGUARD_HOSTILE_ONLY").unwrap_or_default();
     for case in cases()
         .into_iter()
@@ -429,9 +476,19 @@ fn main() {
         };
         let mut args = vec![dir.as_os_str()];
         args.extend(arguments.iter().map(OsStr::new));
-        let (best, peak) = measure::best_of(3, args);
+        let (best, peak, found) = measure::best_of(3, args);
+        let held = found
+            .strip_prefix("held=")
+            .and_then(|n| n.parse::<usize>().ok())
+            .is_some_and(|n| n > 0);
+        assert!(
+            found == case.expect || (case.expect == "held" && held),
+            "{}: found {found:?}, expected {:?}",
+            case.name,
+            case.expect
+        );
         println!(
-            "| {} | {} | {:.1} | {best:.3} | {:.0} |",
+            "| {} | {} | {:.1} | {best:.3} | {:.0} | {found} |",
             case.name,
             case.what,
             bytes as f64 / 1e6,

@@ -20,7 +20,19 @@ pub fn peak_kib() -> u64 {
 
 /// Runs this bench once as `--child ARGS...` (the child prints
 /// `seconds peak_kib`).
+#[allow(dead_code)]
 pub fn once<I, S>(args: I) -> (f64, u64)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let (seconds, kib, _) = once_said(args);
+    (seconds, kib)
+}
+
+/// [`once`], with what the child printed after its two numbers (what it
+/// found, for a bench that checks it).
+pub fn once_said<I, S>(args: I) -> (f64, u64, String)
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
@@ -38,22 +50,33 @@ where
         .and_then(|s| s.parse().ok())
         .unwrap_or(f64::NAN);
     let kib: u64 = fields.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-    (seconds, kib)
+    (seconds, kib, fields.collect::<Vec<_>>().join(" "))
 }
 
-/// Runs this bench `runs` times as `--child ARGS...`: the best time and
-/// the highest peak (the hostile bench; verify's pairs its runs).
+/// Runs this bench `runs` times as `--child ARGS...`: the best time, the
+/// highest peak and what each run said it found, which must be the same
+/// every time (the hostile bench; verify's pairs its runs).
 #[allow(dead_code)]
-pub fn best_of<I, S>(runs: usize, args: I) -> (f64, u64)
+pub fn best_of<I, S>(runs: usize, args: I) -> (f64, u64, String)
 where
     I: IntoIterator<Item = S> + Clone,
     S: AsRef<OsStr>,
 {
-    (0..runs)
-        .map(|_| once(args.clone()))
-        .fold((f64::INFINITY, 0), |(best, peak), (s, k)| {
+    let mut said: Option<String> = None;
+    let (best, peak) = (0..runs).map(|_| once_said(args.clone())).fold(
+        (f64::INFINITY, 0),
+        |(best, peak), (s, k, found)| {
+            if let Some(before) = &said {
+                assert_eq!(
+                    before, &found,
+                    "one run found other things than the one before"
+                );
+            }
+            said = Some(found);
             (best.min(s), peak.max(k))
-        })
+        },
+    );
+    (best, peak, said.unwrap_or_default())
 }
 
 /// The median of `values` (the verify bench).
