@@ -1,8 +1,9 @@
 //! `cargo bench --bench hook`: how long each Claude Code hook takes, as
 //! Claude Code runs it (a new process, the payload on stdin), on a session
-//! whose ledger already holds 10,000 commitments (`CTXGUARD_HOOK_COMMITMENTS`). Prints p50, p99 and the
-//! slowest of `CTXGUARD_HOOK_RUNS` runs per event (default 100). The ledger
-//! and transcript are generated under `target/bench-data/hook`.
+//! whose ledger already holds 10,000 commitments (or
+//! `CTXGUARD_HOOK_COMMITMENTS`). Prints p50, p99 and the slowest of
+//! `CTXGUARD_HOOK_RUNS` runs per event (default 100). The ledger and
+//! transcript are generated under `target/bench-data/hook`.
 
 use std::io::Write;
 use std::path::Path;
@@ -145,10 +146,9 @@ fn main() {
 }
 
 /// How each event answers when it works on this workload: its exit status
-/// and words its output holds.
-/// How each event answers when it works. The ledger's commitments take
-/// about 25 tokens each: 1,000 fit a compaction's budget and it goes on;
-/// 10,000 do not, and it is refused.
+/// and words its output holds. The ledger's commitments take about 25
+/// tokens each: 1,000 fit a compaction's budget and it goes on; 10,000 do
+/// not, and it is refused.
 fn expected(event: &str, commitments: usize) -> (i32, &'static str) {
     match event {
         "UserPromptSubmit" => (0, ""),
