@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::buffer::trace::{Derived, RegionKind, Status};
+use crate::buffer::trace::{Derived, RegionKind};
 use crate::diagnostics::{Diagnostic, UsageError};
 use crate::hook::ledger::{self, Change, Commitment, Entry, Ledger, Record, Source, State};
 use crate::policy::load::policy_for_use;
@@ -221,7 +221,7 @@ pub fn ledger_command(
                 by: "ledger".to_owned(),
             };
             let verb = if unpin { "unpinned" } else { "discharged" };
-            if active.status != Status::Active {
+            if !active.is_active() {
                 return Err(UsageError(format!(
                     "{} is already {}",
                     active.commitment.id,

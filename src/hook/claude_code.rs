@@ -468,7 +468,7 @@ fn post_compact(
         .commitments
         .par_iter()
         .zip(&support)
-        .filter(|(a, _)| a.status == crate::buffer::trace::Status::Active)
+        .filter(|(a, _)| a.is_active())
         .map(|(a, (_, words))| {
             let answer = (a.commitment.derived == Derived::Answer)
                 .then(|| a.commitment.text.split_once(&format!(" {ANSWER_MARK}")))

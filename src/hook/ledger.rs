@@ -224,6 +224,13 @@ pub struct Active {
     pub unpinned: bool,
 }
 
+impl Active {
+    /// Whether it still binds: neither discharged nor unpinned.
+    pub fn is_active(&self) -> bool {
+        self.status == Status::Active
+    }
+}
+
 /// A ledger read: every commitment ever recorded, in the order first
 /// recorded, with its current status; the last compaction and check; the
 /// lines that could not be read.
@@ -257,9 +264,7 @@ pub struct State {
 impl State {
     /// The commitments still active, in the order first recorded.
     pub fn active(&self) -> impl Iterator<Item = &Active> {
-        self.commitments
-            .iter()
-            .filter(|c| c.status == Status::Active)
+        self.commitments.iter().filter(|c| c.is_active())
     }
 
     /// Whether this text was ever recorded under this id, active, replaced,
@@ -623,6 +628,16 @@ mod tests {
         ))
     }
 
+    /// Discharges the commitment `id`, as `ctxguard ledger discharge` does.
+    fn discharge(ledger: &Ledger, id: String) {
+        ledger
+            .append(vec![Entry::Discharged(Change {
+                id,
+                by: "ledger".into(),
+            })])
+            .unwrap();
+    }
+
     /// Appends `bytes` with no line break, as a crash mid-append leaves it.
     fn tear(ledger: &Ledger, bytes: &[u8]) {
         use std::io::Write;
@@ -646,12 +661,7 @@ mod tests {
         let texts: Vec<&str> = state.active().map(|a| a.commitment.text.as_str()).collect();
         assert_eq!(texts, ["Use v2.", "Do not push."]);
         let id = state.commitments[1].commitment.id.clone();
-        ledger
-            .append(vec![Entry::Discharged(Change {
-                id,
-                by: "ledger".into(),
-            })])
-            .unwrap();
+        discharge(&ledger, id);
         assert_eq!(ledger.read().unwrap().active().count(), 1);
     }
 
@@ -691,12 +701,7 @@ mod tests {
         ledger.catch_up(&mut state).unwrap();
         ledger.append(vec![pin("Use v2.", Some("api"))]).unwrap();
         let id = state.commitments[1].commitment.id.clone();
-        ledger
-            .append(vec![Entry::Discharged(Change {
-                id,
-                by: "ledger".into(),
-            })])
-            .unwrap();
+        discharge(&ledger, id);
         ledger.catch_up(&mut state).unwrap();
         let whole = ledger.read().unwrap();
         let seen = |s: &State| -> Vec<(String, u64, bool)> {

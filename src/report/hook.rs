@@ -273,7 +273,7 @@ pub fn emit_ledger(
             let shown: Vec<&crate::hook::Active> = state
                 .commitments
                 .iter()
-                .filter(|a| *all || a.status == crate::buffer::trace::Status::Active)
+                .filter(|a| *all || a.is_active())
                 .collect();
             if json {
                 let items: Vec<serde_json::Value> = shown
