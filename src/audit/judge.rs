@@ -285,8 +285,23 @@ impl After {
             }
             part_of(low).len()
         };
-        let opening = longest(&|n| 0..bounds[n]);
-        let close = longest(&|n| bounds[bounds.len() - 1 - n]..folded.len());
+        // A side whose shortest part long enough does not stand cannot
+        // give the quote: one search instead of the bisection's dozen.
+        let shortest_opening = bounds.iter().position(|&b| b >= least);
+        let shortest_close = bounds.iter().rposition(|&b| folded.len() - b >= least);
+        let side = |shortest: Option<usize>, part: &dyn Fn(usize) -> Range<usize>| {
+            shortest.is_some_and(|n| holds(&folded[part(n)]))
+        };
+        let opening = if side(shortest_opening, &|n| 0..bounds[n]) {
+            longest(&|n| 0..bounds[n])
+        } else {
+            0
+        };
+        let close = if side(shortest_close, &|n| bounds[n]..folded.len()) {
+            longest(&|n| bounds[bounds.len() - 1 - n]..folded.len())
+        } else {
+            0
+        };
         let quoted = opening.max(close);
         (quoted >= least).then(|| Evidence {
             sentence: self
@@ -461,24 +476,9 @@ impl After {
         let similarity = (share_of * 100.0).round() / 100.0;
         let changes = changes(wanted, words);
         let names_all = !wanted.identifiers.is_empty() && carried == wanted.identifiers.len();
-        // One word or none besides its names, no name carried or turned into
-        // another: too little to be found in other words ("cat
-        // ./context.md" is not carried by a passage naming another file).
-        let besides_names = if wanted.identifiers.is_empty() {
-            wanted.content.len()
-        } else {
-            let bare = wanted
-                .identifiers
-                .iter()
-                .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
-            Words::of(&bare).content.len()
-        };
-        let became = changes.iter().any(|c| c.contains("` became `"));
-        let enough = besides_names >= 2 || names_all || became;
         let meaning_changed = !changes.is_empty();
-        let outcome = if !enough {
-            Outcome::Lost
-        } else if !meaning_changed && (similarity >= CARRIED || (names_all && similarity >= NAMED))
+        let outcome = if !meaning_changed
+            && (similarity >= CARRIED || (names_all && similarity >= NAMED))
         {
             Outcome::Paraphrased
         } else if meaning_changed && (similarity >= CARRIED || (carried > 0 && similarity >= NAMED))
@@ -486,6 +486,27 @@ impl After {
             Outcome::Altered
         } else if names_all && self.spread(wanted) {
             Outcome::Paraphrased
+        } else {
+            Outcome::Lost
+        };
+        // One word or none besides its names, no name carried or turned into
+        // another: too little to be found in other words ("cat
+        // ./context.md" is not carried by a passage naming another file).
+        // Asked only of what would otherwise be found.
+        let enough = || {
+            let besides_names = if wanted.identifiers.is_empty() {
+                wanted.content.len()
+            } else {
+                let bare = wanted
+                    .identifiers
+                    .iter()
+                    .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
+                Words::of(&bare).content.len()
+            };
+            besides_names >= 2 || names_all || changes.iter().any(|c| c.contains("` became `"))
+        };
+        let outcome = if outcome == Outcome::Lost || enough() {
+            outcome
         } else {
             Outcome::Lost
         };
