@@ -164,7 +164,7 @@ fn pattern(source: &str) -> Regex {
 /// question bind ("should we drop it?").
 static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|debe|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
+        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|debe|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
     )
 });
 
@@ -182,7 +182,7 @@ static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
 /// are way too high", "still not working").
 static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the)\b",
+        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the)\b",
     )
 });
 
@@ -202,7 +202,7 @@ static PROHIBITION: LazyLock<Regex> =
 /// linking words ("ok, now also run it").
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|\d+[.)])\b[\s,.!:-]*)+",
+        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
     )
 });
 
@@ -419,6 +419,11 @@ pub(crate) fn directive(text: &str) -> bool {
             // After the first clause the verb must not be followed by
             // another verb, so a noun that is also a verb ("…, export looks
             // good") is not one.
+            // A verb no list holds, opening the message's first clause
+            // before its object ("Iterate on the interview until …").
+            if n == 0 && verb_of_no_list(rest) {
+                return true;
+            }
             imperative(&first)
                 && (n == 0
                     || words.next().is_none_or(|w| {
@@ -426,6 +431,86 @@ pub(crate) fn directive(text: &str) -> bool {
                         OBJECTS.contains(&w.as_str()) || !AUXILIARIES.contains(&w.as_str())
                     }))
         })
+}
+
+/// Words that open a sentence that states, asks or reacts: determiners,
+/// pronouns, prepositions, conjunctions, adverbs, adjectives and nouns a
+/// remark opens with. A word not among them, nor shaped like a noun, an
+/// adjective or an inflected verb, that stands before an object, is taken
+/// for a verb of an instruction.
+#[rustfmt::skip]
+const OPENS_NO_INSTRUCTION: &[&str] = &[
+    "a", "an", "the", "this", "that", "these", "those", "some", "any", "every", "each", "all",
+    "both", "either", "neither", "more", "most", "less", "least", "much", "many", "few", "other",
+    "another", "such", "same", "very", "quite", "rather", "really", "almost", "already", "even",
+    "still", "just", "only", "here", "there", "then", "now", "today", "tomorrow", "yesterday",
+    "later", "before", "after", "since", "while", "when", "where", "what", "which", "who", "whom",
+    "whose", "why", "how", "once", "again", "too", "not", "yes", "no", "ok", "okay", "hi",
+    "hello", "hey", "thanks", "thank", "please", "great", "good", "nice", "cool", "awesome",
+    "perfect", "fine", "sure", "right", "wrong", "true", "false", "new", "old", "first", "second",
+    "third", "last", "next", "previous", "current", "without", "within", "about", "above",
+    "across", "against", "along", "among", "around", "at", "behind", "below", "beneath",
+    "beside", "between", "beyond", "by", "despite", "down", "during", "for", "from", "in",
+    "inside", "into", "like", "near", "of", "off", "on", "onto", "out", "outside", "over",
+    "past", "per", "through", "throughout", "to", "toward", "towards", "under", "until", "up",
+    "upon", "with", "via", "my", "your", "his", "her", "its", "our", "their", "i", "you", "he",
+    "she", "it", "we", "they", "me", "him", "us", "them", "anyway", "however", "though",
+    "although", "otherwise", "therefore", "thus", "hence", "overall", "whatever", "everything",
+    "anything", "nothing", "something", "someone", "everyone", "nobody", "somebody", "sorry",
+    "welcome", "except", "regarding", "apart", "because", "maybe", "perhaps", "instead", "glad",
+    "happy", "and", "but", "or", "nor", "so", "yet", "if", "unless", "whether", "than", "as",
+    "also", "well", "ah", "oh", "wow", "hmm", "lol", "btw", "fyi", "tbh", "imo", "re", "weird",
+    "strange", "odd", "funny", "interesting", "amazing", "beautiful", "excellent", "lovely",
+    "better", "worse", "best", "worst", "faster", "slower", "larger", "smaller", "bigger",
+    "easier", "harder", "simpler", "cleaner", "shorter", "longer", "higher", "closer", "further",
+    "together", "other", "never", "ever", "always", "problem", "issue", "error", "question",
+    "context", "idea", "reason", "result", "info", "information", "background", "example",
+    "detail", "details", "thing", "stuff", "part", "point", "rest", "case", "story", "goal",
+    "status", "progress", "feedback", "summary", "response", "answer", "bug", "same", "plus",
+    "minus", "half", "both", "one", "two", "three", "nope", "yeah", "yep", "cause", "cuz",
+    "definitely", "certainly", "basically", "probably", "honestly", "actually", "clearly",
+    "obviously", "apparently", "hopefully", "ideally", "personally", "currently", "usually",
+];
+
+/// Words a verb stands before in an instruction: its object or a
+/// preposition ("iterate on", "interview about").
+#[rustfmt::skip]
+const AFTER_VERB: &[&str] = &[
+    "it", "them", "this", "that", "these", "those", "the", "a", "an", "all", "some", "me", "us",
+    "my", "our", "your", "their", "his", "her", "its", "any", "each", "every", "both", "more",
+    "everything", "anything", "about", "on", "for", "from", "into", "through", "with", "to",
+    "in", "over", "at", "by", "up", "out", "off", "down", "back", "away", "around",
+];
+
+/// Whether `rest` opens with a verb of no list before its object: a word
+/// that [`OPENS_NO_INSTRUCTION`] does not hold, not shaped like a noun, an
+/// adjective or an inflected verb (`-ing`, `-ed`, `-ly`, `-s`, `-ful`,
+/// `-ous`, `-ive`, `-able`, `-ible`, `-al`, `-ic`, `-ish`, `-less`,
+/// `-ness`, `-ment`, `-tion`), followed by a word of [`AFTER_VERB`].
+fn verb_of_no_list(rest: &str) -> bool {
+    const NOT_A_VERB: &[&str] = &[
+        "ing", "ed", "ly", "ful", "ous", "ive", "able", "ible", "al", "ic", "ish", "less", "ness",
+        "ment", "tion", "sion", "ity",
+    ];
+    let mut words = rest.split_whitespace();
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        return false;
+    };
+    if !first.chars().all(|c| c.is_ascii_alphabetic())
+        || first.len() < 4
+        || first.chars().skip(1).any(|c| c.is_ascii_uppercase())
+    {
+        return false;
+    }
+    let verb = first.to_ascii_lowercase();
+    let object = second
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    !OPENS_NO_INSTRUCTION.contains(&verb.as_str())
+        && !NOT_A_VERB.iter().any(|end| verb.ends_with(end))
+        && !(verb.ends_with('s') && !verb.ends_with("ss"))
+        && second.chars().all(|c| c.is_alphanumeric() || c == '\'')
+        && AFTER_VERB.contains(&object.as_str())
 }
 
 /// Whether a word is a verb that opens an instruction (or one mistyped by
@@ -969,6 +1054,36 @@ mod tests {
             why("beautiful, export looks good now."),
             [Err(NotBinding::Remark)]
         );
+    }
+
+    #[test]
+    fn goals_wants_and_verbs_of_no_list_bind() {
+        for text in [
+            "I don't want to show text.",
+            "We want these adapters so we can provide all the information to a small model.",
+            "Here we want to guide code generation by providing context through the same hypernetworks.",
+            "The idea is to ultimately have hypernetworks that I can use to encode procedural memory.",
+            "But our real goal is to adopt the best strategy.",
+            "I'm trying to make a loading state when backfill isn't done yet.",
+            "Then interview about our goals and objectives.",
+            "Iterate on the interview until you are >95% certain to understand our objectives.",
+            "A but do the sanity checks you recommend.",
+            "Only keep CloudFront for the map itself?",
+            "They are still too close.",
+        ] {
+            assert_eq!(why(text), [Ok(())], "{text}");
+        }
+        // Nouns, adjectives and inflected verbs before a preposition open
+        // remarks, not instructions.
+        for text in [
+            "Training on the small set went fine.",
+            "Weird behavior in the modal.",
+            "Sorry about the noise earlier.",
+            "Problem with the login page.",
+            "Docs for the parser look fine.",
+        ] {
+            assert_ne!(why(text), [Ok(())], "{text}");
+        }
     }
 
     #[test]

@@ -657,7 +657,17 @@ fn user_messages(
                             .get("tool_use_id")
                             .and_then(Value::as_str)
                             .and_then(|id| tools.get(id));
-                        if let Some(words) = user::rejection_words(&text) {
+                        let is_error = block.get("is_error").and_then(Value::as_bool);
+                        if let Some(words) = user::rejection_words(&text).or_else(|| {
+                            tool.and_then(|(name, _)| {
+                                user::editor_rejection_words(
+                                    name,
+                                    &text,
+                                    is_error == Some(true),
+                                    structured,
+                                )
+                            })
+                        }) {
                             messages.push(message(Origin::User, words.to_owned()));
                         } else if let Some(plan) = tool
                             .filter(|(name, _)| *name == "ExitPlanMode")

@@ -123,6 +123,30 @@ pub(crate) fn rejection_words(result: &str) -> Option<&str> {
     (!words.is_empty() && !words.starts_with("The user ")).then_some(words)
 }
 
+/// What the user said when rejecting a file edit shown in their editor
+/// (Claude Code 2.0 driven from an IDE): the tool result is the user's
+/// words alone, marked an error, and `toolUseResult` is those words after
+/// `Error: `. The edit tools' own errors are wrapped in
+/// `<tool_use_error>`, so they are never taken for the user's.
+pub(crate) fn editor_rejection_words<'t>(
+    tool: &str,
+    result: &'t str,
+    is_error: bool,
+    structured: &Value,
+) -> Option<&'t str> {
+    const EDITS: [&str; 4] = ["Edit", "MultiEdit", "Write", "NotebookEdit"];
+    let words = result.trim();
+    (is_error
+        && EDITS.contains(&tool)
+        && !words.is_empty()
+        && !words.starts_with('<')
+        && structured
+            .as_str()
+            .and_then(|s| s.strip_prefix("Error: "))
+            .is_some_and(|s| s.trim() == words))
+    .then_some(words)
+}
+
 /// `"Q"="A"` pairs, as Claude Code writes answers into a tool result.
 static PAIR: LazyLock<Regex> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
@@ -233,6 +257,35 @@ mod tests {
         );
         let clear = "<command-name>/clear</command-name>\n<command-args></command-args>";
         assert_eq!(typed(clear, false), Typed::Runtime);
+    }
+
+    #[test]
+    fn editor_rejection_is_the_users_words_and_only_on_edits() {
+        let words = "I don't need or want changes to the ViewModel files.";
+        let structured = Value::String(format!("Error: {words}"));
+        assert_eq!(
+            editor_rejection_words("Edit", words, true, &structured),
+            Some(words)
+        );
+        // The tool's own error, another tool, or no error: not the user's.
+        let own = "<tool_use_error>File has not been read yet.</tool_use_error>";
+        let own_structured = Value::String("Error: File has not been read yet.".into());
+        assert_eq!(
+            editor_rejection_words("Edit", own, true, &own_structured),
+            None
+        );
+        assert_eq!(
+            editor_rejection_words("Bash", words, true, &structured),
+            None
+        );
+        assert_eq!(
+            editor_rejection_words("Write", words, false, &structured),
+            None
+        );
+        assert_eq!(
+            editor_rejection_words("Write", words, true, &Value::Null),
+            None
+        );
     }
 
     #[test]
