@@ -508,7 +508,7 @@ fn verb_of_no_list(rest: &str) -> bool {
         .to_lowercase();
     !OPENS_NO_INSTRUCTION.contains(&verb.as_str())
         && !NOT_A_VERB.iter().any(|end| verb.ends_with(end))
-        && !(verb.ends_with('s') && !verb.ends_with("ss"))
+        && (!verb.ends_with('s') || verb.ends_with("ss"))
         && second.chars().all(|c| c.is_alphanumeric() || c == '\'')
         && AFTER_VERB.contains(&object.as_str())
 }
