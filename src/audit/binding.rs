@@ -244,6 +244,16 @@ static ASKS_WHICH: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A request to be told something, put as an instruction: "explain to me
+/// what the out of scope items are", "tell me what happens currently",
+/// "can you summarize where the PR is". It asks for information, as a
+/// question does; nothing of it binds once answered.
+static ASKS_TO_BE_TOLD: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|help\s+(me|us)\s+(think|understand|decide|figure\s+out)\b)",
+    )
+});
+
 /// A slash command alone: the runtime's, not a commitment.
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| pattern(r"^/[A-Za-z][A-Za-z0-9:_-]*$"));
 
@@ -299,6 +309,9 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     }
     if lead_in(text) {
         return Err(NotBinding::Debris);
+    }
+    if ASKS_TO_BE_TOLD.is_match(after_lead(text)) {
+        return Err(NotBinding::Question);
     }
     // Put as a question, only a request, a modal or a suggestion makes it
     // bind; "don't we load them already?" asks.
@@ -1154,6 +1167,27 @@ mod tests {
             assert!(PROMPT.is_match(prompt), "{prompt}");
         }
         assert!(!PROMPT.is_match("mail bob@example.com the report"));
+    }
+
+    #[test]
+    fn a_request_to_be_told_asks() {
+        for text in [
+            "Explain to me what the out of scope items are, what they entail and what purpose they serve",
+            "Can you summarize concisely where the PR is currently and what we discovered we should change?",
+            "Tell me what happens currently before these changes.",
+            "Help me think through best way to design and implement.",
+        ] {
+            assert_eq!(why(text), [Err(NotBinding::Question)], "{text}");
+        }
+        // Told to write it down, or to show it in the product: a request.
+        for text in [
+            "Explain the retry policy in the README.",
+            "Show the error message under the field.",
+            "Show the error when the field is empty.",
+            "Explain the error when it fails.",
+        ] {
+            assert_eq!(why(text), [Ok(())], "{text}");
+        }
     }
 
     #[test]
