@@ -164,7 +164,7 @@ fn pattern(source: &str) -> Regex {
 /// question bind ("should we drop it?").
 static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|debe|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
+        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|debe|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
     )
 });
 
@@ -416,6 +416,9 @@ pub(crate) fn directive(text: &str) -> bool {
     }) {
         return true;
     }
+    if fronted_instruction(after_lead(text.trim_start())) {
+        return true;
+    }
     text.split([',', ';', '(', ':'])
         .enumerate()
         .any(|(n, clause)| {
@@ -494,6 +497,40 @@ const AFTER_VERB: &[&str] = &[
     "everything", "anything", "about", "on", "for", "from", "into", "through", "with", "to",
     "in", "over", "at", "by", "up", "out", "off", "down", "back", "away", "around",
 ];
+
+/// An instruction after what it is about: "in X:\\addons\\company edit
+/// the view list …", "for photos and receipt add a checkbox …". A
+/// preposition opens it, and a verb before its object follows within five
+/// words.
+fn fronted_instruction(rest: &str) -> bool {
+    const FRONTS: &[&str] = &["in", "for", "on", "inside", "within", "at", "from", "under"];
+    let words: Vec<String> = rest
+        .split_whitespace()
+        .take(8)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    let Some(front) = words.first() else {
+        return false;
+    };
+    // What the preposition is about is named bare ("X:\\addons",
+    // "photos and receipt"): after an article or a determiner the words
+    // are a sentence's own ("in the last run the build took an hour").
+    const DETERMINERS: &[&str] = &[
+        "the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "its", "their",
+        "his", "her", "some", "any", "each", "every", "last", "first", "next", "to",
+    ];
+    FRONTS.contains(&front.as_str())
+        && (2..words.len().saturating_sub(1).min(7)).any(|at| {
+            words[1..at]
+                .iter()
+                .all(|w| !DETERMINERS.contains(&w.as_str()))
+                && imperative(&words[at])
+                && OBJECTS.contains(&words[at + 1].as_str())
+        })
+}
 
 /// Whether `rest` opens with a verb of no list before its object: a word
 /// that [`OPENS_NO_INSTRUCTION`] does not hold, not shaped like a noun, an
@@ -1088,6 +1125,9 @@ mod tests {
             "This component can just read that from application service.",
             "It's defined in /Users/me/api/app/controllers/budgets_controller.rb:158.",
             "URL for that looks like this: http://localhost:3000/accounts",
+            "in X:\\addons\\company_information edit the view list to add the notes as columns",
+            "for photos and receipt add a checbox that ask if exist photos",
+            "Ultimately, we will do a forward pass like in Doc-to-LoRa.",
         ] {
             assert_eq!(why(text), [Ok(())], "{text}");
         }
@@ -1099,6 +1139,7 @@ mod tests {
             "Sorry about the noise earlier.",
             "Problem with the login page.",
             "Docs for the parser look fine.",
+            "In the last run the build took an hour.",
         ] {
             assert_ne!(why(text), [Ok(())], "{text}");
         }
