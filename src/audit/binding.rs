@@ -751,8 +751,17 @@ static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn output_line(line: &str) -> bool {
-    PASTED_LINE.is_match(line) || TERMINAL_LINE.is_match(line)
+    PASTED_LINE.is_match(line) || TERMINAL_LINE.is_match(line) || CODE_LINE.is_match(line)
 }
+
+/// A line of code pasted without a fence: indented and ending as code
+/// does (`,`, `;`, an opening bracket, `=>`), a line that opens with a SQL
+/// keyword in capitals, or closing brackets alone.
+static CODE_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"^(\s{2,}\S[^\n]*([,;({\[]|\)|=>)\s*$|\s*(SELECT|FROM|WHERE|AND|OR|JOIN|LEFT\s+JOIN|INNER\s+JOIN|GROUP\s+BY|ORDER\s+BY|INSERT\s+INTO|UPDATE|DELETE\s+FROM|CREATE|RETURNS|RETURN|DECLARE|BEGIN|END|WITH|VALUES|SET|UNION|LIMIT|HAVING)(\s|;|$)|\s*[)}\]]+[;,)]*\s*$)",
+    )
+});
 
 /// A shell's prompt, as a terminal shows it: `$ cargo test`,
 /// `wink@box 26-02-03T21:17:52Z:~/src/app (main)`, `me@host:~/app$ ls`,
@@ -1246,6 +1255,17 @@ mod tests {
         ] {
             assert_eq!(why(binds), [Ok(())], "{binds}");
         }
+    }
+
+    #[test]
+    fn code_pasted_without_a_fence_is_output() {
+        let text = "Here is the function I wrote for the POC, do the same in get_budget_data:\n\nCREATE OR REPLACE FUNCTION sync_first(p_id uuid)\n  RETURNS json\n  AS $$\nBEGIN\n  SELECT\n    short_budget_version_id\n  FROM\n    entities_budgets\n  WHERE\n    id = p_id;\nEND;\n";
+        let verdicts = why(text);
+        assert_eq!(verdicts.first(), Some(&Ok(())), "{verdicts:?}");
+        assert!(
+            verdicts[1..].iter().all(|v| v.is_err()),
+            "the code is not the user's words: {verdicts:?}"
+        );
     }
 
     #[test]
