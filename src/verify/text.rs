@@ -15,7 +15,10 @@ use unicode_segmentation::UnicodeSegmentation;
 static IDENTIFIER: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    Regex::new(r"https?://[^\s`'\x22)<>]+|#\d+\b|[A-Za-z0-9_~-]*(?:[./_][A-Za-z0-9_~-]+)+|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|-{1,2}[A-Za-z][\w-]*|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b|\d+(?:[.,:]\d+)*%?")
+    // Word boundaries are ASCII ones: what they stand beside is ASCII, and
+    // a Unicode boundary makes the search leave the fast automaton on any
+    // text that is not ASCII.
+    Regex::new(r"https?://[^\s`'\x22)<>]+|#\d+(?-u:\b)|[A-Za-z0-9_~-]*(?:[./_][A-Za-z0-9_~-]+)+|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|-{1,2}[A-Za-z][\w-]*|(?-u:\b)[a-z]+[A-Z][A-Za-z0-9]*(?-u:\b)|(?-u:\b)[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*(?-u:\b)|\d+(?:[.,:]\d+)*%?")
         .expect("the identifier pattern compiles")
 });
 
@@ -148,7 +151,25 @@ impl Words {
 /// A word's stem (Snowball, English): `tests`/`test` and
 /// `dropped`/`drop` meet.
 fn stem(word: &str) -> String {
-    STEMMER.stem(word).into_owned()
+    /// The most stems a thread keeps: a session's vocabulary, and a bound
+    /// on a text of ever new words.
+    const KEPT: usize = 1 << 16;
+    thread_local! {
+        static STEMS: std::cell::RefCell<std::collections::HashMap<String, String>> =
+            std::cell::RefCell::default();
+    }
+    STEMS.with(|stems| {
+        if let Some(stem) = stems.borrow().get(word) {
+            return stem.clone();
+        }
+        let stem = STEMMER.stem(word).into_owned();
+        let mut stems = stems.borrow_mut();
+        if stems.len() >= KEPT {
+            stems.clear();
+        }
+        stems.insert(word.to_owned(), stem.clone());
+        stem
+    })
 }
 
 /// The parts of a word: split at marks inside it (`.`, `/`, `_`, `-`,
