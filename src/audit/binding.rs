@@ -173,7 +173,7 @@ static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// "してください", "해주세요".
 static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+        r"(^|[，。；：、,;:\s])(分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|还要|先)|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
     )
 });
 
@@ -253,6 +253,11 @@ static ASKS_TO_BE_TOLD: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)^\W*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|help\s+(me|us)\s+(think|understand|decide|figure\s+out)\b)",
     )
 });
+
+/// An item numbered as Chinese numbers one, with words of its own:
+/// "1、…", "3.1、…", "（2）…".
+static CJK_ITEM: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s*(\d+(\.\d+)*、|[（(]\d+[)）])\s*\p{Han}{2}"));
 
 /// A slash command alone: the runtime's, not a commitment.
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| pattern(r"^/[A-Za-z][A-Za-z0-9:_-]*$"));
@@ -383,8 +388,9 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if words.content.len() < 2 {
         return Err(NotBinding::Fragment);
     }
-    // The items of a list the user wrote are its requirements.
-    if unit.shape == Shape::Item {
+    // The items of a list the user wrote are its requirements, numbered
+    // as Markdown does or as Chinese does ("1、", "3.1、").
+    if unit.shape == Shape::Item || CJK_ITEM.is_match(text) {
         return Ok(());
     }
     // A defect reported is a fix asked for.
@@ -1083,6 +1089,18 @@ mod tests {
             [Err(NotBinding::Question)]
         );
         assert_eq!(why("我把每页切换到了100个客户"), [Err(NotBinding::Remark)]);
+        for text in [
+            "3.2、扮演领域专家或犀利辩手，对已讲内容及知识本身进行批判质疑",
+            "分析故障问题，确认根因",
+            "要求是先整体后细节，一次只问一个问题。",
+            "先通过A执行，后续可以通过C带领我进行知识巩固",
+        ] {
+            let verdicts = why(text);
+            assert!(
+                !verdicts.is_empty() && verdicts.iter().all(Result::is_ok),
+                "{text}: {verdicts:?}"
+            );
+        }
     }
 
     #[test]

@@ -63,7 +63,7 @@ impl Importer for ClaudeCode {
         // 2.1.x: a preserved segment's head is relinked to its anchor on
         // load, once its boundary is written: each event uses the relinks
         // of the boundaries before it.
-        let mut relink: HashMap<&str, &str> = HashMap::new();
+        let mut relink = memory_relinks(&records, &index);
         // The records the compaction before preserved verbatim: the only
         // ones before it still in the buffer.
         let mut carried = HashSet::new();
@@ -158,6 +158,37 @@ fn on_main_thread(record: &Record) -> bool {
         && !record.flag("/isSidechain")
 }
 
+/// Claude Code 1.0 writes a line typed after `#` as a child of the last
+/// caveat record, however long ago that was, so the conversation since the
+/// caveat hangs off no chain that goes on: the model saw it. Each such
+/// record is read as the child of the message before it in the file.
+fn memory_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r str, &'r str> {
+    let mut relink = HashMap::new();
+    for (i, record) in records.iter().enumerate() {
+        let memory = record
+            .value
+            .pointer("/message/content")
+            .and_then(Value::as_str)
+            .is_some_and(|text| text.trim_start().starts_with(user::MEMORY_INPUT.0));
+        if !memory || record.flag("/isSidechain") {
+            continue;
+        }
+        let (Some(uuid), Some(parent)) = (
+            record.str("/uuid"),
+            record
+                .str("/parentUuid")
+                .and_then(|p| index.by_uuid.get(p).copied()),
+        ) else {
+            continue;
+        };
+        let before = (parent + 1..i).rev().find(|&j| on_main_thread(&records[j]));
+        if let Some(before) = before.and_then(|j| records[j].str("/uuid")) {
+            relink.insert(uuid, before);
+        }
+    }
+    relink
+}
+
 /// The last record in `from..before` that a conversation chain can end
 /// on: a user or assistant message of the main session (progress records
 /// and system records name parents the file may never hold).
@@ -188,7 +219,7 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
     let mut problems = Vec::new();
     let records = records::lines(file, &mut problems);
     let index = Index::new(&records);
-    let relink = HashMap::new();
+    let relink = memory_relinks(&records, &index);
     let carried = HashSet::new();
     let session = Session {
         records: &records,

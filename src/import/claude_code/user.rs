@@ -63,6 +63,9 @@ pub(crate) enum Typed {
     Plan,
 }
 
+/// How Claude Code 1.0 wraps a line typed after `#` (kept in memory).
+pub(crate) const MEMORY_INPUT: (&str, &str) = ("<user-memory-input>", "</user-memory-input>");
+
 /// How the runtime opens the prompt it makes of an approved plan.
 const PLAN_PROMPT: &str = "Implement the following plan:";
 
@@ -84,6 +87,19 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
     }
     if start.starts_with(PLAN_PROMPT) {
         return Typed::Plan;
+    }
+    // A line typed after `#` (Claude Code 1.0): the user's words, which the
+    // runtime also keeps in a memory file.
+    if let Some(words) = start
+        .strip_prefix(MEMORY_INPUT.0)
+        .and_then(|rest| rest.trim_end().strip_suffix(MEMORY_INPUT.1))
+    {
+        let words = words.trim();
+        return if words.is_empty() {
+            Typed::Runtime
+        } else {
+            Typed::User(words.to_owned())
+        };
     }
     if RUNTIME_MARKERS
         .iter()
@@ -257,6 +273,21 @@ mod tests {
         );
         let clear = "<command-name>/clear</command-name>\n<command-args></command-args>";
         assert_eq!(typed(clear, false), Typed::Runtime);
+    }
+
+    #[test]
+    fn a_line_typed_after_a_hash_is_the_users() {
+        assert_eq!(
+            typed(
+                "<user-memory-input>We are using yarn</user-memory-input>",
+                false
+            ),
+            Typed::User("We are using yarn".to_owned())
+        );
+        assert_eq!(
+            typed("<user-memory-input> </user-memory-input>", false),
+            Typed::Runtime
+        );
     }
 
     #[test]
