@@ -689,8 +689,15 @@ fn user_messages(
                             .and_then(Value::as_str)
                             .and_then(|id| tools.get(id));
                         let is_error = block.get("is_error").and_then(Value::as_bool);
+                        // Claude Code 1.0 wrote the edit tools' errors bare:
+                        // only from 2.0 on is a bare one the user's.
+                        let wraps_errors = record
+                            .str("/version")
+                            .and_then(|v| v.split('.').next())
+                            .and_then(|major| major.parse::<u32>().ok())
+                            .is_some_and(|major| major >= 2);
                         if let Some(words) = user::rejection_words(&text).or_else(|| {
-                            tool.and_then(|(name, _)| {
+                            tool.filter(|_| wraps_errors).and_then(|(name, _)| {
                                 user::editor_rejection_words(
                                     name,
                                     &text,

@@ -142,8 +142,9 @@ pub(crate) fn rejection_words(result: &str) -> Option<&str> {
 /// What the user said when rejecting a file edit shown in their editor
 /// (Claude Code 2.0 driven from an IDE): the tool result is the user's
 /// words alone, marked an error, and `toolUseResult` is those words after
-/// `Error: `. The edit tools' own errors are wrapped in
-/// `<tool_use_error>`, so they are never taken for the user's.
+/// `Error: `. From 2.0 on the edit tools' own errors are wrapped in
+/// `<tool_use_error>`, so they are never taken for the user's (the caller
+/// asks this only of records of 2.0 and later).
 pub(crate) fn editor_rejection_words<'t>(
     tool: &str,
     result: &'t str,
