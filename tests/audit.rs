@@ -168,9 +168,9 @@ fn a_folder_streams_one_line_per_compaction() {
         .lines()
         .map(|line| serde_json::from_str(line).expect("one JSON object a line"))
         .collect();
-    // Two compactions in each of the six runtime fixtures, fourteen in the
+    // Two compactions in each of the six runtime fixtures, sixteen in the
     // fixtures of the audit's failure classes below them.
-    assert_eq!(lines.len(), 26);
+    assert_eq!(lines.len(), 28);
     for line in &lines {
         let errors: Vec<String> = validator.iter_errors(line).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{errors:?}");
@@ -182,7 +182,7 @@ fn a_folder_streams_one_line_per_compaction() {
         .collect();
     files.sort();
     files.dedup();
-    assert_eq!(files.len(), 19);
+    assert_eq!(files.len(), 21);
 }
 
 #[test]
@@ -401,6 +401,39 @@ fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
     ] {
         assert!(!everything.contains(runtime), "{runtime} in {everything}");
     }
+}
+
+#[test]
+fn claude_code_1_0_lines_typed_after_a_hash_and_what_came_between_them_are_judged() {
+    let (report, _) = judged("memory-input-1.0.jsonl");
+    let said = outcomes(&report, 1);
+    let texts: Vec<&str> = said.iter().map(|(_, t)| t.as_str()).collect();
+    // The `#` lines are the user's; the prompt between the first and the
+    // second, which hangs off no chain that goes on, is in the buffer.
+    for expected in [
+        "We are using yarn",
+        "Start phase 1 with the CSV reader.",
+        "Never add your signature to commit messages",
+    ] {
+        assert!(texts.contains(&expected), "{expected:?} not in {texts:?}");
+    }
+    let everything = format!("{said:?} {:?}", set_apart(&report, 1));
+    assert!(!everything.contains("no content"), "{everything}");
+    assert!(!everything.contains("user-memory-input"), "{everything}");
+}
+
+#[test]
+fn claude_code_2_0_an_edit_rejected_in_the_editor_carries_the_users_words() {
+    let (report, _) = judged("editor-rejection-2.0.jsonl");
+    let said = outcomes(&report, 1);
+    let texts: Vec<&str> = said.iter().map(|(_, t)| t.as_str()).collect();
+    assert!(
+        texts.contains(&"I don't want changes to the view model files."),
+        "{texts:?}"
+    );
+    // The edit tool's own error is not the user's.
+    let everything = format!("{said:?} {:?}", set_apart(&report, 1));
+    assert!(!everything.contains("has not been read"), "{everything}");
 }
 
 #[test]

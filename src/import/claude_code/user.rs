@@ -88,6 +88,10 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
     if start.starts_with(PLAN_PROMPT) {
         return Typed::Plan;
     }
+    // What Claude Code 1.0 writes after a line typed after `#`.
+    if start.trim_end() == "(no content)" {
+        return Typed::Runtime;
+    }
     // A line typed after `#` (Claude Code 1.0): the user's words, which the
     // runtime also keeps in a memory file.
     if let Some(words) = start
