@@ -173,7 +173,7 @@ static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// "してください", "해주세요".
 static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(^|[，。；：、,;:\s])(分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|还要|先)|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+        r"(^|[，。；：、,;:\s])(分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先)|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
     )
 });
 
@@ -312,7 +312,9 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if spent(text) || approval(text) {
         return Err(NotBinding::Acknowledgement);
     }
-    if lead_in(text) {
+    // "Here is what I found:" leads into what follows; "Do not commit yet,
+    // see:" and "请重新分析：" ask something themselves.
+    if lead_in(text) && !BAN.is_match(after_lead(text)) && !CJK_ASKS.is_match(text) {
         return Err(NotBinding::Debris);
     }
     if ASKS_TO_BE_TOLD.is_match(after_lead(text)) {
@@ -1094,6 +1096,8 @@ mod tests {
             "分析故障问题，确认根因",
             "要求是先整体后细节，一次只问一个问题。",
             "先通过A执行，后续可以通过C带领我进行知识巩固",
+            "同时还要新增C++的模块问题的分析，以及混编的场景",
+            "上述分析有误，请重新分析：",
         ] {
             let verdicts = why(text);
             assert!(
@@ -1150,6 +1154,7 @@ mod tests {
             "In `yinshi` when I type `/resume` nothing happens, but I would expect to be able to resume it.",
             "A option works for me",
             "We are using yarn",
+            "Do not commit yet, see:",
             "This component can just read that from application service.",
             "It's defined in /Users/me/api/app/controllers/budgets_controller.rb:158.",
             "URL for that looks like this: http://localhost:3000/accounts",
