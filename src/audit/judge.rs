@@ -34,8 +34,10 @@ pub(crate) struct After {
     named: Vec<usize>,
     /// The pieces each content word stands in.
     by_word: HashMap<String, Vec<usize>>,
-    /// The words of all the prose after.
-    words: Words,
+    /// All the prose after, and its words, made when first asked for
+    /// (only a commitment of several names found apart asks).
+    prose: String,
+    words: std::sync::OnceLock<Words>,
 }
 
 /// The words before a match that turn it around ("never use X" does not
@@ -98,7 +100,7 @@ impl After {
                 pieces.push((piece.to_owned(), Words::of(piece)));
             }
         }
-        let words = Words::of(&prose_texts.join("\n"));
+        let prose = prose_texts.join("\n");
         let mut windows = Vec::with_capacity(pieces.len() * WINDOW);
         let mut starts = Vec::with_capacity(pieces.len() + 1);
         for start in 0..pieces.len() {
@@ -128,7 +130,8 @@ impl After {
             starts,
             named,
             by_word,
-            words,
+            prose,
+            words: std::sync::OnceLock::new(),
         }
     }
 
@@ -529,7 +532,8 @@ impl After {
     /// after (a list of files carried as a tree, a table).
     fn spread(&self, wanted: &Words) -> bool {
         wanted.identifiers.len() >= 2
-            && carried_identifiers(wanted, &self.words) == wanted.identifiers.len()
+            && carried_identifiers(wanted, self.words.get_or_init(|| Words::of(&self.prose)))
+                == wanted.identifiers.len()
     }
 
     /// The piece of the summary that holds `text`, for evidence.
