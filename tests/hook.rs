@@ -297,6 +297,22 @@ fn pre_compact_blocks_what_cannot_fit_and_says_whether_the_block_holds() {
         assert_eq!(snapshot["blocked"], true);
     }
     insta::assert_snapshot!("pre_compact_blocked", shown);
+    // The transcript not written yet (Claude Code writes it a moment
+    // behind): the version the hooks were written for says whether the
+    // block holds.
+    let session = Session::new().with_policy(TIGHT);
+    session.hook("UserPromptSubmit", &payload, &[]);
+    let payload = std::fs::read_to_string(Path::new(FIXTURES).join("PreCompact-manual.json"))
+        .expect("fixture");
+    let output = session.hook("PreCompact", &payload, &["--claude-version", "2.0.76"]);
+    assert_eq!(output.status, 2);
+    assert!(
+        output
+            .stderr
+            .contains("ctxguard cannot stop this compaction (Claude Code 2.0.76 compacts anyway"),
+        "{}",
+        output.stderr
+    );
     // What fits is not blocked.
     let session = Session::new().with_transcript("transcript-2.1.226.jsonl");
     session.fixture("UserPromptSubmit");

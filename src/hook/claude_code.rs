@@ -77,7 +77,9 @@ pub(super) fn handle(
     match event {
         HookEvent::UserPromptSubmit => prompt(payload, ledger, policy, problems),
         HookEvent::PostToolUse => tool(payload, ledger, policy, access, problems),
-        HookEvent::PreCompact => pre_compact(payload, ledger, policy, access, problems),
+        HookEvent::PreCompact => {
+            pre_compact(payload, ledger, policy, written_for, access, problems)
+        }
         HookEvent::PostCompact => post_compact(payload, ledger, problems),
         HookEvent::SessionStart => {
             session_start(payload, ledger, policy, written_for, access, problems)
@@ -311,6 +313,7 @@ fn pre_compact(
     payload: &Payload,
     ledger: &Ledger,
     policy: &PolicyOnce<'_>,
+    written_for: Option<&Version>,
     access: &Access,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
@@ -330,9 +333,17 @@ fn pre_compact(
     let (caught_up, state) = record(ledger, caught_up, Said::Before, problems)?;
     let (verdict, tokens, budget, reason) = fits(policy, &state, &ledger.name());
     let blocked = verdict == Verdict::Escalate;
-    let gate = match version.as_deref().and_then(Version::parse) {
+    // Whether the runtime honours the refusal: by the version the
+    // transcript names, else (Claude Code writes its transcript a moment
+    // behind, and a compaction asked for at once can come first) the
+    // version `init` wrote the hooks for.
+    let running = version
+        .as_deref()
+        .and_then(Version::parse)
+        .or_else(|| written_for.cloned());
+    let gate = match running {
         Some(v) if crate::facts::claude_code::can_refuse(&v) => Gate::Honoured,
-        Some(_) => Gate::TooOld(version.clone().unwrap_or_default()),
+        Some(v) => Gate::TooOld(v.to_string()),
         None => Gate::Unknown,
     };
     let snapshot = Snapshot {
