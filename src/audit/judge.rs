@@ -25,9 +25,11 @@ pub(crate) struct After {
     /// The pieces of the prose after (sentences, list items, rows), each
     /// with its words.
     pieces: Vec<(String, Words)>,
-    /// Each run of one to [`WINDOW`] pieces and its words, by start then
-    /// end: built once, however many commitments are judged against them.
-    windows: Vec<(Range<usize>, Words)>,
+    /// Each run of one to [`WINDOW`] pieces, by start then end: built once,
+    /// however many commitments are judged against them. A run's words are
+    /// its pieces' words, put together only for the run a commitment is
+    /// found closest to.
+    windows: Vec<Range<usize>>,
     /// Where the windows that start at each piece begin in `windows`.
     starts: Vec<usize>,
     /// The pieces that name something (a path, a number, a URL).
@@ -105,12 +107,8 @@ impl After {
         let mut starts = Vec::with_capacity(pieces.len() + 1);
         for start in 0..pieces.len() {
             starts.push(windows.len());
-            let mut words = Words::default();
             let end = (start + WINDOW).min(pieces.len());
-            for (at, (_, piece)) in pieces.iter().enumerate().take(end).skip(start) {
-                words.extend(piece);
-                windows.push((start..at + 1, words.clone()));
-            }
+            windows.extend((start..end).map(|at| start..at + 1));
         }
         starts.push(windows.len());
         let named = (0..pieces.len())
@@ -425,7 +423,7 @@ impl After {
         for &at in &touched {
             let from = self.starts[at.saturating_sub(WINDOW - 1)];
             let to = self.starts[at + 1];
-            for (mark, (range, _)) in candidate[from..to].iter_mut().zip(&self.windows[from..to]) {
+            for (mark, range) in candidate[from..to].iter_mut().zip(&self.windows[from..to]) {
                 *mark |= range.contains(&at);
             }
         }
@@ -433,33 +431,42 @@ impl After {
         if let Some(first) = candidate.first_mut() {
             *first = true;
         }
-        let mut best: Option<(f64, &(Range<usize>, Words))> = None;
+        let mut best: Option<(f64, &Range<usize>)> = None;
         let windows = self.windows.iter().zip(&candidate);
-        for window in windows.filter(|(_, c)| **c).map(|(w, _)| w) {
-            let (range, words) = window;
+        for range in windows.filter(|(_, c)| **c).map(|(w, _)| w) {
             let covered = if !bits {
-                wanted.covered_by(words)
+                wanted.covered_by(&self.words_of(range))
             } else if content.is_empty() {
                 0.0
             } else {
                 let shared = range.clone().fold(0u64, |m, at| m | has[at]).count_ones();
                 shared as f64 / content.len() as f64
             };
-            let carried = if names && !words.identifiers.is_empty() {
-                carried_identifiers(wanted, words)
+            // The names of the commitment that some piece of the run names.
+            let carried = if names {
+                wanted
+                    .identifiers
+                    .iter()
+                    .filter(|a| {
+                        self.pieces[range.clone()].iter().any(|(_, piece)| {
+                            piece.identifiers.iter().any(|b| same_identifier(a, b))
+                        })
+                    })
+                    .count()
             } else {
                 0
             };
             let score = covered + 0.25 * share(carried, wanted.identifiers.len())
                 - 0.02 * (range.len() - 1) as f64;
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                best = Some((score, window));
+                best = Some((score, range));
             }
         }
-        let Some((_, (range, words))) = best else {
+        let Some((_, range)) = best else {
             return (Outcome::Lost, None);
         };
         let range = range.clone();
+        let words = &self.words_of(&range);
         let passage = self.pieces[range]
             .iter()
             .map(|(piece, _)| piece.as_str())
@@ -526,6 +533,15 @@ impl After {
             diff,
         });
         (outcome, evidence)
+    }
+
+    /// The words of a run of pieces: theirs, put together.
+    fn words_of(&self, run: &Range<usize>) -> Words {
+        let mut words = Words::default();
+        for (_, piece) in &self.pieces[run.clone()] {
+            words.extend(piece);
+        }
+        words
     }
 
     /// Every one of at least two names of the commitment stands somewhere

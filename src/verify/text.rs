@@ -45,6 +45,13 @@ const STOP_WORDS: &[&str] = &[
     "können", "möchte", "will", "soll", "sollte", "muss", "werden", "wird",
 ];
 
+/// [`STOP_WORDS`] and [`NEGATIONS`] as sets: every word of every text is
+/// looked up in them.
+static STOP: LazyLock<std::collections::HashSet<&'static str>> =
+    LazyLock::new(|| STOP_WORDS.iter().copied().collect());
+static NEGATING: LazyLock<std::collections::HashSet<&'static str>> =
+    LazyLock::new(|| NEGATIONS.iter().copied().collect());
+
 const NEGATIONS: &[&str] = &[
     "not",
     "no",
@@ -102,8 +109,11 @@ impl Words {
             }
         }
         for word in text.unicode_words() {
-            let lower = word.to_lowercase().replace('’', "'");
-            if NEGATIONS.contains(&lower.as_str()) || lower.ends_with("n't") {
+            let mut lower = word.to_lowercase();
+            if lower.contains('’') {
+                lower = lower.replace('’', "'");
+            }
+            if NEGATING.contains(lower.as_str()) || lower.ends_with("n't") {
                 words.negated = true;
                 continue;
             }
@@ -118,7 +128,7 @@ impl Words {
             for part in parts(word) {
                 let part = part.to_lowercase();
                 if part.len() < 2
-                    || STOP_WORDS.contains(&part.as_str())
+                    || STOP.contains(part.as_str())
                     || part.chars().all(|c| c.is_ascii_digit())
                 {
                     continue;
