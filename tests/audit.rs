@@ -404,16 +404,19 @@ fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
 }
 
 #[test]
-fn claude_code_1_0_lines_typed_after_a_hash_and_what_came_between_them_are_judged() {
+fn claude_code_1_0_local_commands_and_what_came_between_them_are_judged() {
     let (report, _) = judged("memory-input-1.0.jsonl");
     let said = outcomes(&report, 1);
     let texts: Vec<&str> = said.iter().map(|(_, t)| t.as_str()).collect();
-    // The `#` lines are the user's; the prompt between the first and the
-    // second, which hangs off no chain that goes on, is in the buffer.
+    // The `#` lines are the user's; the prompts between them and before a
+    // slash command, which hang off no chain that goes on, are in the
+    // buffer.
     for expected in [
         "We are using yarn",
         "Start phase 1 with the CSV reader.",
         "Never add your signature to commit messages",
+        "commit all",
+        "Push to the fork, not upstream.",
     ] {
         assert!(texts.contains(&expected), "{expected:?} not in {texts:?}");
     }
