@@ -259,6 +259,22 @@ static ASKS_TO_BE_TOLD: LazyLock<Regex> = LazyLock::new(|| {
 static CJK_ITEM: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"^\s*(\d+(\.\d+)*、|[（(]\d+[)）])\s*\p{Han}{2}"));
 
+/// Asked to think, about nothing named: "let's think carefully about the
+/// change", "think some more". It shapes the next answer and is spent with it.
+static THINK: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((ok|okay|now|so|please|let's|lets)[\s,]+)*(ultra)?think(\s+(carefully|hard|harder|deeply|more|again|some\s+more|step\s+by\s+step|it\s+through|about\s+(it|this|that|the\s+\w+)))*\s*[.!]*\s*$",
+    )
+});
+
+/// The agent asked for its advice or opinion: "what would you recommend?",
+/// "any opinions or recommendations?". A question, whatever modal it holds.
+static ASKS_OPINION: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b((what|which)\s+(would|do|should|will)\s+you\s+(recommend|suggest|propose|advise|prefer|think)|what\s+do\s+you\s+think|any\s+(opinions?|recommendations?|suggestions?|thoughts|ideas)(\s+or\s+\w+)?)\s*\?",
+    )
+});
+
 /// A slash command alone: the runtime's, not a commitment.
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| pattern(r"^/[A-Za-z][A-Za-z0-9:_-]*$"));
 
@@ -309,7 +325,7 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if COMMAND.is_match(text.trim()) {
         return Err(NotBinding::Command);
     }
-    if spent(text) || approval(text) {
+    if spent(text) || approval(text) || THINK.is_match(text) {
         return Err(NotBinding::Acknowledgement);
     }
     // "Here is what I found:" leads into what follows; "Do not commit yet,
@@ -335,6 +351,10 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
             if !question(statement) && directive(statement) {
                 return Ok(());
             }
+        }
+        // "What would you recommend?": the agent's opinion asked for.
+        if ASKS_OPINION.is_match(text) {
+            return Err(NotBinding::Question);
         }
         let rest = after_lead(text);
         // "Which file says how the app should look?": a question for
@@ -1279,6 +1299,32 @@ mod tests {
         ] {
             assert_eq!(why(binds), [Ok(())], "{binds}");
         }
+    }
+
+    #[test]
+    fn asked_to_think_or_for_an_opinion_binds_nothing() {
+        for text in [
+            "Let's think carefully about the change.",
+            "think some more.",
+            "ultrathink",
+        ] {
+            assert_eq!(why(text), [Err(NotBinding::Acknowledgement)], "{text}");
+        }
+        assert_eq!(
+            why("I'm not sure. How do I think through this decision? What would you recommend?"),
+            [
+                Err(NotBinding::Fragment),
+                Err(NotBinding::Question),
+                Err(NotBinding::Question)
+            ]
+        );
+        assert_eq!(
+            why("I almost think option C makes the most sense? Any opinions or recommendations?"),
+            [Err(NotBinding::Question), Err(NotBinding::Question)]
+        );
+        // An instruction put up for an opinion binds as the instruction.
+        assert_eq!(why("Drop the cache layer, what do you think?"), [Ok(())]);
+        assert_eq!(why("Think about using Redis for the queue."), [Ok(())]);
     }
 
     #[test]
