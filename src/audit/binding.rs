@@ -267,6 +267,18 @@ static THINK: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// An image handed over and nothing asked of it: "look at screenshot with
+/// red arrow", "read the image '/Users/me/Desktop/shot.png'". Spent once
+/// the agent has looked.
+fn image_handed_over(text: &str) -> bool {
+    static LOOK: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^\W*((ok|okay|now|so|please|pls)[\s,]+)*(read|look\s+at|see|check|view|open)\s+(the\s+|this\s+|my\s+|attached\s+)?(image|screenshot|screen\s*shot|picture|attachment)s?\b",
+        )
+    });
+    LOOK.is_match(text) && !text.contains(" and ") && !text.contains(',') && word_count(text) <= 10
+}
+
 /// The agent asked for its advice or opinion: "what would you recommend?",
 /// "any opinions or recommendations?". A question, whatever modal it holds.
 static ASKS_OPINION: LazyLock<Regex> = LazyLock::new(|| {
@@ -325,7 +337,7 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if COMMAND.is_match(text.trim()) {
         return Err(NotBinding::Command);
     }
-    if spent(text) || approval(text) || THINK.is_match(text) {
+    if spent(text) || approval(text) || THINK.is_match(text) || image_handed_over(text) {
         return Err(NotBinding::Acknowledgement);
     }
     // "Here is what I found:" leads into what follows; "Do not commit yet,
@@ -1325,6 +1337,13 @@ mod tests {
         // An instruction put up for an opinion binds as the instruction.
         assert_eq!(why("Drop the cache layer, what do you think?"), [Ok(())]);
         assert_eq!(why("Think about using Redis for the queue."), [Ok(())]);
+        for text in [
+            "look at screenshot with red arrow.",
+            "read the image '/Users/me/Desktop/CleanShot 2025-06-25 at 21.01.43@2x.png'",
+        ] {
+            assert_eq!(why(text), [Err(NotBinding::Acknowledgement)], "{text}");
+        }
+        assert_eq!(why("Look at the screenshot and fix the overlap."), [Ok(())]);
     }
 
     #[test]
