@@ -859,7 +859,8 @@ impl<'a> Prose<'a> {
         // The paragraph being read: its first line, its lines, its output lines.
         let (mut from, mut lines, mut output) = (0usize, 0usize, 0usize);
         let close = |flags: &mut Vec<bool>, from: usize, lines: usize, output: usize| {
-            let is = lines >= 4 && output * 2 > lines;
+            // A few lines mostly output, or two or three lines that all are.
+            let is = (lines >= 4 && output * 2 > lines) || (lines >= 2 && output == lines);
             flags[from..from + lines].fill(is);
             is
         };
@@ -1344,6 +1345,21 @@ mod tests {
             assert_eq!(why(text), [Err(NotBinding::Acknowledgement)], "{text}");
         }
         assert_eq!(why("Look at the screenshot and fix the overlap."), [Ok(())]);
+    }
+
+    #[test]
+    fn two_lines_that_are_both_output_are_output() {
+        let text = "Here it is:\n\n<StatCard\n    title=\"Total Core Processes\"\n\nRename the variable to totalCoreProcesses.";
+        let verdicts = why(text);
+        assert_eq!(verdicts.last(), Some(&Ok(())), "{verdicts:?}");
+        assert_eq!(
+            verdicts
+                .iter()
+                .filter(|v| **v == Err(NotBinding::Pasted))
+                .count(),
+            2,
+            "{verdicts:?}"
+        );
     }
 
     #[test]
