@@ -80,12 +80,8 @@ fn main() {
         let (seconds, _, _) = measure::once_said([dir.as_os_str()]);
         floors.push(seconds);
     }
-    let median = |values: &[f64]| {
-        let mut sorted = values.to_vec();
-        sorted.sort_by(f64::total_cmp);
-        sorted[sorted.len() / 2]
-    };
     let ratios: Vec<f64> = audits.iter().zip(&floors).map(|(a, f)| a / f).collect();
+    let median = |values: &[f64]| measure::median(values.to_vec());
     println!("{:28} {:>9}", "", "median s");
     println!("{:28} {:>9.2}", "audit --format jsonl DIR", median(&audits));
     println!(
