@@ -286,7 +286,10 @@ fn the_html_report_renders_in_a_browser() {
     );
     // The page as the browser built it, script run: every section, and rows by outcome.
     let dom = String::from_utf8_lossy(&run(&["--dump-dom"]).stdout).into_owned();
-    assert_eq!(dom.matches("<section class=\"event\">").count(), 26);
+    let (report, _) = audit_json(&[SESSIONS]);
+    let events = report["events"].as_array().map_or(0, Vec::len);
+    assert!(events > 20, "the folder's compactions: {events}");
+    assert_eq!(dom.matches("<section class=\"event\">").count(), events);
     assert!(dom.contains("<tr class=\"altered\">") && dom.contains("<tr class=\"invented\">"));
 }
 
