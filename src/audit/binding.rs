@@ -257,7 +257,7 @@ static ASKS_TO_BE_TOLD: LazyLock<Regex> = LazyLock::new(|| {
 /// An item numbered as Chinese numbers one, with words of its own:
 /// "1、…", "3.1、…", "（2）…".
 static CJK_ITEM: LazyLock<Regex> =
-    LazyLock::new(|| pattern(r"^\s*(\d+(\.\d+)*、|[（(]\d+[)）])\s*\p{Han}{2}"));
+    LazyLock::new(|| pattern(r"^\s*(\d+(\.\d+)*、\s*\p{Han}|[（(]\d+[)）]\s*\p{Han}{2})"));
 
 /// Asked to think, about nothing named: "let's think carefully about the
 /// change", "think some more". It shapes the next answer and is spent with it.
@@ -1126,6 +1126,7 @@ mod tests {
         assert_eq!(why("我把每页切换到了100个客户"), [Err(NotBinding::Remark)]);
         for text in [
             "3.2、扮演领域专家或犀利辩手，对已讲内容及知识本身进行批判质疑",
+            "2、该skill不只分析iOS的日志，还分析安卓、鸿蒙和小程序的用户日志。",
             "分析故障问题，确认根因",
             "要求是先整体后细节，一次只问一个问题。",
             "先通过A执行，后续可以通过C带领我进行知识巩固",

@@ -549,19 +549,27 @@ fn moves_on(choice: &str) -> bool {
 
 /// Where a document pasted into a message starts: in a message of 1,500
 /// characters or more with two Markdown headings or more, at the first of
-/// them.
+/// them. Lines marked `#` one after another at the same level, nothing
+/// between them, are the user's list written with `#` for bullets ("#
+/// every module follows one standard"), not a document's headings.
 fn document_start(text: &str) -> Option<usize> {
-    static HEADING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        // A constant pattern: it compiles.
-        #[allow(clippy::expect_used)]
-        regex::Regex::new(r"(?m)^#{1,6}[ \t]+\S").expect("the heading pattern compiles")
-    });
     if text.len() < 1500 {
         return None;
     }
-    let mut headings = HEADING.find_iter(text);
+    // Each line's start and its heading level (0: not a heading).
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        lines.push((at, units::heading_level(line)));
+        at += line.len();
+    }
+    let bullet = |i: usize| {
+        let level = lines[i].1;
+        (i > 0 && lines[i - 1].1 == level) || lines.get(i + 1).is_some_and(|l| l.1 == level)
+    };
+    let mut headings = (0..lines.len()).filter(|&i| lines[i].1 > 0 && !bullet(i));
     let first = headings.next()?;
-    headings.next().map(|_| first.start())
+    headings.next().map(|_| lines[first].0)
 }
 
 /// Whether the agent's last message before the user's asked them to
@@ -799,5 +807,42 @@ fn plural(n: usize, one: &str, many: &str) -> String {
         format!("1 {one}")
     } else {
         format!("{n} {many}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What binds of one message, by the built-in policy.
+    fn binds(text: &str) -> Vec<String> {
+        typed_units(&Policy::builtin(), text, false)
+            .binds
+            .into_iter()
+            .map(|p| p.text)
+            .collect()
+    }
+
+    #[test]
+    fn a_document_starts_at_its_first_heading_not_at_a_list_marked_with_hashes() {
+        let filler = "上述是常规流程的操作，但是经常会遇到下面的异常边界情况。".repeat(20);
+        let message = format!(
+            "{filler}\n请根据我的需求设计一套日志排查的skill。要求：\n# 通用的排查机制能力可复用所有的功能模块\n# 可解决上述提到的异常边界情况\n\n## 阶段一：标准分析流程\n\n1. 在项目中搜索相关的日志打印代码\n\n## 阶段二：异常边界情况处理\n\n2. 扩展时间窗口\n"
+        );
+        assert!(message.len() >= 1500);
+        let binds = binds(&message);
+        assert!(
+            binds.contains(&"通用的排查机制能力可复用所有的功能模块".to_owned()),
+            "{binds:?}"
+        );
+        assert!(
+            binds.contains(&"可解决上述提到的异常边界情况".to_owned()),
+            "{binds:?}"
+        );
+        // What follows the first heading is the document handed over.
+        assert!(
+            !binds.iter().any(|b| b.contains("日志打印代码")),
+            "{binds:?}"
+        );
     }
 }

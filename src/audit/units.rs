@@ -111,7 +111,10 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                 }
             }
             Event::Start(Tag::Heading { .. }) if items.is_empty() => {
-                push(&mut out, text, range, Shape::Heading);
+                match hash_bullet(text, &range) {
+                    Some(item) => push(&mut out, text, item, Shape::Item),
+                    None => push(&mut out, text, range, Shape::Heading),
+                }
             }
             Event::Start(Tag::CodeBlock(_)) => {
                 in_code = true;
@@ -215,6 +218,44 @@ fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
 
 /// A list item's range without its marker (`-`, `*`, `+`, `1.`, `2)`) and
 /// task box (`[ ]`, `[x]`).
+/// The level of a Markdown heading line (`## Plan` is 2), 0 for any other.
+pub(crate) fn heading_level(line: &str) -> usize {
+    let level = line.bytes().take_while(|&b| b == b'#').count();
+    let heading = (1..=6).contains(&level)
+        && line[level..].starts_with([' ', '\t'])
+        && !line[level..].trim().is_empty();
+    if heading {
+        level
+    } else {
+        0
+    }
+}
+
+/// A line marked `#` among others of the same level, nothing between
+/// them, is an item of a list written with `#` for bullets ("# every
+/// module follows one standard"), not a heading: its text without the
+/// marks.
+fn hash_bullet(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
+    let start = text[..range.start].rfind('\n').map_or(0, |n| n + 1);
+    let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+    let level = heading_level(&text[start..end]);
+    let before = start
+        .checked_sub(1)
+        .map(|newline| &text[text[..newline].rfind('\n').map_or(0, |n| n + 1)..newline]);
+    let after = text
+        .get(end + 1..)
+        .map(|rest| rest.split('\n').next().unwrap_or_default());
+    let bullet = level > 0
+        && [before, after]
+            .into_iter()
+            .flatten()
+            .any(|line| heading_level(line) == level);
+    bullet.then(|| {
+        let marks = text[start..end].len() - text[start..end][level..].trim_start().len();
+        start + marks..end
+    })
+}
+
 fn strip_marker(text: &str, range: Range<usize>) -> Range<usize> {
     let Some(slice) = text.get(range.clone()) else {
         return range;
@@ -379,6 +420,29 @@ mod tests {
                 ("| src/a.rs | me |", Shape::Row),
                 ("make check != ok", Shape::Code),
                 ("quoted words", Shape::Quote),
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_marked_hash_one_after_another_are_a_list_not_headings() {
+        assert_eq!(
+            shaped("要求：\n# 通用的排查机制\n# 每一个功能模块都必须遵循一个skill标准\n\n## Plan\n\nkeep it"),
+            [
+                ("要求：", Shape::Sentence),
+                ("通用的排查机制", Shape::Item),
+                ("每一个功能模块都必须遵循一个skill标准", Shape::Item),
+                ("## Plan", Shape::Heading),
+                ("keep it", Shape::Sentence),
+            ]
+        );
+        // A heading over its section, and headings of two levels in a row.
+        assert_eq!(
+            shaped("# Title\n## Goal\nkeep it"),
+            [
+                ("# Title", Shape::Heading),
+                ("## Goal", Shape::Heading),
+                ("keep it", Shape::Sentence),
             ]
         );
     }
