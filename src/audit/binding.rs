@@ -121,7 +121,14 @@ const IMPERATIVES: &[&str] = &[
     "retest", "reverse", "rollback", "roll", "shrink", "grow", "widen", "narrow", "tighten",
     "loosen", "harden", "flatten", "amend", "cherry-pick", "checkout", "uninstall", "purge",
     "prune", "annotate", "summarise", "outline", "sketch", "draw", "plot", "chart", "visualize",
-    "demonstrate", "walk", "guide", "teach", "help", "assist", "grab", "equalize",
+    "demonstrate", "walk", "guide", "teach", "help", "assist", "grab", "equalize", "act",
+    "detail", "deliver", "activate", "diagnose", "determine", "identify",
+    "evaluate", "assess", "estimate", "calculate", "compute", "rank", "recommend", "suggest",
+    "confirm", "decide", "discuss", "organize", "organise", "arrange", "query", "inspect",
+    "examine", "study", "remind", "warn", "monitor", "watch", "retrieve", "collect", "gather",
+    "combine", "aggregate", "present", "finalize", "complete", "populate", "seed", "initialize",
+    "init", "bootstrap", "scaffold", "mount", "unmount", "ssh", "curl", "grep", "redo",
+    "reimplement", "reconsider", "rethink", "revisit", "redesign", "recheck", "double-check",
 
     // German instructions, for sessions typed in it.
     "erstelle", "lass", "mach", "mache", "nutze", "verwende", "prüfe", "schau", "nimm", "füge", "lösche",
@@ -141,8 +148,27 @@ const IMPERATIVES: &[&str] = &[
     "cierra", "abre", "envía", "muestra", "genera", "escribe", "lee", "sigue", "reemplaza",
     "fais", "crée", "ajoute", "supprime", "utilise", "change", "corrige", "mets", "laisse",
     "garde", "vérifie", "teste", "exécute", "déplace", "renomme", "ferme", "ouvre", "envoie",
-    "montre", "génère", "écris", "lis", "suis", "remplace",
+    "montre", "génère", "écris", "lis", "suis", "remplace", "lance", "relance", "commence",
+    "attends", "regarde", "implémente", "décide", "homogénéise", "essaie", "essaye", "refais",
+    "reprends", "prends", "enlève", "retire", "nettoie", "documente", "explique",
+    "installe", "optimise", "simplifie", "déploie", "intègre", "affiche", "réalise", "realize", "realiza", "adiciona", "cria", "coloca", "deixa",
+    "tira", "roda", "testa", "ajusta", "atualiza", "muda", "troca", "arruma", "conserta",
+    // French infinitives, as a to-do is written in it ("ajouter un bouton").
+    "faire", "ajouter", "créer", "supprimer", "corriger", "décider", "mettre", "vérifier",
+    "tester", "implémenter", "lancer", "utiliser", "modifier", "changer", "déplacer",
+    "renommer", "afficher", "remplir", "préremplir", "intégrer", "garder", "enlever", "retirer",
 ];
+
+/// [`IMPERATIVES`] without their accents, as they are often typed
+/// ("decider", "homogeneise").
+static UNACCENTED: LazyLock<std::collections::HashSet<String>> =
+    LazyLock::new(|| IMPERATIVES.iter().map(|verb| unaccented(verb)).collect());
+
+/// A word without its accents: "décider" is "decider".
+fn unaccented(word: &str) -> String {
+    use unicode_normalization::{char::is_combining_mark, UnicodeNormalization};
+    word.nfd().filter(|c| !is_combining_mark(*c)).collect()
+}
 
 /// Words that follow a verb used as an instruction ("call it", "add a").
 #[rustfmt::skip]
@@ -164,7 +190,7 @@ fn pattern(source: &str) -> Regex {
 /// question bind ("should we drop it?").
 static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|\bwe\s+(are\s+|'re\s+)?(using|use)\s+\w+|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|debe|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
+        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|\bwe\s+(are\s+|'re\s+)?(using|use)\s+\w+|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(your|ta|ton|votre|deine?|tu|su|sua)\s+((main|real|only|first)\s+)?(task|mission|job|role|goal|objective|tâche|rôle|objectif|aufgabe|ziel|tarea|tarefa|missão|misión|objetivo)\s+(is|est|ist|es|é)\b|^\W*act\s+as\b|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|debe|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
     )
 });
 
@@ -609,6 +635,18 @@ fn imperative(word: &str) -> bool {
     if IMPERATIVES.contains(&word) {
         return true;
     }
+    // "montre-moi", "fais-le": a verb and the pronoun it takes.
+    if let Some((verb, pronoun)) = word.split_once('-') {
+        const PRONOUNS: &[&str] = &[
+            "moi", "toi", "le", "la", "les", "lui", "nous", "vous", "en", "y", "leur", "me", "te",
+        ];
+        if PRONOUNS.contains(&pronoun) && imperative(verb) {
+            return true;
+        }
+    }
+    if UNACCENTED.contains(&unaccented(word)) {
+        return true;
+    }
     if word.chars().count() < 5 {
         return false;
     }
@@ -791,8 +829,22 @@ static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn output_line(line: &str) -> bool {
-    PASTED_LINE.is_match(line) || TERMINAL_LINE.is_match(line) || CODE_LINE.is_match(line)
+    PASTED_LINE.is_match(line)
+        || TERMINAL_LINE.is_match(line)
+        || CODE_LINE.is_match(line)
+        || LATEX_LINE.is_match(line)
 }
+
+/// A line of LaTeX source: it opens with a command and its argument
+/// (`\subsection*{Input}`, `\exmpfile{a}{b}%`), or is a command alone
+/// (`\InputFile`).
+static LATEX_LINE: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s*\\[A-Za-z]+\*?(\{|\[|\s*%?\s*$)"));
+
+/// A LaTeX environment opening or closing on a line of its own:
+/// `\begin{verbatim}`, `\end{problem}`.
+static LATEX_ENVIRONMENT: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s*\\(?<edge>begin|end)\{(?<name>[A-Za-z*]+)\}"));
 
 /// A line of code pasted without a fence: indented and ending as code
 /// does (`,`, `;`, an opening bracket, `=>`), a line that opens with a SQL
@@ -830,6 +882,11 @@ pub(crate) struct Prose<'a> {
     /// From a shell's first prompt to the end of the paragraph that holds
     /// its last: a terminal session the user copied.
     terminal: Option<Range<usize>>,
+    /// Lines copied from a terminal's screen (padded with spaces to its
+    /// width) in which the agent speaks ("Let me check the gradients"):
+    /// an agent's answer the user handed over, from its first padded line
+    /// to its last.
+    copied_answer: Option<Range<usize>>,
     /// Sections of a prompt or a document handed over, marked up with tags
     /// on lines of their own (`<instructions>` … `</instructions>`):
     /// people do not wrap their own words in them.
@@ -872,14 +929,29 @@ impl<'a> Prose<'a> {
         let (mut open, mut tagged): (Vec<(&str, usize)>, Vec<Range<usize>>) =
             (Vec::new(), Vec::new());
         let (mut fields, mut again) = (0usize, false);
+        // Lines padded to a terminal's width: how many, the first and the last.
+        let (mut padded, mut padded_span) = (0usize, None::<Range<usize>>);
         let mut at = 0;
         for line in text.split_inclusive('\n') {
             starts.push(at);
             output_paragraph.push(false);
             let i = starts.len() - 1;
-            if let Some(tag) = SECTION_TAG.captures(line) {
-                let name = tag.name("name").map_or("", |n| n.as_str());
-                if tag.name("close").is_none() {
+            // A section of tags (`<rules>` … `</rules>`) or a LaTeX
+            // environment: its name, and whether the line opens it.
+            let section = SECTION_TAG
+                .captures(line)
+                .map(|tag| (tag.name("name"), tag.name("close").is_none()))
+                .or_else(|| {
+                    LATEX_ENVIRONMENT.captures(line).map(|environment| {
+                        let opens = environment
+                            .name("edge")
+                            .is_some_and(|e| e.as_str() == "begin");
+                        (environment.name("name"), opens)
+                    })
+                });
+            if let Some((name, opens)) = section {
+                let name = name.map_or("", |n| n.as_str());
+                if opens {
                     open.push((name, at));
                 } else if let Some(n) = open.iter().rposition(|(o, _)| *o == name) {
                     tagged.push(open[n].1..at + line.len());
@@ -890,6 +962,11 @@ impl<'a> Prose<'a> {
                 fields += 1;
                 let label = field.name("label").map_or("", |l| l.as_str());
                 again |= !labels.insert(label.trim().to_lowercase());
+            }
+            if line.trim_end_matches(['\n', '\r']).ends_with("  ") && !line.trim().is_empty() {
+                padded += 1;
+                let span = padded_span.get_or_insert(at..at);
+                span.end = at + line.len();
             }
             // A prompt is a line of output too.
             let prompt = PROMPT.is_match(line);
@@ -926,6 +1003,9 @@ impl<'a> Prose<'a> {
             output_paragraph,
             output_block,
             terminal: first_prompt.map(|first| first..terminal_end),
+            copied_answer: padded_span
+                .map(|span| span.start..paragraph_end(text, span.end))
+                .filter(|span| padded >= 3 && AGENT_VOICE.is_match(&text[span.clone()])),
             tagged,
             form: fields >= 3 && fields * 2 >= filled && !again,
         }
@@ -938,7 +1018,7 @@ impl<'a> Prose<'a> {
     /// pick …"); it is the tool's, not the user's. The user's own words
     /// before and after the output are judged as they stand.
     fn in_pasted_output(&self, start: usize, unit: &str) -> bool {
-        if [&self.output_block, &self.terminal]
+        if [&self.output_block, &self.terminal, &self.copied_answer]
             .into_iter()
             .flatten()
             .chain(&self.tagged)
@@ -957,6 +1037,30 @@ impl<'a> Prose<'a> {
         }
     }
 }
+
+/// Where the paragraph that goes on at `at` (or, at a blank line, the
+/// next one) ends: at its blank line, or at the end of the text.
+fn paragraph_end(text: &str, at: usize) -> usize {
+    let mut end = at;
+    let mut within = false;
+    for line in text[at..].split_inclusive('\n') {
+        let blank = line.trim().is_empty();
+        if blank && within {
+            break;
+        }
+        within |= !blank;
+        end += line.len();
+    }
+    end
+}
+
+/// The agent speaking of what it does next, as users do not write to it:
+/// "Let me check the gradient norms", "Now I'll run the tests".
+static AGENT_VOICE: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(let\s+me\s+(check|look|run|read|see|verify|investigate|fix|update|try|examine|start|add|create|find|search|explore|analy[sz]e)|(now\s+)?i'll\s+(now\s+)?(check|look|run|read|verify|investigate|fix|update|try|start|add|create|implement)|i'm\s+going\s+to)\b",
+    )
+});
 
 /// The user speaking: `I`, `we`, `please`, as tools do not write.
 static VOICE: LazyLock<Regex> =
@@ -1275,6 +1379,54 @@ mod tests {
             assert!(PROMPT.is_match(prompt), "{prompt}");
         }
         assert!(!PROMPT.is_match("mail bob@example.com the report"));
+    }
+
+    /// Each unit of `message` and why it does or does not bind.
+    fn judged_units(message: &str) -> Vec<(&str, Result<(), NotBinding>)> {
+        let prose = Prose::new(message);
+        units(message)
+            .iter()
+            .map(|u| (u.text(message), binding(u, &prose, Context::default())))
+            .collect()
+    }
+
+    #[test]
+    fn an_agents_answer_copied_from_a_terminal_is_handed_over() {
+        // Padded to the terminal's width, and the agent speaking.
+        let copied = "  Critical observations:                 \n  1. Type accuracy stuck at ~17.5% — below   \n  the target, worse than random.           \n  2. Gain MAE stuck at ~8.78 dB — no change  \n\n  The model is not learning. Let me check\n  gradient norms to diagnose why.\n\nfix it so the model learns";
+        for (text, why) in judged_units(copied) {
+            let users = text == "fix it so the model learns";
+            assert_eq!(why.is_ok(), users, "{text:?}: {why:?}");
+        }
+        // The user's own list typed in a terminal, padded as well: theirs.
+        let typed = "  Concerns with this run:          \n  - val_loss is 2.7x train_loss     \n  - keep the batch size at 64       \n";
+        assert!(judged_units(typed)
+            .iter()
+            .any(|(text, why)| text.contains("batch size") && why.is_ok()));
+    }
+
+    #[test]
+    fn latex_source_handed_over_is_pasted() {
+        let message = "\\section*{본문 내용 작성}\n\n\\subsection*{입력 설명}\n입력 제한 설명\n\n\\subsection*{예제 입력}\n\\begin{verbatim}\n테스트케이스 예제 입력\n\\end{verbatim}\n\n\\begin{problem}{달리기}\n정규는 반드시 총 거리를 정확히 달려야 한다.\n\\InputFile\n첫째 줄에 정수가 주어진다.\n\\end{problem}";
+        for (text, why) in judged_units(message) {
+            assert_eq!(why, Err(NotBinding::Pasted), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_role_or_a_mission_given_and_instructions_in_french_bind() {
+        for text in [
+            "Ta mission est de construire **StratWatch**, une plateforme de veille.",
+            "Your task is to migrate the billing tables.",
+            "Act as a senior machine learning engineer and provide a strategy.",
+            "À chaque étape, montre-moi le code créé et attends ma validation.",
+            "decider d'un nouveau nom pour la carte inventaire et la page produit.",
+            "Lance les tests pour valider",
+            "Commence par créer la structure complète du projet",
+            "Detail actionable strategies for data quality assessment",
+        ] {
+            assert_eq!(why(text), [Ok(())], "{text}");
+        }
     }
 
     #[test]

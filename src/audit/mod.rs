@@ -412,7 +412,7 @@ pub(crate) struct Typed {
 /// real session of the corpora holds in one message is 21. Beyond it, the
 /// message is material handed over, and a paste of 40,000 lines does not
 /// become 40,000 commitments that no compaction can hold.
-pub const MATERIAL: usize = 64;
+pub const MATERIAL: usize = 160;
 
 /// What the user typed in one message, cut into units: what binds, what is
 /// set apart and why. `answering`: the agent's message before it offered
@@ -568,8 +568,11 @@ fn document_start(text: &str) -> Option<usize> {
         (i > 0 && lines[i - 1].1 == level) || lines.get(i + 1).is_some_and(|l| l.1 == level)
     };
     let mut headings = (0..lines.len()).filter(|&i| lines[i].1 > 0 && !bullet(i));
-    let first = headings.next()?;
-    headings.next().map(|_| lines[first].0)
+    let first = lines[headings.next()?].0;
+    // A message that opens with its first heading is the user's own brief
+    // ("# System prompt — …", a task written up as a document): there is
+    // nothing of theirs before it for it to be handed over with.
+    (!text[..first].trim().is_empty() && headings.next().is_some()).then_some(first)
 }
 
 /// Whether the agent's last message before the user's asked them to
@@ -842,6 +845,32 @@ mod tests {
         // What follows the first heading is the document handed over.
         assert!(
             !binds.iter().any(|b| b.contains("日志打印代码")),
+            "{binds:?}"
+        );
+    }
+
+    #[test]
+    fn a_message_that_is_a_brief_written_as_a_document_binds() {
+        let phases: String = (1..=40)
+            .map(|n| {
+                format!("{n}. **Collector {n}**\n   - search by name\n   - keep the raw page\n")
+            })
+            .collect();
+        let brief = format!(
+            "# System prompt — StratWatch\n\nYour task is to build StratWatch on a Raspberry Pi.\n\n## Phases\n\n{phases}\n## Rules\n\n- Docstrings in Google style\n"
+        );
+        assert!(brief.len() >= 1500);
+        let binds = binds(&brief);
+        assert!(
+            binds.iter().any(|b| b.starts_with("Your task is")),
+            "{binds:?}"
+        );
+        assert!(
+            binds.iter().any(|b| b.starts_with("**Collector 40**")),
+            "{binds:?}"
+        );
+        assert!(
+            binds.contains(&"Docstrings in Google style".to_owned()),
             "{binds:?}"
         );
     }

@@ -65,9 +65,9 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
     let options =
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut out = Vec::new();
-    // Open list items: where each starts, and where its own text ends
-    // (before a nested list).
-    let mut items: Vec<(usize, Option<usize>)> = Vec::new();
+    // Open list items: where each starts, where its own text ends (before
+    // a nested list), and how many units were cut before it.
+    let mut items: Vec<(usize, Option<usize>, usize)> = Vec::new();
     let mut quote_depth = 0usize;
     let mut paragraph: Option<(usize, Vec<Range<usize>>)> = None;
     let mut code: Option<Range<usize>> = None;
@@ -76,16 +76,31 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
     let mut in_head = false;
     for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
         match event {
-            Event::Start(Tag::Item) => items.push((range.start, None)),
+            Event::Start(Tag::Item) => items.push((range.start, None, out.len())),
             Event::Start(Tag::List(_)) => {
-                if let Some((_, own_end)) = items.last_mut() {
+                if let Some((_, own_end, _)) = items.last_mut() {
                     own_end.get_or_insert(range.start);
                 }
             }
             Event::End(TagEnd::Item) => {
-                if let Some((start, own_end)) = items.pop() {
-                    let end = own_end.unwrap_or(range.end);
-                    push(&mut out, text, strip_marker(text, start..end), Shape::Item);
+                if let Some((start, own_end, before)) = items.pop() {
+                    // "Dashboard" over "- overview", "- alerts": the parts
+                    // of one requirement, each nothing out of its place.
+                    if own_end.is_some()
+                        && out.len() > before
+                        && out[before..].iter().all(|u: &Unit| part(u.text(text)))
+                    {
+                        out.truncate(before);
+                        push(
+                            &mut out,
+                            text,
+                            strip_marker(text, start..range.end),
+                            Shape::Item,
+                        );
+                    } else {
+                        let end = own_end.unwrap_or(range.end);
+                        push(&mut out, text, strip_marker(text, start..end), Shape::Item);
+                    }
                 }
             }
             Event::Start(Tag::BlockQuote(_)) => quote_depth += 1,
@@ -216,8 +231,16 @@ fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
     });
 }
 
-/// A list item's range without its marker (`-`, `*`, `+`, `1.`, `2)`) and
-/// task box (`[ ]`, `[x]`).
+/// The most words an item nested under another can hold and still be a
+/// part of it rather than a requirement of its own.
+const PART: usize = 6;
+
+/// Whether a nested item is a part of the item over it: one line of a
+/// few words.
+fn part(item: &str) -> bool {
+    !item.trim().contains('\n') && item.split_whitespace().count() <= PART
+}
+
 /// The level of a Markdown heading line (`## Plan` is 2), 0 for any other.
 pub(crate) fn heading_level(line: &str) -> usize {
     let level = line.bytes().take_while(|&b| b == b'#').count();
@@ -256,6 +279,8 @@ fn hash_bullet(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
     })
 }
 
+/// A list item's range without its marker (`-`, `*`, `+`, `1.`, `2)`) and
+/// task box (`[ ]`, `[x]`).
 fn strip_marker(text: &str, range: Range<usize>) -> Range<usize> {
     let Some(slice) = text.get(range.clone()) else {
         return range;
@@ -406,7 +431,7 @@ mod tests {
 
     #[test]
     fn a_pasted_plan_is_cut_where_a_person_would_cut_it() {
-        let plan = "## Plan\n\nKeep the old code. Run `cargo test -p a..b` first.\n\n- Move tools to core/tools\n- Keep `x != y` as it is\n  - a nested note\n\n| file | owner |\n|---|---|\n| src/a.rs | me |\n\n```sh\nmake check != ok\n```\n\n> quoted words\n\n---\n";
+        let plan = "## Plan\n\nKeep the old code. Run `cargo test -p a..b` first.\n\n- Move tools to core/tools\n- Keep `x != y` as it is\n  - a nested note that stands as a requirement of its own\n\n| file | owner |\n|---|---|\n| src/a.rs | me |\n\n```sh\nmake check != ok\n```\n\n> quoted words\n\n---\n";
         assert_eq!(
             shaped(plan),
             [
@@ -414,12 +439,31 @@ mod tests {
                 ("Keep the old code.", Shape::Sentence),
                 ("Run `cargo test -p a..b` first.", Shape::Sentence),
                 ("Move tools to core/tools", Shape::Item),
-                ("a nested note", Shape::Item),
+                (
+                    "a nested note that stands as a requirement of its own",
+                    Shape::Item
+                ),
                 ("Keep `x != y` as it is", Shape::Item),
                 ("| file | owner |", Shape::Heading),
                 ("| src/a.rs | me |", Shape::Row),
                 ("make check != ok", Shape::Code),
                 ("quoted words", Shape::Quote),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_item_and_the_few_words_nested_under_it_are_one_requirement() {
+        assert_eq!(
+            shaped("1. **Dashboard Streamlit**\n   - Vue d'ensemble\n   - Alertes récentes\n2. **Docker**\n   - Dockerfile optimisé ARM\n   - a step that is a whole requirement of its own words\n"),
+            [
+                (
+                    "**Dashboard Streamlit**\n   - Vue d'ensemble\n   - Alertes récentes",
+                    Shape::Item
+                ),
+                ("Dockerfile optimisé ARM", Shape::Item),
+                ("a step that is a whole requirement of its own words", Shape::Item),
+                ("**Docker**", Shape::Item),
             ]
         );
     }
