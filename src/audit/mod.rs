@@ -409,10 +409,11 @@ pub(crate) struct Typed {
 }
 
 /// The most statements one message can bind without pins: the most any
-/// real session of the corpora holds in one message is 21. Beyond it, the
-/// message is material handed over, and a paste of 40,000 lines does not
-/// become 40,000 commitments that no compaction can hold.
-pub const MATERIAL: usize = 160;
+/// real session of the corpora holds in one message is 49 (a brief written
+/// as a document). Beyond it, the message is material handed over, and a
+/// paste of 40,000 lines does not become 40,000 commitments that no
+/// compaction can hold.
+pub const MATERIAL: usize = 64;
 
 /// What the user typed in one message, cut into units: what binds, what is
 /// set apart and why. `answering`: the agent's message before it offered
@@ -853,7 +854,9 @@ mod tests {
     fn a_message_that_is_a_brief_written_as_a_document_binds() {
         let phases: String = (1..=40)
             .map(|n| {
-                format!("{n}. **Collector {n}**\n   - search by name\n   - keep the raw page\n")
+                // Nested under the item's text, however wide its number.
+                let indent = " ".repeat(format!("{n}. ").len());
+                format!("{n}. **Collector {n}**\n{indent}- search by name\n{indent}- keep the raw page\n")
             })
             .collect();
         let brief = format!(
