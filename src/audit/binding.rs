@@ -205,6 +205,12 @@ static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A request put in Korean as a question or an order wherever it stands
+/// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check).
+static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라")
+});
+
 /// A defect the user reports: what they see is wrong, and the fix is what
 /// they ask ("the list view is not showing the columns", "the landmarks
 /// are way too high", "still not working").
@@ -237,7 +243,7 @@ static LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// How a request is put as a question: it binds.
 static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((can|could|would|will|won't|wouldn't|shall)\s+(you|u|we|ya)\b|(why\s+(don't|dont|not)|how\s+about|what\s+about|mind\s|do\s+you\s+mind|is\s+it\s+possible\s+to|would\s+it\s+be\s+possible|can\s+(there|it|this|that)\s+be)\b)",
+        r"(?i)^\W*((can|could|would|will|won't|wouldn't|shall)\s+(you|u|we|ya)\b|(why\s+(don't|dont|not)|how\s+about|what\s+about|mind\s|do\s+you\s+mind|is\s+it\s+possible\s+to|would\s+it\s+be\s+possible|can\s+(there|it|this|that)\s+be|is\s+there\s+(a|any)\s+way\s+to|can't|cant|cannot|couldn't|couldnt|(kann|könnte|kannst|könntest)\s+\w+\s+(mir|uns)|(kann|könnte)\s+(mir|uns))\b)",
     )
 });
 
@@ -417,6 +423,7 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
         // "Write it to a file, no?" is an instruction with a tag question.
         return if !advice
             && (ASKS_OF.is_match(text)
+                || KOREAN_REQUEST.is_match(text)
                 || SUGGESTION.is_match(rest)
                 || REQUEST_FORM.is_match(rest)
                 || imperative(&first))
@@ -471,7 +478,11 @@ fn after_lead(text: &str) -> &str {
 /// obligation or wish anywhere, or a clause that opens with an instruction
 /// or a ban ("… main.ts, just call it main-new").
 pub(crate) fn directive(text: &str) -> bool {
-    if ASKS_OF.is_match(text) || PROHIBITION.is_match(text) || CJK_ASKS.is_match(text) {
+    if ASKS_OF.is_match(text)
+        || PROHIBITION.is_match(text)
+        || CJK_ASKS.is_match(text)
+        || KOREAN_REQUEST.is_match(text)
+    {
         return true;
     }
     // Words of obligation mistyped by one letter ("neexs to", "alwyas").
@@ -1433,6 +1444,12 @@ mod tests {
             "Hoje ela não está aparecendo, só mostra histórico, desafios e stats",
             "Das Speichern funktioniert immer noch nicht",
             "le bouton ne marche pas sur mobile",
+            "Can't you import in another way?",
+            "cant markdown use html to make it look good?",
+            "Is there a way to optimize this code?",
+            "kann ottie mir die zusammenfassung geben?",
+            "혹시 파일 구조 확인해보고 texoid 얘 관련해서 뭔가 있는지 확인해볼래?",
+            "클로드야 지금 구조 확인해봐 다시 수정했거든?",
         ] {
             assert_eq!(why(text), [Ok(())], "{text}");
         }
