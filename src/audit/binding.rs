@@ -657,7 +657,12 @@ fn imperative(word: &str) -> bool {
             return true;
         }
     }
-    if UNACCENTED.contains(&unaccented(word)) {
+    let typed_bare = if word.is_ascii() {
+        UNACCENTED.contains(word)
+    } else {
+        UNACCENTED.contains(&unaccented(word))
+    };
+    if typed_bare {
         return true;
     }
     if word.chars().count() < 5 {
