@@ -486,19 +486,27 @@ impl After {
         let similarity = (share_of * 100.0).round() / 100.0;
         let changes = changes(wanted, words);
         let names_all = !wanted.identifiers.is_empty() && carried == wanted.identifiers.len();
+        // "do phase 3 and 6" is its numbers: a passage with none of them,
+        // and no other in their place, speaks of something else.
+        let names_none = !wanted.identifiers.is_empty()
+            && carried == 0
+            && wanted.content.len() <= 2
+            && !changes.iter().any(|c| c.contains("` became `"));
         let meaning_changed = !changes.is_empty();
-        let outcome = if !meaning_changed
-            && (similarity >= CARRIED || (names_all && similarity >= NAMED))
-        {
-            Outcome::Paraphrased
-        } else if meaning_changed && (similarity >= CARRIED || (carried > 0 && similarity >= NAMED))
-        {
-            Outcome::Altered
-        } else if names_all && self.spread(wanted) {
-            Outcome::Paraphrased
-        } else {
-            Outcome::Lost
-        };
+        let outcome =
+            if !meaning_changed && (similarity >= CARRIED || (names_all && similarity >= NAMED)) {
+                Outcome::Paraphrased
+            } else if meaning_changed
+                && (similarity >= CARRIED
+                    || (carried * 2 > wanted.identifiers.len() && similarity >= NAMED))
+            {
+                Outcome::Altered
+            } else if names_all && self.spread(wanted) {
+                Outcome::Paraphrased
+            } else {
+                Outcome::Lost
+            };
+        let outcome = if names_none { Outcome::Lost } else { outcome };
         // One word or none besides its names, no name carried or turned into
         // another: too little to be found in other words ("cat
         // ./context.md" is not carried by a passage naming another file).
@@ -639,7 +647,8 @@ pub(crate) fn fold(text: &str) -> String {
             }
             c => c,
         };
-        if space && !out.is_empty() {
+        // "do A , a reminder" is "do A, a reminder" with other spacing.
+        if space && !out.is_empty() && !matches!(c, ',' | '.' | ';' | ':' | '!' | '?' | ')') {
             out.push(' ');
         }
         space = false;
@@ -806,6 +815,19 @@ mod tests {
                 "config.ts, fuzzy.ts -> utils",
                 "├── config.ts\n├── fuzzy.ts\n└── shell.ts"
             ),
+            Outcome::Paraphrased
+        );
+    }
+
+    #[test]
+    fn a_heading_that_shares_a_number_alters_nothing() {
+        let a = after("**Phase 3: SEE SOMETHING SAY SOMETHING Feature**\n- Created ops_tasks.py");
+        assert_eq!(a.judge("lets do phase 3 and 6", None).0, Outcome::Lost);
+        let a = after("Current work: let the build phase run, then commit it.");
+        assert_eq!(a.judge("lets do phase 3 and 6", None).0, Outcome::Lost);
+        let a = after("7. All user messages:\n   - \"do A, a reminder to the user\"");
+        assert_eq!(
+            a.judge("do A , a reminder to the user", None).0,
             Outcome::Paraphrased
         );
     }
