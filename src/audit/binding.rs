@@ -201,7 +201,7 @@ static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// "してください", "해주세요".
 static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(^|[，。；：、,;:\s])(分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先)|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+        r"(^|[，。；：、,;:\s])(分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
     )
 });
 
@@ -992,9 +992,10 @@ impl<'a> Prose<'a> {
                 first_prompt.get_or_insert(at);
                 in_terminal = true;
             }
-            if line.trim().is_empty() {
+            if line.trim().is_empty() || rule(line) {
                 in_terminal = false;
-                // A blank line answers for the paragraph it closes.
+                // A blank line (or a rule drawn across: `=====`) answers
+                // for the paragraph it closes.
                 let is = close(&mut output_paragraph, from, lines, output);
                 output_paragraph[i] = lines > 0 && is;
                 (from, lines, output) = (i + 1, 0, 0);
@@ -1054,6 +1055,16 @@ impl<'a> Prose<'a> {
                 .any(|line| !output_line(line) && VOICE.is_match(line) && word_count(line) >= 8),
         }
     }
+}
+
+/// A line drawn across to set sections apart (`========`, `────`,
+/// `***`): decoration, neither the user's words nor output.
+fn rule(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() >= 3
+        && line
+            .chars()
+            .all(|c| matches!(c, '=' | '-' | '─' | '═' | '━' | '*' | '_' | '~' | '#'))
 }
 
 /// Where the paragraph that goes on at `at` (or, at a blank line, the
@@ -1254,6 +1265,9 @@ mod tests {
             "先通过A执行，后续可以通过C带领我进行知识巩固",
             "同时还要新增C++的模块问题的分析，以及混编的场景",
             "上述分析有误，请重新分析：",
+            "你首先要看在系统目录下的vibe-skill",
+            "结合/home/aiscend/work/vibelife/docs/components/skillmanagement再优化设计",
+            "我已经把文件删了，你重新建文件写入",
         ] {
             let verdicts = why(text);
             assert!(
@@ -1421,6 +1435,19 @@ mod tests {
         assert!(judged_units(typed)
             .iter()
             .any(|(text, why)| text.contains("batch size") && why.is_ok()));
+    }
+
+    #[test]
+    fn rules_drawn_between_sections_are_decoration_not_output() {
+        let ruleset = "You are Claude Code on DealerFlow.\n\n==========\nOUTPUT FORMAT\n==========\nNever output large code dumps unless I ask.\n\n==========\nPRINCIPLES\n==========\nDB-first: update the Prisma schema before UI changes.\nEvery list must have search.\n";
+        for (text, why) in judged_units(ruleset) {
+            if text.starts_with("Never")
+                || text.starts_with("DB-first")
+                || text.starts_with("Every")
+            {
+                assert_eq!(why, Ok(()), "{text:?}");
+            }
+        }
     }
 
     #[test]

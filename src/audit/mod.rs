@@ -409,11 +409,11 @@ pub(crate) struct Typed {
 }
 
 /// The most statements one message can bind without pins: the most any
-/// real session of the corpora holds in one message is 49 (a brief written
-/// as a document). Beyond it, the message is material handed over, and a
-/// paste of 40,000 lines does not become 40,000 commitments that no
-/// compaction can hold.
-pub const MATERIAL: usize = 64;
+/// real session of the corpora holds in one message is 82 (a ruleset the
+/// user wrote for the agent, section by section). Beyond it, the message
+/// is material handed over, and a paste of 40,000 lines does not become
+/// 40,000 commitments that no compaction can hold.
+pub const MATERIAL: usize = 160;
 
 /// What the user typed in one message, cut into units: what binds, what is
 /// set apart and why. `answering`: the agent's message before it offered
