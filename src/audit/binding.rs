@@ -216,7 +216,7 @@ static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// are way too high", "still not working").
 static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(funciona|carga|aparece|muestra|guarda)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b",
+        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(funciona|carga|aparece|muestra|guarda)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b",
     )
 });
 
@@ -243,7 +243,7 @@ static LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// How a request is put as a question: it binds.
 static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((can|could|would|will|won't|wouldn't|shall)\s+(you|u|we|ya)\b|(why\s+(don't|dont|not)|how\s+about|what\s+about|mind\s|do\s+you\s+mind|is\s+it\s+possible\s+to|would\s+it\s+be\s+possible|can\s+(there|it|this|that)\s+be|is\s+there\s+(a|any)\s+way\s+to|can't|cant|cannot|couldn't|couldnt|(kann|könnte|kannst|könntest)\s+\w+\s+(mir|uns)|(kann|könnte)\s+(mir|uns))\b)",
+        r"(?i)^\W*((can|could|would|will|won't|wouldn't|shall)\s+(you\w?|u|we|ya)\b|(why\s+(don't|dont|not)|how\s+about|what\s+about|mind\s|do\s+you\s+mind|is\s+it\s+possible\s+to|would\s+it\s+be\s+possible|can\s+(there|it|this|that)\s+be|is\s+there\s+(a|any)\s+way\s+to|can't|cant|cannot|couldn't|couldnt|(kann|könnte|kannst|könntest)\s+\w+\s+(mir|uns)|(kann|könnte)\s+(mir|uns))\b)",
     )
 });
 
@@ -1476,6 +1476,8 @@ mod tests {
             "Hoje ela não está aparecendo, só mostra histórico, desafios e stats",
             "Das Speichern funktioniert immer noch nicht",
             "le bouton ne marche pas sur mobile",
+            "for example, you always build docker compose with the version at the top, that has been obsolete for years but you keep putting it in.",
+            "can youi rework our README to match my new favorite self design design system?",
             "Can't you import in another way?",
             "cant markdown use html to make it look good?",
             "Is there a way to optimize this code?",
