@@ -566,14 +566,13 @@ const OPENS_NO_INSTRUCTION: &[&str] = &[
     "obviously", "apparently", "hopefully", "ideally", "personally", "currently", "usually",
 ];
 
-/// Words a verb stands before in an instruction: its object or a
-/// preposition ("iterate on", "interview about").
+/// Words a verb stands before in an instruction besides its
+/// [`OBJECTS`]: a preposition or a possessive ("iterate on", "interview
+/// about", "update their").
 #[rustfmt::skip]
 const AFTER_VERB: &[&str] = &[
-    "it", "them", "this", "that", "these", "those", "the", "a", "an", "all", "some", "me", "us",
-    "my", "our", "your", "their", "his", "her", "its", "any", "each", "every", "both", "more",
-    "everything", "anything", "about", "on", "for", "from", "into", "through", "with", "to",
-    "in", "over", "at", "by", "up", "out", "off", "down", "back", "away", "around",
+    "their", "his", "her", "its", "about", "for", "from", "into", "through", "at", "by", "away",
+    "around",
 ];
 
 /// An instruction after what it is about: "in X:\\addons\\company edit
@@ -615,7 +614,7 @@ fn fronted_instruction(rest: &str) -> bool {
 /// adjective or an inflected verb (`-ing`, `-ed`, `-ly`, `-s`, `-ful`,
 /// `-ous`, `-ive`, `-able`, `-ible`, `-al`, `-ic`, `-ish`, `-less`,
 /// `-ness`, `-ment`, `-tion`, `-sion`, `-ity`), followed by a word of
-/// [`AFTER_VERB`].
+/// [`OBJECTS`] or [`AFTER_VERB`].
 fn verb_of_no_list(rest: &str) -> bool {
     const NOT_A_VERB: &[&str] = &[
         "ing", "ed", "ly", "ful", "ous", "ive", "able", "ible", "al", "ic", "ish", "less", "ness",
@@ -639,7 +638,7 @@ fn verb_of_no_list(rest: &str) -> bool {
         && !NOT_A_VERB.iter().any(|end| verb.ends_with(end))
         && (!verb.ends_with('s') || verb.ends_with("ss"))
         && second.chars().all(|c| c.is_alphanumeric() || c == '\'')
-        && AFTER_VERB.contains(&object.as_str())
+        && (OBJECTS.contains(&object.as_str()) || AFTER_VERB.contains(&object.as_str()))
 }
 
 /// Whether a word is a verb that opens an instruction (or one mistyped by
