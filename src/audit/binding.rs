@@ -371,7 +371,10 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if COMMAND.is_match(text.trim()) {
         return Err(NotBinding::Command);
     }
-    if spent(text) || approval(text) || THINK.is_match(text) || image_handed_over(text) {
+    // "Fix it now" alone approves what the agent proposed; after the
+    // user's own report or list in the same message it asks for that.
+    let approves = approval(text) && !refers_within(message.text, text);
+    if spent(text) || approves || THINK.is_match(text) || image_handed_over(text) {
         return Err(NotBinding::Acknowledgement);
     }
     // "Here is what I found:" leads into what follows; "Do not commit yet,
@@ -785,6 +788,20 @@ fn approval(text: &str) -> bool {
         && words.len() <= 4
         && IMPERATIVES.contains(&words[0].as_str())
         && words[1..].iter().all(|w| BACK.contains(&w.as_str()))
+}
+
+/// Whether a short instruction that points back ("build this", "fix it
+/// now") points at what the user wrote in the same message: the message
+/// holds more than a few words besides it.
+fn refers_within(message: &str, unit: &str) -> bool {
+    word_count(message) > word_count(unit) + 3
+}
+
+/// A short instruction that points back at what the user wrote with it
+/// ("Build this.", "Implement these"): what it points at is theirs to
+/// hold the agent to, whatever shape it has.
+pub(crate) fn adopts(text: &str) -> bool {
+    approval(text)
 }
 
 /// A short line that only announces what follows ("do this each run:").

@@ -442,7 +442,15 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
     let mut statements = 0;
     let mut flush = |prose: &mut String, typed: &mut Typed| {
         let message = binding::Prose::new(prose);
-        for unit in units(prose) {
+        let cut = units(prose);
+        // "Build this." under a list the user pasted: the list's remarks
+        // are what they ask for.
+        let adopted = cut.len() > 1
+            && cut.iter().any(|unit| {
+                binding::adopts(unit.text(prose))
+                    && binding::binding(unit, &message, context).is_ok()
+            });
+        for unit in cut {
             let text = unit.text(prose).to_owned();
             // Past the bound the message is material whatever the rest
             // is: the rest is set apart unjudged.
@@ -451,7 +459,11 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
                 typed.apart.push((text, NotBinding::Pasted));
                 continue;
             }
-            match binding::binding(&unit, &message, context) {
+            let verdict = match binding::binding(&unit, &message, context) {
+                Err(NotBinding::Remark) if adopted => Ok(()),
+                verdict => verdict,
+            };
+            match verdict {
                 Ok(()) => {
                     statements += 1;
                     typed.binds.push(match policy.first_hint(&text) {
@@ -876,5 +888,21 @@ mod tests {
             binds.contains(&"Docstrings in Google style".to_owned()),
             "{binds:?}"
         );
+    }
+
+    #[test]
+    fn build_this_under_a_list_makes_the_list_binding() {
+        let message = "Visual flow builder with drag-and-drop — sequences are linear only\nLive chat inbox (real-time DM inbox inside the app)\nOpt-in widgets and ref links for bio\n\nBuild this.";
+        let listed = binds(message);
+        assert!(
+            listed.iter().any(|b| b.starts_with("Live chat inbox")),
+            "{listed:?}"
+        );
+        assert!(listed.contains(&"Build this.".to_owned()), "{listed:?}");
+        // Alone, it approves what the agent proposed: spent once done.
+        assert!(binds("Build this.").is_empty());
+        // After the user's own report, it asks for the fix.
+        let reported = binds("Bro, when I'm logging in with Google or creating a new account, an error is coming. Fix it now.");
+        assert!(reported.contains(&"Fix it now.".to_owned()), "{reported:?}");
     }
 }
