@@ -121,15 +121,14 @@ const IMPERATIVES: &[&str] = &[
     "retest", "reverse", "rollback", "roll", "shrink", "grow", "widen", "narrow", "tighten",
     "loosen", "harden", "flatten", "amend", "cherry-pick", "checkout", "uninstall", "purge",
     "prune", "annotate", "summarise", "outline", "sketch", "draw", "plot", "chart", "visualize",
-    "demonstrate", "walk", "guide", "teach", "help", "assist", "grab", "equalize", "act",
-    "detail", "deliver", "activate", "diagnose", "determine", "identify",
-    "evaluate", "assess", "estimate", "calculate", "compute", "rank", "recommend", "suggest",
-    "confirm", "decide", "discuss", "organize", "organise", "arrange", "query", "inspect",
-    "examine", "study", "remind", "warn", "monitor", "watch", "retrieve", "collect", "gather",
-    "combine", "aggregate", "present", "finalize", "complete", "populate", "seed", "initialize",
-    "init", "bootstrap", "scaffold", "mount", "unmount", "ssh", "curl", "grep", "redo",
-    "reimplement", "reconsider", "rethink", "revisit", "redesign", "recheck", "double-check",
-    "map",
+    "demonstrate", "walk", "guide", "teach", "help", "assist", "grab", "equalize", "act", "detail",
+    "deliver", "activate", "diagnose", "determine", "identify", "evaluate", "assess", "estimate",
+    "calculate", "compute", "rank", "recommend", "suggest", "confirm", "decide", "discuss",
+    "organize", "organise", "arrange", "query", "inspect", "examine", "study", "remind", "warn",
+    "monitor", "watch", "retrieve", "collect", "gather", "combine", "aggregate", "present",
+    "finalize", "complete", "populate", "seed", "initialize", "init", "bootstrap", "scaffold",
+    "mount", "unmount", "ssh", "curl", "grep", "redo", "reimplement", "reconsider", "rethink",
+    "revisit", "redesign", "recheck", "double-check", "map",
 
     // German instructions, for sessions typed in it.
     "erstelle", "lass", "mach", "mache", "nutze", "verwende", "prüfe", "schau", "nimm", "füge", "lösche",
@@ -152,9 +151,9 @@ const IMPERATIVES: &[&str] = &[
     "montre", "génère", "écris", "lis", "suis", "remplace", "lance", "relance", "commence",
     "attends", "regarde", "implémente", "décide", "homogénéise", "essaie", "essaye", "refais",
     "reprends", "prends", "enlève", "retire", "nettoie", "documente", "explique",
-    "installe", "optimise", "simplifie", "déploie", "intègre", "affiche", "réalise", "realize", "realiza", "adiciona", "cria", "coloca", "deixa",
-    "tira", "roda", "testa", "ajusta", "atualiza", "muda", "troca", "arruma", "conserta",
-    "atente", "cuide",
+    "installe", "optimise", "simplifie", "déploie", "intègre", "affiche", "réalise", "realize",
+    "realiza", "adiciona", "cria", "coloca", "deixa", "tira", "roda", "testa", "ajusta",
+    "atualiza", "muda", "troca", "arruma", "conserta", "atente", "cuide",
     // French infinitives, as a to-do is written in it ("ajouter un bouton").
     "faire", "ajouter", "créer", "supprimer", "corriger", "décider", "mettre", "vérifier",
     "tester", "implémenter", "lancer", "utiliser", "modifier", "changer", "déplacer",
@@ -659,12 +658,12 @@ fn imperative(word: &str) -> bool {
             return true;
         }
     }
-    let typed_bare = if word.is_ascii() {
+    let typed_without_accents = if word.is_ascii() {
         UNACCENTED.contains(word)
     } else {
         UNACCENTED.contains(&unaccented(word))
     };
-    if typed_bare {
+    if typed_without_accents {
         return true;
     }
     if word.chars().count() < 5 {
@@ -1442,7 +1441,9 @@ mod tests {
     fn an_agents_answer_copied_from_a_terminal_is_handed_over() {
         // Padded to the terminal's width, and the agent speaking.
         let copied = "  Critical observations:                 \n  1. Type accuracy stuck at ~17.5% — below   \n  the target, worse than random.           \n  2. Gain MAE stuck at ~8.78 dB — no change  \n\n  The model is not learning. Let me check\n  gradient norms to diagnose why.\n\nfix it so the model learns";
-        for (text, why) in judged_units(copied) {
+        let judged = judged_units(copied);
+        assert!(judged.len() > 3, "{judged:?}");
+        for (text, why) in judged {
             let users = text == "fix it so the model learns";
             assert_eq!(why.is_ok(), users, "{text:?}: {why:?}");
         }
@@ -1456,13 +1457,17 @@ mod tests {
     #[test]
     fn rules_drawn_between_sections_are_decoration_not_output() {
         let ruleset = "You are Claude Code on DealerFlow.\n\n==========\nOUTPUT FORMAT\n==========\nNever output large code dumps unless I ask.\n\n==========\nPRINCIPLES\n==========\nDB-first: update the Prisma schema before UI changes.\nEvery list must have search.\n";
-        for (text, why) in judged_units(ruleset) {
-            if text.starts_with("Never")
-                || text.starts_with("DB-first")
-                || text.starts_with("Every")
-            {
-                assert_eq!(why, Ok(()), "{text:?}");
-            }
+        let rules: Vec<_> = judged_units(ruleset)
+            .into_iter()
+            .filter(|(text, _)| {
+                text.starts_with("Never")
+                    || text.starts_with("DB-first")
+                    || text.starts_with("Every")
+            })
+            .collect();
+        assert_eq!(rules.len(), 3, "{rules:?}");
+        for (text, why) in rules {
+            assert_eq!(why, Ok(()), "{text:?}");
         }
     }
 
