@@ -230,6 +230,10 @@ struct Said {
     /// Restated or withdrawn later: no longer judged.
     superseded: bool,
     history: Vec<Earlier>,
+    /// The text folded, and its content words: what a later restatement
+    /// is compared with, made once rather than at every later one.
+    folded: String,
+    content: std::collections::BTreeSet<String>,
 }
 
 /// Audits every compaction of an imported session.
@@ -295,7 +299,9 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
                             1 => format!("l{}", message.line),
                             k => format!("l{}.{k}", message.line),
                         };
-                        supersede(&mut said, &text);
+                        let folded = judge::fold(&text);
+                        let content = Words::of(&text).content;
+                        supersede(&mut said, &folded, &content);
                         said.push(Said {
                             id,
                             line: message.line,
@@ -305,6 +311,8 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
                             answer,
                             superseded: false,
                             history: Vec::new(),
+                            folded,
+                            content,
                         });
                     }
                     Found::Apart(apart) => set_apart.push(apart),
@@ -629,13 +637,10 @@ static CHOICES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 
 /// A commitment restated (an interrupted prompt typed again, the same
 /// request in nearly the same words) is one commitment: the later says it.
-fn supersede(said: &mut [Said], text: &str) {
-    let folded = judge::fold(text);
-    let words = Words::of(text);
+fn supersede(said: &mut [Said], folded: &str, content: &std::collections::BTreeSet<String>) {
     for earlier in said.iter_mut().filter(|s| !s.superseded) {
-        let same = judge::fold(&earlier.text) == folded || {
-            let before = Words::of(&earlier.text);
-            let (a, b) = (&before.content, &words.content);
+        let same = earlier.folded == folded || {
+            let (a, b) = (&earlier.content, content);
             let shared = a.intersection(b).count();
             a.len().min(b.len()) >= 4 && shared * 4 >= a.union(b).count() * 3
         };
