@@ -700,18 +700,16 @@ fn user_messages(
                             .and_then(Value::as_str)
                             .and_then(|id| tools.get(id));
                         let is_error = block.get("is_error").and_then(Value::as_bool);
-                        // Claude Code 1.0 wrote the edit tools' errors bare:
-                        // only from 2.0 on is a bare one the user's.
-                        let wraps_errors = version(record).is_some_and(|v| v.at_least("2"));
                         if let Some(words) = user::rejection_words(&text).or_else(|| {
-                            tool.filter(|_| wraps_errors).and_then(|(name, _)| {
-                                user::editor_rejection_words(
-                                    name,
-                                    &text,
-                                    is_error == Some(true),
-                                    structured,
-                                )
-                            })
+                            let (name, _) = tool.filter(|_| is_error == Some(true))?;
+                            // Claude Code 1.0 wrote the edit tools' errors
+                            // bare: only from 2.0 on is a bare one the user's.
+                            version(record)
+                                .is_some_and(|v| v.at_least("2"))
+                                .then(|| {
+                                    user::editor_rejection_words(name, &text, true, structured)
+                                })
+                                .flatten()
                         }) {
                             messages.push(message(Origin::User, words.to_owned()));
                         } else if let Some(plan) = tool
