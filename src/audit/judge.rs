@@ -486,27 +486,27 @@ impl After {
         let similarity = (share_of * 100.0).round() / 100.0;
         let changes = changes(wanted, words);
         let names_all = !wanted.identifiers.is_empty() && carried == wanted.identifiers.len();
+        let became = changes.iter().any(|c| c.contains("` became `"));
         // "do phase 3 and 6" is its numbers: a passage with none of them,
         // and no other in their place, speaks of something else.
-        let names_none = !wanted.identifiers.is_empty()
-            && carried == 0
-            && wanted.content.len() <= 2
-            && !changes.iter().any(|c| c.contains("` became `"));
+        let names_none =
+            !wanted.identifiers.is_empty() && carried == 0 && wanted.content.len() <= 2 && !became;
         let meaning_changed = !changes.is_empty();
-        let outcome =
-            if !meaning_changed && (similarity >= CARRIED || (names_all && similarity >= NAMED)) {
-                Outcome::Paraphrased
-            } else if meaning_changed
-                && (similarity >= CARRIED
-                    || (carried * 2 > wanted.identifiers.len() && similarity >= NAMED))
-            {
-                Outcome::Altered
-            } else if names_all && self.spread(wanted) {
-                Outcome::Paraphrased
-            } else {
-                Outcome::Lost
-            };
-        let outcome = if names_none { Outcome::Lost } else { outcome };
+        let outcome = if names_none {
+            Outcome::Lost
+        } else if !meaning_changed && (similarity >= CARRIED || (names_all && similarity >= NAMED))
+        {
+            Outcome::Paraphrased
+        } else if meaning_changed
+            && (similarity >= CARRIED
+                || (carried * 2 > wanted.identifiers.len() && similarity >= NAMED))
+        {
+            Outcome::Altered
+        } else if names_all && self.spread(wanted) {
+            Outcome::Paraphrased
+        } else {
+            Outcome::Lost
+        };
         // One word or none besides its names, no name carried or turned into
         // another: too little to be found in other words ("cat
         // ./context.md" is not carried by a passage naming another file).
@@ -521,7 +521,7 @@ impl After {
                     .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
                 Words::of(&bare).content.len()
             };
-            besides_names >= 2 || names_all || changes.iter().any(|c| c.contains("` became `"))
+            besides_names >= 2 || names_all || became
         };
         let outcome = if outcome == Outcome::Lost || enough() {
             outcome
