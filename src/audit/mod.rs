@@ -577,19 +577,12 @@ fn document_start(text: &str) -> Option<usize> {
     if text.len() < 1500 {
         return None;
     }
-    // Each line's start and its heading level (0: not a heading).
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        lines.push((at, units::heading_level(line)));
-        at += line.len();
-    }
-    let bullet = |i: usize| {
-        let level = lines[i].1;
-        (i > 0 && lines[i - 1].1 == level) || lines.get(i + 1).is_some_and(|l| l.1 == level)
-    };
-    let mut headings = (0..lines.len()).filter(|&i| lines[i].1 > 0 && !bullet(i));
-    let first = lines[headings.next()?].0;
+    // Where each line starts, of the lines that are headings, not bullets.
+    let mut headings = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+        .filter(|&at| at < text.len())
+        .filter(|&at| units::heading_at(text, at).is_some_and(|(_, _, bullet)| !bullet));
+    let first = headings.next()?;
     // A message that opens with its first heading is the user's own brief
     // ("# System prompt — …", a task written up as a document): there is
     // nothing of theirs before it for it to be handed over with.

@@ -242,7 +242,7 @@ fn part(item: &str) -> bool {
 }
 
 /// The level of a Markdown heading line (`## Plan` is 2), 0 for any other.
-pub(crate) fn heading_level(line: &str) -> usize {
+fn heading_level(line: &str) -> usize {
     let level = line.bytes().take_while(|&b| b == b'#').count();
     let heading = (1..=6).contains(&level)
         && line[level..].starts_with([' ', '\t'])
@@ -254,28 +254,38 @@ pub(crate) fn heading_level(line: &str) -> usize {
     }
 }
 
-/// A line marked `#` among others of the same level, nothing between
-/// them, is an item of a list written with `#` for bullets ("# every
-/// module follows one standard"), not a heading: its text without the
-/// marks.
-fn hash_bullet(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
-    let start = text[..range.start].rfind('\n').map_or(0, |n| n + 1);
+/// The heading on the line that holds `at`, if it is one: the line, its
+/// level, and whether it is a bullet — a line marked `#` among others of
+/// the same level, nothing between them, is an item of a list written
+/// with `#` for bullets ("# every module follows one standard"), not a
+/// heading.
+pub(crate) fn heading_at(text: &str, at: usize) -> Option<(Range<usize>, usize, bool)> {
+    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
     let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
     let level = heading_level(&text[start..end]);
+    if level == 0 {
+        return None;
+    }
     let before = start
         .checked_sub(1)
         .map(|newline| &text[text[..newline].rfind('\n').map_or(0, |n| n + 1)..newline]);
     let after = text
         .get(end + 1..)
         .map(|rest| rest.split('\n').next().unwrap_or_default());
-    let bullet = level > 0
-        && [before, after]
-            .into_iter()
-            .flatten()
-            .any(|line| heading_level(line) == level);
+    let bullet = [before, after]
+        .into_iter()
+        .flatten()
+        .any(|line| heading_level(line) == level);
+    Some((start..end, level, bullet))
+}
+
+/// A heading that is a `#` bullet ([`heading_at`]): its text without the
+/// marks.
+fn hash_bullet(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
+    let (line, level, bullet) = heading_at(text, range.start)?;
     bullet.then(|| {
-        let marks = text[start..end].len() - text[start..end][level..].trim_start().len();
-        start + marks..end
+        let marks = line.len() - text[line.clone()][level..].trim_start().len();
+        line.start + marks..line.end
     })
 }
 
