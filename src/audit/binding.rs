@@ -509,6 +509,11 @@ pub(crate) fn directive(text: &str) -> bool {
             if REQUEST_FORM.is_match(rest) || BAN.is_match(rest) {
                 return true;
             }
+            // A verb no list holds, opening the message's first clause
+            // before its object ("Iterate on the interview until …").
+            if n == 0 && verb_of_no_list(rest) {
+                return true;
+            }
             let mut words = rest
                 .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
                 .filter(|w| !w.is_empty());
@@ -516,11 +521,6 @@ pub(crate) fn directive(text: &str) -> bool {
             // After the first clause the verb must not be followed by
             // another verb, so a noun that is also a verb ("…, export looks
             // good") is not one.
-            // A verb no list holds, opening the message's first clause
-            // before its object ("Iterate on the interview until …").
-            if n == 0 && verb_of_no_list(rest) {
-                return true;
-            }
             imperative(&first)
                 && (n == 0
                     || words.next().is_none_or(|w| {
