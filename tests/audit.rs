@@ -302,6 +302,16 @@ fn judged(file: &str) -> (Value, i32) {
     audit_json(&[&format!("{CLASSES}/{file}")])
 }
 
+/// Asserts that each of `expected` is a commitment the audit judged at
+/// event `n`.
+fn assert_judged(report: &Value, n: usize, expected: &[&str]) {
+    let said = outcomes(report, n);
+    let texts: Vec<&str> = said.iter().map(|(_, t)| t.as_str()).collect();
+    for expected in expected {
+        assert!(texts.contains(expected), "{expected:?} not in {texts:?}");
+    }
+}
+
 fn set_apart(report: &Value, n: usize) -> Vec<(String, String)> {
     report["events"][n - 1]["set_apart"]
         .as_array()
@@ -371,20 +381,21 @@ fn every_compaction_is_judged_against_the_whole_session() {
 fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
     let (report, _) = judged("user-shapes.jsonl");
     let said = outcomes(&report, 1);
-    let texts: Vec<&str> = said.iter().map(|(_, t)| t.as_str()).collect();
     // The user's words inside an app's wrapper; a choice; a free-text
     // answer to an MCP question tool; the words of a rejected tool call;
     // input queued as an attachment and as a queue operation only.
-    for expected in [
-        "Move the journal into ClickHouse.",
-        "Where should the settings live? → Settings page",
-        "Which database? → we will remove the local journal, ClickHouse is the only store",
-        "use the staging bucket instead",
-        "Also bump the chart version to 2.4.0.",
-        "Keep the old export command as an alias.",
-    ] {
-        assert!(texts.contains(&expected), "{expected:?} not in {texts:?}");
-    }
+    assert_judged(
+        &report,
+        1,
+        &[
+            "Move the journal into ClickHouse.",
+            "Where should the settings live? → Settings page",
+            "Which database? → we will remove the local journal, ClickHouse is the only store",
+            "use the staging bucket instead",
+            "Also bump the chart version to 2.4.0.",
+            "Keep the old export command as an alias.",
+        ],
+    );
     // The option chosen stands in the summary, its question does not: kept.
     assert_eq!(
         outcome_of(
@@ -410,19 +421,20 @@ fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
 fn claude_code_1_0_local_commands_and_what_came_between_them_are_judged() {
     let (report, _) = judged("memory-input-1.0.jsonl");
     let said = outcomes(&report, 1);
-    let texts: Vec<&str> = said.iter().map(|(_, t)| t.as_str()).collect();
     // The `#` lines are the user's; the prompts between them and before a
     // slash command, which hang off no chain that goes on, are in the
     // buffer.
-    for expected in [
-        "We are using yarn",
-        "Start phase 1 with the CSV reader.",
-        "Never add your signature to commit messages",
-        "commit all",
-        "Push to the fork, not upstream.",
-    ] {
-        assert!(texts.contains(&expected), "{expected:?} not in {texts:?}");
-    }
+    assert_judged(
+        &report,
+        1,
+        &[
+            "We are using yarn",
+            "Start phase 1 with the CSV reader.",
+            "Never add your signature to commit messages",
+            "commit all",
+            "Push to the fork, not upstream.",
+        ],
+    );
     let everything = format!("{said:?} {:?}", set_apart(&report, 1));
     assert!(!everything.contains("no content"), "{everything}");
     assert!(!everything.contains("user-memory-input"), "{everything}");
@@ -432,10 +444,10 @@ fn claude_code_1_0_local_commands_and_what_came_between_them_are_judged() {
 fn claude_code_2_0_an_edit_rejected_in_the_editor_carries_the_users_words() {
     let (report, _) = judged("editor-rejection-2.0.jsonl");
     let said = outcomes(&report, 1);
-    let texts: Vec<&str> = said.iter().map(|(_, t)| t.as_str()).collect();
-    assert!(
-        texts.contains(&"I don't want changes to the view model files."),
-        "{texts:?}"
+    assert_judged(
+        &report,
+        1,
+        &["I don't want changes to the view model files."],
     );
     // The edit tool's own error is not the user's.
     let everything = format!("{said:?} {:?}", set_apart(&report, 1));
