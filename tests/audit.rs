@@ -302,6 +302,15 @@ fn judged(file: &str) -> (Value, i32) {
     audit_json(&[&format!("{CLASSES}/{file}")])
 }
 
+/// Asserts that none of `foreign` appears in what event `n` judged or
+/// set apart: the runtime's text is never the user's.
+fn assert_unheard(report: &Value, n: usize, foreign: &[&str]) {
+    let everything = format!("{:?} {:?}", outcomes(report, n), set_apart(report, n));
+    for foreign in foreign {
+        assert!(!everything.contains(foreign), "{foreign} in {everything}");
+    }
+}
+
 /// Asserts that each of `expected` is a commitment the audit judged at
 /// event `n`.
 fn assert_judged(report: &Value, n: usize, expected: &[&str]) {
@@ -380,7 +389,6 @@ fn every_compaction_is_judged_against_the_whole_session() {
 #[test]
 fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
     let (report, _) = judged("user-shapes.jsonl");
-    let said = outcomes(&report, 1);
     // The user's words inside an app's wrapper; a choice; a free-text
     // answer to an MCP question tool; the words of a rejected tool call;
     // input queued as an attachment and as a queue operation only.
@@ -406,21 +414,21 @@ fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
         "verbatim"
     );
     // Runtime text is never the user's.
-    let everything = format!("{said:?} {:?}", set_apart(&report, 1));
-    for runtime in [
-        "You are working inside Conductor",
-        "task-notification",
-        "Unknown slash command",
-        "Request interrupted",
-    ] {
-        assert!(!everything.contains(runtime), "{runtime} in {everything}");
-    }
+    assert_unheard(
+        &report,
+        1,
+        &[
+            "You are working inside Conductor",
+            "task-notification",
+            "Unknown slash command",
+            "Request interrupted",
+        ],
+    );
 }
 
 #[test]
 fn claude_code_1_0_local_commands_and_what_came_between_them_are_judged() {
     let (report, _) = judged("memory-input-1.0.jsonl");
-    let said = outcomes(&report, 1);
     // The `#` lines are the user's; the prompts between them and before a
     // slash command, which hang off no chain that goes on, are in the
     // buffer.
@@ -435,23 +443,19 @@ fn claude_code_1_0_local_commands_and_what_came_between_them_are_judged() {
             "Push to the fork, not upstream.",
         ],
     );
-    let everything = format!("{said:?} {:?}", set_apart(&report, 1));
-    assert!(!everything.contains("no content"), "{everything}");
-    assert!(!everything.contains("user-memory-input"), "{everything}");
+    assert_unheard(&report, 1, &["no content", "user-memory-input"]);
 }
 
 #[test]
 fn claude_code_2_0_an_edit_rejected_in_the_editor_carries_the_users_words() {
     let (report, _) = judged("editor-rejection-2.0.jsonl");
-    let said = outcomes(&report, 1);
     assert_judged(
         &report,
         1,
         &["I don't want changes to the view model files."],
     );
     // The edit tool's own error is not the user's.
-    let everything = format!("{said:?} {:?}", set_apart(&report, 1));
-    assert!(!everything.contains("has not been read"), "{everything}");
+    assert_unheard(&report, 1, &["has not been read"]);
 }
 
 #[test]
@@ -602,9 +606,7 @@ fn the_verdict_is_about_the_users_commitments_and_names_its_reason() {
 #[test]
 fn a_runtimes_notice_on_pis_format_is_not_the_user() {
     let (report, _) = judged("openclaw-notice.jsonl");
-    let said = outcomes(&report, 1);
-    let everything = format!("{said:?} {:?}", set_apart(&report, 1));
-    assert!(!everything.contains("System Message"), "{everything}");
+    assert_unheard(&report, 1, &["System Message"]);
     assert_eq!(
         outcome_of(
             &report,
