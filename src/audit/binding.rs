@@ -191,7 +191,7 @@ fn pattern(source: &str) -> Regex {
 /// question bind ("should we drop it?").
 static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|\bwe\s+(are\s+|'re\s+)?(using|use)\s+\w+|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(your|ta|ton|votre|deine?|tu|su|sua)\s+((main|real|only|first)\s+)?(task|mission|job|role|goal|objective|tâche|rôle|objectif|aufgabe|ziel|tarea|tarefa|missão|misión|objetivo)\s+(is|est|ist|es|é)\b|^\W*act\s+as\b|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|können\s+wir|^\W*((dann|jetzt|nun|also|ok)\s+)*\w+en\s+wir\b|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|debe|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
+        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|\bwe\s+(are\s+|'re\s+)?(using|use)\s+\w+|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(your|ta|ton|votre|deine?|tu|su|sua)\s+((main|real|only|first)\s+)?(task|mission|job|role|goal|objective|tâche|rôle|objectif|aufgabe|ziel|tarea|tarefa|missão|misión|objetivo)\s+(is|est|ist|es|é)\b|^\W*(act\s+as|act[uú]a\s+como|at[uú]e\s+como|aja\s+como|agis\s+(comme|en\s+tant\s+que)|agissez\s+(comme|en\s+tant\s+que)|agiere\s+als|handle\s+als)\b|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|können\s+wir|^\W*((dann|jetzt|nun|also|ok)\s+)*\w+en\s+wir\b|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|tienes\s+que|debe|deben|debes|debemos|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
     )
 });
 
@@ -215,7 +215,7 @@ static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// are way too high", "still not working").
 static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(funciona|carga|aparece|muestra|guarda)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b",
+        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b",
     )
 });
 
@@ -367,6 +367,76 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if pasted(text) || code(text) || message.in_pasted_output(unit.range.start, text) {
         return Err(NotBinding::Pasted);
     }
+    words_bind(unit, text, message, answering)
+}
+
+/// The user's own words typed on the same line as output they pasted: a
+/// sentence before the first thing that is not a word ("me salio este
+/// error: chat$ fmind …"), if `head`, and one after the last ("… 403
+/// Forbidden tienes que verificar eso, …"), if `tail`, as ranges of
+/// `text`. Each holds at least [`TYPED_EDGE`] words and no code. Only
+/// where a message starts or ends: a line of words amid output is the
+/// output's own ("Install completion for the current shell.").
+pub(crate) fn typed_edges(text: &str, head: bool, tail: bool) -> Vec<Range<usize>> {
+    // Letters, with the punctuation prose puts around them.
+    fn prose(token: &str) -> bool {
+        let core = token
+            .trim_start_matches(['¿', '¡', '(', '"', '\''])
+            .trim_end_matches([',', '.', ';', ':', '!', '?', ')', '"', '\'']);
+        !core.is_empty()
+            && core
+                .chars()
+                .all(|c| c.is_alphabetic() || c == '\'' || c == '-')
+            && core.chars().next().is_some_and(char::is_alphabetic)
+    }
+    let mut edges = Vec::new();
+    let start_of = |line: &str| line.as_ptr() as usize - text.as_ptr() as usize;
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    // Whole words with where they start in the line.
+    fn tokens(line: &str) -> Vec<(usize, &str)> {
+        line.split_whitespace()
+            .map(|w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
+            .collect()
+    }
+    if let Some(first) = lines.first().filter(|_| head) {
+        let words = tokens(first);
+        let run = words.iter().take_while(|(_, w)| prose(w)).count();
+        if run >= TYPED_EDGE && run < words.len() {
+            let (at, last) = words[run - 1];
+            let base = start_of(first);
+            edges.push(base..base + at + last.len());
+        }
+    }
+    if let Some(last) = lines.last().filter(|_| tail) {
+        let words = tokens(last);
+        let run = words.iter().rev().take_while(|(_, w)| prose(w)).count();
+        if run >= TYPED_EDGE {
+            let base = start_of(last);
+            let (at, _) = words[words.len() - run];
+            let range = base + at..base + last.trim_end().len();
+            if edges
+                .last()
+                .is_none_or(|e: &Range<usize>| e.end <= range.start)
+            {
+                edges.push(range);
+            }
+        }
+    }
+    edges
+}
+
+/// The fewest words a sentence typed beside pasted output holds to be
+/// read as the user's.
+const TYPED_EDGE: usize = 5;
+
+/// Whether `unit`'s words bind, `text` being the user's own words (not
+/// pasted): the judgment of [`binding`] after the shapes of pasted text.
+pub(crate) fn words_bind(
+    unit: &Unit,
+    text: &str,
+    message: &Prose,
+    answering: bool,
+) -> Result<(), NotBinding> {
     if COMMAND.is_match(text.trim()) {
         return Err(NotBinding::Command);
     }
@@ -912,6 +982,9 @@ pub(crate) struct Prose<'a> {
     /// From the first output line to the end of the last, when the message
     /// is many lines and mostly output.
     output_block: Option<Range<usize>>,
+    /// Whether each line opens with what a process stamps its log lines
+    /// with: output, whatever the lines around it are.
+    stamped: Vec<bool>,
     /// From a shell's first prompt to the end of the paragraph that holds
     /// its last: a terminal session the user copied.
     terminal: Option<Range<usize>>,
@@ -964,9 +1037,25 @@ impl<'a> Prose<'a> {
         let (mut fields, mut again) = (0usize, false);
         // Lines padded to a terminal's width: how many, the first and the last.
         let (mut padded, mut padded_span) = (0usize, None::<Range<usize>>);
+        // What a process stamps its log lines with ("(APIServer
+        // pid=75986)", "[worker-1]"), on three lines or more: each of them
+        // is its output.
+        let mut stamps = std::collections::HashMap::<&str, usize>::new();
+        for line in text.lines() {
+            if let Some(stamp) = STAMP.find(line) {
+                *stamps.entry(stamp.as_str().trim()).or_default() += 1;
+            }
+        }
+        let stamped = |line: &str| {
+            STAMP
+                .find(line)
+                .is_some_and(|stamp| stamps.get(stamp.as_str().trim()).is_some_and(|&n| n >= 3))
+        };
+        let mut stamped_lines = Vec::new();
         let mut at = 0;
         for line in text.split_inclusive('\n') {
             starts.push(at);
+            stamped_lines.push(stamped(line));
             output_paragraph.push(false);
             let i = starts.len() - 1;
             // A section of tags (`<rules>` … `</rules>`) or a LaTeX
@@ -1020,7 +1109,7 @@ impl<'a> Prose<'a> {
                 }
                 filled += 1;
                 lines += 1;
-                if prompt || output_line(line) {
+                if prompt || output_line(line) || stamped_lines[i] {
                     output += 1;
                     outputs.push(at..at + line.len());
                 }
@@ -1036,6 +1125,7 @@ impl<'a> Prose<'a> {
             starts,
             output_paragraph,
             output_block,
+            stamped: stamped_lines,
             terminal: first_prompt.map(|first| first..terminal_end),
             copied_answer: padded_span
                 .map(|span| span.start..paragraph_end(text, span.end))
@@ -1062,6 +1152,7 @@ impl<'a> Prose<'a> {
         }
         match self.starts.partition_point(|&s| s <= start) {
             0 => false,
+            n if self.stamped[n - 1] => true,
             n if !self.output_paragraph[n - 1] => false,
             // A line of the user's own words among the output lines they
             // pasted under it: a sentence in the first person, not output.
@@ -1071,6 +1162,10 @@ impl<'a> Prose<'a> {
         }
     }
 }
+
+/// What a line of a log opens with in brackets: the process or the
+/// worker that wrote it.
+static STAMP: LazyLock<Regex> = LazyLock::new(|| pattern(r"^\s*[(\[][^()\[\]\n]{2,40}[)\]]"));
 
 /// A line drawn across to set sections apart (`========`, `────`,
 /// `***`): decoration, neither the user's words nor output.
@@ -1155,6 +1250,16 @@ mod tests {
             [Err(NotBinding::Question)]
         );
         assert_eq!(why("can you make the footer blue?"), [Ok(())]);
+        // A role the agent is to take, in Spanish as in English.
+        assert_eq!(
+            why("actua como un senior engineer en backend para resolver este problema"),
+            [Ok(())]
+        );
+        // A defect reported in Spanish.
+        assert_eq!(
+            why("el usuario hace una query y no se le devuelve nada"),
+            [Ok(())]
+        );
         assert_eq!(why("Do not drop columns."), [Ok(())]);
         assert_eq!(why("## Requirements"), [Err(NotBinding::Debris)]);
         assert_eq!(

@@ -458,7 +458,8 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
                 binding::adopts(unit.text(prose))
                     && binding::binding(unit, &message, context).is_ok()
             });
-        for unit in cut {
+        let count = cut.len();
+        for (n, unit) in cut.into_iter().enumerate() {
             let text = unit.text(prose).to_owned();
             // Past the bound the message is material whatever the rest
             // is: the rest is set apart unjudged.
@@ -471,25 +472,30 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
                 Err(NotBinding::Remark) if adopted => Ok(()),
                 verdict => verdict,
             };
+            // Words typed on the line where a pasted log starts or ends are
+            // the user's, judged as such; the output around them is not.
+            let mut edges = Vec::new();
+            if verdict == Err(NotBinding::Pasted) && unit.shape != units::Shape::Code {
+                for edge in binding::typed_edges(&text, n == 0, n + 1 == count) {
+                    let at = unit.range.start + edge.start..unit.range.start + edge.end;
+                    let said = units::Unit {
+                        range: at,
+                        shape: units::Shape::Sentence,
+                    };
+                    let words = said.text(prose);
+                    if binding::words_bind(&said, words, &message, answering).is_ok() {
+                        edges.push(words.to_owned());
+                    }
+                }
+            }
+            for text in edges {
+                statements += 1;
+                typed.binds.push(piece(policy, text));
+            }
             match verdict {
                 Ok(()) => {
                     statements += 1;
-                    typed.binds.push(match policy.first_hint(&text) {
-                        Some((k, hint)) => import::classify::Piece {
-                            kind: RegionKind::Commitment(policy.kinds[k].name.clone()),
-                            key: None,
-                            text,
-                            derived: Some(Derived::Hint),
-                            hint: Some(hint.pattern.clone()),
-                        },
-                        None => import::classify::Piece {
-                            kind: RegionKind::Unclassified,
-                            key: None,
-                            text,
-                            derived: Some(Derived::Sentence),
-                            hint: None,
-                        },
-                    })
+                    typed.binds.push(piece(policy, text));
                 }
                 Err(why) => typed.apart.push((text, why)),
             }
@@ -550,6 +556,26 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
             .extend(material.into_iter().map(|p| (p.text, NotBinding::Pasted)));
     }
     typed
+}
+
+/// A unit that binds, of the kind whose hint it matches, or unclassified.
+fn piece(policy: &Policy, text: String) -> import::classify::Piece {
+    match policy.first_hint(&text) {
+        Some((k, hint)) => import::classify::Piece {
+            kind: RegionKind::Commitment(policy.kinds[k].name.clone()),
+            key: None,
+            text,
+            derived: Some(Derived::Hint),
+            hint: Some(hint.pattern.clone()),
+        },
+        None => import::classify::Piece {
+            kind: RegionKind::Unclassified,
+            key: None,
+            text,
+            derived: Some(Derived::Sentence),
+            hint: None,
+        },
+    }
 }
 
 /// A choice that only moves an interview along: "Next area", "Done — create
@@ -902,5 +928,37 @@ mod tests {
         // After the user's own report, it asks for the fix.
         let reported = binds("Bro, when I'm logging in with Google or creating a new account, an error is coming. Fix it now.");
         assert!(reported.contains(&"Fix it now.".to_owned()), "{reported:?}");
+    }
+
+    #[test]
+    fn words_typed_where_a_pasted_log_starts_or_ends_are_the_users() {
+        // Typed after the last line of the log, on the same line.
+        let after = "mira el usuario entro al chat pero no estaba logueado:\nINFO:     Application startup complete.\nINFO:     130.211.236.75:19674 - \"GET /auth/me HTTP/1.1\" 403 Forbidden\nINFO:     130.211.236.75:16671 - \"POST /v1/chat/completions HTTP/1.1\" 403 Forbidden tienes que verificar eso, debes pedirle que se loguee";
+        let binds = binds(after);
+        assert!(
+            binds.iter().any(|b| b.contains("tienes que verificar eso")),
+            "{binds:?}"
+        );
+        assert!(!binds.iter().any(|b| b.contains("INFO")), "{binds:?}");
+        // Typed before the first thing of the log, on the same line.
+        let before = "when I open the settings page the list does not show the columns: chat$ fmind\nTraceback (most recent call last):\n  File \"tui.py\", line 370, in _run\nAttributeError: 'ModelSelectScreen' object has no attribute 'call_from_thread'";
+        let binds = self::binds(before);
+        assert!(
+            binds
+                .iter()
+                .any(|b| b.starts_with("when I open the settings page")),
+            "{binds:?}"
+        );
+        // A line of words amid the output is the output's own: a help
+        // screen's "Show this message and exit." asks nothing of the agent.
+        let help = "mira:\nUsage: fmind [OPTIONS] COMMAND [ARGS]...\n│ --install-completion          Install completion for the current shell.\n│ --help                        Show this message and exit.\n│ login       Log in to a FactoryMind server.\n\nwhy does register fail?";
+        assert!(self::binds(help).is_empty(), "{:?}", self::binds(help));
+    }
+
+    #[test]
+    fn lines_a_process_stamped_are_its_output() {
+        let message = "mira lo que dice el cliente:\n(APIServer pid=75986)  File\n(APIServer pid=75986)     raise OSError(\n(APIServer pid=75986) OSError: casperhansen/llama-3.1-8b-instruct-awq is not a\nlocal folder\n(APIServer pid=75986) If this is a private repository, make sure to pass a\ntoken having permission\nremote: Resolving deltas: 100% (15/15), completed with 13 local objects.\nTo https://github.com/Quiago/tripolar-chat.git\n\nlos errores deben salir en la terminal del server";
+        let binds = binds(message);
+        assert_eq!(binds, ["los errores deben salir en la terminal del server"]);
     }
 }
