@@ -12,7 +12,8 @@
 //! marked up with tags), a bare slash command. Those are set apart —
 //! counted and listed, never reported as lost, never given back to the
 //! model as a commitment that still holds. Words are read in English,
-//! German, Portuguese, Spanish, French, Chinese, Japanese and Korean.
+//! German, Portuguese, Spanish, French, Indonesian, Chinese, Japanese and
+//! Korean.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -77,7 +78,10 @@ const SPENT: &[&str] = &[
     "nein", "danke", "gut", "super", "weiter", "mach", "genau", "bitte", "passt", "jetzt", "und",
     "das", "es", "is", "cheers", "indeed", "ofc", "course", "of", "absolutely", "definitely",
     "yolo", "ack", "noted", "understood", "got", "gotcha", "resume", "start", "implementing",
-    "begin", "ready", "fire", "away",
+    "begin", "ready", "fire", "away", "oke", "cukup", "lanjut", "lanjutkan", "sip", "mantap",
+    "terima", "kasih", "makasih", "siap", "iya", "betul", "bagus", "vale", "sí", "si", "gracias",
+    "dale", "listo", "perfecto", "bien", "sigue", "continua", "continúa", "merci", "oui",
+    "parfait", "d'accord", "obrigado", "obrigada", "sim", "beleza", "ótimo", "certo",
 ];
 
 /// Verbs that open an instruction: a clause that starts with one (after
@@ -158,6 +162,12 @@ const IMPERATIVES: &[&str] = &[
     "faire", "ajouter", "créer", "supprimer", "corriger", "décider", "mettre", "vérifier",
     "tester", "implémenter", "lancer", "utiliser", "modifier", "changer", "déplacer",
     "renommer", "afficher", "remplir", "préremplir", "intégrer", "garder", "enlever", "retirer",
+    // Indonesian instructions: the verb's root, and the form with -kan or
+    // -i that asks it of someone.
+    "buat", "buatkan", "tambah", "tambahkan", "tampilkan", "ubah", "ganti", "hapus", "perbaiki",
+    "cek", "periksa", "coba", "lihat", "baca", "simpan", "kirim", "jalankan", "gunakan", "pakai",
+    "pastikan", "masukkan", "hilangkan", "pindahkan", "rapikan", "sesuaikan", "padukan", "kasih",
+    "berikan", "jelaskan", "tulis", "tuliskan", "bikin", "bikinkan", "redesain", "desain",
 ];
 
 /// [`IMPERATIVES`] without their accents, as they are often typed
@@ -191,7 +201,7 @@ fn pattern(source: &str) -> Regex {
 /// question bind ("should we drop it?").
 static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|\bwe\s+(are\s+|'re\s+)?(using|use)\s+\w+|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(your|ta|ton|votre|deine?|tu|su|sua)\s+((main|real|only|first)\s+)?(task|mission|job|role|goal|objective|tâche|rôle|objectif|aufgabe|ziel|tarea|tarefa|missão|misión|objetivo)\s+(is|est|ist|es|é)\b|^\W*(act\s+as|act[uú]a\s+como|at[uú]e\s+como|aja\s+como|agis\s+(comme|en\s+tant\s+que)|agissez\s+(comme|en\s+tant\s+que)|agiere\s+als|handle\s+als)\b|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|können\s+wir|^\W*((dann|jetzt|nun|also|ok)\s+)*\w+en\s+wir\b|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|tienes\s+que|debe|deben|debes|debemos|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît)\b",
+        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|\bwe\s+(are\s+|'re\s+)?(using|use)\s+\w+|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(your|ta|ton|votre|deine?|tu|su|sua)\s+((main|real|only|first)\s+)?(task|mission|job|role|goal|objective|tâche|rôle|objectif|aufgabe|ziel|tarea|tarefa|missão|misión|objetivo)\s+(is|est|ist|es|é)\b|^\W*(act\s+as|act[uú]a\s+como|at[uú]e\s+como|aja\s+como|agis\s+(comme|en\s+tant\s+que)|agissez\s+(comme|en\s+tant\s+que)|agiere\s+als|handle\s+als)\b|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|können\s+wir|^\W*((dann|jetzt|nun|also|ok)\s+)*\w+en\s+wir\b|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|tienes\s+que|debe|deben|debes|debemos|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît|tolong|harus|jangan|mohon|perlu|lebih\s+suka|tetap|tetep|saya\s+(mau|ingin)|aku\s+(mau|ingin))\b",
     )
 });
 
@@ -200,7 +210,7 @@ static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// "してください", "해주세요".
 static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(^|[，。；：、,;:\s])(分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+        r"(^|[，。；：、,;:\s])(把|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
     )
 });
 
@@ -514,8 +524,14 @@ pub(crate) fn words_bind(
     if !words.identifiers.is_empty() && (bare_words(text, &words) == 0 || word_count(text) <= 3) {
         return Ok(());
     }
-    // A value stated: "The API lives at https://…", "the port is 8443".
-    if value_stated(text, &words) {
+    // A value stated: "The API lives at https://…", "the port is 8443",
+    // "数据的路径：C:\\Users\\me\\Desktop".
+    if value_stated(text, &words) || labelled_value(text) {
+        return Ok(());
+    }
+    // What the user says of their own setup: "我的推广计划是15-25天",
+    // "我的是婴幼儿服饰产品" (mine are baby clothes).
+    if OWN_SETUP.is_match(text) && !question(text) {
         return Ok(());
     }
     // A field of a form the user filled in.
@@ -808,6 +824,28 @@ fn question_mark(text: &str) -> bool {
         || end.ends_with("吗。")
         || end.ends_with('吗')
         || end.ends_with('呢')
+        || ["怎么办", "怎么样", "怎么弄"]
+            .iter()
+            .any(|asks| end.ends_with(asks))
+}
+
+/// The user's own thing and what it is, in Chinese: "我的…是…",
+/// "我们的…为…".
+static OWN_SETUP: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s*我(们)?的[^，。？?！!,]{0,20}(是|为)[^，。？?！!,]"));
+
+/// A name given its value after a colon, the value a path, a URL or a
+/// number and nothing else: "数据的路径：C:\\Users\\me", "Port: 8443".
+fn labelled_value(text: &str) -> bool {
+    let Some((label, value)) = text.split_once([':', '：']) else {
+        return false;
+    };
+    let value = value.trim();
+    label.chars().count() <= 20
+        && !label.trim().is_empty()
+        && !value.is_empty()
+        && !value.contains(char::is_whitespace)
+        && (value.contains(['/', '\\']) || value.chars().any(|c| c.is_ascii_digit()))
 }
 
 /// A short statement that gives a thing its value: a URL, a path, a
@@ -1019,14 +1057,19 @@ impl<'a> Prose<'a> {
         let mut starts = Vec::new();
         let mut output_paragraph = Vec::new();
         let (mut filled, mut outputs) = (0usize, Vec::new());
-        // The paragraph being read: its first line, its lines, its output lines.
-        let (mut from, mut lines, mut output) = (0usize, 0usize, 0usize);
-        let close = |flags: &mut Vec<bool>, from: usize, lines: usize, output: usize| {
-            // A few lines mostly output, or two or three lines that all are.
-            let is = (lines >= 4 && output * 2 > lines) || (lines >= 2 && output == lines);
-            flags[from..from + lines].fill(is);
-            is
-        };
+        // The paragraph being read: its first line, its lines, its output
+        // lines, its cells.
+        let (mut from, mut lines, mut output, mut cells) = (0usize, 0usize, 0usize, 0usize);
+        let close =
+            |flags: &mut Vec<bool>, from: usize, lines: usize, output: usize, cells: usize| {
+                // A few lines mostly output, or two or three lines that all
+                // are, or a table copied cell by cell.
+                let is = (lines >= 4 && output * 2 > lines)
+                    || (lines >= 2 && output == lines)
+                    || (lines >= 8 && cells * 2 >= lines);
+                flags[from..from + lines].fill(is);
+                is
+            };
         // Where the first prompt starts, and where the paragraph of the
         // last one ends (so far).
         let (mut first_prompt, mut terminal_end, mut in_terminal) = (None, 0, false);
@@ -1100,15 +1143,18 @@ impl<'a> Prose<'a> {
                 in_terminal = false;
                 // A blank line (or a rule drawn across: `=====`) answers
                 // for the paragraph it closes.
-                let is = close(&mut output_paragraph, from, lines, output);
+                let is = close(&mut output_paragraph, from, lines, output, cells);
                 output_paragraph[i] = lines > 0 && is;
-                (from, lines, output) = (i + 1, 0, 0);
+                (from, lines, output, cells) = (i + 1, 0, 0, 0);
             } else {
                 if in_terminal {
                     terminal_end = at + line.len();
                 }
                 filled += 1;
                 lines += 1;
+                if cell(line) {
+                    cells += 1;
+                }
                 if prompt || output_line(line) || stamped_lines[i] {
                     output += 1;
                     outputs.push(at..at + line.len());
@@ -1116,7 +1162,7 @@ impl<'a> Prose<'a> {
             }
             at += line.len();
         }
-        close(&mut output_paragraph, from, lines, output);
+        close(&mut output_paragraph, from, lines, output, cells);
         let output_block = (filled >= 8 && outputs.len() * 5 >= filled * 2).then(|| {
             outputs.first().map(|f| f.start).unwrap_or(0)..outputs.last().map_or(0, |l| l.end)
         });
@@ -1161,6 +1207,16 @@ impl<'a> Prose<'a> {
                 .any(|line| !output_line(line) && VOICE.is_match(line) && word_count(line) >= 8),
         }
     }
+}
+
+/// A line that is one cell of a table copied from a page or a sheet,
+/// a cell to a line: a figure, a date, an amount ("￥182.63", "7.81%",
+/// "2026-04-16").
+fn cell(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() <= 24
+        && line.split_whitespace().count() <= 2
+        && line.chars().any(|c| c.is_ascii_digit())
 }
 
 /// What a line of a log opens with in brackets: the process or the
@@ -1250,6 +1306,30 @@ mod tests {
             [Err(NotBinding::Question)]
         );
         assert_eq!(why("can you make the footer blue?"), [Ok(())]);
+        assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
+        assert_eq!(why("把该对话所有内容保存在obsidian"), [Ok(())]);
+        // What the user says of their own setup: the agent must hold it.
+        assert_eq!(why("我的推广计划是15-25天左右的推广时间"), [Ok(())]);
+        assert_eq!(why("我的是婴幼儿服饰产品"), [Ok(())]);
+        assert_eq!(
+            why("数据的路径：C:\\Users\\Administrator\\Desktop"),
+            [Ok(())]
+        );
+        assert_eq!(
+            why("tambahkan tampilan dashboard dari cost control"),
+            [Ok(())]
+        );
+        assert_eq!(why("warna nya tetep di ijo putih saja"), [Ok(())]);
+        assert_eq!(
+            why("导出数据没有格式选项，直接就是.xls和.xlsx的文件，怎么办"),
+            [Err(NotBinding::Question)]
+        );
+        // A table copied from a page a cell to a line is data handed over.
+        let table = format!(
+            "日期\n花费\n点击量\n{}\n类似于这种数据导出吗？",
+            "2026-04-16\n￥182.63\n7.81%\n64\n".repeat(4)
+        );
+        assert!(why(&table).iter().all(Result::is_err), "{:?}", why(&table));
         // A role the agent is to take, in Spanish as in English.
         assert_eq!(
             why("actua como un senior engineer en backend para resolver este problema"),

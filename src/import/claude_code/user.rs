@@ -129,6 +129,9 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
     }
 }
 
+/// How the runtime's text opens when the user rejects a tool call.
+const REJECTED: &str = "The user doesn't want to proceed";
+
 /// What the user said when rejecting a tool call or a plan
 /// ("… To tell you how to proceed, the user said:\nWORDS", or in other
 /// versions "… The user provided the following reason for the rejection:
@@ -138,7 +141,7 @@ pub(crate) fn rejection_words(result: &str) -> Option<&str> {
         "the user said:",
         "The user provided the following reason for the rejection:",
     ];
-    if !result.starts_with("The user doesn't want to proceed") {
+    if !result.starts_with(REJECTED) {
         return None;
     }
     let (_, words) = SAID.iter().find_map(|said| result.split_once(said))?;
@@ -166,6 +169,9 @@ pub(crate) fn editor_rejection_words<'t>(
         && EDITS.contains(&tool)
         && !words.is_empty()
         && !words.starts_with('<')
+        // The runtime's own rejection, with nothing of the user's in it
+        // (2.1 in an IDE records it as the edit tool's error too).
+        && !words.starts_with(REJECTED)
         && structured
             .as_str()
             .and_then(|s| s.strip_prefix("Error: "))
@@ -338,6 +344,9 @@ mod tests {
         );
         let silent = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
         assert_eq!(rejection_words(silent), None);
+        // Recorded as an edit tool's error from an IDE: still the runtime's.
+        let error = Value::String(format!("Error: {silent}"));
+        assert_eq!(editor_rejection_words("Edit", silent, true, &error), None);
         let reason = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). The user provided the following reason for the rejection:  不用参考以往报价表";
         assert_eq!(rejection_words(reason), Some("不用参考以往报价表"));
     }
