@@ -42,6 +42,12 @@ static USER_HEADING: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the heading pattern compiles")
 });
 
+/// A label that names the user ("User Preferences", "user's rules").
+static NAMES_USER: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r"(?i)\busers?'?s?\b").expect("the user pattern compiles")
+});
+
 /// Sentences that attribute a requirement or a choice to the user; the
 /// match ends where the attributed words start.
 static ATTRIBUTED: LazyLock<Regex> = LazyLock::new(|| {
@@ -115,10 +121,12 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             heading_is_user = USER_HEADING.is_match(text);
             continue;
         }
-        // "User Preferences: tabs over spaces" puts its heading inline.
-        let inline = text
-            .split_once(": ")
-            .is_some_and(|(label, _)| label.len() < 40 && USER_HEADING.is_match(label));
+        // "User Preferences: tabs over spaces" puts its heading inline; a
+        // bare "Constraints: `valid_discount_value`" inline is a subject's
+        // (a table's), not the user's.
+        let inline = text.split_once(": ").is_some_and(|(label, _)| {
+            label.len() < 40 && USER_HEADING.is_match(label) && NAMES_USER.is_match(label)
+        });
         let under_user = heading_is_user || inline;
         // The words the sentence gives as the user's: after "the user
         // wanted", up to what the agent says it did.
@@ -219,13 +227,16 @@ fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
         "the", "to", "and", "of", "a", "in", "is", "it", "you", "that", "for", "on", "with",
         "this", "be", "are", "not", "we", "i", "can", "do", "should", "if", "so", "but",
     ];
-    // German, Portuguese, Spanish, French.
+    // German, Portuguese, Spanish, French, Indonesian.
     #[rustfmt::skip]
     const OTHER: &[&str] = &[
         "der", "die", "das", "und", "ist", "ich", "nicht", "mit", "zu", "ein", "eine", "wir", "auf",
         "für", "den", "dem", "auch", "o", "os", "as", "de", "do", "da", "que", "e", "é", "para",
         "um", "uma", "não", "com", "em", "no", "na", "el", "los", "las", "y", "es", "en", "por",
         "una", "le", "la", "les", "et", "est", "pour", "une", "dans", "pas", "du", "des", "qui",
+        "yang", "yg", "dan", "di", "ke", "dari", "untuk", "ini", "itu", "dengan", "tidak", "ada",
+        "saya", "aku", "nya", "juga", "atau", "bisa", "sudah", "akan", "jangan", "tolong", "klo",
+        "kalau",
     ];
     let (mut english, mut other) = (0usize, 0usize);
     for text in texts {
@@ -406,5 +417,22 @@ mod tests {
             .map(|i| i.text)
             .collect();
         assert_eq!(texts, ["**Gas budget**: `300k` per call"]);
+    }
+
+    #[test]
+    fn constraints_of_a_table_are_not_the_users() {
+        let summary = "- `supabase/migrations/0001_discount_rules.sql`\n  - Creates `discount_rules` table\n  - Constraints: `per_product_needs_product`, `valid_discount_value`\n- User constraints: `pnpm` only, never `npm`\n";
+        let texts: Vec<String> = invented(&said(&["add discount rules"]), summary, 1)
+            .into_iter()
+            .map(|i| i.text)
+            .collect();
+        assert_eq!(texts, ["User constraints: `pnpm` only, never `npm`"]);
+    }
+
+    #[test]
+    fn a_summary_in_english_of_what_was_typed_in_indonesian_is_not_judged() {
+        let summary = "- The user requested a website redesign for KasirKu (a SaaS POS).\n";
+        let user = said(&["redesain tampilan kasirku, buatkan beberapa contoh gambar tampilan dari beberapa website,jangan hanya satu"]);
+        assert!(invented(&user, summary, 1).is_empty());
     }
 }

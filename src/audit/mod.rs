@@ -250,15 +250,18 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
     let mut audits = Vec::new();
     for (n, event) in session.events.iter().enumerate() {
         for (m, message) in event.trace.iter().enumerate() {
-            if !matches!(message.origin, Origin::User | Origin::Answer | Origin::Plan)
-                || !seen.insert((message.line, message.text.clone()))
+            if !matches!(
+                message.origin,
+                Origin::User | Origin::Answer | Origin::Plan | Origin::Command
+            ) || !seen.insert((message.line, message.text.clone()))
             {
                 continue;
             }
             support.push((message.text.clone(), Words::of(&message.text)));
             // An approved plan supports what the user asked; its words are
-            // the agent's, and bind only as the user's go-ahead to it.
-            if message.origin == Origin::Plan {
+            // the agent's, and bind only as the user's go-ahead to it. A
+            // command the user ran supports "the user ran /review".
+            if matches!(message.origin, Origin::Plan | Origin::Command) {
                 continue;
             }
             // A message that takes back the one before it, or gives a new

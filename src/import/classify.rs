@@ -178,7 +178,7 @@ fn role(origin: Origin) -> Role {
         Origin::User | Origin::Answer => Role::User,
         Origin::Assistant | Origin::Summary => Role::Assistant,
         Origin::Tool => Role::Tool,
-        Origin::Runtime => Role::System,
+        Origin::Runtime | Origin::Command => Role::System,
         Origin::Plan => Role::User,
     }
 }

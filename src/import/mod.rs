@@ -120,6 +120,10 @@ pub enum Origin {
     Plan,
     /// A compaction summary in the buffer (an earlier one, in a trace).
     Summary,
+    /// A command the user gave the runtime with nothing after it
+    /// (`/speckit.plan`, `/review`): the runtime's text, never a
+    /// commitment, but what a summary says the user ran stands on it.
+    Command,
 }
 
 /// One message of a buffer, with its place in the session file.

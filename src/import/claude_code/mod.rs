@@ -687,6 +687,7 @@ fn user_messages(
         Typed::User(words) => messages.push(message(Origin::User, words)),
         Typed::Runtime => messages.push(message(Origin::Runtime, text.to_owned())),
         Typed::Plan => messages.push(message(Origin::Plan, text.to_owned())),
+        Typed::Command(name) => messages.push(message(Origin::Command, name)),
     };
     let structured = record.value.get("toolUseResult").unwrap_or(&Value::Null);
     match content {
@@ -784,7 +785,7 @@ fn attachment_message(record: &Record) -> Option<Message> {
                 line: record.line,
                 record: uuid,
             }),
-            Typed::Runtime | Typed::Plan => None,
+            Typed::Runtime | Typed::Plan | Typed::Command(_) => None,
         };
     }
     let text = attachment.get("content").map(records::text_of)?;

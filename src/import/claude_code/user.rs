@@ -56,6 +56,12 @@ static COMMAND_ARGS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?s)<command-args>(.*?)</command-args>").expect("the command pattern compiles")
 });
 
+/// The name of a slash command the user typed.
+static COMMAND_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r"<command-name>([^<]*)</command-name>").expect("the command pattern compiles")
+});
+
 /// What a text block of a user record is.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Typed {
@@ -66,6 +72,8 @@ pub(crate) enum Typed {
     /// A plan the user approved, sent by the runtime as the prompt when the
     /// user clears the context to carry it out: the agent's text.
     Plan,
+    /// A slash command the user ran with nothing after it: its name.
+    Command(String),
 }
 
 /// How Claude Code 1.0 wraps a line typed after `#` (kept in memory).
@@ -82,12 +90,18 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
     }
     let start = text.trim_start();
     if start.starts_with("<command-name>") || start.starts_with("<command-message>") {
-        // A slash command: its arguments are the user's words.
+        // A slash command: its arguments are the user's words; alone, it is
+        // the command the user ran.
         return match COMMAND_ARGS.captures(text).and_then(|c| c.get(1)) {
             Some(args) if !args.as_str().trim().is_empty() => {
                 Typed::User(args.as_str().trim().to_owned())
             }
-            _ => Typed::Runtime,
+            _ => match COMMAND_NAME.captures(text).and_then(|c| c.get(1)) {
+                Some(name) if !name.as_str().trim().is_empty() => {
+                    Typed::Command(name.as_str().trim().to_owned())
+                }
+                _ => Typed::Runtime,
+            },
         };
     }
     if start.starts_with(PLAN_PROMPT) {
@@ -288,7 +302,10 @@ mod tests {
             Typed::User("and prepare to run docgen".to_owned())
         );
         let clear = "<command-name>/clear</command-name>\n<command-args></command-args>";
-        assert_eq!(typed(clear, false), Typed::Runtime);
+        assert_eq!(typed(clear, false), Typed::Command("/clear".to_owned()));
+        // What the runtime echoes of a command is its own.
+        let echo = "<local-command-stdout>Cleared</local-command-stdout>";
+        assert_eq!(typed(echo, false), Typed::Runtime);
     }
 
     #[test]
