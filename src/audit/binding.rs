@@ -210,7 +210,7 @@ static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// "してください", "해주세요".
 static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(^|[，。；：、,;:\s])(把|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+        r"(^|[，。；：、,;:\s])(把|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
     )
 });
 
@@ -225,7 +225,7 @@ static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// are way too high", "still not working").
 static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b",
+        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|没有找到|没找到|找不到|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应",
     )
 });
 
@@ -829,10 +829,14 @@ fn question_mark(text: &str) -> bool {
             .any(|asks| end.ends_with(asks))
 }
 
-/// The user's own thing and what it is, in Chinese: "我的…是…",
-/// "我们的…为…".
-static OWN_SETUP: LazyLock<Regex> =
-    LazyLock::new(|| pattern(r"^\s*我(们)?的[^，。？?！!,]{0,20}(是|为)[^，。？?！!,]"));
+/// The user's own thing and what it is or holds, in Chinese: "我的…是…",
+/// "我们的…为…", "我的计划中现在没有关键词的选项" (my plan has no keyword
+/// option).
+static OWN_SETUP: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"^\s*(第[一二三四五六七八九十]\s*)?我(们)?的[^，。？?！!,]{0,20}(是|为|没有|只有|有|在)[^，。？?！!,]",
+    )
+});
 
 /// A name given its value after a colon, the value a path, a URL or a
 /// number and nothing else: "数据的路径：C:\\Users\\me", "Port: 8443".
@@ -1311,6 +1315,13 @@ mod tests {
         // What the user says of their own setup: the agent must hold it.
         assert_eq!(why("我的推广计划是15-25天左右的推广时间"), [Ok(())]);
         assert_eq!(why("我的是婴幼儿服饰产品"), [Ok(())]);
+        assert_eq!(why("我的计划中现在没有关键词的选项"), [Ok(())]);
+        assert_eq!(why("询盘导出的方法没有找到这个选项"), [Ok(())]);
+        assert_eq!(
+            why("该数据不做参考，我只是让你知道是否导出类似这样的数据"),
+            [Ok(())]
+        );
+        assert_eq!(why("韩国只有这些国家可以选。"), [Ok(())]);
         assert_eq!(
             why("数据的路径：C:\\Users\\Administrator\\Desktop"),
             [Ok(())]
