@@ -890,11 +890,21 @@ fn approval(text: &str) -> bool {
         "too", "as", "well", "again", "for", "ahead", "on",
     ];
     let rest = after_lead(text.trim());
-    let words: Vec<String> = rest
+    let mut words: Vec<String> = rest
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
+    // "try building this" is "build this".
+    if words.len() >= 3 && words[0] == "try" {
+        if let Some(verb) = words[1].strip_suffix("ing").and_then(|stem| {
+            [stem.to_owned(), format!("{stem}e")]
+                .into_iter()
+                .find(|verb| IMPERATIVES.contains(&verb.as_str()))
+        }) {
+            words.splice(0..2, [verb]);
+        }
+    }
     words.len() >= 2
         && words.len() <= 4
         && IMPERATIVES.contains(&words[0].as_str())

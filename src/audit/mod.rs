@@ -472,7 +472,11 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
                 continue;
             }
             let verdict = match binding::binding(&unit, &message, context) {
-                Err(NotBinding::Remark) if adopted => Ok(()),
+                // What opens each line or paragraph of the list names what
+                // is asked ("Custom Fields on Contacts — store email, …");
+                // what follows it in the paragraph comments on it
+                // ("ManyChat charges for this.").
+                Err(NotBinding::Remark) if adopted && opens_line(prose, unit.range.start) => Ok(()),
                 verdict => verdict,
             };
             // Words typed on the line where a pasted log starts or ends are
@@ -559,6 +563,15 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
             .extend(material.into_iter().map(|p| (p.text, NotBinding::Pasted)));
     }
     typed
+}
+
+/// Whether `at` opens its line of `text`: only white space, or a list
+/// marker, before it.
+fn opens_line(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    text[start..at].chars().all(|c| {
+        c.is_whitespace() || matches!(c, '-' | '*' | '+' | '.' | ')') || c.is_ascii_digit()
+    })
 }
 
 /// A unit that binds, of the kind whose hint it matches, or unclassified.
@@ -928,6 +941,24 @@ mod tests {
         assert!(listed.contains(&"Build this.".to_owned()), "{listed:?}");
         // Alone, it approves what the agent proposed: spent once done.
         assert!(binds("Build this.").is_empty());
+        // What opens each paragraph of the list is asked for; the remarks
+        // after it in the paragraph only comment.
+        let tiers = "Custom Fields on Contacts — store email, phone and city per contact. ManyChat charges for this.\n\nBroadcast Scheduler — pick a date and time to send. Massive for content creators.\n\nYeah try building this";
+        let listed = binds(tiers);
+        assert!(
+            listed
+                .iter()
+                .any(|b| b.starts_with("Custom Fields on Contacts")),
+            "{listed:?}"
+        );
+        assert!(
+            listed.iter().any(|b| b.starts_with("Broadcast Scheduler")),
+            "{listed:?}"
+        );
+        assert!(
+            !listed.iter().any(|b| b.starts_with("ManyChat charges")),
+            "{listed:?}"
+        );
         // After the user's own report, it asks for the fix.
         let reported = binds("Bro, when I'm logging in with Google or creating a new account, an error is coming. Fix it now.");
         assert!(reported.contains(&"Fix it now.".to_owned()), "{reported:?}");
