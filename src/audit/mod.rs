@@ -627,9 +627,26 @@ fn document_start(text: &str) -> Option<usize> {
     let first = headings.next()?;
     // A message that opens with its first heading is the user's own brief
     // ("# System prompt — …", a task written up as a document): there is
-    // nothing of theirs before it for it to be handed over with.
-    (!text[..first].trim().is_empty() && headings.next().is_some()).then_some(first)
+    // nothing of theirs before it for it to be handed over with. So is a
+    // prompt written for the agent and handed over as one ("Here is the
+    // prompt for Claude: # PROMPT FOR CLAUDE … You are a senior engineer").
+    let mut end = text.len().min(first + 600);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let brief = BRIEF.is_match(&text[first..end]);
+    (!text[..first].trim().is_empty() && !brief && headings.next().is_some()).then_some(first)
 }
+
+/// How a document written as a prompt for the agent opens: a heading that
+/// names a prompt or a task, or a role given to the agent.
+static BRIEF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(
+        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^\W*(you\s+are\s+(a|an)\s+\w+|your\s+(task|job|role|mission)\s+is)\b",
+    )
+    .expect("the brief pattern compiles")
+});
 
 /// Whether the agent's last message before the user's asked them to
 /// choose: a question in its closing paragraph that offers alternatives
@@ -927,6 +944,33 @@ mod tests {
         assert!(
             binds.contains(&"Docstrings in Google style".to_owned()),
             "{binds:?}"
+        );
+    }
+
+    #[test]
+    fn a_prompt_for_the_agent_handed_over_after_the_users_words_binds() {
+        let rules: String = (1..=40)
+            .map(|n| format!("- Rule {n}: no print(), use the Rich console\n"))
+            .collect();
+        let message = format!(
+            "¡Perfecto! Ya tienes auth funcionando. Aquí el prompt para Claude:\n\n# PROMPT FOR CLAUDE\n\n## Context\nYou are a senior software engineer building CLI tools.\n\n## Requirements\n\n{rules}"
+        );
+        assert!(message.len() >= 1500);
+        let binds = binds(&message);
+        assert!(binds.iter().any(|b| b.starts_with("Rule 40")), "{binds:?}");
+        // A report handed over after the user's words stays material.
+        let report = message
+            .replace("# PROMPT FOR CLAUDE", "# Incident report")
+            .replace(
+                "You are a senior software engineer building CLI tools.",
+                "The service went down at noon.",
+            );
+        assert!(
+            !self::binds(&report)
+                .iter()
+                .any(|b| b.starts_with("Rule 40")),
+            "{:?}",
+            self::binds(&report)
         );
     }
 
