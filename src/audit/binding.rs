@@ -225,7 +225,7 @@ static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// are way too high", "still not working").
 static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|没有找到|没找到|找不到|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应",
+        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|\bi\s+(can't|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+\w+|\b(an?\s+)?error\s+(is\s+)?(coming|showing|appearing|popping|occurs|occurring|happens|happening)|\bgetting\s+(an?\s+)?error|没有找到|没找到|找不到|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应",
     )
 });
 
@@ -583,7 +583,7 @@ pub(crate) fn directive(text: &str) -> bool {
     }) {
         return true;
     }
-    if fronted_instruction(after_lead(text.trim_start())) {
+    if fronted_instruction(after_lead(text.trim_start())) || object_first(text) {
         return true;
     }
     text.split([',', ';', '(', ':'])
@@ -695,6 +695,26 @@ fn fronted_instruction(rest: &str) -> bool {
                 && imperative(&words[at])
                 && OBJECTS.contains(&words[at + 1].as_str())
         })
+}
+
+/// An instruction after its object, which a pronoun takes up: "the
+/// issues you identified, store them into the memory", "all the
+/// screenshots put them in docs/". No subject or modal stands before the
+/// verb ("we store them in the cache" says what is done).
+fn object_first(text: &str) -> bool {
+    static TAKEN_UP: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(r"(?i)\b(\w+)\s+(\w+)\s+(them|it|these|those)\s+(in|into|to|on|under|inside|as)\b")
+    });
+    const SUBJECTS: &[&str] = &[
+        "i", "you", "we", "they", "he", "she", "it", "to", "will", "would", "can", "could",
+        "should", "did", "do", "does", "don't", "didn't", "who", "that", "which", "and", "or",
+        "then", "also", "just",
+    ];
+    TAKEN_UP.captures_iter(text).any(|c| {
+        let before = c.get(1).map_or("", |m| m.as_str()).to_lowercase();
+        let verb = c.get(2).map_or("", |m| m.as_str()).to_lowercase();
+        IMPERATIVES.contains(&verb.as_str()) && !SUBJECTS.contains(&before.as_str())
+    })
 }
 
 /// Whether `rest` opens with a verb of no list before its object: a word
@@ -852,8 +872,9 @@ fn labelled_value(text: &str) -> bool {
         && (value.contains(['/', '\\']) || value.chars().any(|c| c.is_ascii_digit()))
 }
 
-/// A short statement that gives a thing its value: a URL, a path, a
-/// version or a number, after "is", "lives at", "=".
+/// A short statement that gives a thing its value: a URL, a path, a file,
+/// a version or a number, after "is", "lives at", "=" ("the full plan is
+/// in ARCHITECTURE_V2.md").
 fn value_stated(text: &str, words: &Words) -> bool {
     static STATES: LazyLock<Regex> = LazyLock::new(|| {
         pattern(
@@ -863,9 +884,19 @@ fn value_stated(text: &str, words: &Words) -> bool {
     word_count(text) <= 10
         && STATES.is_match(text)
         && words.identifiers.iter().any(|id| {
-            id.contains("://") || id.contains('/') || id.chars().any(|c| c.is_ascii_digit())
+            id.contains("://")
+                || id.contains('/')
+                || id.chars().any(|c| c.is_ascii_digit())
+                || FILE_NAME.is_match(id)
         })
 }
+
+/// A file named with its extension: `project_architecture.md`.
+static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"^[\w.-]+\.(md|txt|json|ya?ml|toml|csv|pdf|docx?|xlsx?|html?|sql|py|ts|tsx|js|jsx|rs|go|java|rb|sh)$",
+    )
+});
 
 /// How many content words the text has besides its identifiers.
 fn bare_words(text: &str, words: &Words) -> usize {
@@ -1321,6 +1352,22 @@ mod tests {
         );
         assert_eq!(why("can you make the footer blue?"), [Ok(())]);
         assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
+        assert_eq!(
+            why("Now the total issues you identied from the beginning to now store them into the memory"),
+            [Ok(())]
+        );
+        assert_eq!(
+            why("Yesterday we store them in the cache on every request."),
+            [Err(NotBinding::Remark)]
+        );
+        assert_eq!(
+            why("The full architecture of Layerinfinite is in project_architecture.md"),
+            [Ok(())]
+        );
+        assert_eq!(
+            why("When I click on Get Started from the video marketing platform, I can't go on to the webinar."),
+            [Ok(())]
+        );
         assert_eq!(why("把该对话所有内容保存在obsidian"), [Ok(())]);
         // What the user says of their own setup: the agent must hold it.
         assert_eq!(why("我的推广计划是15-25天左右的推广时间"), [Ok(())]);
