@@ -157,7 +157,15 @@ const IMPERATIVES: &[&str] = &[
     "reprends", "prends", "enlève", "retire", "nettoie", "documente", "explique",
     "installe", "optimise", "simplifie", "déploie", "intègre", "affiche", "réalise", "realize",
     "realiza", "adiciona", "cria", "coloca", "deixa", "tira", "roda", "testa", "ajusta",
-    "atualiza", "muda", "troca", "arruma", "conserta", "atente", "cuide",
+    "atualiza", "muda", "troca", "arruma", "conserta", "atente", "cuide", "faz", "salva", "guarda",
+    "cria", "termina", "segue", "publica", "sobe", "tenta", "analisa", "lista", "documenta",
+    // Portuguese infinitives, as a to-do is written in it ("listar o que
+    // falta", "criar um plano de execução").
+    "listar", "evoluir", "criar", "fazer", "tentar", "subir", "implementar", "adicionar",
+    "remover", "corrigir", "ajustar", "atualizar", "testar", "rodar", "executar", "mapear",
+    "analisar", "verificar", "manter", "usar", "utilizar", "gerar", "publicar", "salvar",
+    "documentar", "configurar", "migrar", "refatorar", "deletar", "apagar", "mover", "renomear",
+    "separar", "padronizar", "entregar", "validar", "revisar", "organizar", "integrar",
     // French infinitives, as a to-do is written in it ("ajouter un bouton").
     "faire", "ajouter", "créer", "supprimer", "corriger", "décider", "mettre", "vérifier",
     "tester", "implémenter", "lancer", "utiliser", "modifier", "changer", "déplacer",
@@ -201,7 +209,7 @@ fn pattern(source: &str) -> Regex {
 /// question bind ("should we drop it?").
 static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|\bwe\s+(are\s+|'re\s+)?(using|use)\s+\w+|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(your|ta|ton|votre|deine?|tu|su|sua)\s+((main|real|only|first)\s+)?(task|mission|job|role|goal|objective|tâche|rôle|objectif|aufgabe|ziel|tarea|tarefa|missão|misión|objetivo)\s+(is|est|ist|es|é)\b|^\W*(act\s+as|act[uú]a\s+como|at[uú]e\s+como|aja\s+como|agis\s+(comme|en\s+tant\s+que)|agissez\s+(comme|en\s+tant\s+que)|agiere\s+als|handle\s+als)\b|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|können\s+wir|^\W*((dann|jetzt|nun|also|ok)\s+)*\w+en\s+wir\b|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|tienes\s+que|debe|deben|debes|debemos|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît|tolong|harus|jangan|mohon|perlu|lebih\s+suka|tetap|tetep|saya\s+(mau|ingin)|aku\s+(mau|ingin))\b",
+        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|\bwe\s+(are\s+|'re\s+)?(using|use)\s+\w+|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(your|ta|ton|votre|deine?|tu|su|sua)\s+((main|real|only|first)\s+)?(task|mission|job|role|goal|objective|tâche|rôle|objectif|aufgabe|ziel|tarea|tarefa|missão|misión|objetivo)\s+(is|est|ist|es|é)\b|^\W*(act\s+as|act[uú]a\s+como|at[uú]e\s+como|aja\s+como|agis\s+(comme|en\s+tant\s+que)|agissez\s+(comme|en\s+tant\s+que)|agiere\s+als|handle\s+als)\b|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|können\s+wir|^\W*((dann|jetzt|nun|also|ok)\s+)*\w+en\s+wir\b|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|tienes\s+que|debe|deben|debes|debemos|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît|tolong|harus|jangan|mohon|perlu|lebih\s+suka|tetap|tetep|saya\s+(mau|ingin)|aku\s+(mau|ingin)|(você|voce|vc)\s+(vai|deve|precisa|tem\s+que)|vamos|solicito|hãy|không\s+được|khong\s+duoc|đừng|phải)\b|(^|[,.;:]\s*)hay\s+\w+|\s(đi|di)\s*[.!]*$",
     )
 });
 
@@ -225,7 +233,7 @@ static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// are way too high", "still not working").
 static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|\bi\s+(can't|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+\w+|\b(an?\s+)?error\s+(is\s+)?(coming|showing|appearing|popping|occurs|occurring|happens|happening)|\bgetting\s+(an?\s+)?error|没有找到|没找到|找不到|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应",
+        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|\bi\s+(can't|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+\w+|\b(an?\s+)?error\s+(is\s+)?(coming|showing|appearing|popping|occurs|occurring|happens|happening)|\bgetting\s+(an?\s+)?error|parou(\s+de\s+funcionar)?|(está|esta|estão|estao)\s+(dando|com)\s+erro|dando\s+erro|não\s+é\s+possível|nao\s+e\s+possivel|\bnot\s+found|errad[oa]s?|em\s+branco|没有找到|没找到|找不到|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应",
     )
 });
 
@@ -233,7 +241,7 @@ static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
 /// "never …", "always …", "no console logs".
 static BAN: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)^(don't|dont|do\s+not|never|always|avoid|no\s+more|only|instead|nicht\s+mehr|niemals|nie|immer|kein|keine)\b",
+        r"(?i)^(don't|dont|do\s+not|never|always|avoid|no\s+more|only|instead|nicht\s+mehr|niemals|nie|immer|kein|keine|nur|sem|sin|sans|ohne|apenas|somente|solo|seulement)\b",
     )
 });
 
@@ -1014,8 +1022,19 @@ static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-fn output_line(line: &str) -> bool {
+/// Whether a line is output by [`PASTED_LINE`], but for a line of
+/// words a list ends with a semicolon ("Apenas 1 réplica de cada
+/// serviço;"), as code ends its statements.
+fn pasted_line(line: &str) -> bool {
     PASTED_LINE.is_match(line)
+        && !(line.trim_end().ends_with(';')
+            && !PASTED_LINE.is_match(line.trim_end().trim_end_matches(';'))
+            && word_count(line) >= 3
+            && !line.contains(['(', ')', '=', '{', '}', '[', ']']))
+}
+
+fn output_line(line: &str) -> bool {
+    pasted_line(line)
         || TERMINAL_LINE.is_match(line)
         || CODE_LINE.is_match(line)
         || LATEX_LINE.is_match(line)
@@ -1325,7 +1344,7 @@ fn pasted(text: &str) -> bool {
     let Some(first) = lines.first() else {
         return false;
     };
-    let output = lines.iter().filter(|l| PASTED_LINE.is_match(l)).count();
+    let output = lines.iter().filter(|l| pasted_line(l)).count();
     output * 2 > lines.len() || (output >= 2 && PASTED_LINE.is_match(first))
 }
 
@@ -1352,6 +1371,23 @@ mod tests {
         );
         assert_eq!(why("can you make the footer blue?"), [Ok(())]);
         assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
+        // Portuguese: a to-do in the infinitive, a limit, a defect; a
+        // list item ending in a semicolon is prose, not code.
+        assert_eq!(why("criar um plano de execução"), [Ok(())]);
+        assert_eq!(why("- Apenas 1 réplica de cada serviço;"), [Ok(())]);
+        assert_eq!(why("Sem volumes (services stateless)."), [Ok(())]);
+        assert_eq!(why("parou de funcoonar tudo novamente"), [Ok(())]);
+        assert_eq!(
+            why("- let mut total = 0;\n- total += 1;"),
+            [Err(NotBinding::Pasted), Err(NotBinding::Pasted)]
+        );
+        // Vietnamese typed without its marks: "hay" opens a request, "di"
+        // closes one.
+        assert_eq!(
+            why("toi co tai lieu trong docs, hay xem va chinh sua neu can."),
+            [Ok(())]
+        );
+        assert_eq!(why("cho phien ban cli truoc di"), [Ok(())]);
         assert_eq!(
             why("Now the total issues you identied from the beginning to now store them into the memory"),
             [Ok(())]

@@ -240,6 +240,14 @@ fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
     ];
     let (mut english, mut other) = (0usize, 0usize);
     for text in texts {
+        // Chinese, Japanese and Korean: a word for every two characters.
+        other += text
+            .chars()
+            .filter(|&c| {
+                matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}')
+            })
+            .count()
+            / 2;
         for word in text
             .split(|c: char| !c.is_alphabetic())
             .filter(|w| !w.is_empty())
@@ -417,6 +425,13 @@ mod tests {
             .map(|i| i.text)
             .collect();
         assert_eq!(texts, ["**Gas budget**: `300k` per call"]);
+    }
+
+    #[test]
+    fn a_summary_in_english_of_what_was_typed_in_chinese_is_not_judged() {
+        let summary = "- User decision: use /upload endpoint with unchanged parameters\n";
+        let user = said(&["上传接口用原来的参数，不要改", "用pnpm"]);
+        assert!(invented(&user, summary, 1).is_empty());
     }
 
     #[test]
