@@ -1009,7 +1009,8 @@ fn spent(text: &str) -> bool {
 }
 
 /// A line as a terminal or a browser console prints it, beyond what
-/// [`PASTED_LINE`] knows: box drawing and prompt glyphs, `file.js:33`,
+/// [`PASTED_LINE`] knows: box drawing and prompt glyphs (and those an
+/// agent's terminal marks its steps with: `⏺`, `⎿`, `✻`), `file.js:33`,
 /// a stack frame `fn @ file.js:110`, a build tool's `package:task:` prefix,
 /// columns padded with spaces near the start (`Tasks:    3 successful`),
 /// the headers of a diff and the markers of a diff or a conflict
@@ -1018,7 +1019,7 @@ fn spent(text: &str) -> bool {
 /// (`title="Total"`).
 static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$"#,
+        r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$"#,
     )
 });
 
@@ -1388,6 +1389,8 @@ mod tests {
             [Ok(())]
         );
         assert_eq!(why("cho phien ban cli truoc di"), [Ok(())]);
+        // An agent's terminal copied: its steps and their output.
+        assert!(why("● Search(pattern: \"export interface Service\", path: \"frontend/src/lib/api.ts\")\n  ⎿  Found 0 lines\n● Update the service list\n  ⎿  Updated frontend/src/lib/api.ts").iter().all(Result::is_err));
         assert_eq!(
             why("Now the total issues you identied from the beginning to now store them into the memory"),
             [Ok(())]
