@@ -1096,6 +1096,9 @@ pub(crate) struct Prose<'a> {
     /// an agent's answer the user handed over, from its first padded line
     /// to its last.
     copied_answer: Option<Range<usize>>,
+    /// What another assistant said in a chat the user copied, from its
+    /// "ChatGPT said:" to the next "You said:" or the end.
+    chat_answers: Vec<Range<usize>>,
     /// Sections of a prompt or a document handed over, marked up with tags
     /// on lines of their own (`<instructions>` … `</instructions>`):
     /// people do not wrap their own words in them.
@@ -1160,10 +1163,20 @@ impl<'a> Prose<'a> {
                 .is_some_and(|stamp| stamps.get(stamp.as_str().trim()).is_some_and(|&n| n >= 3))
         };
         let mut stamped_lines = Vec::new();
+        // Another assistant's answer in a chat copied whole: where it
+        // started, and those closed.
+        let (mut answer_from, mut chat_answers) = (None::<usize>, Vec::new());
         let mut at = 0;
         for line in text.split_inclusive('\n') {
             starts.push(at);
             stamped_lines.push(stamped(line));
+            if let Some(said) = CHAT_SAID.captures(line) {
+                if said.name("assistant").is_some() {
+                    answer_from.get_or_insert(at);
+                } else if let Some(from) = answer_from.take() {
+                    chat_answers.push(from..at);
+                }
+            }
             output_paragraph.push(false);
             let i = starts.len() - 1;
             // A section of tags (`<rules>` … `</rules>`) or a LaTeX
@@ -1237,6 +1250,10 @@ impl<'a> Prose<'a> {
             output_paragraph,
             output_block,
             stamped: stamped_lines,
+            chat_answers: chat_answers
+                .into_iter()
+                .chain(answer_from.map(|from| from..text.len()))
+                .collect(),
             terminal: first_prompt.map(|first| first..terminal_end),
             copied_answer: padded_span
                 .map(|span| span.start..paragraph_end(text, span.end))
@@ -1257,6 +1274,7 @@ impl<'a> Prose<'a> {
             .into_iter()
             .flatten()
             .chain(&self.tagged)
+            .chain(&self.chat_answers)
             .any(|b| b.contains(&start))
         {
             return true;
@@ -1283,6 +1301,14 @@ fn cell(line: &str) -> bool {
         && line.split_whitespace().count() <= 2
         && line.chars().any(|c| c.is_ascii_digit())
 }
+
+/// Who speaks next in a chat copied from a chat app, on a line of its
+/// own: "You said:", "ChatGPT said:", "O ChatGPT disse:".
+static CHAT_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\s*((?<user>you\s+said|você\s+disse|voce\s+disse|tú\s+dijiste|tu\s+dijiste|vous\s+avez\s+dit|du\s+hast\s+gesagt)|(?<assistant>(o\s+|el\s+)?(chatgpt|claude|gemini|copilot|grok|deepseek)\s+(said|disse|dijo|a\s+dit|hat\s+gesagt)))\s*:?\s*$",
+    )
+});
 
 /// What a line of a log opens with in brackets: the process or the
 /// worker that wrote it.
@@ -1389,6 +1415,18 @@ mod tests {
             [Ok(())]
         );
         assert_eq!(why("cho phien ban cli truoc di"), [Ok(())]);
+        // A chat with another assistant copied whole: its answers are not
+        // the user's words; what the user said to it is.
+        assert_eq!(
+            why("Você disse:\nfaz uma analise do dashboard\nO ChatGPT disse:\nVerifique se o serviço está ativo.\n\nAjuste o certificado para evitar falha de TLS."),
+            [
+                Err(NotBinding::Debris),
+                Ok(()),
+                Err(NotBinding::Pasted),
+                Err(NotBinding::Pasted),
+                Err(NotBinding::Pasted)
+            ]
+        );
         // An agent's terminal copied: its steps and their output.
         assert!(why("● Search(pattern: \"export interface Service\", path: \"frontend/src/lib/api.ts\")\n  ⎿  Found 0 lines\n● Update the service list\n  ⎿  Updated frontend/src/lib/api.ts").iter().all(Result::is_err));
         assert_eq!(
