@@ -818,3 +818,28 @@ fn a_claude_code_1_0_compaction_without_a_boundary_is_found_and_judged() {
     );
     assert_eq!(report["events"][0]["compaction_line"], 3);
 }
+
+#[test]
+fn a_rejection_without_words_is_the_runtimes_and_a_command_run_alone_supports_the_summary() {
+    let (report, status) = judged("rejection-ide-2.1.jsonl");
+    assert_eq!(status, 0, "{report}");
+    assert_eq!(
+        outcomes(&report, 1),
+        [(
+            "verbatim".to_owned(),
+            "Draft the release notes in docs/RELEASE.md.".to_owned()
+        )]
+    );
+    assert_unheard(&report, 1, &["STOP what you are doing"]);
+    // "The user wanted to run `/speckit.plan`": the user did.
+    assert!(invented(&report, 1).is_empty(), "{report}");
+}
+
+#[test]
+fn statements_in_a_language_the_audit_does_not_read_are_not_called_safe() {
+    let (report, status) = judged("unread-language.jsonl");
+    assert_eq!(status, 3, "unauditable, not nothing lost: {report}");
+    assert_eq!(report["events"][0]["verdict"], "unauditable");
+    let reason = report["events"][0]["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("2 statements"), "{reason}");
+}

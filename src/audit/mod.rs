@@ -798,6 +798,10 @@ fn holds_choice(after: &After, said: &Said) -> bool {
         .is_some_and(|(_, choice)| after.holds(choice))
 }
 
+/// How many statements set apart as remarks, with nothing else binding,
+/// make a compaction one the audit cannot judge.
+const UNREAD: usize = 2;
+
 /// The verdict on one compaction, and its reason in words.
 fn verdict(
     event: &Event,
@@ -850,6 +854,22 @@ fn verdict(
             format!(
                 "{} before it could not be placed in the buffer the compaction summarized",
                 plural(event.unplaced, "user message", "user messages")
+            ),
+        );
+    }
+    // Statements of the user's, none of which reads as a commitment: in a
+    // language or a shape the audit does not read, more likely than a
+    // user who asked nothing. Nothing lost is not a thing it can say.
+    let remarks = set_apart
+        .iter()
+        .filter(|s| s.why == NotBinding::Remark)
+        .count();
+    if commitments.is_empty() && remarks >= UNREAD {
+        return (
+            Verdict::Unauditable,
+            format!(
+                "none of what the user said before it reads as a commitment, yet {} of theirs could not be judged: the words may be in a language or a shape the audit does not read (`--format json` lists them under set_apart)",
+                plural(remarks, "statement", "statements")
             ),
         );
     }
