@@ -1027,11 +1027,14 @@ static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// words a list ends with a semicolon ("Apenas 1 réplica de cada
 /// serviço;"), as code ends its statements.
 fn pasted_line(line: &str) -> bool {
-    PASTED_LINE.is_match(line)
-        && !(line.trim_end().ends_with(';')
-            && !PASTED_LINE.is_match(line.trim_end().trim_end_matches(';'))
-            && word_count(line) >= 3
-            && !line.contains(['(', ')', '=', '{', '}', '[', ']']))
+    if !PASTED_LINE.is_match(line) {
+        return false;
+    }
+    let words_ending_in_semicolon = line.trim_end().ends_with(';')
+        && !PASTED_LINE.is_match(line.trim_end().trim_end_matches(';'))
+        && word_count(line) >= 3
+        && !line.contains(['(', ')', '=', '{', '}', '[', ']']);
+    !words_ending_in_semicolon
 }
 
 fn output_line(line: &str) -> bool {
