@@ -512,8 +512,16 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
     // A document handed over (a spec, a report pasted whole, with its
     // headings) is the user's material, not the user's words: only what they
     // wrote before it is read for commitments.
+    let own;
     let (text, document) = match document_start(text) {
-        Some(at) => (&text[..at], Some(&text[at..])),
+        Some(at) => match quoted_document(&text[..at], &text[at..]) {
+            // What the user wrote after the quotation closed is theirs too.
+            (document, after) if !after.trim().is_empty() => {
+                own = format!("{}\n\n{}", &text[..at], after.trim_start());
+                (own.as_str(), Some(document))
+            }
+            (document, _) => (&text[..at], Some(document)),
+        },
         None => (text, None),
     };
     if let Some(document) = document {
@@ -636,6 +644,36 @@ fn document_start(text: &str) -> Option<usize> {
     }
     let brief = BRIEF.is_match(&text[first..end]);
     (!text[..first].trim().is_empty() && !brief && headings.next().is_some()).then_some(first)
+}
+
+/// A document the user put in quotation marks (`build this "# Research
+/// … ---" BUILD SOMETHING SIMILAR`), the quotation opened before where
+/// the document starts: the document up to where the quotation closes,
+/// and what follows it. A document not opened by a
+/// quotation mark runs to the end.
+fn quoted_document<'t>(before: &str, document: &'t str) -> (&'t str, &'t str) {
+    // A quotation opened before the document and not closed there.
+    let opened = before.matches('"').count() % 2 == 1
+        || before.matches('“').count() > before.matches('”').count()
+        || before.matches('«').count() > before.matches('»').count();
+    let closed = document
+        .rfind(['"', '”', '»'])
+        .filter(|&at| at * 2 > document.len());
+    match closed {
+        Some(at) if opened => {
+            let after = &document[at..];
+            let close = after.chars().next().map_or(1, char::len_utf8);
+            let rest = &after[close..];
+            // Words of the user's after it, not a quotation inside the
+            // document that happens to end late.
+            if rest.split_whitespace().count() >= 3 && !rest.contains(['"', '”']) {
+                (&document[..at], rest)
+            } else {
+                (document, "")
+            }
+        }
+        _ => (document, ""),
+    }
 }
 
 /// How a document written as a prompt for the agent opens: a heading that
@@ -992,6 +1030,26 @@ mod tests {
             "{:?}",
             self::binds(&report)
         );
+    }
+
+    #[test]
+    fn what_the_user_writes_after_a_document_they_quoted_is_theirs() {
+        let sections: String = (1..=30)
+            .map(|n| {
+                format!(
+                    "## Section {n}\nThe orderbook keeps every bid encrypted until settlement.\n\n"
+                )
+            })
+            .collect();
+        let message = format!(
+            "use the sdk you have studied and build this stuff \"# Comprehensive research: private OTC\n\n{sections}---\" BUILD SOMETHING SIMILAR TO THIS THAT WORKS\nNO COMMENTS ON MY CODE"
+        );
+        let binds = binds(&message);
+        assert!(
+            binds.contains(&"NO COMMENTS ON MY CODE".to_owned()),
+            "{binds:?}"
+        );
+        assert!(!binds.iter().any(|b| b.contains("orderbook")), "{binds:?}");
     }
 
     #[test]
