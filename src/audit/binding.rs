@@ -218,7 +218,7 @@ static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// "してください", "해주세요".
 static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(^|[，。；：、,;:\s])(把|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+        r"(^|[，。；：、,;:\s])(把|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|只能|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
     )
 });
 
@@ -233,7 +233,7 @@ static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// are way too high", "still not working").
 static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|\bi\s+(can't|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+\w+|\b(an?\s+)?error\s+(is\s+)?(coming|showing|appearing|popping|occurs|occurring|happens|happening)|\bgetting\s+(an?\s+)?error|\bthere\s+(is|are|'s)\s+(still\s+)?(a\s+|an\s+|some\s+)?(bug|problem|issue|error)s?\b|\bfail(s|ed|ing)?\s+(to\s+\w+|saying|with)\b|\b(still\s+)?(has|have|with)\s+(some\s+)?errors?\b|\byou\s+(didn't|did\s+not|haven't|have\s+not|forgot\s+to|never)\s+\w+|\b(parou(\s+de\s+funcionar)?|(está|esta|estão|estao)\s+(dando|com)\s+erro|dando\s+erro|não\s+é\s+possível|nao\s+e\s+possivel|not\s+found|errad[oa]s?|em\s+branco)\b|没有找到|没找到|找不到|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应",
+        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|not\s+working|(doesn't|does\s+not|don't|didn't|isn't|aren't|wasn't|won't|can't|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|\bi\s+(can't|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+\w+|\b(an?\s+)?error\s+(is\s+)?(coming|showing|appearing|popping|occurs|occurring|happens|happening)|\bgetting\s+(an?\s+)?error|\bthere\s+(is|are|'s)\s+(still\s+)?(a\s+|an\s+|some\s+)?(bug|problem|issue|error)s?\b|\bfail(s|ed|ing)?\s+(to\s+\w+|saying|with)\b|\b(still\s+)?(has|have|with)\s+(some\s+)?errors?\b|\byou\s+(didn't|did\s+not|haven't|have\s+not|forgot\s+to|never)\s+\w+|\b(parou(\s+de\s+funcionar)?|(está|esta|estão|estao)\s+(dando|com)\s+erro|dando\s+erro|não\s+é\s+possível|nao\s+e\s+possivel|not\s+found|errad[oa]s?|em\s+branco)\b|没有找到|没找到|找不到|没有(这个|该)|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应",
     )
 });
 
@@ -253,7 +253,7 @@ static PROHIBITION: LazyLock<Regex> =
 /// linking words ("ok, now also run it").
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
+        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|sip|lalu|terus|sekarang|vale|bueno|ahora|agora|então|entao|bon|alors|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
     )
 });
 
@@ -772,6 +772,11 @@ fn imperative(word: &str) -> bool {
             return true;
         }
     }
+    // Indonesian asks with a verb in -kan: "implementasikan",
+    // "kerjakan", "tampilkan".
+    if word.is_ascii() && word.len() >= 7 && word.ends_with("kan") {
+        return true;
+    }
     let typed_without_accents = if word.is_ascii() {
         UNACCENTED.contains(word)
     } else {
@@ -862,7 +867,7 @@ fn question_mark(text: &str) -> bool {
 /// option).
 static OWN_SETUP: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"^\s*(第[一二三四五六七八九十]\s*)?我(们)?的[^，。？?！!,]{0,20}(是|为|没有|只有|有|在)[^，。？?！!,]",
+        r"^\s*(\d+[.、)]\s*|第[一二三四五六七八九十]\s*)?我(们)?的[^，。？?！!,]{0,20}(是|为|没有|只有|有|在)[^，。？?！!,]",
     )
 });
 
@@ -1401,6 +1406,9 @@ mod tests {
         );
         assert_eq!(why("can you make the footer blue?"), [Ok(())]);
         assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
+        assert_eq!(why("oke kerjakan 1 dan 2"), [Ok(())]);
+        assert_eq!(why("并且比例只能调整统一比例。"), [Ok(())]);
+        assert_eq!(why("导出Excel——没有这个导出的选项"), [Ok(())]);
         // Portuguese: a to-do in the infinitive, a limit, a defect; a
         // list item ending in a semicolon is prose, not code.
         assert_eq!(why("criar um plano de execução"), [Ok(())]);
