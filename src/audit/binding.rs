@@ -554,8 +554,11 @@ pub(crate) fn words_bind(
         return Err(NotBinding::Fragment);
     }
     // The items of a list the user wrote are its requirements, numbered
-    // as Markdown does or as Chinese does ("1、", "3.1、").
-    if unit.shape == Shape::Item || CJK_ITEM.is_match(text) {
+    // as Markdown does or as Chinese does ("1、", "3.1、"); but an item
+    // that states in the polite declarative of Korean or Japanese
+    // ("…충돌을 원천 차단합니다.", "…を保存します。") describes, as a lesson
+    // or a report does, and asks nothing.
+    if (unit.shape == Shape::Item || CJK_ITEM.is_match(text)) && !POLITE_STATEMENT.is_match(text) {
         return Ok(());
     }
     // A defect reported is a fix asked for.
@@ -1318,6 +1321,11 @@ static CHAT_SAID: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A statement closed in the polite declarative of Korean (`-ㅂ니다`,
+/// `-습니다`) or Japanese (`です`, `ます`).
+static POLITE_STATEMENT: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(니다|です|ます)[.。!！]?\s*$"));
+
 /// What a line of a log opens with in brackets: the process or the
 /// worker that wrote it.
 static STAMP: LazyLock<Regex> = LazyLock::new(|| pattern(r"^\s*[(\[][^()\[\]\n]{2,40}[)\]]"));
@@ -1407,6 +1415,12 @@ mod tests {
         assert_eq!(why("can you make the footer blue?"), [Ok(())]);
         assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
         assert_eq!(why("oke kerjakan 1 dan 2"), [Ok(())]);
+        // A lesson's list states; the user's list asks.
+        assert_eq!(
+            why("- 프로젝트별로 독립된 실행 환경을 구축하여, 버전 충돌을 원천 차단합니다."),
+            [Err(NotBinding::Remark)]
+        );
+        assert_eq!(why("- 테스트는 반드시 통과해야 합니다."), [Ok(())]);
         assert_eq!(why("并且比例只能调整统一比例。"), [Ok(())]);
         assert_eq!(why("导出Excel——没有这个导出的选项"), [Ok(())]);
         // Portuguese: a to-do in the infinitive, a limit, a defect; a
