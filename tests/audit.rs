@@ -179,19 +179,18 @@ fn a_folder_streams_one_line_per_compaction() {
         assert!(errors.is_empty(), "{errors:?}");
     }
     // Every session of the folder is in it, whatever order the cores finished in.
-    let mut files: Vec<&str> = lines
-        .iter()
-        .filter_map(|l| l["source_file"].as_str())
-        .collect();
-    files.sort();
-    files.dedup();
-    let mut whole_files: Vec<&str> = events
+    assert_eq!(files_of(&lines), files_of(events));
+}
+
+/// The session files audited events come from, each once, in order.
+fn files_of(events: &[Value]) -> Vec<&str> {
+    let mut files: Vec<&str> = events
         .iter()
         .filter_map(|e| e["source_file"].as_str())
         .collect();
-    whole_files.sort();
-    whole_files.dedup();
-    assert_eq!(files, whole_files);
+    files.sort();
+    files.dedup();
+    files
 }
 
 #[test]

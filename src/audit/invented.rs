@@ -91,7 +91,13 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
     }
     // Words can support words only in one language: a summary in English
     // of what the user typed in German shares none of them.
-    let same_language = english(said.iter().map(|(text, _)| text.as_str())) && english([summary]);
+    let (typed, summarized) = (
+        language(said.iter().map(|(text, _)| text.as_str())),
+        language([summary]),
+    );
+    // The patterns that find a claim are English's: a summary in another
+    // language, or of words typed in one, is not judged.
+    let same_language = typed == Language::English && summarized == Language::English;
     // The words the user typed, as typed, for labels they misspelled.
     let tokens = std::cell::LazyCell::new(|| {
         said.iter()
@@ -218,10 +224,21 @@ fn label_heard(
     heard * 2 >= words.content.len()
 }
 
-/// Whether texts are written in English rather than German, Portuguese,
-/// Spanish or French: more of English's commonest function words than of
-/// theirs.
-fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
+/// The language words can support words in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Language {
+    English,
+    /// Chinese, Japanese or Korean.
+    Cjk,
+    /// German, Portuguese, Spanish, French, Indonesian, …
+    Other,
+}
+
+/// Which language texts are written in: Chinese, Japanese or Korean when
+/// their characters (a word for every two) outnumber English's commonest
+/// function words, else English when those outnumber the others' function
+/// words and those characters together.
+fn language<'t>(texts: impl IntoIterator<Item = &'t str>) -> Language {
     #[rustfmt::skip]
     const ENGLISH: &[&str] = &[
         "the", "to", "and", "of", "a", "in", "is", "it", "you", "that", "for", "on", "with",
@@ -238,10 +255,9 @@ fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
         "saya", "aku", "nya", "juga", "atau", "bisa", "sudah", "akan", "jangan", "tolong", "klo",
         "kalau",
     ];
-    let (mut english, mut other) = (0usize, 0usize);
+    let (mut english, mut other, mut cjk) = (0usize, 0usize, 0usize);
     for text in texts {
-        // Chinese, Japanese and Korean: a word for every two characters.
-        other += text
+        cjk += text
             .chars()
             .filter(|&c| {
                 matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}')
@@ -262,7 +278,13 @@ fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
     }
     // Code and paths hold few words of any language: only the function
     // words of the languages say which one it is.
-    english >= other
+    if cjk > english && cjk >= other {
+        Language::Cjk
+    } else if english >= other + cjk {
+        Language::English
+    } else {
+        Language::Other
+    }
 }
 
 /// The share of `words` that the [`TOGETHER`] messages of `said` that hold
