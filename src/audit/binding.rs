@@ -1038,10 +1038,15 @@ fn pasted_line(line: &str) -> bool {
     if !PASTED_LINE.is_match(line) {
         return false;
     }
+    // What the line says before its semicolon and a closing bracket: a
+    // remark in brackets ends prose too ("Rede externa network_public
+    // (overlay);"), a call ends code ("console.log(total);").
+    let body = line.trim_end().trim_end_matches(';').trim_end_matches(')');
     let words_ending_in_semicolon = line.trim_end().ends_with(';')
-        && !PASTED_LINE.is_match(line.trim_end().trim_end_matches(';'))
+        && !PASTED_LINE.is_match(body)
         && word_count(line) >= 3
-        && !line.contains(['(', ')', '=', '{', '}', '[', ']']);
+        && !line.contains(['=', '{', '}', '[', ']'])
+        && !CALL.is_match(line);
     !words_ending_in_semicolon
 }
 
@@ -1326,6 +1331,9 @@ static CHAT_SAID: LazyLock<Regex> = LazyLock::new(|| {
 static POLITE_STATEMENT: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(니다|です|ます)[.。!！]?\s*$"));
 
+/// A call written as code does: a name with its bracket right after it.
+static CALL: LazyLock<Regex> = LazyLock::new(|| pattern(r"[\w.]\("));
+
 /// What a line of a log opens with in brackets: the process or the
 /// worker that wrote it.
 static STAMP: LazyLock<Regex> = LazyLock::new(|| pattern(r"^\s*[(\[][^()\[\]\n]{2,40}[)\]]"));
@@ -1427,6 +1435,11 @@ mod tests {
         // list item ending in a semicolon is prose, not code.
         assert_eq!(why("criar um plano de execução"), [Ok(())]);
         assert_eq!(why("- Apenas 1 réplica de cada serviço;"), [Ok(())]);
+        assert_eq!(why("- Rede externa network_public (overlay);"), [Ok(())]);
+        assert_eq!(
+            why("- console.log(total);\n- await save(order);"),
+            [Err(NotBinding::Pasted), Err(NotBinding::Pasted)]
+        );
         assert_eq!(why("Sem volumes (services stateless)."), [Ok(())]);
         assert_eq!(why("parou de funcoonar tudo novamente"), [Ok(())]);
         // Inside another word it is no defect: "cerrado" (closed) holds
