@@ -90,14 +90,10 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
         all.extend(words);
     }
     // Words can support words only in one language: a summary in English
-    // of what the user typed in German shares none of them.
-    let (typed, summarized) = (
-        language(said.iter().map(|(text, _)| text.as_str())),
-        language([summary]),
-    );
-    // The patterns that find a claim are English's: a summary in another
-    // language, or of words typed in one, is not judged.
-    let same_language = typed == Language::English && summarized == Language::English;
+    // of what the user typed in German shares none of them. The patterns
+    // that find a claim are English's: a summary in another language, or
+    // of words typed in one, is not judged.
+    let same_language = english(said.iter().map(|(text, _)| text.as_str())) && english([summary]);
     // The words the user typed, as typed, for labels they misspelled.
     let tokens = std::cell::LazyCell::new(|| {
         said.iter()
@@ -224,21 +220,11 @@ fn label_heard(
     heard * 2 >= words.content.len()
 }
 
-/// The language words can support words in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Language {
-    English,
-    /// Chinese, Japanese or Korean.
-    Cjk,
-    /// German, Portuguese, Spanish, French, Indonesian, …
-    Other,
-}
-
-/// Which language texts are written in: Chinese, Japanese or Korean when
-/// their characters (a word for every two) outnumber English's commonest
-/// function words, else English when those outnumber the others' function
-/// words and those characters together.
-fn language<'t>(texts: impl IntoIterator<Item = &'t str>) -> Language {
+/// Whether texts are written in English: more of English's commonest
+/// function words than of German's, Portuguese's, Spanish's, French's or
+/// Indonesian's, and than the words of Chinese, Japanese or Korean (one
+/// for every two of their characters), together.
+fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
     #[rustfmt::skip]
     const ENGLISH: &[&str] = &[
         "the", "to", "and", "of", "a", "in", "is", "it", "you", "that", "for", "on", "with",
@@ -278,13 +264,7 @@ fn language<'t>(texts: impl IntoIterator<Item = &'t str>) -> Language {
     }
     // Code and paths hold few words of any language: only the function
     // words of the languages say which one it is.
-    if cjk > english && cjk >= other {
-        Language::Cjk
-    } else if english >= other + cjk {
-        Language::English
-    } else {
-        Language::Other
-    }
+    english >= other + cjk
 }
 
 /// The share of `words` that the [`TOGETHER`] messages of `said` that hold
