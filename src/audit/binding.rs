@@ -1167,25 +1167,24 @@ impl<'a> Prose<'a> {
         // What a process stamps its log lines with ("(APIServer
         // pid=75986)", "[worker-1]"), on three lines or more: each of them
         // is its output.
+        let line_stamps: Vec<Option<&str>> = text
+            .split_inclusive('\n')
+            .map(|line| STAMP.find(line).map(|stamp| stamp.as_str().trim()))
+            .collect();
         let mut stamps = std::collections::HashMap::<&str, usize>::new();
-        for line in text.lines() {
-            if let Some(stamp) = STAMP.find(line) {
-                *stamps.entry(stamp.as_str().trim()).or_default() += 1;
-            }
+        for stamp in line_stamps.iter().flatten() {
+            *stamps.entry(stamp).or_default() += 1;
         }
-        let stamped = |line: &str| {
-            STAMP
-                .find(line)
-                .is_some_and(|stamp| stamps.get(stamp.as_str().trim()).is_some_and(|&n| n >= 3))
-        };
-        let mut stamped_lines = Vec::new();
+        let stamped_lines: Vec<bool> = line_stamps
+            .iter()
+            .map(|stamp| stamp.is_some_and(|stamp| stamps.get(stamp).is_some_and(|&n| n >= 3)))
+            .collect();
         // Another assistant's answer in a chat copied whole: where it
         // started, and those closed.
         let (mut answer_from, mut chat_answers) = (None::<usize>, Vec::new());
         let mut at = 0;
         for line in text.split_inclusive('\n') {
             starts.push(at);
-            stamped_lines.push(stamped(line));
             if let Some(said) = CHAT_SAID.captures(line) {
                 if said.name("assistant").is_some() {
                     answer_from.get_or_insert(at);
