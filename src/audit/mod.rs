@@ -576,7 +576,7 @@ pub(crate) fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed
 /// Whether `at` opens its line of `text`: only white space, or a list
 /// marker, before it.
 fn opens_line(text: &str, at: usize) -> bool {
-    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let start = units::line_start(text, at);
     text[start..at].chars().all(|c| {
         c.is_whitespace() || matches!(c, '-' | '*' | '+' | '.' | ')') || c.is_ascii_digit()
     })

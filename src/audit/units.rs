@@ -260,7 +260,7 @@ fn heading_level(line: &str) -> usize {
 /// with `#` for bullets ("# every module follows one standard"), not a
 /// heading.
 pub(crate) fn heading_at(text: &str, at: usize) -> Option<(Range<usize>, usize, bool)> {
-    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let start = line_start(text, at);
     let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
     let level = heading_level(&text[start..end]);
     if level == 0 {
@@ -268,7 +268,7 @@ pub(crate) fn heading_at(text: &str, at: usize) -> Option<(Range<usize>, usize, 
     }
     let before = start
         .checked_sub(1)
-        .map(|newline| &text[text[..newline].rfind('\n').map_or(0, |n| n + 1)..newline]);
+        .map(|newline| &text[line_start(text, newline)..newline]);
     let after = text
         .get(end + 1..)
         .map(|rest| rest.split('\n').next().unwrap_or_default());
@@ -277,6 +277,11 @@ pub(crate) fn heading_at(text: &str, at: usize) -> Option<(Range<usize>, usize, 
         .flatten()
         .any(|line| heading_level(line) == level);
     Some((start..end, level, bullet))
+}
+
+/// Where the line that holds `at` starts.
+pub(crate) fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |n| n + 1)
 }
 
 /// A heading that is a `#` bullet ([`heading_at`]): its text without the
