@@ -147,13 +147,13 @@ fn main() {
 
 /// How each event answers when it works on this workload: its exit status
 /// and words its output holds. The ledger's commitments take about 25
-/// tokens each: 1,000 fit a compaction's budget and it goes on; 10,000 do
-/// not, and it is refused.
+/// tokens each: 1,000 fit a compaction's budget and it goes on, the
+/// compactor asked to keep them; 10,000 do not, and it is refused.
 fn expected(event: &str, commitments: usize) -> (i32, &'static str) {
     match event {
         "UserPromptSubmit" => (0, ""),
         "PostToolUse" => (0, ""),
-        "PreCompact" if commitments <= 2_000 => (0, ""),
+        "PreCompact" if commitments <= 2_000 => (0, "ctxguard: the user set or confirmed"),
         "PreCompact" => (2, "blocked this compaction"),
         "PostCompact" => (2, "lost"),
         "SessionStart" => (0, "re-injected after compaction"),

@@ -398,6 +398,7 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
                 max_ledger_bytes: ctxguard::DEFAULT_MAX_LEDGER_BYTES,
                 echo: false,
                 written_for: None,
+                check_summary: false,
                 access: ctxguard::Access::default(),
             });
             let reply = ctxguard::hook_reply(&report);

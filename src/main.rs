@@ -274,6 +274,11 @@ enum Command {
         /// the guard can do.
         #[arg(long, value_name = "VERSION")]
         claude_version: Option<String>,
+        /// SessionStart: no PostCompact hook checks summaries here (the
+        /// plugin, Claude Code before 2.1.76); check the compaction's
+        /// summary from the transcript after it.
+        #[arg(long)]
+        check_summary: bool,
     },
     /// Read and change a session's commitment ledger.
     Ledger {
@@ -878,6 +883,7 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
             ledger,
             echo,
             claude_version,
+            check_summary,
         } => {
             let event: HookEvent = event.into();
             // A bad cap is the default; an unreadable payload file is a
@@ -915,6 +921,7 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                 written_for: claude_version
                     .as_deref()
                     .and_then(ctxguard::RuntimeVersion::parse),
+                check_summary,
                 access,
             };
             Ok(status(ctxguard::emit_hook(&ctxguard::run_hook(&request))))

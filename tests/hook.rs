@@ -125,7 +125,20 @@ fn every_documented_payload_is_handled_and_never_fails_the_session() {
         // Only PostCompact reports a loss with exit 2 (its stderr reaches the user).
         let expected = if name == "PostCompact" { 2 } else { 0 };
         assert_eq!(output.status, expected, "{name}: {}", output.stderr);
-        if !output.stdout.trim().is_empty() {
+        if name.starts_with("PreCompact") {
+            // Plain text, which Claude Code appends to the compaction's
+            // instructions: the commitments recorded so far.
+            assert!(
+                output
+                    .stdout
+                    .starts_with("ctxguard: the user set or confirmed")
+                    && output
+                        .stdout
+                        .contains("- We need a migration for the users table.\n"),
+                "{name}: {}",
+                output.stdout
+            );
+        } else if !output.stdout.trim().is_empty() {
             serde_json::from_str::<Value>(&output.stdout)
                 .unwrap_or_else(|e| panic!("{name}: stdout is not JSON ({e}): {}", output.stdout));
         }
@@ -285,6 +298,10 @@ fn pre_compact_blocks_what_cannot_fit_and_says_whether_the_block_holds() {
         session.hook("UserPromptSubmit", &payload, &[]);
         let output = session.fixture("PreCompact-manual");
         assert_eq!(output.status, 2, "{label}");
+        assert_eq!(
+            output.stdout, "",
+            "{label}: a refused compaction is asked nothing"
+        );
         shown.push_str(&format!("--- {label} ---\n{}", output.stderr));
         // The snapshot is in the ledger, marked blocked.
         let ledger =
@@ -318,6 +335,28 @@ fn pre_compact_blocks_what_cannot_fit_and_says_whether_the_block_holds() {
     session.fixture("UserPromptSubmit");
     let output = session.fixture("PreCompact-auto");
     assert_eq!(output.status, 0, "{}", output.stderr);
+}
+
+#[test]
+fn pre_compact_asks_the_compactor_to_keep_every_active_commitment_word_for_word() {
+    let session = Session::new().with_transcript("transcript-2.1.226.jsonl");
+    session.hook(
+        "UserPromptSubmit",
+        r#"{"session_id":"5e55-0001","prompt":"pin constraint no-drop: Do not drop columns.\npin identifier parser: src/legacy/parser_v2.py"}"#,
+        &[],
+    );
+    let output = session.fixture("PreCompact-manual");
+    assert_eq!(output.status, 0, "{}", output.stderr);
+    // Plain text (Claude Code appends standard output to the compaction's
+    // instructions), each commitment on a line of its own, as typed.
+    for line in [
+        "- [no-drop] Do not drop columns.\n",
+        "- [parser] src/legacy/parser_v2.py\n",
+        "- Keep the parser at src/legacy/parser_v2.py for now.\n",
+    ] {
+        assert!(output.stdout.contains(line), "{line}: {}", output.stdout);
+    }
+    insta::assert_snapshot!("pre_compact_instructions", output.stdout);
 }
 
 #[test]
@@ -1010,6 +1049,11 @@ fn init_writes_what_the_claude_code_version_runs() {
     let old = init(&["--claude-version", "2.0.76"]);
     assert_eq!(old.status, 0, "{}", old.stderr);
     assert!(!events().contains(&"PostCompact".to_owned()));
+    // Where no PostCompact hook checks summaries, SessionStart and the
+    // next prompt do.
+    let commands =
+        || std::fs::read_to_string(dir.path().join(".claude/settings.json")).expect("read");
+    assert_eq!(commands().matches(" --check-summary").count(), 2);
     insta::assert_snapshot!(
         "init_for_2_0_76",
         old.stdout.replace(&dir.path().display().to_string(), "DIR")
@@ -1020,6 +1064,7 @@ fn init_writes_what_the_claude_code_version_runs() {
         "{}",
         new.stdout
     );
+    assert!(!commands().contains("--check-summary"));
     // Not known: what every version runs.
     let unknown = init(&[]);
     assert!(!events().contains(&"PostCompact".to_owned()));
@@ -1294,4 +1339,91 @@ fn what_does_not_bind_is_never_given_back_as_a_commitment() {
     for spent in ["where we at?", "thanks!", "\n- ok\n"] {
         assert!(!context.contains(spent), "{spent:?} re-injected: {context}");
     }
+}
+
+/// Where no PostCompact hook checks the summary (the plugin; Claude Code
+/// before 2.1.76), SessionStart checks it, or, when the client writes it
+/// to the transcript after SessionStart runs (2.0.76 does), the next
+/// prompt does: once, and never judging what was said after it.
+#[test]
+fn without_post_compact_the_summary_is_checked_once_after_the_compaction() {
+    let real = std::fs::read_to_string("tests/fixtures/runtimes/claude-code-2.0.76/guard.jsonl")
+        .expect("the real 2.0.76 transcript");
+    let lines: Vec<&str> = real.lines().collect();
+    let session = Session::new();
+    let up_to = |n: usize| {
+        std::fs::write(&session.transcript, lines[..n].join("\n") + "\n").expect("written");
+    };
+    let check = ["--check-summary"];
+    let prompt = |text: &str| {
+        json!({"session_id": "5e55-0001", "transcript_path": "TRANSCRIPT", "hook_event_name": "UserPromptSubmit", "prompt": text}).to_string()
+    };
+    // The first prompt, and the compaction: line 11 is its boundary, 12 its summary.
+    up_to(2);
+    let first = lines[1];
+    let typed: Value = serde_json::from_str(first).expect("JSON");
+    let typed = typed["message"]["content"]
+        .as_str()
+        .expect("the first prompt");
+    assert_eq!(
+        session
+            .hook("UserPromptSubmit", &prompt(typed), &check)
+            .status,
+        0
+    );
+    up_to(10);
+    assert_eq!(session.fixture("PreCompact-manual").status, 0);
+    let payload = std::fs::read_to_string(Path::new(FIXTURES).join("SessionStart-compact.json"))
+        .expect("fixture");
+    let checks = || {
+        std::fs::read_to_string(session.ledger_dir().join("5e55-0001.jsonl"))
+            .expect("ledger")
+            .lines()
+            .filter(|l| l.contains(r#""event":"verified""#))
+            .count()
+    };
+    // SessionStart before the summary reached the transcript: nothing to
+    // check yet, the commitments given back all the same.
+    let start = session.hook("SessionStart", &payload, &check);
+    assert_eq!(start.status, 0, "{}", start.stderr);
+    let reply: Value = serde_json::from_str(&start.stdout).expect("JSON");
+    assert!(reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .is_some_and(|c| c.contains("Do not drop columns.")));
+    assert!(reply.get("systemMessage").is_none(), "{reply}");
+    assert_eq!(checks(), 0);
+    // The next prompt: the summary is there; checked, and the user told.
+    up_to(17);
+    let next = session.hook(
+        "UserPromptSubmit",
+        &prompt("Add an index on orders.created_at."),
+        &check,
+    );
+    assert_eq!(next.status, 0, "{}", next.stderr);
+    let told = system_message(&next);
+    assert!(
+        told.starts_with("ctxguard: the compaction summary lost 2 and altered 1 of 5 commitments")
+            && told.contains("lost     [constraint] Do not drop columns.")
+            && told.contains("lost     [decision] Which database should the tests use? → SQLite")
+            && told.contains("altered  [identifier] src/legacy/parser_v2.py"),
+        "{told}"
+    );
+    assert!(!told.contains("Add an index"), "{told}");
+    assert_eq!(checks(), 1);
+    // Once.
+    let again = session.hook(
+        "UserPromptSubmit",
+        &prompt("Now write the migration test."),
+        &check,
+    );
+    assert_eq!(again.stdout, "");
+    assert_eq!(checks(), 1);
+    // Without the flag (a PostCompact hook checks), the prompt checks nothing.
+    let session = Session::new();
+    std::fs::write(&session.transcript, lines[..17].join("\n") + "\n").expect("written");
+    session.hook("UserPromptSubmit", &prompt(typed), &[]);
+    session.fixture("PreCompact-manual");
+    std::fs::write(&session.transcript, real.clone()).expect("written");
+    let quiet = session.hook("UserPromptSubmit", &prompt("Run the tests."), &[]);
+    assert_eq!(quiet.stdout, "");
 }

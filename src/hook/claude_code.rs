@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::ledger::{Check, Commitment, Entry, Ledger, Snapshot, Source, State};
 use super::payload::Payload;
-use super::reinject::{reinject, HEAD as REINJECTION_HEAD};
+use super::reinject::{instructions, reinject, HEAD as REINJECTION_HEAD};
 use super::{Blocked, Gate, HookEvent, Judged, Outcome, Unpinned};
 use crate::audit::{self, After, Outcome as Kept};
 use crate::buffer::plan::{Entry as PlanEntry, Plan, PlanRegion};
@@ -19,7 +19,7 @@ use crate::buffer::trace::Derived;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::facts::Version;
 use crate::import::classify::answer_kind;
-use crate::import::claude_code::current;
+use crate::import::claude_code::{current, Current, LastSummary};
 use crate::import::{Origin, ANSWER_MARK};
 use crate::policy::Policy;
 use crate::source::{Access, Spanned};
@@ -63,27 +63,35 @@ impl PolicyOnce<'_> {
     }
 }
 
-/// Runs `event` for `payload` against `ledger`; `written_for` is the
-/// version `init` wrote the hooks for.
+/// How the hooks were installed, as their command lines say.
+pub(super) struct Guard<'a> {
+    /// The version `init` wrote the hooks for.
+    pub written_for: Option<&'a Version>,
+    /// No PostCompact hook checks summaries (a plugin, a version before
+    /// 2.1.76): SessionStart(`compact`) checks the summary instead.
+    pub check_summary: bool,
+}
+
+/// Runs `event` for `payload` against `ledger`, the hooks installed as
+/// `guard` says.
 pub(super) fn handle(
     event: HookEvent,
     payload: &Payload,
     ledger: &Ledger,
     policy: &PolicyOnce<'_>,
-    written_for: Option<&Version>,
+    guard: &Guard<'_>,
     access: &Access,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
+    let written_for = guard.written_for;
     match event {
-        HookEvent::UserPromptSubmit => prompt(payload, ledger, policy, problems),
+        HookEvent::UserPromptSubmit => prompt(payload, ledger, policy, guard, access, problems),
         HookEvent::PostToolUse => tool(payload, ledger, policy, access, problems),
         HookEvent::PreCompact => {
             pre_compact(payload, ledger, policy, written_for, access, problems)
         }
         HookEvent::PostCompact => post_compact(payload, ledger, problems),
-        HookEvent::SessionStart => {
-            session_start(payload, ledger, policy, written_for, access, problems)
-        }
+        HookEvent::SessionStart => session_start(payload, ledger, policy, guard, access, problems),
     }
 }
 
@@ -101,6 +109,8 @@ fn prompt(
     payload: &Payload,
     ledger: &Ledger,
     policy: &PolicyOnce<'_>,
+    guard: &Guard<'_>,
+    access: &Access,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
     let Some(prompt) = payload.prompt.as_deref() else {
@@ -117,7 +127,22 @@ fn prompt(
         ..Source::default()
     };
     let (commitments, typed) = typed(policy, prompt, &source);
-    let (recorded, _) = record(ledger, commitments, Said::Now, problems)?;
+    let (recorded, state) = record(ledger, commitments, Said::Now, problems)?;
+    // The last compaction's summary, when SessionStart could not check it
+    // (the client writes it to the transcript after that hook runs).
+    let told = if guard.check_summary && pending(&state) {
+        let transcript = payload.transcript_path.as_ref().and_then(|path| {
+            crate::source::read::read_session(std::path::Path::new(path), access)
+                .ok()
+                .map(|file| current(&file))
+        });
+        transcript
+            .as_ref()
+            .and_then(|t| unchecked(&state, t))
+            .and_then(|summary| check_summary(ledger, &state, summary, problems).1)
+    } else {
+        None
+    };
     Ok(Outcome::Recorded {
         recorded,
         unknown: typed
@@ -129,6 +154,7 @@ fn prompt(
             })
             .collect(),
         material: typed.material,
+        told,
     })
 }
 
@@ -267,6 +293,7 @@ fn tool(
         recorded,
         unknown: Vec::new(),
         material: 0,
+        told: None,
     })
 }
 
@@ -308,7 +335,8 @@ fn answers(payload: &Payload) -> Vec<(String, String)> {
 /// PreCompact: brings the ledger level with the transcript (prompts typed
 /// before the hooks were installed, answers without a PostToolUse hook),
 /// snapshots it, and blocks the compaction when the active commitments
-/// alone do not fit the policy's commitment budget.
+/// alone do not fit the policy's commitment budget; else gives the
+/// compactor the active commitments to keep word for word.
 fn pre_compact(
     payload: &Payload,
     ledger: &Ledger,
@@ -357,6 +385,15 @@ fn pre_compact(
         blocked,
     };
     ledger.append(vec![Entry::Compacted(snapshot.clone())])?;
+    // A compaction that goes ahead is asked to keep every active
+    // commitment; one refused is not asked anything.
+    let instructions = if blocked {
+        None
+    } else {
+        let active: Vec<_> = state.active().collect();
+        let kinds: Vec<String> = policy.kinds.iter().map(|k| k.name.clone()).collect();
+        instructions(&active, &kinds, &ledger.session)
+    };
     Ok(Outcome::Snapshot {
         snapshot,
         caught_up: caught_up.len(),
@@ -364,6 +401,7 @@ fn pre_compact(
             gate,
             reason: reason.unwrap_or_default(),
         }),
+        instructions,
     })
 }
 
@@ -466,17 +504,36 @@ fn post_compact(
         return Ok(Outcome::Quiet);
     };
     let state = read(ledger, problems)?;
+    let (judged, invented) = judge(summary, &state, u64::MAX);
+    record_check(
+        ledger,
+        payload.trigger.clone(),
+        summary,
+        &judged,
+        &invented,
+        problems,
+    );
+    Ok(Outcome::Verified { judged, invented })
+}
+
+/// `summary` against every active commitment of `state` recorded before
+/// ledger line `before`, as the audit judges; and what it says the user
+/// wants that none of them supports.
+fn judge(summary: &str, state: &State, before: u64) -> (Vec<Judged>, Vec<audit::Invented>) {
     let after = After::new(summary, []);
+    let said: Vec<&super::Active> = state
+        .commitments
+        .iter()
+        .filter(|a| a.line < before)
+        .collect();
     // Only what the user typed supports what a summary says they want; the
     // words of each commitment are made once, for both. Each commitment is
     // judged on its own, on all cores.
-    let support: Vec<(String, Words)> = state
-        .commitments
+    let support: Vec<(String, Words)> = said
         .par_iter()
         .map(|a| (a.commitment.text.clone(), Words::of(&a.commitment.text)))
         .collect();
-    let judged: Vec<Judged> = state
-        .commitments
+    let judged: Vec<Judged> = said
         .par_iter()
         .zip(&support)
         .filter(|(a, _)| a.is_active())
@@ -493,6 +550,20 @@ fn post_compact(
         })
         .collect();
     let invented = audit::invented(&support, summary, 0);
+    (judged, invented)
+}
+
+/// The check of one summary, appended to the ledger; the check is said
+/// even when the ledger cannot record it (full, or unusable): the record
+/// is the lesser loss.
+fn record_check(
+    ledger: &Ledger,
+    trigger: Option<String>,
+    summary: &str,
+    judged: &[Judged],
+    invented: &[audit::Invented],
+    problems: &mut Vec<Diagnostic>,
+) -> Check {
     let ids = |outcome: Kept| {
         judged
             .iter()
@@ -501,7 +572,7 @@ fn post_compact(
             .collect::<Vec<_>>()
     };
     let check = Check {
-        trigger: payload.trigger.clone(),
+        trigger,
         summary: super::ledger::hash(summary),
         verbatim: ids(Kept::Verbatim).len(),
         paraphrased: ids(Kept::Paraphrased).len(),
@@ -512,9 +583,7 @@ fn post_compact(
             .map(|i| super::ledger::hash(&i.text))
             .collect(),
     };
-    // What the summary lost is said even when the ledger cannot record
-    // the check (full, or unusable): the record is the lesser loss.
-    if let Err(error) = ledger.append(vec![Entry::Verified(check)]) {
+    if let Err(error) = ledger.append(vec![Entry::Verified(check.clone())]) {
         problems.push(match error {
             super::ledger::LedgerError::Full(diagnostic) => *diagnostic,
             other => Diagnostic::new(
@@ -523,7 +592,7 @@ fn post_compact(
             ),
         });
     }
-    Ok(Outcome::Verified { judged, invented })
+    check
 }
 
 /// SessionStart. After a compaction (`compact`), the active commitments
@@ -537,7 +606,7 @@ fn session_start(
     payload: &Payload,
     ledger: &Ledger,
     policy: &PolicyOnce<'_>,
-    written_for: Option<&Version>,
+    guard: &Guard<'_>,
     access: &Access,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
@@ -551,7 +620,7 @@ fn session_start(
         .as_ref()
         .and_then(|t| t.version.as_deref())
         .and_then(Version::parse);
-    let notice = match (written_for, &running) {
+    let mut notice = match (guard.written_for, &running) {
         (Some(written), Some(running)) => version_notice(written, running),
         _ => None,
     };
@@ -563,26 +632,82 @@ fn session_start(
             .is_some_and(|given| !given.iter().any(|g| g.starts_with(REINJECTION_HEAD))),
         _ => false,
     };
-    let reinjection = if give_back {
-        let policy = policy.get()?;
-        let state = read(ledger, problems)?;
-        let active: Vec<_> = state.active().collect();
-        let kinds: Vec<String> = policy.kinds.iter().map(|k| k.name.clone()).collect();
-        reinject(
-            &active,
-            &kinds,
-            &ledger.session,
-            state.check.as_ref(),
-            notice.as_deref(),
-        )
-    } else {
-        None
-    };
+    if !give_back {
+        return Ok(notice.map_or(Outcome::Quiet, Outcome::Notice));
+    }
+    let policy = policy.get()?;
+    let state = read(ledger, problems)?;
+    let active: Vec<_> = state.active().collect();
+    let kinds: Vec<String> = policy.kinds.iter().map(|k| k.name.clone()).collect();
+    // Where no PostCompact hook checks the summary, this compaction's is
+    // checked here, once, from the transcript, when the client has written
+    // it there already (else at the next prompt).
+    let mut check = state.check.clone();
+    let summary = transcript.as_ref().and_then(|t| unchecked(&state, t));
+    if let (true, Some("compact"), Some(summary)) = (guard.check_summary, source, summary) {
+        let (done, told) = check_summary(ledger, &state, summary, problems);
+        check = Some(done);
+        if let Some(told) = told {
+            notice = Some(match notice {
+                Some(version) => format!("{told}\n{version}"),
+                None => told,
+            });
+        }
+    }
+    let reinjection = reinject(
+        &active,
+        &kinds,
+        &ledger.session,
+        check.as_ref(),
+        notice.as_deref(),
+    );
     Ok(match (reinjection, notice) {
         (Some(reinjection), _) => Outcome::Reinjected(reinjection),
         (None, Some(notice)) => Outcome::Notice(notice),
         (None, None) => Outcome::Quiet,
     })
+}
+
+/// Whether the ledger's last compaction went ahead and nobody has checked
+/// its summary yet.
+fn pending(state: &State) -> bool {
+    state.check.is_none() && state.snapshot.as_ref().is_some_and(|s| !s.blocked)
+}
+
+/// The summary of the compaction the ledger last snapshotted, when the
+/// transcript holds it (written after the snapshot's lines) and it is not
+/// checked yet: an older summary is never judged as this one.
+fn unchecked<'t>(state: &State, transcript: &'t Current) -> Option<&'t LastSummary> {
+    let snapshot = state.snapshot.as_ref()?;
+    let summary = transcript.summary.as_ref()?;
+    (pending(state) && summary.line > snapshot.transcript_lines.unwrap_or(0)).then_some(summary)
+}
+
+/// Checks `summary`, records the check, and says what it lost, altered
+/// or invented (`None`: all kept).
+fn check_summary(
+    ledger: &Ledger,
+    state: &State,
+    summary: &LastSummary,
+    problems: &mut Vec<Diagnostic>,
+) -> (Check, Option<String>) {
+    // What was said since the compaction is not the summary's to keep.
+    let (judged, invented) = judge(&summary.text, state, state.snapshot_line);
+    let check = record_check(
+        ledger,
+        summary.trigger.clone(),
+        &summary.text,
+        &judged,
+        &invented,
+        problems,
+    );
+    let harmed = !check.lost.is_empty() || !check.altered.is_empty() || !invented.is_empty();
+    let told = harmed.then(|| {
+        super::check_told(&judged, &invented, &ledger.session, super::Then::GivenBack)
+            .trim_end()
+            .to_owned()
+    });
+    (check, told)
 }
 
 /// What the user is told when `running` can do what `written` could not,

@@ -152,6 +152,13 @@ pub(crate) fn hook_command(
     if let Some(version) = version {
         words.extend(["--claude-version".to_owned(), version.to_string()]);
     }
+    // Where no PostCompact hook is written, SessionStart checks the summary
+    // (or the next prompt, when the client writes it after SessionStart).
+    if matches!(event, HookEvent::SessionStart | HookEvent::UserPromptSubmit)
+        && !wanted(HookEvent::PostCompact, version)
+    {
+        words.push("--check-summary".to_owned());
+    }
     shell_words::join(words)
 }
 
@@ -213,10 +220,10 @@ pub(crate) fn parse_ours(command: &str) -> Option<OurHook> {
     let mut claude_version = None;
     let mut options = rest.iter();
     while let Some(option) = options.next() {
-        let value = options.next()?;
         match option.as_str() {
-            "--policy" => policy = Some(value.clone()),
-            "--claude-version" => claude_version = Some(Version::parse(value)?),
+            "--check-summary" => {}
+            "--policy" => policy = Some(options.next()?.clone()),
+            "--claude-version" => claude_version = Some(Version::parse(options.next()?)?),
             _ => return None,
         }
     }

@@ -278,6 +278,9 @@ pub struct State {
     pub commitments: Vec<Active>,
     /// The last `compacted` record.
     pub snapshot: Option<Snapshot>,
+    /// Its line in the ledger: what was recorded after it was said after
+    /// that compaction.
+    pub snapshot_line: u64,
     /// The `verified` record of the last compaction, when its summary was
     /// checked.
     pub check: Option<Check>,
@@ -372,6 +375,7 @@ impl State {
             // has none until its own summary is checked.
             Entry::Compacted(snapshot) => {
                 self.snapshot = Some(snapshot);
+                self.snapshot_line = line;
                 self.check = None;
             }
             Entry::Verified(check) => self.check = Some(check),

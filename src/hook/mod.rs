@@ -17,6 +17,7 @@ pub(crate) mod init;
 pub(crate) mod ledger;
 mod payload;
 pub(crate) mod reinject;
+mod told;
 
 use std::path::{Path, PathBuf};
 
@@ -29,6 +30,7 @@ pub use claude_code::BLOCKING_SINCE;
 pub use ledger::{Active, Commitment, Entry, Ledger, LedgerError, DEFAULT_MAX_LEDGER_BYTES};
 pub use payload::Payload;
 pub use reinject::{Reinjection, OUTPUT_CAP};
+pub use told::{check_told, one_line, Then};
 
 /// A Claude Code hook event ctxguard handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +94,10 @@ pub struct HookRequest {
     pub echo: bool,
     /// The Claude Code version `init` wrote the hooks for.
     pub written_for: Option<crate::facts::Version>,
+    /// SessionStart: no PostCompact hook checks summaries here (a plugin,
+    /// a version before 2.1.76), so the summary is checked after the
+    /// compaction, from the transcript.
+    pub check_summary: bool,
     /// What may be read (the transcript, the policy).
     pub access: Access,
 }
@@ -150,6 +156,10 @@ pub enum Outcome {
         /// Statements of a prompt too long to be rules, set apart as
         /// material handed over ([`crate::audit::MATERIAL`]).
         material: usize,
+        /// What the check of the last compaction's summary found, when it
+        /// was checked now (no PostCompact hook; the summary reached the
+        /// transcript after SessionStart ran).
+        told: Option<String>,
     },
     /// PreCompact: the ledger snapshot, and the refusal, if any.
     Snapshot {
@@ -159,6 +169,9 @@ pub enum Outcome {
         caught_up: usize,
         /// Set when the commitments do not fit.
         blocked: Option<Blocked>,
+        /// When the compaction goes ahead: the active commitments, as
+        /// instructions for the compactor to keep word for word.
+        instructions: Option<Reinjection>,
     },
     /// PostCompact: every active commitment against the summary.
     Verified {
@@ -290,7 +303,10 @@ fn run(request: &HookRequest) -> HookReport {
         &payload,
         &ledger,
         &policy,
-        request.written_for.as_ref(),
+        &claude_code::Guard {
+            written_for: request.written_for.as_ref(),
+            check_summary: request.check_summary,
+        },
         &request.access,
         &mut problems,
     );

@@ -7,6 +7,12 @@
 //! confirmed, hinted, then unclassified; oldest first within each) while
 //! they fit, never cut; what does not fit is named by count with the
 //! command that lists it, and the user is told in a system message.
+//!
+//! Before a compaction, the same commitments go to the compactor: Claude
+//! Code appends what a PreCompact hook prints (plain text) to the
+//! compaction's instructions, so the summary is asked to keep each word
+//! for word. The newest versions (2.1.332) cut that output past the same
+//! cap (2.1.105 and older take it whole), so it is fitted the same way.
 
 use serde_json::json;
 
@@ -35,6 +41,32 @@ pub struct Reinjection {
 /// (`hook_additional_context`) on versions that persist a hook's context.
 pub const HEAD: &str = "The user's commitments in this session, word for word from ctxguard's ledger. The user set or confirmed each of them before the conversation was compacted, and they still hold: where the summary differs, these win.";
 
+/// How the instructions a PreCompact hook prints begin: Claude Code
+/// appends a PreCompact hook's standard output to the compaction's own
+/// instructions, so the summary is asked to carry these.
+pub const BEFORE_HEAD: &str = "ctxguard: the user set or confirmed these commitments earlier in this session, and they still hold. Keep every one of them in the summary word for word, exactly as written below: do not paraphrase, shorten, rename or merge them.";
+
+/// Where the active commitments are given, and so how they are wrapped.
+#[derive(Clone, Copy)]
+enum Shape<'a> {
+    /// SessionStart(`compact`): JSON, the commitments as context for the
+    /// model, `notice` for the user.
+    After { notice: Option<&'a str> },
+    /// PreCompact: plain text, which the client appends to the
+    /// compaction's instructions.
+    Before,
+}
+
+impl Shape<'_> {
+    /// Characters `text` takes in the output.
+    fn cost(self, text: &str) -> usize {
+        match self {
+            Shape::After { .. } => json_len(text),
+            Shape::Before => crate::facts::claude_code::output_len(text),
+        }
+    }
+}
+
 /// The output for `active` (in ledger order), grouped in the order of
 /// `kinds` (unclassified last); `check` is what the summary just did;
 /// `notice` is said to the user beside it.
@@ -61,19 +93,41 @@ pub fn reinject(
             ));
         }
     }
+    fit(&head, active, kinds, session, Shape::After { notice })
+}
+
+/// What a PreCompact hook prints for `active`: the compaction's
+/// instructions are asked to keep each word for word, under the same cap
+/// and in the same order as [`reinject`].
+pub fn instructions(active: &[&Active], kinds: &[String], session: &str) -> Option<Reinjection> {
+    if active.is_empty() {
+        return None;
+    }
+    fit(BEFORE_HEAD, active, kinds, session, Shape::Before)
+}
+
+/// The most of `active` that fits under [`OUTPUT_CAP`] in `shape`, by
+/// priority; never a commitment cut.
+fn fit(
+    head: &str,
+    active: &[&Active],
+    kinds: &[String],
+    session: &str,
+    shape: Shape<'_>,
+) -> Option<Reinjection> {
     let mut order: Vec<usize> = (0..active.len()).collect();
     order.sort_by_key(|&i| active[i].commitment.priority());
     let mut chosen = vec![false; active.len()];
     // Characters left for commitments: the cap less everything else, with
     // the longest footer and warning this output can have.
-    let fixed = envelope(&head, &[], active, kinds, session, active.len(), notice).len_chars();
+    let fixed = envelope(head, &[], active, kinds, session, active.len(), shape).len_chars();
     let mut room = OUTPUT_CAP.saturating_sub(fixed);
     let mut groups_open: Vec<&str> = Vec::new();
     for &i in &order {
         let commitment = &active[i].commitment;
-        let mut cost = json_len(&item(active[i]));
+        let mut cost = shape.cost(&item(active[i]));
         if !groups_open.contains(&commitment.kind.as_str()) {
-            cost += json_len(&heading(&commitment.kind));
+            cost += shape.cost(&heading(&commitment.kind));
         }
         if cost <= room {
             room -= cost;
@@ -88,13 +142,13 @@ pub fn reinject(
             .map(|i| active[i])
             .collect();
         let built = envelope(
-            &head,
+            head,
             &included,
             active,
             kinds,
             session,
             active.len() - included.len(),
-            notice,
+            shape,
         );
         if built.len_chars() <= OUTPUT_CAP || included.is_empty() {
             return Some(Reinjection {
@@ -154,7 +208,7 @@ fn envelope(
     kinds: &[String],
     session: &str,
     omitted: usize,
-    notice: Option<&str>,
+    shape: Shape<'_>,
 ) -> Built {
     let mut context = head.to_owned();
     context.push('\n');
@@ -180,6 +234,21 @@ fn envelope(
             context.push_str(&item(a));
         }
     }
+    let notice = match shape {
+        Shape::Before => {
+            if omitted > 0 {
+                context.push_str(&format!(
+                    "\n{omitted} more commitments did not fit in the {OUTPUT_CAP} characters Claude Code takes from a hook; they still hold, and ctxguard gives them back after the compaction.\n"
+                ));
+            }
+            return Built {
+                stdout: context.clone(),
+                context,
+                warning: None,
+            };
+        }
+        Shape::After { notice } => notice,
+    };
     let warning = (omitted > 0).then(|| {
         context.push_str(&format!(
             "\n{omitted} more commitments did not fit in the {OUTPUT_CAP} characters Claude Code takes from a hook; they still hold. Read them with `ctxguard ledger list --session {session}`.\n"

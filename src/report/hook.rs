@@ -1,9 +1,11 @@
 //! What a hook call shows, and where: Claude Code reads a hook's standard
 //! output as JSON (`additionalContext` for the model, `systemMessage` for
 //! the user), shows standard error to the user when the hook exits 2 on
-//! PreCompact and PostCompact, and otherwise keeps it for its debug log.
-//! So: a refused compaction and a summary that lost something exit 2 with
-//! one short block on standard error; everything else exits 0.
+//! PreCompact and PostCompact, and otherwise keeps it for its debug log;
+//! PreCompact's standard output is plain text, appended to the
+//! compaction's instructions. So: a refused compaction and a summary that
+//! lost something exit 2 with one short block on standard error;
+//! everything else exits 0.
 
 use std::io::Write;
 
@@ -12,7 +14,7 @@ use serde_json::json;
 use super::HumanStyle;
 use crate::audit::Outcome as Kept;
 use crate::diagnostics::Diagnostic;
-use crate::hook::{Gate, HookEvent, HookReport, Judged, Outcome, BLOCKING_SINCE};
+use crate::hook::{one_line, Gate, HookEvent, HookReport, Outcome, BLOCKING_SINCE};
 
 /// A hook's output: standard output, standard error, exit code.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -24,11 +26,6 @@ pub struct HookReply {
     /// 0, or 2 for a refusal and for a summary that lost something.
     pub exit: i32,
 }
-
-/// Items a PostCompact block lists before it says how many more.
-const LISTED: usize = 6;
-/// Characters of a commitment a block line shows.
-const SHOWN: usize = 100;
 
 /// The reply to a hook call.
 pub fn hook_reply(report: &HookReport) -> HookReply {
@@ -43,6 +40,7 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
             recorded,
             unknown,
             material,
+            told,
         } => {
             let mut output = serde_json::Map::new();
             let pins: Vec<String> = recorded
@@ -85,19 +83,27 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                     crate::audit::MATERIAL
                 ));
             }
+            let mut message: Vec<String> = told.iter().cloned().collect();
             if !said.is_empty() {
-                output.insert(
-                    "systemMessage".into(),
-                    json!(format!("ctxguard: {}", said.join("; "))),
-                );
+                message.push(format!("ctxguard: {}", said.join("; ")));
+            }
+            if !message.is_empty() {
+                output.insert("systemMessage".into(), json!(message.join("\n")));
             }
             if !output.is_empty() {
                 reply.stdout = serde_json::Value::Object(output).to_string();
             }
         }
         Outcome::Snapshot {
-            snapshot, blocked, ..
+            snapshot,
+            blocked,
+            instructions,
+            ..
         } => {
+            // Claude Code appends this to the compaction's instructions.
+            if let Some(instructions) = instructions {
+                reply.stdout = instructions.stdout.clone();
+            }
             if let Some(blocked) = blocked {
                 reply.exit = 2;
                 let lead = match &blocked.gate {
@@ -120,7 +126,12 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
             let (lost, altered) = (count(Kept::Lost), count(Kept::Altered));
             if lost + altered + invented.len() > 0 {
                 reply.exit = 2;
-                reply.stderr = verified_block(judged, invented, &session);
+                reply.stderr = crate::hook::check_told(
+                    judged,
+                    invented,
+                    &session,
+                    crate::hook::Then::Reinjected,
+                );
             }
         }
         Outcome::Reinjected(reinjection) => {
@@ -172,67 +183,9 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
     reply
 }
 
-/// PostCompact's block: counts, then the first commitments lost or altered
-/// and the first sentences invented, each on a line of its own.
-fn verified_block(judged: &[Judged], invented: &[crate::audit::Invented], session: &str) -> String {
-    let count = |outcome| judged.iter().filter(|j| j.outcome == outcome).count();
-    let mut text = format!(
-        "ctxguard: the compaction summary lost {} and altered {} of {} commitments{}; the SessionStart hook re-injects them word for word.\n",
-        count(Kept::Lost),
-        count(Kept::Altered),
-        judged.len(),
-        match invented.len() {
-            0 => String::new(),
-            n => format!(", and says the user wants {n} thing{} the user never said", if n == 1 { "" } else { "s" }),
-        }
-    );
-    let mut lines = Vec::new();
-    for j in judged
-        .iter()
-        .filter(|j| matches!(j.outcome, Kept::Lost | Kept::Altered))
-    {
-        let c = &j.commitment;
-        let mut line = format!("  {:8} [{}] {}", j.outcome.name(), c.kind, short(&c.text));
-        if let (Kept::Altered, Some(evidence)) = (j.outcome, &j.evidence) {
-            line.push_str(&format!(
-                "\n           became: {}",
-                short(&evidence.sentence)
-            ));
-        }
-        lines.push(line);
-    }
-    for i in invented {
-        lines.push(format!("  invented {}", short(&i.text)));
-    }
-    let more = lines.len().saturating_sub(LISTED);
-    for line in lines.into_iter().take(LISTED) {
-        text.push_str(&line);
-        text.push('\n');
-    }
-    if more > 0 {
-        text.push_str(&format!(
-            "  … and {more} more: ctxguard ledger list --session {session}\n"
-        ));
-    }
-    text
-}
-
-/// One line of a commitment: its first line, at most [`SHOWN`] characters,
-/// control characters escaped.
 /// A message wrapped to the width human output is drawn at.
 fn wrapped(text: &str) -> String {
     super::human::hanging("", text, 2, HumanStyle::plain().width)
-}
-
-fn short(text: &str) -> String {
-    let first = text.lines().next().unwrap_or("");
-    // `escaped` cuts a long line and marks it; a short first line of more says so too.
-    let shown = crate::source::escaped(first, SHOWN, "…", |c| c == '\t');
-    let more = text.lines().nth(1).is_some() && first.chars().count() <= SHOWN;
-    match more {
-        true => format!("{shown}…"),
-        false => shown.into_owned(),
-    }
 }
 
 fn diagnostics_text(diagnostics: &[Diagnostic]) -> String {
@@ -342,7 +295,7 @@ pub fn emit_ledger(
                         "\n{}  {kind}  {}{status}  from {from}\n  {}\n",
                         inert(&c.id),
                         derived_name(c.derived),
-                        short(&c.text)
+                        one_line(&c.text)
                     ));
                 }
             }
@@ -415,14 +368,14 @@ fn written_for(installed: &crate::hook::init::Installed) -> String {
         Some(v) => {
             let mut text = format!("  for Claude Code {v}: {events}\n");
             if !has_post_compact(v) {
-                text.push_str(&format!("  Claude Code {v} has no PostCompact hook ({POST_COMPACT_SINCE}): a summary is not checked as it is written; `ctxguard audit` checks the session afterwards\n"));
+                text.push_str(&format!("  Claude Code {v} has no PostCompact hook ({POST_COMPACT_SINCE}): each summary is checked after the compaction instead, when SessionStart or the next prompt finds it in the transcript\n"));
             }
             if !can_refuse(v) {
                 text.push_str(&format!("  Claude Code {v} compacts even when ctxguard refuses ({BLOCKING_SINCE} and later honour it): you are told, and the commitments are given back after\n"));
             }
             text
         }
-        None => format!("  for any Claude Code version: {events}\n  the version is not known (no `claude --version`), so PostCompact, which versions before {POST_COMPACT_SINCE} cannot read, is left out; `--claude-version VERSION` writes for one\n"),
+        None => format!("  for any Claude Code version: {events}\n  the version is not known (no `claude --version`), so PostCompact, which versions before {POST_COMPACT_SINCE} cannot read, is left out (SessionStart or the next prompt checks each summary instead); `--claude-version VERSION` writes for one\n"),
     }
 }
 

@@ -223,6 +223,18 @@ pub(crate) struct Current {
     /// transcript keeps it (`hook_additional_context` attachments; versions
     /// before 2.1.1xx keep none); `None`: the file holds no compaction.
     pub given_back: Option<Vec<String>>,
+    /// The last compaction's summary and trigger, when the file holds it.
+    pub summary: Option<LastSummary>,
+}
+
+/// The summary of a transcript's last compaction.
+pub(crate) struct LastSummary {
+    /// The summary as the model reads it.
+    pub text: String,
+    /// `manual` or `auto`, as the boundary records it.
+    pub trigger: Option<String>,
+    /// The summary record's line.
+    pub line: u64,
 }
 
 /// The buffer a Claude Code transcript holds now.
@@ -252,7 +264,29 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
             .find_map(|r| r.str("/version").map(str::to_owned)),
         lines: file.text().lines().count() as u64,
         given_back: given_back(&records),
+        summary: last_summary(&records),
     }
+}
+
+/// The summary record after the last compaction boundary (the summary
+/// itself where 1.0 wrote no boundary).
+fn last_summary(records: &[Record]) -> Option<LastSummary> {
+    let b = records.iter().rposition(|r| {
+        r.str("/subtype") == Some("compact_boundary") || r.flag("/isCompactSummary")
+    })?;
+    let at = (b..records.len()).find(|&i| records[i].flag("/isCompactSummary"))?;
+    Some(LastSummary {
+        text: records::text_of(
+            records[at]
+                .value
+                .pointer("/message/content")
+                .unwrap_or(&Value::Null),
+        ),
+        trigger: records[b]
+            .str("/compactMetadata/trigger")
+            .map(str::to_owned),
+        line: records[at].line,
+    })
 }
 
 /// The `hook_additional_context` attachments after the last compaction.

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use super::{of_type, Claude};
 use crate::npm::Package;
 use crate::server::anthropic::Anthropic;
-use crate::server::{Kind, Script, Server, Turn};
+use crate::server::{content_text, Kind, Script, Server, Turn};
 use crate::support::{self, ensure, said};
 
 pub const CONSTRAINT: &str = "Do not drop columns.";
@@ -36,6 +36,9 @@ pub const FIRST_SUMMARY: &str = "<analysis>\nThe user wants the orders table mig
 pub const SECOND_SUMMARY: &str = "<analysis>\nAn index was added.\n</analysis>\n\n<summary>\n1. Primary Request and Intent:\n   The user is migrating the orders table; an index on orders.created_at was added.\n\n2. Pending Tasks:\n   - Write the migration test.\n</summary>";
 
 const HUGE: u64 = 990_000;
+
+/// How the instructions ctxguard's PreCompact hook prints begin.
+const ASKED: &str = "ctxguard: the user set or confirmed these commitments";
 
 fn script() -> Script {
     Script::new()
@@ -212,42 +215,103 @@ pub fn guard(package: &Package) -> Result<(), Failed> {
         format!("PreCompact snapshots {snapshots:?}{}", context())
     })?;
 
-    // The summary check: on a version with PostCompact it names what the
-    // first summary dropped and renamed; on an older one there is none,
-    // as `init` said.
-    let checks = entries(&ledger, "verified");
-    if facts::has_post_compact(&version) {
-        ensure(checks.len() == 2, || {
-            format!("{} summary checks{}", checks.len(), context())
-        })?;
-        let constraint = id_of(&ledger, CONSTRAINT).ok_or("no id for the constraint")?;
-        let identifier = id_of(&ledger, IDENTIFIER).ok_or("no id for the identifier")?;
-        let named = |field: &str, id: &str| {
-            checks[0][field]
-                .as_array()
-                .is_some_and(|ids| ids.iter().any(|i| i == id))
-        };
-        ensure(named("lost", &constraint), || {
+    // Before each compaction the compactor was asked to keep every active
+    // commitment word for word: what the PreCompact hook printed stands in
+    // the compaction request's instructions (its last user message; 2.1.332
+    // puts a system note after it), after the client's own.
+    for (n, request) in server.of(Kind::Compaction).iter().enumerate() {
+        let instructions = request.body["messages"]
+            .as_array()
+            .and_then(|m| {
+                m.iter()
+                    .rev()
+                    .filter(|m| m["role"] == "user")
+                    .map(content_text)
+                    .next()
+            })
+            .unwrap_or_default();
+        let at = instructions.find(ASKED).ok_or_else(|| {
             format!(
-                "the first check does not name the dropped constraint lost: {}{}",
-                checks[0],
+                "compaction {}: the compaction's instructions do not carry ctxguard's{}",
+                n + 1,
                 context()
             )
         })?;
-        ensure(
-            named("altered", &identifier) || named("lost", &identifier),
-            || {
+        ensure(instructions[..at].contains("summary"), || {
+            format!(
+                "compaction {}: ctxguard's instructions replaced the client's own{}",
+                n + 1,
+                context()
+            )
+        })?;
+        for commitment in [CONSTRAINT, IDENTIFIER, REQUIREMENT, answer.as_str(), PLAN] {
+            ensure(instructions[at..].contains(commitment), || {
                 format!(
-                    "the first check does not name the renamed path: {}{}",
-                    checks[0],
+                    "compaction {}: the compactor was not asked to keep `{commitment}`{}",
+                    n + 1,
                     context()
                 )
-            },
-        )?;
-    } else {
-        ensure(checks.is_empty(), || {
+            })?;
+        }
+    }
+
+    // The summary check: by PostCompact on a version that has it; on an
+    // older one by SessionStart, or at the next prompt when the client
+    // writes the summary to the transcript after SessionStart ran (2.0.76
+    // does): either way each names what the first summary dropped and
+    // renamed, and what was said after a compaction is not judged by it.
+    let checks = entries(&ledger, "verified");
+    ensure(checks.len() == 2, || {
+        format!("{} summary checks{}", checks.len(), context())
+    })?;
+    let constraint = id_of(&ledger, CONSTRAINT).ok_or("no id for the constraint")?;
+    let identifier = id_of(&ledger, IDENTIFIER).ok_or("no id for the identifier")?;
+    let index = id_of(&ledger, "Add an index on orders.created_at.")
+        .ok_or("no id for the prompt typed after the first compaction")?;
+    let named = |field: &str, id: &str| {
+        checks[0][field]
+            .as_array()
+            .is_some_and(|ids| ids.iter().any(|i| i == id))
+    };
+    ensure(named("lost", &constraint), || {
+        format!(
+            "the first check does not name the dropped constraint lost: {}{}",
+            checks[0],
+            context()
+        )
+    })?;
+    ensure(
+        named("altered", &identifier) || named("lost", &identifier),
+        || {
             format!(
-                "a summary check on a version without PostCompact{}",
+                "the first check does not name the renamed path: {}{}",
+                checks[0],
+                context()
+            )
+        },
+    )?;
+    ensure(!named("lost", &index), || {
+        format!(
+            "the first check judged a prompt typed after its compaction: {}{}",
+            checks[0],
+            context()
+        )
+    })?;
+    if !facts::has_post_compact(&version) {
+        // The client took the hook's system message, which it shows the
+        // user as a hook message (`claude -p` and the SDK stream print
+        // none): its debug log says so.
+        let debug = support::files(&claude.home.join(".claude").join("debug"), ".txt");
+        let parsed = debug.iter().any(|path| {
+            std::fs::read_to_string(path).is_ok_and(|log| {
+                log.lines().any(|line| {
+                    line.contains("Parsed initial response: {\"systemMessage\":\"ctxguard: the compaction summary lost")
+                })
+            })
+        });
+        ensure(parsed, || {
+            format!(
+                "the client was not given what the summary lost as a system message{}",
                 context()
             )
         })?;
