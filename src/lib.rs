@@ -122,7 +122,7 @@ pub use command::verify::{verify_files, verify_inputs, VerifyRequest};
 pub use facts::{claude_code as claude_code_versions, Version as RuntimeVersion};
 pub use import::records::mend_lone_surrogates;
 
-pub use hook::init::{init, settings_path, InitRequest, Installed, Scope};
+pub use hook::init::{init, plugin_hooks, settings_path, InitRequest, Installed, Scope};
 pub use hook::ledger::{
     Active, Change, Check, Commitment as LedgerCommitment, Entry as LedgerEntry, Ledger,
     LedgerError, Record as LedgerRecord, Snapshot, Source as LedgerSource, State as LedgerState,

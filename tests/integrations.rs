@@ -1,6 +1,8 @@
 //! The pre-commit hooks and the GitHub Action, run here as their hosts
 //! would run them: each hook's `entry` with the matching file names of a
-//! sample repository, and the action's run step with bash.
+//! sample repository, and the action's run step with bash; and the Claude
+//! Code plugin's files, against what ctxguard writes (the real client
+//! installs and runs the plugin in `tests/runtimes`).
 
 use std::path::Path;
 use std::process::Command;
@@ -138,4 +140,62 @@ fn the_action_runs_its_command_and_reports_the_exit_code() {
             assert_eq!(sarif["version"], "2.1.0");
         }
     }
+}
+
+#[test]
+fn the_claude_code_plugin_is_what_ctxguard_writes_at_the_crate_version() {
+    let read = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(path).expect(path)).expect(path)
+    };
+    // The hooks, as `init` writes them for an unknown version (no
+    // PostCompact, which older versions cannot read), from the PATH.
+    let hooks = read("plugins/claude-code/hooks/hooks.json");
+    assert_eq!(
+        hooks,
+        ctxguard::plugin_hooks(),
+        "regenerate plugins/claude-code/hooks/hooks.json from ctxguard::plugin_hooks()"
+    );
+    assert!(hooks["hooks"].get("PostCompact").is_none());
+    let plugin = read("plugins/claude-code/.claude-plugin/plugin.json");
+    let market = read(".claude-plugin/marketplace.json");
+    assert_eq!(plugin["name"], "ctxguard");
+    assert_eq!(plugin["version"], env!("CARGO_PKG_VERSION"));
+    let listed = &market["plugins"][0];
+    assert_eq!(listed["name"], "ctxguard");
+    assert_eq!(listed["source"], "./plugins/claude-code");
+    assert_eq!(listed["version"], env!("CARGO_PKG_VERSION"));
+    // Without ctxguard on the PATH the plugin's PreCompact refuses (exit 2)
+    // and says why; with it, the hook runs.
+    let command = hooks["hooks"]["PreCompact"][0]["hooks"][0]["command"]
+        .as_str()
+        .expect("a command");
+    let empty = tempfile::tempdir().expect("temporary directory");
+    let missing = Command::new("/bin/sh")
+        .args(["-c", command])
+        .env("PATH", empty.path())
+        .output()
+        .expect("sh runs");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr)
+        .contains("the ctxguard command is not on the PATH"));
+    let bin = Path::new(env!("CARGO_BIN_EXE_ctxguard"))
+        .parent()
+        .expect("a folder");
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let ledger = tempfile::tempdir().expect("temporary directory");
+    let mut run = Command::new("/bin/sh")
+        .args(["-c", command])
+        .env("PATH", path)
+        .env("CTXGUARD_LEDGER_DIR", ledger.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    if let Some(mut stdin) = run.stdin.take() {
+        use std::io::Write;
+        let _ = stdin
+            .write_all(br#"{"session_id":"s1","hook_event_name":"PreCompact","trigger":"manual"}"#);
+    }
+    let ran = run.wait_with_output().expect("the hook ends");
+    assert_eq!(ran.status.code(), Some(0));
 }

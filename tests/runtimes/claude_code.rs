@@ -5,6 +5,7 @@
 
 mod facts;
 mod guard;
+mod plugin;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -25,6 +26,7 @@ pub const SCENARIOS: &[(&str, crate::Scenario)] = &[
     ("settings", facts::settings),
     ("matchers", facts::matchers),
     ("hook-output", facts::hook_output),
+    ("plugin", plugin::plugin),
 ];
 
 /// How long one step of a session may take.
@@ -37,6 +39,8 @@ pub struct Claude {
     pub home: PathBuf,
     pub project: PathBuf,
     pub url: String,
+    /// A folder put first on the `PATH` the client (and its hooks) run with.
+    pub bin: Option<PathBuf>,
 }
 
 /// What one SDK session said.
@@ -60,15 +64,20 @@ impl Claude {
             home,
             project,
             url: url.to_owned(),
+            bin: None,
         }
     }
 
     /// `claude` with its updates, telemetry and every other call home off.
     fn command(&self) -> Command {
         let mut command = Command::new(self.package.command());
+        let mut path: Vec<PathBuf> = self.bin.iter().cloned().collect();
+        path.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
         command
             .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("PATH", std::env::join_paths(path).unwrap_or_default())
             .env("HOME", &self.home)
             .env("ANTHROPIC_BASE_URL", &self.url)
             .env("ANTHROPIC_API_KEY", "sk-ant-offline-test")
@@ -82,6 +91,13 @@ impl Claude {
             )
             .current_dir(&self.project);
         command
+    }
+
+    /// `claude ARGS` (`plugin install …`), as a person runs it.
+    pub fn run(&self, args: &[&str]) -> Output {
+        let mut command = self.command();
+        command.args(args);
+        output_within(command, STEP)
     }
 
     /// `claude -p PROMPT`, resuming `session` when given.
