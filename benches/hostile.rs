@@ -390,6 +390,7 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
             let ledger = dir.join("ledger");
             let _ = std::fs::remove_dir_all(&ledger);
             let report = ctxguard::run_hook(&ctxguard::HookRequest {
+                runtime: ctxguard::HookRuntime::ClaudeCode,
                 event: ctxguard::HookEvent::UserPromptSubmit,
                 input: std::fs::read(dir.join(first)).expect("payload"),
                 policy: None,

@@ -129,8 +129,8 @@ pub use hook::ledger::{
 };
 pub use hook::{
     default_dir as default_ledger_dir, hook_not_started, run_hook, Blocked, Gate, HookEvent,
-    HookReport, HookRequest, Judged, Outcome as HookOutcome, Reinjection, Unpinned, BLOCKING_SINCE,
-    DEFAULT_MAX_LEDGER_BYTES, OUTPUT_CAP,
+    HookReport, HookRequest, HookRuntime, Judged, Outcome as HookOutcome, Reinjection, Unpinned,
+    BLOCKING_SINCE, DEFAULT_MAX_LEDGER_BYTES, OUTPUT_CAP,
 };
 pub use import::{
     classify, compactions, detect, import, import_work, pin, Compaction, Event, Message,

@@ -446,6 +446,16 @@ impl LedgerArgs {
 #[derive(Clone, Copy, ValueEnum)]
 enum HookRuntimeArg {
     ClaudeCode,
+    Codex,
+}
+
+impl From<HookRuntimeArg> for ctxguard::HookRuntime {
+    fn from(arg: HookRuntimeArg) -> ctxguard::HookRuntime {
+        match arg {
+            HookRuntimeArg::ClaudeCode => ctxguard::HookRuntime::ClaudeCode,
+            HookRuntimeArg::Codex => ctxguard::HookRuntime::Codex,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -876,7 +886,7 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
     let usage = |error: UsageError| status(ctxguard::usage_error(&error).code());
     match command {
         Command::Hook {
-            runtime: HookRuntimeArg::ClaudeCode,
+            runtime,
             event,
             input,
             policy,
@@ -886,6 +896,7 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
             check_summary,
         } => {
             let event: HookEvent = event.into();
+            let runtime: ctxguard::HookRuntime = runtime.into();
             // A bad cap is the default; an unreadable payload file is a
             // failure of the event, answered as the event allows.
             let max_ledger_bytes = ledger
@@ -898,7 +909,7 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                     Ok(bytes) => bytes,
                     Err(error) => {
                         let why = format!("cannot read `{}`: {error}", path.display());
-                        let report = ctxguard::hook_not_started(event, &why);
+                        let report = ctxguard::hook_not_started(runtime, event, &why);
                         return Ok(status(ctxguard::emit_hook(&report)));
                     }
                 },
@@ -911,11 +922,14 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                 }
             };
             let request = HookRequest {
+                runtime,
                 event,
                 input,
                 policy,
                 ledger_dir: ledger.dir(),
-                project_dir: std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from),
+                project_dir: (runtime == ctxguard::HookRuntime::ClaudeCode)
+                    .then(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
+                    .flatten(),
                 max_ledger_bytes,
                 echo,
                 written_for: claude_version
@@ -967,7 +981,7 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
             })
         }
         Command::Init {
-            runtime: HookRuntimeArg::ClaudeCode,
+            runtime,
             project: _,
             user,
             local,
@@ -977,27 +991,50 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
             policy,
             claude_version,
         } => {
-            let claude_version = match ctxguard::installed_claude_code(claude_version.as_deref()) {
-                Ok(found) => found.version().cloned(),
-                Err(error) => return Ok(usage(UsageError(error))),
+            let runtime: ctxguard::HookRuntime = runtime.into();
+            let claude_version = match runtime {
+                ctxguard::HookRuntime::ClaudeCode => {
+                    match ctxguard::installed_claude_code(claude_version.as_deref()) {
+                        Ok(found) => found.version().cloned(),
+                        Err(error) => return Ok(usage(UsageError(error))),
+                    }
+                }
+                ctxguard::HookRuntime::Codex => None,
             };
+            if runtime == ctxguard::HookRuntime::Codex && local {
+                return Ok(usage(UsageError(
+                    "Codex has no settings of one checkout only: `init codex` writes `.codex/hooks.json` in the project, or `--user` `~/.codex/hooks.json`".to_owned(),
+                )));
+            }
             let scope = match (user, local) {
                 (true, _) => Scope::User,
                 (_, true) => Scope::Local,
                 _ => Scope::Project,
             };
-            let config_dir = std::env::var_os("CLAUDE_CONFIG_DIR")
-                .map(PathBuf::from)
-                .or_else(|| {
-                    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".claude"))
-                });
+            let home =
+                |dir: &str| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(dir));
+            let (variable, config_dir) = match runtime {
+                ctxguard::HookRuntime::ClaudeCode => (
+                    "CLAUDE_CONFIG_DIR",
+                    std::env::var_os("CLAUDE_CONFIG_DIR")
+                        .map(PathBuf::from)
+                        .or_else(|| home(".claude")),
+                ),
+                ctxguard::HookRuntime::Codex => (
+                    "CODEX_HOME",
+                    std::env::var_os("CODEX_HOME")
+                        .map(PathBuf::from)
+                        .or_else(|| home(".codex")),
+                ),
+            };
             if scope == Scope::User && config_dir.is_none() {
-                return Ok(usage(UsageError(
-                    "`--user` needs `HOME` or `CLAUDE_CONFIG_DIR` to find Claude Code's settings"
-                        .to_owned(),
-                )));
+                return Ok(usage(UsageError(format!(
+                    "`--user` needs `HOME` or `{variable}` to find {}'s settings",
+                    runtime.name()
+                ))));
             }
             let request = InitRequest {
+                runtime,
                 scope,
                 project: PathBuf::from("."),
                 config_dir,
@@ -1046,6 +1083,10 @@ fn main() -> ExitCode {
             let args: Vec<String> = std::env::args().skip(1).collect();
             if error.use_stderr() && args.first().map(String::as_str) == Some("hook") {
                 let event = args.get(2).and_then(|name| HookEvent::from_name(name));
+                let runtime = match args.get(1).map(String::as_str) {
+                    Some("codex") => ctxguard::HookRuntime::Codex,
+                    _ => ctxguard::HookRuntime::ClaudeCode,
+                };
                 if let Some(event) = event {
                     let rendered = error.render().to_string();
                     let why = rendered
@@ -1054,7 +1095,7 @@ fn main() -> ExitCode {
                         .unwrap_or_default()
                         .trim_start_matches("error: ")
                         .to_owned();
-                    let report = ctxguard::hook_not_started(event, &why);
+                    let report = ctxguard::hook_not_started(runtime, event, &why);
                     return ExitCode::from(u8::try_from(ctxguard::emit_hook(&report)).unwrap_or(1));
                 }
                 let _ = error.print();

@@ -50,9 +50,14 @@ impl Session {
 
     /// Runs `event` with `payload` (its `TRANSCRIPT` replaced by the transcript's path).
     fn hook(&self, event: &str, payload: &str, extra: &[&str]) -> Output {
+        self.hook_as("claude-code", event, payload, extra)
+    }
+
+    /// [`Session::hook`] for `runtime` (`codex`).
+    fn hook_as(&self, runtime: &str, event: &str, payload: &str, extra: &[&str]) -> Output {
         let payload = payload.replace("TRANSCRIPT", &self.transcript.display().to_string());
         let dir = self.ledger_dir().display().to_string();
-        let mut args = vec!["hook", "claude-code", event, "--ledger-dir", &dir];
+        let mut args = vec!["hook", runtime, event, "--ledger-dir", &dir];
         let policy = self.policy.as_ref().map(|p| p.display().to_string());
         if let Some(policy) = &policy {
             args.extend(["--policy", policy]);
@@ -1426,4 +1431,149 @@ fn without_post_compact_the_summary_is_checked_once_after_the_compaction() {
     std::fs::write(&session.transcript, real.clone()).expect("written");
     let quiet = session.hook("UserPromptSubmit", &prompt("Run the tests."), &[]);
     assert_eq!(quiet.stdout, "");
+}
+
+/// Codex's hooks, with the payloads and the rollout the real Codex 0.171
+/// gave and wrote (`tests/runtimes`): PostCompact carries no summary, so it
+/// is read from the rollout; a message for the user is a JSON
+/// `systemMessage` with exit 0 (Codex marks an exit 2 failed); PreCompact
+/// cannot refuse.
+#[test]
+fn codex_hooks_record_check_the_rollout_and_give_back() {
+    let real = std::fs::read_to_string("tests/fixtures/runtimes/codex-0.171.0/guard.jsonl")
+        .expect("the real Codex rollout");
+    let lines: Vec<&str> = real.lines().collect();
+    let compacted = lines
+        .iter()
+        .position(|l| l.contains(r#""type":"compacted""#))
+        .expect("a compaction");
+    let codex = |session: &Session, name: &str, payload_prompt: Option<&str>, extra: &[&str]| {
+        let mut payload =
+            std::fs::read_to_string(format!("tests/fixtures/hooks/codex/{name}.json"))
+                .expect("fixture");
+        if let Some(prompt) = payload_prompt {
+            payload = payload.replace("\"PROMPT\"", &serde_json::to_string(prompt).expect("JSON"));
+        }
+        let event = name.split('-').next().expect("an event");
+        session.hook_as("codex", event, &payload, extra)
+    };
+    let session = Session::new();
+    let write = |n: usize| {
+        std::fs::write(&session.transcript, lines[..n].join("\n") + "\n").expect("written")
+    };
+    let first = "pin constraint no-drop: Do not drop columns.\npin identifier legacy-parser: src/legacy/parser_v2.py\n\nMigrate the orders table to the new schema. Use the staging database only for read queries.";
+    write(compacted);
+    let prompt = codex(&session, "UserPromptSubmit", Some(first), &[]);
+    assert_eq!(
+        (prompt.status, prompt.stdout.as_str()),
+        (0, ""),
+        "{}",
+        prompt.stderr
+    );
+    let pre = codex(&session, "PreCompact", None, &[]);
+    assert_eq!(
+        (pre.status, pre.stdout.as_str()),
+        (0, ""),
+        "Codex takes nothing from a PreCompact that goes ahead"
+    );
+    // PostCompact before the rollout holds the summary: nothing to check.
+    let early = codex(&session, "PostCompact", None, &[]);
+    assert_eq!((early.status, early.stdout.as_str()), (0, ""));
+    write(lines.len());
+    let post = codex(&session, "PostCompact", None, &[]);
+    assert_eq!(post.status, 0, "{}", post.stderr);
+    let told = system_message(&post);
+    assert!(
+        told.starts_with("ctxguard: the compaction summary lost 1 and altered 1 of 4 commitments")
+            && told.contains("lost     [constraint] Do not drop columns.")
+            && told.contains("altered  [identifier] src/legacy/parser_v2.py"),
+        "{told}"
+    );
+    let start = codex(&session, "SessionStart-compact", None, &[]);
+    let reply: Value = serde_json::from_str(&start.stdout).expect("JSON");
+    assert_eq!(reply["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    let context = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or("");
+    for kept in [
+        "Do not drop columns.",
+        "src/legacy/parser_v2.py",
+        "The summary lost 1 and altered 1 of them.",
+    ] {
+        assert!(context.contains(kept), "{kept}: {context}");
+    }
+    // Codex keeps that context in the rollout: a resume gives nothing again.
+    let resume = codex(&session, "SessionStart-resume", None, &[]);
+    assert_eq!(resume.stdout, "");
+    // Commitments that cannot fit: Codex compacts anyway, and says so.
+    let tight = Session::new().with_policy(TIGHT);
+    std::fs::write(&tight.transcript, lines[..compacted].join("\n") + "\n").expect("written");
+    let long = "pin constraint audit: Every migration must keep an audit row for each change it makes, with the old and the new value, forever.";
+    codex(&tight, "UserPromptSubmit", Some(long), &[]);
+    let refused = codex(&tight, "PreCompact", None, &[]);
+    assert_eq!(refused.status, 0, "{}", refused.stderr);
+    assert!(
+        system_message(&refused).starts_with(
+            "ctxguard cannot stop this compaction (Codex compacts whatever its hooks say)"
+        ),
+        "{}",
+        refused.stdout
+    );
+}
+
+#[test]
+fn init_codex_writes_hooks_json_beside_others_and_takes_them_out() {
+    let dir = tempfile::tempdir().expect("dir");
+    let codex_dir = dir.path().join(".codex");
+    std::fs::create_dir_all(&codex_dir).expect("made");
+    let others = "{\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./notify.sh\"}]}]\n  }\n}\n";
+    std::fs::write(codex_dir.join("hooks.json"), others).expect("written");
+    let init = |args: &[&str]| {
+        let mut all = vec!["init", "codex"];
+        all.extend(args);
+        Test::new()
+            .args(&all)
+            .current_dir(dir.path())
+            .any_status()
+            .run()
+    };
+    let installed = init(&[]);
+    assert_eq!(installed.status, 0, "{}", installed.stderr);
+    assert!(
+        installed
+            .stdout
+            .contains("review them in its hooks browser"),
+        "{}",
+        installed.stdout
+    );
+    let text = std::fs::read_to_string(codex_dir.join("hooks.json")).expect("read");
+    let value: Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(
+        value["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "./notify.sh"
+    );
+    for event in [
+        "UserPromptSubmit",
+        "PreCompact",
+        "PostCompact",
+        "SessionStart",
+    ] {
+        assert_eq!(
+            value["hooks"][event][0]["hooks"][0]["command"],
+            format!("ctxguard hook codex {event}"),
+            "{text}"
+        );
+    }
+    assert_eq!(value["hooks"]["SessionStart"][0]["matcher"], "compact");
+    assert!(value["hooks"].get("PostToolUse").is_none());
+    assert!(init(&[])
+        .stdout
+        .contains("already installed; nothing changed"));
+    let removed = init(&["--remove"]);
+    assert_eq!(removed.status, 0, "{}", removed.stderr);
+    assert_eq!(
+        std::fs::read_to_string(codex_dir.join("hooks.json")).expect("read"),
+        others
+    );
+    assert_eq!(init(&["--local"]).status, 2);
 }

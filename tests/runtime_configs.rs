@@ -280,6 +280,43 @@ fn what_init_writes_passes_the_check() {
     assert_eq!((output.status, output.stdout.as_str()), (0, ""));
 }
 
+/// Codex's `hooks.json`: an unguarded one is named, `check --fix` merges
+/// the hooks `init codex` writes (another tool's kept), and what `init
+/// codex` writes checks clean.
+#[test]
+fn codex_hooks_are_checked_and_the_guard_merged() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(dir.path().join(".codex")).expect("dir");
+    let path = dir.path().join(".codex/hooks.json");
+    std::fs::write(
+        &path,
+        "{\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./notify.sh\"}]}]\n  }\n}\n",
+    )
+    .expect("written");
+    let found = codes(&check_in(dir.path(), &["."]));
+    assert_eq!(found.get("unguarded-compaction"), Some(&1), "{found:?}");
+    let output = check_in(dir.path(), &["--fix", "."]);
+    assert!(
+        output.stdout.contains("ctxguard's hooks merged in"),
+        "{}",
+        output.stdout
+    );
+    let after = std::fs::read_to_string(&path).expect("read");
+    assert!(
+        after.contains("./notify.sh") && after.contains("ctxguard hook codex PostCompact"),
+        "{after}"
+    );
+    assert_eq!(check_in(dir.path(), &["."]).stdout, "");
+    let fresh = tempfile::tempdir().expect("dir");
+    Test::new()
+        .args(&["init", "codex"])
+        .current_dir(fresh.path())
+        .status(0)
+        .run();
+    let output = check_in(fresh.path(), &[".codex/hooks.json"]);
+    assert_eq!((output.status, output.stdout.as_str()), (0, ""));
+}
+
 #[test]
 fn the_guard_may_stand_in_either_settings_file_of_a_project() {
     let dir = tempfile::tempdir().expect("dir");

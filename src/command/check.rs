@@ -155,9 +155,14 @@ fn config(
             if checked.edits.len() == 1 { "" } else { "s" }
         ));
     }
-    if checked.missing_guard && runtime == ConfigRuntime::ClaudeCode {
+    let guarded = match runtime {
+        ConfigRuntime::ClaudeCode => Some(crate::hook::HookRuntime::ClaudeCode),
+        ConfigRuntime::CodexHooks => Some(crate::hook::HookRuntime::Codex),
+        _ => None,
+    };
+    if let (true, Some(guarded)) = (checked.missing_guard, guarded) {
         if let Ok(merged) =
-            crate::hook::init::merge_text(&text, options.installed.claude_code.clone())
+            crate::hook::init::merge_text(guarded, &text, options.installed.claude_code.clone())
         {
             text = merged;
             what.push("ctxguard's hooks merged in".to_owned());

@@ -1,8 +1,10 @@
-//! `ctxguard init claude-code`: the hooks block merged into a Claude Code
-//! `settings.json`, edited in place (comments, order and layout kept), so
-//! other hooks and keys are untouched; idempotent; `--remove` takes out
-//! exactly what it put in. ctxguard's handlers are the ones whose command
-//! runs `hook claude-code`.
+//! `ctxguard init claude-code` and `ctxguard init codex`: the hooks block
+//! merged into a Claude Code `settings.json` or a Codex `hooks.json` (the
+//! same shape: event names, each a list of matcher groups), edited in
+//! place (comments, order and layout kept), so other hooks and keys are
+//! untouched; idempotent; `--remove` takes out exactly what it put in.
+//! ctxguard's handlers are the ones whose command runs `hook claude-code`
+//! or `hook codex`.
 //!
 //! What is written depends on the Claude Code that runs it: a version
 //! drops every hook of a settings file that names an event it does not
@@ -17,7 +19,7 @@ use jsonc_parser::cst::{CstInputValue, CstRootNode};
 use jsonc_parser::ParseOptions;
 use serde_json::{json, Value};
 
-use super::HookEvent;
+use super::{HookEvent, HookRuntime};
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::facts::claude_code as facts;
@@ -39,12 +41,14 @@ pub enum Scope {
 /// What `init` was asked.
 #[derive(Clone, Debug)]
 pub struct InitRequest {
+    /// The runtime whose hooks are written.
+    pub runtime: HookRuntime,
     /// Which settings file.
     pub scope: Scope,
     /// The project folder (`--project`, `--local`).
     pub project: PathBuf,
-    /// Claude Code's configuration folder (`--user`): `CLAUDE_CONFIG_DIR`
-    /// or `~/.claude`.
+    /// The runtime's configuration folder (`--user`): `CLAUDE_CONFIG_DIR`
+    /// or `~/.claude`; `CODEX_HOME` or `~/.codex`.
     pub config_dir: Option<PathBuf>,
     /// How the hooks run ctxguard: `ctxguard` on the `PATH`, or a path.
     pub command: String,
@@ -65,6 +69,8 @@ pub struct InitRequest {
 /// What `init` did.
 #[derive(Clone, Debug)]
 pub struct Installed {
+    /// The runtime whose hooks were written.
+    pub runtime: HookRuntime,
     /// The settings file.
     pub path: PathBuf,
     /// Its text before (`None`: it did not exist).
@@ -109,10 +115,37 @@ pub(crate) const HOOKS: [(HookEvent, Option<&str>, u64); 5] = [
     (HookEvent::SessionStart, Some("compact|resume"), 10),
 ];
 
+/// Codex's events ctxguard hooks: no PostToolUse (Codex has no question
+/// tool whose answers ctxguard reads), and SessionStart after a compaction
+/// only: Codex keeps what a hook gave in the rollout, so a resumed session
+/// still holds it (and a resume that compacts first runs both).
+pub(crate) const CODEX_HOOKS: [(HookEvent, Option<&str>, u64); 4] = [
+    (HookEvent::UserPromptSubmit, None, 10),
+    (HookEvent::PreCompact, None, 60),
+    (HookEvent::PostCompact, None, 30),
+    (HookEvent::SessionStart, Some("compact"), 10),
+];
+
+/// The events `runtime`'s hooks are written for.
+pub(crate) fn hooks_of(runtime: HookRuntime) -> &'static [(HookEvent, Option<&'static str>, u64)] {
+    match runtime {
+        HookRuntime::ClaudeCode => &HOOKS,
+        HookRuntime::Codex => &CODEX_HOOKS,
+    }
+}
+
 /// Whether ctxguard's hook for `event` is written for `version`: only
 /// events that version runs, and `PostCompact` only for a known version
 /// that has it (any older one would drop every hook of the file).
 pub(crate) fn wanted(event: HookEvent, version: Option<&Version>) -> bool {
+    wanted_by(HookRuntime::ClaudeCode, event, version)
+}
+
+/// [`wanted`] for `runtime`: Codex gets each of its events.
+fn wanted_by(runtime: HookRuntime, event: HookEvent, version: Option<&Version>) -> bool {
+    if runtime == HookRuntime::Codex {
+        return CODEX_HOOKS.iter().any(|(e, _, _)| *e == event);
+    }
     match version {
         Some(version) => facts::knows(version, event.name()),
         None => event != HookEvent::PostCompact,
@@ -154,6 +187,16 @@ const MISSING: &str = "ctxguard refused this compaction: the ctxguard plugin is 
 
 /// The settings file of `request`'s scope.
 pub fn settings_path(request: &InitRequest) -> PathBuf {
+    if request.runtime == HookRuntime::Codex {
+        return match request.scope {
+            Scope::User => request
+                .config_dir
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(".codex"))
+                .join("hooks.json"),
+            Scope::Project | Scope::Local => request.project.join(".codex").join("hooks.json"),
+        };
+    }
     match request.scope {
         Scope::Project => request.project.join(".claude").join("settings.json"),
         Scope::Local => request.project.join(".claude").join("settings.local.json"),
@@ -173,10 +216,21 @@ pub(crate) fn hook_command(
     policy: Option<&str>,
     version: Option<&Version>,
 ) -> String {
+    runtime_hook_command(HookRuntime::ClaudeCode, program, event, policy, version)
+}
+
+/// [`hook_command`] for `runtime`.
+fn runtime_hook_command(
+    runtime: HookRuntime,
+    program: &str,
+    event: HookEvent,
+    policy: Option<&str>,
+    version: Option<&Version>,
+) -> String {
     let mut words = vec![
         program.to_owned(),
         "hook".to_owned(),
-        "claude-code".to_owned(),
+        runtime.arg().to_owned(),
         event.name().to_owned(),
     ];
     if let Some(policy) = policy {
@@ -187,7 +241,8 @@ pub(crate) fn hook_command(
     }
     // Where no PostCompact hook is written, SessionStart checks the summary
     // (or the next prompt, when the client writes it after SessionStart).
-    if matches!(event, HookEvent::SessionStart | HookEvent::UserPromptSubmit)
+    if runtime == HookRuntime::ClaudeCode
+        && matches!(event, HookEvent::SessionStart | HookEvent::UserPromptSubmit)
         && !wanted(HookEvent::PostCompact, version)
     {
         words.push("--check-summary".to_owned());
@@ -197,7 +252,8 @@ pub(crate) fn hook_command(
 
 /// The handler group ctxguard wants under `event`.
 fn group(request: &InitRequest, event: HookEvent, matcher: Option<&str>, timeout: u64) -> Value {
-    let command = hook_command(
+    let command = runtime_hook_command(
+        request.runtime,
         &request.command,
         event,
         request.policy.as_deref(),
@@ -215,16 +271,25 @@ fn handlers(command: String, matcher: Option<&str>, timeout: u64) -> Value {
     }
 }
 
+#[cfg(test)]
 fn ours(handler: &Value) -> bool {
+    ours_for(HookRuntime::ClaudeCode, handler)
+}
+
+/// Whether `handler` is ctxguard's hook for `runtime`.
+fn ours_for(runtime: HookRuntime, handler: &Value) -> bool {
     handler
         .get("command")
         .and_then(Value::as_str)
-        .is_some_and(runs_ctxguard)
+        .and_then(parse_ours)
+        .is_some_and(|hook| hook.runtime == runtime)
 }
 
 /// A hook command `init` wrote, read back: how it runs ctxguard.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct OurHook {
+    /// The runtime it was written for.
+    pub runtime: HookRuntime,
     /// The program: `ctxguard`, or the path `--command` gave.
     pub program: String,
     /// The event it handles.
@@ -246,11 +311,14 @@ pub(crate) fn parse_ours(command: &str) -> Option<OurHook> {
         return None;
     };
     let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
-    let events = HOOKS.map(|(event, _, _)| event.name());
+    let runtime = match runtime.as_str() {
+        "claude-code" => HookRuntime::ClaudeCode,
+        "codex" => HookRuntime::Codex,
+        _ => return None,
+    };
     if !name.starts_with("ctxguard")
         || hook != "hook"
-        || runtime != "claude-code"
-        || !events.contains(&event.as_str())
+        || !hooks_of(runtime).iter().any(|(e, _, _)| e.name() == event)
     {
         return None;
     }
@@ -266,6 +334,7 @@ pub(crate) fn parse_ours(command: &str) -> Option<OurHook> {
         }
     }
     Some(OurHook {
+        runtime,
         program: program.clone(),
         event: event.clone(),
         policy,
@@ -333,6 +402,7 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         None => merged(request, &path, before.as_deref())?,
     };
     let mut installed = Installed {
+        runtime: request.runtime,
         path: path.clone(),
         before,
         after,
@@ -343,9 +413,11 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         events: Vec::new(),
         bom: opens_with_bom(&path),
     };
-    installed.events = HOOKS
+    installed.events = hooks_of(request.runtime)
         .iter()
-        .filter(|(event, _, _)| !request.remove && wanted(*event, request.claude_version.as_ref()))
+        .filter(|(event, _, _)| {
+            !request.remove && wanted_by(request.runtime, *event, request.claude_version.as_ref())
+        })
         .map(|(event, _, _)| event.name())
         .collect();
     if request.dry_run || !installed.changed() {
@@ -378,7 +450,7 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
 fn restored(path: &Path, now: Option<&str>) -> Option<String> {
     let now = now?;
     let hook = installed_as(now)?;
-    let request = install(hook.program, hook.policy, hook.claude_version);
+    let request = install(hook.runtime, hook.program, hook.policy, hook.claude_version);
     crate::source::write::backups(path)
         .iter()
         .rev()
@@ -400,28 +472,39 @@ fn opens_with_bom(path: &Path) -> bool {
         && head == [0xEF, 0xBB, 0xBF]
 }
 
-/// `text`, a Claude Code settings file, with ctxguard's hooks merged in as
-/// `ctxguard init claude-code` merges them for `claude_version` (for
-/// `check --fix`).
+/// `text`, a settings file of `runtime`, with ctxguard's hooks merged in
+/// as `ctxguard init` merges them (for `claude_version`), for `check --fix`.
 pub(crate) fn merge_text(
+    runtime: HookRuntime,
     text: &str,
     claude_version: Option<Version>,
 ) -> Result<String, Vec<Diagnostic>> {
-    let request = match installed_as(text) {
-        Some(hook) => install(hook.program, hook.policy, claude_version),
-        None => install("ctxguard".to_owned(), None, claude_version),
+    let (program, policy) = match installed_as(text).filter(|hook| hook.runtime == runtime) {
+        Some(hook) => (hook.program, hook.policy),
+        None => ("ctxguard".to_owned(), None),
     };
-    merged(&request, Path::new("settings.json"), Some(text))
+    let request = install(runtime, program, policy, claude_version);
+    merged(&request, Path::new(settings_name(runtime)), Some(text))
+}
+
+/// The settings file's name, as messages show it.
+fn settings_name(runtime: HookRuntime) -> &'static str {
+    match runtime {
+        HookRuntime::ClaudeCode => "settings.json",
+        HookRuntime::Codex => "hooks.json",
+    }
 }
 
 /// The request that installs hooks running `command` with `policy` for
 /// `claude_version`, to merge them into a text already read.
 fn install(
+    runtime: HookRuntime,
     command: String,
     policy: Option<String>,
     claude_version: Option<Version>,
 ) -> InitRequest {
     InitRequest {
+        runtime,
         scope: Scope::Project,
         project: PathBuf::from("."),
         config_dir: None,
@@ -445,10 +528,10 @@ fn merged(
         Some(text) if !text.trim().is_empty() => text,
         _ => "{}\n",
     };
-    if let Some(refused) = not_strict(&name, text) {
+    if let Some(refused) = not_strict(request.runtime, &name, text) {
         return Err(vec![refused]);
     }
-    if let Some(refused) = hooks_twice(&name, text) {
+    if let Some(refused) = hooks_twice(request.runtime, &name, text) {
         return Err(vec![refused]);
     }
     let root = CstRootNode::parse(text, &ParseOptions::default()).map_err(|error| {
@@ -463,7 +546,10 @@ fn merged(
     let not = |what: &str| {
         vec![codes::invalid_input(format!("`{name}`: {what}"))
             .file(&name)
-            .help("Claude Code reads `hooks` as an object of event names, each a list of matcher groups")]
+            .help(format!(
+                "{} reads `hooks` as an object of event names, each a list of matcher groups",
+                request.runtime.name()
+            ))]
     };
     let object = match root.value() {
         None => root.object_value_or_set(),
@@ -477,8 +563,9 @@ fn merged(
     let hooks = object
         .object_value_or_create("hooks")
         .ok_or_else(|| not("`hooks` is not an object"))?;
-    for (event, matcher, timeout) in HOOKS {
-        let remove = request.remove || !wanted(event, request.claude_version.as_ref());
+    for &(event, matcher, timeout) in hooks_of(request.runtime) {
+        let remove =
+            request.remove || !wanted_by(request.runtime, event, request.claude_version.as_ref());
         let wanted = group(request, event, matcher, timeout);
         if remove && hooks.get(event.name()).is_none() {
             continue;
@@ -492,6 +579,7 @@ fn merged(
                 continue;
             };
             let handlers = value.get("hooks").and_then(Value::as_array);
+            let ours = |h: &Value| ours_for(request.runtime, h);
             let mine = handlers.is_some_and(|h| h.iter().any(ours));
             if !mine {
                 continue;
@@ -580,9 +668,9 @@ pub(crate) fn strict_json_error(text: &str) -> Option<(std::ops::Range<usize>, S
 }
 
 /// The refusal of a settings file that writes `hooks`, or an event in it,
-/// twice: Claude Code reads only the last, and an edit of either would
+/// twice: the runtime reads only the last, and an edit of either would
 /// leave the guard out of effect or take another tool's hooks.
-fn hooks_twice(name: &str, text: &str) -> Option<Diagnostic> {
+fn hooks_twice(runtime: HookRuntime, name: &str, text: &str) -> Option<Diagnostic> {
     use crate::runtime::tree;
     let file = std::sync::Arc::new(SourceFile::new(name, text));
     let root = tree::read(&file, tree::Syntax::Json).ok()?;
@@ -595,25 +683,31 @@ fn hooks_twice(name: &str, text: &str) -> Option<Diagnostic> {
     })?;
     Some(
         codes::invalid_input(format!(
-            "`{name}` writes `{}` twice; Claude Code reads only the last, so ctxguard will not edit it",
-            first.key
+            "`{name}` writes `{}` twice; {} reads only the last, so ctxguard will not edit it",
+            first.key,
+            runtime.name()
         ))
         .label(&file, first.key_span.clone(), "not in effect")
         .label(&file, last.key_span.clone(), "only this one is read")
-        .help(format!("merge the two `{}` into one, then run `ctxguard init claude-code` again", first.key)),
+        .help(format!(
+            "merge the two `{}` into one, then run `ctxguard init {}` again",
+            first.key,
+            runtime.arg()
+        )),
     )
 }
 
 /// The refusal of a settings file Claude Code would not load.
-fn not_strict(name: &str, text: &str) -> Option<Diagnostic> {
+fn not_strict(runtime: HookRuntime, name: &str, text: &str) -> Option<Diagnostic> {
     let (range, why) = strict_json_error(text)?;
     let file = SourceFile::new(name, text);
     Some(
         codes::invalid_input(format!(
-            "Claude Code does not load `{name}`: it reads settings as strict JSON, so none of the hooks in it would run"
+            "{} does not load `{name}`: it reads settings as strict JSON, so none of the hooks in it would run",
+            runtime.name()
         ))
         .label(&file, range, why)
-        .help("make it strict JSON (no comments, no trailing commas, no raw control characters in strings), then run `ctxguard init claude-code` again"),
+        .help(format!("make it strict JSON (no comments, no trailing commas, no raw control characters in strings), then run `ctxguard init {}` again", runtime.arg())),
     )
 }
 
@@ -646,6 +740,7 @@ mod tests {
 
     fn request(remove: bool) -> InitRequest {
         InitRequest {
+            runtime: HookRuntime::ClaudeCode,
             scope: Scope::Project,
             project: PathBuf::from("/p"),
             config_dir: None,

@@ -12,7 +12,7 @@
 //! The one deliberate refusal is PreCompact's, when the commitments do not
 //! fit.
 
-mod claude_code;
+mod events;
 pub(crate) mod init;
 pub(crate) mod ledger;
 mod payload;
@@ -26,13 +26,45 @@ use crate::diagnostics::codes::hook as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::Access;
 
-pub use claude_code::BLOCKING_SINCE;
+pub use events::BLOCKING_SINCE;
 pub use ledger::{Active, Commitment, Entry, Ledger, LedgerError, DEFAULT_MAX_LEDGER_BYTES};
 pub use payload::Payload;
 pub use reinject::{Reinjection, OUTPUT_CAP};
 pub use told::{check_told, one_line, Then};
 
-/// A Claude Code hook event ctxguard handles.
+/// The runtime whose hook is called: the events are named alike, the
+/// session files and what each event can do differ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HookRuntime {
+    /// Claude Code: a transcript of records; PreCompact can refuse (from
+    /// 2.1.105) and its output joins the compaction's instructions.
+    #[default]
+    ClaudeCode,
+    /// Codex CLI: a rollout; PreCompact cannot refuse, PostCompact carries
+    /// no summary (it is read from the rollout), and what a hook prints
+    /// reaches the user only as a JSON `systemMessage`.
+    Codex,
+}
+
+impl HookRuntime {
+    /// Its name, as a person says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            HookRuntime::ClaudeCode => "Claude Code",
+            HookRuntime::Codex => "Codex",
+        }
+    }
+
+    /// Its name on the command line (`hook codex PreCompact`).
+    pub fn arg(self) -> &'static str {
+        match self {
+            HookRuntime::ClaudeCode => "claude-code",
+            HookRuntime::Codex => "codex",
+        }
+    }
+}
+
+/// A hook event ctxguard handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HookEvent {
     /// The user submitted a prompt: record its commitments.
@@ -77,6 +109,8 @@ impl HookEvent {
 /// One hook call.
 #[derive(Clone, Debug)]
 pub struct HookRequest {
+    /// The runtime calling.
+    pub runtime: HookRuntime,
     /// Which event the hook was installed for.
     pub event: HookEvent,
     /// The payload as the runtime sent it.
@@ -120,6 +154,8 @@ pub enum Gate {
     TooOld(String),
     /// The transcript does not say which version runs.
     Unknown,
+    /// A runtime that compacts whatever its hooks say (Codex).
+    Never,
 }
 
 /// A compaction refused.
@@ -192,6 +228,8 @@ pub enum Outcome {
 /// What a hook call did, for the report.
 #[derive(Debug)]
 pub struct HookReport {
+    /// The runtime that called.
+    pub runtime: HookRuntime,
     /// The event.
     pub event: HookEvent,
     /// The session's ledger, when there was one.
@@ -207,22 +245,25 @@ pub struct HookReport {
 /// A hook call that could not start (its arguments, its payload file): a
 /// report of `event` that failed with `why`, answered as any failure of
 /// that event is (PreCompact refuses; UserPromptSubmit never blocks).
-pub fn hook_not_started(event: HookEvent, why: &str) -> HookReport {
+pub fn hook_not_started(runtime: HookRuntime, event: HookEvent, why: &str) -> HookReport {
     failed(
+        runtime,
         event,
         Diagnostic::new(
             crate::diagnostics::Code::HookInput,
             format!("the {} hook could not start: {why}", event.name()),
         )
-        .help(
-            "run `ctxguard init claude-code` again to rewrite the hooks as this ctxguard runs them",
-        ),
+        .help(format!(
+            "run `ctxguard init {}` again to rewrite the hooks as this ctxguard runs them",
+            runtime.arg()
+        )),
     )
 }
 
 /// A report of `event` that failed, before it had a ledger, with `why`.
-fn failed(event: HookEvent, why: Diagnostic) -> HookReport {
+fn failed(runtime: HookRuntime, event: HookEvent, why: Diagnostic) -> HookReport {
     HookReport {
+        runtime,
         event,
         ledger: None,
         echo: false,
@@ -243,6 +284,7 @@ pub fn run_hook(request: &HookRequest) -> HookReport {
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_default();
         failed(
+            request.runtime,
             request.event,
             Diagnostic::new(
                 crate::diagnostics::Code::HookInput,
@@ -259,6 +301,7 @@ pub fn run_hook(request: &HookRequest) -> HookReport {
 fn run(request: &HookRequest) -> HookReport {
     let event = request.event;
     let report = |ledger, outcome| HookReport {
+        runtime: request.runtime,
         event,
         ledger,
         echo: request.echo,
@@ -292,18 +335,19 @@ fn run(request: &HookRequest) -> HookReport {
     }
     let dir = ledger_dir(request, &payload);
     let ledger = Ledger::new(&dir, session, request.max_ledger_bytes);
-    let policy = claude_code::PolicyOnce {
+    let policy = events::PolicyOnce {
         path: request.policy.as_deref(),
         access: &request.access,
         loaded: std::cell::OnceCell::new(),
     };
     let mut problems = Vec::new();
-    let handled = claude_code::handle(
+    let handled = events::handle(
         event,
         &payload,
         &ledger,
         &policy,
-        &claude_code::Guard {
+        &events::Guard {
+            runtime: request.runtime,
             written_for: request.written_for.as_ref(),
             check_summary: request.check_summary,
         },
@@ -312,11 +356,11 @@ fn run(request: &HookRequest) -> HookReport {
     );
     let outcome = match handled {
         Ok(outcome) => outcome,
-        Err(claude_code::Failure::Policy(diagnostics)) => Outcome::Failed(diagnostics),
-        Err(claude_code::Failure::Ledger(LedgerError::Full(diagnostic))) => {
+        Err(events::Failure::Policy(diagnostics)) => Outcome::Failed(diagnostics),
+        Err(events::Failure::Ledger(LedgerError::Full(diagnostic))) => {
             Outcome::Failed(vec![*diagnostic])
         }
-        Err(claude_code::Failure::Ledger(error)) => Outcome::Failed(vec![Diagnostic::new(
+        Err(events::Failure::Ledger(error)) => Outcome::Failed(vec![Diagnostic::new(
             crate::diagnostics::Code::HookInput,
             format!("the {} hook could not use its ledger: {error}", event.name()),
         )

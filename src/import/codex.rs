@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::records::{self, Record};
-use super::{Event, Importer, Message, Origin, Summary};
+use super::{Current, Event, Importer, LastSummary, Message, Origin, Summary};
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
@@ -53,42 +53,85 @@ impl Importer for Codex {
     }
 
     fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
-        let records = records::lines(file, problems);
-        let mut history: Vec<Message> = Vec::new();
-        let mut tokens: Option<u64> = None;
-        let mut events = Vec::new();
-        for record in &records {
-            match record.str("/type") {
-                Some("response_item") => {
-                    if let Some(payload) = record.value.get("payload") {
-                        history.extend(item(payload, record.line, None));
-                    }
+        replay(&records::lines(file, problems)).0
+    }
+}
+
+/// A rollout as it stands while the session runs: the history Codex would
+/// rebuild from it now, the version that wrote it (`session_meta`), and
+/// the last compaction's summary.
+pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
+    let mut problems = Vec::new();
+    let records = records::lines(file, &mut problems);
+    let (events, messages) = replay(&records);
+    let last = events.last();
+    Current {
+        version: records
+            .iter()
+            .rev()
+            .find_map(|r| r.str("/payload/cli_version").map(str::to_owned)),
+        lines: file.text().lines().count() as u64,
+        // What hooks gave the model since the last compaction: Codex keeps
+        // it in the rollout as developer messages.
+        given_back: last.map(|event| {
+            messages
+                .iter()
+                .filter(|m| m.origin == Origin::Runtime && m.line > event.line)
+                .map(|m| m.text.clone())
+                .collect()
+        }),
+        summary: last.and_then(|event| {
+            event
+                .summary
+                .as_ref()
+                .filter(|s| !s.opaque)
+                .map(|s| LastSummary {
+                    text: s.text.clone(),
+                    trigger: None,
+                    line: event.line,
+                })
+        }),
+        messages,
+    }
+}
+
+/// The compactions of a rollout, replayed forward, and the history after
+/// its last line.
+fn replay(records: &[Record]) -> (Vec<Event>, Vec<Message>) {
+    let mut history: Vec<Message> = Vec::new();
+    let mut tokens: Option<u64> = None;
+    let mut events = Vec::new();
+    for record in records {
+        match record.str("/type") {
+            Some("response_item") => {
+                if let Some(payload) = record.value.get("payload") {
+                    history.extend(item(payload, record.line, None));
                 }
-                Some("event_msg") => match record.str("/payload/type") {
-                    Some("token_count") => {
-                        tokens = [
-                            "/payload/info/last_token_usage/total_tokens",
-                            "/payload/info/total_token_usage/total_tokens",
-                        ]
-                        .iter()
-                        .find_map(|pointer| record.u64(pointer))
-                        .or(tokens);
-                    }
-                    Some("thread_rolled_back") => {
-                        roll_back(&mut history, record.u64("/payload/num_turns").unwrap_or(0));
-                    }
-                    _ => {}
-                },
-                Some("compacted") => {
-                    events.push(compaction(record, &mut history, tokens));
-                    // A count from before the compaction says nothing about after it.
-                    tokens = None;
+            }
+            Some("event_msg") => match record.str("/payload/type") {
+                Some("token_count") => {
+                    tokens = [
+                        "/payload/info/last_token_usage/total_tokens",
+                        "/payload/info/total_token_usage/total_tokens",
+                    ]
+                    .iter()
+                    .find_map(|pointer| record.u64(pointer))
+                    .or(tokens);
+                }
+                Some("thread_rolled_back") => {
+                    roll_back(&mut history, record.u64("/payload/num_turns").unwrap_or(0));
                 }
                 _ => {}
+            },
+            Some("compacted") => {
+                events.push(compaction(record, &mut history, tokens));
+                // A count from before the compaction says nothing about after it.
+                tokens = None;
             }
+            _ => {}
         }
-        events
     }
+    (events, history)
 }
 
 fn compaction(record: &Record, history: &mut Vec<Message>, tokens: Option<u64>) -> Event {

@@ -7,7 +7,7 @@
 
 pub(crate) mod classify;
 pub(crate) mod claude_code;
-mod codex;
+pub(crate) mod codex;
 mod openhands;
 mod pi;
 pub(crate) mod records;
@@ -137,6 +137,34 @@ pub struct Message {
     pub line: u64,
     /// The record's id or uuid, where the runtime gives one.
     pub record: Option<String>,
+}
+
+/// A session file as it stands while the session runs: the buffer now
+/// (back to the last compaction), the version of the runtime that wrote
+/// it, and the file's lines.
+pub(crate) struct Current {
+    /// The buffer's messages, in order.
+    pub messages: Vec<Message>,
+    /// `version` of the last record that has one.
+    pub version: Option<String>,
+    /// Lines in the file.
+    pub lines: u64,
+    /// The context hooks gave the model after the last compaction, as the
+    /// transcript keeps it (`hook_additional_context` attachments; versions
+    /// before 2.1.1xx keep none); `None`: the file holds no compaction.
+    pub given_back: Option<Vec<String>>,
+    /// The last compaction's summary and trigger, when the file holds it.
+    pub summary: Option<LastSummary>,
+}
+
+/// The summary of a transcript's last compaction.
+pub(crate) struct LastSummary {
+    /// The summary as the model reads it.
+    pub text: String,
+    /// `manual` or `auto`, as the boundary records it.
+    pub trigger: Option<String>,
+    /// The summary record's line.
+    pub line: u64,
 }
 
 /// The summary that replaced part of the buffer.

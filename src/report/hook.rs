@@ -14,7 +14,7 @@ use serde_json::json;
 use super::HumanStyle;
 use crate::audit::Outcome as Kept;
 use crate::diagnostics::Diagnostic;
-use crate::hook::{one_line, Gate, HookEvent, HookReport, Outcome, BLOCKING_SINCE};
+use crate::hook::{one_line, Gate, HookEvent, HookReport, HookRuntime, Outcome, BLOCKING_SINCE};
 
 /// A hook's output: standard output, standard error, exit code.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -105,33 +105,34 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                 reply.stdout = instructions.stdout.clone();
             }
             if let Some(blocked) = blocked {
-                reply.exit = 2;
                 let lead = match &blocked.gate {
                     Gate::Honoured => "ctxguard blocked this compaction".to_owned(),
                     Gate::TooOld(version) => format!("ctxguard cannot stop this compaction (Claude Code {version} compacts anyway; blocking needs {BLOCKING_SINCE} or later)"),
                     Gate::Unknown => format!("ctxguard blocked this compaction (Claude Code {BLOCKING_SINCE} and later honour this; older versions compact anyway)"),
+                    Gate::Never => format!("ctxguard cannot stop this compaction ({} compacts whatever its hooks say)", report.runtime.name()),
                 };
                 let active = match snapshot.active {
                     1 => "the one active commitment cannot be kept".to_owned(),
                     n => format!("the {n} active commitments cannot all be kept"),
                 };
-                reply.stderr = format!(
+                let said = format!(
                     "{lead}: {}, so {active} word for word.\nDischarge what is done (`ctxguard ledger list --session {session}`, then `ctxguard ledger discharge ID`) or raise `budget commitments` in the policy, then compact again.\n",
                     blocked.reason,
                 );
+                tell(&mut reply, report.runtime, said);
             }
         }
         Outcome::Verified { judged, invented } => {
             let count = |outcome| judged.iter().filter(|j| j.outcome == outcome).count();
             let (lost, altered) = (count(Kept::Lost), count(Kept::Altered));
             if lost + altered + invented.len() > 0 {
-                reply.exit = 2;
-                reply.stderr = crate::hook::check_told(
+                let said = crate::hook::check_told(
                     judged,
                     invented,
                     &session,
                     crate::hook::Then::Reinjected,
                 );
+                tell(&mut reply, report.runtime, said);
             }
         }
         Outcome::Reinjected(reinjection) => {
@@ -149,6 +150,17 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                 .first()
                 .map_or_else(String::new, |d| d.message.clone());
             match report.event {
+                // Codex compacts whatever its hook says.
+                HookEvent::PreCompact if report.runtime == HookRuntime::Codex => {
+                    let lead = format!(
+                        "ctxguard could not check that the commitments survive this compaction ({first}), and Codex compacts anyway, unguarded."
+                    );
+                    tell(
+                        &mut reply,
+                        report.runtime,
+                        format!("{lead}\n{}", diagnostics_text(diagnostics)),
+                    );
+                }
                 // A guard that cannot decide refuses, and says why; a
                 // version before 2.1.105 compacts anyway, and the user is
                 // told ctxguard could not stop it.
@@ -161,11 +173,14 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                 }
                 // Exit 2 is how PostCompact shows the user its message.
                 HookEvent::PostCompact => {
-                    reply.exit = 2;
                     let lead = format!(
                         "ctxguard could not check what this compaction kept ({first}): commitments may have been lost; `ctxguard audit` the session to see."
                     );
-                    reply.stderr = format!("{}\n{}", wrapped(&lead), diagnostics_text(diagnostics));
+                    tell(
+                        &mut reply,
+                        report.runtime,
+                        format!("{}\n{}", wrapped(&lead), diagnostics_text(diagnostics)),
+                    );
                 }
                 // Never a block: an exit 2 here discards what the user
                 // typed. The user hears of it where Claude Code shows it.
@@ -186,6 +201,23 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
 /// A message wrapped to the width human output is drawn at.
 fn wrapped(text: &str) -> String {
     super::human::hanging("", text, 2, HumanStyle::plain().width)
+}
+
+/// Says `text` to the user where the runtime shows a compaction hook's
+/// message: Claude Code shows the standard error of a PreCompact or
+/// PostCompact hook that exits 2; Codex shows a JSON `systemMessage` (its
+/// exit 2 marks the hook failed, and a PreCompact cannot refuse).
+fn tell(reply: &mut HookReply, runtime: HookRuntime, text: String) {
+    match runtime {
+        HookRuntime::ClaudeCode => {
+            reply.exit = 2;
+            reply.stderr = text;
+        }
+        HookRuntime::Codex => {
+            reply.stdout = json!({"systemMessage": text.trim_end()}).to_string();
+            reply.stderr = text;
+        }
+    }
 }
 
 fn diagnostics_text(diagnostics: &[Diagnostic]) -> String {
@@ -364,6 +396,11 @@ fn written_for(installed: &crate::hook::init::Installed) -> String {
         can_refuse, has_post_compact, BLOCKING_SINCE, POST_COMPACT_SINCE,
     };
     let events = installed.events.join(", ");
+    if installed.runtime == HookRuntime::Codex {
+        return format!(
+            "  for Codex: {events}\n  Codex runs new hooks only once you trust them: start `codex`, review them in its hooks browser (`/hooks`) and trust them; a project's hooks run only in a trusted project\n  Codex compacts whatever its hooks say: ctxguard checks each summary after it (read from the session file) and gives the commitments back; it cannot refuse a compaction\n"
+        );
+    }
     match &installed.claude_version {
         Some(v) => {
             let mut text = format!("  for Claude Code {v}: {events}\n");

@@ -1,9 +1,88 @@
 //! Codex `config.toml` (RUNTIMES §2.6, §2.7): the auto-compaction
 //! threshold against the window and the policy, the compaction prompt,
-//! and the feature switch that turns hooks off.
+//! and the feature switch that turns hooks off; and Codex `hooks.json`:
+//! its events, matchers and handlers, and whether ctxguard's guard is
+//! wired in.
 
+use super::hooks::{self, Rules, Unit};
 use super::Context;
 use crate::diagnostics::codes::runtime as codes;
+
+/// The hook events Codex 0.171 knows (its generated hook schemas).
+const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreModelRequest",
+    "PostModelRequest",
+];
+
+const RULES: Rules = Rules {
+    runtime: "Codex",
+    events: || EVENTS,
+    aliases: &[
+        ("PreCompress", "PreCompact"),
+        ("PreCompaction", "PreCompact"),
+        ("PostCompaction", "PostCompact"),
+    ],
+    compaction: &["PreCompact", "PostCompact"],
+    event_types: |_| None,
+    types: &["command", "mcp_tool"],
+    unit: Unit::Seconds,
+};
+
+/// A Codex `hooks.json`: the table checked as Claude Code's is, and the
+/// events of ctxguard's guard (`ctxguard init codex`) that are missing.
+pub(super) fn check_hooks(cx: &mut Context<'_>) {
+    let root = cx.root;
+    let Some(table) = root.get("hooks") else {
+        return;
+    };
+    hooks::check(cx, table, &RULES, "its hooks never run");
+    let guards = hooks::guarded_events(table);
+    let wanted: Vec<&str> = crate::hook::init::CODEX_HOOKS
+        .iter()
+        .map(|(event, _, _)| event.name())
+        .collect();
+    let missing: Vec<&str> = wanted
+        .iter()
+        .copied()
+        .filter(|event| !guards.iter().any(|e| e == event))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let span = root.entry("hooks").map_or(0..0, |e| e.key_span.clone());
+    let what = if missing.len() == wanted.len() {
+        "none of the hooks `ctxguard init codex` installs is here".to_owned()
+    } else {
+        format!(
+            "no ctxguard hook for {}",
+            missing
+                .iter()
+                .map(|e| format!("`{e}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let d = codes::unguarded(
+        cx.file,
+        span,
+        "Codex",
+        &what,
+        "run `ctxguard init codex` (`--user` for `~/.codex/hooks.json`): it merges the hooks beside the ones here",
+    );
+    cx.push(d);
+    cx.out.missing_guard = true;
+}
 
 const KEYS: &[&str] = &[
     "model_context_window",

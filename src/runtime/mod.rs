@@ -6,7 +6,7 @@
 //! | runtime | file |
 //! |---|---|
 //! | Claude Code | `.claude/settings.json`, `.claude/settings.local.json` |
-//! | Codex | `.codex/config.toml` |
+//! | Codex | `.codex/config.toml`, `.codex/hooks.json` |
 //! | pi | `.pi/settings.json` |
 //! | OpenHands | `config.toml` with `[core]`, `[llm]` or `[condenser]` |
 //! | SWE-agent | run YAML with `agent.history_processors` |
@@ -38,6 +38,8 @@ pub enum ConfigRuntime {
     ClaudeCode,
     /// Codex `config.toml`.
     Codex,
+    /// Codex `hooks.json`.
+    CodexHooks,
     /// pi `settings.json`.
     Pi,
     /// OpenHands `config.toml`.
@@ -52,9 +54,10 @@ pub enum ConfigRuntime {
 
 impl ConfigRuntime {
     /// Every runtime, in the order the docs list them.
-    pub const ALL: [ConfigRuntime; 7] = [
+    pub const ALL: [ConfigRuntime; 8] = [
         ConfigRuntime::ClaudeCode,
         ConfigRuntime::Codex,
+        ConfigRuntime::CodexHooks,
         ConfigRuntime::Pi,
         ConfigRuntime::OpenHands,
         ConfigRuntime::SweAgent,
@@ -66,7 +69,7 @@ impl ConfigRuntime {
     pub fn name(self) -> &'static str {
         match self {
             ConfigRuntime::ClaudeCode => "Claude Code",
-            ConfigRuntime::Codex => "Codex",
+            ConfigRuntime::Codex | ConfigRuntime::CodexHooks => "Codex",
             ConfigRuntime::Pi => "pi",
             ConfigRuntime::OpenHands => "OpenHands",
             ConfigRuntime::SweAgent => "SWE-agent",
@@ -96,6 +99,7 @@ impl ConfigRuntime {
         match (folder, name) {
             (".claude", "settings.json" | "settings.local.json") => Some(ConfigRuntime::ClaudeCode),
             (".codex", "config.toml") => Some(ConfigRuntime::Codex),
+            (".codex", "hooks.json") => Some(ConfigRuntime::CodexHooks),
             (".pi", "settings.json") => Some(ConfigRuntime::Pi),
             (".gemini", "settings.json") => Some(ConfigRuntime::GeminiCli),
             (_, "openclaw.json" | "openclaw.json5") => Some(ConfigRuntime::OpenClaw),
@@ -333,6 +337,7 @@ pub fn check_installed(
     match runtime {
         ConfigRuntime::ClaudeCode => claude_code::check(&mut cx),
         ConfigRuntime::Codex => codex::check(&mut cx),
+        ConfigRuntime::CodexHooks => codex::check_hooks(&mut cx),
         ConfigRuntime::Pi => pi::check(&mut cx),
         ConfigRuntime::OpenHands => openhands::check(&mut cx),
         ConfigRuntime::SweAgent => swe_agent::check(&mut cx),

@@ -15,7 +15,7 @@ use crate::server::responses::Responses;
 use crate::server::{Kind, Script, Server, Turn};
 use crate::support::{self, ensure, said};
 
-pub const SCENARIOS: &[(&str, crate::Scenario)] = &[("session", session)];
+pub const SCENARIOS: &[(&str, crate::Scenario)] = &[("session", session), ("guard", guard)];
 
 const CONSTRAINT: &str = "Do not drop columns.";
 const IDENTIFIER: &str = "src/legacy/parser_v2.py";
@@ -201,5 +201,178 @@ fn session(package: &Package) -> Result<(), Failed> {
         &codex.dir,
         rollout,
         Path::new(""),
+    )
+}
+
+/// ctxguard's guard, installed by `ctxguard init codex --user`, in a real
+/// session: pins typed, an automatic compaction whose scripted summary
+/// drops the constraint and renames the path, and the next turn.
+fn guard(package: &Package) -> Result<(), Failed> {
+    let summary = format!(
+        "The user is migrating the orders table to the new schema. {REQUIREMENT} The legacy parser is src/legacy/parser.py."
+    );
+    let over = LIMIT * 2;
+    let server = Server::start(
+        Responses,
+        Script::new()
+            .turn(Turn::text("I will migrate the orders table.").reporting(over))
+            .summary(&summary)
+            .turn(Turn::text("The index is added.")),
+    );
+    let codex = Codex::new(package, "guard", &server.url())?;
+    let init = Command::new(support::CTXGUARD)
+        .args(["init", "codex", "--user", "--command", support::CTXGUARD])
+        .env("CODEX_HOME", &codex.home)
+        .current_dir(&codex.project)
+        .output()
+        .map_err(|e| format!("ctxguard could not be started: {e}"))?;
+    ensure(init.status.success(), || {
+        format!("ctxguard init codex failed\n{}", said(&init))
+    })?;
+    let first = format!(
+        "pin constraint no-drop: {CONSTRAINT}\npin identifier legacy-parser: {IDENTIFIER}\n\nMigrate the orders table to the new schema. {REQUIREMENT}"
+    );
+    // Codex runs hooks a person has trusted (in its hooks browser); the
+    // trial stands in for that review with the flag made for automation.
+    let trusted = "--dangerously-bypass-hook-trust";
+    let ledger_dir = codex.dir.join("ledger");
+    let run = |args: &[&str]| {
+        let mut command = Command::new(codex.package.command());
+        command
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", codex.dir.join("home"))
+            .env("CODEX_HOME", &codex.home)
+            .env("OFFLINE_API_KEY", "offline-test-key")
+            .env("CTXGUARD_LEDGER_DIR", &ledger_dir)
+            .current_dir(&codex.project)
+            .arg("exec")
+            .args(args);
+        output_within(command, Duration::from_secs(120))
+    };
+    let runs = [
+        run(&["--skip-git-repo-check", trusted, &first]),
+        run(&[
+            "--skip-git-repo-check",
+            trusted,
+            "resume",
+            "--last",
+            "Add an index on orders.created_at.",
+        ]),
+    ];
+    server.save(&codex.dir.join("requests.jsonl"));
+    for (n, run) in runs.iter().enumerate() {
+        ensure(run.status.success(), || {
+            format!("codex exec run {} failed\n{}", n + 1, said(run))
+        })?;
+    }
+    let rollouts = codex.rollouts();
+    let rollout = rollouts.first().ok_or("Codex wrote no rollout")?;
+    let ledgers = support::files(&ledger_dir, ".jsonl");
+    let ledger = ledgers
+        .first()
+        .map(|path| support::records(path))
+        .unwrap_or_default();
+    let context = || {
+        format!(
+            "\nrollout {}\nledger {:?}\nruns:\n{}\n{}",
+            rollout.display(),
+            ledgers,
+            said(&runs[0]),
+            said(&runs[1])
+        )
+    };
+    ensure(compactions(rollout).len() == 1, || {
+        format!("expected one compaction{}", context())
+    })?;
+    // UserPromptSubmit: the pins are in the ledger; PreCompact snapshotted.
+    for text in [CONSTRAINT, IDENTIFIER] {
+        ensure(
+            ledger
+                .iter()
+                .any(|e| e["event"] == "pinned" && e["text"] == text),
+            || format!("the ledger holds no pin `{text}`{}", context()),
+        )?;
+    }
+    ensure(ledger.iter().any(|e| e["event"] == "compacted"), || {
+        format!("PreCompact recorded no snapshot{}", context())
+    })?;
+    // PostCompact: the summary, read from the rollout, checked.
+    let id = |text: &str| {
+        ledger
+            .iter()
+            .find(|e| e["text"] == text)
+            .and_then(|e| e["id"].as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let checks: Vec<&serde_json::Value> =
+        ledger.iter().filter(|e| e["event"] == "verified").collect();
+    let named = |field: &str, id: &str| {
+        checks.first().is_some_and(|c| {
+            c[field]
+                .as_array()
+                .is_some_and(|ids| ids.iter().any(|i| i == id))
+        })
+    };
+    ensure(
+        checks.len() == 1
+            && named("lost", &id(CONSTRAINT))
+            && (named("altered", &id(IDENTIFIER)) || named("lost", &id(IDENTIFIER))),
+        || format!("the summary checks: {checks:?}{}", context()),
+    )?;
+    // Every hook's answer passed Codex's own check of hook output.
+    let stderr = String::from_utf8_lossy(&runs[1].stderr);
+    for event in [
+        "PreCompact",
+        "PostCompact",
+        "SessionStart",
+        "UserPromptSubmit",
+    ] {
+        ensure(stderr.contains(&format!("hook: {event} Completed")), || {
+            format!("Codex did not take ctxguard's {event} answer{}", context())
+        })?;
+        ensure(!stderr.contains(&format!("hook: {event} Failed")), || {
+            format!("Codex marked ctxguard's {event} hook failed{}", context())
+        })?;
+    }
+    // SessionStart(compact): the model's next turn holds every pin word
+    // for word, and the rollout keeps it.
+    let after = server
+        .log()
+        .into_iter()
+        .skip_while(|e| e.kind != Kind::Compaction)
+        .find(|e| e.kind == Kind::Turn)
+        .map(|e| e.text())
+        .unwrap_or_default();
+    for text in [CONSTRAINT, IDENTIFIER, REQUIREMENT] {
+        ensure(after.contains(text), || {
+            format!(
+                "after the compaction the model was not given `{text}`{}",
+                context()
+            )
+        })?;
+    }
+    let given = after
+        .matches("The user's commitments in this session, word for word")
+        .count();
+    ensure(given == 1, || {
+        format!("the commitments were given back {given} times{}", context())
+    })?;
+    ensure(
+        after.contains("The summary lost 1 and altered 1 of them."),
+        || {
+            format!(
+                "the re-injection does not say what the summary lost{}",
+                context()
+            )
+        },
+    )?;
+    crate::fixtures::keep(
+        &format!("codex-{}", package.version),
+        "guard",
+        &codex.dir,
+        rollout,
+        ledgers.first().map_or(Path::new(""), PathBuf::as_path),
     )
 }

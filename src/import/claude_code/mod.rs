@@ -17,7 +17,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::records::{self, Record};
-use super::{Event, Importer, Message, Origin, Summary, ANSWER_MARK};
+use super::{Current, Event, Importer, LastSummary, Message, Origin, Summary, ANSWER_MARK};
 use crate::diagnostics::Diagnostic;
 use crate::facts::Version;
 use crate::source::SourceFile;
@@ -207,34 +207,6 @@ fn last_on_chain(records: &[Record], from: usize, before: usize) -> Option<usize
     (from..before)
         .rev()
         .find(|&i| on_main_thread(&records[i]) && records[i].str("/type") != Some("attachment"))
-}
-
-/// A transcript as it stands while the session runs: the buffer now (the
-/// chain from the last record, back to the last compaction), the version
-/// of Claude Code that wrote the last record, and the transcript's lines.
-pub(crate) struct Current {
-    /// The buffer's messages, in order.
-    pub messages: Vec<Message>,
-    /// `version` of the last record that has one.
-    pub version: Option<String>,
-    /// Lines in the file.
-    pub lines: u64,
-    /// The context hooks gave the model after the last compaction, as the
-    /// transcript keeps it (`hook_additional_context` attachments; versions
-    /// before 2.1.1xx keep none); `None`: the file holds no compaction.
-    pub given_back: Option<Vec<String>>,
-    /// The last compaction's summary and trigger, when the file holds it.
-    pub summary: Option<LastSummary>,
-}
-
-/// The summary of a transcript's last compaction.
-pub(crate) struct LastSummary {
-    /// The summary as the model reads it.
-    pub text: String,
-    /// `manual` or `auto`, as the boundary records it.
-    pub trigger: Option<String>,
-    /// The summary record's line.
-    pub line: u64,
 }
 
 /// The buffer a Claude Code transcript holds now.

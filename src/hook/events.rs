@@ -1,5 +1,7 @@
-//! Claude Code's hook events, each a function from its payload and the
-//! session's ledger to what happened. Nothing here prints; `report::hook`
+//! The hook events of Claude Code and Codex, each a function from its
+//! payload and the session's ledger to what happened. The two name their
+//! events and payload fields alike; their session files, and what an event
+//! can do, differ ([`HookRuntime`]). Nothing here prints; `report::hook`
 //! turns each outcome into the hook's output and exit code.
 
 use std::collections::{HashMap, HashSet};
@@ -12,14 +14,15 @@ use serde_json::Value;
 use super::ledger::{Check, Commitment, Entry, Ledger, Snapshot, Source, State};
 use super::payload::Payload;
 use super::reinject::{instructions, reinject, HEAD as REINJECTION_HEAD};
-use super::{Blocked, Gate, HookEvent, Judged, Outcome, Unpinned};
+use super::{Blocked, Gate, HookEvent, HookRuntime, Judged, Outcome, Unpinned};
 use crate::audit::{self, After, Outcome as Kept};
 use crate::buffer::plan::{Entry as PlanEntry, Plan, PlanRegion};
 use crate::buffer::trace::Derived;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::facts::Version;
 use crate::import::classify::answer_kind;
-use crate::import::claude_code::{current, Current, LastSummary};
+use crate::import::claude_code::current;
+use crate::import::{Current, LastSummary};
 use crate::import::{Origin, ANSWER_MARK};
 use crate::policy::Policy;
 use crate::source::{Access, Spanned};
@@ -65,6 +68,8 @@ impl PolicyOnce<'_> {
 
 /// How the hooks were installed, as their command lines say.
 pub(super) struct Guard<'a> {
+    /// The runtime calling.
+    pub runtime: HookRuntime,
     /// The version `init` wrote the hooks for.
     pub written_for: Option<&'a Version>,
     /// No PostCompact hook checks summaries (a plugin, a version before
@@ -83,16 +88,22 @@ pub(super) fn handle(
     access: &Access,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
-    let written_for = guard.written_for;
     match event {
         HookEvent::UserPromptSubmit => prompt(payload, ledger, policy, guard, access, problems),
         HookEvent::PostToolUse => tool(payload, ledger, policy, access, problems),
-        HookEvent::PreCompact => {
-            pre_compact(payload, ledger, policy, written_for, access, problems)
-        }
-        HookEvent::PostCompact => post_compact(payload, ledger, problems),
+        HookEvent::PreCompact => pre_compact(payload, ledger, policy, guard, access, problems),
+        HookEvent::PostCompact => post_compact(payload, ledger, guard, access, problems),
         HookEvent::SessionStart => session_start(payload, ledger, policy, guard, access, problems),
     }
+}
+
+/// The session file at `path` as it stands, read as `runtime` writes it.
+fn read_transcript(runtime: HookRuntime, path: &str, access: &Access) -> Option<Current> {
+    let file = crate::source::read::read_session(std::path::Path::new(path), access).ok()?;
+    Some(match runtime {
+        HookRuntime::ClaudeCode => current(&file),
+        HookRuntime::Codex => crate::import::codex::current(&file),
+    })
 }
 
 /// A slash command (`/compact`, `/model opus`) is the runtime's, not a
@@ -131,11 +142,10 @@ fn prompt(
     // The last compaction's summary, when SessionStart could not check it
     // (the client writes it to the transcript after that hook runs).
     let told = if guard.check_summary && pending(&state) {
-        let transcript = payload.transcript_path.as_ref().and_then(|path| {
-            crate::source::read::read_session(std::path::Path::new(path), access)
-                .ok()
-                .map(|file| current(&file))
-        });
+        let transcript = payload
+            .transcript_path
+            .as_ref()
+            .and_then(|path| read_transcript(guard.runtime, path, access));
         transcript
             .as_ref()
             .and_then(|t| unchecked(&state, t))
@@ -341,7 +351,7 @@ fn pre_compact(
     payload: &Payload,
     ledger: &Ledger,
     policy: &PolicyOnce<'_>,
-    written_for: Option<&Version>,
+    guard: &Guard<'_>,
     access: &Access,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
@@ -351,8 +361,7 @@ fn pre_compact(
     let mut transcript_lines = None;
     if let Some(path) = &payload.transcript_path {
         // The transcript can lag the turn: what it lacks, the prompt hook recorded.
-        if let Ok(file) = crate::source::read::read_session(std::path::Path::new(path), access) {
-            let now = current(&file);
+        if let Some(now) = read_transcript(guard.runtime, path, access) {
             version = now.version;
             transcript_lines = Some(now.lines);
             caught_up = from_transcript(policy, path, &now.messages);
@@ -368,11 +377,13 @@ fn pre_compact(
     let running = version
         .as_deref()
         .and_then(Version::parse)
-        .or_else(|| written_for.cloned());
-    let gate = match running {
-        Some(v) if crate::facts::claude_code::can_refuse(&v) => Gate::Honoured,
-        Some(v) => Gate::TooOld(v.to_string()),
-        None => Gate::Unknown,
+        .or_else(|| guard.written_for.cloned());
+    let gate = match (guard.runtime, running) {
+        // Codex runs PreCompact hooks but compacts whatever they say.
+        (HookRuntime::Codex, _) => Gate::Never,
+        (_, Some(v)) if crate::facts::claude_code::can_refuse(&v) => Gate::Honoured,
+        (_, Some(v)) => Gate::TooOld(v.to_string()),
+        (_, None) => Gate::Unknown,
     };
     let snapshot = Snapshot {
         trigger: payload.trigger.clone(),
@@ -386,8 +397,9 @@ fn pre_compact(
     };
     ledger.append(vec![Entry::Compacted(snapshot.clone())])?;
     // A compaction that goes ahead is asked to keep every active
-    // commitment; one refused is not asked anything.
-    let instructions = if blocked {
+    // commitment; one refused is not asked anything. (Codex takes nothing
+    // a PreCompact hook prints into the compaction.)
+    let instructions = if blocked || guard.runtime == HookRuntime::Codex {
         None
     } else {
         let active: Vec<_> = state.active().collect();
@@ -498,12 +510,29 @@ fn fits(policy: &Policy, state: &State, name: &str) -> (Verdict, u64, Option<u64
 fn post_compact(
     payload: &Payload,
     ledger: &Ledger,
+    guard: &Guard<'_>,
+    access: &Access,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
-    let Some(summary) = payload.compact_summary.as_deref() else {
-        return Ok(Outcome::Quiet);
-    };
     let state = read(ledger, problems)?;
+    // Claude Code gives the summary; Codex does not: it is read from the
+    // rollout, once it stands after what PreCompact saw.
+    let from_file;
+    let summary = match (guard.runtime, payload.compact_summary.as_deref()) {
+        (HookRuntime::ClaudeCode, Some(summary)) => summary,
+        (HookRuntime::Codex, _) => {
+            from_file = payload
+                .transcript_path
+                .as_ref()
+                .and_then(|path| read_transcript(guard.runtime, path, access));
+            match from_file.as_ref().and_then(|t| unchecked(&state, t)) {
+                Some(summary) => summary.text.as_str(),
+                None => return Ok(Outcome::Quiet),
+            }
+        }
+        (HookRuntime::ClaudeCode, None) => return Ok(Outcome::Quiet),
+    };
+    // Nothing is typed between a compaction and its PostCompact hook.
     let (judged, invented) = judge(summary, &state, u64::MAX);
     record_check(
         ledger,
@@ -611,11 +640,10 @@ fn session_start(
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
     let source = payload.source.as_deref();
-    let transcript = payload.transcript_path.as_ref().and_then(|path| {
-        crate::source::read::read_session(std::path::Path::new(path), access)
-            .ok()
-            .map(|file| current(&file))
-    });
+    let transcript = payload
+        .transcript_path
+        .as_ref()
+        .and_then(|path| read_transcript(guard.runtime, path, access));
     let running = transcript
         .as_ref()
         .and_then(|t| t.version.as_deref())
@@ -626,6 +654,8 @@ fn session_start(
     };
     let give_back = match source {
         Some("compact") => true,
+        // Codex keeps a hook's context in the rollout: a resume holds it.
+        Some("resume") if guard.runtime == HookRuntime::Codex => false,
         Some("resume") => transcript
             .as_ref()
             .and_then(|t| t.given_back.as_ref())
