@@ -246,11 +246,12 @@ enum Command {
     ///
     /// Records the user's commitments in the session's ledger as they are
     /// written (UserPromptSubmit, PostToolUse), snapshots them before a
-    /// compaction and refuses one they cannot fit (PreCompact, exit 2),
-    /// checks the summary after it (PostCompact: exit 2 with a short report
-    /// when it lost, altered or invented something), and re-injects them
-    /// word for word (SessionStart with source `compact`). Any other
-    /// failure exits 0 with a message on stderr: the session goes on.
+    /// compaction and refuses one they cannot fit (PreCompact, exit 2;
+    /// Codex cannot refuse and is told so), checks the summary after it
+    /// (PostCompact: a short report when it lost, altered or invented
+    /// something; Codex's summary is read from the rollout), and
+    /// re-injects them word for word (SessionStart with source `compact`).
+    /// Any other failure exits 0 with a message: the session goes on.
     Hook {
         /// The runtime calling.
         #[arg(value_enum)]
@@ -295,11 +296,12 @@ enum Command {
     },
     /// Install ctxguard's hooks in a runtime's settings, beside any others.
     ///
-    /// Merges the hooks into `.claude/settings.json` (`--project`, the
-    /// default), `.claude/settings.local.json` (`--local`) or
-    /// `~/.claude/settings.json` (`--user`), keeping comments, layout and
-    /// every other key; a second run changes nothing. The original is saved
-    /// as `settings.json.ctxguard.bak`.
+    /// Claude Code: merges the hooks into `.claude/settings.json`
+    /// (`--project`, the default), `.claude/settings.local.json` (`--local`)
+    /// or `~/.claude/settings.json` (`--user`). Codex: `.codex/hooks.json`
+    /// of the project, or `~/.codex/hooks.json` (`--user`; `CODEX_HOME`).
+    /// Comments, layout and every other key are kept; a second run changes
+    /// nothing. The original is saved as `FILE.ctxguard.bak`.
     Init {
         /// The runtime.
         #[arg(value_enum)]
