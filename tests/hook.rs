@@ -1566,6 +1566,20 @@ fn init_codex_writes_hooks_json_beside_others_and_takes_them_out() {
     }
     assert_eq!(value["hooks"]["SessionStart"][0]["matcher"], "compact");
     assert!(value["hooks"].get("PostToolUse").is_none());
+    // The compaction prompt: Codex's own, then the policy's rules, named
+    // in config.toml.
+    let prompt =
+        std::fs::read_to_string(codex_dir.join("ctxguard-compact-prompt.md")).expect("read");
+    assert!(prompt.starts_with(ctxguard::CODEX_DEFAULT_COMPACT_PROMPT));
+    assert!(
+        prompt.contains("- constraint: A rule the user asserted"),
+        "{prompt}"
+    );
+    let config = std::fs::read_to_string(codex_dir.join("config.toml")).expect("read");
+    assert_eq!(
+        config,
+        "experimental_compact_prompt_file = \"ctxguard-compact-prompt.md\"\n"
+    );
     assert!(init(&[])
         .stdout
         .contains("already installed; nothing changed"));
@@ -1575,5 +1589,25 @@ fn init_codex_writes_hooks_json_beside_others_and_takes_them_out() {
         std::fs::read_to_string(codex_dir.join("hooks.json")).expect("read"),
         others
     );
+    assert!(!codex_dir.join("ctxguard-compact-prompt.md").exists());
+    assert_eq!(
+        std::fs::read_to_string(codex_dir.join("config.toml")).expect("read"),
+        ""
+    );
     assert_eq!(init(&["--local"]).status, 2);
+    // A prompt of the user's own is left as it is, and said.
+    let own = "# mine\ncompact_prompt = \"Keep every constraint word for word.\"\n";
+    std::fs::write(codex_dir.join("config.toml"), own).expect("written");
+    let left = init(&[]);
+    assert!(
+        left.stdout
+            .contains("sets `compact_prompt`, a compaction prompt of its own"),
+        "{}",
+        left.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(codex_dir.join("config.toml")).expect("read"),
+        own
+    );
+    assert!(!codex_dir.join("ctxguard-compact-prompt.md").exists());
 }

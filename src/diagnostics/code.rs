@@ -128,6 +128,7 @@ codes! {
     WindowExceedsPolicy = "window-exceeds-policy", Warning, Runtime;
     WeakenedIdentifierPolicy = "weakened-identifier-policy", Error, Runtime;
     CompactionPromptMissingCommitments = "compaction-prompt-missing-commitments", Warning, Runtime;
+    StaleCompactionPrompt = "stale-compaction-prompt", Warning, Runtime;
 }
 
 impl Code {

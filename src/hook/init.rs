@@ -89,6 +89,25 @@ pub struct Installed {
     pub events: Vec<&'static str>,
     /// The file opens with a byte-order mark, which is written back.
     pub bom: bool,
+    /// The other files changed beside it (Codex: the compaction prompt
+    /// and `config.toml`).
+    pub also: Vec<Also>,
+    /// Why a file was left as it is (Codex: a compaction prompt of the
+    /// user's own).
+    pub left: Option<String>,
+}
+
+/// A file `init` changes beside the settings.
+#[derive(Clone, Debug)]
+pub struct Also {
+    /// The file.
+    pub path: PathBuf,
+    /// Its text before (`None`: it did not exist).
+    pub before: Option<String>,
+    /// Its text after (`None`: taken out).
+    pub after: Option<String>,
+    /// Where the original was saved, when it was changed.
+    pub backup: Option<PathBuf>,
 }
 
 impl Installed {
@@ -412,7 +431,14 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         claude_version: request.claude_version.clone(),
         events: Vec::new(),
         bom: opens_with_bom(&path),
+        also: Vec::new(),
+        left: None,
     };
+    if request.runtime == HookRuntime::Codex {
+        let (also, left) = codex_prompt(request, &path)?;
+        installed.also = also;
+        installed.left = left;
+    }
     installed.events = hooks_of(request.runtime)
         .iter()
         .filter(|(event, _, _)| {
@@ -420,7 +446,11 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         })
         .map(|(event, _, _)| event.name())
         .collect();
-    if request.dry_run || !installed.changed() {
+    if request.dry_run {
+        return Ok(installed);
+    }
+    write_also(&mut installed.also)?;
+    if !installed.changed() {
         return Ok(installed);
     }
     let failed = |what: &Path, error: std::io::Error| {
@@ -442,6 +472,129 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
     installed.backup = written.backup;
     installed.path = written.path;
     Ok(installed)
+}
+
+/// Codex's compaction prompt, beside `hooks` (its `hooks.json`): the prompt
+/// file ctxguard writes from Codex's default and the policy's rules, and
+/// `experimental_compact_prompt_file` in the `config.toml` of the same
+/// folder naming it. A config that sets a prompt of its own is left as it
+/// is, and the reason said. `--remove` takes the key out, and the file when
+/// it is still what ctxguard wrote.
+fn codex_prompt(
+    request: &InitRequest,
+    hooks: &Path,
+) -> Result<(Vec<Also>, Option<String>), Vec<Diagnostic>> {
+    use super::prompt::{codex_compact_prompt, FILE_NAME};
+    let dir = hooks.parent().unwrap_or(Path::new("."));
+    let prompt_path = dir.join(FILE_NAME);
+    let config_path = dir.join("config.toml");
+    let read = |path: &Path| -> Result<Option<String>, Vec<Diagnostic>> {
+        match std::fs::symlink_metadata(path) {
+            Ok(_) => crate::source::read::read(path, &request.access)
+                .map(|file| Some(file.text().to_owned()))
+                .map_err(|d| vec![*d]),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(vec![codes::unreadable(
+                &path.display().to_string(),
+                error.to_string(),
+            )]),
+        }
+    };
+    let (policy, _) = crate::policy::load::policy_for_use(
+        request.policy.as_deref().map(Path::new),
+        &request.access,
+    )?;
+    let prompt = codex_compact_prompt(&policy);
+    let config = read(&config_path)?;
+    let prompt_before = read(&prompt_path)?;
+    let name = config_path.display().to_string();
+    let mut document: toml_edit::DocumentMut =
+        config
+            .as_deref()
+            .unwrap_or("")
+            .parse()
+            .map_err(|error: toml_edit::TomlError| {
+                vec![codes::invalid_input(format!(
+                    "`{name}` is not valid TOML: {}",
+                    error.message()
+                ))
+                .file(&name)
+                .help("fix Codex's config first; `ctxguard init codex` edits it in place")]
+            })?;
+    let ours = |item: &toml_edit::Item| item.as_str() == Some(FILE_NAME);
+    let mut also = Vec::new();
+    let mut left = None;
+    let key = "experimental_compact_prompt_file";
+    if request.remove {
+        if document.get(key).is_some_and(ours) {
+            document.remove(key);
+            also.push(Also {
+                path: config_path.clone(),
+                before: config.clone(),
+                after: Some(document.to_string()),
+                backup: None,
+            });
+        }
+        if prompt_before.as_deref() == Some(prompt.as_str()) {
+            also.push(Also {
+                path: prompt_path,
+                before: prompt_before,
+                after: None,
+                backup: None,
+            });
+        }
+        return Ok((also, left));
+    }
+    let own = ["compact_prompt", key]
+        .into_iter()
+        .find(|k| document.get(k).is_some_and(|item| !ours(item)));
+    if let Some(own) = own {
+        left = Some(format!(
+            "{name} sets `{own}`, a compaction prompt of its own: ctxguard left it; ask it to keep the user's commitments word for word (`ctxguard check` says what it lacks)"
+        ));
+        return Ok((also, left));
+    }
+    if prompt_before.as_deref() != Some(prompt.as_str()) {
+        also.push(Also {
+            path: prompt_path,
+            before: prompt_before,
+            after: Some(prompt),
+            backup: None,
+        });
+    }
+    if !document.get(key).is_some_and(ours) {
+        document[key] = toml_edit::value(FILE_NAME);
+        also.push(Also {
+            path: config_path,
+            before: config,
+            after: Some(document.to_string()),
+            backup: None,
+        });
+    }
+    Ok((also, left))
+}
+
+/// Writes (or takes out) the files of `also`, each through the one write.
+fn write_also(also: &mut [Also]) -> Result<(), Vec<Diagnostic>> {
+    for file in also {
+        let failed =
+            |reason: String| vec![codes::unreadable(&file.path.display().to_string(), reason)];
+        match &file.after {
+            Some(text) => {
+                if let Some(dir) = file.path.parent() {
+                    std::fs::create_dir_all(dir)
+                        .map_err(|e| failed(format!("cannot write it: {e}")))?;
+                }
+                let written = write_file(&file.path, text.as_bytes(), Backup::Keep)
+                    .map_err(|e| failed(e.reason))?;
+                file.backup = written.backup;
+            }
+            // Only a file still exactly as ctxguard wrote it is taken out.
+            None => std::fs::remove_file(&file.path)
+                .map_err(|e| failed(format!("cannot remove it: {e}")))?,
+        }
+    }
+    Ok(())
 }
 
 /// The text `--remove` gives back exactly: the backup `init` made, when

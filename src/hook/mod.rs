@@ -16,6 +16,7 @@ mod events;
 pub(crate) mod init;
 pub(crate) mod ledger;
 mod payload;
+pub mod prompt;
 pub(crate) mod reinject;
 mod told;
 

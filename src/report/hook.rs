@@ -398,7 +398,7 @@ fn written_for(installed: &crate::hook::init::Installed) -> String {
     let events = installed.events.join(", ");
     if installed.runtime == HookRuntime::Codex {
         return format!(
-            "  for Codex: {events}\n  Codex runs new hooks only once you trust them: start `codex`, review them in its hooks browser (`/hooks`) and trust them; a project's hooks run only in a trusted project\n  Codex compacts whatever its hooks say: ctxguard checks each summary after it (read from the session file) and gives the commitments back; it cannot refuse a compaction\n"
+            "  for Codex: {events}; the compaction prompt is Codex's own, then the policy's rules for the user's commitments (`experimental_compact_prompt_file`)\n  Codex runs new hooks only once you trust them: start `codex`, review them in its hooks browser (`/hooks`) and trust them; a project's hooks run only in a trusted project\n  Codex compacts whatever its hooks say: ctxguard checks each summary after it (read from the session file) and gives the commitments back; it cannot refuse a compaction\n"
         );
     }
     match &installed.claude_version {
@@ -455,6 +455,31 @@ pub fn emit_init(result: &Result<crate::hook::init::Installed, Vec<Diagnostic>>)
             out.push_str(&format!(" (the original is in {})", backup.display()));
         }
         out.push('\n');
+    }
+    for also in &installed.also {
+        let name = also.path.display().to_string();
+        if installed.dry_run {
+            out.push_str(
+                &similar::TextDiff::from_lines(
+                    also.before.as_deref().unwrap_or(""),
+                    also.after.as_deref().unwrap_or(""),
+                )
+                .unified_diff()
+                .header(&name, &name)
+                .to_string(),
+            );
+            continue;
+        }
+        out.push_str(&match (&also.after, &also.backup) {
+            (None, _) => format!("removed {name}, which ctxguard wrote\n"),
+            (Some(_), Some(backup)) => {
+                format!("wrote {name} (the original is in {})\n", backup.display())
+            }
+            (Some(_), None) => format!("wrote {name}\n"),
+        });
+    }
+    if let Some(left) = &installed.left {
+        out.push_str(&format!("  {left}\n"));
     }
     if !installed.removed {
         out.push_str(&written_for(installed));

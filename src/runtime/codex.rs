@@ -128,7 +128,14 @@ pub(super) fn check(cx: &mut Context<'_>) {
                 .parent()
                 .unwrap_or(std::path::Path::new("."));
             match std::fs::read_to_string(base.join(path)) {
-                Ok(text) => super::compaction_prompt(cx, file.span.clone(), &text),
+                Ok(text) => {
+                    use crate::hook::prompt::{CODEX_DEFAULT, MARK};
+                    if text.contains(MARK) && !text.starts_with(CODEX_DEFAULT) {
+                        let d = codes::stale_prompt(cx.file, file.span.clone(), path);
+                        cx.push(d);
+                    }
+                    super::compaction_prompt(cx, file.span.clone(), &text)
+                }
                 Err(error) => {
                     cx.invalid(
                         file,

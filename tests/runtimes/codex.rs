@@ -76,6 +76,21 @@ fn compactions(path: &Path) -> Vec<usize> {
     support::lines_where(path, |r| r["type"] == "compacted")
 }
 
+/// The text of the last input of a compaction request: the prompt.
+fn compaction_prompt(body: &serde_json::Value) -> String {
+    body["input"]
+        .as_array()
+        .and_then(|input| input.last())
+        .and_then(|last| last["content"].as_array())
+        .map(|parts| {
+            parts
+                .iter()
+                .filter_map(|p| p["text"].as_str())
+                .collect::<String>()
+        })
+        .unwrap_or_default()
+}
+
 /// A log of about `bytes`, as a person pastes one.
 fn pasted_log(bytes: usize) -> String {
     let mut log = String::from("Here is the log of the last migration run:\n");
@@ -167,6 +182,13 @@ fn session(package: &Package) -> Result<(), Failed> {
     ensure(server.unused() == (0, 0), || {
         format!("the script was not used up: {:?}", server.unused())
     })?;
+    // Codex still sends the compaction prompt `init codex` builds on.
+    for request in server.of(Kind::Compaction) {
+        let prompt = compaction_prompt(&request.body);
+        ensure(prompt == ctxguard::CODEX_DEFAULT_COMPACT_PROMPT, || {
+            format!("Codex's default compaction prompt moved on: ctxguard's prompt file is built on the old one\n{prompt:?}")
+        })?;
+    }
     // The rollout imports with each compaction at its line, and the audit
     // judges what the summaries did.
     let (events, said_by_audit) = support::audited(&codex.dir, rollout, &lines)?;
@@ -321,6 +343,22 @@ fn guard(package: &Package) -> Result<(), Failed> {
             && (named("altered", &id(IDENTIFIER)) || named("lost", &id(IDENTIFIER))),
         || format!("the summary checks: {checks:?}{}", context()),
     )?;
+    // The compaction was asked with ctxguard's prompt file: Codex's own
+    // prompt, then the policy's rules for commitments.
+    for request in server.of(Kind::Compaction) {
+        let prompt = compaction_prompt(&request.body);
+        ensure(
+            prompt.starts_with(ctxguard::CODEX_DEFAULT_COMPACT_PROMPT)
+                && prompt.contains(ctxguard::COMPACT_PROMPT_MARK)
+                && prompt.contains("Quote each one word for word"),
+            || {
+                format!(
+                    "the compaction request's prompt is not ctxguard's\n{prompt:?}{}",
+                    context()
+                )
+            },
+        )?;
+    }
     // Every hook's answer passed Codex's own check of hook output.
     let stderr = String::from_utf8_lossy(&runs[1].stderr);
     for event in [

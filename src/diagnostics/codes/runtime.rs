@@ -416,6 +416,36 @@ pub(crate) fn prompt_missing(file: &Arc<SourceFile>, span: Span, missing: &str) 
     .help("add a sentence such as: \"Keep every constraint, identifier (paths, names), value (numbers, URLs) and required order exactly as the user wrote it.\"")
 }
 
+// `stale-compaction-prompt`
+
+pub(crate) const STALE_COMPACTION_PROMPT: Explanation = Explanation {
+    code: Code::StaleCompactionPrompt,
+    summary: "the compaction prompt ctxguard wrote for Codex is built on another Codex default",
+    details: "Codex lets a file replace its compaction prompt, not add to it, so `ctxguard init codex` writes Codex's own default prompt followed by the policy's rules for commitments. When the file does not begin with the default this ctxguard knows (Codex 0.171's), it was written from another one, or edited: Codex's summarizer then works from instructions that are not Codex's current ones. A warning: the rules for commitments still stand.",
+    example: &[
+        (
+            ".codex/config.toml",
+            "experimental_compact_prompt_file = \"ctxguard-compact-prompt.md\"\n",
+        ),
+        (
+            ".codex/ctxguard-compact-prompt.md",
+            "Summarize the conversation.\n\n## The user's commitments (added by ctxguard)\n\nKeep every constraint, identifier, value and required order word for word.\n",
+        ),
+    ],
+    run: "check .codex/config.toml",
+    fix: "Run `ctxguard init codex` again: it writes the prompt anew from the default it knows and the policy.",
+};
+
+/// ctxguard's prompt file, named at `span`, does not begin with Codex's default.
+pub(crate) fn stale_prompt(file: &Arc<SourceFile>, span: Span, path: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::StaleCompactionPrompt,
+        format!("`{path}` is ctxguard's compaction prompt, but it does not begin with Codex's default prompt as this ctxguard knows it"),
+    )
+    .label(file, span, "Codex's prompt, replaced")
+    .help("run `ctxguard init codex` again: it writes the prompt anew from Codex's default and the policy")
+}
+
 pub(crate) const ALL: &[&Explanation] = &[
     &INVALID_CONFIG,
     &UNKNOWN_CONFIG_KEY,
@@ -428,4 +458,5 @@ pub(crate) const ALL: &[&Explanation] = &[
     &WINDOW_EXCEEDS_POLICY,
     &WEAKENED_IDENTIFIER_POLICY,
     &COMPACTION_PROMPT_MISSING_COMMITMENTS,
+    &STALE_COMPACTION_PROMPT,
 ];
