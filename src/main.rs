@@ -449,6 +449,7 @@ impl LedgerArgs {
 enum HookRuntimeArg {
     ClaudeCode,
     Codex,
+    Pi,
 }
 
 impl From<HookRuntimeArg> for ctxguard::HookRuntime {
@@ -456,6 +457,7 @@ impl From<HookRuntimeArg> for ctxguard::HookRuntime {
         match arg {
             HookRuntimeArg::ClaudeCode => ctxguard::HookRuntime::ClaudeCode,
             HookRuntimeArg::Codex => ctxguard::HookRuntime::Codex,
+            HookRuntimeArg::Pi => ctxguard::HookRuntime::Pi,
         }
     }
 }
@@ -1001,12 +1003,14 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                         Err(error) => return Ok(usage(UsageError(error))),
                     }
                 }
-                ctxguard::HookRuntime::Codex => None,
+                ctxguard::HookRuntime::Codex | ctxguard::HookRuntime::Pi => None,
             };
-            if runtime == ctxguard::HookRuntime::Codex && local {
-                return Ok(usage(UsageError(
-                    "Codex has no settings of one checkout only: `init codex` writes `.codex/hooks.json` in the project, or `--user` `~/.codex/hooks.json`".to_owned(),
-                )));
+            if local && runtime != ctxguard::HookRuntime::ClaudeCode {
+                return Ok(usage(UsageError(format!(
+                    "{} has no settings of one checkout only: `init {}` writes into the project, or with `--user` for every project",
+                    runtime.name(),
+                    runtime.arg()
+                ))));
             }
             let scope = match (user, local) {
                 (true, _) => Scope::User,
@@ -1027,6 +1031,12 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                     std::env::var_os("CODEX_HOME")
                         .map(PathBuf::from)
                         .or_else(|| home(".codex")),
+                ),
+                ctxguard::HookRuntime::Pi => (
+                    "PI_CODING_AGENT_DIR",
+                    std::env::var_os("PI_CODING_AGENT_DIR")
+                        .map(PathBuf::from)
+                        .or_else(|| home(".pi/agent")),
                 ),
             };
             if scope == Scope::User && config_dir.is_none() {
@@ -1087,6 +1097,7 @@ fn main() -> ExitCode {
                 let event = args.get(2).and_then(|name| HookEvent::from_name(name));
                 let runtime = match args.get(1).map(String::as_str) {
                     Some("codex") => ctxguard::HookRuntime::Codex,
+                    Some("pi") => ctxguard::HookRuntime::Pi,
                     _ => ctxguard::HookRuntime::ClaudeCode,
                 };
                 if let Some(event) = event {

@@ -1611,3 +1611,150 @@ fn init_codex_writes_hooks_json_beside_others_and_takes_them_out() {
     );
     assert!(!codex_dir.join("ctxguard-compact-prompt.md").exists());
 }
+
+/// pi's hooks, as the extension `init pi` installs calls them, with the
+/// session file the real pi 0.73 wrote (`tests/runtimes`): the summary
+/// comes in the payload, a refusal cancels the compaction, and a new
+/// process on a compacted session gives the commitments back once.
+#[test]
+fn pi_hooks_check_the_summary_cancel_and_give_back_once() {
+    let real = std::fs::read_to_string("tests/fixtures/runtimes/pi-0.73.1/guard.jsonl")
+        .expect("the real pi session");
+    let lines: Vec<&str> = real.lines().collect();
+    let at = |kind: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(&format!(r#""type":"{kind}""#)))
+            .expect(kind)
+    };
+    let compaction = at("compaction");
+    let summary: Value = serde_json::from_str(lines[compaction]).expect("JSON");
+    let summary = summary["summary"].as_str().expect("a summary").to_owned();
+    let session = Session::new();
+    let write = |n: usize| {
+        std::fs::write(&session.transcript, lines[..n].join("\n") + "\n").expect("written")
+    };
+    let pi = |session: &Session, event: &str, extra: Value| {
+        let mut payload = json!({"session_id": "5e55-0001", "transcript_path": "TRANSCRIPT", "cwd": "/repo", "hook_event_name": event});
+        for (key, value) in extra.as_object().expect("an object") {
+            payload[key] = value.clone();
+        }
+        session.hook_as("pi", event, &payload.to_string(), &[])
+    };
+    let first = "pin constraint no-drop: Do not drop columns.\npin identifier legacy-parser: src/legacy/parser_v2.py\n\nMigrate the orders table to the new schema. Use the staging database only for read queries.";
+    write(compaction);
+    assert_eq!(
+        pi(&session, "UserPromptSubmit", json!({"prompt": first})).status,
+        0
+    );
+    let pre = pi(&session, "PreCompact", json!({"trigger": "auto"}));
+    assert_eq!((pre.status, pre.stdout.as_str()), (0, ""), "{}", pre.stderr);
+    write(compaction + 1);
+    let post = pi(
+        &session,
+        "PostCompact",
+        json!({"trigger": "auto", "compact_summary": summary}),
+    );
+    assert_eq!(post.status, 2);
+    assert!(
+        post.stderr
+            .contains("lost     [constraint] Do not drop columns."),
+        "{}",
+        post.stderr
+    );
+    let given = |output: &Output| -> String {
+        if output.stdout.is_empty() {
+            return String::new();
+        }
+        let reply: Value = serde_json::from_str(&output.stdout).expect("JSON");
+        reply["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned()
+    };
+    let back = given(&pi(&session, "SessionStart", json!({"source": "compact"})));
+    assert!(
+        back.contains("Do not drop columns.") && back.contains("The summary lost 1"),
+        "{back}"
+    );
+    // A new process on the compacted session: given back until the
+    // session holds ctxguard's message, then not again.
+    assert!(
+        given(&pi(&session, "SessionStart", json!({"source": "resume"})))
+            .contains("Do not drop columns.")
+    );
+    write(lines.len());
+    assert_eq!(
+        given(&pi(&session, "SessionStart", json!({"source": "resume"}))),
+        ""
+    );
+    // Commitments that cannot fit: the extension cancels the compaction.
+    let tight = Session::new().with_policy(TIGHT);
+    std::fs::write(&tight.transcript, lines[..compaction].join("\n") + "\n").expect("written");
+    pi(
+        &tight,
+        "UserPromptSubmit",
+        json!({"prompt": "pin constraint audit: Every migration must keep an audit row for each change it makes, with the old and the new value, forever."}),
+    );
+    let refused = pi(&tight, "PreCompact", json!({"trigger": "auto"}));
+    assert_eq!(refused.status, 2);
+    assert!(
+        refused
+            .stderr
+            .starts_with("ctxguard cancelled this compaction"),
+        "{}",
+        refused.stderr
+    );
+}
+
+#[test]
+fn init_pi_writes_the_extension_and_takes_out_only_its_own() {
+    let dir = tempfile::tempdir().expect("dir");
+    let init = |args: &[&str]| {
+        let mut all = vec!["init", "pi"];
+        all.extend(args);
+        Test::new()
+            .args(&all)
+            .current_dir(dir.path())
+            .any_status()
+            .run()
+    };
+    let path = dir.path().join(".pi/extensions/ctxguard.ts");
+    let made = init(&["--command", "/opt/ctxguard", "--policy", "team.policy"]);
+    assert_eq!(made.status, 0, "{}", made.stderr);
+    let text = std::fs::read_to_string(&path).expect("the extension");
+    assert!(
+        text.contains(r#"const COMMAND = "/opt/ctxguard";"#),
+        "{text}"
+    );
+    assert!(text.contains(r#"const ARGS: string[] = ["--policy", "team.policy"];"#));
+    assert!(text.contains(r#"pi.on("session_before_compact""#));
+    assert!(
+        init(&["--command", "/opt/ctxguard", "--policy", "team.policy"])
+            .stdout
+            .contains("nothing changed")
+    );
+    // Changed since: not taken out.
+    std::fs::write(&path, text.replace("cancel: true", "cancel: false")).expect("edited");
+    let refused = init(&["--remove"]);
+    assert_eq!(refused.status, 2);
+    assert!(
+        refused.stderr.contains("ctxguard will not remove it"),
+        "{}",
+        refused.stderr
+    );
+    assert!(path.exists());
+    std::fs::write(&path, &text).expect("put back");
+    assert_eq!(init(&["--remove"]).status, 0);
+    assert!(!path.exists());
+    // `--user`: pi's agent folder.
+    let agent = dir.path().join("agent");
+    let user = Test::new()
+        .args(&["init", "pi", "--user"])
+        .env("PI_CODING_AGENT_DIR", agent.to_str().expect("UTF-8"))
+        .current_dir(dir.path())
+        .any_status()
+        .run();
+    assert_eq!(user.status, 0, "{}", user.stderr);
+    assert!(agent.join("extensions/ctxguard.ts").is_file());
+}

@@ -103,6 +103,7 @@ fn read_transcript(runtime: HookRuntime, path: &str, access: &Access) -> Option<
     Some(match runtime {
         HookRuntime::ClaudeCode => current(&file),
         HookRuntime::Codex => crate::import::codex::current(&file),
+        HookRuntime::Pi => crate::import::pi::current(&file),
     })
 }
 
@@ -381,6 +382,8 @@ fn pre_compact(
     let gate = match (guard.runtime, running) {
         // Codex runs PreCompact hooks but compacts whatever they say.
         (HookRuntime::Codex, _) => Gate::Never,
+        // pi's extension cancels a refused compaction.
+        (HookRuntime::Pi, _) => Gate::Honoured,
         (_, Some(v)) if crate::facts::claude_code::can_refuse(&v) => Gate::Honoured,
         (_, Some(v)) => Gate::TooOld(v.to_string()),
         (_, None) => Gate::Unknown,
@@ -399,7 +402,7 @@ fn pre_compact(
     // A compaction that goes ahead is asked to keep every active
     // commitment; one refused is not asked anything. (Codex takes nothing
     // a PreCompact hook prints into the compaction.)
-    let instructions = if blocked || guard.runtime == HookRuntime::Codex {
+    let instructions = if blocked || guard.runtime != HookRuntime::ClaudeCode {
         None
     } else {
         let active: Vec<_> = state.active().collect();
@@ -519,7 +522,7 @@ fn post_compact(
     // rollout, once it stands after what PreCompact saw.
     let from_file;
     let summary = match (guard.runtime, payload.compact_summary.as_deref()) {
-        (HookRuntime::ClaudeCode, Some(summary)) => summary,
+        (HookRuntime::ClaudeCode | HookRuntime::Pi, Some(summary)) => summary,
         (HookRuntime::Codex, _) => {
             from_file = payload
                 .transcript_path
@@ -530,7 +533,7 @@ fn post_compact(
                 None => return Ok(Outcome::Quiet),
             }
         }
-        (HookRuntime::ClaudeCode, None) => return Ok(Outcome::Quiet),
+        (HookRuntime::ClaudeCode | HookRuntime::Pi, None) => return Ok(Outcome::Quiet),
     };
     // Nothing is typed between a compaction and its PostCompact hook.
     let (judged, invented) = judge(summary, &state, u64::MAX);

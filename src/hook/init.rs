@@ -149,7 +149,7 @@ pub(crate) const CODEX_HOOKS: [(HookEvent, Option<&str>, u64); 4] = [
 pub(crate) fn hooks_of(runtime: HookRuntime) -> &'static [(HookEvent, Option<&'static str>, u64)] {
     match runtime {
         HookRuntime::ClaudeCode => &HOOKS,
-        HookRuntime::Codex => &CODEX_HOOKS,
+        HookRuntime::Codex | HookRuntime::Pi => &CODEX_HOOKS,
     }
 }
 
@@ -385,6 +385,9 @@ fn installed_as(text: &str) -> Option<OurHook> {
 
 /// Merges (or removes) the hooks; writes unless `dry_run`.
 pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
+    if request.runtime == HookRuntime::Pi {
+        return super::extension::install(request);
+    }
     if let Some(version) = &request.claude_version {
         if !request.remove && !version.at_least(facts::GUARD_SINCE) {
             return Err(vec![codes::invalid_input(format!(
@@ -645,6 +648,7 @@ fn settings_name(runtime: HookRuntime) -> &'static str {
     match runtime {
         HookRuntime::ClaudeCode => "settings.json",
         HookRuntime::Codex => "hooks.json",
+        HookRuntime::Pi => super::extension::FILE_NAME,
     }
 }
 

@@ -13,6 +13,7 @@
 //! fit.
 
 mod events;
+pub(crate) mod extension;
 pub(crate) mod init;
 pub(crate) mod ledger;
 mod payload;
@@ -45,6 +46,10 @@ pub enum HookRuntime {
     /// no summary (it is read from the rollout), and what a hook prints
     /// reaches the user only as a JSON `systemMessage`.
     Codex,
+    /// pi, through the extension `ctxguard init pi` installs: it calls
+    /// the hooks with Claude Code's payloads and reads their answers as
+    /// Claude Code does; a refused compaction is cancelled.
+    Pi,
 }
 
 impl HookRuntime {
@@ -53,6 +58,7 @@ impl HookRuntime {
         match self {
             HookRuntime::ClaudeCode => "Claude Code",
             HookRuntime::Codex => "Codex",
+            HookRuntime::Pi => "pi",
         }
     }
 
@@ -61,6 +67,7 @@ impl HookRuntime {
         match self {
             HookRuntime::ClaudeCode => "claude-code",
             HookRuntime::Codex => "codex",
+            HookRuntime::Pi => "pi",
         }
     }
 }

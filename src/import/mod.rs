@@ -9,7 +9,7 @@ pub(crate) mod classify;
 pub(crate) mod claude_code;
 pub(crate) mod codex;
 mod openhands;
-mod pi;
+pub(crate) mod pi;
 pub(crate) mod records;
 mod swe_agent;
 

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::records::{self, Record};
-use super::{Event, Importer, Message, Origin, Summary};
+use super::{Current, Event, Importer, LastSummary, Message, Origin, Summary};
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
@@ -118,6 +118,62 @@ impl Importer for Pi {
             });
         }
         events
+    }
+}
+
+/// A session file as it stands while pi runs: the buffer along the path
+/// now (the last compaction's summary, then what it kept and what came
+/// after), and that compaction's summary as pi wrote it.
+pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
+    let mut problems = Vec::new();
+    let records = records::lines(file, &mut problems);
+    let path = path(&records);
+    let last = path
+        .iter()
+        .rposition(|&r| records[r].str("/type") == Some("compaction"));
+    let mut messages = Vec::new();
+    let start = match last {
+        Some(at) => {
+            let entry = &records[path[at]];
+            messages.push(summary_message(entry));
+            entry
+                .str("/firstKeptEntryId")
+                .and_then(|id| {
+                    path[..at]
+                        .iter()
+                        .position(|&r| records[r].str("/id") == Some(id))
+                })
+                .unwrap_or(at + 1)
+        }
+        None => 0,
+    };
+    for (at, &r) in path.iter().enumerate().skip(start) {
+        if Some(at) != last {
+            messages.extend(message(&records[r]));
+        }
+    }
+    Current {
+        messages,
+        version: None,
+        lines: file.text().lines().count() as u64,
+        // What extensions gave the model since the last compaction.
+        given_back: last.map(|at| {
+            path[at + 1..]
+                .iter()
+                .map(|&r| &records[r])
+                .filter(|entry| entry.str("/type") == Some("custom_message"))
+                .filter_map(message)
+                .map(|m| m.text)
+                .collect()
+        }),
+        summary: last.map(|at| {
+            let entry = &records[path[at]];
+            LastSummary {
+                text: entry.str("/summary").unwrap_or("").to_owned(),
+                trigger: None,
+                line: entry.line,
+            }
+        }),
     }
 }
 

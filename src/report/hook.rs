@@ -106,6 +106,7 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
             }
             if let Some(blocked) = blocked {
                 let lead = match &blocked.gate {
+                    Gate::Honoured if report.runtime == HookRuntime::Pi => "ctxguard cancelled this compaction".to_owned(),
                     Gate::Honoured => "ctxguard blocked this compaction".to_owned(),
                     Gate::TooOld(version) => format!("ctxguard cannot stop this compaction (Claude Code {version} compacts anyway; blocking needs {BLOCKING_SINCE} or later)"),
                     Gate::Unknown => format!("ctxguard blocked this compaction (Claude Code {BLOCKING_SINCE} and later honour this; older versions compact anyway)"),
@@ -166,9 +167,14 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                 // told ctxguard could not stop it.
                 HookEvent::PreCompact => {
                     reply.exit = 2;
-                    let lead = format!(
-                        "ctxguard refused this compaction: it could not check that the commitments survive it ({first}). Claude Code {BLOCKING_SINCE} and later do not compact; older versions compact anyway, unguarded."
-                    );
+                    let lead = match report.runtime {
+                        HookRuntime::Pi => format!(
+                            "ctxguard cancelled this compaction: it could not check that the commitments survive it ({first})."
+                        ),
+                        _ => format!(
+                            "ctxguard refused this compaction: it could not check that the commitments survive it ({first}). Claude Code {BLOCKING_SINCE} and later do not compact; older versions compact anyway, unguarded."
+                        ),
+                    };
                     reply.stderr = format!("{}\n{}", wrapped(&lead), diagnostics_text(diagnostics));
                 }
                 // Exit 2 is how PostCompact shows the user its message.
@@ -209,7 +215,8 @@ fn wrapped(text: &str) -> String {
 /// exit 2 marks the hook failed, and a PreCompact cannot refuse).
 fn tell(reply: &mut HookReply, runtime: HookRuntime, text: String) {
     match runtime {
-        HookRuntime::ClaudeCode => {
+        // pi's extension shows the standard error of an exit 2.
+        HookRuntime::ClaudeCode | HookRuntime::Pi => {
             reply.exit = 2;
             reply.stderr = text;
         }
@@ -396,6 +403,11 @@ fn written_for(installed: &crate::hook::init::Installed) -> String {
         can_refuse, has_post_compact, BLOCKING_SINCE, POST_COMPACT_SINCE,
     };
     let events = installed.events.join(", ");
+    if installed.runtime == HookRuntime::Pi {
+        return format!(
+            "  for pi: an extension that calls ctxguard at each prompt (UserPromptSubmit), before a compaction (PreCompact: a compaction the commitments cannot survive is cancelled) and after it (PostCompact: the summary checked; SessionStart: the commitments given back at the next turn)\n  pi loads it at its next start (or `/reload`); it runs the command `--command` names (`ctxguard` on the PATH by default)\n  pi lets an extension cancel a compaction or write the summary itself, not add to the summarizer's instructions: ctxguard does not ask the summarizer to keep the commitments\n"
+        );
+    }
     if installed.runtime == HookRuntime::Codex {
         return format!(
             "  for Codex: {events}; the compaction prompt is Codex's own, then the policy's rules for the user's commitments (`experimental_compact_prompt_file`)\n  Codex runs new hooks only once you trust them: start `codex`, review them in its hooks browser (`/hooks`) and trust them; a project's hooks run only in a trusted project\n  Codex compacts whatever its hooks say: ctxguard checks each summary after it (read from the session file) and gives the commitments back; it cannot refuse a compaction\n"

@@ -15,7 +15,7 @@ use crate::server::anthropic::Anthropic;
 use crate::server::{Kind, Script, Server, Turn};
 use crate::support::{self, ensure, said};
 
-pub const SCENARIOS: &[(&str, crate::Scenario)] = &[("session", session)];
+pub const SCENARIOS: &[(&str, crate::Scenario)] = &[("session", session), ("guard", guard)];
 
 const CONSTRAINT: &str = "Do not drop columns.";
 const IDENTIFIER: &str = "src/legacy/parser_v2.py";
@@ -70,6 +70,7 @@ impl Pi {
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", &self.home)
             .env("PI_OFFLINE", "1")
+            .env("CTXGUARD_LEDGER_DIR", self.dir.join("ledger"))
             .current_dir(&self.project)
             .args([
                 "-p",
@@ -184,3 +185,173 @@ fn session(package: &Package) -> Result<(), Failed> {
         Path::new(""),
     )
 }
+
+/// ctxguard's guard, installed by `ctxguard init pi` as an extension of the
+/// project, in real runs: pins typed, an automatic compaction whose summary
+/// drops the constraint and renames the path, the session continued by a
+/// new process; then a policy whose budget no pin fits, and the
+/// compaction cancelled.
+fn guard(package: &Package) -> Result<(), Failed> {
+    let over = WINDOW;
+    let server = Server::start(
+        Anthropic,
+        Script::new()
+            .turn(Turn::text("I will migrate the orders table.").reporting(over))
+            .summary(&format!(
+                "## Goal\nMigrate the orders table to the new schema. {REQUIREMENT}\n\n## Key facts\n- The legacy parser is src/legacy/parser.py."
+            ))
+            .turn(Turn::text("Added the index on orders.created_at.")),
+    );
+    let pi = Pi::new(package, "guard", &server.url())?;
+    let init = Command::new(support::CTXGUARD)
+        .args(["init", "pi", "--command", support::CTXGUARD])
+        .current_dir(&pi.project)
+        .output()
+        .map_err(|e| format!("ctxguard could not be started: {e}"))?;
+    ensure(init.status.success(), || {
+        format!("ctxguard init pi failed\n{}", said(&init))
+    })?;
+    let first = format!(
+        "pin constraint no-drop: {CONSTRAINT}\npin identifier legacy-parser: {IDENTIFIER}\n\nMigrate the orders table to the new schema. {REQUIREMENT}"
+    );
+    let runs = [
+        pi.run(&[&first]),
+        pi.run(&["-c", "Add an index on orders.created_at."]),
+    ];
+    server.save(&pi.dir.join("requests.jsonl"));
+    let ledgers = support::files(&pi.dir.join("ledger"), ".jsonl");
+    let ledger = ledgers
+        .first()
+        .map(|path| support::records(path))
+        .unwrap_or_default();
+    let sessions = pi.sessions();
+    let context = || {
+        format!(
+            "\nsessions {sessions:?}\nledger {ledgers:?}\nruns:\n{}\n{}",
+            said(&runs[0]),
+            said(&runs[1])
+        )
+    };
+    for (n, run) in runs.iter().enumerate() {
+        ensure(run.status.success(), || {
+            format!("pi run {} failed{}", n + 1, context())
+        })?;
+    }
+    let file = sessions.first().ok_or("pi wrote no session")?;
+    ensure(compactions(file).len() == 1, || {
+        format!("expected one compaction{}", context())
+    })?;
+    for text in [CONSTRAINT, IDENTIFIER] {
+        ensure(
+            ledger
+                .iter()
+                .any(|e| e["event"] == "pinned" && e["text"] == text),
+            || format!("the ledger holds no pin `{text}`{}", context()),
+        )?;
+    }
+    let id = |text: &str| {
+        ledger
+            .iter()
+            .find(|e| e["text"] == text)
+            .and_then(|e| e["id"].as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let checks: Vec<&serde_json::Value> =
+        ledger.iter().filter(|e| e["event"] == "verified").collect();
+    ensure(
+        checks.len() == 1
+            && checks[0]["lost"]
+                .as_array()
+                .is_some_and(|ids| ids.iter().any(|i| *i == json!(id(CONSTRAINT)))),
+        || format!("the summary checks: {checks:?}{}", context()),
+    )?;
+    // The user was told what the summary lost (pi -p: on standard error).
+    let told = runs.iter().any(|run| {
+        String::from_utf8_lossy(&run.stderr).contains("lost     [constraint] Do not drop columns.")
+    });
+    ensure(told, || {
+        format!("the user was not told what the summary lost{}", context())
+    })?;
+    // The next turn, in a new process, gives the model every commitment
+    // word for word, once.
+    let after = server
+        .log()
+        .into_iter()
+        .skip_while(|e| e.kind != Kind::Compaction)
+        .find(|e| e.kind == Kind::Turn)
+        .map(|e| e.text())
+        .unwrap_or_default();
+    for text in [CONSTRAINT, IDENTIFIER, REQUIREMENT] {
+        ensure(after.contains(text), || {
+            format!(
+                "after the compaction the model was not given `{text}`{}",
+                context()
+            )
+        })?;
+    }
+    let given = after
+        .matches("The user's commitments in this session, word for word")
+        .count();
+    ensure(given == 1, || {
+        format!("the commitments were given back {given} times{}", context())
+    })?;
+    crate::fixtures::keep(
+        &format!("pi-{}", package.version),
+        "guard",
+        &pi.dir,
+        file,
+        ledgers.first().map_or(Path::new(""), PathBuf::as_path),
+    )?;
+
+    // A policy whose budget no pin fits: the extension cancels the
+    // compaction, and the user is told why.
+    let server = Server::start(
+        Anthropic,
+        Script::new()
+            .turn(Turn::text("I will keep every column.").reporting(over))
+            .turn(Turn::text("Done.")),
+    );
+    let tight = Pi::new(package, "guard-tight", &server.url())?;
+    std::fs::write(tight.project.join("tight.policy"), TIGHT).map_err(|e| e.to_string())?;
+    let init = Command::new(support::CTXGUARD)
+        .args([
+            "init",
+            "pi",
+            "--command",
+            support::CTXGUARD,
+            "--policy",
+            "tight.policy",
+        ])
+        .current_dir(&tight.project)
+        .output()
+        .map_err(|e| format!("ctxguard could not be started: {e}"))?;
+    ensure(init.status.success(), || {
+        format!("ctxguard init pi --policy failed\n{}", said(&init))
+    })?;
+    let run = tight.run(&[&first]);
+    let again = tight.run(&["-c", "Go on."]);
+    let sessions = tight.sessions();
+    let file = sessions.first().ok_or("pi wrote no session")?;
+    ensure(compactions(file).is_empty(), || {
+        format!(
+            "pi compacted although ctxguard refused: {}\n{}\n{}",
+            file.display(),
+            said(&run),
+            said(&again)
+        )
+    })?;
+    let said_to_user = format!(
+        "{}{}",
+        String::from_utf8_lossy(&run.stderr),
+        String::from_utf8_lossy(&again.stderr)
+    );
+    ensure(
+        said_to_user.contains("ctxguard cancelled this compaction"),
+        || format!("the user was not told why:\n{said_to_user}"),
+    )?;
+    Ok(())
+}
+
+/// A policy whose commitment budget no pin fits.
+const TIGHT: &str = "policy tight\n\nkind constraint {\n  doc \"A rule the user asserted.\"\n  hint /\\b(must|never|do not)\\b/i\n}\n\ntokenizer o200k_base\nbudget window 400\nbudget commitments 2%\n\non mismatch reject\non unclassified keep\non over-budget escalate\n";

@@ -1,0 +1,181 @@
+//! `ctxguard init pi`: pi is guarded by an extension, not a hooks file.
+//! The extension (`plugins/pi/ctxguard.ts`, in the language pi loads) calls
+//! `ctxguard hook pi EVENT` at pi's prompt and compaction events; `init`
+//! writes it into pi's extensions folder with the command (and policy)
+//! the hooks run, and `--remove` takes it out again when it is still what
+//! `init` wrote.
+
+use std::path::{Path, PathBuf};
+
+use super::init::{InitRequest, Installed, Scope, CODEX_HOOKS};
+use crate::diagnostics::codes::input as codes;
+use crate::diagnostics::Diagnostic;
+use crate::source::write::{write_file, Backup};
+
+/// The extension, as the repository holds it.
+const TEMPLATE: &str = include_str!("../../plugins/pi/ctxguard.ts");
+
+/// The file's name in pi's extensions folder.
+pub const FILE_NAME: &str = "ctxguard.ts";
+
+/// The lines of the template that `init` fills in.
+const COMMAND_LINE: &str = "const COMMAND = \"ctxguard\";";
+const ARGS_LINE: &str = "const ARGS: string[] = [];";
+
+/// The extension for `request`: the template with its command and the
+/// hook arguments (`--policy`) filled in, each a JSON string, which is a
+/// TypeScript string too.
+pub fn extension(request: &InitRequest) -> String {
+    let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let args: Vec<String> = request
+        .policy
+        .iter()
+        .flat_map(|policy| ["--policy".to_owned(), policy.clone()])
+        .map(|word| quote(&word))
+        .collect();
+    TEMPLATE
+        .replace(
+            COMMAND_LINE,
+            &format!("const COMMAND = {};", quote(&request.command)),
+        )
+        .replace(
+            ARGS_LINE,
+            &format!("const ARGS: string[] = [{}];", args.join(", ")),
+        )
+}
+
+/// Where the extension goes: `.pi/extensions/` of the project, or pi's
+/// agent folder (`PI_CODING_AGENT_DIR`, else `~/.pi/agent`) with `--user`.
+pub fn extension_path(request: &InitRequest) -> PathBuf {
+    let dir = match request.scope {
+        Scope::User => request
+            .config_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(".pi").join("agent")),
+        Scope::Project | Scope::Local => request.project.join(".pi"),
+    };
+    dir.join("extensions").join(FILE_NAME)
+}
+
+/// Whether `text` is the extension `init` writes, whatever command and
+/// arguments it was written with.
+fn is_ours(text: &str) -> bool {
+    let plain = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|line| {
+                if line.starts_with("const COMMAND = ") {
+                    COMMAND_LINE.to_owned()
+                } else if line.starts_with("const ARGS: string[] = ") {
+                    ARGS_LINE.to_owned()
+                } else {
+                    line.to_owned()
+                }
+            })
+            .collect()
+    };
+    plain(text) == plain(TEMPLATE)
+}
+
+/// Writes (or takes out) the extension.
+pub(super) fn install(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
+    let path = extension_path(request);
+    let name = path.display().to_string();
+    let before = match std::fs::symlink_metadata(&path) {
+        Ok(_) => Some(
+            crate::source::read::read(&path, &request.access)
+                .map_err(|d| vec![*d])?
+                .text()
+                .to_owned(),
+        ),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => return Err(vec![codes::unreadable(&name, error.to_string())]),
+    };
+    let after = if request.remove {
+        match &before {
+            Some(text) if !is_ours(text) => {
+                return Err(vec![codes::invalid_input(format!(
+                    "`{name}` is not the extension `ctxguard init pi` writes (it was changed since): ctxguard will not remove it"
+                ))
+                .file(&name)
+                .help("remove it yourself, or put back what `init` wrote and run `ctxguard init pi --remove` again")]);
+            }
+            _ => String::new(),
+        }
+    } else {
+        extension(request)
+    };
+    let mut installed = Installed {
+        runtime: request.runtime,
+        path: path.clone(),
+        before: before.clone(),
+        after: after.clone(),
+        backup: None,
+        dry_run: request.dry_run,
+        removed: request.remove,
+        claude_version: None,
+        events: if request.remove {
+            Vec::new()
+        } else {
+            CODEX_HOOKS
+                .iter()
+                .map(|(event, _, _)| event.name())
+                .collect()
+        },
+        bom: false,
+        also: Vec::new(),
+        left: None,
+    };
+    if request.dry_run || !installed.changed() {
+        return Ok(installed);
+    }
+    let failed =
+        |what: &Path, reason: String| vec![codes::unreadable(&what.display().to_string(), reason)];
+    if request.remove {
+        if before.is_some() {
+            std::fs::remove_file(&path)
+                .map_err(|e| failed(&path, format!("cannot remove it: {e}")))?;
+        }
+        return Ok(installed);
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| failed(dir, format!("cannot write it: {e}")))?;
+    }
+    let written =
+        write_file(&path, after.as_bytes(), Backup::Keep).map_err(|e| failed(&e.path, e.reason))?;
+    installed.backup = written.backup;
+    installed.path = written.path;
+    Ok(installed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_extension_carries_the_command_and_policy_and_is_known_again() {
+        let request = InitRequest {
+            runtime: super::super::HookRuntime::Pi,
+            scope: Scope::Project,
+            project: PathBuf::from("/p"),
+            config_dir: None,
+            command: "/opt/bin/ctx\"guard".into(),
+            policy: Some("team.policy".into()),
+            claude_version: None,
+            remove: false,
+            dry_run: false,
+            access: crate::source::Access::default(),
+        };
+        let text = extension(&request);
+        assert!(
+            text.contains(r#"const COMMAND = "/opt/bin/ctx\"guard";"#),
+            "{text}"
+        );
+        assert!(text.contains(r#"const ARGS: string[] = ["--policy", "team.policy"];"#));
+        assert!(is_ours(&text) && is_ours(TEMPLATE));
+        assert!(!is_ours(&text.replace("cancel: true", "cancel: false")));
+        assert_eq!(
+            extension_path(&request),
+            PathBuf::from("/p/.pi/extensions/ctxguard.ts")
+        );
+    }
+}
