@@ -404,9 +404,8 @@ fn written_for(installed: &crate::hook::init::Installed) -> String {
     };
     let events = installed.events.join(", ");
     if installed.runtime == HookRuntime::Pi {
-        return format!(
-            "  for pi: an extension that calls ctxguard at each prompt (UserPromptSubmit), before a compaction (PreCompact: a compaction the commitments cannot survive is cancelled) and after it (PostCompact: the summary checked; SessionStart: the commitments given back at the next turn)\n  pi loads it at its next start (or `/reload`); it runs the command `--command` names (`ctxguard` on the PATH by default)\n  pi lets an extension cancel a compaction or write the summary itself, not add to the summarizer's instructions: ctxguard does not ask the summarizer to keep the commitments\n"
-        );
+        return "  for pi: an extension that calls ctxguard at each prompt (UserPromptSubmit), before a compaction (PreCompact: a compaction the commitments cannot survive is cancelled) and after it (PostCompact: the summary checked; SessionStart: the commitments given back at the next turn)\n  pi loads it at its next start (or `/reload`); it runs the command `--command` names (`ctxguard` on the PATH by default)\n  pi lets an extension cancel a compaction or write the summary itself, not add to the summarizer's instructions: ctxguard does not ask the summarizer to keep the commitments\n"
+            .to_owned();
     }
     if installed.runtime == HookRuntime::Codex {
         return format!(
