@@ -317,6 +317,26 @@ fn codex_hooks_are_checked_and_the_guard_merged() {
     assert_eq!((output.status, output.stdout.as_str()), (0, ""));
 }
 
+/// The pi fixtures that stand for a guarded set-up hold the extension as
+/// `init pi` writes it (`cp plugins/pi/ctxguard.ts` after a change).
+#[test]
+fn the_pi_fixtures_hold_the_extension_as_init_writes_it() {
+    let extension = std::fs::read_to_string("plugins/pi/ctxguard.ts").expect("the extension");
+    for case in [
+        "clean",
+        "invalid-config",
+        "unknown-config-key",
+        "window-exceeds-policy",
+    ] {
+        let path = format!("{FIXTURES}/pi/{case}/.pi/extensions/ctxguard.ts");
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("a copy"),
+            extension,
+            "{path}"
+        );
+    }
+}
+
 #[test]
 fn the_guard_may_stand_in_either_settings_file_of_a_project() {
     let dir = tempfile::tempdir().expect("dir");

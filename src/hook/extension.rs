@@ -57,6 +57,11 @@ pub fn extension_path(request: &InitRequest) -> PathBuf {
     dir.join("extensions").join(FILE_NAME)
 }
 
+/// Whether the file at `path` is the extension `init` writes.
+pub fn installed_at(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| is_ours(&text))
+}
+
 /// Whether `text` is the extension `init` writes, whatever command and
 /// arguments it was written with.
 fn is_ours(text: &str) -> bool {
