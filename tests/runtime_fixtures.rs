@@ -85,7 +85,9 @@ fn compaction_lines(path: &Path) -> Vec<u64> {
 fn each_session_imports_with_every_compaction_at_its_line() {
     for path in sessions() {
         let expected = compaction_lines(&path);
-        assert_eq!(expected.len(), 2, "{}: two compactions", path.display());
+        // The `session` and Claude Code `guard` trials compact twice; the
+        // Codex and pi guards, once.
+        assert!(!expected.is_empty(), "{}: no compaction", path.display());
         let output = Test::new()
             .args(&["audit", "--format", "json", &path.to_string_lossy()])
             .any_status()

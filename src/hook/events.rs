@@ -518,25 +518,25 @@ fn post_compact(
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
     let state = read(ledger, problems)?;
-    // Claude Code gives the summary; Codex does not: it is read from the
-    // rollout, once it stands after what PreCompact saw.
-    let from_file;
-    let summary = match (guard.runtime, payload.compact_summary.as_deref()) {
-        (HookRuntime::ClaudeCode | HookRuntime::Pi, Some(summary)) => summary,
-        (HookRuntime::Codex, _) => {
-            from_file = payload
-                .transcript_path
-                .as_ref()
-                .and_then(|path| read_transcript(guard.runtime, path, access));
-            match from_file.as_ref().and_then(|t| unchecked(&state, t)) {
-                Some(summary) => summary.text.as_str(),
-                None => return Ok(Outcome::Quiet),
-            }
-        }
-        (HookRuntime::ClaudeCode | HookRuntime::Pi, None) => return Ok(Outcome::Quiet),
+    // The buffer after the compaction, as the session file holds it once
+    // it stands after what PreCompact saw: the summary and what the
+    // runtime carried over word for word (Codex keeps the user's own
+    // messages, pi the recent ones). Else (Claude Code writes its file a
+    // moment behind) the summary the payload gives. Codex gives none.
+    let from_file = payload
+        .transcript_path
+        .as_ref()
+        .and_then(|path| read_transcript(guard.runtime, path, access));
+    let (summary, carried) = match (
+        from_file.as_ref().and_then(|t| unchecked(&state, t)),
+        payload.compact_summary.as_deref(),
+    ) {
+        (Some(found), _) => (found.text.as_str(), found.carried.as_slice()),
+        (None, Some(summary)) if guard.runtime != HookRuntime::Codex => (summary, &[][..]),
+        _ => return Ok(Outcome::Quiet),
     };
     // Nothing is typed between a compaction and its PostCompact hook.
-    let (judged, invented) = judge(summary, &state, u64::MAX);
+    let (judged, invented) = judge(summary, carried, &state, u64::MAX);
     record_check(
         ledger,
         payload.trigger.clone(),
@@ -548,11 +548,20 @@ fn post_compact(
     Ok(Outcome::Verified { judged, invented })
 }
 
-/// `summary` against every active commitment of `state` recorded before
-/// ledger line `before`, as the audit judges; and what it says the user
-/// wants that none of them supports.
-fn judge(summary: &str, state: &State, before: u64) -> (Vec<Judged>, Vec<audit::Invented>) {
-    let after = After::new(summary, []);
+/// `summary` and the messages `carried` over with it against every active
+/// commitment of `state` recorded before ledger line `before`, as the
+/// audit judges; and what the summary says the user wants that none of
+/// them supports.
+fn judge(
+    summary: &str,
+    carried: &[(String, bool)],
+    state: &State,
+    before: u64,
+) -> (Vec<Judged>, Vec<audit::Invented>) {
+    let after = After::new(
+        summary,
+        carried.iter().map(|(text, prose)| (text.as_str(), *prose)),
+    );
     let said: Vec<&super::Active> = state
         .commitments
         .iter()
@@ -725,7 +734,7 @@ fn check_summary(
     problems: &mut Vec<Diagnostic>,
 ) -> (Check, Option<String>) {
     // What was said since the compaction is not the summary's to keep.
-    let (judged, invented) = judge(&summary.text, state, state.snapshot_line);
+    let (judged, invented) = judge(&summary.text, &summary.carried, state, state.snapshot_line);
     let check = record_check(
         ledger,
         summary.trigger.clone(),

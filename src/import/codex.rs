@@ -89,6 +89,13 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
                     text: s.text.clone(),
                     trigger: None,
                     line: event.line,
+                    // What Codex kept of the user's own messages.
+                    carried: event
+                        .kept
+                        .iter()
+                        .filter_map(|&m| event.trace.get(m))
+                        .map(|m| (m.text.clone(), m.origin != Origin::Tool))
+                        .collect(),
                 })
         }),
         messages,

@@ -165,6 +165,9 @@ pub(crate) struct LastSummary {
     pub trigger: Option<String>,
     /// The summary record's line.
     pub line: u64,
+    /// The messages the compaction carried over word for word, each with
+    /// whether it is prose (not tool output), as the audit reads them.
+    pub carried: Vec<(String, bool)>,
 }
 
 /// The summary that replaced part of the buffer.

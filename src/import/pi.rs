@@ -132,18 +132,25 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
         .iter()
         .rposition(|&r| records[r].str("/type") == Some("compaction"));
     let mut messages = Vec::new();
+    let mut carried = Vec::new();
     let start = match last {
         Some(at) => {
             let entry = &records[path[at]];
             messages.push(summary_message(entry));
-            entry
-                .str("/firstKeptEntryId")
-                .and_then(|id| {
-                    path[..at]
-                        .iter()
-                        .position(|&r| records[r].str("/id") == Some(id))
-                })
-                .unwrap_or(at + 1)
+            let kept = entry.str("/firstKeptEntryId").and_then(|id| {
+                path[..at]
+                    .iter()
+                    .position(|&r| records[r].str("/id") == Some(id))
+            });
+            // What pi kept unsummarized, word for word.
+            if let Some(kept) = kept {
+                carried = path[kept..at]
+                    .iter()
+                    .filter_map(|&r| message(&records[r]))
+                    .map(|m| (m.text, m.origin != Origin::Tool))
+                    .collect();
+            }
+            kept.unwrap_or(at + 1)
         }
         None => 0,
     };
@@ -172,6 +179,7 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
                 text: entry.str("/summary").unwrap_or("").to_owned(),
                 trigger: None,
                 line: entry.line,
+                carried: carried.clone(),
             }
         }),
     }

@@ -234,10 +234,14 @@ fn guard(package: &Package) -> Result<(), Failed> {
         "The user is migrating the orders table to the new schema. {REQUIREMENT} The legacy parser is src/legacy/parser.py."
     );
     let over = LIMIT * 2;
+    // Codex carries the user's own messages over word for word, newest
+    // first, up to a budget: a long paste pushes the pinned prompt out, so
+    // only the summary could still hold it.
     let server = Server::start(
         Responses,
         Script::new()
-            .turn(Turn::text("I will migrate the orders table.").reporting(over))
+            .turn(Turn::text("I will migrate the orders table."))
+            .turn(Turn::text("The log shows every step went through.").reporting(over))
             .summary(&summary)
             .turn(Turn::text("The index is added.")),
     );
@@ -272,8 +276,10 @@ fn guard(package: &Package) -> Result<(), Failed> {
             .args(args);
         output_within(command, Duration::from_secs(120))
     };
+    let paste = pasted_log(100_000);
     let runs = [
         run(&["--skip-git-repo-check", trusted, &first]),
+        run(&["--skip-git-repo-check", trusted, "resume", "--last", &paste]),
         run(&[
             "--skip-git-repo-check",
             trusted,
@@ -301,7 +307,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
             rollout.display(),
             ledgers,
             said(&runs[0]),
-            said(&runs[1])
+            said(&runs[2])
         )
     };
     ensure(compactions(rollout).len() == 1, || {
@@ -360,7 +366,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
         )?;
     }
     // Every hook's answer passed Codex's own check of hook output.
-    let stderr = String::from_utf8_lossy(&runs[1].stderr);
+    let stderr = String::from_utf8_lossy(&runs[2].stderr);
     for event in [
         "PreCompact",
         "PostCompact",

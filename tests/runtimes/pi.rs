@@ -196,11 +196,12 @@ fn guard(package: &Package) -> Result<(), Failed> {
     let server = Server::start(
         Anthropic,
         Script::new()
-            .turn(Turn::text("I will migrate the orders table.").reporting(over))
+            .turn(Turn::text("I will migrate the orders table."))
+            .turn(Turn::text("Added the index on orders.created_at.").reporting(over))
             .summary(&format!(
                 "## Goal\nMigrate the orders table to the new schema. {REQUIREMENT}\n\n## Key facts\n- The legacy parser is src/legacy/parser.py."
             ))
-            .turn(Turn::text("Added the index on orders.created_at.")),
+            .turn(Turn::text("The migration test is written.")),
     );
     let pi = Pi::new(package, "guard", &server.url())?;
     let init = Command::new(support::CTXGUARD)
@@ -214,9 +215,12 @@ fn guard(package: &Package) -> Result<(), Failed> {
     let first = format!(
         "pin constraint no-drop: {CONSTRAINT}\npin identifier legacy-parser: {IDENTIFIER}\n\nMigrate the orders table to the new schema. {REQUIREMENT}"
     );
+    // pi keeps the last turn unsummarized: the pins of the first are
+    // left to the summary.
     let runs = [
         pi.run(&[&first]),
         pi.run(&["-c", "Add an index on orders.created_at."]),
+        pi.run(&["-c", "Now write the migration test."]),
     ];
     server.save(&pi.dir.join("requests.jsonl"));
     let ledgers = support::files(&pi.dir.join("ledger"), ".jsonl");
@@ -228,8 +232,8 @@ fn guard(package: &Package) -> Result<(), Failed> {
     let context = || {
         format!(
             "\nsessions {sessions:?}\nledger {ledgers:?}\nruns:\n{}\n{}",
-            said(&runs[0]),
-            said(&runs[1])
+            said(&runs[1]),
+            said(&runs[2])
         )
     };
     for (n, run) in runs.iter().enumerate() {

@@ -258,6 +258,7 @@ fn last_summary(records: &[Record]) -> Option<LastSummary> {
             .str("/compactMetadata/trigger")
             .map(str::to_owned),
         line: records[at].line,
+        carried: Vec::new(),
     })
 }
 
