@@ -85,16 +85,7 @@ fn is_ours(text: &str) -> bool {
 pub(super) fn install(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
     let path = extension_path(request);
     let name = path.display().to_string();
-    let before = match std::fs::symlink_metadata(&path) {
-        Ok(_) => Some(
-            crate::source::read::read(&path, &request.access)
-                .map_err(|d| vec![*d])?
-                .text()
-                .to_owned(),
-        ),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) => return Err(vec![codes::unreadable(&name, error.to_string())]),
-    };
+    let before = super::init::existing(&path, &request.access)?;
     let after = if request.remove {
         match &before {
             Some(text) if !is_ours(text) => {

@@ -400,21 +400,7 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         }
     }
     let path = settings_path(request);
-    let before = match std::fs::metadata(&path) {
-        Ok(_) => Some(
-            crate::source::read::read(&path, &request.access)
-                .map_err(|d| vec![*d])?
-                .text()
-                .to_owned(),
-        ),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) => {
-            return Err(vec![codes::unreadable(
-                &path.display().to_string(),
-                error.to_string(),
-            )])
-        }
-    };
+    let before = existing(&path, &request.access)?;
     let after = match request
         .remove
         .then(|| restored(&path, before.as_deref()))
@@ -491,25 +477,13 @@ fn codex_prompt(
     let dir = hooks.parent().unwrap_or(Path::new("."));
     let prompt_path = dir.join(FILE_NAME);
     let config_path = dir.join("config.toml");
-    let read = |path: &Path| -> Result<Option<String>, Vec<Diagnostic>> {
-        match std::fs::symlink_metadata(path) {
-            Ok(_) => crate::source::read::read(path, &request.access)
-                .map(|file| Some(file.text().to_owned()))
-                .map_err(|d| vec![*d]),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(error) => Err(vec![codes::unreadable(
-                &path.display().to_string(),
-                error.to_string(),
-            )]),
-        }
-    };
     let (policy, _) = crate::policy::load::policy_for_use(
         request.policy.as_deref().map(Path::new),
         &request.access,
     )?;
     let prompt = codex_compact_prompt(&policy);
-    let config = read(&config_path)?;
-    let prompt_before = read(&prompt_path)?;
+    let config = existing(&config_path, &request.access)?;
+    let prompt_before = existing(&prompt_path, &request.access)?;
     let name = config_path.display().to_string();
     let mut document: toml_edit::DocumentMut =
         config
@@ -575,6 +549,21 @@ fn codex_prompt(
         });
     }
     Ok((also, left))
+}
+
+/// The text of the file at `path`, `None` when there is none; a file that
+/// cannot be read (a link, too large, not UTF-8) is an error with its place.
+pub(super) fn existing(path: &Path, access: &Access) -> Result<Option<String>, Vec<Diagnostic>> {
+    match std::fs::metadata(path) {
+        Ok(_) => crate::source::read::read(path, access)
+            .map(|file| Some(file.text().to_owned()))
+            .map_err(|d| vec![*d]),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(vec![codes::unreadable(
+            &path.display().to_string(),
+            error.to_string(),
+        )]),
+    }
 }
 
 /// Writes (or takes out) the files of `also`, each through the one write.

@@ -196,29 +196,14 @@ pub(super) fn check(cx: &mut Context<'_>) {
     });
     let elsewhere = guard_events(&sibling);
     let wanted = guard(version.as_ref());
-    let missing: Vec<&str> = wanted
-        .iter()
-        .copied()
-        .filter(|event| !guards.iter().chain(&elsewhere).any(|e| e == event))
-        .collect();
-    if !missing.is_empty() {
-        let span = root.entry("hooks").map_or(0..0, |e| e.key_span.clone());
-        let what = if missing.len() == wanted.len() {
-            "none of the hooks `ctxguard init claude-code` installs is here".to_owned()
-        } else {
-            format!(
-                "no ctxguard hook for {}",
-                missing
-                    .iter()
-                    .map(|e| format!("`{e}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        let d = codes::unguarded(cx.file, span, "Claude Code", &what, "run `ctxguard init claude-code` (or `ctxguard check --fix`): it merges the hooks beside the ones here");
-        cx.push(d);
-        cx.out.missing_guard = true;
-    }
+    let guards: Vec<String> = guards.into_iter().chain(elsewhere).collect();
+    hooks::missing_guard(
+        cx,
+        &wanted,
+        &guards,
+        ("Claude Code", "claude-code"),
+        "run `ctxguard init claude-code` (or `ctxguard check --fix`): it merges the hooks beside the ones here",
+    );
 }
 
 /// Claude Code's auto-compaction window: 100,000 to 1,000,000 tokens, and

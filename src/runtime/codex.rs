@@ -52,36 +52,13 @@ pub(super) fn check_hooks(cx: &mut Context<'_>) {
         .iter()
         .map(|(event, _, _)| event.name())
         .collect();
-    let missing: Vec<&str> = wanted
-        .iter()
-        .copied()
-        .filter(|event| !guards.iter().any(|e| e == event))
-        .collect();
-    if missing.is_empty() {
-        return;
-    }
-    let span = root.entry("hooks").map_or(0..0, |e| e.key_span.clone());
-    let what = if missing.len() == wanted.len() {
-        "none of the hooks `ctxguard init codex` installs is here".to_owned()
-    } else {
-        format!(
-            "no ctxguard hook for {}",
-            missing
-                .iter()
-                .map(|e| format!("`{e}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    let d = codes::unguarded(
-        cx.file,
-        span,
-        "Codex",
-        &what,
+    hooks::missing_guard(
+        cx,
+        &wanted,
+        &guards,
+        ("Codex", "codex"),
         "run `ctxguard init codex` (`--user` for `~/.codex/hooks.json`): it merges the hooks beside the ones here",
     );
-    cx.push(d);
-    cx.out.missing_guard = true;
 }
 
 const KEYS: &[&str] = &[

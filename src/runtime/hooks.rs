@@ -55,6 +55,43 @@ pub(super) fn guarded_events(hooks: &Node) -> Vec<String> {
         .collect()
 }
 
+/// The events of `wanted` that no ctxguard hook handles (`guards` are the
+/// events that have one), reported as an unguarded compaction of
+/// `runtime` (`ctxguard init ARG`) at the `hooks` key; `fix` says what to
+/// run.
+pub(super) fn missing_guard(
+    cx: &mut Context<'_>,
+    wanted: &[&str],
+    guards: &[String],
+    (runtime, arg): (&str, &str),
+    fix: &str,
+) {
+    let missing: Vec<&str> = wanted
+        .iter()
+        .copied()
+        .filter(|event| !guards.iter().any(|e| e == event))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let span = cx.root.entry("hooks").map_or(0..0, |e| e.key_span.clone());
+    let what = if missing.len() == wanted.len() {
+        format!("none of the hooks `ctxguard init {arg}` installs is here")
+    } else {
+        format!(
+            "no ctxguard hook for {}",
+            missing
+                .iter()
+                .map(|e| format!("`{e}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let d = codes::unguarded(cx.file, span, runtime, &what, fix);
+    cx.push(d);
+    cx.out.missing_guard = true;
+}
+
 /// Checks the table at `hooks`; `unknown` is what an event the runtime
 /// does not know costs ("its hooks never run").
 pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules, unknown: &str) {
