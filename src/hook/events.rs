@@ -521,11 +521,13 @@ fn post_compact(
     // The buffer after the compaction, as the session file holds it once
     // it stands after what PreCompact saw: the summary and what the
     // runtime carried over word for word (Codex keeps the user's own
-    // messages, pi the recent ones). Else (Claude Code writes its file a
-    // moment behind) the summary the payload gives. Codex gives none.
+    // messages, pi the recent ones); Codex gives a hook no summary. Else
+    // the summary the payload gives: Claude Code's file, written a moment
+    // behind, adds nothing to it, and is not read.
     let from_file = payload
         .transcript_path
         .as_ref()
+        .filter(|_| guard.runtime != HookRuntime::ClaudeCode || payload.compact_summary.is_none())
         .and_then(|path| read_transcript(guard.runtime, path, access));
     let (summary, carried) = match (
         from_file.as_ref().and_then(|t| unchecked(&state, t)),
