@@ -1688,6 +1688,33 @@ fn pi_hooks_check_the_summary_cancel_and_give_back_once() {
         given(&pi(&session, "SessionStart", json!({"source": "resume"}))),
         ""
     );
+    // The same compaction had pi kept the first prompt unsummarized (its
+    // first kept entry that prompt): what pi carried over is kept, not lost.
+    let first_prompt = lines
+        .iter()
+        .find_map(|l| {
+            let entry: Value = serde_json::from_str(l).ok()?;
+            (entry["message"]["role"] == "user").then(|| entry["id"].as_str().map(str::to_owned))?
+        })
+        .expect("the first prompt");
+    let mut entry: Value = serde_json::from_str(lines[compaction]).expect("JSON");
+    entry["firstKeptEntryId"] = json!(first_prompt);
+    let kept = Session::new();
+    std::fs::write(&kept.transcript, lines[..compaction].join("\n") + "\n").expect("written");
+    pi(&kept, "UserPromptSubmit", json!({"prompt": first}));
+    pi(&kept, "PreCompact", json!({"trigger": "auto"}));
+    let mut moved: Vec<String> = lines[..compaction]
+        .iter()
+        .map(|l| (*l).to_owned())
+        .collect();
+    moved.push(entry.to_string());
+    std::fs::write(&kept.transcript, moved.join("\n") + "\n").expect("written");
+    let checked = pi(
+        &kept,
+        "PostCompact",
+        json!({"trigger": "auto", "compact_summary": summary}),
+    );
+    assert_eq!(checked.status, 0, "nothing lost: {}", checked.stderr);
     // Commitments that cannot fit: the extension cancels the compaction.
     let tight = Session::new().with_policy(TIGHT);
     std::fs::write(&tight.transcript, lines[..compaction].join("\n") + "\n").expect("written");
