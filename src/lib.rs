@@ -122,11 +122,12 @@ pub use command::verify::{verify_files, verify_inputs, VerifyRequest};
 pub use facts::{claude_code as claude_code_versions, Version as RuntimeVersion};
 pub use import::records::mend_lone_surrogates;
 
-pub use hook::init::{init, plugin_hooks, settings_path, Also, InitRequest, Installed, Scope};
+pub use hook::init::{init, settings_path, Also, InitRequest, Installed, Scope};
 pub use hook::ledger::{
     Active, Change, Check, Commitment as LedgerCommitment, Entry as LedgerEntry, Ledger,
     LedgerError, Record as LedgerRecord, Snapshot, Source as LedgerSource, State as LedgerState,
 };
+pub use hook::plugin::plugin_hooks;
 pub use hook::prompt::{
     codex_compact_prompt, CODEX_DEFAULT as CODEX_DEFAULT_COMPACT_PROMPT,
     MARK as COMPACT_PROMPT_MARK,

@@ -7,26 +7,24 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
-use rayon::prelude::*;
 use regex::Regex;
 use serde_json::Value;
 
-use super::ledger::{Check, Commitment, Entry, Ledger, Snapshot, Source, State};
+use super::check::{check_summary, judge, pending, record_check, unchecked};
+use super::ledger::{Commitment, Entry, Ledger, Snapshot, Source, State};
 use super::payload::Payload;
 use super::reinject::{instructions, reinject, HEAD as REINJECTION_HEAD};
-use super::{Blocked, Gate, HookEvent, HookRuntime, Judged, Outcome, Unpinned};
-use crate::audit::{self, After, Outcome as Kept};
+use super::{Blocked, Gate, HookEvent, HookRuntime, Outcome, Unpinned};
 use crate::buffer::plan::{Entry as PlanEntry, Plan, PlanRegion};
 use crate::buffer::trace::Derived;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::facts::Version;
 use crate::import::classify::answer_kind;
 use crate::import::claude_code::current;
-use crate::import::{Current, LastSummary};
+use crate::import::Current;
 use crate::import::{Origin, ANSWER_MARK};
 use crate::policy::Policy;
 use crate::source::{Access, Spanned};
-use crate::verify::text::Words;
 use crate::verify::{verify, Options, Verdict};
 
 /// The first version whose PreCompact hooks can block a compaction.
@@ -550,94 +548,6 @@ fn post_compact(
     Ok(Outcome::Verified { judged, invented })
 }
 
-/// `summary` and the messages `carried` over with it against every active
-/// commitment of `state` recorded before ledger line `before`, as the
-/// audit judges; and what the summary says the user wants that none of
-/// them supports.
-fn judge(
-    summary: &str,
-    carried: &[(String, bool)],
-    state: &State,
-    before: u64,
-) -> (Vec<Judged>, Vec<audit::Invented>) {
-    let after = After::new(
-        summary,
-        carried.iter().map(|(text, prose)| (text.as_str(), *prose)),
-    );
-    let said: Vec<&super::Active> = state
-        .commitments
-        .iter()
-        .filter(|a| a.line < before)
-        .collect();
-    // Only what the user typed supports what a summary says they want; the
-    // words of each commitment are made once, for both. Each commitment is
-    // judged on its own, on all cores.
-    let support: Vec<(String, Words)> = said
-        .par_iter()
-        .map(|a| (a.commitment.text.clone(), Words::of(&a.commitment.text)))
-        .collect();
-    let judged: Vec<Judged> = said
-        .par_iter()
-        .zip(&support)
-        .filter(|(a, _)| a.is_active())
-        .map(|(a, (_, words))| {
-            let answer = (a.commitment.derived == Derived::Answer)
-                .then(|| a.commitment.text.split_once(&format!(" {ANSWER_MARK}")))
-                .flatten();
-            let (outcome, evidence) = after.judge_words(&a.commitment.text, words, answer);
-            Judged {
-                commitment: a.commitment.clone(),
-                outcome,
-                evidence,
-            }
-        })
-        .collect();
-    let invented = audit::invented(&support, summary, 0);
-    (judged, invented)
-}
-
-/// The check of one summary, appended to the ledger; the check is said
-/// even when the ledger cannot record it (full, or unusable): the record
-/// is the lesser loss.
-fn record_check(
-    ledger: &Ledger,
-    trigger: Option<String>,
-    summary: &str,
-    judged: &[Judged],
-    invented: &[audit::Invented],
-    problems: &mut Vec<Diagnostic>,
-) -> Check {
-    let ids = |outcome: Kept| {
-        judged
-            .iter()
-            .filter(|j| j.outcome == outcome)
-            .map(|j| j.commitment.id.clone())
-            .collect::<Vec<_>>()
-    };
-    let check = Check {
-        trigger,
-        summary: super::ledger::hash(summary),
-        verbatim: ids(Kept::Verbatim).len(),
-        paraphrased: ids(Kept::Paraphrased).len(),
-        altered: ids(Kept::Altered),
-        lost: ids(Kept::Lost),
-        invented: invented
-            .iter()
-            .map(|i| super::ledger::hash(&i.text))
-            .collect(),
-    };
-    if let Err(error) = ledger.append(vec![Entry::Verified(check.clone())]) {
-        problems.push(match error {
-            super::ledger::LedgerError::Full(diagnostic) => *diagnostic,
-            other => Diagnostic::new(
-                crate::diagnostics::Code::HookInput,
-                format!("the check of this compaction was not recorded: {other}"),
-            ),
-        });
-    }
-    check
-}
-
 /// SessionStart. After a compaction (`compact`), the active commitments
 /// for the model. On `resume`, the same when the transcript shows the last
 /// compaction's commitments were never kept: versions before 2.1.1xx hold a
@@ -710,48 +620,6 @@ fn session_start(
         (None, Some(notice)) => Outcome::Notice(notice),
         (None, None) => Outcome::Quiet,
     })
-}
-
-/// Whether the ledger's last compaction went ahead and nobody has checked
-/// its summary yet.
-fn pending(state: &State) -> bool {
-    state.check.is_none() && state.snapshot.as_ref().is_some_and(|s| !s.blocked)
-}
-
-/// The summary of the compaction the ledger last snapshotted, when the
-/// transcript holds it (written after the snapshot's lines) and it is not
-/// checked yet: an older summary is never judged as this one.
-fn unchecked<'t>(state: &State, transcript: &'t Current) -> Option<&'t LastSummary> {
-    let snapshot = state.snapshot.as_ref()?;
-    let summary = transcript.summary.as_ref()?;
-    (pending(state) && summary.line > snapshot.transcript_lines.unwrap_or(0)).then_some(summary)
-}
-
-/// Checks `summary`, records the check, and says what it lost, altered
-/// or invented (`None`: all kept).
-fn check_summary(
-    ledger: &Ledger,
-    state: &State,
-    summary: &LastSummary,
-    problems: &mut Vec<Diagnostic>,
-) -> (Check, Option<String>) {
-    // What was said since the compaction is not the summary's to keep.
-    let (judged, invented) = judge(&summary.text, &summary.carried, state, state.snapshot_line);
-    let check = record_check(
-        ledger,
-        summary.trigger.clone(),
-        &summary.text,
-        &judged,
-        &invented,
-        problems,
-    );
-    let harmed = !check.lost.is_empty() || !check.altered.is_empty() || !invented.is_empty();
-    let told = harmed.then(|| {
-        super::check_told(&judged, &invented, &ledger.session, super::Then::GivenBack)
-            .trim_end()
-            .to_owned()
-    });
-    (check, told)
 }
 
 /// What the user is told when `running` can do what `written` could not,

@@ -171,39 +171,6 @@ fn wanted_by(runtime: HookRuntime, event: HookEvent, version: Option<&Version>) 
     }
 }
 
-/// The hooks of ctxguard's Claude Code plugin
-/// (`plugins/claude-code/hooks/hooks.json`): what `init` writes for a
-/// version it does not know (no PostCompact, which a version before 2.1.76
-/// cannot read, and which would switch off every hook of the file there;
-/// SessionStart and the next prompt check each summary instead), running
-/// `ctxguard` from the `PATH`.
-pub fn plugin_hooks() -> Value {
-    let mut hooks = serde_json::Map::new();
-    for (event, matcher, timeout) in HOOKS {
-        if !wanted(event, None) {
-            continue;
-        }
-        let mut command = hook_command("ctxguard", event, None, None);
-        // A guard that cannot run refuses: without ctxguard on the `PATH`
-        // the compaction is refused (exit 2) and the user told why, not
-        // let through unguarded.
-        if event == HookEvent::PreCompact {
-            command = format!("command -v ctxguard >/dev/null 2>&1 || {{ echo '{MISSING}' >&2; exit 2; }}; exec {command}");
-        }
-        hooks.insert(
-            event.name().to_owned(),
-            json!([handlers(command, matcher, timeout)]),
-        );
-    }
-    json!({
-        "description": "ctxguard: records the commitments you type, asks the compactor to keep them word for word, checks each summary, and gives them back after every compaction",
-        "hooks": hooks,
-    })
-}
-
-/// What the plugin's PreCompact says when `ctxguard` is not on the `PATH`.
-const MISSING: &str = "ctxguard refused this compaction: the ctxguard plugin is installed but the ctxguard command is not on the PATH Claude Code runs hooks with. Install ctxguard (cargo install --path . in its repository), or disable the plugin (/plugin disable ctxguard), then compact again.";
-
 /// The settings file of `request`'s scope.
 pub fn settings_path(request: &InitRequest) -> PathBuf {
     if request.runtime == HookRuntime::Codex {
@@ -282,7 +249,7 @@ fn group(request: &InitRequest, event: HookEvent, matcher: Option<&str>, timeout
 }
 
 /// One matcher group of one command handler.
-fn handlers(command: String, matcher: Option<&str>, timeout: u64) -> Value {
+pub(super) fn handlers(command: String, matcher: Option<&str>, timeout: u64) -> Value {
     let handler = json!({"type": "command", "command": command, "timeout": timeout});
     match matcher {
         Some(matcher) => json!({"matcher": matcher, "hooks": [handler]}),
@@ -424,7 +391,7 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         left: None,
     };
     if request.runtime == HookRuntime::Codex {
-        let (also, left) = codex_prompt(request, &path)?;
+        let (also, left) = super::prompt::codex_prompt(request, &path)?;
         installed.also = also;
         installed.left = left;
     }
@@ -438,7 +405,7 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
     if request.dry_run {
         return Ok(installed);
     }
-    write_also(&mut installed.also)?;
+    super::prompt::write_also(&mut installed.also)?;
     if !installed.changed() {
         return Ok(installed);
     }
@@ -463,94 +430,6 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
     Ok(installed)
 }
 
-/// Codex's compaction prompt, beside `hooks` (its `hooks.json`): the prompt
-/// file ctxguard writes from Codex's default and the policy's rules, and
-/// `experimental_compact_prompt_file` in the `config.toml` of the same
-/// folder naming it. A config that sets a prompt of its own is left as it
-/// is, and the reason said. `--remove` takes the key out, and the file when
-/// it is still what ctxguard wrote.
-fn codex_prompt(
-    request: &InitRequest,
-    hooks: &Path,
-) -> Result<(Vec<Also>, Option<String>), Vec<Diagnostic>> {
-    use super::prompt::{codex_compact_prompt, FILE_NAME};
-    let dir = hooks.parent().unwrap_or(Path::new("."));
-    let prompt_path = dir.join(FILE_NAME);
-    let config_path = dir.join("config.toml");
-    let (policy, _) = crate::policy::load::policy_for_use(
-        request.policy.as_deref().map(Path::new),
-        &request.access,
-    )?;
-    let prompt = codex_compact_prompt(&policy);
-    let config = existing(&config_path, &request.access)?;
-    let prompt_before = existing(&prompt_path, &request.access)?;
-    let name = config_path.display().to_string();
-    let mut document: toml_edit::DocumentMut =
-        config
-            .as_deref()
-            .unwrap_or("")
-            .parse()
-            .map_err(|error: toml_edit::TomlError| {
-                vec![codes::invalid_input(format!(
-                    "`{name}` is not valid TOML: {}",
-                    error.message()
-                ))
-                .file(&name)
-                .help("fix Codex's config first; `ctxguard init codex` edits it in place")]
-            })?;
-    let ours = |item: &toml_edit::Item| item.as_str() == Some(FILE_NAME);
-    let mut also = Vec::new();
-    let mut left = None;
-    let key = "experimental_compact_prompt_file";
-    if request.remove {
-        if document.get(key).is_some_and(ours) {
-            document.remove(key);
-            also.push(Also {
-                path: config_path.clone(),
-                before: config.clone(),
-                after: Some(document.to_string()),
-                backup: None,
-            });
-        }
-        if prompt_before.as_deref() == Some(prompt.as_str()) {
-            also.push(Also {
-                path: prompt_path,
-                before: prompt_before,
-                after: None,
-                backup: None,
-            });
-        }
-        return Ok((also, left));
-    }
-    let own = ["compact_prompt", key]
-        .into_iter()
-        .find(|k| document.get(k).is_some_and(|item| !ours(item)));
-    if let Some(own) = own {
-        left = Some(format!(
-            "{name} sets `{own}`, a compaction prompt of its own: ctxguard left it; ask it to keep the user's commitments word for word (`ctxguard check` says what it lacks)"
-        ));
-        return Ok((also, left));
-    }
-    if prompt_before.as_deref() != Some(prompt.as_str()) {
-        also.push(Also {
-            path: prompt_path,
-            before: prompt_before,
-            after: Some(prompt),
-            backup: None,
-        });
-    }
-    if !document.get(key).is_some_and(ours) {
-        document[key] = toml_edit::value(FILE_NAME);
-        also.push(Also {
-            path: config_path,
-            before: config,
-            after: Some(document.to_string()),
-            backup: None,
-        });
-    }
-    Ok((also, left))
-}
-
 /// The text of the file at `path`, `None` when there is none; a file that
 /// cannot be read (a link, too large, not UTF-8) is an error with its place.
 pub(super) fn existing(path: &Path, access: &Access) -> Result<Option<String>, Vec<Diagnostic>> {
@@ -564,29 +443,6 @@ pub(super) fn existing(path: &Path, access: &Access) -> Result<Option<String>, V
             error.to_string(),
         )]),
     }
-}
-
-/// Writes (or takes out) the files of `also`, each through the one write.
-fn write_also(also: &mut [Also]) -> Result<(), Vec<Diagnostic>> {
-    for file in also {
-        let failed =
-            |reason: String| vec![codes::unreadable(&file.path.display().to_string(), reason)];
-        match &file.after {
-            Some(text) => {
-                if let Some(dir) = file.path.parent() {
-                    std::fs::create_dir_all(dir)
-                        .map_err(|e| failed(format!("cannot write it: {e}")))?;
-                }
-                let written = write_file(&file.path, text.as_bytes(), Backup::Keep)
-                    .map_err(|e| failed(e.reason))?;
-                file.backup = written.backup;
-            }
-            // Only a file still exactly as ctxguard wrote it is taken out.
-            None => std::fs::remove_file(&file.path)
-                .map_err(|e| failed(format!("cannot remove it: {e}")))?,
-        }
-    }
-    Ok(())
 }
 
 /// The text `--remove` gives back exactly: the backup `init` made, when

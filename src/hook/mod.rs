@@ -1,22 +1,28 @@
 //! Live guarding: a thin shell, like `command/`, over the readers and
-//! checks. A runtime calls `ctxguard hook claude-code EVENT` at each hook
-//! event with a JSON payload on standard input; the hook records the
-//! user's commitments in the session's ledger as they are written,
-//! snapshots them before a compaction (and refuses one they cannot fit),
-//! checks the summary after it, and gives them back word for word when the
-//! session resumes. `ledger` is the record; `reinject` what the model gets
-//! back; `init` wires the hooks into the runtime's settings.
+//! checks. A runtime calls `ctxguard hook RUNTIME EVENT` (Claude Code and
+//! Codex from their hooks, pi from ctxguard's extension) with a JSON
+//! payload on standard input; the hook records the user's commitments in
+//! the session's ledger as they are written, snapshots them before a
+//! compaction (and refuses one they cannot fit, where the runtime lets it),
+//! checks the summary after it, and gives them back word for word. `events`
+//! handles each event; `check` judges a summary; `ledger` is the record;
+//! `reinject` what the model (and Claude Code's compactor) gets; `told`
+//! what the user reads; `init` wires the hooks into a runtime's settings,
+//! `prompt` Codex's compaction prompt, `extension` pi's extension and
+//! `plugin` Claude Code's plugin.
 //!
 //! A hook never breaks the session it guards: bad input, an unreadable
 //! ledger, even a panic, end in a message on standard error and exit 0.
 //! The one deliberate refusal is PreCompact's, when the commitments do not
 //! fit.
 
+mod check;
 mod events;
 pub(crate) mod extension;
 pub(crate) mod init;
 pub(crate) mod ledger;
 mod payload;
+pub(crate) mod plugin;
 pub mod prompt;
 pub(crate) mod reinject;
 mod told;

@@ -5,7 +5,10 @@
 //! PreCompact's standard output is plain text, appended to the
 //! compaction's instructions. So: a refused compaction and a summary that
 //! lost something exit 2 with one short block on standard error;
-//! everything else exits 0.
+//! everything else exits 0. pi's extension reads the same answers (an
+//! exit 2 at PreCompact cancels the compaction). Codex shows a hook's
+//! message only as a JSON `systemMessage` and marks an exit 2 failed, so
+//! there every message is a `systemMessage` with exit 0.
 
 use std::io::Write;
 
@@ -116,8 +119,12 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                     1 => "the one active commitment cannot be kept".to_owned(),
                     n => format!("the {n} active commitments cannot all be kept"),
                 };
+                let then = match blocked.gate {
+                    Gate::Never => "before the next compaction",
+                    _ => "then compact again",
+                };
                 let said = format!(
-                    "{lead}: {}, so {active} word for word.\nDischarge what is done (`ctxguard ledger list --session {session}`, then `ctxguard ledger discharge ID`) or raise `budget commitments` in the policy, then compact again.\n",
+                    "{lead}: {}, so {active} word for word.\nDischarge what is done (`ctxguard ledger list --session {session}`, then `ctxguard ledger discharge ID`) or raise `budget commitments` in the policy, {then}.\n",
                     blocked.reason,
                 );
                 tell(&mut reply, report.runtime, said);

@@ -1,0 +1,144 @@
+//! The check of a compaction's summary against the ledger's active
+//! commitments, as `audit` judges: for PostCompact, and where no PostCompact
+//! hook runs, for SessionStart or the next prompt. What it found is
+//! recorded in the ledger (hashes only) and said to the user.
+
+use rayon::prelude::*;
+
+use super::ledger::{Check, Entry, Ledger, State};
+use super::Judged;
+use crate::audit::{self, After, Outcome as Kept};
+use crate::buffer::trace::Derived;
+use crate::diagnostics::Diagnostic;
+use crate::import::{Current, LastSummary, ANSWER_MARK};
+use crate::verify::text::Words;
+
+/// `summary` and the messages `carried` over with it against every active
+/// commitment of `state` recorded before ledger line `before`, as the
+/// audit judges; and what the summary says the user wants that none of
+/// them supports.
+pub(super) fn judge(
+    summary: &str,
+    carried: &[(String, bool)],
+    state: &State,
+    before: u64,
+) -> (Vec<Judged>, Vec<audit::Invented>) {
+    let after = After::new(
+        summary,
+        carried.iter().map(|(text, prose)| (text.as_str(), *prose)),
+    );
+    let said: Vec<&super::Active> = state
+        .commitments
+        .iter()
+        .filter(|a| a.line < before)
+        .collect();
+    // Only what the user typed supports what a summary says they want; the
+    // words of each commitment are made once, for both. Each commitment is
+    // judged on its own, on all cores.
+    let support: Vec<(String, Words)> = said
+        .par_iter()
+        .map(|a| (a.commitment.text.clone(), Words::of(&a.commitment.text)))
+        .collect();
+    let judged: Vec<Judged> = said
+        .par_iter()
+        .zip(&support)
+        .filter(|(a, _)| a.is_active())
+        .map(|(a, (_, words))| {
+            let answer = (a.commitment.derived == Derived::Answer)
+                .then(|| a.commitment.text.split_once(&format!(" {ANSWER_MARK}")))
+                .flatten();
+            let (outcome, evidence) = after.judge_words(&a.commitment.text, words, answer);
+            Judged {
+                commitment: a.commitment.clone(),
+                outcome,
+                evidence,
+            }
+        })
+        .collect();
+    let invented = audit::invented(&support, summary, 0);
+    (judged, invented)
+}
+
+/// The check of one summary, appended to the ledger; the check is said
+/// even when the ledger cannot record it (full, or unusable): the record
+/// is the lesser loss.
+pub(super) fn record_check(
+    ledger: &Ledger,
+    trigger: Option<String>,
+    summary: &str,
+    judged: &[Judged],
+    invented: &[audit::Invented],
+    problems: &mut Vec<Diagnostic>,
+) -> Check {
+    let ids = |outcome: Kept| {
+        judged
+            .iter()
+            .filter(|j| j.outcome == outcome)
+            .map(|j| j.commitment.id.clone())
+            .collect::<Vec<_>>()
+    };
+    let check = Check {
+        trigger,
+        summary: super::ledger::hash(summary),
+        verbatim: ids(Kept::Verbatim).len(),
+        paraphrased: ids(Kept::Paraphrased).len(),
+        altered: ids(Kept::Altered),
+        lost: ids(Kept::Lost),
+        invented: invented
+            .iter()
+            .map(|i| super::ledger::hash(&i.text))
+            .collect(),
+    };
+    if let Err(error) = ledger.append(vec![Entry::Verified(check.clone())]) {
+        problems.push(match error {
+            super::ledger::LedgerError::Full(diagnostic) => *diagnostic,
+            other => Diagnostic::new(
+                crate::diagnostics::Code::HookInput,
+                format!("the check of this compaction was not recorded: {other}"),
+            ),
+        });
+    }
+    check
+}
+
+/// Whether the ledger's last compaction went ahead and nobody has checked
+/// its summary yet.
+pub(super) fn pending(state: &State) -> bool {
+    state.check.is_none() && state.snapshot.as_ref().is_some_and(|s| !s.blocked)
+}
+
+/// The summary of the compaction the ledger last snapshotted, when the
+/// transcript holds it (written after the snapshot's lines) and it is not
+/// checked yet: an older summary is never judged as this one.
+pub(super) fn unchecked<'t>(state: &State, transcript: &'t Current) -> Option<&'t LastSummary> {
+    let snapshot = state.snapshot.as_ref()?;
+    let summary = transcript.summary.as_ref()?;
+    (pending(state) && summary.line > snapshot.transcript_lines.unwrap_or(0)).then_some(summary)
+}
+
+/// Checks `summary`, records the check, and says what it lost, altered
+/// or invented (`None`: all kept).
+pub(super) fn check_summary(
+    ledger: &Ledger,
+    state: &State,
+    summary: &LastSummary,
+    problems: &mut Vec<Diagnostic>,
+) -> (Check, Option<String>) {
+    // What was said since the compaction is not the summary's to keep.
+    let (judged, invented) = judge(&summary.text, &summary.carried, state, state.snapshot_line);
+    let check = record_check(
+        ledger,
+        summary.trigger.clone(),
+        &summary.text,
+        &judged,
+        &invented,
+        problems,
+    );
+    let harmed = !check.lost.is_empty() || !check.altered.is_empty() || !invented.is_empty();
+    let told = harmed.then(|| {
+        super::check_told(&judged, &invented, &ledger.session, super::Then::GivenBack)
+            .trim_end()
+            .to_owned()
+    });
+    (check, told)
+}
