@@ -1540,9 +1540,7 @@ fn init_codex_writes_hooks_json_beside_others_and_takes_them_out() {
     let installed = init(&[]);
     assert_eq!(installed.status, 0, "{}", installed.stderr);
     assert!(
-        installed
-            .stdout
-            .contains("review them in its hooks browser"),
+        installed.stdout.contains("which says hooks need review"),
         "{}",
         installed.stdout
     );

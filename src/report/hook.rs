@@ -416,7 +416,7 @@ fn written_for(installed: &crate::hook::init::Installed) -> String {
     }
     if installed.runtime == HookRuntime::Codex {
         return format!(
-            "  for Codex: {events}; the compaction prompt is Codex's own, then the policy's rules for the user's commitments (`experimental_compact_prompt_file`)\n  Codex runs new hooks only once you trust them: start `codex`, review them in its hooks browser (`/hooks`) and trust them; a project's hooks run only in a trusted project\n  Codex compacts whatever its hooks say: ctxguard checks each summary after it (read from the session file) and gives the commitments back; it cannot refuse a compaction\n"
+            "  for Codex: {events}; the compaction prompt is Codex's own, then the policy's rules for the user's commitments (`experimental_compact_prompt_file`)\n  Codex runs new hooks only once you trust them: start `codex`, which says hooks need review, and review and trust them there; a project's hooks run only in a trusted project\n  Codex compacts whatever its hooks say: ctxguard checks each summary after it (read from the session file) and gives the commitments back; it cannot refuse a compaction\n"
         );
     }
     match &installed.claude_version {
