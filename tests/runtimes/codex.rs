@@ -59,10 +59,16 @@ impl Codex {
             .env("HOME", self.dir.join("home"))
             .env("CODEX_HOME", &self.home)
             .env("OFFLINE_API_KEY", "offline-test-key")
+            .env("CTXGUARD_LEDGER_DIR", self.ledger_dir())
             .current_dir(&self.project)
             .arg("exec")
             .args(args);
         output_within(command, Duration::from_secs(120))
+    }
+
+    /// Where ctxguard's hooks keep their ledgers in this trial.
+    fn ledger_dir(&self) -> PathBuf {
+        self.dir.join("ledger")
     }
 
     /// The rollout files Codex wrote.
@@ -258,24 +264,10 @@ fn guard(package: &Package) -> Result<(), Failed> {
     let first = format!(
         "pin constraint no-drop: {CONSTRAINT}\npin identifier legacy-parser: {IDENTIFIER}\n\nMigrate the orders table to the new schema. {REQUIREMENT}"
     );
-    // Codex runs hooks a person has trusted (in its hooks browser); the
-    // trial stands in for that review with the flag made for automation.
+    // Codex runs hooks a person has trusted; the trial stands in for that
+    // review with the flag made for automation.
     let trusted = "--dangerously-bypass-hook-trust";
-    let ledger_dir = codex.dir.join("ledger");
-    let run = |args: &[&str]| {
-        let mut command = Command::new(codex.package.command());
-        command
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", codex.dir.join("home"))
-            .env("CODEX_HOME", &codex.home)
-            .env("OFFLINE_API_KEY", "offline-test-key")
-            .env("CTXGUARD_LEDGER_DIR", &ledger_dir)
-            .current_dir(&codex.project)
-            .arg("exec")
-            .args(args);
-        output_within(command, Duration::from_secs(120))
-    };
+    let run = |args: &[&str]| codex.exec(args);
     let paste = pasted_log(100_000);
     let runs = [
         run(&["--skip-git-repo-check", trusted, &first]),
@@ -296,7 +288,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
     }
     let rollouts = codex.rollouts();
     let rollout = rollouts.first().ok_or("Codex wrote no rollout")?;
-    let ledgers = support::files(&ledger_dir, ".jsonl");
+    let ledgers = support::files(&codex.ledger_dir(), ".jsonl");
     let ledger = ledgers
         .first()
         .map(|path| support::records(path))
@@ -326,14 +318,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
         format!("PreCompact recorded no snapshot{}", context())
     })?;
     // PostCompact: the summary, read from the rollout, checked.
-    let id = |text: &str| {
-        ledger
-            .iter()
-            .find(|e| e["text"] == text)
-            .and_then(|e| e["id"].as_str())
-            .unwrap_or_default()
-            .to_owned()
-    };
+    let id = |text: &str| support::id_of(&ledger, text).unwrap_or_default();
     let checks: Vec<&serde_json::Value> =
         ledger.iter().filter(|e| e["event"] == "verified").collect();
     let named = |field: &str, id: &str| {
@@ -382,13 +367,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
     }
     // SessionStart(compact): the model's next turn holds every pin word
     // for word, and the rollout keeps it.
-    let after = server
-        .log()
-        .into_iter()
-        .skip_while(|e| e.kind != Kind::Compaction)
-        .find(|e| e.kind == Kind::Turn)
-        .map(|e| e.text())
-        .unwrap_or_default();
+    let after = server.turn_after_compaction(0);
     for text in [CONSTRAINT, IDENTIFIER, REQUIREMENT] {
         ensure(after.contains(text), || {
             format!(

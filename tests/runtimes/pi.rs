@@ -253,14 +253,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
             || format!("the ledger holds no pin `{text}`{}", context()),
         )?;
     }
-    let id = |text: &str| {
-        ledger
-            .iter()
-            .find(|e| e["text"] == text)
-            .and_then(|e| e["id"].as_str())
-            .unwrap_or_default()
-            .to_owned()
-    };
+    let id = |text: &str| support::id_of(&ledger, text).unwrap_or_default();
     let checks: Vec<&serde_json::Value> =
         ledger.iter().filter(|e| e["event"] == "verified").collect();
     ensure(
@@ -279,13 +272,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
     })?;
     // The next turn, in a new process, gives the model every commitment
     // word for word, once.
-    let after = server
-        .log()
-        .into_iter()
-        .skip_while(|e| e.kind != Kind::Compaction)
-        .find(|e| e.kind == Kind::Turn)
-        .map(|e| e.text())
-        .unwrap_or_default();
+    let after = server.turn_after_compaction(0);
     for text in [CONSTRAINT, IDENTIFIER, REQUIREMENT] {
         ensure(after.contains(text), || {
             format!(

@@ -137,3 +137,12 @@ pub fn outcome_holding(event: &Value, text: &str) -> Option<Value> {
         })
         .map(|c| c["outcome"].clone())
 }
+
+/// The id a ledger (its records) gave the commitment whose text is `text`.
+pub fn id_of(ledger: &[Value], text: &str) -> Option<String> {
+    ledger
+        .iter()
+        .find(|e| e["text"] == text)
+        .and_then(|e| e["id"].as_str())
+        .map(str::to_owned)
+}

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use super::Claude;
 use crate::npm::Package;
 use crate::server::anthropic::Anthropic;
-use crate::server::{Kind, Script, Server, Turn};
+use crate::server::{Script, Server, Turn};
 use crate::support::{self, ensure, said};
 
 fn version(package: &Package) -> Result<Version, Failed> {
@@ -318,13 +318,7 @@ pub fn hook_output(package: &Package) -> Result<(), Failed> {
     let claude = Claude::new(package, "hook-output-reinjection", &server.url());
     super::guard::init(&claude, &[])?;
     claude.session(&[&pins, "/compact", "Go on."], &[])?;
-    let after = server
-        .log()
-        .into_iter()
-        .skip_while(|e| e.kind != Kind::Compaction)
-        .find(|e| e.kind == Kind::Turn)
-        .map(|e| e.text())
-        .unwrap_or_default();
+    let after = server.turn_after_compaction(0);
     let context = after.contains("word for word from ctxguard's ledger");
     let footer = after.contains("more commitments did not fit in the 10000");
     ensure(context && footer, || {

@@ -99,15 +99,6 @@ fn entries<'a>(ledger: &'a [Value], kind: &str) -> Vec<&'a Value> {
     ledger.iter().filter(|e| e["event"] == kind).collect()
 }
 
-/// The id the ledger gave the commitment whose text is `text`.
-fn id_of(ledger: &[Value], text: &str) -> Option<String> {
-    ledger
-        .iter()
-        .find(|e| e["text"] == text)
-        .and_then(|e| e["id"].as_str())
-        .map(str::to_owned)
-}
-
 pub fn guard(package: &Package) -> Result<(), Failed> {
     let version = Version::parse(&package.version).ok_or("the matrix names no version")?;
     let server = Server::start(Anthropic, script());
@@ -264,9 +255,9 @@ pub fn guard(package: &Package) -> Result<(), Failed> {
     ensure(checks.len() == 2, || {
         format!("{} summary checks{}", checks.len(), context())
     })?;
-    let constraint = id_of(&ledger, CONSTRAINT).ok_or("no id for the constraint")?;
-    let identifier = id_of(&ledger, IDENTIFIER).ok_or("no id for the identifier")?;
-    let index = id_of(&ledger, "Add an index on orders.created_at.")
+    let constraint = support::id_of(&ledger, CONSTRAINT).ok_or("no id for the constraint")?;
+    let identifier = support::id_of(&ledger, IDENTIFIER).ok_or("no id for the identifier")?;
+    let index = support::id_of(&ledger, "Add an index on orders.created_at.")
         .ok_or("no id for the prompt typed after the first compaction")?;
     let named = |field: &str, id: &str| {
         checks[0][field]
@@ -319,16 +310,7 @@ pub fn guard(package: &Package) -> Result<(), Failed> {
 
     // What the model saw after each compaction, and after the resume:
     // every commitment, byte for byte.
-    let after = |i: usize| {
-        log.iter()
-            .skip_while(|e| e.kind != Kind::Compaction)
-            .filter(|e| e.kind == Kind::Compaction || e.kind == Kind::Turn)
-            .collect::<Vec<_>>()
-            .split(|e| e.kind == Kind::Compaction)
-            .nth(i + 1)
-            .and_then(|turns| turns.first().map(|e| e.text()))
-            .unwrap_or_default()
-    };
+    let after = |i: usize| server.turn_after_compaction(i);
     let resumed_request = log
         .iter()
         .rev()

@@ -81,7 +81,6 @@ pub fn plugin(package: &Package) -> Result<(), Failed> {
         .join("ledger")
         .join(format!("{session}.jsonl"));
     let ledger = support::records(&ledger_path);
-    let log = server.log();
     server.save(&claude.dir.join("requests.jsonl"));
     let context = || {
         format!(
@@ -126,12 +125,7 @@ pub fn plugin(package: &Package) -> Result<(), Failed> {
         },
     )?;
     // SessionStart: the model is given them back after the compaction.
-    let after = log
-        .iter()
-        .skip_while(|e| e.kind != Kind::Compaction)
-        .find(|e| e.kind == Kind::Turn)
-        .map(|e| e.text())
-        .unwrap_or_default();
+    let after = server.turn_after_compaction(0);
     ensure(after.contains(CONSTRAINT), || {
         format!(
             "after the compaction the model was not given `{CONSTRAINT}`{}",
@@ -141,16 +135,12 @@ pub fn plugin(package: &Package) -> Result<(), Failed> {
     // The summary, checked once without a PostCompact hook: the dropped
     // constraint is named lost.
     let checks: Vec<_> = ledger.iter().filter(|e| e["event"] == "verified").collect();
-    let constraint = ledger
-        .iter()
-        .find(|e| e["text"] == CONSTRAINT)
-        .and_then(|e| e["id"].as_str())
-        .unwrap_or_default();
+    let constraint = support::id_of(&ledger, CONSTRAINT).unwrap_or_default();
     ensure(
         checks.len() == 1
             && checks[0]["lost"]
                 .as_array()
-                .is_some_and(|ids| ids.iter().any(|i| i == constraint)),
+                .is_some_and(|ids| ids.iter().any(|i| *i == constraint)),
         || format!("the summary checks {checks:?}{}", context()),
     )?;
     ensure(

@@ -210,6 +210,20 @@ impl Server {
         lock(&self.state).log.clone()
     }
 
+    /// The request of the first turn after compaction `n` (from 0): what
+    /// the model was given once that compaction was done.
+    pub fn turn_after_compaction(&self, n: usize) -> String {
+        self.log()
+            .into_iter()
+            .filter(|e| e.kind == Kind::Compaction || e.kind == Kind::Turn)
+            .skip_while(|e| e.kind != Kind::Compaction)
+            .collect::<Vec<_>>()
+            .split(|e| e.kind == Kind::Compaction)
+            .nth(n + 1)
+            .and_then(|turns| turns.first().map(Exchange::text))
+            .unwrap_or_default()
+    }
+
     /// The requests of `kind` so far.
     pub fn of(&self, kind: Kind) -> Vec<Exchange> {
         self.log().into_iter().filter(|e| e.kind == kind).collect()
