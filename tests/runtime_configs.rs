@@ -268,21 +268,40 @@ fn claude_code_settings_are_checked_as_the_real_client_reads_them() {
     );
 }
 
+/// For every runtime `init` guards: what it writes checks clean (pi: its
+/// compaction settings, with the extension `init pi` writes beside them).
 #[test]
 fn what_init_writes_passes_the_check() {
-    let dir = tempfile::tempdir().expect("dir");
-    Test::new()
-        .args(&["init", "claude-code"])
-        .current_dir(dir.path())
-        .status(0)
-        .run();
-    let output = check_in(dir.path(), &[".claude/settings.json"]);
-    assert_eq!((output.status, output.stdout.as_str()), (0, ""));
+    for (runtime, checked) in [
+        ("claude-code", ".claude/settings.json"),
+        ("codex", ".codex/hooks.json"),
+        ("pi", ".pi/settings.json"),
+    ] {
+        let dir = tempfile::tempdir().expect("dir");
+        if runtime == "pi" {
+            std::fs::create_dir_all(dir.path().join(".pi")).expect("dir");
+            std::fs::write(
+                dir.path().join(checked),
+                "{\"compaction\": {\"enabled\": true}}\n",
+            )
+            .expect("written");
+        }
+        Test::new()
+            .args(&["init", runtime])
+            .current_dir(dir.path())
+            .status(0)
+            .run();
+        let output = check_in(dir.path(), &[checked]);
+        assert_eq!(
+            (output.status, output.stdout.as_str()),
+            (0, ""),
+            "{runtime}"
+        );
+    }
 }
 
-/// Codex's `hooks.json`: an unguarded one is named, `check --fix` merges
-/// the hooks `init codex` writes (another tool's kept), and what `init
-/// codex` writes checks clean.
+/// Codex's `hooks.json`: an unguarded one is named, and `check --fix`
+/// merges the hooks `init codex` writes (another tool's kept).
 #[test]
 fn codex_hooks_are_checked_and_the_guard_merged() {
     let dir = tempfile::tempdir().expect("dir");
@@ -307,14 +326,6 @@ fn codex_hooks_are_checked_and_the_guard_merged() {
         "{after}"
     );
     assert_eq!(check_in(dir.path(), &["."]).stdout, "");
-    let fresh = tempfile::tempdir().expect("dir");
-    Test::new()
-        .args(&["init", "codex"])
-        .current_dir(fresh.path())
-        .status(0)
-        .run();
-    let output = check_in(fresh.path(), &[".codex/hooks.json"]);
-    assert_eq!((output.status, output.stdout.as_str()), (0, ""));
 }
 
 /// The pi fixtures that stand for a guarded set-up hold the extension as
