@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::init::{InitRequest, Installed, Scope, CODEX_HOOKS};
+use super::init::{hooks_of, InitRequest, Installed, Scope};
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::write::{write_file, Backup};
@@ -112,7 +112,7 @@ pub(super) fn install(request: &InitRequest) -> Result<Installed, Vec<Diagnostic
         events: if request.remove {
             Vec::new()
         } else {
-            CODEX_HOOKS
+            hooks_of(request.runtime)
                 .iter()
                 .map(|(event, _, _)| event.name())
                 .collect()

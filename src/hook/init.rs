@@ -160,10 +160,10 @@ pub(crate) fn wanted(event: HookEvent, version: Option<&Version>) -> bool {
     wanted_by(HookRuntime::ClaudeCode, event, version)
 }
 
-/// [`wanted`] for `runtime`: Codex gets each of its events.
+/// [`wanted`] for `runtime`: another runtime gets each of its events.
 fn wanted_by(runtime: HookRuntime, event: HookEvent, version: Option<&Version>) -> bool {
-    if runtime == HookRuntime::Codex {
-        return CODEX_HOOKS.iter().any(|(e, _, _)| *e == event);
+    if runtime != HookRuntime::ClaudeCode {
+        return hooks_of(runtime).iter().any(|(e, _, _)| *e == event);
     }
     match version {
         Some(version) => facts::knows(version, event.name()),
@@ -194,19 +194,10 @@ pub fn settings_path(request: &InitRequest) -> PathBuf {
     }
 }
 
-/// The command of ctxguard's hook for `event`, each word quoted as the
-/// shell that runs it splits it (a path with a space stays one word).
+/// The command of `runtime`'s ctxguard hook for `event`, each word quoted
+/// as the shell that runs it splits it (a path with a space stays one
+/// word).
 pub(crate) fn hook_command(
-    program: &str,
-    event: HookEvent,
-    policy: Option<&str>,
-    version: Option<&Version>,
-) -> String {
-    runtime_hook_command(HookRuntime::ClaudeCode, program, event, policy, version)
-}
-
-/// [`hook_command`] for `runtime`.
-fn runtime_hook_command(
     runtime: HookRuntime,
     program: &str,
     event: HookEvent,
@@ -238,7 +229,7 @@ fn runtime_hook_command(
 
 /// The handler group ctxguard wants under `event`.
 fn group(request: &InitRequest, event: HookEvent, matcher: Option<&str>, timeout: u64) -> Value {
-    let command = runtime_hook_command(
+    let command = hook_command(
         request.runtime,
         &request.command,
         event,
@@ -255,11 +246,6 @@ pub(super) fn handlers(command: String, matcher: Option<&str>, timeout: u64) -> 
         Some(matcher) => json!({"matcher": matcher, "hooks": [handler]}),
         None => json!({"hooks": [handler]}),
     }
-}
-
-#[cfg(test)]
-fn ours(handler: &Value) -> bool {
-    ours_for(HookRuntime::ClaudeCode, handler)
 }
 
 /// Whether `handler` is ctxguard's hook for `runtime`.
@@ -776,7 +762,13 @@ mod tests {
             let groups = value["hooks"][event.name()].as_array().unwrap();
             let mine: Vec<_> = groups
                 .iter()
-                .filter(|g| g["hooks"].as_array().unwrap().iter().any(ours))
+                .filter(|g| {
+                    g["hooks"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|h| ours_for(HookRuntime::ClaudeCode, h))
+                })
                 .collect();
             assert_eq!(mine.len(), 1, "{}", event.name());
         }
