@@ -368,20 +368,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
     // SessionStart(compact): the model's next turn holds every pin word
     // for word, and the rollout keeps it.
     let after = server.turn_after_compaction(0);
-    for text in [CONSTRAINT, IDENTIFIER, REQUIREMENT] {
-        ensure(after.contains(text), || {
-            format!(
-                "after the compaction the model was not given `{text}`{}",
-                context()
-            )
-        })?;
-    }
-    let given = after
-        .matches("The user's commitments in this session, word for word")
-        .count();
-    ensure(given == 1, || {
-        format!("the commitments were given back {given} times{}", context())
-    })?;
+    support::given_back_once(&after, &[CONSTRAINT, IDENTIFIER, REQUIREMENT], &context)?;
     ensure(
         after.contains("The summary lost 1 and altered 1 of them."),
         || {

@@ -273,20 +273,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
     // The next turn, in a new process, gives the model every commitment
     // word for word, once.
     let after = server.turn_after_compaction(0);
-    for text in [CONSTRAINT, IDENTIFIER, REQUIREMENT] {
-        ensure(after.contains(text), || {
-            format!(
-                "after the compaction the model was not given `{text}`{}",
-                context()
-            )
-        })?;
-    }
-    let given = after
-        .matches("The user's commitments in this session, word for word")
-        .count();
-    ensure(given == 1, || {
-        format!("the commitments were given back {given} times{}", context())
-    })?;
+    support::given_back_once(&after, &[CONSTRAINT, IDENTIFIER, REQUIREMENT], &context)?;
     crate::fixtures::keep(
         &format!("pi-{}", package.version),
         "guard",

@@ -146,3 +146,27 @@ pub fn id_of(ledger: &[Value], text: &str) -> Option<String> {
         .and_then(|e| e["id"].as_str())
         .map(str::to_owned)
 }
+
+/// What the model was given `after` a compaction holds each of `texts`
+/// word for word, inside ctxguard's re-injection, which stands there once;
+/// `context` says where to look when it does not.
+pub fn given_back_once(
+    after: &str,
+    texts: &[&str],
+    context: &dyn Fn() -> String,
+) -> Result<(), Failed> {
+    for text in texts {
+        ensure(after.contains(text), || {
+            format!(
+                "after the compaction the model was not given `{text}`{}",
+                context()
+            )
+        })?;
+    }
+    let given = after
+        .matches("The user's commitments in this session, word for word")
+        .count();
+    ensure(given == 1, || {
+        format!("the commitments were given back {given} times{}", context())
+    })
+}
