@@ -251,6 +251,8 @@ enum Command {
     /// (PostCompact: a short report when it lost, altered or invented
     /// something; Codex's summary is read from the rollout), and
     /// re-injects them word for word (SessionStart with source `compact`).
+    /// Gemini CLI: BeforeAgent records, BeforeModel checks a summary in the
+    /// request and gives the commitments back in it.
     /// Any other failure exits 0 with a message: the session goes on.
     Hook {
         /// The runtime calling.
@@ -300,6 +302,9 @@ enum Command {
     /// (`--project`, the default), `.claude/settings.local.json` (`--local`)
     /// or `~/.claude/settings.json` (`--user`). Codex: `.codex/hooks.json`
     /// of the project, or `~/.codex/hooks.json` (`--user`; `CODEX_HOME`).
+    /// Gemini CLI: `.gemini/settings.json` of the project, or
+    /// `~/.gemini/settings.json` (`--user`; `GEMINI_CLI_HOME`). pi: the
+    /// extension in `.pi/extensions/` (`--user`: `~/.pi/agent/extensions/`).
     /// Comments, layout and every other key are kept; a second run changes
     /// nothing. The original is saved as `FILE.ctxguard.bak`.
     Init {
@@ -450,6 +455,7 @@ enum HookRuntimeArg {
     ClaudeCode,
     Codex,
     Pi,
+    GeminiCli,
 }
 
 impl From<HookRuntimeArg> for ctxguard::HookRuntime {
@@ -458,6 +464,7 @@ impl From<HookRuntimeArg> for ctxguard::HookRuntime {
             HookRuntimeArg::ClaudeCode => ctxguard::HookRuntime::ClaudeCode,
             HookRuntimeArg::Codex => ctxguard::HookRuntime::Codex,
             HookRuntimeArg::Pi => ctxguard::HookRuntime::Pi,
+            HookRuntimeArg::GeminiCli => ctxguard::HookRuntime::GeminiCli,
         }
     }
 }
@@ -474,17 +481,32 @@ enum HookEventArg {
     PostCompact,
     #[value(name = "SessionStart", alias = "session-start")]
     SessionStart,
+    #[value(name = "BeforeAgent", alias = "before-agent")]
+    BeforeAgent,
+    #[value(name = "BeforeModel", alias = "before-model")]
+    BeforeModel,
 }
 
-impl From<HookEventArg> for HookEvent {
-    fn from(event: HookEventArg) -> HookEvent {
-        match event {
-            HookEventArg::UserPromptSubmit => HookEvent::UserPromptSubmit,
-            HookEventArg::PostToolUse => HookEvent::PostToolUse,
-            HookEventArg::PreCompact => HookEvent::PreCompact,
-            HookEventArg::PostCompact => HookEvent::PostCompact,
-            HookEventArg::SessionStart => HookEvent::SessionStart,
-        }
+impl HookEventArg {
+    /// The event as `runtime` names it, if it has it.
+    fn event_in(self, runtime: ctxguard::HookRuntime) -> Result<HookEvent, String> {
+        let name = self
+            .to_possible_value()
+            .map(|value| value.get_name().to_owned())
+            .unwrap_or_default();
+        HookEvent::from_name_in(runtime, &name).ok_or_else(|| {
+            let events: Vec<&str> = HookEvent::ALL
+                .iter()
+                .filter(|e| e.handled_in(runtime))
+                .map(|e| e.name_in(runtime))
+                .collect();
+            format!(
+                "`hook {} {name}`: ctxguard handles no such event of {} (its events: {})",
+                runtime.arg(),
+                runtime.name(),
+                events.join(", ")
+            )
+        })
     }
 }
 
@@ -899,8 +921,11 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
             claude_version,
             check_summary,
         } => {
-            let event: HookEvent = event.into();
             let runtime: ctxguard::HookRuntime = runtime.into();
+            let event = match event.event_in(runtime) {
+                Ok(event) => event,
+                Err(why) => return Ok(usage(UsageError(why))),
+            };
             // A bad cap is the default; an unreadable payload file is a
             // failure of the event, answered as the event allows.
             let max_ledger_bytes = ledger
@@ -1003,7 +1028,9 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                         Err(error) => return Ok(usage(UsageError(error))),
                     }
                 }
-                ctxguard::HookRuntime::Codex | ctxguard::HookRuntime::Pi => None,
+                ctxguard::HookRuntime::Codex
+                | ctxguard::HookRuntime::Pi
+                | ctxguard::HookRuntime::GeminiCli => None,
             };
             if local && runtime != ctxguard::HookRuntime::ClaudeCode {
                 return Ok(usage(UsageError(format!(
@@ -1037,6 +1064,13 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                     std::env::var_os("PI_CODING_AGENT_DIR")
                         .map(PathBuf::from)
                         .or_else(|| home(".pi/agent")),
+                ),
+                // Gemini CLI takes its home folder from `GEMINI_CLI_HOME`.
+                ctxguard::HookRuntime::GeminiCli => (
+                    "GEMINI_CLI_HOME",
+                    std::env::var_os("GEMINI_CLI_HOME")
+                        .map(|home| PathBuf::from(home).join(".gemini"))
+                        .or_else(|| home(".gemini")),
                 ),
             };
             if scope == Scope::User && config_dir.is_none() {
@@ -1094,12 +1128,15 @@ fn main() -> ExitCode {
             // hook answers any failure: it never blocks a prompt.
             let args: Vec<String> = std::env::args().skip(1).collect();
             if error.use_stderr() && args.first().map(String::as_str) == Some("hook") {
-                let event = args.get(2).and_then(|name| HookEvent::from_name(name));
                 let runtime = match args.get(1).map(String::as_str) {
                     Some("codex") => ctxguard::HookRuntime::Codex,
                     Some("pi") => ctxguard::HookRuntime::Pi,
+                    Some("gemini-cli") => ctxguard::HookRuntime::GeminiCli,
                     _ => ctxguard::HookRuntime::ClaudeCode,
                 };
+                let event = args
+                    .get(2)
+                    .and_then(|name| HookEvent::from_name_in(runtime, name));
                 if let Some(event) = event {
                     let rendered = error.render().to_string();
                     let why = rendered

@@ -1783,3 +1783,87 @@ fn init_pi_writes_the_extension_and_takes_out_only_its_own() {
     assert_eq!(user.status, 0, "{}", user.stderr);
     assert!(agent.join("extensions/ctxguard.ts").is_file());
 }
+
+/// Gemini CLI's hooks, with the payloads the real 0.61 client sent
+/// (`tests/fixtures/hooks/gemini-cli/`): the prompt recorded at
+/// BeforeAgent; a request without a summary passes untouched; the first
+/// request that carries a compaction's summary has it checked (the user
+/// told what it lost) and the commitments added after it; the next
+/// request with the same summary gets them again, without a second check.
+#[test]
+fn gemini_cli_checks_a_summary_once_and_gives_commitments_back_in_each_request() {
+    let session = Session::new();
+    let fixture = |name: &str| {
+        std::fs::read_to_string(Path::new("tests/fixtures/hooks/gemini-cli").join(name))
+            .expect("fixture")
+    };
+    let agent = session.hook_as(
+        "gemini-cli",
+        "BeforeAgent",
+        &fixture("before-agent.json"),
+        &[],
+    );
+    assert_eq!(agent.status, 0, "{}", agent.stderr);
+    assert!(session
+        .texts("pin")
+        .contains(&"Do not drop columns.".to_owned()));
+    let plain = session.hook_as(
+        "gemini-cli",
+        "BeforeModel",
+        &fixture("before-model.json"),
+        &[],
+    );
+    assert_eq!(
+        (plain.status, plain.stdout.as_str()),
+        (0, ""),
+        "{}",
+        plain.stderr
+    );
+
+    let after = fixture("before-model-after-compaction.json");
+    let first = session.hook_as("gemini-cli", "BeforeModel", &after, &[]);
+    assert_eq!(
+        first.status, 0,
+        "a Gemini CLI hook never exits 2: {}",
+        first.stderr
+    );
+    let reply: Value = serde_json::from_str(&first.stdout).expect("JSON");
+    assert_eq!(reply["hookSpecificOutput"]["hookEventName"], "BeforeModel");
+    let messages = reply["hookSpecificOutput"]["llm_request"]["messages"]
+        .as_array()
+        .expect("the request's first messages");
+    assert_eq!(
+        messages.len(),
+        1,
+        "only up to the summary's message: {messages:?}"
+    );
+    let given = messages[0]["content"].as_str().unwrap_or("");
+    let summary =
+        "<state_snapshot>The user works on the parser. Constraint: keep columns.</state_snapshot>";
+    let at = given.find(summary).expect("the summary stays");
+    assert_eq!(
+        given[at + summary.len()..]
+            .matches("Do not drop columns.")
+            .count(),
+        1,
+        "{given}"
+    );
+    assert!(system_message(&first).contains("lost     [constraint] Do not drop columns."));
+
+    let again = session.hook_as("gemini-cli", "BeforeModel", &after, &[]);
+    assert_eq!(again.status, 0);
+    assert_eq!(system_message(&again), "", "checked once");
+    assert!(again.stdout.contains("Do not drop columns."));
+    let list = session.ledger(&["list", "--all", "--format", "json"]);
+    assert!(list.status == 0, "{}", list.stderr);
+
+    // An event Gemini CLI does not have, or another runtime's name for it,
+    // is a usage error, not a hook that silently does nothing.
+    let wrong = session.hook_as("gemini-cli", "PreCompact", &after, &[]);
+    assert_ne!(wrong.status, 0);
+    assert!(
+        wrong.stderr.contains("BeforeAgent, BeforeModel"),
+        "{}",
+        wrong.stderr
+    );
+}

@@ -276,6 +276,7 @@ fn what_init_writes_passes_the_check() {
         ("claude-code", ".claude/settings.json"),
         ("codex", ".codex/hooks.json"),
         ("pi", ".pi/settings.json"),
+        ("gemini-cli", ".gemini/settings.json"),
     ] {
         let dir = tempfile::tempdir().expect("dir");
         if runtime == "pi" {
@@ -300,32 +301,52 @@ fn what_init_writes_passes_the_check() {
     }
 }
 
-/// Codex's `hooks.json`: an unguarded one is named, and `check --fix`
-/// merges the hooks `init codex` writes (another tool's kept).
+/// Codex's `hooks.json` and Gemini CLI's `settings.json`: an unguarded
+/// one is named, and `check --fix` merges the hooks `init` writes (another
+/// tool's kept).
 #[test]
-fn codex_hooks_are_checked_and_the_guard_merged() {
-    let dir = tempfile::tempdir().expect("dir");
-    std::fs::create_dir_all(dir.path().join(".codex")).expect("dir");
-    let path = dir.path().join(".codex/hooks.json");
-    std::fs::write(
-        &path,
-        "{\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./notify.sh\"}]}]\n  }\n}\n",
-    )
-    .expect("written");
-    let found = codes(&check_in(dir.path(), &["."]));
-    assert_eq!(found.get("unguarded-compaction"), Some(&1), "{found:?}");
-    let output = check_in(dir.path(), &["--fix", "."]);
-    assert!(
-        output.stdout.contains("ctxguard's hooks merged in"),
-        "{}",
-        output.stdout
-    );
-    let after = std::fs::read_to_string(&path).expect("read");
-    assert!(
-        after.contains("./notify.sh") && after.contains("ctxguard hook codex PostCompact"),
-        "{after}"
-    );
-    assert_eq!(check_in(dir.path(), &["."]).stdout, "");
+fn codex_and_gemini_hooks_are_checked_and_the_guard_merged() {
+    for (folder, file, event, ours) in [
+        (
+            ".codex",
+            "hooks.json",
+            "Stop",
+            "ctxguard hook codex PostCompact",
+        ),
+        (
+            ".gemini",
+            "settings.json",
+            "AfterAgent",
+            "ctxguard hook gemini-cli BeforeModel",
+        ),
+    ] {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::create_dir_all(dir.path().join(folder)).expect("dir");
+        let path = dir.path().join(folder).join(file);
+        std::fs::write(
+            &path,
+            format!("{{\n  \"hooks\": {{\n    \"{event}\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"./notify.sh\"}}]}}]\n  }}\n}}\n"),
+        )
+        .expect("written");
+        let found = codes(&check_in(dir.path(), &["."]));
+        assert_eq!(
+            found.get("unguarded-compaction"),
+            Some(&1),
+            "{folder}: {found:?}"
+        );
+        let output = check_in(dir.path(), &["--fix", "."]);
+        assert!(
+            output.stdout.contains("ctxguard's hooks merged in"),
+            "{}",
+            output.stdout
+        );
+        let after = std::fs::read_to_string(&path).expect("read");
+        assert!(
+            after.contains("./notify.sh") && after.contains(ours),
+            "{after}"
+        );
+        assert_eq!(check_in(dir.path(), &["."]).stdout, "", "{folder}");
+    }
 }
 
 /// The pi fixtures that stand for a guarded set-up hold the extension as

@@ -158,6 +158,7 @@ fn config(
     let guarded = match runtime {
         ConfigRuntime::ClaudeCode => Some(crate::hook::HookRuntime::ClaudeCode),
         ConfigRuntime::CodexHooks => Some(crate::hook::HookRuntime::Codex),
+        ConfigRuntime::GeminiCli => Some(crate::hook::HookRuntime::GeminiCli),
         _ => None,
     };
     if let (true, Some(guarded)) = (checked.missing_guard, guarded) {

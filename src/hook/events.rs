@@ -1,7 +1,8 @@
-//! The hook events of Claude Code and Codex, each a function from its
-//! payload and the session's ledger to what happened. The two name their
-//! events and payload fields alike; their session files, and what an event
-//! can do, differ ([`HookRuntime`]). Nothing here prints; `report::hook`
+//! The hook events of Claude Code, Codex and pi's extension, each a
+//! function from its payload and the session's ledger to what happened
+//! (Gemini CLI's prompt hook is UserPromptSubmit's; its BeforeModel is in
+//! `gemini`). They name their events and payload fields alike; their
+//! session files, and what an event can do, differ ([`HookRuntime`]). Nothing here prints; `report::hook`
 //! turns each outcome into the hook's output and exit code.
 
 use std::collections::{HashMap, HashSet};
@@ -53,7 +54,7 @@ pub(super) struct PolicyOnce<'a> {
 }
 
 impl PolicyOnce<'_> {
-    fn get(&self) -> Result<&Policy, Failure> {
+    pub(super) fn get(&self) -> Result<&Policy, Failure> {
         let loaded = self.loaded.get_or_init(|| {
             crate::policy::load::policy_for_use(self.path, self.access).map(|(policy, _)| policy)
         });
@@ -92,17 +93,20 @@ pub(super) fn handle(
         HookEvent::PreCompact => pre_compact(payload, ledger, policy, guard, access, problems),
         HookEvent::PostCompact => post_compact(payload, ledger, guard, access, problems),
         HookEvent::SessionStart => session_start(payload, ledger, policy, guard, access, problems),
+        HookEvent::BeforeModel => super::gemini::before_model(payload, ledger, policy, problems),
     }
 }
 
-/// The session file at `path` as it stands, read as `runtime` writes it.
+/// The session file at `path` as it stands, read as `runtime` writes it
+/// (Gemini CLI's chat file is not read: its hooks see what they need).
 fn read_transcript(runtime: HookRuntime, path: &str, access: &Access) -> Option<Current> {
-    let file = crate::source::read::read_session(std::path::Path::new(path), access).ok()?;
-    Some(match runtime {
-        HookRuntime::ClaudeCode => current(&file),
-        HookRuntime::Codex => crate::import::codex::current(&file),
-        HookRuntime::Pi => crate::import::pi::current(&file),
-    })
+    let read = || crate::source::read::read_session(std::path::Path::new(path), access).ok();
+    match runtime {
+        HookRuntime::ClaudeCode => Some(current(&read()?)),
+        HookRuntime::Codex => Some(crate::import::codex::current(&read()?)),
+        HookRuntime::Pi => Some(crate::import::pi::current(&read()?)),
+        HookRuntime::GeminiCli => None,
+    }
 }
 
 /// A slash command (`/compact`, `/model opus`) is the runtime's, not a
@@ -131,7 +135,11 @@ fn prompt(
     }
     let policy = policy.get()?;
     let source = Source {
-        hook: Some("UserPromptSubmit".to_owned()),
+        hook: Some(
+            HookEvent::UserPromptSubmit
+                .name_in(guard.runtime)
+                .to_owned(),
+        ),
         prompt_id: payload.prompt_id.clone(),
         transcript: payload.transcript_path.clone(),
         ..Source::default()
@@ -379,7 +387,7 @@ fn pre_compact(
         .or_else(|| guard.written_for.cloned());
     let gate = match (guard.runtime, running) {
         // Codex runs PreCompact hooks but compacts whatever they say.
-        (HookRuntime::Codex, _) => Gate::Never,
+        (HookRuntime::Codex | HookRuntime::GeminiCli, _) => Gate::Never,
         // pi's extension cancels a refused compaction.
         (HookRuntime::Pi, _) => Gate::Honoured,
         (_, Some(v)) if crate::facts::claude_code::can_refuse(&v) => Gate::Honoured,
@@ -458,7 +466,7 @@ fn from_transcript(
 }
 
 /// Reads the ledger; the lines it skipped are reported once.
-fn read(
+pub(super) fn read(
     ledger: &Ledger,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<State, super::ledger::LedgerError> {

@@ -145,11 +145,22 @@ pub(crate) const CODEX_HOOKS: [(HookEvent, Option<&str>, u64); 4] = [
     (HookEvent::SessionStart, Some("compact"), 10),
 ];
 
+/// Gemini CLI's events ctxguard hooks: the prompt (`BeforeAgent`), and
+/// each request to the model (`BeforeModel`), where a compaction's summary
+/// is checked and the commitments given back. `PreCompress` is not hooked:
+/// it fires before every turn, compressing or not, and its answer is
+/// ignored.
+pub(crate) const GEMINI_HOOKS: [(HookEvent, Option<&str>, u64); 2] = [
+    (HookEvent::UserPromptSubmit, None, 10),
+    (HookEvent::BeforeModel, None, 10),
+];
+
 /// The events `runtime`'s hooks are written for.
 pub(crate) fn hooks_of(runtime: HookRuntime) -> &'static [(HookEvent, Option<&'static str>, u64)] {
     match runtime {
         HookRuntime::ClaudeCode => &HOOKS,
         HookRuntime::Codex | HookRuntime::Pi => &CODEX_HOOKS,
+        HookRuntime::GeminiCli => &GEMINI_HOOKS,
     }
 }
 
@@ -173,14 +184,19 @@ fn wanted_by(runtime: HookRuntime, event: HookEvent, version: Option<&Version>) 
 
 /// The settings file of `request`'s scope.
 pub fn settings_path(request: &InitRequest) -> PathBuf {
-    if request.runtime == HookRuntime::Codex {
+    let (folder, file) = match request.runtime {
+        HookRuntime::Codex => (".codex", "hooks.json"),
+        HookRuntime::GeminiCli => (".gemini", "settings.json"),
+        HookRuntime::ClaudeCode | HookRuntime::Pi => (".claude", ""),
+    };
+    if !file.is_empty() {
         return match request.scope {
             Scope::User => request
                 .config_dir
                 .clone()
-                .unwrap_or_else(|| PathBuf::from(".codex"))
-                .join("hooks.json"),
-            Scope::Project | Scope::Local => request.project.join(".codex").join("hooks.json"),
+                .unwrap_or_else(|| PathBuf::from(folder))
+                .join(file),
+            Scope::Project | Scope::Local => request.project.join(folder).join(file),
         };
     }
     match request.scope {
@@ -208,7 +224,7 @@ pub(crate) fn hook_command(
         program.to_owned(),
         "hook".to_owned(),
         runtime.arg().to_owned(),
-        event.name().to_owned(),
+        event.name_in(runtime).to_owned(),
     ];
     if let Some(policy) = policy {
         words.extend(["--policy".to_owned(), policy.to_owned()]);
@@ -236,7 +252,13 @@ fn group(request: &InitRequest, event: HookEvent, matcher: Option<&str>, timeout
         request.policy.as_deref(),
         request.claude_version.as_ref(),
     );
-    handlers(command, matcher, timeout)
+    let mut group = handlers(command, matcher, timeout);
+    // Gemini CLI reads a timeout in milliseconds, and shows a hook by name.
+    if request.runtime == HookRuntime::GeminiCli {
+        group["hooks"][0]["timeout"] = json!(timeout * 1000);
+        group["hooks"][0]["name"] = json!("ctxguard");
+    }
+    group
 }
 
 /// One matcher group of one command handler.
@@ -286,11 +308,14 @@ pub(crate) fn parse_ours(command: &str) -> Option<OurHook> {
     let runtime = match runtime.as_str() {
         "claude-code" => HookRuntime::ClaudeCode,
         "codex" => HookRuntime::Codex,
+        "gemini-cli" => HookRuntime::GeminiCli,
         _ => return None,
     };
     if !name.starts_with("ctxguard")
         || hook != "hook"
-        || !hooks_of(runtime).iter().any(|(e, _, _)| e.name() == event)
+        || !hooks_of(runtime)
+            .iter()
+            .any(|(e, _, _)| e.name_in(runtime) == event)
     {
         return None;
     }
@@ -323,7 +348,10 @@ pub(crate) fn runs_ctxguard(command: &str) -> bool {
 /// of the first of ctxguard's hooks in it, so a hook merged in later runs
 /// as the others do.
 fn installed_as(text: &str) -> Option<OurHook> {
-    let value: Value = serde_json::from_str(text).ok()?;
+    let value = CstRootNode::parse(text, &ParseOptions::default())
+        .ok()?
+        .value()?
+        .to_serde_value()?;
     value
         .get("hooks")?
         .as_object()?
@@ -386,7 +414,7 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         .filter(|(event, _, _)| {
             !request.remove && wanted_by(request.runtime, *event, request.claude_version.as_ref())
         })
-        .map(|(event, _, _)| event.name())
+        .map(|(event, _, _)| event.name_in(request.runtime))
         .collect();
     if request.dry_run {
         return Ok(installed);
@@ -480,6 +508,7 @@ fn settings_name(runtime: HookRuntime) -> &'static str {
         HookRuntime::ClaudeCode => "settings.json",
         HookRuntime::Codex => "hooks.json",
         HookRuntime::Pi => super::extension::FILE_NAME,
+        HookRuntime::GeminiCli => "settings.json",
     }
 }
 
@@ -516,8 +545,11 @@ fn merged(
         Some(text) if !text.trim().is_empty() => text,
         _ => "{}\n",
     };
-    if let Some(refused) = not_strict(request.runtime, &name, text) {
-        return Err(vec![refused]);
+    // Gemini CLI reads its settings with comments; the others strictly.
+    if request.runtime != HookRuntime::GeminiCli {
+        if let Some(refused) = not_strict(request.runtime, &name, text) {
+            return Err(vec![refused]);
+        }
     }
     if let Some(refused) = hooks_twice(request.runtime, &name, text) {
         return Err(vec![refused]);
@@ -555,12 +587,17 @@ fn merged(
         let remove =
             request.remove || !wanted_by(request.runtime, event, request.claude_version.as_ref());
         let wanted = group(request, event, matcher, timeout);
-        if remove && hooks.get(event.name()).is_none() {
+        if remove && hooks.get(event.name_in(request.runtime)).is_none() {
             continue;
         }
         let groups = hooks
-            .array_value_or_create(event.name())
-            .ok_or_else(|| not(&format!("`hooks.{}` is not a list", event.name())))?;
+            .array_value_or_create(event.name_in(request.runtime))
+            .ok_or_else(|| {
+                not(&format!(
+                    "`hooks.{}` is not a list",
+                    event.name_in(request.runtime)
+                ))
+            })?;
         let mut installed = false;
         for element in groups.elements() {
             let Some(value) = element.to_serde_value() else {
@@ -594,7 +631,7 @@ fn merged(
             groups.append(input(&wanted));
         }
         if groups.elements().is_empty() {
-            if let Some(property) = hooks.get(event.name()) {
+            if let Some(property) = hooks.get(event.name_in(request.runtime)) {
                 property.remove();
             }
         }

@@ -19,6 +19,7 @@
 mod check;
 mod events;
 pub(crate) mod extension;
+mod gemini;
 pub(crate) mod init;
 pub(crate) mod ledger;
 mod payload;
@@ -56,6 +57,13 @@ pub enum HookRuntime {
     /// the hooks with Claude Code's payloads and reads their answers as
     /// Claude Code does; a refused compaction is cancelled.
     Pi,
+    /// Gemini CLI: no hook runs after a compaction and none can refuse or
+    /// instruct one (`PreCompress` is advisory and fires before every
+    /// turn), but `BeforeModel` sees each request, the summary in it, and
+    /// may rewrite it: there the summary is checked, once, and the
+    /// commitments given back in every request that carries it. What a
+    /// hook says reaches the user only in the client's debug log.
+    GeminiCli,
 }
 
 impl HookRuntime {
@@ -65,6 +73,7 @@ impl HookRuntime {
             HookRuntime::ClaudeCode => "Claude Code",
             HookRuntime::Codex => "Codex",
             HookRuntime::Pi => "pi",
+            HookRuntime::GeminiCli => "Gemini CLI",
         }
     }
 
@@ -74,6 +83,7 @@ impl HookRuntime {
             HookRuntime::ClaudeCode => "claude-code",
             HookRuntime::Codex => "codex",
             HookRuntime::Pi => "pi",
+            HookRuntime::GeminiCli => "gemini-cli",
         }
     }
 }
@@ -91,21 +101,54 @@ pub enum HookEvent {
     PostCompact,
     /// A session (re)started; after a compaction: re-inject.
     SessionStart,
+    /// Gemini CLI is about to send the model a request: when it carries a
+    /// compaction's summary, check it (once) and give the commitments back
+    /// in it.
+    BeforeModel,
 }
 
 impl HookEvent {
     /// Every event, in the order a session meets them.
-    pub const ALL: [HookEvent; 5] = [
+    pub const ALL: [HookEvent; 6] = [
         HookEvent::UserPromptSubmit,
         HookEvent::PostToolUse,
         HookEvent::PreCompact,
         HookEvent::PostCompact,
         HookEvent::SessionStart,
+        HookEvent::BeforeModel,
     ];
 
     /// The event named `name` (`PreCompact`).
     pub fn from_name(name: &str) -> Option<HookEvent> {
         HookEvent::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The event `runtime` names `name` (Gemini CLI's `BeforeAgent` is the
+    /// prompt's hook), among those ctxguard handles for it.
+    pub fn from_name_in(runtime: HookRuntime, name: &str) -> Option<HookEvent> {
+        HookEvent::ALL
+            .into_iter()
+            .find(|e| e.handled_in(runtime) && e.name_in(runtime) == name)
+    }
+
+    /// Whether ctxguard handles this event for `runtime`: Gemini CLI has
+    /// only its prompt and its requests to the model; `BeforeModel` is
+    /// Gemini CLI's alone.
+    pub fn handled_in(self, runtime: HookRuntime) -> bool {
+        match runtime {
+            HookRuntime::GeminiCli => {
+                matches!(self, HookEvent::UserPromptSubmit | HookEvent::BeforeModel)
+            }
+            _ => self != HookEvent::BeforeModel,
+        }
+    }
+
+    /// The event's name in `runtime`'s settings and payloads.
+    pub fn name_in(self, runtime: HookRuntime) -> &'static str {
+        match (runtime, self) {
+            (HookRuntime::GeminiCli, HookEvent::UserPromptSubmit) => "BeforeAgent",
+            _ => self.name(),
+        }
     }
 
     /// The event's name in Claude Code's settings and payloads.
@@ -116,6 +159,7 @@ impl HookEvent {
             HookEvent::PreCompact => "PreCompact",
             HookEvent::PostCompact => "PostCompact",
             HookEvent::SessionStart => "SessionStart",
+            HookEvent::BeforeModel => "BeforeModel",
         }
     }
 }
@@ -232,6 +276,19 @@ pub enum Outcome {
     },
     /// SessionStart after a compaction: the commitments for the model.
     Reinjected(Reinjection),
+    /// Gemini CLI's BeforeModel, on a request that carries a summary: the
+    /// request's first messages, the summary's with the commitments after
+    /// it; and, the first time this summary is seen, what its check found.
+    Rewritten {
+        /// The request's messages up to the summary's, as the hook gives
+        /// them back (the client keeps the rest as they are).
+        messages: Vec<serde_json::Value>,
+        /// What was given back.
+        reinjection: Reinjection,
+        /// The check of the summary, when it lost, altered or invented
+        /// something (only the first time it is seen).
+        told: Option<String>,
+    },
     /// SessionStart: a word for the user (the version running changed
     /// what the guard can do), nothing for the model.
     Notice(String),
@@ -265,7 +322,7 @@ pub fn hook_not_started(runtime: HookRuntime, event: HookEvent, why: &str) -> Ho
         event,
         Diagnostic::new(
             crate::diagnostics::Code::HookInput,
-            format!("the {} hook could not start: {why}", event.name()),
+            format!("the {} hook could not start: {why}", event.name_in(runtime)),
         )
         .help(format!(
             "run `ctxguard init {}` again to rewrite the hooks as this ctxguard runs them",
@@ -304,7 +361,7 @@ pub fn run_hook(request: &HookRequest) -> HookReport {
                 crate::diagnostics::Code::HookInput,
                 format!(
                     "the {} hook failed inside ctxguard ({what})",
-                    request.event.name()
+                    request.event.name_in(request.runtime)
                 ),
             )
             .help("please report this with the payload (`--input FILE` replays it)"),
@@ -325,20 +382,26 @@ fn run(request: &HookRequest) -> HookReport {
     let payload = match Payload::read(&request.input) {
         Ok(payload) => payload,
         Err(why) => {
-            let failed = Outcome::Failed(vec![codes::hook_input(event.name(), &why)]);
+            let failed = Outcome::Failed(vec![codes::hook_input(
+                event.name_in(request.runtime),
+                &why,
+            )]);
             return report(None, failed);
         }
     };
     if let Some(named) = payload.hook_event_name.as_deref() {
-        if named != event.name() {
+        if named != event.name_in(request.runtime) {
             let why = format!("is for {}", crate::diagnostics::codes::echo(named));
-            let failed = Outcome::Failed(vec![codes::hook_input(event.name(), &why)]);
+            let failed = Outcome::Failed(vec![codes::hook_input(
+                event.name_in(request.runtime),
+                &why,
+            )]);
             return report(None, failed);
         }
     }
     let Some(session) = payload.session_id.as_deref() else {
         let failed = Outcome::Failed(vec![codes::hook_input(
-            event.name(),
+            event.name_in(request.runtime),
             "names no `session_id`",
         )]);
         return report(None, failed);
@@ -376,7 +439,7 @@ fn run(request: &HookRequest) -> HookReport {
         }
         Err(events::Failure::Ledger(error)) => Outcome::Failed(vec![Diagnostic::new(
             crate::diagnostics::Code::HookInput,
-            format!("the {} hook could not use its ledger: {error}", event.name()),
+            format!("the {} hook could not use its ledger: {error}", event.name_in(request.runtime)),
         )
         .help("the session goes on unguarded until the ledger can be written: check the folder's permissions, or set `--ledger-dir`")]),
     };

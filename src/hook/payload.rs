@@ -1,7 +1,9 @@
-//! What Claude Code sends a hook on standard input: one JSON object. Read
-//! tolerantly: fields are missing on older versions and on some events, a
-//! string may be `null` or `""` (both mean absent), a field may have a type
-//! another version gives it, and unknown fields are ignored.
+//! What a runtime sends a hook on standard input: one JSON object, its
+//! fields named as Claude Code names them (Codex, pi's extension and Gemini
+//! CLI use the same names). Read tolerantly: fields are missing on older
+//! versions and on some events, a string may be `null` or `""` (both mean
+//! absent), a field may have a type another version gives it, and unknown
+//! fields are ignored.
 
 use serde_json::{Map, Value};
 
@@ -36,6 +38,9 @@ pub struct Payload {
     pub tool_input: Value,
     /// PostToolUse: what it returned.
     pub tool_response: Value,
+    /// Gemini CLI's BeforeModel: the request about to be sent
+    /// (`{model, messages: [{role, content}], config}`).
+    pub llm_request: Value,
 }
 
 impl Payload {
@@ -70,6 +75,7 @@ impl Payload {
             tool_use_id: text("tool_use_id"),
             tool_input: object.get("tool_input").cloned().unwrap_or(Value::Null),
             tool_response: object.get("tool_response").cloned().unwrap_or(Value::Null),
+            llm_request: object.get("llm_request").cloned().unwrap_or(Value::Null),
         })
     }
 }

@@ -58,7 +58,7 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                 output.insert(
                     "hookSpecificOutput".into(),
                     json!({
-                        "hookEventName": report.event.name(),
+                        "hookEventName": report.event.name_in(report.runtime),
                         "additionalContext": format!("ctxguard pinned these commitments, word for word; they hold for the rest of the session:\n{}", pins.join("\n")),
                     }),
                 );
@@ -149,6 +149,30 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                 reply.stderr = format!("{warning}\n");
             }
         }
+        // Gemini CLI sends the request with these messages in place of its
+        // first ones; what is said goes to its debug log.
+        Outcome::Rewritten {
+            messages,
+            reinjection,
+            told,
+        } => {
+            let said: Vec<&str> = told
+                .iter()
+                .chain(&reinjection.warning)
+                .map(String::as_str)
+                .collect();
+            let mut output = json!({
+                "hookSpecificOutput": {
+                    "hookEventName": report.event.name_in(report.runtime),
+                    "llm_request": {"messages": messages},
+                },
+            });
+            if !said.is_empty() {
+                output["systemMessage"] = json!(said.join("\n"));
+                reply.stderr = format!("{}\n", said.join("\n"));
+            }
+            reply.stdout = output.to_string();
+        }
         Outcome::Notice(notice) => {
             reply.stdout = json!({"systemMessage": notice}).to_string();
             reply.stderr = format!("{notice}\n");
@@ -158,6 +182,18 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                 .first()
                 .map_or_else(String::new, |d| d.message.clone());
             match report.event {
+                // Gemini CLI sends the request as it is: the model goes on
+                // with the summary alone, and the user is told.
+                HookEvent::BeforeModel => {
+                    let lead = format!(
+                        "ctxguard could not give the commitments back after this compaction ({first}): the model has only the summary; `ctxguard audit` the session to see what it lost."
+                    );
+                    tell(
+                        &mut reply,
+                        report.runtime,
+                        format!("{lead}\n{}", diagnostics_text(diagnostics)),
+                    );
+                }
                 // Codex compacts whatever its hook says.
                 HookEvent::PreCompact if report.runtime == HookRuntime::Codex => {
                     let lead = format!(
@@ -227,7 +263,8 @@ fn tell(reply: &mut HookReply, runtime: HookRuntime, text: String) {
             reply.exit = 2;
             reply.stderr = text;
         }
-        HookRuntime::Codex => {
+        // Gemini CLI takes an exit 2 as a refusal of what the hook guards.
+        HookRuntime::Codex | HookRuntime::GeminiCli => {
             reply.stdout = json!({"systemMessage": text.trim_end()}).to_string();
             reply.stderr = text;
         }
@@ -417,6 +454,11 @@ fn written_for(installed: &crate::hook::init::Installed) -> String {
     if installed.runtime == HookRuntime::Codex {
         return format!(
             "  for Codex: {events}; the compaction prompt is Codex's own, then the policy's rules for the user's commitments (`experimental_compact_prompt_file`)\n  Codex runs new hooks only once you trust them: start `codex`, which says hooks need review, and review and trust them there; a project's hooks run only in a trusted project\n  Codex compacts whatever its hooks say: ctxguard checks each summary after it (read from the session file) and gives the commitments back; it cannot refuse a compaction\n"
+        );
+    }
+    if installed.runtime == HookRuntime::GeminiCli {
+        return format!(
+            "  for Gemini CLI: {events}; each prompt's commitments are recorded, and each request to the model is looked at: after a compaction the summary is checked, once, and the commitments are given back word for word in every request that carries it\n  Gemini CLI cannot refuse a compaction or add to its instructions, and shows a hook's message only in its debug log (F12): what a summary lost is in `ctxguard ledger list` and the model is told it with the commitments\n"
         );
     }
     match &installed.claude_version {

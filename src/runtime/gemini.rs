@@ -101,7 +101,22 @@ pub(super) fn check(cx: &mut Context<'_>) {
             }
         }
     }
-    if let Some(entry) = root.entry("hooks") {
-        hooks::check(cx, &entry.node, &RULES, "its hooks never run");
-    }
+    let guards = match root.entry("hooks") {
+        Some(entry) => {
+            hooks::check(cx, &entry.node, &RULES, "its hooks never run");
+            hooks::guarded_events(&entry.node)
+        }
+        None => Vec::new(),
+    };
+    let wanted: Vec<&str> = crate::hook::init::GEMINI_HOOKS
+        .iter()
+        .map(|(event, _, _)| event.name_in(crate::hook::HookRuntime::GeminiCli))
+        .collect();
+    hooks::missing_guard(
+        cx,
+        &wanted,
+        &guards,
+        ("Gemini CLI", "gemini-cli"),
+        "run `ctxguard init gemini-cli` (`--user` for `~/.gemini/settings.json`, or `ctxguard check --fix`): it merges the hooks beside the ones here",
+    );
 }

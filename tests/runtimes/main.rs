@@ -15,6 +15,7 @@
 mod claude_code;
 mod codex;
 mod fixtures;
+mod gemini;
 mod npm;
 mod pi;
 mod sandbox;
@@ -52,6 +53,8 @@ struct Matrix {
     claude_code: Runtime,
     codex: Runtime,
     pi: Runtime,
+    #[serde(rename = "gemini-cli")]
+    gemini_cli: Runtime,
 }
 
 impl Matrix {
@@ -66,6 +69,7 @@ impl Matrix {
             .packages()
             .chain(self.codex.packages())
             .chain(self.pi.packages())
+            .chain(self.gemini_cli.packages())
             .collect()
     }
 }
@@ -94,6 +98,9 @@ fn trials(matrix: &Matrix) -> Vec<Trial> {
     }
     for package in matrix.pi.packages() {
         add(package, pi::SCENARIOS);
+    }
+    for package in matrix.gemini_cli.packages() {
+        add(package, gemini::SCENARIOS);
     }
     trials
 }

@@ -47,7 +47,14 @@ impl Wire for Anthropic {
         Kind::Turn
     }
 
-    fn respond(&self, body: &Value, reply: &Reply, input_tokens: u64, serial: u64) -> Answer {
+    fn respond(
+        &self,
+        _: &str,
+        body: &Value,
+        reply: &Reply,
+        input_tokens: u64,
+        serial: u64,
+    ) -> Answer {
         let model = body.get("model").cloned().unwrap_or(json!("model"));
         let id = format!("msg_{serial:06}");
         let (block, delta, stop) = match reply {

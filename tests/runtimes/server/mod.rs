@@ -10,6 +10,7 @@
 //! after [`LIFETIME`] at the latest.
 
 pub mod anthropic;
+pub mod gemini;
 pub mod responses;
 
 use std::collections::VecDeque;
@@ -137,8 +138,15 @@ impl Exchange {
 pub trait Wire: Send + Sync + 'static {
     /// What the request at `path` with `body` is.
     fn classify(&self, method: &str, path: &str, body: &Value) -> Kind;
-    /// The response's content type and body for `reply`.
-    fn respond(&self, body: &Value, reply: &Reply, input_tokens: u64, serial: u64) -> Answer;
+    /// The response's content type and body for `reply` to the request at `path`.
+    fn respond(
+        &self,
+        path: &str,
+        body: &Value,
+        reply: &Reply,
+        input_tokens: u64,
+        serial: u64,
+    ) -> Answer;
 }
 
 /// A response.
@@ -316,7 +324,7 @@ fn serve(http: &tiny_http::Server, state: &Mutex<State>, stop: &AtomicBool, wire
                 body: b"{}".to_vec(),
             }
         } else {
-            wire.respond(&body, &reply, tokens, serial)
+            wire.respond(&path, &body, &reply, tokens, serial)
         };
         lock(state).log.push(Exchange {
             method,

@@ -35,7 +35,14 @@ impl Wire for Responses {
         Kind::Turn
     }
 
-    fn respond(&self, body: &Value, reply: &Reply, input_tokens: u64, serial: u64) -> Answer {
+    fn respond(
+        &self,
+        _: &str,
+        body: &Value,
+        reply: &Reply,
+        input_tokens: u64,
+        serial: u64,
+    ) -> Answer {
         let model = body.get("model").cloned().unwrap_or(json!("model"));
         let id = format!("resp_{serial:06}");
         let item_id = format!("msg_{serial:06}");
