@@ -851,3 +851,20 @@ fn statements_in_a_language_the_audit_does_not_read_are_not_called_safe() {
     let reason = report["events"][0]["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("2 statements"), "{reason}");
 }
+
+#[test]
+fn a_prompt_sent_again_is_judged_once_as_its_later_copy() {
+    let (report, _) = judged("sent-again.jsonl");
+    let lines: Vec<u64> = report["events"][0]["commitments"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["source_line"].as_u64())
+        .collect();
+    // Line 1 was interrupted (line 2) and sent again (line 3).
+    assert!(!lines.is_empty(), "{report}");
+    assert!(
+        lines.iter().all(|&line| line == 3),
+        "only the copy sent last is judged: {lines:?}"
+    );
+}

@@ -223,9 +223,13 @@ static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A request put in Korean as a question or an order wherever it stands
-/// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check).
+/// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check); or
+/// written as notes are, a clause closed by the action's noun: "완료 후
+/// 릴리스" (release once done), "이부분도 제거" (remove this part too).
 static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
-    pattern(r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라")
+    pattern(
+        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트)\s*(\([^()]*\))?\s*[.!]*\s*$",
+    )
 });
 
 /// A defect the user reports: what they see is wrong, and the fix is what
@@ -385,7 +389,144 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if pasted(text) || code(text) || message.in_pasted_output(unit.range.start, text) {
         return Err(NotBinding::Pasted);
     }
-    words_bind(unit, text, message, answering)
+    words_bind(unit, &simplified(text), message, answering)
+}
+
+/// Traditional Chinese characters and the simplified ones the word lists
+/// are written in, for the characters they use: "請幫我加上" is read as
+/// "请帮我加上". Each pair is one character for one, three bytes for three.
+const TRADITIONAL: &[(char, char)] = &[
+    ('請', '请'),
+    ('幫', '帮'),
+    ('記', '记'),
+    ('錄', '录'),
+    ('確', '确'),
+    ('認', '认'),
+    ('檢', '检'),
+    ('復', '复'),
+    ('刪', '删'),
+    ('實', '实'),
+    ('現', '现'),
+    ('創', '创'),
+    ('編', '编'),
+    ('寫', '写'),
+    ('總', '总'),
+    ('結', '结'),
+    ('優', '优'),
+    ('構', '构'),
+    ('運', '运'),
+    ('執', '执'),
+    ('換', '换'),
+    ('務', '务'),
+    ('須', '须'),
+    ('應', '应'),
+    ('該', '该'),
+    ('讓', '让'),
+    ('給', '给'),
+    ('調', '调'),
+    ('為', '为'),
+    ('說', '说'),
+    ('這', '这'),
+    ('個', '个'),
+    ('們', '们'),
+    ('來', '来'),
+    ('對', '对'),
+    ('時', '时'),
+    ('開', '开'),
+    ('關', '关'),
+    ('發', '发'),
+    ('與', '与'),
+    ('於', '于'),
+    ('體', '体'),
+    ('驗', '验'),
+    ('專', '专'),
+    ('業', '业'),
+    ('單', '单'),
+    ('頁', '页'),
+    ('設', '设'),
+    ('計', '计'),
+    ('別', '别'),
+    ('證', '证'),
+    ('製', '制'),
+    ('試', '试'),
+    ('測', '测'),
+    ('錯', '错'),
+    ('誤', '误'),
+    ('沒', '没'),
+    ('麼', '么'),
+    ('嗎', '吗'),
+    ('還', '还'),
+    ('種', '种'),
+    ('環', '环'),
+    ('檔', '档'),
+    ('資', '资'),
+    ('庫', '库'),
+    ('據', '据'),
+    ('議', '议'),
+    ('決', '决'),
+    ('選', '选'),
+    ('擇', '择'),
+    ('項', '项'),
+    ('標', '标'),
+    ('準', '准'),
+    ('處', '处'),
+    ('歡', '欢'),
+    ('謝', '谢'),
+    ('將', '将'),
+    ('統', '统'),
+    ('輸', '输'),
+    ('號', '号'),
+    ('遠', '远'),
+    ('過', '过'),
+    ('問', '问'),
+    ('題', '题'),
+    ('煩', '烦'),
+    ('幾', '几'),
+    ('從', '从'),
+    ('後', '后'),
+    ('邊', '边'),
+    ('樣', '样'),
+    ('點', '点'),
+    ('書', '书'),
+    ('畫', '画'),
+    ('隊', '队'),
+    ('詞', '词'),
+    ('語', '语'),
+    ('譯', '译'),
+    ('階', '阶'),
+    ('內', '内'),
+    ('參', '参'),
+    ('簡', '简'),
+    ('顯', '显'),
+    ('歷', '历'),
+    ('紀', '纪'),
+    ('儲', '储'),
+    ('啟', '启'),
+    ('動', '动'),
+    ('態', '态'),
+    ('條', '条'),
+    ('規', '规'),
+    ('則', '则'),
+    ('線', '线'),
+    ('網', '网'),
+    ('頭', '头'),
+    ('無', '无'),
+    ('會', '会'),
+];
+
+/// `text` with its traditional Chinese characters read as simplified
+/// ([`TRADITIONAL`]); the text itself when it has none.
+fn simplified(text: &str) -> std::borrow::Cow<'_, str> {
+    let map = |c: char| {
+        TRADITIONAL
+            .iter()
+            .find(|(traditional, _)| *traditional == c)
+            .map_or(c, |(_, simple)| *simple)
+    };
+    if !text.chars().any(|c| map(c) != c) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(text.chars().map(map).collect())
 }
 
 /// The user's own words typed on the same line as output they pasted: a
@@ -1024,10 +1165,11 @@ fn spent(text: &str) -> bool {
 /// the headers of a diff and the markers of a diff or a conflict
 /// (`--- a/`, `+++++++`, `<<<<<<<`, `\\\\\\\`), a markup tag
 /// left open on its line (`<StatCard`) and the attributes under it
-/// (`title="Total"`).
+/// (`title="Total"`), a logger's level in brackets (`[INFO] Running
+/// cleanup`), a shell's error (`setup.sh: line 23: syntax error`).
 static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$"#,
+        r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s"#,
     )
 });
 
@@ -2038,5 +2180,41 @@ mod tests {
                 unit.text(message)
             );
         }
+    }
+
+    #[test]
+    fn a_log_of_levels_and_shell_errors_is_output() {
+        let message = "[INFO] Calling install_all function with chroot target: /\n\
+            /opt/modules/core_system.sh: line 1514: ZFSLCD_INITIALIZED: unbound variable\n\
+            [INFO] Running secure cleanup (exit code: 1)\n";
+        assert!(
+            why(message).iter().all(|w| *w == Err(NotBinding::Pasted)),
+            "{:?}",
+            why(message)
+        );
+        // A sentence that names a level is still the user's.
+        assert_eq!(
+            why("Send the [INFO] lines to stderr, not stdout."),
+            [Ok(())]
+        );
+    }
+
+    #[test]
+    fn traditional_chinese_is_read_as_simplified() {
+        assert_eq!(
+            why("我想請你再幫我加上這個skills到plan 用在整體體驗的優化"),
+            [Ok(())]
+        );
+        assert_eq!(simplified("請幫我"), "请帮我");
+        assert!(matches!(
+            simplified("keep it"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn korean_notes_closed_by_the_actions_noun_ask_for_it() {
+        assert_eq!(why("v0.16.0의 남은 2개 항목 완료 후 릴리스"), [Ok(())]);
+        assert_eq!(why("이부분도 제거(이제 무료플랜 생기니)"), [Ok(())]);
     }
 }

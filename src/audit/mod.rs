@@ -247,6 +247,7 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
     let mut seen: std::collections::HashSet<(u64, String)> = std::collections::HashSet::new();
     let mut per_line: HashMap<u64, usize> = HashMap::new();
     let mut last_line: Option<u64> = None;
+    let mut last_text: Option<String> = None;
     let mut audits = Vec::new();
     for (n, event) in session.events.iter().enumerate() {
         for (m, message) in event.trace.iter().enumerate() {
@@ -267,8 +268,14 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
             // A message that takes back the one before it, or gives a new
             // value for what it set ("make it 50"): what that one asked no
             // longer binds.
+            // So does a message that sends the one before it again
+            // (interrupted, typed again with a word more): the later says it.
             if message.origin == Origin::User
-                && (WITHDRAWS.is_match(&message.text) || NEW_VALUE.is_match(message.text.trim()))
+                && (WITHDRAWS.is_match(&message.text)
+                    || NEW_VALUE.is_match(message.text.trim())
+                    || last_text
+                        .as_ref()
+                        .is_some_and(|last| sent_again(last, &message.text)))
             {
                 if let Some(last) = last_line {
                     for earlier in said.iter_mut().filter(|s| s.line == last) {
@@ -277,6 +284,9 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
                 }
             }
             last_line = Some(message.line);
+            if message.origin == Origin::User {
+                last_text = Some(message.text.clone());
+            }
             let answering = asked_before(&event.trace[..m]);
             // "yes option 1": a short reply to the choices the agent put
             // makes the option chosen the user's, in the agent's words.
@@ -724,6 +734,16 @@ static CHOICES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
     )
     .expect("the choices pattern compiles")
 });
+
+/// Whether `now` sends `before` again: all of its text, its spaces and
+/// line breaks aside, stands in `now` (a prompt interrupted and sent
+/// again, perhaps with a word more). Only a message of some length: "yes"
+/// twice is two answers.
+fn sent_again(before: &str, now: &str) -> bool {
+    let squeezed = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (before, now) = (squeezed(before), squeezed(now));
+    before.chars().count() >= 40 && now.contains(&before)
+}
 
 /// A commitment restated (an interrupted prompt typed again, the same
 /// request in nearly the same words) is one commitment: the later says it.
