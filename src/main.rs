@@ -305,6 +305,8 @@ enum Command {
     /// Gemini CLI: `.gemini/settings.json` of the project, or
     /// `~/.gemini/settings.json` (`--user`; `GEMINI_CLI_HOME`). pi: the
     /// extension in `.pi/extensions/` (`--user`: `~/.pi/agent/extensions/`).
+    /// OpenClaw: the plugin in `~/.openclaw/extensions/ctxguard/`, enabled
+    /// in `~/.openclaw/openclaw.json` (`OPENCLAW_STATE_DIR`).
     /// Comments, layout and every other key are kept; a second run changes
     /// nothing. The original is saved as `FILE.ctxguard.bak`.
     Init {
@@ -456,6 +458,8 @@ enum HookRuntimeArg {
     Codex,
     Pi,
     GeminiCli,
+    #[value(name = "openclaw")]
+    OpenClaw,
 }
 
 impl From<HookRuntimeArg> for ctxguard::HookRuntime {
@@ -465,6 +469,7 @@ impl From<HookRuntimeArg> for ctxguard::HookRuntime {
             HookRuntimeArg::Codex => ctxguard::HookRuntime::Codex,
             HookRuntimeArg::Pi => ctxguard::HookRuntime::Pi,
             HookRuntimeArg::GeminiCli => ctxguard::HookRuntime::GeminiCli,
+            HookRuntimeArg::OpenClaw => ctxguard::HookRuntime::OpenClaw,
         }
     }
 }
@@ -1030,7 +1035,8 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                 }
                 ctxguard::HookRuntime::Codex
                 | ctxguard::HookRuntime::Pi
-                | ctxguard::HookRuntime::GeminiCli => None,
+                | ctxguard::HookRuntime::GeminiCli
+                | ctxguard::HookRuntime::OpenClaw => None,
             };
             if local && runtime != ctxguard::HookRuntime::ClaudeCode {
                 return Ok(usage(UsageError(format!(
@@ -1065,6 +1071,13 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                         .map(PathBuf::from)
                         .or_else(|| home(".pi/agent")),
                 ),
+                // OpenClaw has one configuration, in its state folder.
+                ctxguard::HookRuntime::OpenClaw => (
+                    "OPENCLAW_STATE_DIR",
+                    std::env::var_os("OPENCLAW_STATE_DIR")
+                        .map(PathBuf::from)
+                        .or_else(|| home(".openclaw")),
+                ),
                 // Gemini CLI takes its home folder from `GEMINI_CLI_HOME`.
                 ctxguard::HookRuntime::GeminiCli => (
                     "GEMINI_CLI_HOME",
@@ -1072,6 +1085,10 @@ fn live(command: Command) -> Result<u8, Box<Command>> {
                         .map(|home| PathBuf::from(home).join(".gemini"))
                         .or_else(|| home(".gemini")),
                 ),
+            };
+            let scope = match runtime {
+                ctxguard::HookRuntime::OpenClaw => Scope::User,
+                _ => scope,
             };
             if scope == Scope::User && config_dir.is_none() {
                 return Ok(usage(UsageError(format!(
@@ -1132,6 +1149,7 @@ fn main() -> ExitCode {
                     Some("codex") => ctxguard::HookRuntime::Codex,
                     Some("pi") => ctxguard::HookRuntime::Pi,
                     Some("gemini-cli") => ctxguard::HookRuntime::GeminiCli,
+                    Some("openclaw") => ctxguard::HookRuntime::OpenClaw,
                     _ => ctxguard::HookRuntime::ClaudeCode,
                 };
                 let event = args

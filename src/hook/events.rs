@@ -93,7 +93,9 @@ pub(super) fn handle(
         HookEvent::PreCompact => pre_compact(payload, ledger, policy, guard, access, problems),
         HookEvent::PostCompact => post_compact(payload, ledger, guard, access, problems),
         HookEvent::SessionStart => session_start(payload, ledger, policy, guard, access, problems),
-        HookEvent::BeforeModel => super::gemini::before_model(payload, ledger, policy, problems),
+        HookEvent::BeforeModel => {
+            super::request::before_model(guard.runtime, payload, ledger, policy, problems)
+        }
     }
 }
 
@@ -105,7 +107,7 @@ fn read_transcript(runtime: HookRuntime, path: &str, access: &Access) -> Option<
         HookRuntime::ClaudeCode => Some(current(&read()?)),
         HookRuntime::Codex => Some(crate::import::codex::current(&read()?)),
         HookRuntime::Pi => Some(crate::import::pi::current(&read()?)),
-        HookRuntime::GeminiCli => None,
+        HookRuntime::GeminiCli | HookRuntime::OpenClaw => None,
     }
 }
 
@@ -387,7 +389,7 @@ fn pre_compact(
         .or_else(|| guard.written_for.cloned());
     let gate = match (guard.runtime, running) {
         // Codex runs PreCompact hooks but compacts whatever they say.
-        (HookRuntime::Codex | HookRuntime::GeminiCli, _) => Gate::Never,
+        (HookRuntime::Codex | HookRuntime::GeminiCli | HookRuntime::OpenClaw, _) => Gate::Never,
         // pi's extension cancels a refused compaction.
         (HookRuntime::Pi, _) => Gate::Honoured,
         (_, Some(v)) if crate::facts::claude_code::can_refuse(&v) => Gate::Honoured,

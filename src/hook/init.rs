@@ -160,7 +160,7 @@ pub(crate) fn hooks_of(runtime: HookRuntime) -> &'static [(HookEvent, Option<&'s
     match runtime {
         HookRuntime::ClaudeCode => &HOOKS,
         HookRuntime::Codex | HookRuntime::Pi => &CODEX_HOOKS,
-        HookRuntime::GeminiCli => &GEMINI_HOOKS,
+        HookRuntime::GeminiCli | HookRuntime::OpenClaw => &GEMINI_HOOKS,
     }
 }
 
@@ -187,6 +187,7 @@ pub fn settings_path(request: &InitRequest) -> PathBuf {
     let (folder, file) = match request.runtime {
         HookRuntime::Codex => (".codex", "hooks.json"),
         HookRuntime::GeminiCli => (".gemini", "settings.json"),
+        HookRuntime::OpenClaw => (".openclaw", "openclaw.json"),
         HookRuntime::ClaudeCode | HookRuntime::Pi => (".claude", ""),
     };
     if !file.is_empty() {
@@ -369,6 +370,9 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
     if request.runtime == HookRuntime::Pi {
         return super::extension::install(request);
     }
+    if request.runtime == HookRuntime::OpenClaw {
+        return super::openclaw::install(request);
+    }
     if let Some(version) = &request.claude_version {
         if !request.remove && !version.at_least(facts::GUARD_SINCE) {
             return Err(vec![codes::invalid_input(format!(
@@ -509,6 +513,7 @@ fn settings_name(runtime: HookRuntime) -> &'static str {
         HookRuntime::Codex => "hooks.json",
         HookRuntime::Pi => super::extension::FILE_NAME,
         HookRuntime::GeminiCli => "settings.json",
+        HookRuntime::OpenClaw => "openclaw.json",
     }
 }
 

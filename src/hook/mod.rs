@@ -19,13 +19,14 @@
 mod check;
 mod events;
 pub(crate) mod extension;
-mod gemini;
 pub(crate) mod init;
 pub(crate) mod ledger;
+pub(crate) mod openclaw;
 mod payload;
 pub(crate) mod plugin;
 pub mod prompt;
 pub(crate) mod reinject;
+mod request;
 mod told;
 
 use std::path::{Path, PathBuf};
@@ -64,6 +65,11 @@ pub enum HookRuntime {
     /// commitments given back in every request that carries it. What a
     /// hook says reaches the user only in the client's debug log.
     GeminiCli,
+    /// OpenClaw, through the plugin `ctxguard init openclaw` installs: its
+    /// compaction hooks only observe, so the plugin, before each prompt,
+    /// records it and hands ctxguard the run's messages: a summary among
+    /// them is checked once, and the commitments put before the prompt.
+    OpenClaw,
 }
 
 impl HookRuntime {
@@ -74,6 +80,7 @@ impl HookRuntime {
             HookRuntime::Codex => "Codex",
             HookRuntime::Pi => "pi",
             HookRuntime::GeminiCli => "Gemini CLI",
+            HookRuntime::OpenClaw => "OpenClaw",
         }
     }
 
@@ -84,6 +91,7 @@ impl HookRuntime {
             HookRuntime::Codex => "codex",
             HookRuntime::Pi => "pi",
             HookRuntime::GeminiCli => "gemini-cli",
+            HookRuntime::OpenClaw => "openclaw",
         }
     }
 }
@@ -101,9 +109,9 @@ pub enum HookEvent {
     PostCompact,
     /// A session (re)started; after a compaction: re-inject.
     SessionStart,
-    /// Gemini CLI is about to send the model a request: when it carries a
-    /// compaction's summary, check it (once) and give the commitments back
-    /// in it.
+    /// Gemini CLI or OpenClaw is about to send the model a request: when it
+    /// carries a compaction's summary, check it (once) and give the
+    /// commitments back with it.
     BeforeModel,
 }
 
@@ -131,12 +139,12 @@ impl HookEvent {
             .find(|e| e.handled_in(runtime) && e.name_in(runtime) == name)
     }
 
-    /// Whether ctxguard handles this event for `runtime`: Gemini CLI has
-    /// only its prompt and its requests to the model; `BeforeModel` is
-    /// Gemini CLI's alone.
+    /// Whether ctxguard handles this event for `runtime`: Gemini CLI and
+    /// OpenClaw have only the prompt and the request to the model, which is
+    /// theirs alone.
     pub fn handled_in(self, runtime: HookRuntime) -> bool {
         match runtime {
-            HookRuntime::GeminiCli => {
+            HookRuntime::GeminiCli | HookRuntime::OpenClaw => {
                 matches!(self, HookEvent::UserPromptSubmit | HookEvent::BeforeModel)
             }
             _ => self != HookEvent::BeforeModel,

@@ -41,6 +41,10 @@ pub struct Payload {
     /// Gemini CLI's BeforeModel: the request about to be sent
     /// (`{model, messages: [{role, content}], config}`).
     pub llm_request: Value,
+    /// OpenClaw's `before_prompt_build` (through ctxguard's plugin): the
+    /// messages of the run, a `compactionSummary` among them after a
+    /// compaction.
+    pub messages: Value,
 }
 
 impl Payload {
@@ -76,6 +80,7 @@ impl Payload {
             tool_input: object.get("tool_input").cloned().unwrap_or(Value::Null),
             tool_response: object.get("tool_response").cloned().unwrap_or(Value::Null),
             llm_request: object.get("llm_request").cloned().unwrap_or(Value::Null),
+            messages: object.get("messages").cloned().unwrap_or(Value::Null),
         })
     }
 }

@@ -264,7 +264,7 @@ fn tell(reply: &mut HookReply, runtime: HookRuntime, text: String) {
             reply.stderr = text;
         }
         // Gemini CLI takes an exit 2 as a refusal of what the hook guards.
-        HookRuntime::Codex | HookRuntime::GeminiCli => {
+        HookRuntime::Codex | HookRuntime::GeminiCli | HookRuntime::OpenClaw => {
             reply.stdout = json!({"systemMessage": text.trim_end()}).to_string();
             reply.stderr = text;
         }
@@ -455,6 +455,10 @@ fn written_for(installed: &crate::hook::init::Installed) -> String {
         return format!(
             "  for Codex: {events}; the compaction prompt is Codex's own, then the policy's rules for the user's commitments (`experimental_compact_prompt_file`)\n  Codex runs new hooks only once you trust them: start `codex`, which says hooks need review, and review and trust them there; a project's hooks run only in a trusted project\n  Codex compacts whatever its hooks say: ctxguard checks each summary after it (read from the session file) and gives the commitments back; it cannot refuse a compaction\n"
         );
+    }
+    if installed.runtime == HookRuntime::OpenClaw {
+        return "  for OpenClaw: a plugin that calls ctxguard before each prompt is built: the prompt's commitments are recorded, a compaction's summary among the run's messages is checked once, and while it stands the active commitments are put before each prompt, word for word\n  OpenClaw loads it at its next start (the Gateway, or each `openclaw agent --local`); it runs the command `--command` names (`ctxguard` on the PATH by default); what ctxguard says goes to standard error\n  OpenClaw's compaction hooks only observe: ctxguard cannot refuse a compaction or add to the summarizer's instructions\n"
+            .to_owned();
     }
     if installed.runtime == HookRuntime::GeminiCli {
         return format!(

@@ -74,8 +74,14 @@ pub(super) fn missing_guard(
     if missing.is_empty() {
         return;
     }
-    let span = cx.root.entry("hooks").map_or(0..0, |e| e.key_span.clone());
-    let what = if missing.len() == wanted.len() {
+    // Where the runtime's hooks are, else its agents' settings (OpenClaw).
+    let span = ["hooks", "agents"]
+        .iter()
+        .find_map(|key| cx.root.entry(key))
+        .map_or(0..0, |e| e.key_span.clone());
+    let what = if arg == "openclaw" {
+        "ctxguard's plugin (`ctxguard init openclaw`) is not enabled here".to_owned()
+    } else if missing.len() == wanted.len() {
         format!("none of the hooks `ctxguard init {arg}` installs is here")
     } else {
         format!(

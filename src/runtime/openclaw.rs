@@ -25,6 +25,21 @@ const KEYS: &[&str] = &[
 ];
 
 pub(super) fn check(cx: &mut Context<'_>) {
+    // OpenClaw compacts whatever its configuration says; ctxguard's plugin
+    // (`ctxguard init openclaw`) is its guard.
+    let guarded = cx
+        .root
+        .at(&["plugins", "entries", crate::hook::openclaw::PLUGIN_ID])
+        .is_some_and(|entry| entry.get("enabled").and_then(|e| e.as_bool()) != Some(false));
+    if !guarded {
+        super::hooks::missing_guard(
+            cx,
+            &[crate::hook::openclaw::PLUGIN_ID],
+            &[],
+            ("OpenClaw", "openclaw"),
+            "run `ctxguard init openclaw`: it writes ctxguard's plugin to `~/.openclaw/extensions/ctxguard/` and enables it here",
+        );
+    }
     let Some(compaction) = cx.root.at(&["agents", "defaults", "compaction"]) else {
         return;
     };

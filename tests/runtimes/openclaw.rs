@@ -1,0 +1,190 @@
+//! OpenClaw, driven as a person runs it without a Gateway: `openclaw agent
+//! --local --agent main -m PROMPT`, one process per turn of one session,
+//! against an Anthropic Messages provider on loopback (`models.providers`
+//! of `~/.openclaw/openclaw.json`) whose usage makes it compact before the
+//! next turn. OpenClaw needs Node.js 24, which its package brings from
+//! npm (`matrix.toml`).
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use libtest_mimic::Failed;
+use serde_json::json;
+
+use crate::claude_code::output_within;
+use crate::npm::Package;
+use crate::server::anthropic::Anthropic;
+use crate::server::{Kind, Script, Server, Turn};
+use crate::support::{self, ensure, said};
+
+pub const SCENARIOS: &[(&str, crate::Scenario)] = &[("guard", guard)];
+
+const CONSTRAINT: &str = "Do not drop columns.";
+const IDENTIFIER: &str = "src/legacy/parser_v2.py";
+const REQUIREMENT: &str = "Use the staging database only for read queries.";
+
+/// The model's window; OpenClaw compacts before a turn once the last
+/// reported usage and the prompt pass it, less its reserve.
+const WINDOW: u64 = 20_000;
+
+struct Claw {
+    package: Package,
+    dir: PathBuf,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+impl Claw {
+    fn new(package: &Package, trial: &str, url: &str) -> Result<Claw, Failed> {
+        let dir = support::workdir(&format!("openclaw-{}-{trial}", package.version));
+        let home = dir.join("home");
+        let project = dir.join("project");
+        for folder in [&home.join(".openclaw"), &project] {
+            std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
+        }
+        let config = json!({
+            "models": {"mode": "replace", "providers": {"offline": {
+                "baseUrl": url, "apiKey": "offline-test-key", "api": "anthropic-messages",
+                "models": [{"id": "offline-model", "name": "offline-model", "reasoning": false,
+                    "input": ["text"], "contextWindow": WINDOW, "maxTokens": 4096}],
+            }}},
+            "agents": {"defaults": {
+                "model": {"primary": "offline/offline-model"},
+                "workspace": project,
+                // Keep only the newest messages: what came before is summarized.
+                "compaction": {"keepRecentTokens": 50},
+            }},
+        });
+        std::fs::write(
+            home.join(".openclaw").join("openclaw.json"),
+            serde_json::to_string_pretty(&config).map_err(|e| e.to_string())?,
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(Claw {
+            package: package.clone(),
+            dir,
+            home,
+            project,
+        })
+    }
+
+    fn run(&self, prompt: &str) -> std::process::Output {
+        let mut command = Command::new(self.package.command());
+        command
+            .env_clear()
+            .env("PATH", self.package.path())
+            .env("HOME", &self.home)
+            .env("CTXGUARD_LEDGER_DIR", self.dir.join("ledger"))
+            .current_dir(&self.project)
+            .args(["agent", "--local", "--agent", "main", "-m", prompt]);
+        output_within(command, Duration::from_secs(240))
+    }
+}
+
+/// ctxguard's guard, installed by `ctxguard init openclaw` as a plugin of
+/// OpenClaw's state folder, in real runs: pins typed, turns until the
+/// usage passes the window, then a compaction whose summary drops the
+/// constraint and renames the path (OpenClaw adds the last three turns
+/// before the one it splits word for word: the pins are typed before). The next run's request gives the model
+/// every commitment word for word, once; the check is in the ledger and
+/// said on standard error.
+fn guard(package: &Package) -> Result<(), Failed> {
+    // OpenClaw's summarizer must answer in its sections, reflect the
+    // latest ask and not call pending what the turn it keeps asks, or its
+    // quality guard throws the summary away.
+    let summary = format!(
+        "## Decisions\n- Migrate the orders table to the new schema.\n## Open TODOs\n- Run the tests.\n## Constraints/Rules\n- {REQUIREMENT}\n## Pending user asks\n- Run the tests.\n## Exact identifiers\n- src/legacy/parser.py"
+    );
+    let server = Server::start(
+        Anthropic,
+        Script::new()
+            .turn(Turn::text("I will migrate the orders table."))
+            .turn(Turn::text("Added the index on orders.created_at."))
+            .turn(Turn::text("The migration test is written."))
+            .turn(Turn::text("The test output is clean."))
+            .turn(Turn::text("Noted.").reporting(WINDOW - 500))
+            .summary(&summary)
+            // The prefix of the turn OpenClaw splits.
+            .summary(&summary)
+            .turn(Turn::text("The tests pass.")),
+    );
+    let claw = Claw::new(package, "guard", &server.url())?;
+    let init = Command::new(support::CTXGUARD)
+        .env("HOME", &claw.home)
+        .env_remove("OPENCLAW_STATE_DIR")
+        .args(["init", "openclaw", "--command", support::CTXGUARD])
+        .current_dir(&claw.project)
+        .output()
+        .map_err(|e| format!("ctxguard could not be started: {e}"))?;
+    ensure(init.status.success(), || {
+        format!("ctxguard init openclaw failed\n{}", said(&init))
+    })?;
+    let prompts = [
+        format!("pin constraint no-drop: {CONSTRAINT}\npin identifier legacy-parser: {IDENTIFIER}\n\nMigrate the orders table to the new schema."),
+        "Add an index on orders.created_at.".to_owned(),
+        "Now write the migration test.".to_owned(),
+        "Check the test output.".to_owned(),
+        REQUIREMENT.to_owned(),
+        "Run the tests.".to_owned(),
+    ];
+    let runs: Vec<_> = prompts.iter().map(|prompt| claw.run(prompt)).collect();
+    server.save(&claw.dir.join("requests.jsonl"));
+    let ledgers = support::files(&claw.dir.join("ledger"), ".jsonl");
+    let ledger = ledgers
+        .first()
+        .map(|path| support::records(path))
+        .unwrap_or_default();
+    let context = || {
+        format!(
+            "\nledger {ledgers:?}\nrequests {}\nlast runs:\n{}\n{}",
+            claw.dir.join("requests.jsonl").display(),
+            said(&runs[runs.len() - 2]),
+            said(&runs[runs.len() - 1])
+        )
+    };
+    for (n, run) in runs.iter().enumerate() {
+        ensure(run.status.success(), || {
+            format!("openclaw run {} failed{}", n + 1, context())
+        })?;
+    }
+    ensure(!server.of(Kind::Compaction).is_empty(), || {
+        format!("OpenClaw did not compact{}", context())
+    })?;
+    for text in [CONSTRAINT, IDENTIFIER] {
+        ensure(
+            ledger
+                .iter()
+                .any(|e| e["event"] == "pinned" && e["text"] == text),
+            || format!("the ledger holds no pin `{text}`{}", context()),
+        )?;
+    }
+    let id = |text: &str| support::id_of(&ledger, text).unwrap_or_default();
+    let checks: Vec<&serde_json::Value> =
+        ledger.iter().filter(|e| e["event"] == "verified").collect();
+    ensure(
+        checks.len() == 1
+            && checks[0]["lost"]
+                .as_array()
+                .is_some_and(|ids| ids.iter().any(|i| *i == json!(id(CONSTRAINT)))),
+        || format!("the summary checks: {checks:?}{}", context()),
+    )?;
+    let told = runs.iter().any(|run| {
+        String::from_utf8_lossy(&run.stderr).contains("lost     [constraint] Do not drop columns.")
+    });
+    ensure(told, || {
+        format!("the user was not told what the summary lost{}", context())
+    })?;
+    // The turn after the compaction: the summary, then every commitment
+    // word for word, once.
+    let after = server
+        .of(Kind::Turn)
+        .last()
+        .map(crate::server::Exchange::text)
+        .unwrap_or_default();
+    ensure(after.contains("src/legacy/parser.py"), || {
+        format!("the last turn does not carry the summary{}", context())
+    })?;
+    support::given_back_once(&after, &[CONSTRAINT, IDENTIFIER, REQUIREMENT], &context)?;
+    Ok(())
+}
