@@ -1867,3 +1867,97 @@ fn gemini_cli_checks_a_summary_once_and_gives_commitments_back_in_each_request()
         wrong.stderr
     );
 }
+
+/// OpenClaw's plugin calls, with the messages the real 2026.9.6 gave its
+/// `before_prompt_build` after a compaction (`tests/fixtures/hooks/openclaw/`):
+/// the summary is checked once, and each call while it stands gives the
+/// commitments back as context for the plugin to put before the prompt.
+#[test]
+fn openclaw_checks_a_summary_once_and_gives_commitments_back_before_each_prompt() {
+    let session = Session::new();
+    let fixture = |name: &str| {
+        std::fs::read_to_string(Path::new("tests/fixtures/hooks/openclaw").join(name))
+            .expect("fixture")
+    };
+    let prompt = session.hook_as(
+        "openclaw",
+        "UserPromptSubmit",
+        &fixture("user-prompt-submit.json"),
+        &[],
+    );
+    assert_eq!(prompt.status, 0, "{}", prompt.stderr);
+    let after = fixture("before-model-after-compaction.json");
+    let first = session.hook_as("openclaw", "BeforeModel", &after, &[]);
+    assert_eq!(first.status, 0, "{}", first.stderr);
+    let reply: Value = serde_json::from_str(&first.stdout).expect("JSON");
+    let context = reply["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(
+        context.matches("Never log request bodies.").count(),
+        1,
+        "{context}"
+    );
+    assert!(
+        system_message(&first).contains("lost     [constraint] Never log request bodies."),
+        "{}",
+        first.stdout
+    );
+    // The path the summary's kept turns quote word for word is kept.
+    assert!(
+        !system_message(&first).contains("parser_v2"),
+        "{}",
+        first.stdout
+    );
+    let again = session.hook_as("openclaw", "BeforeModel", &after, &[]);
+    assert_eq!(system_message(&again), "", "checked once");
+    assert!(again.stdout.contains("Never log request bodies."));
+}
+
+/// `init openclaw` writes the plugin and enables it in `openclaw.json`
+/// (comments kept), changes nothing when run again, and `--remove` gives
+/// the configuration back as it was and takes the plugin's files out.
+#[test]
+fn init_openclaw_installs_the_plugin_and_removes_it_exactly() {
+    let dir = tempfile::tempdir().expect("dir");
+    let state = dir.path().join(".openclaw");
+    std::fs::create_dir_all(&state).expect("dir");
+    let config = state.join("openclaw.json");
+    let original = "{\n  // the gateway\n  gateway: { port: 18789 },\n}\n";
+    std::fs::write(&config, original).expect("written");
+    let init = |extra: &[&str]| {
+        let mut args = vec!["init", "openclaw", "--command", "/opt/bin/ctxguard"];
+        args.extend(extra);
+        Test::new()
+            .args(&args)
+            .env("OPENCLAW_STATE_DIR", state.to_str().expect("utf-8"))
+            .current_dir(dir.path())
+            .status(0)
+            .run()
+    };
+    init(&[]);
+    let after = std::fs::read_to_string(&config).expect("read");
+    assert!(
+        after.contains("// the gateway") && after.contains("\"ctxguard\""),
+        "{after}"
+    );
+    let script =
+        std::fs::read_to_string(state.join("extensions/ctxguard/index.js")).expect("plugin");
+    assert!(script.contains(r#"const COMMAND = "/opt/bin/ctxguard";"#));
+    for file in ["package.json", "openclaw.plugin.json"] {
+        assert!(
+            state.join("extensions/ctxguard").join(file).is_file(),
+            "{file}"
+        );
+    }
+    init(&[]);
+    assert_eq!(
+        std::fs::read_to_string(&config).expect("read"),
+        after,
+        "idempotent"
+    );
+    init(&["--remove"]);
+    let removed = std::fs::read_to_string(&config).expect("read");
+    assert_eq!(removed, original);
+    assert!(!state.join("extensions").exists());
+}

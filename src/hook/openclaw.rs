@@ -159,9 +159,12 @@ pub(super) fn install(request: &InitRequest) -> Result<Installed, Vec<Diagnostic
     }
     super::prompt::write_also(&mut installed.also)?;
     if request.remove && installed.also.iter().all(|a| a.after.is_none()) {
-        // The folder `init` made, now empty: a folder with anything else
+        // The folders `init` made, now empty: a folder with anything else
         // in it stays.
         let _ = std::fs::remove_dir(&dir);
+        if let Some(extensions) = dir.parent() {
+            let _ = std::fs::remove_dir(extensions);
+        }
     }
     if !installed.changed() {
         return Ok(installed);
@@ -230,6 +233,33 @@ fn configured(
             if let Some(entries) = plugins.object_value("entries") {
                 if let Some(entry) = entries.get(PLUGIN_ID) {
                     entry.remove();
+                }
+            }
+            // What `init` made and is empty now goes too: the list, the
+            // objects around it, `plugins` itself.
+            if let Some(load) = plugins.object_value("load") {
+                if load
+                    .array_value("paths")
+                    .is_some_and(|p| p.elements().is_empty())
+                {
+                    if let Some(paths) = load.get("paths") {
+                        paths.remove();
+                    }
+                }
+            }
+            for key in ["load", "entries"] {
+                if plugins
+                    .object_value(key)
+                    .is_some_and(|o| o.properties().is_empty())
+                {
+                    if let Some(property) = plugins.get(key) {
+                        property.remove();
+                    }
+                }
+            }
+            if plugins.properties().is_empty() {
+                if let Some(property) = object.get("plugins") {
+                    property.remove();
                 }
             }
         }
