@@ -215,10 +215,11 @@ static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that ask something of the agent in Chinese, Japanese or Korean,
 /// which write no spaces between words: "请", "需要", "不要", "直接",
-/// "してください", "해주세요".
+/// "してください", "해주세요", and the casual Japanese request that ends on
+/// its verb's て-form ("このバッジを追加して", "ガイド書いて").
 static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(^|[，。；：、,;:\s])(把|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|只能|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+        r"(^|[，。；：、,;:\s])(把|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|只能|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|[ぁ-んァ-ヶー一-龯](て|で)(ね|よ|ほしい|欲しい)?[。！!～~]*\s*$|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
     )
 });
 
@@ -1257,6 +1258,13 @@ pub(crate) struct Prose<'a> {
     /// What another assistant said in a chat the user copied, from its
     /// "ChatGPT said:" to the next "You said:" or the end.
     chat_answers: Vec<Range<usize>>,
+    /// Another agent's text the user hands over, from where they say so
+    /// ("I got this from Codex:", "here is the prompt I gave Codex:") to
+    /// the end: its report and its brief are not asks of this agent.
+    handed_over: Option<Range<usize>>,
+    /// A terminal's screen captured with its escape sequences (`^[[59;1R`),
+    /// from the first line that holds one to the end.
+    captured: Option<Range<usize>>,
     /// Sections of a prompt or a document handed over, marked up with tags
     /// on lines of their own (`<instructions>` … `</instructions>`):
     /// people do not wrap their own words in them.
@@ -1417,6 +1425,17 @@ impl<'a> Prose<'a> {
                 .filter(|span| padded >= 3 && AGENT_VOICE.is_match(&text[span.clone()])),
             tagged,
             form: fields >= 3 && fields * 2 >= filled && !again,
+            handed_over: HANDED_OVER.find(text).map(|lead| lead.start()..text.len()),
+            captured: text
+                .match_indices('\n')
+                .map(|(at, _)| at + 1)
+                .chain(std::iter::once(0))
+                .filter(|&start| {
+                    let line = text[start..].split('\n').next().unwrap_or("");
+                    line.contains("^[[") || line.contains("^[]") || line.contains('\u{1b}')
+                })
+                .min()
+                .map(|start| start..text.len()),
         }
     }
 
@@ -1427,12 +1446,18 @@ impl<'a> Prose<'a> {
     /// pick …"); it is the tool's, not the user's. The user's own words
     /// before and after the output are judged as they stand.
     fn in_pasted_output(&self, start: usize, unit: &str) -> bool {
-        if [&self.output_block, &self.terminal, &self.copied_answer]
-            .into_iter()
-            .flatten()
-            .chain(&self.tagged)
-            .chain(&self.chat_answers)
-            .any(|b| b.contains(&start))
+        if [
+            &self.output_block,
+            &self.terminal,
+            &self.copied_answer,
+            &self.handed_over,
+            &self.captured,
+        ]
+        .into_iter()
+        .flatten()
+        .chain(&self.tagged)
+        .chain(&self.chat_answers)
+        .any(|b| b.contains(&start))
         {
             return true;
         }
@@ -1458,6 +1483,17 @@ fn cell(line: &str) -> bool {
         && line.split_whitespace().count() <= 2
         && line.chars().any(|c| c.is_ascii_digit())
 }
+
+/// Where the user says that what follows is another agent's: its report
+/// ("I got this from Codex:", "here's what Gemini said:", "the output of
+/// the other agent:") or the brief they gave it ("here is the prompt I gave
+/// Codex:"). A brief written for this agent ("the prompt for Claude:")
+/// binds, and is not this.
+static HANDED_OVER: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(i\s+got\s+this\s+(back\s+)?from|here\s+is\s+what|here's\s+what|this\s+is\s+what|(the\s+)?(output|report|response|answer|reply)\s+(from|of)|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?)\s+(the\s+)?(codex|claude|chatgpt|gpt[-\w.]*|gemini|cursor|copilot|devin|aider|windsurf|(an)?other\s+agent)\b[^\n:]{0,80}:",
+    )
+});
 
 /// Who speaks next in a chat copied from a chat app, on a line of its
 /// own: "You said:", "ChatGPT said:", "O ChatGPT disse:".
@@ -2216,5 +2252,55 @@ mod tests {
     fn korean_notes_closed_by_the_actions_noun_ask_for_it() {
         assert_eq!(why("v0.16.0의 남은 2개 항목 완료 후 릴리스"), [Ok(())]);
         assert_eq!(why("이부분도 제거(이제 무료플랜 생기니)"), [Ok(())]);
+    }
+
+    #[test]
+    fn another_agents_report_or_brief_handed_over_asks_nothing_of_this_agent() {
+        let message = "Should I create this on a separate tree or the main? Here is the prompt I gave Codex:\n\
+            1. Extract static data arrays into src/data/ modules\n\
+            2. Do not change any visual output.\n";
+        let judged = why(message);
+        assert_eq!(judged[0], Err(NotBinding::Question));
+        assert!(
+            judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
+            "{judged:?}"
+        );
+        let report = "I got this from Codex: Completed the UI foundation and stopped there.\n\
+            - Installed @tanstack/react-query\n- `npm run build` passes.\n";
+        assert!(why(report).iter().all(|w| w.is_err()), "{:?}", why(report));
+        // A brief written for this agent is not another agent's.
+        assert_eq!(
+            why("Here is the prompt for you: never push to main."),
+            [Ok(())]
+        );
+    }
+
+    #[test]
+    fn a_terminal_screen_captured_with_its_escapes_is_output() {
+        let message =
+            "Commiting requires a blocking input. Please default to yes. Committing changes...\n\
+            ^[[?1;2c^[]11;rgb:0000/0000/0000^[\\^[[56;1R\n\
+            \x20 Last prompt: Analyze the title extraction failures below.\n\
+            Link this commit to session context?\n";
+        let prose = Prose::new(message);
+        let judged: Vec<_> = units(message)
+            .iter()
+            .filter(|u| binding(u, &prose, Context::default()).is_ok())
+            .map(|u| u.text(message))
+            .collect();
+        assert!(
+            judged.iter().any(|u| u.contains("Please default to yes")),
+            "{judged:?}"
+        );
+        assert!(
+            !judged.iter().any(|u| u.contains("Analyze the title")),
+            "{judged:?}"
+        );
+    }
+
+    #[test]
+    fn a_casual_japanese_request_ends_on_its_verbs_te_form() {
+        assert_eq!(why("このバッジを追加して"), [Ok(())]);
+        assert_eq!(why("コントリビューションガイド書いて"), [Ok(())]);
     }
 }
