@@ -1,8 +1,8 @@
-//! The hook events of Claude Code, Codex and pi's extension, each a
-//! function from its payload and the session's ledger to what happened
-//! (Gemini CLI's prompt hook is UserPromptSubmit's; its BeforeModel is in
-//! `gemini`). They name their events and payload fields alike; their
-//! session files, and what an event can do, differ ([`HookRuntime`]). Nothing here prints; `report::hook`
+//! The hook events of every runtime, each a function from its payload and
+//! the session's ledger to what happened (Gemini CLI's and OpenClaw's
+//! request hook, BeforeModel, is in `request`). The runtimes name their
+//! events and payload fields alike; their session files, and what an event
+//! can do, differ ([`HookRuntime`]). Nothing here prints; `report::hook`
 //! turns each outcome into the hook's output and exit code.
 
 use std::collections::{HashMap, HashSet};

@@ -65,20 +65,32 @@ pub fn installed_at(path: &Path) -> bool {
 /// Whether `text` is the extension `init` writes, whatever command and
 /// arguments it was written with.
 fn is_ours(text: &str) -> bool {
+    filled_in(
+        text,
+        TEMPLATE,
+        &[
+            ("const COMMAND = ", COMMAND_LINE),
+            ("const ARGS: string[] = ", ARGS_LINE),
+        ],
+    )
+}
+
+/// Whether `text` is `template` with only the lines `init` fills in
+/// changed: those that open with one of `filled`'s prefixes, each read as
+/// the template's line.
+pub(super) fn filled_in(text: &str, template: &str, filled: &[(&str, &str)]) -> bool {
     let plain = |text: &str| -> Vec<String> {
         text.lines()
             .map(|line| {
-                if line.starts_with("const COMMAND = ") {
-                    COMMAND_LINE.to_owned()
-                } else if line.starts_with("const ARGS: string[] = ") {
-                    ARGS_LINE.to_owned()
-                } else {
-                    line.to_owned()
-                }
+                filled
+                    .iter()
+                    .find(|(prefix, _)| line.starts_with(prefix))
+                    .map_or(line, |(_, blank)| blank)
+                    .to_owned()
             })
             .collect()
     };
-    plain(text) == plain(TEMPLATE)
+    plain(text) == plain(template)
 }
 
 /// Writes (or takes out) the extension.

@@ -1,15 +1,17 @@
 //! Live guarding: a thin shell, like `command/`, over the readers and
-//! checks. A runtime calls `ctxguard hook RUNTIME EVENT` (Claude Code and
-//! Codex from their hooks, pi from ctxguard's extension) with a JSON
-//! payload on standard input; the hook records the user's commitments in
-//! the session's ledger as they are written, snapshots them before a
-//! compaction (and refuses one they cannot fit, where the runtime lets it),
-//! checks the summary after it, and gives them back word for word. `events`
-//! handles each event; `check` judges a summary; `ledger` is the record;
-//! `reinject` what the model (and Claude Code's compactor) gets; `told`
-//! what the user reads; `init` wires the hooks into a runtime's settings,
-//! `prompt` Codex's compaction prompt, `extension` pi's extension and
-//! `plugin` Claude Code's plugin.
+//! checks. A runtime calls `ctxguard hook RUNTIME EVENT` (Claude Code,
+//! Codex and Gemini CLI from their hooks, pi and OpenClaw from ctxguard's
+//! extension and plugin) with a JSON payload on standard input; the hook
+//! records the user's commitments in the session's ledger as they are
+//! written, snapshots them before a compaction (and refuses one they cannot
+//! fit, where the runtime lets it), checks the summary after it, and gives
+//! them back word for word. `events` handles each event; `request` the
+//! request that carries a summary (Gemini CLI, OpenClaw); `check` judges a
+//! summary; `ledger` is the record; `reinject` what the model (and Claude
+//! Code's compactor) gets; `told` what the user reads; `init` wires the
+//! hooks into a runtime's settings, `prompt` Codex's compaction prompt,
+//! `extension` pi's extension, `openclaw` OpenClaw's plugin and `plugin`
+//! Claude Code's plugin.
 //!
 //! A hook never breaks the session it guards: bad input, an unreadable
 //! ledger, even a panic, end in a message on standard error and exit 0.
@@ -282,7 +284,8 @@ pub enum Outcome {
         /// What the summary says the user wants without support.
         invented: Vec<Invented>,
     },
-    /// SessionStart after a compaction: the commitments for the model.
+    /// SessionStart after a compaction (and OpenClaw's BeforeModel, for
+    /// its plugin to put before the prompt): the commitments for the model.
     Reinjected(Reinjection),
     /// Gemini CLI's BeforeModel, on a request that carries a summary: the
     /// request's first messages, the summary's with the commitments after

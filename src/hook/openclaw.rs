@@ -67,20 +67,14 @@ fn is_ours(name: &str, text: &str) -> bool {
     let Some((_, template)) = FILES.iter().find(|(file, _)| *file == name) else {
         return false;
     };
-    let plain = |text: &str| -> Vec<String> {
-        text.lines()
-            .map(|line| {
-                if line.starts_with("const COMMAND = ") {
-                    COMMAND_LINE.to_owned()
-                } else if line.starts_with("const ARGS = ") {
-                    ARGS_LINE.to_owned()
-                } else {
-                    line.to_owned()
-                }
-            })
-            .collect()
-    };
-    plain(text) == plain(template)
+    super::extension::filled_in(
+        text,
+        template,
+        &[
+            ("const COMMAND = ", COMMAND_LINE),
+            ("const ARGS = ", ARGS_LINE),
+        ],
+    )
 }
 
 /// OpenClaw's state folder: the request's, else `.openclaw`.

@@ -8,7 +8,9 @@
 //! everything else exits 0. pi's extension reads the same answers (an
 //! exit 2 at PreCompact cancels the compaction). Codex shows a hook's
 //! message only as a JSON `systemMessage` and marks an exit 2 failed, so
-//! there every message is a `systemMessage` with exit 0.
+//! there every message is a `systemMessage` with exit 0; so too for
+//! Gemini CLI (which takes an exit 2 as a denial) and OpenClaw's plugin
+//! (which prints it on standard error).
 
 use std::io::Write;
 

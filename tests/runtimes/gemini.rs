@@ -122,11 +122,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
         ]),
     ];
     server.save(&cli.dir.join("requests.jsonl"));
-    let ledgers = support::files(&cli.dir.join("ledger"), ".jsonl");
-    let ledger = ledgers
-        .first()
-        .map(|path| support::records(path))
-        .unwrap_or_default();
+    let (ledgers, ledger) = support::ledger_in(&cli.dir.join("ledger"));
     let context = || {
         format!(
             "\nledger {ledgers:?}\nrequests {}\nruns:\n{}\n{}",
@@ -147,31 +143,14 @@ fn guard(package: &Package) -> Result<(), Failed> {
             context()
         )
     })?;
-    for text in [CONSTRAINT, IDENTIFIER] {
-        ensure(
-            ledger
-                .iter()
-                .any(|e| e["event"] == "pinned" && e["text"] == text),
-            || format!("the ledger holds no pin `{text}`{}", context()),
-        )?;
-    }
-    let id = |text: &str| support::id_of(&ledger, text).unwrap_or_default();
-    let checks: Vec<&serde_json::Value> =
-        ledger.iter().filter(|e| e["event"] == "verified").collect();
-    ensure(
-        checks.len() == 1
-            && checks[0]["lost"]
-                .as_array()
-                .is_some_and(|ids| ids.iter().any(|i| *i == json!(id(CONSTRAINT)))),
-        || format!("the summary checks: {checks:?}{}", context()),
-    )?;
+    support::pinned_and_checked(&ledger, &[CONSTRAINT, IDENTIFIER], CONSTRAINT, &context)?;
     // Gemini CLI writes a hook's message to its debug log, which `-p`
     // prints on standard error.
-    let told = String::from_utf8_lossy(&runs[1].stderr)
-        .contains("lost     [constraint] Do not drop columns.");
-    ensure(told, || {
-        format!("the user was not told what the summary lost{}", context())
-    })?;
+    support::told_on_stderr(
+        &runs[1..],
+        "lost     [constraint] Do not drop columns.",
+        &context,
+    )?;
     // The turn after the compaction: the summary, answered by the client,
     // then every commitment word for word, once.
     let after = server.turn_after_compaction(0);

@@ -130,11 +130,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
     ];
     let runs: Vec<_> = prompts.iter().map(|prompt| claw.run(prompt)).collect();
     server.save(&claw.dir.join("requests.jsonl"));
-    let ledgers = support::files(&claw.dir.join("ledger"), ".jsonl");
-    let ledger = ledgers
-        .first()
-        .map(|path| support::records(path))
-        .unwrap_or_default();
+    let (ledgers, ledger) = support::ledger_in(&claw.dir.join("ledger"));
     let context = || {
         format!(
             "\nledger {ledgers:?}\nrequests {}\nlast runs:\n{}\n{}",
@@ -151,30 +147,12 @@ fn guard(package: &Package) -> Result<(), Failed> {
     ensure(!server.of(Kind::Compaction).is_empty(), || {
         format!("OpenClaw did not compact{}", context())
     })?;
-    for text in [CONSTRAINT, IDENTIFIER] {
-        ensure(
-            ledger
-                .iter()
-                .any(|e| e["event"] == "pinned" && e["text"] == text),
-            || format!("the ledger holds no pin `{text}`{}", context()),
-        )?;
-    }
-    let id = |text: &str| support::id_of(&ledger, text).unwrap_or_default();
-    let checks: Vec<&serde_json::Value> =
-        ledger.iter().filter(|e| e["event"] == "verified").collect();
-    ensure(
-        checks.len() == 1
-            && checks[0]["lost"]
-                .as_array()
-                .is_some_and(|ids| ids.iter().any(|i| *i == json!(id(CONSTRAINT)))),
-        || format!("the summary checks: {checks:?}{}", context()),
+    support::pinned_and_checked(&ledger, &[CONSTRAINT, IDENTIFIER], CONSTRAINT, &context)?;
+    support::told_on_stderr(
+        &runs,
+        "lost     [constraint] Do not drop columns.",
+        &context,
     )?;
-    let told = runs.iter().any(|run| {
-        String::from_utf8_lossy(&run.stderr).contains("lost     [constraint] Do not drop columns.")
-    });
-    ensure(told, || {
-        format!("the user was not told what the summary lost{}", context())
-    })?;
     // The turn after the compaction: the summary, then every commitment
     // word for word, once.
     let after = server

@@ -223,11 +223,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
         pi.run(&["-c", "Now write the migration test."]),
     ];
     server.save(&pi.dir.join("requests.jsonl"));
-    let ledgers = support::files(&pi.dir.join("ledger"), ".jsonl");
-    let ledger = ledgers
-        .first()
-        .map(|path| support::records(path))
-        .unwrap_or_default();
+    let (ledgers, ledger) = support::ledger_in(&pi.dir.join("ledger"));
     let sessions = pi.sessions();
     let context = || {
         format!(
@@ -245,31 +241,13 @@ fn guard(package: &Package) -> Result<(), Failed> {
     ensure(compactions(file).len() == 1, || {
         format!("expected one compaction{}", context())
     })?;
-    for text in [CONSTRAINT, IDENTIFIER] {
-        ensure(
-            ledger
-                .iter()
-                .any(|e| e["event"] == "pinned" && e["text"] == text),
-            || format!("the ledger holds no pin `{text}`{}", context()),
-        )?;
-    }
-    let id = |text: &str| support::id_of(&ledger, text).unwrap_or_default();
-    let checks: Vec<&serde_json::Value> =
-        ledger.iter().filter(|e| e["event"] == "verified").collect();
-    ensure(
-        checks.len() == 1
-            && checks[0]["lost"]
-                .as_array()
-                .is_some_and(|ids| ids.iter().any(|i| *i == json!(id(CONSTRAINT)))),
-        || format!("the summary checks: {checks:?}{}", context()),
-    )?;
+    support::pinned_and_checked(&ledger, &[CONSTRAINT, IDENTIFIER], CONSTRAINT, &context)?;
     // The user was told what the summary lost (pi -p: on standard error).
-    let told = runs.iter().any(|run| {
-        String::from_utf8_lossy(&run.stderr).contains("lost     [constraint] Do not drop columns.")
-    });
-    ensure(told, || {
-        format!("the user was not told what the summary lost{}", context())
-    })?;
+    support::told_on_stderr(
+        &runs,
+        "lost     [constraint] Do not drop columns.",
+        &context,
+    )?;
     // The next turn, in a new process, gives the model every commitment
     // word for word, once.
     let after = server.turn_after_compaction(0);

@@ -170,3 +170,51 @@ pub fn given_back_once(
         format!("the commitments were given back {given} times{}", context())
     })
 }
+
+/// The session's ledger in `dir` (its files, and the first one's records).
+pub fn ledger_in(dir: &Path) -> (Vec<PathBuf>, Vec<Value>) {
+    let files = files(dir, ".jsonl");
+    let records = files.first().map(|path| records(path)).unwrap_or_default();
+    (files, records)
+}
+
+/// The ledger holds each of `pins`, and one check of a summary that
+/// reports `lost` lost; `context` says where to look when it does not.
+pub fn pinned_and_checked(
+    ledger: &[Value],
+    pins: &[&str],
+    lost: &str,
+    context: &dyn Fn() -> String,
+) -> Result<(), Failed> {
+    for text in pins {
+        ensure(
+            ledger
+                .iter()
+                .any(|e| e["event"] == "pinned" && e["text"] == *text),
+            || format!("the ledger holds no pin `{text}`{}", context()),
+        )?;
+    }
+    let id = id_of(ledger, lost).unwrap_or_default();
+    let checks: Vec<&Value> = ledger.iter().filter(|e| e["event"] == "verified").collect();
+    ensure(
+        checks.len() == 1
+            && checks[0]["lost"]
+                .as_array()
+                .is_some_and(|ids| ids.iter().any(|i| *i == Value::String(id.clone()))),
+        || format!("the summary checks: {checks:?}{}", context()),
+    )
+}
+
+/// Some run told the user, on standard error, that `line` was lost.
+pub fn told_on_stderr(
+    runs: &[Output],
+    line: &str,
+    context: &dyn Fn() -> String,
+) -> Result<(), Failed> {
+    let told = runs
+        .iter()
+        .any(|run| String::from_utf8_lossy(&run.stderr).contains(line));
+    ensure(told, || {
+        format!("the user was not told what the summary lost{}", context())
+    })
+}
