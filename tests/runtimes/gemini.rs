@@ -96,14 +96,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
             .turn(Turn::text("Added the index on orders.created_at.")),
     );
     let cli = Cli::new(package, "guard", &server.url())?;
-    let init = Command::new(support::CTXGUARD)
-        .args(["init", "gemini-cli", "--command", support::CTXGUARD])
-        .current_dir(&cli.project)
-        .output()
-        .map_err(|e| format!("ctxguard could not be started: {e}"))?;
-    ensure(init.status.success(), || {
-        format!("ctxguard init gemini-cli failed\n{}", said(&init))
-    })?;
+    support::init("gemini-cli", &cli.project, None, &[])?;
     // Enough words before the compaction that the summary is the shorter:
     // a summary longer than what it replaces is thrown away.
     let narrative =

@@ -110,16 +110,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
             .turn(Turn::text("The tests pass.")),
     );
     let claw = Claw::new(package, "guard", &server.url())?;
-    let init = Command::new(support::CTXGUARD)
-        .env("HOME", &claw.home)
-        .env_remove("OPENCLAW_STATE_DIR")
-        .args(["init", "openclaw", "--command", support::CTXGUARD])
-        .current_dir(&claw.project)
-        .output()
-        .map_err(|e| format!("ctxguard could not be started: {e}"))?;
-    ensure(init.status.success(), || {
-        format!("ctxguard init openclaw failed\n{}", said(&init))
-    })?;
+    support::init("openclaw", &claw.project, Some(&claw.home), &[])?;
     let prompts = [
         format!("pin constraint no-drop: {CONSTRAINT}\npin identifier legacy-parser: {IDENTIFIER}\n\nMigrate the orders table to the new schema."),
         "Add an index on orders.created_at.".to_owned(),

@@ -204,14 +204,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
             .turn(Turn::text("The migration test is written.")),
     );
     let pi = Pi::new(package, "guard", &server.url())?;
-    let init = Command::new(support::CTXGUARD)
-        .args(["init", "pi", "--command", support::CTXGUARD])
-        .current_dir(&pi.project)
-        .output()
-        .map_err(|e| format!("ctxguard could not be started: {e}"))?;
-    ensure(init.status.success(), || {
-        format!("ctxguard init pi failed\n{}", said(&init))
-    })?;
+    support::init("pi", &pi.project, None, &[])?;
     let first = format!(
         "pin constraint no-drop: {CONSTRAINT}\npin identifier legacy-parser: {IDENTIFIER}\n\nMigrate the orders table to the new schema. {REQUIREMENT}"
     );
@@ -270,21 +263,7 @@ fn guard(package: &Package) -> Result<(), Failed> {
     );
     let tight = Pi::new(package, "guard-tight", &server.url())?;
     std::fs::write(tight.project.join("tight.policy"), TIGHT).map_err(|e| e.to_string())?;
-    let init = Command::new(support::CTXGUARD)
-        .args([
-            "init",
-            "pi",
-            "--command",
-            support::CTXGUARD,
-            "--policy",
-            "tight.policy",
-        ])
-        .current_dir(&tight.project)
-        .output()
-        .map_err(|e| format!("ctxguard could not be started: {e}"))?;
-    ensure(init.status.success(), || {
-        format!("ctxguard init pi --policy failed\n{}", said(&init))
-    })?;
+    support::init("pi", &tight.project, None, &["--policy", "tight.policy"])?;
     let run = tight.run(&[&first]);
     let again = tight.run(&["-c", "Go on."]);
     let sessions = tight.sessions();

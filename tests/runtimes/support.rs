@@ -218,3 +218,23 @@ pub fn told_on_stderr(
         format!("the user was not told what the summary lost{}", context())
     })
 }
+
+/// `ctxguard init RUNTIME --command CTXGUARD ARGS…` in `cwd`, with `home`
+/// as `HOME` when given; fails with what it said when it does not succeed.
+pub fn init(runtime: &str, cwd: &Path, home: Option<&Path>, args: &[&str]) -> Result<(), Failed> {
+    let mut command = Command::new(CTXGUARD);
+    command
+        .args(["init", runtime, "--command", CTXGUARD])
+        .args(args)
+        .env_remove("OPENCLAW_STATE_DIR")
+        .current_dir(cwd);
+    if let Some(home) = home {
+        command.env("HOME", home);
+    }
+    let init = command
+        .output()
+        .map_err(|e| format!("ctxguard could not be started: {e}"))?;
+    ensure(init.status.success(), || {
+        format!("ctxguard init {runtime} failed\n{}", said(&init))
+    })
+}
