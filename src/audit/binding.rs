@@ -1490,9 +1490,10 @@ fn cell(line: &str) -> bool {
 /// Codex:"). A brief written for this agent ("the prompt for Claude:")
 /// binds, and is not this.
 static HANDED_OVER: LazyLock<Regex> = LazyLock::new(|| {
-    pattern(
-        r"(?i)\b(i\s+got\s+this\s+(back\s+)?from|here\s+is\s+what|here's\s+what|this\s+is\s+what|(the\s+)?(output|report|response|answer|reply)\s+(from|of)|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?)\s+(the\s+)?(codex|claude|chatgpt|gpt[-\w.]*|gemini|cursor|copilot|devin|aider|windsurf|(an)?other\s+agent)\b[^\n:]{0,80}:",
-    )
+    let agent = r"(the\s+)?(codex|claude|chatgpt|gpt[-\w.]*|gemini|cursor|copilot|devin|aider|windsurf|(an)?other\s+agent)\b";
+    pattern(&format!(
+        r"(?i)\b(i\s+got\s+this\s+(back\s+)?from\s+{agent}|(here\s+is|here's|this\s+is)\s+what\s+{agent}\s+(said|wrote|replied|answered|suggested|returned|produced|reported|came\s+up\s+with|gave\s+me|told\s+me)|(the\s+)?(output|report|response|answer|reply)\s+(from|of)\s+{agent}|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?\s+{agent})[^\n:]{{0,80}}:"
+    ))
 });
 
 /// Who speaks next in a chat copied from a chat app, on a line of its
@@ -2271,6 +2272,10 @@ mod tests {
         // A brief written for this agent is not another agent's.
         assert_eq!(
             why("Here is the prompt for you: never push to main."),
+            [Ok(())]
+        );
+        assert_eq!(
+            why("Here is what Claude should do: never push to main."),
             [Ok(())]
         );
     }

@@ -247,7 +247,9 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
     let mut seen: std::collections::HashSet<(u64, String)> = std::collections::HashSet::new();
     let mut per_line: HashMap<u64, usize> = HashMap::new();
     let mut last_line: Option<u64> = None;
-    let mut last_text: Option<String> = None;
+    // The user's last message, and its line: what a message sent again
+    // supersedes.
+    let mut last_sent: Option<(u64, String)> = None;
     let mut audits = Vec::new();
     for (n, event) in session.events.iter().enumerate() {
         for (m, message) in event.trace.iter().enumerate() {
@@ -268,14 +270,8 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
             // A message that takes back the one before it, or gives a new
             // value for what it set ("make it 50"): what that one asked no
             // longer binds.
-            // So does a message that sends the one before it again
-            // (interrupted, typed again with a word more): the later says it.
             if message.origin == Origin::User
-                && (WITHDRAWS.is_match(&message.text)
-                    || NEW_VALUE.is_match(message.text.trim())
-                    || last_text
-                        .as_ref()
-                        .is_some_and(|last| sent_again(last, &message.text)))
+                && (WITHDRAWS.is_match(&message.text) || NEW_VALUE.is_match(message.text.trim()))
             {
                 if let Some(last) = last_line {
                     for earlier in said.iter_mut().filter(|s| s.line == last) {
@@ -283,10 +279,20 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
                     }
                 }
             }
-            last_line = Some(message.line);
+            // So does the user's message that sends their last one again
+            // (interrupted, typed again with a word more): the later says it.
             if message.origin == Origin::User {
-                last_text = Some(message.text.clone());
+                if let Some((line, _)) = last_sent
+                    .as_ref()
+                    .filter(|(_, text)| sent_again(text, &message.text))
+                {
+                    for earlier in said.iter_mut().filter(|s| s.line == *line) {
+                        earlier.superseded = true;
+                    }
+                }
+                last_sent = Some((message.line, message.text.clone()));
             }
+            last_line = Some(message.line);
             let answering = asked_before(&event.trace[..m]);
             // "yes option 1": a short reply to the choices the agent put
             // makes the option chosen the user's, in the agent's words.
