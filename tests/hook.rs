@@ -1433,6 +1433,81 @@ fn without_post_compact_the_summary_is_checked_once_after_the_compaction() {
     assert_eq!(quiet.stdout, "");
 }
 
+/// A reactive or partial compaction of Claude Code 2.1.x keeps a segment of
+/// the conversation word for word after the summary, and writes that
+/// segment's boundary only after its PostCompact hook has run: PostCompact
+/// judges the summary alone, and the next prompt judges it again with the
+/// segment, once, and tells the user what it keeps after all.
+#[test]
+fn the_next_prompt_corrects_what_a_preserved_segment_kept() {
+    let session_file =
+        std::fs::read_to_string("tests/fixtures/sessions/claude-code.jsonl").expect("fixture");
+    let lines: Vec<&str> = session_file.lines().collect();
+    let summary: Value = serde_json::from_str(lines[22]).expect("the summary record");
+    let summary = summary["message"]["content"].as_str().expect("its text");
+    let run = |preserved: bool| {
+        let session = Session::new();
+        let up_to = |n: usize| {
+            let mut text = lines[..n].join("\n") + "\n";
+            if !preserved {
+                text = text.replace(r#","preservedSegment":{"headUuid":"u-0017","anchorUuid":"c-0020","tailUuid":"a-0018"}"#, "");
+            }
+            std::fs::write(&session.transcript, text).expect("written");
+        };
+        let prompt = |text: &str| {
+            json!({"session_id": "5e55-0001", "transcript_path": "TRANSCRIPT", "hook_event_name": "UserPromptSubmit", "prompt": text}).to_string()
+        };
+        // What the user typed, each prompt as it was submitted.
+        for line in [3, 11, 18, 20] {
+            let record: Value = serde_json::from_str(lines[line - 1]).expect("a prompt");
+            let typed = match &record["message"]["content"] {
+                Value::String(text) => text.clone(),
+                parts => parts[0]["text"].as_str().expect("its text").to_owned(),
+            };
+            up_to(line);
+            let submitted = session.hook("UserPromptSubmit", &prompt(&typed), &[]);
+            assert_eq!(submitted.status, 0);
+        }
+        up_to(21);
+        assert_eq!(session.fixture("PreCompact-auto").status, 0);
+        // The boundary is not written yet: the summary alone loses the rule.
+        let post = json!({"session_id": "5e55-0001", "transcript_path": "TRANSCRIPT", "hook_event_name": "PostCompact", "trigger": "auto", "compact_summary": summary}).to_string();
+        let checked = session.hook("PostCompact", &post, &[]);
+        assert!(
+            checked
+                .stderr
+                .contains("lost     [constraint] Never push to main.")
+                && checked
+                    .stderr
+                    .contains("altered  [value] https://api.example.com/v2"),
+            "{}",
+            checked.stderr
+        );
+        up_to(23);
+        let checks = || {
+            std::fs::read_to_string(session.ledger_dir().join("5e55-0001.jsonl"))
+                .expect("ledger")
+                .lines()
+                .filter(|l| l.contains(r#""event":"verified""#))
+                .count()
+        };
+        let next = session.hook("UserPromptSubmit", &prompt("Run the tests."), &[]);
+        assert_eq!(next.status, 0, "{}", next.stderr);
+        assert_eq!(checks(), 2, "judged again once the boundary is written");
+        let again = session.hook("UserPromptSubmit", &prompt("Open the pull request."), &[]);
+        assert_eq!(again.stdout, "", "once");
+        assert_eq!(checks(), 2);
+        next.stdout
+    };
+    let told: Value = serde_json::from_str(&run(true)).expect("JSON");
+    assert_eq!(
+        told["systemMessage"],
+        "ctxguard: of the 6 commitments the last compaction summary was reported to lose or alter, Claude Code kept 1 word for word in the messages it preserved after the summary; 5 still lost or altered: ctxguard ledger list --session 5e55-0001\n  kept     [constraint] Never push to main."
+    );
+    // A compaction that preserved nothing: judged again, nothing to say.
+    assert_eq!(run(false), "");
+}
+
 /// Codex's hooks, with the payloads and the rollout the real Codex 0.171
 /// gave and wrote (`tests/runtimes`): PostCompact carries no summary, so it
 /// is read from the rollout; a message for the user is a JSON

@@ -68,6 +68,7 @@ pub(super) fn record_check(
     summary: &str,
     judged: &[Judged],
     invented: &[audit::Invented],
+    carried: bool,
     problems: &mut Vec<Diagnostic>,
 ) -> Check {
     let ids = |outcome: Kept| {
@@ -88,6 +89,7 @@ pub(super) fn record_check(
             .iter()
             .map(|i| super::ledger::hash(&i.text))
             .collect(),
+        carried,
     };
     if let Err(error) = ledger.append(vec![Entry::Verified(check.clone())]) {
         problems.push(match error {
@@ -132,6 +134,7 @@ pub(super) fn check_summary(
         &summary.text,
         &judged,
         &invented,
+        true,
         problems,
     );
     let harmed = !check.lost.is_empty() || !check.altered.is_empty() || !invented.is_empty();
@@ -141,4 +144,58 @@ pub(super) fn check_summary(
             .to_owned()
     });
     (check, told)
+}
+
+/// Whether the last check found harm that the messages the runtime kept
+/// beside the summary, unread then, could undo: Claude Code writes a
+/// reactive or partial compaction's preserved messages to the transcript
+/// only after its PostCompact hook has judged the summary alone.
+pub(super) fn undone(state: &State) -> bool {
+    state
+        .check
+        .as_ref()
+        .is_some_and(|c| !c.carried && (!c.lost.is_empty() || !c.altered.is_empty()))
+}
+
+/// The last compaction judged again as the transcript holds it now, its
+/// summary with the messages the compaction preserved word for word,
+/// once the transcript holds that summary (after the lines PreCompact
+/// saw); the check is recorded again, so this is done once. What the
+/// first check reported lost or altered and the preserved messages keep
+/// is said to the user (`None`: nothing to correct).
+pub(super) fn recheck(
+    ledger: &Ledger,
+    state: &State,
+    transcript: &Current,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let first = state.check.as_ref().filter(|_| undone(state))?;
+    let snapshot = state.snapshot.as_ref()?;
+    let summary = transcript
+        .summary
+        .as_ref()
+        .filter(|s| s.line > snapshot.transcript_lines.unwrap_or(0))?;
+    let (judged, invented) = judge(&summary.text, &summary.carried, state, state.check_line);
+    record_check(
+        ledger,
+        first.trigger.clone(),
+        &summary.text,
+        &judged,
+        &invented,
+        true,
+        problems,
+    );
+    let harmed: Vec<&String> = first.lost.iter().chain(&first.altered).collect();
+    let kept: Vec<&Judged> = judged
+        .iter()
+        .filter(|j| matches!(j.outcome, Kept::Verbatim | Kept::Paraphrased))
+        .filter(|j| harmed.contains(&&j.commitment.id))
+        .collect();
+    (!kept.is_empty()).then(|| {
+        let still = judged
+            .iter()
+            .filter(|j| matches!(j.outcome, Kept::Lost | Kept::Altered))
+            .count();
+        super::told::corrected(&kept, harmed.len(), still, &ledger.session)
+    })
 }

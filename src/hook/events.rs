@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
-use super::check::{check_summary, judge, pending, record_check, unchecked};
+use super::check::{check_summary, judge, pending, recheck, record_check, unchecked, undone};
 use super::ledger::{Commitment, Entry, Ledger, Snapshot, Source, State};
 use super::payload::Payload;
 use super::reinject::{instructions, reinject, HEAD as REINJECTION_HEAD};
@@ -149,19 +149,20 @@ fn prompt(
     let (commitments, typed) = typed(policy, prompt, &source);
     let (recorded, state) = record(ledger, commitments, Said::Now, problems)?;
     // The last compaction's summary, when SessionStart could not check it
-    // (the client writes it to the transcript after that hook runs).
-    let told = if guard.check_summary && pending(&state) {
-        let transcript = payload
-            .transcript_path
-            .as_ref()
-            .and_then(|path| read_transcript(guard.runtime, path, access));
-        transcript
-            .as_ref()
-            .and_then(|t| unchecked(&state, t))
-            .and_then(|summary| check_summary(ledger, &state, summary, problems).1)
-    } else {
-        None
-    };
+    // (the client writes it to the transcript after that hook runs); or,
+    // once, judged again with the messages it preserved, which Claude Code
+    // writes after PostCompact judged the summary alone.
+    let first = guard.check_summary && pending(&state);
+    let again = guard.runtime == HookRuntime::ClaudeCode && undone(&state);
+    let transcript = (first || again)
+        .then(|| payload.transcript_path.as_ref())
+        .flatten()
+        .and_then(|path| read_transcript(guard.runtime, path, access));
+    let told = transcript.as_ref().and_then(|t| match first {
+        true => unchecked(&state, t)
+            .and_then(|summary| check_summary(ledger, &state, summary, problems).1),
+        false => recheck(ledger, &state, t, problems),
+    });
     Ok(Outcome::Recorded {
         recorded,
         unknown: typed
@@ -537,12 +538,12 @@ fn post_compact(
         .as_ref()
         .filter(|_| guard.runtime != HookRuntime::ClaudeCode || payload.compact_summary.is_none())
         .and_then(|path| read_transcript(guard.runtime, path, access));
-    let (summary, carried) = match (
+    let (summary, carried, read) = match (
         from_file.as_ref().and_then(|t| unchecked(&state, t)),
         payload.compact_summary.as_deref(),
     ) {
-        (Some(found), _) => (found.text.as_str(), found.carried.as_slice()),
-        (None, Some(summary)) if guard.runtime != HookRuntime::Codex => (summary, &[][..]),
+        (Some(found), _) => (found.text.as_str(), found.carried.as_slice(), true),
+        (None, Some(summary)) if guard.runtime != HookRuntime::Codex => (summary, &[][..], false),
         _ => return Ok(Outcome::Quiet),
     };
     // Nothing is typed between a compaction and its PostCompact hook.
@@ -553,6 +554,7 @@ fn post_compact(
         summary,
         &judged,
         &invented,
+        read,
         problems,
     );
     Ok(Outcome::Verified { judged, invented })

@@ -191,6 +191,12 @@ pub struct Check {
     /// Hashes of the sentences it presents as the user's without support.
     #[serde(default)]
     pub invented: Vec<String>,
+    /// Whether the messages the runtime kept word for word beside the
+    /// summary were judged with it. Claude Code writes a reactive or
+    /// partial compaction's preserved messages only after its PostCompact
+    /// hook, which judges the summary alone: the next prompt judges again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub carried: bool,
 }
 
 /// `sha256:` and the hex digest of `text`.
@@ -284,6 +290,8 @@ pub struct State {
     /// The `verified` record of the last compaction, when its summary was
     /// checked.
     pub check: Option<Check>,
+    /// Its line in the ledger: what was recorded after it was not judged.
+    pub check_line: u64,
     /// How many records were read.
     pub records: usize,
     /// Lines skipped (`ledger-record`).
@@ -378,7 +386,10 @@ impl State {
                 self.snapshot_line = line;
                 self.check = None;
             }
-            Entry::Verified(check) => self.check = Some(check),
+            Entry::Verified(check) => {
+                self.check = Some(check);
+                self.check_line = line;
+            }
         }
     }
 

@@ -134,7 +134,7 @@ pub(super) fn before_model(
     let mut told = None;
     if check.as_ref().is_none_or(|c| c.summary != hash(summary)) {
         let (judged, invented) = judge(summary, &carried, &state, u64::MAX);
-        let done = record_check(ledger, None, summary, &judged, &invented, problems);
+        let done = record_check(ledger, None, summary, &judged, &invented, true, problems);
         if !done.lost.is_empty() || !done.altered.is_empty() || !invented.is_empty() {
             let said = check_told(&judged, &invented, &ledger.session, Then::GivenBack);
             told = Some(said.trim_end().to_owned());

@@ -78,6 +78,29 @@ pub fn check_told(judged: &[Judged], invented: &[Invented], session: &str, then:
     text
 }
 
+/// What the user is told when the messages a compaction preserved keep
+/// `kept` of the `harmed` commitments its summary was reported to lose or
+/// alter; `still` remain lost or altered.
+pub fn corrected(kept: &[&Judged], harmed: usize, still: usize, session: &str) -> String {
+    let mut text = format!(
+        "ctxguard: of the {harmed} commitment{} the last compaction summary was reported to lose or alter, Claude Code kept {} word for word in the messages it preserved after the summary; {}\n",
+        if harmed == 1 { "" } else { "s" },
+        kept.len(),
+        match still {
+            0 => "none is lost".to_owned(),
+            n => format!("{n} still lost or altered: ctxguard ledger list --session {session}"),
+        },
+    );
+    for j in kept.iter().take(LISTED) {
+        let c = &j.commitment;
+        text.push_str(&format!("  kept     [{}] {}\n", c.kind, one_line(&c.text)));
+    }
+    if kept.len() > LISTED {
+        text.push_str(&format!("  … and {} more\n", kept.len() - LISTED));
+    }
+    text.trim_end().to_owned()
+}
+
 /// One line of a commitment: its first line, at most [`SHOWN`] characters,
 /// control characters escaped.
 pub fn one_line(text: &str) -> String {

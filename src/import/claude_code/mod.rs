@@ -214,7 +214,16 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
     let mut problems = Vec::new();
     let records = records::lines(file, &mut problems);
     let index = Index::new(&records);
-    let relink = caveat_relinks(&records, &index);
+    let mut relink = caveat_relinks(&records, &index);
+    // Every boundary is written: each preserved segment's head is relinked
+    // to its anchor, as the client does on load.
+    for record in &records {
+        let segment = record.value.pointer("/compactMetadata/preservedSegment");
+        let uuid = |name: &str| segment.and_then(|s| s.get(name)).and_then(Value::as_str);
+        if let (Some(head), Some(anchor)) = (uuid("headUuid"), uuid("anchorUuid")) {
+            relink.insert(head, anchor);
+        }
+    }
     let carried = HashSet::new();
     let session = Session {
         records: &records,
@@ -236,16 +245,19 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
             .find_map(|r| r.str("/version").map(str::to_owned)),
         lines: file.text().lines().count() as u64,
         given_back: given_back(&records),
-        summary: last_summary(&records),
+        summary: last_summary(&session),
     }
 }
 
 /// The summary record after the last compaction boundary (the summary
-/// itself where 1.0 wrote no boundary).
-fn last_summary(records: &[Record]) -> Option<LastSummary> {
-    let b = records.iter().rposition(|r| {
-        r.str("/subtype") == Some("compact_boundary") || r.flag("/isCompactSummary")
-    })?;
+/// itself where 1.0 wrote no boundary), with the messages the boundary
+/// preserved word for word after it (2.1.x reactive and partial
+/// compactions).
+fn last_summary(session: &Session<'_>) -> Option<LastSummary> {
+    let records = session.records;
+    let b = records
+        .iter()
+        .rposition(|r| r.str("/subtype") == Some("compact_boundary") || lone_summary(r))?;
     let at = (b..records.len()).find(|&i| records[i].flag("/isCompactSummary"))?;
     Some(LastSummary {
         text: records::text_of(
@@ -258,7 +270,17 @@ fn last_summary(records: &[Record]) -> Option<LastSummary> {
             .str("/compactMetadata/trigger")
             .map(str::to_owned),
         line: records[at].line,
-        carried: Vec::new(),
+        carried: {
+            let (_, preserved) =
+                session.preserved(records[b].value.pointer("/compactMetadata"), &[]);
+            let mut segment: Vec<usize> = preserved.into_iter().filter(|&i| i < b).collect();
+            segment.sort_unstable();
+            session
+                .messages(&segment, b)
+                .into_iter()
+                .map(|m| (m.text, m.origin != Origin::Tool))
+                .collect()
+        },
     })
 }
 
