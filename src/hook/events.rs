@@ -155,7 +155,7 @@ fn prompt(
     let first = guard.check_summary && pending(&state);
     let again = guard.runtime == HookRuntime::ClaudeCode && undone(&state);
     let transcript = (first || again)
-        .then(|| payload.transcript_path.as_ref())
+        .then_some(payload.transcript_path.as_ref())
         .flatten()
         .and_then(|path| read_transcript(guard.runtime, path, access));
     let told = transcript.as_ref().and_then(|t| match first {
