@@ -547,3 +547,30 @@ fn the_real_runtime_configs() {
         }
     }
 }
+
+/// OpenClaw 2026.9.6 refuses a config that names a compaction key it does
+/// not know, and so every key earlier releases read and it retired: each
+/// is an error, with what `openclaw doctor --fix` does about it; `custom`
+/// is no identifier policy any more. (`tests/runtimes` runs OpenClaw's own
+/// validation on the same file.)
+#[test]
+fn openclaw_keys_it_retired_are_refused_with_what_its_doctor_does() {
+    let output = check_in(Path::new("tests/fixtures/openclaw-retired"), &["."]);
+    assert_eq!(output.status, 1, "{}", output.stdout);
+    let expected: BTreeMap<String, usize> = [("invalid-config", 1), ("unknown-config-key", 4)]
+        .iter()
+        .map(|(c, n)| (c.to_string(), *n))
+        .collect();
+    assert_eq!(codes(&output), expected, "{}", output.stdout);
+    let text = output.stdout.replace("\n  │ ", " ").replace("\n  ", " ");
+    for said in [
+        "OpenClaw has no setting `compaction.truncateAfterCompaction`",
+        "OpenClaw retired it: `openclaw doctor --fix` removes it",
+        "OpenClaw retired custom identifier instructions",
+        "OpenClaw retired custom compaction instructions",
+        "`openclaw config validate` names every key OpenClaw refuses",
+        "`compaction.identifierPolicy` must be `\"strict\"` or `\"off\"`, not `custom`",
+    ] {
+        assert!(text.contains(said), "{said:?} in:\n{}", output.stdout);
+    }
+}

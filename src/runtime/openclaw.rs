@@ -1,27 +1,37 @@
-//! OpenClaw `openclaw.json` (JSON5; RUNTIMES §6.4):
-//! `agents.defaults.compaction`: identifier retention, the quality guard,
-//! truncation after compaction, what is kept verbatim.
+//! OpenClaw `openclaw.json` (JSON5), as OpenClaw 2026.9.6 validates it
+//! (`openclaw config validate`): `agents.defaults.compaction`, identifier
+//! retention, the quality guard, what is kept verbatim.
 
 use super::Context;
 use crate::diagnostics::codes::runtime as codes;
 
+/// The keys of `agents.defaults.compaction`. OpenClaw's schema for the
+/// section is strict: a config that names any other is not loaded.
 const KEYS: &[&str] = &[
+    "enabled",
     "mode",
-    "timeoutSeconds",
-    "reserveTokensFloor",
+    "provider",
+    "thinkingLevel",
+    "keepRecentTokens",
     "identifierPolicy",
-    "identifierInstructions",
+    "recentTurnsPreserve",
+    "qualityGuard",
+    "midTurnPrecheck",
+    "postIndexSync",
     "postCompactionSections",
     "model",
+    "timeoutSeconds",
     "memoryFlush",
-    "qualityGuard",
-    "provider",
-    "keepRecentTokens",
-    "truncateAfterCompaction",
     "maxActiveTranscriptBytes",
     "notifyUser",
-    "notifyOnStart",
-    "notifyOnStartText",
+];
+
+/// Keys earlier releases read, which `openclaw doctor --fix` removes, and
+/// what took their place.
+const RETIRED: &[(&str, &str)] = &[
+    ("truncateAfterCompaction", "OpenClaw retired it: `openclaw doctor --fix` removes it"),
+    ("identifierInstructions", "OpenClaw retired custom identifier instructions: `openclaw doctor --fix` removes them and sets `identifierPolicy` to `\"strict\"`, which keeps every opaque identifier"),
+    ("customInstructions", "OpenClaw retired custom compaction instructions: `openclaw doctor --fix` removes them; ctxguard's plugin (`ctxguard init openclaw`) gives the commitments back after each compaction"),
 ];
 
 pub(super) fn check(cx: &mut Context<'_>) {
@@ -43,23 +53,39 @@ pub(super) fn check(cx: &mut Context<'_>) {
     let Some(compaction) = cx.root.at(&["agents", "defaults", "compaction"]) else {
         return;
     };
-    cx.unknown_keys(compaction, KEYS, "OpenClaw", "compaction.");
+    for entry in compaction.entries() {
+        if KEYS.contains(&entry.key.as_str()) {
+            continue;
+        }
+        let key = format!("compaction.{}", entry.key);
+        let help = match RETIRED.iter().find(|(retired, _)| *retired == entry.key) {
+            Some((_, why)) => (*why).to_owned(),
+            None => match super::suggest(&entry.key, KEYS) {
+                Some(known) => format!("did you mean `compaction.{known}`?"),
+                None => "remove it: `openclaw config validate` names every key OpenClaw refuses"
+                    .to_owned(),
+            },
+        };
+        let d = codes::refused_key(cx.file, entry.key_span.clone(), &key, "OpenClaw", &help);
+        cx.push(d);
+    }
     if let Some(policy) = compaction.get("identifierPolicy") {
         match cx.string(policy, "compaction.identifierPolicy") {
             Some("off") => {
                 let d = codes::weakened(cx.file, policy.span.clone(), "`identifierPolicy: \"off\"` lets compaction rewrite identifiers: paths, ids and hashes are paraphrased", "leave `identifierPolicy` at `\"strict\"`");
                 cx.push(d);
             }
-            Some("custom")
-                if compaction
-                    .get("identifierInstructions")
-                    .and_then(|i| i.as_str())
-                    .is_none_or(|i| i.trim().is_empty()) =>
-            {
-                let d = codes::weakened(cx.file, policy.span.clone(), "`identifierPolicy: \"custom\"` with no `identifierInstructions`: nothing says which identifiers to keep", "give `identifierInstructions`, or use `\"strict\"`");
-                cx.push(d);
+            Some("strict") | None => {}
+            // `custom` was retired: `openclaw doctor --fix` makes it `strict`.
+            Some(other) => {
+                let found = format!("`{}`", crate::source::escaped(other, 40, "…", |_| false));
+                cx.invalid(
+                    policy,
+                    "compaction.identifierPolicy",
+                    "`\"strict\"` or `\"off\"`",
+                    &found,
+                );
             }
-            _ => {}
         }
     }
     if let Some(enabled) = compaction.at(&["qualityGuard", "enabled"]) {
@@ -70,12 +96,6 @@ pub(super) fn check(cx: &mut Context<'_>) {
                 "`qualityGuard.enabled: false` skips the check of safeguard summaries",
                 "leave the quality guard on",
             );
-            cx.push(d);
-        }
-    }
-    if let Some(truncate) = compaction.get("truncateAfterCompaction") {
-        if cx.boolean(truncate, "compaction.truncateAfterCompaction") == Some(true) {
-            let d = codes::truncating(cx.file, truncate.span.clone(), "`truncateAfterCompaction: true` drops the transcript after compaction with no guard", false);
             cx.push(d);
         }
     }

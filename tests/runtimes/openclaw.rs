@@ -18,7 +18,7 @@ use crate::server::anthropic::Anthropic;
 use crate::server::{Kind, Script, Server, Turn};
 use crate::support::{self, ensure, said};
 
-pub const SCENARIOS: &[(&str, crate::Scenario)] = &[("guard", guard)];
+pub const SCENARIOS: &[(&str, crate::Scenario)] = &[("guard", guard), ("configs", configs)];
 
 const CONSTRAINT: &str = "Do not drop columns.";
 const IDENTIFIER: &str = "src/legacy/parser_v2.py";
@@ -155,5 +155,96 @@ fn guard(package: &Package) -> Result<(), Failed> {
         format!("the last turn does not carry the summary{}", context())
     })?;
     support::given_back_once(&after, &[CONSTRAINT, IDENTIFIER, REQUIREMENT], &context)?;
+    Ok(())
+}
+
+/// `ctxguard check` against OpenClaw's own validation of the same file
+/// (`openclaw config validate --json`), for every OpenClaw config fixture
+/// and the keys earlier releases read: OpenClaw refuses a file exactly when
+/// `check` reports an error that says the runtime cannot load it
+/// (`invalid-config`, `unknown-config-key`), and each key or value it
+/// names is one `check` names.
+fn configs(package: &Package) -> Result<(), Failed> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir("tests/fixtures/configs/openclaw")
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .map(|case| case.path().join("openclaw.json"))
+        .collect();
+    files.push(PathBuf::from(
+        "tests/fixtures/openclaw-retired/openclaw.json",
+    ));
+    files.sort();
+    let dir = support::workdir(&format!("openclaw-{}-configs", package.version));
+    for (n, file) in files.iter().enumerate() {
+        let home = dir.join(n.to_string());
+        let state = home.join(".openclaw");
+        std::fs::create_dir_all(&state).map_err(|e| e.to_string())?;
+        std::fs::copy(file, state.join("openclaw.json")).map_err(|e| e.to_string())?;
+        let mut command = Command::new(package.command());
+        command
+            .env_clear()
+            .env("PATH", package.path())
+            .env("HOME", &home)
+            .args(["config", "validate", "--json"]);
+        let output = output_within(command, Duration::from_secs(120));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let verdict: serde_json::Value = stdout
+            .find('{')
+            .and_then(|at| serde_json::from_str(&stdout[at..]).ok())
+            .ok_or_else(|| format!("{}: no JSON verdict\n{}", file.display(), said(&output)))?;
+        let valid = verdict["valid"].as_bool() == Some(true);
+        let checked = support::ctxguard(&state, &["check", "--format", "json", "."]);
+        let report: serde_json::Value = serde_json::from_slice(&checked.stdout)
+            .map_err(|e| format!("{}: {e}\n{}", file.display(), said(&checked)))?;
+        let refusals: Vec<String> = report["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| {
+                d["severity"] == "error"
+                    && matches!(
+                        d["code"].as_str(),
+                        Some("invalid-config" | "unknown-config-key")
+                    )
+            })
+            .filter_map(|d| d["message"].as_str().map(str::to_owned))
+            .collect();
+        ensure(valid == refusals.is_empty(), || {
+            format!(
+                "{}: OpenClaw says valid={valid}, ctxguard refuses {refusals:#?}\n{verdict:#}",
+                file.display()
+            )
+        })?;
+        // Each key or value OpenClaw names is one ctxguard names.
+        for issue in verdict["issues"].as_array().into_iter().flatten() {
+            let message = issue["message"].as_str().unwrap_or("");
+            let path = issue["path"].as_str().unwrap_or("");
+            // ctxguard names a key from `compaction.`; `Unrecognized keys:
+            // "a", "b"` names every quoted key of the issue's path, else the
+            // path is the key.
+            let at = path.strip_prefix("agents.defaults.").unwrap_or(path);
+            let named: Vec<String> = match message.strip_prefix("Unrecognized key") {
+                Some(keys) => keys
+                    .split('"')
+                    .skip(1)
+                    .step_by(2)
+                    .map(|name| format!("{at}.{name}"))
+                    .collect(),
+                None => vec![at.to_owned()],
+            };
+            ensure(!named.is_empty(), || {
+                format!("{}: {message}", file.display())
+            })?;
+            for name in named {
+                let key = format!("`{name}`");
+                ensure(refusals.iter().any(|r| r.contains(&key)), || {
+                    format!(
+                        "{}: OpenClaw names {key} ({message}); ctxguard: {refusals:#?}",
+                        file.display()
+                    )
+                })?;
+            }
+        }
+    }
     Ok(())
 }

@@ -105,6 +105,25 @@ pub(crate) fn unknown_key(
     .help(format!("did you mean `{suggestion}`?"))
 }
 
+/// `key` at `span` is one `runtime` refuses to load a config with (its
+/// section is strict); `help` says what to do.
+pub(crate) fn refused_key(
+    file: &Arc<SourceFile>,
+    span: Span,
+    key: &str,
+    runtime: &str,
+    help: &str,
+) -> Diagnostic {
+    let key: &str = &echo(key);
+    Diagnostic::new(
+        Code::UnknownConfigKey,
+        format!("{runtime} has no setting `{key}`, and refuses to load a config that names one it does not know"),
+    )
+    .severity(Severity::Error)
+    .label(file, span, "unknown key")
+    .help(help.to_owned())
+}
+
 // `unguarded-compaction`
 
 pub(crate) const UNGUARDED_COMPACTION: Explanation = Explanation {
@@ -316,7 +335,7 @@ pub(crate) fn unsupported_type(
 pub(crate) const TRUNCATING_COMPACTOR: Explanation = Explanation {
     code: Code::TruncatingCompactor,
     summary: "the runtime drops context without summarizing or re-injecting it",
-    details: "The policy's `on over-budget escalate` says that when the budget cannot be met, a person decides; a compactor that forgets the oldest events (OpenHands `recent`, `amortized`), a pipeline that ends in one, or truncation after compaction (OpenClaw `truncateAfterCompaction`) drops commitments silently instead. Masking old tool output (OpenHands `observation_masking`, SWE-agent `last_n_observations`) only loses narrative: a warning.",
+    details: "The policy's `on over-budget escalate` says that when the budget cannot be met, a person decides; a compactor that forgets the oldest events (OpenHands `recent`, `amortized`), or a pipeline that ends in one, drops commitments silently instead. Masking old tool output (OpenHands `observation_masking`, SWE-agent `last_n_observations`) only loses narrative: a warning.",
     example: &[(
         "config.toml",
         "[core]\nworkspace_base = \"./workspace\"\n\n[condenser]\ntype = \"recent\"\nkeep_first = 1\nmax_events = 100\n",
@@ -376,13 +395,13 @@ pub(crate) fn window(file: &Arc<SourceFile>, span: Span, why: &str, help: &str) 
 pub(crate) const WEAKENED_IDENTIFIER_POLICY: Explanation = Explanation {
     code: Code::WeakenedIdentifierPolicy,
     summary: "the runtime is told not to keep identifiers through compaction, or not to check its summaries",
-    details: "OpenClaw keeps opaque identifiers (paths, ids, hashes) through compaction by default (`identifierPolicy: \"strict\"`) and checks safeguard summaries (`qualityGuard`). Turning either off, or choosing `custom` without saying what to keep, is how `src/legacy/parser_v2.py` becomes `parser.py`.",
+    details: "OpenClaw keeps opaque identifiers (paths, ids, hashes) through compaction by default (`identifierPolicy: \"strict\"`) and checks safeguard summaries (`qualityGuard`). Turning either off is how `src/legacy/parser_v2.py` becomes `parser.py`.",
     example: &[(
         "openclaw.json",
         "{\n  // the gateway's settings\n  agents: {\n    defaults: {\n      compaction: { identifierPolicy: 'off' },\n    },\n  },\n}\n",
     )],
     run: "check openclaw.json",
-    fix: "Leave `identifierPolicy` at `strict` (or give `identifierInstructions` with `custom`) and `qualityGuard.enabled` at `true`.",
+    fix: "Leave `identifierPolicy` at `strict` and `qualityGuard.enabled` at `true`.",
 };
 
 /// The setting at `span` weakens identifier retention: `what`.
