@@ -82,7 +82,10 @@ fn main() {
     let events: Vec<(&str, String)> = vec![
         ("UserPromptSubmit", String::new()),
         ("PostToolUse", json!({"session_id": "bench", "tool_name": "AskUserQuestion", "tool_response": {"answers": {"Which key?": "uuid"}}}).to_string()),
-        ("PreCompact", json!({"session_id": "bench", "transcript_path": t, "trigger": "auto", "custom_instructions": ""}).to_string()),
+        // A session's first compaction reads the whole transcript; a later
+        // one, what was written since the one before.
+        ("PreCompact (first)", json!({"session_id": "bench", "transcript_path": t, "trigger": "auto", "custom_instructions": ""}).to_string()),
+        ("PreCompact (later)", json!({"session_id": "bench", "transcript_path": t, "trigger": "auto", "custom_instructions": ""}).to_string()),
         ("PostCompact", json!({"session_id": "bench", "trigger": "auto", "compact_summary": summary}).to_string()),
         ("SessionStart", json!({"session_id": "bench", "source": "compact"}).to_string()),
     ];
@@ -95,9 +98,15 @@ fn main() {
         "{:18} {:>9} {:>9} {:>9}",
         "event", "p50 ms", "p99 ms", "max ms"
     );
-    for (event, payload) in events {
+    // The ledger as written, for the runs that start from it.
+    let pristine = std::fs::read(&ledger.path).expect("the ledger reads");
+    for (label, payload) in events {
+        let event = label.split(' ').next().unwrap_or(label);
         let mut times: Vec<f64> = (0..runs)
             .map(|n| {
+                if label.ends_with("(first)") {
+                    std::fs::write(&ledger.path, &pristine).expect("the ledger restored");
+                }
                 let payload = if event == "UserPromptSubmit" {
                     json!({"session_id": "bench", "prompt": format!("pin value port-{n}: 54{n:02}\nPlease keep going. Never drop the users table.")}).to_string()
                 } else {
@@ -137,7 +146,7 @@ fn main() {
         let at =
             |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1];
         println!(
-            "{event:18} {:>9.1} {:>9.1} {:>9.1}",
+            "{label:18} {:>9.1} {:>9.1} {:>9.1}",
             at(0.5),
             at(0.99),
             times[times.len() - 1]

@@ -1433,6 +1433,60 @@ fn without_post_compact_the_summary_is_checked_once_after_the_compaction() {
     assert_eq!(quiet.stdout, "");
 }
 
+/// PreCompact brings the ledger level with the transcript: a later
+/// compaction of the same transcript reads only what was written after the
+/// lines the one before read (those are in the ledger already), so each
+/// compaction costs what was said since; another transcript is read whole.
+#[test]
+fn a_later_compaction_catches_up_only_what_came_after_the_last() {
+    let record = |n: usize, text: &str| {
+        let parent = if n == 1 {
+            Value::Null
+        } else {
+            json!(format!("a{}", n - 1))
+        };
+        format!(
+            "{}\n{}\n",
+            json!({"parentUuid": parent, "isSidechain": false, "sessionId": "5e55-0001", "version": "2.1.226", "type": "user", "uuid": format!("u{n}"), "message": {"role": "user", "content": text}}),
+            json!({"parentUuid": format!("u{n}"), "isSidechain": false, "sessionId": "5e55-0001", "version": "2.1.226", "type": "assistant", "uuid": format!("a{n}"), "message": {"id": format!("m{n}"), "role": "assistant", "content": [{"type": "text", "text": "Done."}]}}),
+        )
+    };
+    let session = Session::new();
+    let texts = || -> Vec<String> {
+        session
+            .commitments()
+            .iter()
+            .map(|c| c["text"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    std::fs::write(
+        &session.transcript,
+        record(1, "Never use tabs in the Makefile."),
+    )
+    .expect("written");
+    assert_eq!(session.fixture("PreCompact-auto").status, 0);
+    assert_eq!(texts(), ["Never use tabs in the Makefile."]);
+    // The first line rewritten (what was read is not read again), and a
+    // new prompt after it.
+    let text = record(1, "Never use spaces in the Makefile.")
+        + &record(2, "Always run the linter before a commit.");
+    std::fs::write(&session.transcript, text).expect("written");
+    assert_eq!(session.fixture("PreCompact-auto").status, 0);
+    assert_eq!(
+        texts(),
+        [
+            "Never use tabs in the Makefile.",
+            "Always run the linter before a commit."
+        ]
+    );
+    // Another transcript (a resumed session's file) is read whole.
+    let other = session.dir.path().join("other.jsonl");
+    std::fs::copy(&session.transcript, &other).expect("copied");
+    let payload = json!({"session_id": "5e55-0001", "transcript_path": other, "hook_event_name": "PreCompact", "trigger": "auto"}).to_string();
+    assert_eq!(session.hook("PreCompact", &payload, &[]).status, 0);
+    assert!(texts().contains(&"Never use spaces in the Makefile.".to_owned()));
+}
+
 /// A reactive or partial compaction of Claude Code 2.1.x keeps a segment of
 /// the conversation word for word after the summary, and writes that
 /// segment's boundary only after its PostCompact hook has run: PostCompact

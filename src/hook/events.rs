@@ -231,7 +231,17 @@ fn record(
     said: Said,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<(Vec<Commitment>, State), super::ledger::LedgerError> {
-    let mut state = read(ledger, problems)?;
+    let state = read(ledger, problems)?;
+    record_in(ledger, state, commitments, said)
+}
+
+/// [`record`] into the ledger as `state` read it.
+fn record_in(
+    ledger: &Ledger,
+    mut state: State,
+    commitments: Vec<Commitment>,
+    said: Said,
+) -> Result<(Vec<Commitment>, State), super::ledger::LedgerError> {
     let active: HashSet<(&str, &str, &str)> = state
         .active()
         .map(|a| {
@@ -366,6 +376,7 @@ fn pre_compact(
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
     let policy = policy.get()?;
+    let state = read(ledger, problems)?;
     let mut caught_up = Vec::new();
     let mut version = None;
     let mut transcript_lines = None;
@@ -374,10 +385,22 @@ fn pre_compact(
         if let Some(now) = read_transcript(guard.runtime, path, access) {
             version = now.version;
             transcript_lines = Some(now.lines);
-            caught_up = from_transcript(policy, path, &now.messages);
+            // What the last compaction's PreCompact read of this same
+            // transcript is in the ledger already: only what came after
+            // it is read again, so a session's compactions cost what was
+            // said between them, not the whole session each time.
+            let seen = state
+                .snapshot
+                .as_ref()
+                .filter(|s| s.transcript.as_deref() == Some(path.as_str()))
+                .and_then(|s| s.transcript_lines)
+                .filter(|&seen| seen <= now.lines)
+                .unwrap_or(0);
+            let since: Vec<_> = now.messages.into_iter().filter(|m| m.line > seen).collect();
+            caught_up = from_transcript(policy, path, &since);
         }
     }
-    let (caught_up, state) = record(ledger, caught_up, Said::Before, problems)?;
+    let (caught_up, state) = record_in(ledger, state, caught_up, Said::Before)?;
     let (verdict, tokens, budget, reason) = fits(policy, &state, &ledger.name());
     let blocked = verdict == Verdict::Escalate;
     // Whether the runtime honours the refusal: by the version the
