@@ -390,7 +390,31 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if pasted(text) || code(text) || message.in_pasted_output(unit.range.start, text) {
         return Err(NotBinding::Pasted);
     }
+    if blank_field(text) {
+        return Err(NotBinding::Pasted);
+    }
     words_bind(unit, &simplified(text), message, answering)
+}
+
+/// A field of a form still to be filled in, handed over as a template:
+/// its value is a placeholder or an example ("总件数：xx件", "尺寸规格：如：
+/// 35*30*20cm", "Name: ____", "Date: <today>"). It says what to ask for,
+/// not what the user wants.
+fn blank_field(text: &str) -> bool {
+    static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(
+            r"(?i)(^|[^a-z])x{2,4}([^a-z]|$)|_{3,}|^\s*(如|例如|比如)\s*[（(：:]|^\s*(e\.g\.|eg[.:]|for example)|^\s*<[^<>]{1,30}>\s*$|^\s*\[[^\[\]]{1,30}\]\s*$",
+        )
+    });
+    FIELD
+        .captures(text.trim_end())
+        .and_then(|field| {
+            let label = field.name("label")?;
+            let value = text.get(label.end()..)?;
+            let value = value.trim_start().strip_prefix([':', '：'])?;
+            Some(PLACEHOLDER.is_match(value))
+        })
+        .unwrap_or(false)
 }
 
 /// Traditional Chinese characters and the simplified ones the word lists

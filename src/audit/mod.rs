@@ -981,6 +981,21 @@ mod tests {
     }
 
     #[test]
+    fn a_template_of_fields_still_to_fill_binds_nothing() {
+        let binds = binds("请按这个模板给我报价：\n✅ 总件数：xx件\n✅ 尺寸规格：如：35*30*20cm\nName: ____\n收货地址：印度，邮编680655\n");
+        assert!(
+            binds
+                .iter()
+                .all(|b| !b.contains("xx") && !b.contains("如：") && !b.contains("____")),
+            "{binds:?}"
+        );
+        assert!(
+            binds.iter().any(|b| b.contains("680655")),
+            "a field filled in still binds: {binds:?}"
+        );
+    }
+
+    #[test]
     fn a_document_starts_at_its_first_heading_not_at_a_list_marked_with_hashes() {
         let filler = "上述是常规流程的操作，但是经常会遇到下面的异常边界情况。".repeat(20);
         let message = format!(

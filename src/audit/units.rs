@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use std::sync::LazyLock;
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use regex::Regex;
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -72,6 +72,7 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
     let mut paragraph: Option<(usize, Vec<Range<usize>>)> = None;
     let mut code: Option<Range<usize>> = None;
     let mut in_code = false;
+    let mut markdown = false;
     let mut block = 0..0;
     let mut in_head = false;
     for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
@@ -131,10 +132,12 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                     None => push(&mut out, text, range, Shape::Heading),
                 }
             }
-            Event::Start(Tag::CodeBlock(_)) => {
+            Event::Start(Tag::CodeBlock(kind)) => {
                 in_code = true;
                 code = None;
                 block = range.clone();
+                markdown =
+                    matches!(&kind, CodeBlockKind::Fenced(info) if written_in_markdown(info));
             }
             Event::Text(_) if in_code => {
                 code = Some(match code.take() {
@@ -145,6 +148,20 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
             Event::End(TagEnd::CodeBlock) => {
                 in_code = false;
                 if let (Some(content), true) = (code.take(), items.is_empty()) {
+                    // A fence that says its text is Markdown holds a
+                    // document the user wrote (a brief, a spec): read as
+                    // Markdown, not as code handed over.
+                    if markdown {
+                        let inner = &text[content.clone()];
+                        for unit in units(inner) {
+                            out.push(Unit {
+                                range: content.start + unit.range.start
+                                    ..content.start + unit.range.end,
+                                shape: unit.shape,
+                            });
+                        }
+                        continue;
+                    }
                     match unclosed(text, block.clone(), content.clone()) {
                         // A fence never closed runs to the end of the
                         // message: the prose after its last blank line is
@@ -174,6 +191,15 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
         }
     }
     out
+}
+
+/// Whether a fence's info string names Markdown (```` ```markdown ````,
+/// `md`).
+fn written_in_markdown(info: &str) -> bool {
+    let language = info.split_whitespace().next().unwrap_or("");
+    ["markdown", "md", "mdx"]
+        .iter()
+        .any(|name| language.eq_ignore_ascii_case(name))
 }
 
 /// Where the prose starts again in a fenced block that is never closed (it
@@ -463,6 +489,19 @@ mod tests {
                 ("| src/a.rs | me |", Shape::Row),
                 ("make check != ok", Shape::Code),
                 ("quoted words", Shape::Quote),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_fence_that_says_markdown_holds_prose_not_code() {
+        assert_eq!(
+            shaped("```markdown\nDo NOT re-design what is decided.\n\n- Keep Supabase for the database\n```\n\n```md\n## Plan\n```\n\n```sh\nmake check\n```\n"),
+            [
+                ("Do NOT re-design what is decided.", Shape::Sentence),
+                ("Keep Supabase for the database", Shape::Item),
+                ("## Plan", Shape::Heading),
+                ("make check", Shape::Code),
             ]
         );
     }
