@@ -119,6 +119,26 @@ fn invented_requirements_are_found() {
     );
 }
 
+/// Claude Code 2.1.x can keep the model's failure as the summary (the
+/// usage limit's notice, in the shape of a real 2.1.15 session): every
+/// commitment is lost, and the report says why.
+#[test]
+fn a_summary_that_is_a_runtime_notice_is_named_so() {
+    let (report, status) = audit_json(&[&format!("{SESSIONS}/claude-code-limit-notice.jsonl")]);
+    assert_eq!(status, 1);
+    assert_eq!(outcome_of(&report, 1, "Do not drop columns."), "lost");
+    let notes = report["events"][0]["notes"].to_string();
+    assert!(
+        notes.contains("the summary is a notice of the runtime's, not a summary (\\\"You've hit your limit · resets 2am (America/Los_Angeles)\\\")"),
+        "{notes}"
+    );
+    // A real summary is no notice.
+    let (report, _) = audit_json(&[&format!("{SESSIONS}/claude-code.jsonl")]);
+    assert!(!report["events"]
+        .to_string()
+        .contains("notice of the runtime"));
+}
+
 #[test]
 fn an_encrypted_summary_cannot_be_audited() {
     let (report, _) = audit_json(&[&format!("{SESSIONS}/codex.jsonl")]);

@@ -12,8 +12,9 @@
 mod user;
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
+use regex::Regex;
 use serde_json::Value;
 
 use super::records::{self, Record};
@@ -284,6 +285,33 @@ fn last_summary(session: &Session<'_>) -> Option<LastSummary> {
     })
 }
 
+/// The notice a summary holds instead of a summary, when the model's call
+/// failed and the client kept its message ("You've hit your limit · resets
+/// 2am", "API Error: …", "Prompt is too long"): between the client's own
+/// opening and closing paragraphs, nothing else.
+fn runtime_notice(summary: &str) -> Option<String> {
+    static NOTICE: LazyLock<Regex> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Regex::new(r"(?i)^(you've hit your (usage )?limit|api error\b|prompt is too long|credit balance is too low|rate limit|overloaded|request timed out|error:)")
+            .expect("the notice pattern compiles")
+    });
+    let core: Vec<&str> = summary
+        .split("\n\n")
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .filter(|p| {
+            !p.starts_with("This session is being continued")
+                && !p.starts_with("If you need specific details")
+                && !p.starts_with("Please continue the conversation")
+        })
+        .collect();
+    match core.as_slice() {
+        [one] if one.chars().count() <= 300 && NOTICE.is_match(one) => Some((*one).to_owned()),
+        _ => None,
+    }
+}
+
 /// The `hook_additional_context` attachments after the last compaction.
 fn given_back(records: &[Record]) -> Option<Vec<String>> {
     let boundary = records
@@ -430,6 +458,11 @@ impl Session<'_> {
                 "no `isCompactSummary` record follows the boundary: the compaction kept no summary"
                     .to_owned(),
             );
+        }
+        if let Some(notice) = summary.as_ref().and_then(|s| runtime_notice(&s.text)) {
+            notes.push(format!(
+                "the summary is a notice of the runtime's, not a summary (\"{notice}\"): the summarizer failed, and the compaction kept nothing of what came before it"
+            ));
         }
         let metadata = boundary
             .value
