@@ -91,6 +91,15 @@ impl Session {
         list["commitments"].as_array().cloned().unwrap_or_default()
     }
 
+    /// How many checks of a summary the ledger of `id` holds.
+    fn checks(&self, id: &str) -> usize {
+        std::fs::read_to_string(self.ledger_dir().join(format!("{id}.jsonl")))
+            .expect("ledger")
+            .lines()
+            .filter(|l| l.contains(r#""event":"verified""#))
+            .count()
+    }
+
     fn texts(&self, derived: &str) -> Vec<String> {
         self.commitments()
             .iter()
@@ -1380,13 +1389,7 @@ fn without_post_compact_the_summary_is_checked_once_after_the_compaction() {
     assert_eq!(session.fixture("PreCompact-manual").status, 0);
     let payload = std::fs::read_to_string(Path::new(FIXTURES).join("SessionStart-compact.json"))
         .expect("fixture");
-    let checks = || {
-        std::fs::read_to_string(session.ledger_dir().join("5e55-0001.jsonl"))
-            .expect("ledger")
-            .lines()
-            .filter(|l| l.contains(r#""event":"verified""#))
-            .count()
-    };
+    let checks = || session.checks("5e55-0001");
     // SessionStart before the summary reached the transcript: nothing to
     // check yet, the commitments given back all the same.
     let start = session.hook("SessionStart", &payload, &check);
@@ -1538,13 +1541,7 @@ fn the_next_prompt_corrects_what_a_preserved_segment_kept() {
             checked.stderr
         );
         up_to(23);
-        let checks = || {
-            std::fs::read_to_string(session.ledger_dir().join("5e55-0001.jsonl"))
-                .expect("ledger")
-                .lines()
-                .filter(|l| l.contains(r#""event":"verified""#))
-                .count()
-        };
+        let checks = || session.checks("5e55-0001");
         let next = session.hook("UserPromptSubmit", &prompt("Run the tests."), &[]);
         assert_eq!(next.status, 0, "{}", next.stderr);
         assert_eq!(checks(), 2, "judged again once the boundary is written");
