@@ -1,0 +1,315 @@
+//! How a Claude Code transcript's records become the messages the model
+//! saw: one API message written as several records is one message; input
+//! queued while the agent worked, attachments, the user's own words inside
+//! what the client wrapped around them.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::user::{self, answers, asks, questions, Typed};
+use super::{version, Session, ANSWER_MARK};
+use crate::import::records::{self, Record};
+use crate::import::{Message, Origin};
+
+impl Session<'_> {
+    /// The messages of the chain's records (before record `before`): one
+    /// API message written as several records is one message.
+    pub(super) fn messages(&self, chain: &[usize], before: usize) -> Vec<Message> {
+        let mut messages: Vec<Message> = Vec::new();
+        let mut last_id: Option<&str> = None;
+        let mut merged: HashSet<usize> = HashSet::new();
+        let mut gathered: HashSet<&str> = HashSet::new();
+        let on_chain: HashSet<usize> = chain.iter().copied().collect();
+        for &i in chain {
+            let record = &self.records[i];
+            if record.flag("/isSidechain") || merged.contains(&i) {
+                continue;
+            }
+            match record.str("/type") {
+                Some("assistant") => {
+                    let id = record.str("/message/id");
+                    if id.is_some() && id == last_id {
+                        if let Some(message) = messages.last_mut() {
+                            append(&mut message.text, &assistant_text(record));
+                            continue;
+                        }
+                    }
+                    // Blocks of this message written as siblings off the chain.
+                    let mut text = assistant_text(record);
+                    // Gathered once per message, however often its id recurs.
+                    let siblings = id
+                        .filter(|id| gathered.insert(id))
+                        .and_then(|id| self.index.by_message.get(id));
+                    for &j in siblings.into_iter().flatten() {
+                        crate::import::work(1);
+                        let sibling = &self.records[j];
+                        if j < before
+                            && j != i
+                            && !on_chain.contains(&j)
+                            && !sibling.flag("/isSidechain")
+                        {
+                            append(&mut text, &assistant_text(sibling));
+                            merged.insert(j);
+                        }
+                    }
+                    last_id = id;
+                    messages.push(Message {
+                        origin: Origin::Assistant,
+                        text,
+                        line: record.line,
+                        record: record.str("/uuid").map(str::to_owned),
+                    });
+                }
+                Some("user") => {
+                    last_id = None;
+                    user_messages(record, &self.index.tools, &mut messages);
+                }
+                Some("attachment") => {
+                    last_id = None;
+                    messages.extend(attachment_message(record));
+                }
+                _ => {}
+            }
+        }
+        messages.retain(|message| !message.text.trim().is_empty());
+        messages
+    }
+
+    /// Input the user queued while the agent worked, between records
+    /// `from` and `until`: a `queue-operation` enqueued with text, which the
+    /// runtime gives the model with its next request but, in some versions,
+    /// never writes as a record of its own. Placed by its line; text also
+    /// written as a user record or a queued-command attachment is there once.
+    pub(super) fn add_queued(&self, trace: &mut Vec<Message>, from: usize, until: usize) {
+        // The latest line each text the user typed stands on.
+        let mut typed_at: HashMap<String, u64> = HashMap::new();
+        for m in trace.iter().filter(|m| m.origin == Origin::User) {
+            let at = typed_at.entry(m.text.trim().to_owned()).or_insert(0);
+            *at = (*at).max(m.line);
+        }
+        // Each queued text goes before the first message written after it;
+        // queued in file order, those places only move forward.
+        let mut queued: Vec<(usize, Message)> = Vec::new();
+        let mut place = 0;
+        for record in &self.records[from..until] {
+            crate::import::work(1);
+            if record.str("/type") != Some("queue-operation")
+                || record.str("/operation") != Some("enqueue")
+            {
+                continue;
+            }
+            let Some(content) = record.str("/content") else {
+                continue;
+            };
+            let Typed::User(words) = user::typed(content, false) else {
+                continue;
+            };
+            if typed_at
+                .get(words.trim())
+                .is_some_and(|&line| line >= record.line)
+            {
+                continue;
+            }
+            while place < trace.len() && trace[place].line <= record.line {
+                place += 1;
+            }
+            queued.push((
+                place,
+                Message {
+                    origin: Origin::User,
+                    text: words,
+                    line: record.line,
+                    record: None,
+                },
+            ));
+        }
+        if queued.is_empty() {
+            return;
+        }
+        let mut merged = Vec::with_capacity(trace.len() + queued.len());
+        let mut queued = queued.into_iter().peekable();
+        for (at, message) in std::mem::take(trace).into_iter().enumerate() {
+            while let Some((_, q)) = queued.next_if(|(place, _)| *place == at) {
+                merged.push(q);
+            }
+            merged.push(message);
+        }
+        merged.extend(queued.map(|(_, q)| q));
+        *trace = merged;
+    }
+}
+
+fn append(text: &mut String, more: &str) {
+    if more.is_empty() {
+        return;
+    }
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(more);
+}
+
+/// An assistant record's text and tool calls; thinking is not carried.
+fn assistant_text(record: &Record) -> String {
+    let Some(content) = record.value.pointer("/message/content") else {
+        return String::new();
+    };
+    let Value::Array(blocks) = content else {
+        return records::text_of(content);
+    };
+    let mut text = String::new();
+    for block in blocks {
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") => append(
+                &mut text,
+                block.get("text").and_then(Value::as_str).unwrap_or(""),
+            ),
+            Some("tool_use") => {
+                let name = block.get("name").and_then(Value::as_str).unwrap_or("tool");
+                let input = block.get("input").map(Value::to_string).unwrap_or_default();
+                append(&mut text, &format!("[{name}] {input}"));
+            }
+            _ => {}
+        }
+    }
+    text
+}
+
+/// A user record: typed text, tool results (with the words and choices
+/// the user gave through them), or text the runtime wrote (markers,
+/// `isMeta` expansions and caveats, the compact summary).
+fn user_messages(
+    record: &Record,
+    tools: &HashMap<&str, (&str, &Value)>,
+    messages: &mut Vec<Message>,
+) {
+    let uuid = record.str("/uuid").map(str::to_owned);
+    let message = |origin, text: String| Message {
+        origin,
+        text,
+        line: record.line,
+        record: uuid.clone(),
+    };
+    let content = record
+        .value
+        .pointer("/message/content")
+        .unwrap_or(&Value::Null);
+    if record.flag("/isCompactSummary") {
+        messages.push(message(Origin::Summary, records::text_of(content)));
+        return;
+    }
+    let meta = record.flag("/isMeta");
+    let typed = |text: &str, messages: &mut Vec<Message>| match user::typed(text, meta) {
+        Typed::User(words) => messages.push(message(Origin::User, words)),
+        Typed::Runtime => messages.push(message(Origin::Runtime, text.to_owned())),
+        Typed::Plan => messages.push(message(Origin::Plan, text.to_owned())),
+        Typed::Command(name) => messages.push(message(Origin::Command, name)),
+    };
+    let structured = record.value.get("toolUseResult").unwrap_or(&Value::Null);
+    match content {
+        Value::Array(blocks) => {
+            for block in blocks {
+                match block.get("type").and_then(Value::as_str) {
+                    Some("tool_result") => {
+                        let text = records::text_of(block.get("content").unwrap_or(&Value::Null));
+                        let tool = block
+                            .get("tool_use_id")
+                            .and_then(Value::as_str)
+                            .and_then(|id| tools.get(id));
+                        let is_error = block.get("is_error").and_then(Value::as_bool);
+                        if let Some(words) = user::rejection_words(&text).or_else(|| {
+                            let (name, _) = tool.filter(|_| is_error == Some(true))?;
+                            // Claude Code 1.0 wrote the edit tools' errors
+                            // bare: only from 2.0 on is a bare one the user's.
+                            version(record)
+                                .is_some_and(|v| v.at_least("2"))
+                                .then(|| {
+                                    user::editor_rejection_words(name, &text, true, structured)
+                                })
+                                .flatten()
+                        }) {
+                            messages.push(message(Origin::User, words.to_owned()));
+                        } else if let Some(plan) = tool
+                            .filter(|(name, _)| *name == "ExitPlanMode")
+                            .filter(|_| text.starts_with("User has approved your plan"))
+                            .and_then(|(_, input)| input.get("plan"))
+                            .and_then(Value::as_str)
+                        {
+                            // A plan the user approved: the agent's words,
+                            // which the user's approval made the plan.
+                            messages.push(message(Origin::Plan, plan.to_owned()));
+                        } else if let Some(&(_, input)) = tool.filter(|(name, _)| asks(name)) {
+                            // The choices are the user's, not the tool's output.
+                            for (question, choice) in answers(structured, &text, &questions(input))
+                            {
+                                messages.push(message(
+                                    Origin::Answer,
+                                    format!("{question} {ANSWER_MARK}{choice}"),
+                                ));
+                            }
+                        } else {
+                            messages.push(message(Origin::Tool, text));
+                        }
+                    }
+                    Some("text") => {
+                        let text = block.get("text").and_then(Value::as_str).unwrap_or("");
+                        typed(text, messages);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        other => typed(&records::text_of(other), messages),
+    }
+}
+
+/// Whether a user record holds text the user typed (not a tool result,
+/// not the runtime's own text).
+pub(super) fn typed_by_user(record: &Record) -> bool {
+    let Some(content) = record.value.pointer("/message/content") else {
+        return false;
+    };
+    let meta = record.flag("/isMeta");
+    let typed = |text: &str| matches!(user::typed(text, meta), Typed::User(_));
+    match content {
+        Value::String(text) => !record.flag("/isCompactSummary") && typed(text),
+        Value::Array(blocks) => blocks.iter().any(|block| {
+            block.get("type").and_then(Value::as_str) == Some("text")
+                && block.get("text").and_then(Value::as_str).is_some_and(typed)
+        }),
+        _ => false,
+    }
+}
+
+/// An attachment record: input the user queued while the agent worked
+/// (`queued_command`, from a person) is the user's; the rest (hook
+/// context, reminders, file listings) is the runtime's.
+fn attachment_message(record: &Record) -> Option<Message> {
+    let attachment = record.value.get("attachment")?;
+    let uuid = record.str("/uuid").map(str::to_owned);
+    let queued = attachment.get("type").and_then(Value::as_str) == Some("queued_command")
+        && attachment
+            .pointer("/origin/kind")
+            .and_then(Value::as_str)
+            .is_none_or(|kind| kind == "human");
+    if queued {
+        let prompt = attachment.get("prompt").map(records::text_of)?;
+        return match user::typed(&prompt, false) {
+            Typed::User(words) => Some(Message {
+                origin: Origin::User,
+                text: words,
+                line: record.line,
+                record: uuid,
+            }),
+            Typed::Runtime | Typed::Plan | Typed::Command(_) => None,
+        };
+    }
+    let text = attachment.get("content").map(records::text_of)?;
+    Some(Message {
+        origin: Origin::Runtime,
+        text,
+        line: record.line,
+        record: uuid,
+    })
+}
