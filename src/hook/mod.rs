@@ -19,6 +19,7 @@
 //! fit.
 
 mod check;
+mod compaction;
 mod events;
 pub(crate) mod extension;
 pub(crate) mod init;
