@@ -17,8 +17,10 @@ use std::path::{Path, PathBuf};
 
 use jsonc_parser::cst::{CstInputValue, CstRootNode};
 use jsonc_parser::ParseOptions;
-use serde_json::{json, Value};
+use serde_json::Value;
 
+use super::commands::{group, installed_as, ours_for};
+use super::loadable::{hooks_twice, not_strict};
 use super::{HookEvent, HookRuntime};
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
@@ -209,160 +211,6 @@ pub fn settings_path(request: &InitRequest) -> PathBuf {
             .unwrap_or_else(|| PathBuf::from(".claude"))
             .join("settings.json"),
     }
-}
-
-/// The command of `runtime`'s ctxguard hook for `event`, each word quoted
-/// as the shell that runs it splits it (a path with a space stays one
-/// word).
-pub(crate) fn hook_command(
-    runtime: HookRuntime,
-    program: &str,
-    event: HookEvent,
-    policy: Option<&str>,
-    version: Option<&Version>,
-) -> String {
-    let mut words = vec![
-        program.to_owned(),
-        "hook".to_owned(),
-        runtime.arg().to_owned(),
-        event.name_in(runtime).to_owned(),
-    ];
-    if let Some(policy) = policy {
-        words.extend(["--policy".to_owned(), policy.to_owned()]);
-    }
-    if let Some(version) = version {
-        words.extend(["--claude-version".to_owned(), version.to_string()]);
-    }
-    // Where no PostCompact hook is written, SessionStart checks the summary
-    // (or the next prompt, when the client writes it after SessionStart).
-    if runtime == HookRuntime::ClaudeCode
-        && matches!(event, HookEvent::SessionStart | HookEvent::UserPromptSubmit)
-        && !wanted(HookEvent::PostCompact, version)
-    {
-        words.push("--check-summary".to_owned());
-    }
-    shell_words::join(words)
-}
-
-/// The handler group ctxguard wants under `event`.
-fn group(request: &InitRequest, event: HookEvent, matcher: Option<&str>, timeout: u64) -> Value {
-    let command = hook_command(
-        request.runtime,
-        &request.command,
-        event,
-        request.policy.as_deref(),
-        request.claude_version.as_ref(),
-    );
-    let mut group = handlers(command, matcher, timeout);
-    // Gemini CLI reads a timeout in milliseconds, and shows a hook by name.
-    if request.runtime == HookRuntime::GeminiCli {
-        group["hooks"][0]["timeout"] = json!(timeout * 1000);
-        group["hooks"][0]["name"] = json!("ctxguard");
-    }
-    group
-}
-
-/// One matcher group of one command handler.
-pub(super) fn handlers(command: String, matcher: Option<&str>, timeout: u64) -> Value {
-    let handler = json!({"type": "command", "command": command, "timeout": timeout});
-    match matcher {
-        Some(matcher) => json!({"matcher": matcher, "hooks": [handler]}),
-        None => json!({"hooks": [handler]}),
-    }
-}
-
-/// Whether `handler` is ctxguard's hook for `runtime`.
-fn ours_for(runtime: HookRuntime, handler: &Value) -> bool {
-    handler
-        .get("command")
-        .and_then(Value::as_str)
-        .and_then(parse_ours)
-        .is_some_and(|hook| hook.runtime == runtime)
-}
-
-/// A hook command `init` wrote, read back: how it runs ctxguard.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct OurHook {
-    /// The runtime it was written for.
-    pub runtime: HookRuntime,
-    /// The program: `ctxguard`, or the path `--command` gave.
-    pub program: String,
-    /// The event it handles.
-    pub event: String,
-    /// `--policy`, if one was given.
-    pub policy: Option<String>,
-    /// `--claude-version`, if one was given.
-    pub claude_version: Option<Version>,
-}
-
-/// `command` read as one of ctxguard's hooks: the program is ctxguard (its
-/// file name is `ctxguard`, with any suffix such as `.exe` or a version),
-/// then `hook claude-code EVENT` for an event ctxguard handles, then only
-/// the options `init` writes. Another tool's command that merely contains
-/// `hook claude-code` is not ctxguard's.
-pub(crate) fn parse_ours(command: &str) -> Option<OurHook> {
-    let words = shell_words::split(command).ok()?;
-    let [program, hook, runtime, event, rest @ ..] = words.as_slice() else {
-        return None;
-    };
-    let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
-    let runtime = match runtime.as_str() {
-        "claude-code" => HookRuntime::ClaudeCode,
-        "codex" => HookRuntime::Codex,
-        "gemini-cli" => HookRuntime::GeminiCli,
-        _ => return None,
-    };
-    if !name.starts_with("ctxguard")
-        || hook != "hook"
-        || !hooks_of(runtime)
-            .iter()
-            .any(|(e, _, _)| e.name_in(runtime) == event)
-    {
-        return None;
-    }
-    let mut policy = None;
-    let mut claude_version = None;
-    let mut options = rest.iter();
-    while let Some(option) = options.next() {
-        match option.as_str() {
-            "--check-summary" => {}
-            "--policy" => policy = Some(options.next()?.clone()),
-            "--claude-version" => claude_version = Some(Version::parse(options.next()?)?),
-            _ => return None,
-        }
-    }
-    Some(OurHook {
-        runtime,
-        program: program.clone(),
-        event: event.clone(),
-        policy,
-        claude_version,
-    })
-}
-
-/// Whether a hook command is one `init` installs ([`parse_ours`]).
-pub(crate) fn runs_ctxguard(command: &str) -> bool {
-    parse_ours(command).is_some()
-}
-
-/// How the hooks of a settings file run ctxguard: the program and policy
-/// of the first of ctxguard's hooks in it, so a hook merged in later runs
-/// as the others do.
-fn installed_as(text: &str) -> Option<OurHook> {
-    let value = CstRootNode::parse(text, &ParseOptions::default())
-        .ok()?
-        .value()?
-        .to_serde_value()?;
-    value
-        .get("hooks")?
-        .as_object()?
-        .values()
-        .filter_map(Value::as_array)
-        .flatten()
-        .filter_map(|group| group.get("hooks")?.as_array())
-        .flatten()
-        .filter_map(|handler| handler.get("command")?.as_str())
-        .find_map(parse_ours)
 }
 
 /// Merges (or removes) the hooks; writes unless `dry_run`.
@@ -653,94 +501,6 @@ fn merged(
     Ok(after)
 }
 
-/// Why Claude Code would not load `text`: it reads settings as strict
-/// JSON, and a comment or a trailing comma makes it ignore the whole file
-/// (2.0.76 to 2.1.332 alike: seen on the real clients). `None`: it loads.
-pub(crate) fn strict_json_error(text: &str) -> Option<(std::ops::Range<usize>, String)> {
-    let strict = ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
-    let lenient = jsonc_parser::parse_to_value(text, &ParseOptions::default()).is_ok();
-    match jsonc_parser::parse_to_value(text, &strict) {
-        // What the strict reader still lets through and `JSON.parse` does
-        // not: a raw control character inside a string.
-        Ok(_) => serde_json::from_str::<serde::de::IgnoredAny>(text)
-            .err()
-            .map(|error| {
-                // serde_json names the byte before the one it refused.
-                let offset = crate::buffer::json::json_error_offset(text, 0, &error) + 1;
-                let file = SourceFile::new("settings", text);
-                let place = file.char_at(offset);
-                (
-                    place,
-                    crate::buffer::json::friendly_serde(&error.to_string()),
-                )
-            }),
-        // Not JSON of any kind: the lenient parse says where, in its terms.
-        Err(_) if !lenient => None,
-        Err(error) => {
-            let range = error.range();
-            Some((
-                range.start..range.end.max(range.start + 1).min(text.len()),
-                error.kind().to_string(),
-            ))
-        }
-    }
-}
-
-/// The refusal of a settings file that writes `hooks`, or an event in it,
-/// twice: the runtime reads only the last, and an edit of either would
-/// leave the guard out of effect or take another tool's hooks.
-fn hooks_twice(runtime: HookRuntime, name: &str, text: &str) -> Option<Diagnostic> {
-    use crate::runtime::tree;
-    let file = std::sync::Arc::new(SourceFile::new(name, text));
-    let root = tree::read(&file, tree::Syntax::Json).ok()?;
-    let hooks: Vec<&tree::Entry> = root.entries().iter().filter(|e| e.key == "hooks").collect();
-    let (first, last) = tree::duplicates(&root).into_iter().find(|(first, _)| {
-        first.key == "hooks" && root.entries().iter().any(|e| std::ptr::eq(e, *first))
-            || hooks.iter().any(|h| {
-                h.node.span.start <= first.key_span.start && first.key_span.end <= h.node.span.end
-            })
-    })?;
-    Some(
-        codes::invalid_input(format!(
-            "`{name}` writes `{}` twice; {} reads only the last, so ctxguard will not edit it",
-            first.key,
-            runtime.name()
-        ))
-        .label(&file, first.key_span.clone(), "not in effect")
-        .label(&file, last.key_span.clone(), "only this one is read")
-        .help(format!(
-            "merge the two `{}` into one, then run `ctxguard init {}` again",
-            first.key,
-            runtime.arg()
-        )),
-    )
-}
-
-/// The refusal of a settings file Claude Code would not load.
-fn not_strict(runtime: HookRuntime, name: &str, text: &str) -> Option<Diagnostic> {
-    let (range, why) = strict_json_error(text)?;
-    let file = SourceFile::new(name, text);
-    Some(
-        codes::invalid_input(format!(
-            "{} does not load `{name}`: it reads settings as strict JSON, so none of the hooks in it would run",
-            runtime.name()
-        ))
-        .label(&file, range, why)
-        .help(format!("make it strict JSON (no comments, no trailing commas, no raw control characters in strings), then run `ctxguard init {}` again", runtime.arg())),
-    )
-}
-
 /// A JSON value as the CST inserts it.
 fn input(value: &Value) -> CstInputValue {
     match value {
@@ -757,16 +517,8 @@ fn input(value: &Value) -> CstInputValue {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn a_raw_control_character_in_a_string_is_not_strict_json() {
-        let text = "{\n  \"hooks\": {\"é\": \"Session\u{14}Start\"}\n}\n";
-        let (range, why) = super::strict_json_error(text).expect("refused");
-        assert_eq!(&text[range], "\u{14}", "{why}");
-        assert!(why.contains("control character"), "{why}");
-        assert_eq!(super::strict_json_error("{\"a\": \"\\ud800\"}"), None);
-    }
-
     use super::*;
+    use serde_json::json;
 
     fn request(remove: bool) -> InitRequest {
         InitRequest {

@@ -19,11 +19,13 @@
 //! fit.
 
 mod check;
+pub(crate) mod commands;
 mod compaction;
 mod events;
 pub(crate) mod extension;
 pub(crate) mod init;
 pub(crate) mod ledger;
+pub(crate) mod loadable;
 pub(crate) mod openclaw;
 mod payload;
 pub(crate) mod plugin;

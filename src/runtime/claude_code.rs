@@ -70,7 +70,7 @@ const ENV: &[&str] = &[
 
 pub(super) fn check(cx: &mut Context<'_>) {
     let root = cx.root;
-    if let Some((span, why)) = crate::hook::init::strict_json_error(cx.file.text()) {
+    if let Some((span, why)) = crate::hook::loadable::strict_json_error(cx.file.text()) {
         let d = codes::not_loaded(cx.file, span, &why);
         cx.push(d);
     }

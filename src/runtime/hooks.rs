@@ -36,7 +36,7 @@ fn is_guard(handler: &Node) -> bool {
     handler
         .get("command")
         .and_then(Node::as_str)
-        .is_some_and(crate::hook::init::runs_ctxguard)
+        .is_some_and(crate::hook::commands::runs_ctxguard)
 }
 
 /// The events of the table at `hooks` that have a handler of ctxguard's own.
