@@ -23,7 +23,7 @@
 //! | `report/` | report | the only code that writes to stdout and stderr, and the one exit-status function |
 //! | `command/` | shell | each command as a function from its inputs to a [`Report`] |
 //!
-//! | `hook/` | shell | live guarding: the hook events of Claude Code, Codex and pi (through ctxguard's extension) over the same readers and checks; the session's commitment ledger; what the compactor is asked to keep and what is re-injected after a compaction; `init`, which wires the hooks into a runtime's settings (Codex's compaction prompt, pi's extension, Claude Code's plugin) |
+//! | `hook/` | shell | live guarding: the hook events of Claude Code, Codex, Gemini CLI, and pi and OpenClaw (through ctxguard's extension and plugin) over the same readers and checks; the session's commitment ledger; what the compactor is asked to keep and what is re-injected after a compaction; `init`, which wires the hooks into a runtime's settings (Codex's compaction prompt, pi's extension, OpenClaw's plugin, Claude Code's plugin) |
 //!
 //! Each stage depends only on the ones before it. `main.rs` only parses
 //! arguments. What comes next has its place: runtime-config checks
