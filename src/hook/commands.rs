@@ -6,9 +6,75 @@ use jsonc_parser::cst::CstRootNode;
 use jsonc_parser::ParseOptions;
 use serde_json::{json, Value};
 
-use super::init::{hooks_of, wanted, InitRequest};
+use super::init::InitRequest;
 use super::{HookEvent, HookRuntime};
+use crate::facts::claude_code as facts;
 use crate::facts::Version;
+
+/// Each event ctxguard hooks, its matcher and its timeout in seconds.
+/// SessionStart matches `resume` too: a version that keeps the context a
+/// hook gave after a compaction only in memory (2.0 to 2.1.1xx) loses it
+/// when the process that compacted exits, and the resumed session needs it
+/// again.
+pub(crate) const HOOKS: [(HookEvent, Option<&str>, u64); 5] = [
+    (HookEvent::UserPromptSubmit, None, 10),
+    (
+        HookEvent::PostToolUse,
+        Some("AskUserQuestion|ExitPlanMode"),
+        10,
+    ),
+    (HookEvent::PreCompact, Some("manual|auto"), 60),
+    (HookEvent::PostCompact, Some("manual|auto"), 30),
+    (HookEvent::SessionStart, Some("compact|resume"), 10),
+];
+
+/// Codex's events ctxguard hooks: no PostToolUse (Codex has no question
+/// tool whose answers ctxguard reads), and SessionStart after a compaction
+/// only: Codex keeps what a hook gave in the rollout, so a resumed session
+/// still holds it (and a resume that compacts first runs both).
+pub(crate) const CODEX_HOOKS: [(HookEvent, Option<&str>, u64); 4] = [
+    (HookEvent::UserPromptSubmit, None, 10),
+    (HookEvent::PreCompact, None, 60),
+    (HookEvent::PostCompact, None, 30),
+    (HookEvent::SessionStart, Some("compact"), 10),
+];
+
+/// Gemini CLI's events ctxguard hooks: the prompt (`BeforeAgent`), and
+/// each request to the model (`BeforeModel`), where a compaction's summary
+/// is checked and the commitments given back. `PreCompress` is not hooked:
+/// it fires before every turn, compressing or not, and its answer is
+/// ignored.
+pub(crate) const GEMINI_HOOKS: [(HookEvent, Option<&str>, u64); 2] = [
+    (HookEvent::UserPromptSubmit, None, 10),
+    (HookEvent::BeforeModel, None, 10),
+];
+
+/// The events `runtime`'s hooks are written for.
+pub(crate) fn hooks_of(runtime: HookRuntime) -> &'static [(HookEvent, Option<&'static str>, u64)] {
+    match runtime {
+        HookRuntime::ClaudeCode => &HOOKS,
+        HookRuntime::Codex | HookRuntime::Pi => &CODEX_HOOKS,
+        HookRuntime::GeminiCli | HookRuntime::OpenClaw => &GEMINI_HOOKS,
+    }
+}
+
+/// Whether ctxguard's hook for `event` is written for `version`: only
+/// events that version runs, and `PostCompact` only for a known version
+/// that has it (any older one would drop every hook of the file).
+pub(crate) fn wanted(event: HookEvent, version: Option<&Version>) -> bool {
+    wanted_by(HookRuntime::ClaudeCode, event, version)
+}
+
+/// [`wanted`] for `runtime`: another runtime gets each of its events.
+pub(crate) fn wanted_by(runtime: HookRuntime, event: HookEvent, version: Option<&Version>) -> bool {
+    if runtime != HookRuntime::ClaudeCode {
+        return hooks_of(runtime).iter().any(|(e, _, _)| *e == event);
+    }
+    match version {
+        Some(version) => facts::knows(version, event.name()),
+        None => event != HookEvent::PostCompact,
+    }
+}
 
 /// The command of `runtime`'s ctxguard hook for `event`, each word quoted
 /// as the shell that runs it splits it (a path with a space stays one

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::init::{hooks_of, InitRequest, Installed, Scope};
+use super::init::{InitRequest, Installed, Scope};
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::write::{write_file, Backup};
@@ -112,27 +112,7 @@ pub(super) fn install(request: &InitRequest) -> Result<Installed, Vec<Diagnostic
     } else {
         extension(request)
     };
-    let mut installed = Installed {
-        runtime: request.runtime,
-        path: path.clone(),
-        before: before.clone(),
-        after: after.clone(),
-        backup: None,
-        dry_run: request.dry_run,
-        removed: request.remove,
-        claude_version: None,
-        events: if request.remove {
-            Vec::new()
-        } else {
-            hooks_of(request.runtime)
-                .iter()
-                .map(|(event, _, _)| event.name())
-                .collect()
-        },
-        bom: false,
-        also: Vec::new(),
-        left: None,
-    };
+    let mut installed = Installed::of(request, path.clone(), before.clone(), after.clone());
     if request.dry_run || !installed.changed() {
         return Ok(installed);
     }

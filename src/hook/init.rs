@@ -19,9 +19,9 @@ use jsonc_parser::cst::{CstInputValue, CstRootNode};
 use jsonc_parser::ParseOptions;
 use serde_json::Value;
 
-use super::commands::{group, installed_as, ours_for};
+use super::commands::{group, hooks_of, installed_as, ours_for, wanted_by};
 use super::loadable::{hooks_twice, not_strict};
-use super::{HookEvent, HookRuntime};
+use super::HookRuntime;
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::facts::claude_code as facts;
@@ -113,74 +113,41 @@ pub struct Also {
 }
 
 impl Installed {
+    /// What `request` does to the file at `path`: `before`, `after`, and
+    /// the events of the runtime's hooks while they are installed (an
+    /// extension or plugin installs them all).
+    pub(super) fn of(
+        request: &InitRequest,
+        path: PathBuf,
+        before: Option<String>,
+        after: String,
+    ) -> Installed {
+        Installed {
+            runtime: request.runtime,
+            path,
+            before,
+            after,
+            backup: None,
+            dry_run: request.dry_run,
+            removed: request.remove,
+            claude_version: None,
+            events: if request.remove {
+                Vec::new()
+            } else {
+                hooks_of(request.runtime)
+                    .iter()
+                    .map(|(event, _, _)| event.name())
+                    .collect()
+            },
+            bom: false,
+            also: Vec::new(),
+            left: None,
+        }
+    }
+
     /// Whether the file changes.
     pub fn changed(&self) -> bool {
         self.before.as_deref().unwrap_or("") != self.after
-    }
-}
-
-/// Each event ctxguard hooks, its matcher and its timeout in seconds.
-/// SessionStart matches `resume` too: a version that keeps the context a
-/// hook gave after a compaction only in memory (2.0 to 2.1.1xx) loses it
-/// when the process that compacted exits, and the resumed session needs it
-/// again.
-pub(crate) const HOOKS: [(HookEvent, Option<&str>, u64); 5] = [
-    (HookEvent::UserPromptSubmit, None, 10),
-    (
-        HookEvent::PostToolUse,
-        Some("AskUserQuestion|ExitPlanMode"),
-        10,
-    ),
-    (HookEvent::PreCompact, Some("manual|auto"), 60),
-    (HookEvent::PostCompact, Some("manual|auto"), 30),
-    (HookEvent::SessionStart, Some("compact|resume"), 10),
-];
-
-/// Codex's events ctxguard hooks: no PostToolUse (Codex has no question
-/// tool whose answers ctxguard reads), and SessionStart after a compaction
-/// only: Codex keeps what a hook gave in the rollout, so a resumed session
-/// still holds it (and a resume that compacts first runs both).
-pub(crate) const CODEX_HOOKS: [(HookEvent, Option<&str>, u64); 4] = [
-    (HookEvent::UserPromptSubmit, None, 10),
-    (HookEvent::PreCompact, None, 60),
-    (HookEvent::PostCompact, None, 30),
-    (HookEvent::SessionStart, Some("compact"), 10),
-];
-
-/// Gemini CLI's events ctxguard hooks: the prompt (`BeforeAgent`), and
-/// each request to the model (`BeforeModel`), where a compaction's summary
-/// is checked and the commitments given back. `PreCompress` is not hooked:
-/// it fires before every turn, compressing or not, and its answer is
-/// ignored.
-pub(crate) const GEMINI_HOOKS: [(HookEvent, Option<&str>, u64); 2] = [
-    (HookEvent::UserPromptSubmit, None, 10),
-    (HookEvent::BeforeModel, None, 10),
-];
-
-/// The events `runtime`'s hooks are written for.
-pub(crate) fn hooks_of(runtime: HookRuntime) -> &'static [(HookEvent, Option<&'static str>, u64)] {
-    match runtime {
-        HookRuntime::ClaudeCode => &HOOKS,
-        HookRuntime::Codex | HookRuntime::Pi => &CODEX_HOOKS,
-        HookRuntime::GeminiCli | HookRuntime::OpenClaw => &GEMINI_HOOKS,
-    }
-}
-
-/// Whether ctxguard's hook for `event` is written for `version`: only
-/// events that version runs, and `PostCompact` only for a known version
-/// that has it (any older one would drop every hook of the file).
-pub(crate) fn wanted(event: HookEvent, version: Option<&Version>) -> bool {
-    wanted_by(HookRuntime::ClaudeCode, event, version)
-}
-
-/// [`wanted`] for `runtime`: another runtime gets each of its events.
-fn wanted_by(runtime: HookRuntime, event: HookEvent, version: Option<&Version>) -> bool {
-    if runtime != HookRuntime::ClaudeCode {
-        return hooks_of(runtime).iter().any(|(e, _, _)| *e == event);
-    }
-    match version {
-        Some(version) => facts::knows(version, event.name()),
-        None => event != HookEvent::PostCompact,
     }
 }
 
@@ -243,18 +210,9 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         None => merged(request, &path, before.as_deref())?,
     };
     let mut installed = Installed {
-        runtime: request.runtime,
-        path: path.clone(),
-        before,
-        after,
-        backup: None,
-        dry_run: request.dry_run,
-        removed: request.remove,
         claude_version: request.claude_version.clone(),
-        events: Vec::new(),
         bom: opens_with_bom(&path),
-        also: Vec::new(),
-        left: None,
+        ..Installed::of(request, path.clone(), before, after)
     };
     if request.runtime == HookRuntime::Codex {
         let (also, left) = super::prompt::codex_prompt(request, &path)?;
@@ -518,6 +476,7 @@ fn input(value: &Value) -> CstInputValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hook::commands::HOOKS;
     use serde_json::json;
 
     fn request(remove: bool) -> InitRequest {

@@ -16,7 +16,7 @@ use jsonc_parser::cst::{CstInputValue, CstRootNode};
 use jsonc_parser::ParseOptions;
 use serde_json::Value;
 
-use super::init::{existing, hooks_of, Also, InitRequest, Installed};
+use super::init::{existing, Also, InitRequest, Installed};
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::write::{write_file, Backup};
@@ -127,27 +127,8 @@ pub(super) fn install(request: &InitRequest) -> Result<Installed, Vec<Diagnostic
             });
         }
     }
-    let mut installed = Installed {
-        runtime: request.runtime,
-        path: config.clone(),
-        before,
-        after,
-        backup: None,
-        dry_run: request.dry_run,
-        removed: request.remove,
-        claude_version: None,
-        events: if request.remove {
-            Vec::new()
-        } else {
-            hooks_of(request.runtime)
-                .iter()
-                .map(|(event, _, _)| event.name())
-                .collect()
-        },
-        bom: false,
-        also,
-        left: None,
-    };
+    let mut installed = Installed::of(request, config.clone(), before, after);
+    installed.also = also;
     if request.dry_run {
         return Ok(installed);
     }

@@ -5,8 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::commands::{handlers, hook_command};
-use super::init::{wanted, HOOKS};
+use super::commands::{handlers, hook_command, wanted, HOOKS};
 use super::{HookEvent, HookRuntime};
 
 /// The hooks of ctxguard's Claude Code plugin

@@ -21,9 +21,9 @@ fn events() -> &'static [&'static str] {
 
 /// The events `ctxguard init claude-code` wires for `version`.
 fn guard(version: Option<&Version>) -> Vec<&'static str> {
-    crate::hook::init::HOOKS
+    crate::hook::commands::HOOKS
         .iter()
-        .filter(|(event, _, _)| crate::hook::init::wanted(*event, version))
+        .filter(|(event, _, _)| crate::hook::commands::wanted(*event, version))
         .map(|(event, _, _)| event.name())
         .collect()
 }

@@ -48,7 +48,7 @@ pub(super) fn check_hooks(cx: &mut Context<'_>) {
     };
     hooks::check(cx, table, &RULES, "its hooks never run");
     let guards = hooks::guarded_events(table);
-    let wanted: Vec<&str> = crate::hook::init::CODEX_HOOKS
+    let wanted: Vec<&str> = crate::hook::commands::CODEX_HOOKS
         .iter()
         .map(|(event, _, _)| event.name())
         .collect();

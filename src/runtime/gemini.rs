@@ -108,7 +108,7 @@ pub(super) fn check(cx: &mut Context<'_>) {
         }
         None => Vec::new(),
     };
-    let wanted: Vec<&str> = crate::hook::init::GEMINI_HOOKS
+    let wanted: Vec<&str> = crate::hook::commands::GEMINI_HOOKS
         .iter()
         .map(|(event, _, _)| event.name_in(crate::hook::HookRuntime::GeminiCli))
         .collect();
