@@ -6,11 +6,8 @@
 use std::collections::HashMap;
 
 use super::check::{check_summary, judge, record_check, unchecked};
-use super::events::{
-    answer, read, read_transcript, record_in, typed, Failure, Guard, PolicyOnce, Said,
-};
-use super::ledger::{Commitment, Entry, Ledger, Snapshot, Source, State};
-use super::payload::Payload;
+use super::events::{answer, read, read_transcript, record_in, typed, Call, Failure, Said};
+use super::ledger::{Commitment, Entry, Snapshot, Source, State};
 use super::reinject::{instructions, reinject, HEAD as REINJECTION_HEAD};
 use super::{Blocked, Gate, HookRuntime, Outcome};
 use crate::buffer::plan::{Entry as PlanEntry, Plan, PlanRegion};
@@ -18,7 +15,7 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::facts::Version;
 use crate::import::{Origin, ANSWER_MARK};
 use crate::policy::Policy;
-use crate::source::{Access, Spanned};
+use crate::source::Spanned;
 use crate::verify::{verify, Options, Verdict};
 
 /// PreCompact: brings the ledger level with the transcript (prompts typed
@@ -27,13 +24,16 @@ use crate::verify::{verify, Options, Verdict};
 /// alone do not fit the policy's commitment budget; else gives the
 /// compactor the active commitments to keep word for word.
 pub(super) fn pre_compact(
-    payload: &Payload,
-    ledger: &Ledger,
-    policy: &PolicyOnce<'_>,
-    guard: &Guard<'_>,
-    access: &Access,
+    call: &Call<'_>,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
+    let Call {
+        payload,
+        ledger,
+        policy,
+        guard,
+        access,
+    } = *call;
     let policy = policy.get()?;
     let state = read(ledger, problems)?;
     let mut caught_up = Vec::new();
@@ -190,12 +190,16 @@ fn fits(policy: &Policy, state: &State, name: &str) -> (Verdict, u64, Option<u64
 /// PostCompact: the summary against every active commitment, as the
 /// audit judges; what it lost, altered or invented goes in the ledger.
 pub(super) fn post_compact(
-    payload: &Payload,
-    ledger: &Ledger,
-    guard: &Guard<'_>,
-    access: &Access,
+    call: &Call<'_>,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
+    let Call {
+        payload,
+        ledger,
+        guard,
+        access,
+        ..
+    } = *call;
     let state = read(ledger, problems)?;
     // The buffer after the compaction, as the session file holds it once
     // it stands after what PreCompact saw: the summary and what the
@@ -238,13 +242,16 @@ pub(super) fn post_compact(
 /// running is not the one `init` wrote the hooks for, in a way that changes
 /// what the guard can do.
 pub(super) fn session_start(
-    payload: &Payload,
-    ledger: &Ledger,
-    policy: &PolicyOnce<'_>,
-    guard: &Guard<'_>,
-    access: &Access,
+    call: &Call<'_>,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
+    let Call {
+        payload,
+        ledger,
+        policy,
+        guard,
+        access,
+    } = *call;
     let source = payload.source.as_deref();
     let transcript = payload
         .transcript_path

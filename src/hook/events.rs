@@ -75,32 +75,35 @@ pub(super) struct Guard<'a> {
     pub check_summary: bool,
 }
 
-/// Runs `event` for `payload` against `ledger`, the hooks installed as
-/// `guard` says.
+/// One call of a hook: what it was given, and what it works on.
+#[derive(Clone, Copy)]
+pub(super) struct Call<'a> {
+    /// The runtime's payload.
+    pub payload: &'a Payload,
+    /// The session's ledger.
+    pub ledger: &'a Ledger,
+    /// The policy, read when first needed.
+    pub policy: &'a PolicyOnce<'a>,
+    /// How the hooks were installed.
+    pub guard: &'a Guard<'a>,
+    /// What the hook may read.
+    pub access: &'a Access,
+}
+
+/// Runs `event` for the call's payload against its ledger, the hooks
+/// installed as its guard says.
 pub(super) fn handle(
     event: HookEvent,
-    payload: &Payload,
-    ledger: &Ledger,
-    policy: &PolicyOnce<'_>,
-    guard: &Guard<'_>,
-    access: &Access,
+    call: &Call<'_>,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
     match event {
-        HookEvent::UserPromptSubmit => prompt(payload, ledger, policy, guard, access, problems),
-        HookEvent::PostToolUse => tool(payload, ledger, policy, access, problems),
-        HookEvent::PreCompact => {
-            super::compaction::pre_compact(payload, ledger, policy, guard, access, problems)
-        }
-        HookEvent::PostCompact => {
-            super::compaction::post_compact(payload, ledger, guard, access, problems)
-        }
-        HookEvent::SessionStart => {
-            super::compaction::session_start(payload, ledger, policy, guard, access, problems)
-        }
-        HookEvent::BeforeModel => {
-            super::request::before_model(guard.runtime, payload, ledger, policy, problems)
-        }
+        HookEvent::UserPromptSubmit => prompt(call, problems),
+        HookEvent::PostToolUse => tool(call, problems),
+        HookEvent::PreCompact => super::compaction::pre_compact(call, problems),
+        HookEvent::PostCompact => super::compaction::post_compact(call, problems),
+        HookEvent::SessionStart => super::compaction::session_start(call, problems),
+        HookEvent::BeforeModel => super::request::before_model(call, problems),
     }
 }
 
@@ -130,14 +133,14 @@ static SLASH_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 
 /// UserPromptSubmit: the prompt's pins, hinted and unclassified sentences
 /// into the ledger; what the ledger already holds is not written again.
-fn prompt(
-    payload: &Payload,
-    ledger: &Ledger,
-    policy: &PolicyOnce<'_>,
-    guard: &Guard<'_>,
-    access: &Access,
-    problems: &mut Vec<Diagnostic>,
-) -> Result<Outcome, Failure> {
+fn prompt(call: &Call<'_>, problems: &mut Vec<Diagnostic>) -> Result<Outcome, Failure> {
+    let Call {
+        payload,
+        ledger,
+        policy,
+        guard,
+        access,
+    } = *call;
     let Some(prompt) = payload.prompt.as_deref() else {
         return Ok(Outcome::Quiet);
     };
@@ -290,13 +293,14 @@ fn entry(c: Commitment) -> Entry {
 
 /// PostToolUse: the choices the user made in `AskUserQuestion`, and a plan
 /// they approved (`ExitPlanMode`), as confirmed commitments.
-fn tool(
-    payload: &Payload,
-    ledger: &Ledger,
-    policy: &PolicyOnce<'_>,
-    access: &Access,
-    problems: &mut Vec<Diagnostic>,
-) -> Result<Outcome, Failure> {
+fn tool(call: &Call<'_>, problems: &mut Vec<Diagnostic>) -> Result<Outcome, Failure> {
+    let Call {
+        payload,
+        ledger,
+        policy,
+        access,
+        ..
+    } = *call;
     let source = Source {
         hook: Some("PostToolUse".to_owned()),
         prompt_id: payload.prompt_id.clone(),

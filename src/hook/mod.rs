@@ -432,19 +432,19 @@ fn run(request: &HookRequest) -> HookReport {
         loaded: std::cell::OnceCell::new(),
     };
     let mut problems = Vec::new();
-    let handled = events::handle(
-        event,
-        &payload,
-        &ledger,
-        &policy,
-        &events::Guard {
-            runtime: request.runtime,
-            written_for: request.written_for.as_ref(),
-            check_summary: request.check_summary,
-        },
-        &request.access,
-        &mut problems,
-    );
+    let guard = events::Guard {
+        runtime: request.runtime,
+        written_for: request.written_for.as_ref(),
+        check_summary: request.check_summary,
+    };
+    let call = events::Call {
+        payload: &payload,
+        ledger: &ledger,
+        policy: &policy,
+        guard: &guard,
+        access: &request.access,
+    };
+    let handled = events::handle(event, &call, &mut problems);
     let outcome = match handled {
         Ok(outcome) => outcome,
         Err(events::Failure::Policy(diagnostics)) => Outcome::Failed(diagnostics),

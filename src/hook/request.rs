@@ -20,8 +20,8 @@
 use serde_json::Value;
 
 use super::check::{judge, record_check};
-use super::events::{read, Failure, PolicyOnce};
-use super::ledger::{hash, Ledger};
+use super::events::{read, Call, Failure};
+use super::ledger::hash;
 use super::reinject::reinject;
 use super::{check_told, HookRuntime, Outcome, Payload, Then};
 use crate::diagnostics::Diagnostic;
@@ -111,12 +111,17 @@ fn found(runtime: HookRuntime, payload: &Payload) -> Option<Found<'_>> {
 /// summary checked (the first time it is seen) and the active commitments
 /// given back with it; any other request passes as it is.
 pub(super) fn before_model(
-    runtime: HookRuntime,
-    payload: &Payload,
-    ledger: &Ledger,
-    policy: &PolicyOnce<'_>,
+    call: &Call<'_>,
     problems: &mut Vec<Diagnostic>,
 ) -> Result<Outcome, Failure> {
+    let Call {
+        payload,
+        ledger,
+        policy,
+        guard,
+        ..
+    } = *call;
+    let runtime = guard.runtime;
     let Some(Found {
         index,
         summary,
