@@ -378,6 +378,17 @@ mod tests {
     }
 
     #[test]
+    fn a_defect_typed_without_apostrophes_is_still_reported() {
+        for report in [
+            "i dont see the change in the front end",
+            "the page doesnt load after the deploy",
+            "i cant open the settings page",
+        ] {
+            assert_eq!(binds(report), [report], "{report}");
+        }
+    }
+
+    #[test]
     fn a_template_of_fields_still_to_fill_binds_nothing() {
         let binds = binds("请按这个模板给我报价：\n✅ 总件数：xx件\n✅ 尺寸规格：如：35*30*20cm\nName: ____\n收货地址：印度，邮编680655\n");
         assert!(
