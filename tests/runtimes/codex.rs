@@ -33,12 +33,11 @@ struct Codex {
 
 impl Codex {
     fn new(package: &Package, trial: &str, url: &str) -> Result<Codex, Failed> {
-        let dir = support::workdir(&format!("codex-{}-{trial}", package.version));
-        let home = dir.join("codex-home");
-        let project = dir.join("project");
-        for folder in [&home, &project] {
-            std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
-        }
+        let (dir, home, project) = support::folders(
+            &format!("codex-{}-{trial}", package.version),
+            "codex-home",
+            "",
+        )?;
         let config = format!(
             "model = \"offline-model\"\nmodel_provider = \"offline\"\nmodel_auto_compact_token_limit = {LIMIT}\nmodel_context_window = 200000\n\n[model_providers.offline]\nname = \"offline\"\nbase_url = \"{url}/v1\"\nenv_key = \"OFFLINE_API_KEY\"\nwire_api = \"responses\"\n"
         );

@@ -36,12 +36,11 @@ struct Cli {
 
 impl Cli {
     fn new(package: &Package, trial: &str, url: &str) -> Result<Cli, Failed> {
-        let dir = support::workdir(&format!("gemini-cli-{}-{trial}", package.version));
-        let home = dir.join("home");
-        let project = dir.join("project");
-        for folder in [&home.join(".gemini"), &project] {
-            std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
-        }
+        let (dir, home, project) = support::folders(
+            &format!("gemini-cli-{}-{trial}", package.version),
+            "home",
+            ".gemini",
+        )?;
         let settings = json!({
             "security": {"auth": {"selectedType": "gemini-api-key"}},
             // A fraction of the model's 1,048,576 tokens that a resumed

@@ -37,12 +37,11 @@ struct Claw {
 
 impl Claw {
     fn new(package: &Package, trial: &str, url: &str) -> Result<Claw, Failed> {
-        let dir = support::workdir(&format!("openclaw-{}-{trial}", package.version));
-        let home = dir.join("home");
-        let project = dir.join("project");
-        for folder in [&home.join(".openclaw"), &project] {
-            std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
-        }
+        let (dir, home, project) = support::folders(
+            &format!("openclaw-{}-{trial}", package.version),
+            "home",
+            ".openclaw",
+        )?;
         let config = json!({
             "models": {"mode": "replace", "providers": {"offline": {
                 "baseUrl": url, "apiKey": "offline-test-key", "api": "anthropic-messages",

@@ -36,13 +36,12 @@ struct Pi {
 
 impl Pi {
     fn new(package: &Package, trial: &str, url: &str) -> Result<Pi, Failed> {
-        let dir = support::workdir(&format!("pi-{}-{trial}", package.version));
-        let home = dir.join("home");
-        let project = dir.join("project");
+        let (dir, home, project) = support::folders(
+            &format!("pi-{}-{trial}", package.version),
+            "home",
+            ".pi/agent",
+        )?;
         let agent = home.join(".pi").join("agent");
-        for folder in [&agent, &project] {
-            std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
-        }
         let models = json!({"providers": {"offline": {
             "baseUrl": url,
             "api": "anthropic-messages",

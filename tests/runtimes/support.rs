@@ -20,6 +20,23 @@ pub fn workdir(name: &str) -> PathBuf {
     dir
 }
 
+/// A trial's folders, made afresh: its work folder `name` (see
+/// [`workdir`]), the runtime's home in it with the config folder `config`
+/// under that home, and the project the runtime runs in.
+pub fn folders(
+    name: &str,
+    home: &str,
+    config: &str,
+) -> Result<(PathBuf, PathBuf, PathBuf), Failed> {
+    let dir = workdir(name);
+    let home = dir.join(home);
+    let project = dir.join("project");
+    for folder in [&home.join(config), &project] {
+        std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
+    }
+    Ok((dir, home, project))
+}
+
 /// Fails with `message` unless `condition`.
 pub fn ensure(condition: bool, message: impl FnOnce() -> String) -> Result<(), Failed> {
     if condition {
