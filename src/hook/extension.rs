@@ -18,14 +18,23 @@ const TEMPLATE: &str = include_str!("../../plugins/pi/ctxguard.ts");
 /// The file's name in pi's extensions folder.
 pub const FILE_NAME: &str = "ctxguard.ts";
 
-/// The lines of the template that `init` fills in.
-const COMMAND_LINE: &str = "const COMMAND = \"ctxguard\";";
+/// The line of the template that `init` fills in with the hook arguments.
 const ARGS_LINE: &str = "const ARGS: string[] = [];";
 
-/// The extension for `request`: the template with its command and the
-/// hook arguments (`--policy`) filled in, each a JSON string, which is a
-/// TypeScript string too.
+/// The line of a template (pi's extension, OpenClaw's plugin) that names
+/// the ctxguard binary, as the template has it.
+const COMMAND_LINE: &str = "const COMMAND = \"ctxguard\";";
+
+/// The extension for `request`.
 pub fn extension(request: &InitRequest) -> String {
+    fill_in(TEMPLATE, ARGS_LINE, request)
+}
+
+/// `template` for `request`: its command line, and its argument line
+/// `args_line` (an empty list, `[]`), filled in with the command and the
+/// hook arguments (`--policy`), each a JSON string, which is a JavaScript
+/// and TypeScript string too.
+pub(super) fn fill_in(template: &str, args_line: &str, request: &InitRequest) -> String {
     let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
     let args: Vec<String> = request
         .policy
@@ -33,15 +42,20 @@ pub fn extension(request: &InitRequest) -> String {
         .flat_map(|policy| ["--policy".to_owned(), policy.clone()])
         .map(|word| quote(&word))
         .collect();
-    TEMPLATE
+    let (open, close) = list_at(args_line);
+    template
         .replace(
             COMMAND_LINE,
             &format!("const COMMAND = {};", quote(&request.command)),
         )
-        .replace(
-            ARGS_LINE,
-            &format!("const ARGS: string[] = [{}];", args.join(", ")),
-        )
+        .replace(args_line, &format!("{open}[{}]{close}", args.join(", ")))
+}
+
+/// `args_line` before and after its empty list (the last `[]`: a type
+/// such as `string[]` may come before it).
+fn list_at(args_line: &str) -> (&str, &str) {
+    let at = args_line.rfind("[]").unwrap_or(args_line.len());
+    (&args_line[..at], args_line.get(at + 2..).unwrap_or(""))
 }
 
 /// Where the extension goes: `.pi/extensions/` of the project, or pi's
@@ -65,20 +79,17 @@ pub fn installed_at(path: &Path) -> bool {
 /// Whether `text` is the extension `init` writes, whatever command and
 /// arguments it was written with.
 fn is_ours(text: &str) -> bool {
-    filled_in(
-        text,
-        TEMPLATE,
-        &[
-            ("const COMMAND = ", COMMAND_LINE),
-            ("const ARGS: string[] = ", ARGS_LINE),
-        ],
-    )
+    filled_in(text, TEMPLATE, ARGS_LINE)
 }
 
-/// Whether `text` is `template` with only the lines `init` fills in
-/// changed: those that open with one of `filled`'s prefixes, each read as
-/// the template's line.
-pub(super) fn filled_in(text: &str, template: &str, filled: &[(&str, &str)]) -> bool {
+/// Whether `text` is `template` as [`fill_in`] writes it, whatever command
+/// and arguments it was written with: only the command line and the
+/// argument line `args_line` differ, each read as the template's line.
+pub(super) fn filled_in(text: &str, template: &str, args_line: &str) -> bool {
+    let filled = [
+        ("const COMMAND = ", COMMAND_LINE),
+        (list_at(args_line).0, args_line),
+    ];
     let plain = |text: &str| -> Vec<String> {
         text.lines()
             .map(|line| {

@@ -37,28 +37,12 @@ const FILES: [(&str, &str); 3] = [
 /// The plugin's id in OpenClaw's configuration.
 pub const PLUGIN_ID: &str = "ctxguard";
 
-/// The lines of `index.js` that `init` fills in.
-const COMMAND_LINE: &str = "const COMMAND = \"ctxguard\";";
+/// The line of `index.js` that `init` fills in with the hook arguments.
 const ARGS_LINE: &str = "const ARGS = [];";
 
-/// `index.js` for `request`: the template with its command and the hook
-/// arguments (`--policy`) filled in, each a JSON string, which is a
-/// JavaScript string too.
+/// `index.js` for `request`.
 fn script(request: &InitRequest) -> String {
-    let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
-    let args: Vec<String> = request
-        .policy
-        .iter()
-        .flat_map(|policy| ["--policy".to_owned(), policy.clone()])
-        .map(|word| quote(&word))
-        .collect();
-    FILES[0]
-        .1
-        .replace(
-            COMMAND_LINE,
-            &format!("const COMMAND = {};", quote(&request.command)),
-        )
-        .replace(ARGS_LINE, &format!("const ARGS = [{}];", args.join(", ")))
+    super::extension::fill_in(FILES[0].1, ARGS_LINE, request)
 }
 
 /// Whether `text` is the file `name` as `init` writes it, whatever command
@@ -67,14 +51,7 @@ fn is_ours(name: &str, text: &str) -> bool {
     let Some((_, template)) = FILES.iter().find(|(file, _)| *file == name) else {
         return false;
     };
-    super::extension::filled_in(
-        text,
-        template,
-        &[
-            ("const COMMAND = ", COMMAND_LINE),
-            ("const ARGS = ", ARGS_LINE),
-        ],
-    )
+    super::extension::filled_in(text, template, ARGS_LINE)
 }
 
 /// OpenClaw's state folder: the request's, else `.openclaw`.
