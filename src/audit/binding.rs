@@ -2311,11 +2311,10 @@ mod tests {
             ^[[?1;2c^[]11;rgb:0000/0000/0000^[\\^[[56;1R\n\
             \x20 Last prompt: Analyze the title extraction failures below.\n\
             Link this commit to session context?\n";
-        let prose = Prose::new(message);
-        let judged: Vec<_> = units(message)
-            .iter()
-            .filter(|u| binding(u, &prose, Context::default()).is_ok())
-            .map(|u| u.text(message))
+        let judged: Vec<&str> = judged_units(message)
+            .into_iter()
+            .filter(|(_, why)| why.is_ok())
+            .map(|(text, _)| text)
             .collect();
         assert!(
             judged.iter().any(|u| u.contains("Please default to yes")),
