@@ -127,16 +127,28 @@ pub(super) fn check_summary(
     problems: &mut Vec<Diagnostic>,
 ) -> (Check, Option<String>) {
     // What was said since the compaction is not the summary's to keep.
-    let (judged, invented) = judge(&summary.text, &summary.carried, state, state.snapshot_line);
-    let check = record_check(
+    checked(
         ledger,
+        state,
+        (&summary.text, &summary.carried),
         summary.trigger.clone(),
-        &summary.text,
-        &judged,
-        &invented,
-        true,
+        state.snapshot_line,
         problems,
-    );
+    )
+}
+
+/// [`check_summary`] of a summary `text` and the messages `carried` with
+/// it, against the commitments recorded before ledger line `before`.
+pub(super) fn checked(
+    ledger: &Ledger,
+    state: &State,
+    (text, carried): (&str, &[(String, bool)]),
+    trigger: Option<String>,
+    before: u64,
+    problems: &mut Vec<Diagnostic>,
+) -> (Check, Option<String>) {
+    let (judged, invented) = judge(text, carried, state, before);
+    let check = record_check(ledger, trigger, text, &judged, &invented, true, problems);
     let harmed = !check.lost.is_empty() || !check.altered.is_empty() || !invented.is_empty();
     let told = harmed.then(|| {
         super::check_told(&judged, &invented, &ledger.session, super::Then::GivenBack)

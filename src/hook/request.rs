@@ -19,11 +19,11 @@
 
 use serde_json::Value;
 
-use super::check::{judge, record_check};
+use super::check::checked;
 use super::events::{read, Call, Failure};
 use super::ledger::hash;
 use super::reinject::reinject;
-use super::{check_told, HookRuntime, Outcome, Payload, Then};
+use super::{HookRuntime, Outcome, Payload};
 use crate::diagnostics::Diagnostic;
 
 /// The model's answer Gemini CLI writes after a compaction's summary.
@@ -138,12 +138,15 @@ pub(super) fn before_model(
     let mut check = state.check.clone();
     let mut told = None;
     if check.as_ref().is_none_or(|c| c.summary != hash(summary)) {
-        let (judged, invented) = judge(summary, &carried, &state, u64::MAX);
-        let done = record_check(ledger, None, summary, &judged, &invented, true, problems);
-        if !done.lost.is_empty() || !done.altered.is_empty() || !invented.is_empty() {
-            let said = check_told(&judged, &invented, &ledger.session, Then::GivenBack);
-            told = Some(said.trim_end().to_owned());
-        }
+        let (done, said) = checked(
+            ledger,
+            &state,
+            (summary, &carried),
+            None,
+            u64::MAX,
+            problems,
+        );
+        told = said;
         check = Some(done);
     }
     let active: Vec<_> = state.active().collect();
