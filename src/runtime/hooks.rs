@@ -74,14 +74,7 @@ pub(super) fn missing_guard(
     if missing.is_empty() {
         return;
     }
-    // Where the runtime's hooks are, else its agents' settings (OpenClaw).
-    let span = ["hooks", "agents"]
-        .iter()
-        .find_map(|key| cx.root.entry(key))
-        .map_or(0..0, |e| e.key_span.clone());
-    let what = if arg == "openclaw" {
-        "ctxguard's plugin (`ctxguard init openclaw`) is not enabled here".to_owned()
-    } else if missing.len() == wanted.len() {
+    let what = if missing.len() == wanted.len() {
         format!("none of the hooks `ctxguard init {arg}` installs is here")
     } else {
         format!(
@@ -93,7 +86,17 @@ pub(super) fn missing_guard(
                 .join(", ")
         )
     };
-    let d = codes::unguarded(cx.file, span, runtime, &what, fix);
+    unguarded(cx, &["hooks"], runtime, &what, fix);
+}
+
+/// An unguarded compaction of `runtime`: `what` is missing, `fix` says what
+/// to run; reported at the first of the keys `at` the file has.
+pub(super) fn unguarded(cx: &mut Context<'_>, at: &[&str], runtime: &str, what: &str, fix: &str) {
+    let span = at
+        .iter()
+        .find_map(|key| cx.root.entry(key))
+        .map_or(0..0, |e| e.key_span.clone());
+    let d = codes::unguarded(cx.file, span, runtime, what, fix);
     cx.push(d);
     cx.out.missing_guard = true;
 }

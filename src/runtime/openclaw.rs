@@ -42,11 +42,12 @@ pub(super) fn check(cx: &mut Context<'_>) {
         .at(&["plugins", "entries", crate::hook::openclaw::PLUGIN_ID])
         .is_some_and(|entry| entry.get("enabled").and_then(|e| e.as_bool()) != Some(false));
     if !guarded {
-        super::hooks::missing_guard(
+        // Where its hooks are, else its agents' settings.
+        super::hooks::unguarded(
             cx,
-            &[crate::hook::openclaw::PLUGIN_ID],
-            &[],
-            ("OpenClaw", "openclaw"),
+            &["hooks", "agents"],
+            "OpenClaw",
+            "ctxguard's plugin (`ctxguard init openclaw`) is not enabled here",
             "run `ctxguard init openclaw`: it writes ctxguard's plugin to `~/.openclaw/extensions/ctxguard/` and enables it here",
         );
     }
