@@ -542,7 +542,12 @@ const TRADITIONAL: &[(char, char)] = &[
 /// `text` with its traditional Chinese characters read as simplified
 /// ([`TRADITIONAL`]); the text itself when it has none.
 fn simplified(text: &str) -> std::borrow::Cow<'_, str> {
+    // Every unit judged passes here: an ASCII character, as most are,
+    // is none of the table's.
     let map = |c: char| {
+        if c.is_ascii() {
+            return c;
+        }
         TRADITIONAL
             .iter()
             .find(|(traditional, _)| *traditional == c)
