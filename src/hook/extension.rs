@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use super::init::{InitRequest, Installed, Scope};
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
-use crate::source::write::{write_file, Backup};
 
 /// The extension, as the repository holds it.
 const TEMPLATE: &str = include_str!("../../plugins/pi/ctxguard.ts");
@@ -136,11 +135,7 @@ pub(super) fn install(request: &InitRequest) -> Result<Installed, Vec<Diagnostic
         }
         return Ok(installed);
     }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| failed(dir, format!("cannot write it: {e}")))?;
-    }
-    let written =
-        write_file(&path, after.as_bytes(), Backup::Keep).map_err(|e| failed(&e.path, e.reason))?;
+    let written = super::init::write_to(&path, after.as_bytes())?;
     installed.backup = written.backup;
     installed.path = written.path;
     Ok(installed)

@@ -26,7 +26,7 @@ use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::facts::claude_code as facts;
 use crate::facts::Version;
-use crate::source::write::{write_file, Backup};
+use crate::source::write::{write_file, Backup, Written};
 use crate::source::{Access, SourceFile};
 
 /// Which settings file.
@@ -233,25 +233,27 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
     if !installed.changed() {
         return Ok(installed);
     }
-    let failed = |what: &Path, error: std::io::Error| {
-        vec![codes::unreadable(
-            &what.display().to_string(),
-            format!("cannot write it: {error}"),
-        )]
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
-    }
     let mut bytes = Vec::new();
     if installed.bom {
         bytes.extend_from_slice("\u{feff}".as_bytes());
     }
     bytes.extend_from_slice(installed.after.as_bytes());
-    let written = write_file(&path, &bytes, Backup::Keep)
-        .map_err(|e| vec![codes::unreadable(&e.path.display().to_string(), e.reason)])?;
+    let written = write_to(&path, &bytes)?;
     installed.backup = written.backup;
     installed.path = written.path;
     Ok(installed)
+}
+
+/// Writes `bytes` to the settings (or extension, or plugin) file at
+/// `path` through the one write function, its folder made first and the
+/// original kept as a backup.
+pub(super) fn write_to(path: &Path, bytes: &[u8]) -> Result<Written, Vec<Diagnostic>> {
+    let failed =
+        |what: &Path, reason: String| vec![codes::unreadable(&what.display().to_string(), reason)];
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| failed(dir, format!("cannot write it: {e}")))?;
+    }
+    write_file(path, bytes, Backup::Keep).map_err(|e| failed(&e.path, e.reason))
 }
 
 /// The text of the file at `path`, `None` when there is none; a file that

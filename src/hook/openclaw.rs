@@ -19,7 +19,6 @@ use serde_json::Value;
 use super::init::{existing, Also, InitRequest, Installed};
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
-use crate::source::write::{write_file, Backup};
 
 /// The plugin's files, as the repository holds them.
 const FILES: [(&str, &str); 3] = [
@@ -74,16 +73,13 @@ pub(super) fn install(request: &InitRequest) -> Result<Installed, Vec<Diagnostic
     let before = existing(&config, &request.access)?;
     let after = configured(request, &config, &dir, before.as_deref())?;
     let mut also = Vec::new();
-    for (name, _) in FILES {
+    for (name, template) in FILES {
         let path = dir.join(name);
         let now = existing(&path, &request.access)?;
         let wanted = match (request.remove, name) {
             (true, _) => None,
             (false, "index.js") => Some(script(request)),
-            (false, _) => FILES
-                .iter()
-                .find(|(file, _)| *file == name)
-                .map(|(_, text)| (*text).to_owned()),
+            (false, _) => Some(template.to_owned()),
         };
         if let (true, Some(text)) = (request.remove, &now) {
             if !is_ours(name, text) {
@@ -95,7 +91,7 @@ pub(super) fn install(request: &InitRequest) -> Result<Installed, Vec<Diagnostic
                 .help("remove the plugin folder yourself, or put back what `init` wrote and run `ctxguard init openclaw --remove` again")]);
             }
         }
-        if now != wanted && !(now.is_none() && wanted.is_none()) {
+        if now != wanted {
             also.push(Also {
                 path,
                 before: now,
@@ -121,14 +117,7 @@ pub(super) fn install(request: &InitRequest) -> Result<Installed, Vec<Diagnostic
     if !installed.changed() {
         return Ok(installed);
     }
-    let failed =
-        |what: &Path, error: String| vec![codes::unreadable(&what.display().to_string(), error)];
-    if let Some(parent) = config.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| failed(parent, format!("cannot write it: {e}")))?;
-    }
-    let written = write_file(&config, installed.after.as_bytes(), Backup::Keep)
-        .map_err(|e| failed(&e.path, e.reason))?;
+    let written = super::init::write_to(&config, installed.after.as_bytes())?;
     installed.backup = written.backup;
     installed.path = written.path;
     Ok(installed)
