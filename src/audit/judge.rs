@@ -404,68 +404,90 @@ impl After {
             }
         }
         let names = !wanted.identifiers.is_empty();
-        // Only a window with a piece that shares a word with the commitment
-        // (or names something, when it does) can score above nothing; the
-        // rest all score nothing or less, and the first window stands for
-        // them. Only the windows that can matter are scored.
-        let mut touched: Vec<usize> = if bits {
-            (0..has.len()).filter(|&at| has[at] != 0).collect()
-        } else {
-            content
-                .iter()
-                .flat_map(|word| self.by_word.get(*word).into_iter().flatten().copied())
-                .collect()
-        };
-        if names {
-            touched.extend(&self.named);
-        }
-        let mut candidate = vec![false; self.windows.len()];
-        for &at in &touched {
-            let from = self.starts[at.saturating_sub(WINDOW - 1)];
-            let to = self.starts[at + 1];
-            for (mark, range) in candidate[from..to].iter_mut().zip(&self.windows[from..to]) {
-                *mark |= range.contains(&at);
+        let named = |at: usize| names && !self.pieces[at].1.identifiers.is_empty();
+        // The names of the commitment that some piece of the run names.
+        let carried = |range: &Range<usize>| {
+            if !names {
+                return 0;
             }
-        }
-        // The first window, as every window is scored when none is touched.
-        if let Some(first) = candidate.first_mut() {
-            *first = true;
-        }
-        let mut best: Option<(f64, &Range<usize>)> = None;
-        let windows = self.windows.iter().zip(&candidate);
-        for range in windows.filter(|(_, c)| **c).map(|(w, _)| w) {
-            let covered = if !bits {
-                wanted.covered_by(&self.words_of(range))
-            } else if content.is_empty() {
-                0.0
-            } else {
-                let shared = range.clone().fold(0u64, |m, at| m | has[at]).count_ones();
-                shared as f64 / content.len() as f64
-            };
-            // The names of the commitment that some piece of the run names.
-            let carried = if names {
-                wanted
-                    .identifiers
-                    .iter()
-                    .filter(|a| {
-                        self.pieces[range.clone()].iter().any(|(_, piece)| {
-                            piece.identifiers.iter().any(|b| same_identifier(a, b))
-                        })
-                    })
-                    .count()
-            } else {
-                0
-            };
-            let score = covered + 0.25 * share(carried, wanted.identifiers.len())
+            wanted
+                .identifiers
+                .iter()
+                .filter(|a| {
+                    self.pieces[range.clone()]
+                        .iter()
+                        .any(|(_, piece)| piece.identifiers.iter().any(|b| same_identifier(a, b)))
+                })
+                .count()
+        };
+        let mut best: Option<(f64, Range<usize>)> = None;
+        let mut consider = |covered: f64, range: Range<usize>| {
+            let score = covered + 0.25 * share(carried(&range), wanted.identifiers.len())
                 - 0.02 * (range.len() - 1) as f64;
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, range));
+            }
+        };
+        if bits {
+            // Every piece past the first costs: a window whose first or last
+            // piece adds no word and names nothing scores less than the
+            // window without it, so only windows that start on a piece that
+            // shares a word (or names something) and end on one that adds a
+            // word (or names something) are scored. The first piece alone
+            // stands for them all when none shares a word.
+            let of = |mask: u64| {
+                if content.is_empty() {
+                    0.0
+                } else {
+                    mask.count_ones() as f64 / content.len() as f64
+                }
+            };
+            if let Some(&first) = has.first() {
+                consider(of(first), 0..1);
+            }
+            for start in 0..has.len() {
+                if has[start] == 0 && !named(start) {
+                    continue;
+                }
+                let mut mask = 0u64;
+                for end in start..(start + WINDOW).min(has.len()) {
+                    let adds = has[end] & !mask != 0 || named(end);
+                    mask |= has[end];
+                    if end == start || adds {
+                        consider(of(mask), start..end + 1);
+                    }
+                }
+            }
+        } else {
+            // Only a window with a piece that shares a word with the
+            // commitment (or names something, when it does) can score above
+            // nothing; the first window stands for the rest.
+            let mut touched: Vec<usize> = content
+                .iter()
+                .flat_map(|word| self.by_word.get(*word).into_iter().flatten().copied())
+                .collect();
+            if names {
+                touched.extend(&self.named);
+            }
+            let mut candidate = vec![false; self.windows.len()];
+            for &at in &touched {
+                let from = self.starts[at.saturating_sub(WINDOW - 1)];
+                let to = self.starts[at + 1];
+                for (mark, range) in candidate[from..to].iter_mut().zip(&self.windows[from..to]) {
+                    *mark |= range.contains(&at);
+                }
+            }
+            if let Some(first) = candidate.first_mut() {
+                *first = true;
+            }
+            let windows = self.windows.iter().zip(&candidate);
+            for range in windows.filter(|(_, c)| **c).map(|(w, _)| w) {
+                consider(wanted.covered_by(&self.words_of(range)), range.clone());
             }
         }
         let Some((_, range)) = best else {
             return (Outcome::Lost, None);
         };
-        let range = range.clone();
         let words = &self.words_of(&range);
         let passage = self.pieces[range]
             .iter()
