@@ -450,9 +450,10 @@ impl After {
                     continue;
                 }
                 let mut mask = 0u64;
-                for end in start..(start + WINDOW).min(has.len()) {
-                    let adds = has[end] & !mask != 0 || named(end);
-                    mask |= has[end];
+                let run = has.iter().enumerate().skip(start).take(WINDOW);
+                for (end, &bits) in run {
+                    let adds = bits & !mask != 0 || named(end);
+                    mask |= bits;
                     if end == start || adds {
                         consider(of(mask), start..end + 1);
                     }
