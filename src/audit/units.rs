@@ -358,7 +358,8 @@ fn sentences(text: &str, range: Range<usize>, protected: &[Range<usize>]) -> Vec
     let mut start = range.start;
     let mut line_start = range.start;
     let mut output_before = false;
-    for line in paragraph.split_inclusive('\n') {
+    let unwrapped = unwrapped(paragraph);
+    for line in unwrapped.split_inclusive('\n') {
         let mut at = line_start;
         // A line of output (a log record, JSON) is kept whole, its periods
         // ending no sentence; lines of output in a row are one unit.
@@ -404,6 +405,60 @@ fn sentences(text: &str, range: Range<usize>, protected: &[Range<usize>]) -> Vec
         out.push(start..range.end);
     }
     out
+}
+
+/// `paragraph` with the breaks a wrapping box put in it read as spaces (one
+/// byte for one, so every offset holds): text typed in a terminal's or an
+/// editor's box and copied with its lines cut where the box was full ("I'm
+/// more comfortable \nwith @Data", "showing NEW on everything before\n  any
+/// follow-up"). A break is the box's when the line ends inside a sentence
+/// (on a word or a comma, a long line: the box was full) and the next goes
+/// on in lower case, and the line
+/// keeps the space before the break or the next is indented to go on; a
+/// line of output is never joined.
+fn unwrapped(paragraph: &str) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = paragraph.split_inclusive('\n').collect();
+    let mut breaks = Vec::new();
+    let mut at = 0;
+    for pair in lines.windows(2) {
+        let (line, next) = (pair[0], pair[1]);
+        at += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let spaced = body.ends_with([' ', '\t']) || next.starts_with([' ', '\t']);
+        let inside = body
+            .trim_end()
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || c == ',');
+        let goes_on = next
+            .trim_start()
+            .chars()
+            .next()
+            .is_some_and(char::is_lowercase);
+        // A box wraps a line only once it is full.
+        let long = body.trim().chars().count() >= 40;
+        if spaced
+            && long
+            && inside
+            && goes_on
+            && !PASTED_LINE.is_match(line)
+            && !PASTED_LINE.is_match(next)
+        {
+            breaks.push(at - 1);
+        }
+    }
+    if breaks.is_empty() {
+        return std::borrow::Cow::Borrowed(paragraph);
+    }
+    let mut bytes = paragraph.as_bytes().to_vec();
+    for at in breaks {
+        bytes[at] = b' ';
+    }
+    // A newline byte became a space byte: the text is as valid as it was.
+    String::from_utf8(bytes).map_or(
+        std::borrow::Cow::Borrowed(paragraph),
+        std::borrow::Cow::Owned,
+    )
 }
 
 /// Only an item's number: `2.`, `10)`.
@@ -541,6 +596,46 @@ mod tests {
                 ("# Title", Shape::Heading),
                 ("## Goal", Shape::Heading),
                 ("keep it", Shape::Sentence),
+            ]
+        );
+    }
+
+    #[test]
+    fn text_copied_from_a_wrapping_box_is_cut_at_its_sentences_not_its_lines() {
+        assert_eq!(
+            shaped(
+                "Can we use Lombok instead? I'm more comfortable \nwith @Data, @Builder. Add it."
+            ),
+            [
+                ("Can we use Lombok instead?", Shape::Sentence),
+                (
+                    "I'm more comfortable \nwith @Data, @Builder.",
+                    Shape::Sentence
+                ),
+                ("Add it.", Shape::Sentence),
+            ]
+        );
+        assert_eq!(
+            shaped("The bootstrap: totally agree, showing NEW on all before\n  any follow-up is odd. Go on"),
+            [
+                (
+                    "The bootstrap: totally agree, showing NEW on all before\n  any follow-up is odd.",
+                    Shape::Sentence
+                ),
+                ("Go on", Shape::Sentence),
+            ]
+        );
+        // Lines typed one by one stay apart: no space kept before the
+        // break, or a capital, or a line that ends a sentence.
+        assert_eq!(
+            shaped("fix the footer\nmake it blue \nThen run it. \nnow\n<StatCard title and words in it too\n    title=\"Total\""),
+            [
+                ("fix the footer", Shape::Sentence),
+                ("make it blue", Shape::Sentence),
+                ("Then run it.", Shape::Sentence),
+                ("now", Shape::Sentence),
+                ("<StatCard title and words in it too", Shape::Sentence),
+                ("title=\"Total\"", Shape::Sentence),
             ]
         );
     }
