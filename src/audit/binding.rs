@@ -1484,7 +1484,7 @@ impl<'a> Prose<'a> {
                 .filter(|span| padded >= 3 && AGENT_VOICE.is_match(&text[span.clone()])),
             tagged,
             form: fields >= 3 && fields * 2 >= filled && !again,
-            handed_over: HANDED_OVER.find(text).map(|lead| lead.start()..text.len()),
+            handed_over: handed_over(text).map(|start| start..text.len()),
             captured: text
                 .match_indices('\n')
                 .map(|(at, _)| at + 1)
@@ -1551,9 +1551,24 @@ fn cell(line: &str) -> bool {
 static HANDED_OVER: LazyLock<Regex> = LazyLock::new(|| {
     let agent = r"(the\s+)?(codex|claude|chatgpt|gpt[-\w.]*|gemini|cursor|copilot|devin|aider|windsurf|(an)?other\s+agent)\b";
     pattern(&format!(
-        r"(?i)\b(i\s+got\s+this\s+(back\s+)?from\s+{agent}|(here\s+is|here's|this\s+is)\s+what\s+{agent}\s+(said|wrote|replied|answered|suggested|returned|produced|reported|came\s+up\s+with|gave\s+me|told\s+me)|(the\s+)?(output|report|response|answer|reply)\s+(from|of)\s+{agent}|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?\s+{agent})[^\n:]{{0,80}}:"
+        r"(?i)\b(i\s+got\s+this\s+(back\s+)?from\s+{agent}|(here\s+is|here's|this\s+is)\s+what\s+{agent}\s+(said|wrote|replied|answered|suggested|returned|produced|reported|came\s+up\s+with|gave\s+me|told\s+me)|(the\s+)?(output|report|response|answer|reply)\s+(from|of)\s+{agent}|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?\s+{agent})"
     ))
 });
+
+/// Where another agent's text the user hands over starts: a lead of
+/// [`HANDED_OVER`] followed on its line, within 80 characters, by a colon.
+/// The colon is looked for by hand: a pattern that counts 80 characters
+/// after so many alternatives makes a lazy DFA build new states at every
+/// byte of a long message.
+fn handed_over(text: &str) -> Option<usize> {
+    HANDED_OVER.find_iter(text).find_map(|lead| {
+        let stop = text[lead.end()..]
+            .chars()
+            .take(81)
+            .find(|&c| c == '\n' || c == ':');
+        (stop == Some(':')).then_some(lead.start())
+    })
+}
 
 /// Who speaks next in a chat copied from a chat app, on a line of its
 /// own: "You said:", "ChatGPT said:", "O ChatGPT disse:".
