@@ -329,7 +329,7 @@ static THINK: LazyLock<Regex> = LazyLock::new(|| {
 /// looks good.").
 static SPENT_FORM: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|so|and|also|yes|great|thanks)[\s,!.]+)*(if\s+(you\s+have|there\s+(is|are))\s+(any|more|other)\s+questions?|any\s+questions?)[\s,]*((please|just|then|feel\s+free\s+to|don't\s+hesitate\s+to)\s+)?(ask|let\s+me\s+know|tell\s+me)(\s+(me|them|first|before))?\s*[.!]*\s*$|^\W*((ok|okay|yes|yeah|alright|great|nice|cool)[\s,!.]+)*([\w.-]+\s+){1,3}(looks?|seems?|sounds?)\s+(really\s+|very\s+|pretty\s+|so\s+)?(good|great|fine|perfect|nice|awesome|excellent|solid|right|correct)(\s+(to\s+me|now|so\s+far))?\s*[.!]*\s*$",
+        r"(?i)^\W*((ok|okay|so|and|also|yes|great|thanks)[\s,!.]+)*(if\s+(you\s+have|there\s+(is|are))\s+(any|more|other)\s+questions?|any\s+questions?)[\s,]*((please|just|then|feel\s+free\s+to|don't\s+hesitate\s+to)\s+)?(ask|let\s+me\s+know|tell\s+me)(\s+(me|them|first|before))?\s*[.!]*\s*$|^\W*((ok|okay|und|also|ja|e|y|et)[\s,!.]+)*((wenn|falls)\s+(du|ihr|sie)\s+(\w+\s+){0,2}fragen\s+(hast|habt|haben)|(se|caso)\s+(tiver|tenha|houver|tiverem)\s+(\w+\s+){0,2}(d[uú]vidas?|perguntas?)|si\s+(tienes|tiene|tienen|hay)\s+(\w+\s+){0,2}(dudas?|preguntas?)|si\s+(tu\s+as|vous\s+avez)\s+(\w+\s+){0,2}questions?)[\s,]*[^.!?\n]{0,25}[.!]*\s*$|^\W*((ok|okay|yes|yeah|alright|great|nice|cool)[\s,!.]+)*([\w.-]+\s+){1,3}(looks?|seems?|sounds?)\s+(really\s+|very\s+|pretty\s+|so\s+)?(good|great|fine|perfect|nice|awesome|excellent|solid|right|correct)(\s+(to\s+me|now|so\s+far))?\s*[.!]*\s*$",
     )
 });
 
@@ -2222,6 +2222,8 @@ mod tests {
             "if you have any questions, just let me know.",
             "Okay MergeService looks good.",
             "the new header looks great to me!",
+            "Wenn du dazu Fragen hast, stell sie bitte.",
+            "Se tiver alguma dúvida, pode perguntar.",
         ] {
             assert_eq!(why(text), [Err(NotBinding::Acknowledgement)], "{text}");
         }
