@@ -1,0 +1,171 @@
+use super::*;
+
+fn shaped(text: &str) -> Vec<(&str, Shape)> {
+    units(text)
+        .into_iter()
+        .map(|u| (u.text(text), u.shape))
+        .collect()
+}
+
+#[test]
+fn a_pasted_plan_is_cut_where_a_person_would_cut_it() {
+    let plan = "## Plan\n\nKeep the old code. Run `cargo test -p a..b` first.\n\n- Move tools to core/tools\n- Keep `x != y` as it is\n  - a nested note that stands as a requirement of its own\n\n| file | owner |\n|---|---|\n| src/a.rs | me |\n\n```sh\nmake check != ok\n```\n\n> quoted words\n\n---\n";
+    assert_eq!(
+        shaped(plan),
+        [
+            ("## Plan", Shape::Heading),
+            ("Keep the old code.", Shape::Sentence),
+            ("Run `cargo test -p a..b` first.", Shape::Sentence),
+            ("Move tools to core/tools", Shape::Item),
+            (
+                "a nested note that stands as a requirement of its own",
+                Shape::Item
+            ),
+            ("Keep `x != y` as it is", Shape::Item),
+            ("| file | owner |", Shape::Heading),
+            ("| src/a.rs | me |", Shape::Row),
+            ("make check != ok", Shape::Code),
+            ("quoted words", Shape::Quote),
+        ]
+    );
+}
+
+#[test]
+fn a_fence_that_says_markdown_holds_prose_not_code() {
+    assert_eq!(
+        shaped("```markdown\nDo NOT re-design what is decided.\n\n- Keep Supabase for the database\n```\n\n```md\n## Plan\n```\n\n```sh\nmake check\n```\n"),
+        [
+            ("Do NOT re-design what is decided.", Shape::Sentence),
+            ("Keep Supabase for the database", Shape::Item),
+            ("## Plan", Shape::Heading),
+            ("make check", Shape::Code),
+        ]
+    );
+}
+
+#[test]
+fn an_item_and_the_few_words_nested_under_it_are_one_requirement() {
+    assert_eq!(
+        shaped("1. **Dashboard Streamlit**\n   - Vue d'ensemble\n   - Alertes récentes\n2. **Docker**\n   - Dockerfile optimisé ARM\n   - a step that is a whole requirement of its own words\n"),
+        [
+            (
+                "**Dashboard Streamlit**\n   - Vue d'ensemble\n   - Alertes récentes",
+                Shape::Item
+            ),
+            ("Dockerfile optimisé ARM", Shape::Item),
+            ("a step that is a whole requirement of its own words", Shape::Item),
+            ("**Docker**", Shape::Item),
+        ]
+    );
+}
+
+#[test]
+fn lines_marked_hash_one_after_another_are_a_list_not_headings() {
+    assert_eq!(
+        shaped("要求：\n# 通用的排查机制\n# 每一个功能模块都必须遵循一个skill标准\n\n## Plan\n\nkeep it"),
+        [
+            ("要求：", Shape::Sentence),
+            ("通用的排查机制", Shape::Item),
+            ("每一个功能模块都必须遵循一个skill标准", Shape::Item),
+            ("## Plan", Shape::Heading),
+            ("keep it", Shape::Sentence),
+        ]
+    );
+    // A heading over its section, and headings of two levels in a row.
+    assert_eq!(
+        shaped("# Title\n## Goal\nkeep it"),
+        [
+            ("# Title", Shape::Heading),
+            ("## Goal", Shape::Heading),
+            ("keep it", Shape::Sentence),
+        ]
+    );
+}
+
+#[test]
+fn text_copied_from_a_wrapping_box_is_cut_at_its_sentences_not_its_lines() {
+    assert_eq!(
+        shaped("Can we use Lombok instead? I'm more comfortable \nwith @Data, @Builder. Add it."),
+        [
+            ("Can we use Lombok instead?", Shape::Sentence),
+            (
+                "I'm more comfortable \nwith @Data, @Builder.",
+                Shape::Sentence
+            ),
+            ("Add it.", Shape::Sentence),
+        ]
+    );
+    assert_eq!(
+        shaped("The bootstrap: totally agree, showing NEW on all before\n  any follow-up is odd. Go on"),
+        [
+            (
+                "The bootstrap: totally agree, showing NEW on all before\n  any follow-up is odd.",
+                Shape::Sentence
+            ),
+            ("Go on", Shape::Sentence),
+        ]
+    );
+    // Lines typed one by one stay apart: no space kept before the
+    // break, or a capital, or a line that ends a sentence.
+    assert_eq!(
+        shaped("fix the footer\nmake it blue \nThen run it. \nnow\n<StatCard title and words in it too\n    title=\"Total\""),
+        [
+            ("fix the footer", Shape::Sentence),
+            ("make it blue", Shape::Sentence),
+            ("Then run it.", Shape::Sentence),
+            ("now", Shape::Sentence),
+            ("<StatCard title and words in it too", Shape::Sentence),
+            ("title=\"Total\"", Shape::Sentence),
+        ]
+    );
+}
+
+#[test]
+fn prose_is_cut_at_line_breaks_but_never_inside_code_or_links() {
+    assert_eq!(
+        shaped("fix the footer\nmake it blue. then run it"),
+        [
+            ("fix the footer", Shape::Sentence),
+            ("make it blue.", Shape::Sentence),
+            ("then run it", Shape::Sentence),
+        ]
+    );
+    assert_eq!(
+        shaped("Use `a. B` and [the docs. Here](https://x.example/a.b) now."),
+        [(
+            "Use `a. B` and [the docs. Here](https://x.example/a.b) now.",
+            Shape::Sentence
+        )]
+    );
+    assert_eq!(
+        shaped("1.可以\n2.发货时间为：1-7天。"),
+        [
+            ("1.可以", Shape::Sentence),
+            ("2.发货时间为：1-7天。", Shape::Sentence)
+        ]
+    );
+    assert_eq!(shaped("   \n***\n"), []);
+    assert_eq!(
+        shaped("<summary>\n## Goal\n- keep it\n</summary>"),
+        [("## Goal", Shape::Heading), ("keep it", Shape::Item)]
+    );
+    assert_eq!(
+        shaped("it fails:\nerror: no\n  at a (x.js:1:2)\nfix it"),
+        [
+            ("it fails:", Shape::Sentence),
+            ("error: no\n  at a (x.js:1:2)", Shape::Sentence),
+            ("fix it", Shape::Sentence)
+        ]
+    );
+    assert_eq!(
+        shaped("1. first\n2. [ ] second"),
+        [("first", Shape::Item), ("second", Shape::Item)]
+    );
+    assert_eq!(
+        shaped("```json\n{\"a\": 1}\n\nshould list the keys here"),
+        [
+            ("{\"a\": 1}", Shape::Code),
+            ("should list the keys here", Shape::Sentence)
+        ]
+    );
+}
