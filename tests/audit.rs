@@ -449,6 +449,7 @@ fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
             "You are working inside Conductor",
             "task-notification",
             "Unknown slash command",
+            "Unknown skill",
             "Request interrupted",
         ],
     );

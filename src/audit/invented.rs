@@ -71,6 +71,12 @@ static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the quote pattern compiles")
 });
 
+/// An aside in round brackets, not nested: see [`invented`].
+static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Regex::new(r"\([^()\n]*\)").expect("the aside pattern compiles")
+});
+
 /// Below this share of its content words in what the user said, a rule
 /// listed as the user's is unsupported.
 const SUPPORTED: f64 = 0.34;
@@ -150,7 +156,11 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
                 return false;
             }
             let support = support(&words, said);
-            let unheard = unheard(claimed, &words, &folded, &all);
+            // A name in an aside is the agent's note on the claim ("(now
+            // installed as `frontend-design`)"), not a name it gives as the
+            // user's.
+            let plain = ASIDE.replace_all(claimed, " ");
+            let unheard = unheard(&plain, &Words::of(&plain), &folded, &all);
             // A rule whose label the user gave is theirs.
             let labelled = under_user && label_heard(claimed, &all, &tokens);
             // A quotation of what the user did say is theirs; one of a
@@ -375,6 +385,17 @@ mod tests {
             .iter()
             .map(|m| ((*m).to_owned(), Words::of(m)))
             .collect()
+    }
+
+    #[test]
+    fn an_aside_of_the_agents_is_not_part_of_the_claim() {
+        let said = said(&[
+            "Give me a code review and use typescript-lsp and frontend-plugin to analyze further.",
+        ]);
+        let summary = "The user specifically requested use of `typescript-lsp` and `frontend-plugin` (now installed as `frontend-design`, but requires a restart).";
+        assert!(invented(&said, summary, 1).is_empty());
+        let summary = "The user specifically requested `prettier` checks on every `stylelint` run (now installed).";
+        assert_eq!(invented(&said, summary, 1).len(), 1);
     }
 
     #[test]

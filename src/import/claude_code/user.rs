@@ -37,6 +37,7 @@ const RUNTIME_MARKERS: &[&str] = &[
     "[Image #",
     "This session is being continued from a previous conversation",
     "Unknown slash command:",
+    "Unknown skill:",
 ];
 
 /// Blocks the runtime, or an app driving it, writes inside the user's own
