@@ -219,7 +219,15 @@ static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// its verb's て-form ("このバッジを追加して", "ガイド書いて").
 static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(^|[，。；：、,;:\s])(把|改用|采用|强制|换成|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|加(一个|上)|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|只能|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|しないで|必ず|べき|ないでください|[ぁ-んァ-ヶー一-龯](て|で)(ね|よ|ほしい|欲しい)?[。！!～~]*\s*$|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+        r"(^|[，。；：、,;:\s])(把|改用|采用|强制|换成|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|加(一个|上)|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|只能|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|たい(です|と|な|ん|ので|けど|ね|。|$)|たくて|たくない|たくは|てほしい|て欲しい|てもらいたい|てもらえ(ます|る)|てもらって(いい|も)|ていただ(き|け)たい|しようと思|が欲しい|がほしい|がいいです|でいいかな|方がいい|ほうがいい|しないで|必ず|べき|ないでください|[ぁ-んァ-ヶー一-龯](て|で)(ね|よ|ほしい|欲しい)?[。！!～~]*\s*$|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+    )
+});
+
+/// A request put in Japanese as a question: "まとめてもらっていいですか？"
+/// (could you sum it up?), "見ていただけますか" (would you look at it?).
+static JAPANESE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"てもらって(いい|も)|てもらえ(ます|る|ない)|ていただけ(ます|ない|る)|てくれ(る|ない|ます)",
     )
 });
 
@@ -353,8 +361,14 @@ static ASKS_OPINION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A slash command alone: the runtime's, not a commitment.
-static COMMAND: LazyLock<Regex> = LazyLock::new(|| pattern(r"^/[A-Za-z][A-Za-z0-9:_-]*$"));
+/// A slash command alone, or a line of a command's options alone
+/// (`--max-iterations 15`, `--completion-promise "COMPLETE" \`): the
+/// command's invocation, spent when it runs.
+static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r#"^/[A-Za-z][A-Za-z0-9:_-]*$|^(--[A-Za-z][A-Za-z0-9_-]*(=\S+|\s+("[^"\n]*"|'[^'\n]*'|[^\s-]\S*))?\s*)+\\?$"#,
+    )
+});
 
 /// An operator of code written inline (`firstKeptEntryIndex = 6`).
 static OPERATOR: LazyLock<Regex> =
@@ -702,6 +716,7 @@ pub(crate) fn words_bind(
         return if !advice
             && (ASKS_OF.is_match(text)
                 || KOREAN_REQUEST.is_match(text)
+                || JAPANESE_REQUEST.is_match(text)
                 || SUGGESTION.is_match(rest)
                 || REQUEST_FORM.is_match(rest)
                 || imperative(&first))
@@ -2238,6 +2253,12 @@ mod tests {
             assert_eq!(why(text), [Ok(())], "{text}");
         }
         assert_ne!(why("ok, makes sense"), [Ok(())]);
+        assert_eq!(why("--max-iterations 15"), [Err(NotBinding::Command)]);
+        assert_eq!(
+            why("--completion-promise \"COMPLETE\" \\"),
+            [Err(NotBinding::Command)]
+        );
+        assert_eq!(why("Use --max-iterations 15 from now on."), [Ok(())]);
     }
 
     #[test]
@@ -2404,6 +2425,19 @@ mod tests {
     #[test]
     fn a_casual_japanese_request_ends_on_its_verbs_te_form() {
         assert_eq!(why("このバッジを追加して"), [Ok(())]);
+        // Wishes and asks put politely: "I want to …", "I'd like you to …".
+        for text in [
+            "このデータのレベルについてはティア分けしたいです。",
+            "ティア1がマスターデータという形に分けてほしいです。",
+            "一旦こちらの要件でまとめてもらっていいですか？",
+            "uiに関するところはたまなさんのアドバイスが欲しいですかね。",
+        ] {
+            assert_eq!(why(text), [Ok(())], "{text}");
+        }
+        assert_ne!(
+            why("スケートのスポット情報を表示するアプリです。"),
+            [Ok(())]
+        );
         assert_eq!(why("コントリビューションガイド書いて"), [Ok(())]);
     }
 }
