@@ -108,6 +108,7 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             .map(str::to_lowercase)
             .collect::<std::collections::BTreeSet<String>>()
     });
+    let index = std::cell::LazyCell::new(|| Said::new(said));
     let mut heading_is_user = false;
     let mut found = Vec::new();
     let pieces = units(summary).into_iter().flat_map(|unit| {
@@ -155,7 +156,7 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             if words.content.len() < 2 {
                 return false;
             }
-            let support = support(&words, said);
+            let support = index.support(&words);
             // A name in an aside is the agent's note on the claim ("(now
             // installed as `frontend-design`)"), not a name it gives as the
             // user's.
@@ -172,7 +173,7 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
                 && ((under_user && support < SUPPORTED) || (unheard && support < WEAKLY))
         });
         if invented {
-            let support = support(&Words::of(text), said);
+            let support = index.support(&Words::of(text));
             found.push(Invented {
                 text: text.to_owned(),
                 line,
@@ -277,20 +278,51 @@ fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
     english >= other + cjk
 }
 
-/// The share of `words` that the [`TOGETHER`] messages of `said` that hold
-/// most of it hold between them.
-fn support(words: &Words, said: &[(String, Words)]) -> f64 {
-    let mut ranked: Vec<(f64, &Words)> = said
-        .iter()
-        .map(|(_, user)| (words.covered_by(user), user))
-        .filter(|(share, _)| *share > 0.0)
-        .collect();
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut together = Words::default();
-    for (_, user) in ranked.into_iter().take(TOGETHER) {
-        together.extend(user);
+/// What the user said, and which of their messages holds each word: a
+/// claim's support is sought among the messages that share a word with
+/// it, not all of them (a ledger of 10,000 commitments).
+struct Said<'s> {
+    said: &'s [(String, Words)],
+    by_word: std::collections::HashMap<&'s str, Vec<usize>>,
+}
+
+impl<'s> Said<'s> {
+    fn new(said: &'s [(String, Words)]) -> Said<'s> {
+        let mut by_word: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+        for (at, (_, words)) in said.iter().enumerate() {
+            for word in &words.content {
+                by_word.entry(word.as_str()).or_default().push(at);
+            }
+        }
+        Said { said, by_word }
     }
-    words.covered_by(&together)
+
+    /// The share of `words` that the [`TOGETHER`] messages that hold most
+    /// of it hold between them (the first said first, among equals).
+    fn support(&self, words: &Words) -> f64 {
+        if words.content.is_empty() {
+            return 0.0;
+        }
+        let mut shared: std::collections::HashMap<usize, usize> = Default::default();
+        for word in &words.content {
+            for &at in self.by_word.get(word.as_str()).into_iter().flatten() {
+                *shared.entry(at).or_default() += 1;
+            }
+        }
+        let mut ranked: Vec<(usize, usize)> = shared.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let top: Vec<&Words> = ranked
+            .iter()
+            .take(TOGETHER)
+            .map(|&(at, _)| &self.said[at].1)
+            .collect();
+        let held = words
+            .content
+            .iter()
+            .filter(|word| top.iter().any(|user| user.content.contains(*word)))
+            .count();
+        held as f64 / words.content.len() as f64
+    }
 }
 
 /// Whether the sentence names something exact — an identifier, a command
