@@ -111,6 +111,12 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
             }
             Event::End(TagEnd::Paragraph) if items.is_empty() => {
                 if let Some((start, protected)) = paragraph.take() {
+                    // Code pasted without a fence is one block, not a
+                    // sentence a line.
+                    if unfenced_code(&text[start..range.end]) {
+                        push(&mut out, text, start..range.end, Shape::Code);
+                        continue;
+                    }
                     let shape = if quote_depth > 0 {
                         Shape::Quote
                     } else {
@@ -191,6 +197,50 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
         }
     }
     out
+}
+
+/// Whether a paragraph is code pasted without a fence: a definition or an
+/// assignment that opens a block (`class MindState(BaseModel):`, `def
+/// run(raw: str) -> Envelope:`, `PIPELINE = [`, `interface Props {`) with
+/// lines under it, or imports alone (`from typing import Literal`).
+fn unfenced_code(paragraph: &str) -> bool {
+    let lines: Vec<&str> = paragraph.lines().filter(|l| !l.trim().is_empty()).collect();
+    let Some(first) = lines.first().map(|l| l.trim()) else {
+        return false;
+    };
+    let import = |line: &str| {
+        let line = line.trim();
+        (line.starts_with("from ") && line.contains(" import "))
+            || (line.starts_with("import ")
+                && (line.ends_with(';') || !line.contains(' ') || line.contains(" from ")))
+    };
+    if lines.iter().all(|l| import(l)) {
+        return true;
+    }
+    const OPENERS: &[&str] = &[
+        "class ",
+        "def ",
+        "async def ",
+        "function ",
+        "async function ",
+        "interface ",
+        "struct ",
+        "enum ",
+        "impl ",
+        "fn ",
+        "pub fn ",
+        "pub struct ",
+        "export ",
+        "type ",
+        "const ",
+        "let ",
+    ];
+    let opens_block = first.ends_with([':', '{', '(', '[']);
+    let named = OPENERS.iter().any(|o| first.starts_with(o))
+        || first
+            .split_once(" = ")
+            .is_some_and(|(name, _)| !name.is_empty() && !name.contains(char::is_whitespace));
+    lines.len() >= 2 && opens_block && named && first.chars().any(|c| c.is_ascii_alphabetic())
 }
 
 /// Whether a fence's info string names Markdown (```` ```markdown ````,

@@ -169,3 +169,21 @@ fn prose_is_cut_at_line_breaks_but_never_inside_code_or_links() {
         ]
     );
 }
+
+#[test]
+fn code_pasted_without_a_fence_is_one_block() {
+    let text = "Use a typed model.\n\nclass MindState(BaseModel):\n    objective: str\n    facts: List[str] = []\n\nfrom typing import Literal, List\n\nPIPELINE = [\n    \"sense\",\n]\n\nKeep it: small.";
+    assert_eq!(
+        shaped(text),
+        [
+            ("Use a typed model.", Shape::Sentence),
+            (
+                "class MindState(BaseModel):\n    objective: str\n    facts: List[str] = []",
+                Shape::Code
+            ),
+            ("from typing import Literal, List", Shape::Code),
+            ("PIPELINE = [\n    \"sense\",\n]", Shape::Code),
+            ("Keep it: small.", Shape::Sentence),
+        ]
+    );
+}
