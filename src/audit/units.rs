@@ -100,7 +100,16 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                         );
                     } else {
                         let end = own_end.unwrap_or(range.end);
-                        push(&mut out, text, strip_marker(text, start..end), Shape::Item);
+                        let item = strip_marker(text, start..end);
+                        // The agent's question copied with the user's answer
+                        // typed after it: the question, then the answer.
+                        match answered(text, &item) {
+                            Some(at) => {
+                                push(&mut out, text, item.start..at, Shape::Item);
+                                push(&mut out, text, at..item.end, Shape::Item);
+                            }
+                            None => push(&mut out, text, item, Shape::Item),
+                        }
                     }
                 }
             }
@@ -305,6 +314,25 @@ fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
         range: start..start + trimmed.len(),
         shape,
     });
+}
+
+/// Where the answer starts in an item that is a question with its answer
+/// typed after it on the same line ("范围确认：…还是也包括其他文件？ 所有，改之前
+/// 先给我确认", "Which port? 8080"): after the last question mark that a
+/// space or the line's end follows (not a URL's), when a short answer that
+/// asks nothing comes after it.
+fn answered(text: &str, item: &Range<usize>) -> Option<usize> {
+    let body = text.get(item.clone())?;
+    let (mark, question) = body.char_indices().rev().find(|&(at, c)| {
+        (c == '？' || (c == '?' && body[at + 1..].starts_with([' ', '\t']))) && at > 0
+    })?;
+    let after = mark + question.len_utf8();
+    let answer = body[after..].trim();
+    let short = (1..=80).contains(&answer.chars().count());
+    let one_line = !body[after..].trim_end().contains('\n');
+    let asks_nothing = !answer.contains(['?', '？']);
+    let question_long = body[..mark].chars().count() >= 10;
+    (short && one_line && asks_nothing && question_long).then_some(item.start + after)
 }
 
 /// The most words an item nested under another can hold and still be a

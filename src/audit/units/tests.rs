@@ -187,3 +187,17 @@ fn code_pasted_without_a_fence_is_one_block() {
         ]
     );
 }
+
+#[test]
+fn a_question_copied_with_its_answer_typed_after_it_is_two_units() {
+    assert_eq!(
+        shaped("1. 范围确认：只修改 templates/ 下的两个文件，还是也包括其他文件？ 所有，改之前先给我确认\n2. Which port should the server use? 8080\n3. See https://x.example/a?b=1 for it"),
+        [
+            ("范围确认：只修改 templates/ 下的两个文件，还是也包括其他文件？", Shape::Item),
+            ("所有，改之前先给我确认", Shape::Item),
+            ("Which port should the server use?", Shape::Item),
+            ("8080", Shape::Item),
+            ("See https://x.example/a?b=1 for it", Shape::Item),
+        ]
+    );
+}
