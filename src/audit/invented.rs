@@ -160,8 +160,12 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             // A name in an aside is the agent's note on the claim ("(now
             // installed as `frontend-design`)"), not a name it gives as the
             // user's.
-            let plain = ASIDE.replace_all(claimed, " ");
-            let unheard = unheard(&plain, &Words::of(&plain), &folded, &all);
+            let unheard = match ASIDE.replace_all(claimed, " ") {
+                std::borrow::Cow::Borrowed(_) => unheard(claimed, &words, &folded, &all),
+                std::borrow::Cow::Owned(plain) => {
+                    unheard(&plain, &Words::of(&plain), &folded, &all)
+                }
+            };
             // A rule whose label the user gave is theirs.
             let labelled = under_user && label_heard(claimed, &all, &tokens);
             // A quotation of what the user did say is theirs; one of a

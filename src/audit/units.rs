@@ -489,11 +489,10 @@ fn sentences(text: &str, range: Range<usize>, protected: &[Range<usize>]) -> Vec
 /// byte for one, so every offset holds): text typed in a terminal's or an
 /// editor's box and copied with its lines cut where the box was full ("I'm
 /// more comfortable \nwith @Data", "showing NEW on everything before\n  any
-/// follow-up"). A break is the box's when the line ends inside a sentence
-/// (on a word or a comma, a long line: the box was full) and the next goes
-/// on in lower case, and the line
-/// keeps the space before the break or the next is indented to go on; a
-/// line of output is never joined.
+/// follow-up"). A break is the box's when the line is long (the box was
+/// full) and ends inside a sentence (on a word or a comma), the next goes
+/// on in lower case, and the line keeps the space before the break or the
+/// next is indented to go on; a line of output is never joined.
 fn unwrapped(paragraph: &str) -> std::borrow::Cow<'_, str> {
     let lines: Vec<&str> = paragraph.split_inclusive('\n').collect();
     let mut breaks = Vec::new();
