@@ -12,9 +12,13 @@ SOURCE is a folder (searched for session files) or an fsspec URL prefix
 (`s3://bucket/sessions/`, `gs://…`, with the matching fsspec package
 installed). The run writes `DIR/events/*.jsonl`, one line per audited
 compaction (`ctxguard audit --format jsonl`'s record, plus the session it
-came from), one line per session that could not be audited, and
+came from), one line per session that could not be audited;
 `DIR/summary.json`: sessions, compactions, outcomes counted, verdicts,
-failures, and sessions per second.
+failures, and sessions per second; and `DIR/fleet.json` and
+`DIR/fleet.html`, the fleet report `ctxguard audit SOURCE --fleet-report`
+writes: each worker sums its sessions into a `ctxguard.Fleet`, and the
+pieces are merged in a tree reduction into the one summary the command
+gives for the same sessions.
 """
 
 from __future__ import annotations
@@ -74,10 +78,28 @@ def audit_one(source: str, policy: Optional[str] = None) -> list[dict[str, Any]]
             os.unlink(temporary)
     seconds = round(time.perf_counter() - started, 6)
     events = report.events or []
+    # The session's part of the fleet summary, as JSON a worker can ship,
+    # naming the session as the source does (not its temporary copy).
+    fleet = report.fleet()
+    sums = []
+    if fleet is not None:
+        part = fleet.summary()
+        for worst in part["worst"]:
+            if worst["session"] == local:
+                worst["session"] = source
+        sums = [{"session": source, "fleet": json.dumps(part)}]
     if not events:
         problems = [d.code for d in report.diagnostics if d.severity == "error"]
-        return [{"session": source, "events": 0, "problems": problems, "seconds": seconds}]
-    return [dict(event, session=source, seconds=seconds) for event in events]
+        return [{"session": source, "events": 0, "problems": problems, "seconds": seconds}] + sums
+    return [dict(event, session=source, seconds=seconds) for event in events] + sums
+
+
+def merge_fleets(summaries: Iterable[str]) -> str:
+    """One fleet summary of many, as JSON: the reduction step."""
+    fleet = ctxguard.Fleet()
+    for summary in summaries:
+        fleet.merge(ctxguard.Fleet.from_json(summary))
+    return fleet.to_json()
 
 
 def summarize(records: Iterable[dict[str, Any]], sessions: int, seconds: float) -> dict[str, Any]:
@@ -143,14 +165,23 @@ def run(
             old.unlink()
         # One persisted pass: the JSON Lines parts and the summary read it.
         records = records.persist()
-        records.map(json.dumps).to_textfiles(str(events_dir / "*.jsonl"))
-        summary = summarize(records.compute(), len(files), time.perf_counter() - started)
+        is_sum = lambda record: "fleet" in record  # noqa: E731
+        records.remove(is_sum).map(json.dumps).to_textfiles(str(events_dir / "*.jsonl"))
+        fleet = (
+            records.filter(is_sum)
+            .pluck("fleet")
+            .reduction(merge_fleets, merge_fleets, split_every=8)
+            .compute()
+        )
+        summary = summarize(records.remove(is_sum).compute(), len(files), time.perf_counter() - started)
         summary["workers"] = workers_now
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    (out / "fleet.json").write_text(fleet)
+    (out / "fleet.html").write_text(ctxguard.Fleet.from_json(fleet).to_html())
     return summary
 
 

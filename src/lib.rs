@@ -102,10 +102,13 @@ pub use compact::{
 };
 
 pub use report::{
-    emit, html_target, render, render_saved, success_line, usage_error, write, write_audit_line,
-    write_html, ExitStatus, Format, HumanStyle, JsonDiagnostic, JsonLabel, JsonReport, Planned,
-    Progress, Report, Subject, Terminal,
+    emit, fleet_target, html_target, render, render_saved, success_line, usage_error, write,
+    write_audit_line, write_fleet_report, write_html, ExitStatus, Format, HumanStyle,
+    JsonDiagnostic, JsonLabel, JsonReport, Planned, Progress, Report, Subject, Terminal,
 };
+
+pub use report::fleet::{page as fleet_page, Fleet, FleetSummary};
+pub use report::FleetFormat;
 
 pub use audit::{
     Commitment as AuditedCommitment, EventAudit, Evidence, Invented, Outcome as AuditOutcome,

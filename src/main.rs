@@ -198,6 +198,17 @@ enum Command {
         /// Also write the audit as one self-contained HTML page.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
+        /// Also write what compaction did across all the sessions: by
+        /// commitment kind, identifier sort, runtime and version, trigger,
+        /// compaction number and day. `FILE.html`: a page with charts and
+        /// filters (and the worst sessions' audits beside it);
+        /// `FILE.json`: the summary (`ctxguard schema fleet`).
+        #[arg(long, value_name = "FILE")]
+        fleet_report: Option<PathBuf>,
+        /// With `--fleet-report`: no user text and no file name in it, to
+        /// share beyond the people whose sessions it shows.
+        #[arg(long, requires = "fleet_report")]
+        redact: bool,
         /// List, per compaction, what the user typed that does not bind
         /// (questions, acknowledgements, remarks, pasted output), not only
         /// count it.
@@ -550,6 +561,7 @@ enum SchemaArg {
     Trace,
     Plan,
     Audit,
+    Fleet,
 }
 
 /// Severity control for one run, for `check` and `verify`.
@@ -822,22 +834,34 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             policy,
             format,
             html,
+            fleet_report,
+            redact,
             set_apart,
             access,
         } => {
+            let stream = format == AuditFormatArg::Jsonl;
             let request = AuditRequest {
                 paths,
                 from: from.runtime(),
                 policy,
                 access: access.access(),
+                stream: stream && html.is_none(),
+                fleet: fleet_report.is_some(),
+                fleet_pages: fleet_report.as_deref().is_some_and(|p| {
+                    !redact && ctxguard::fleet_target(p).ok() == Some(ctxguard::FleetFormat::Html)
+                }),
             };
             if let Some(page) = &html {
                 ctxguard::html_target(page).map_err(|error| {
                     UsageError(format!("cannot write `{}`: {error}", page.display()))
                 })?;
             }
+            if let Some(target) = &fleet_report {
+                ctxguard::fleet_target(target).map_err(|error| {
+                    UsageError(format!("cannot write `{}`: {error}", target.display()))
+                })?;
+            }
             let progress = ctxguard::Progress::on_terminal();
-            let stream = format == AuditFormatArg::Jsonl;
             let on_event = |event: &ctxguard::EventAudit| {
                 if stream {
                     // A closed pipe ends the stream; the report says the rest.
@@ -855,6 +879,17 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
             if let (Some(path), ctxguard::Subject::Audit { events, .. }) = (&html, &report.subject)
             {
                 ctxguard::write_html(path, events).map_err(|error| {
+                    UsageError(format!("cannot write `{}`: {error}", path.display()))
+                })?;
+            }
+            if let (
+                Some(path),
+                ctxguard::Subject::Audit {
+                    fleet: Some(fleet), ..
+                },
+            ) = (&fleet_report, &report.subject)
+            {
+                ctxguard::write_fleet_report(path, fleet, redact).map_err(|error| {
                     UsageError(format!("cannot write `{}`: {error}", path.display()))
                 })?;
             }
@@ -885,6 +920,7 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                 SchemaArg::Trace => Schema::Trace,
                 SchemaArg::Plan => Schema::Plan,
                 SchemaArg::Audit => Schema::Audit,
+                SchemaArg::Fleet => Schema::Fleet,
             };
             (Report::text(which.json()), Format::Human)
         }

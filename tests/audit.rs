@@ -235,26 +235,6 @@ fn real_sessions() {
     assert!(outcomes(&report, 1).iter().all(|(o, _)| o == "verbatim"));
 }
 
-/// A headless Chromium, where the machine has one (CI installs the Debian
-/// package); `CTXGUARD_CHROMIUM` names another.
-fn chromium() -> Option<std::path::PathBuf> {
-    let names = std::env::var("CTXGUARD_CHROMIUM")
-        .into_iter()
-        .chain(["chromium", "chromium-browser", "google-chrome"].map(String::from));
-    for name in names {
-        let found = std::process::Command::new("sh")
-            .args(["-c", &format!("command -v {name}")])
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
-        if let Some(path) = found.filter(|p| !p.is_empty()) {
-            return Some(path.into());
-        }
-    }
-    None
-}
-
 #[test]
 fn the_html_report_renders_in_a_browser() {
     let dir = tempfile::tempdir().expect("temporary directory");
@@ -270,34 +250,12 @@ fn the_html_report_renders_in_a_browser() {
     }
     // Session text is escaped, never markup.
     assert!(!html.contains("<command-name>"));
-    let Some(chromium) = chromium() else {
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "SKIPPED: no headless Chromium on this machine (CI installs the Debian package `chromium`)");
+    let Some(browser) = common::Browser::find(dir.path()) else {
         return;
     };
     let shot = dir.path().join("audit.png");
-    let run = |args: &[&str]| {
-        std::process::Command::new(&chromium)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-dev-shm-usage",
-            ])
-            .arg(format!(
-                "--user-data-dir={}",
-                dir.path().join("profile").display()
-            ))
-            .args(args)
-            .arg(format!("file://{}", page.display()))
-            .output()
-            .expect("chromium runs")
-    };
-    run(&[
-        &format!("--screenshot={}", shot.display()),
-        "--window-size=1200,1600",
-    ]);
+    let url = format!("file://{}", page.display());
+    browser.screenshot(&url, (1200, 1600), &shot);
     let decoder = png::Decoder::new(std::fs::File::open(&shot).expect("a screenshot"));
     let mut reader = decoder.read_info().expect("a PNG");
     let mut pixels = vec![0; reader.output_buffer_size()];
@@ -313,7 +271,7 @@ fn the_html_report_renders_in_a_browser() {
         distinct.len()
     );
     // The page as the browser built it, script run: every section, and rows by outcome.
-    let dom = String::from_utf8_lossy(&run(&["--dump-dom"]).stdout).into_owned();
+    let dom = browser.dom(&url);
     let (report, _) = audit_json(&[SESSIONS]);
     let events = report["events"].as_array().map_or(0, Vec::len);
     assert!(events > 20, "the folder's compactions: {events}");

@@ -24,6 +24,7 @@ fn committed_schemas_match_the_types() {
         (Which::Trace, "schemas/trace.schema.json"),
         (Which::Plan, "schemas/plan.schema.json"),
         (Which::Audit, "schemas/audit.schema.json"),
+        (Which::Fleet, "schemas/fleet.schema.json"),
     ] {
         let committed = std::fs::read_to_string(path).expect("committed schema");
         assert!(
@@ -33,6 +34,7 @@ fn committed_schemas_match_the_types() {
                 Which::Trace => "trace",
                 Which::Plan => "plan",
                 Which::Audit => "audit",
+                Which::Fleet => "fleet",
             }
         );
     }

@@ -478,6 +478,19 @@ impl Report {
         }
     }
 
+    /// The sessions of an audit summed as `audit --fleet-report` sums
+    /// them: a [`Fleet`] to merge with others.
+    fn fleet(&self) -> Option<Fleet> {
+        match &self.report.subject {
+            Subject::Audit {
+                fleet: Some(fleet), ..
+            } => Some(Fleet {
+                fleet: std::sync::Mutex::new((**fleet).clone()),
+            }),
+            _ => None,
+        }
+    }
+
     fn __repr__(&self) -> String {
         let tally = ctxguard::Tally::of(&self.report.diagnostics);
         let verdict = self
@@ -487,6 +500,86 @@ impl Report {
             "Report(verdict={verdict}, errors={}, warnings={})",
             tally.errors, tally.warnings
         )
+    }
+}
+
+/// What compaction did across a fleet of sessions, summed as
+/// `ctxguard audit DIR --fleet-report FILE.json` sums it. Fleets merge in
+/// any order into the fleet of all their sessions, so the pieces of a
+/// distributed run add up to what the command writes for the whole.
+#[pyclass(module = "ctxguard")]
+struct Fleet {
+    fleet: std::sync::Mutex<ctxguard::Fleet>,
+}
+
+impl Fleet {
+    fn inner(&self) -> PyResult<std::sync::MutexGuard<'_, ctxguard::Fleet>> {
+        self.fleet
+            .lock()
+            .map_err(|_| PyValueError::new_err("the fleet was poisoned by an earlier panic"))
+    }
+}
+
+#[pymethods]
+impl Fleet {
+    /// A fleet of no session.
+    #[new]
+    fn new() -> Self {
+        Fleet {
+            fleet: std::sync::Mutex::new(ctxguard::Fleet::new(false)),
+        }
+    }
+
+    /// The fleet a summary (`to_json()`, or a `.json` fleet report) was
+    /// made from; a redacted summary cannot be merged.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Fleet> {
+        let summary: ctxguard::FleetSummary = serde_json::from_str(text)
+            .map_err(|e| PyValueError::new_err(format!("not a fleet summary: {e}")))?;
+        let fleet = ctxguard::Fleet::from_summary(summary).ok_or_else(|| {
+            PyValueError::new_err("a redacted summary, or one of another format, cannot be merged")
+        })?;
+        Ok(Fleet {
+            fleet: std::sync::Mutex::new(fleet),
+        })
+    }
+
+    /// Adds every session of `other`.
+    fn merge(&self, other: &Fleet) -> PyResult<()> {
+        let other = other.inner()?.clone();
+        self.inner()?.merge(other);
+        Ok(())
+    }
+
+    /// The summary as JSON, as `--fleet-report FILE.json` writes it;
+    /// `redact` leaves out every file name.
+    #[pyo3(signature = (*, redact = false))]
+    fn to_json(&self, redact: bool) -> PyResult<String> {
+        serde_json::to_string_pretty(&self.inner()?.summary(redact))
+            .map(|json| json + "\n")
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The summary as Python objects.
+    #[pyo3(signature = (*, redact = false))]
+    fn summary<'py>(&self, py: Python<'py>, redact: bool) -> PyResult<Bound<'py, PyAny>> {
+        let summary = self.inner()?.summary(redact);
+        python(py, &summary)
+    }
+
+    /// The fleet report page (`--fleet-report FILE.html`), without links to
+    /// per-session pages.
+    #[pyo3(signature = (*, redact = false))]
+    fn to_html(&self, redact: bool) -> PyResult<String> {
+        Ok(ctxguard::fleet_page(&self.inner()?.summary(redact), &[]))
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let summary = self.inner()?.summary(false);
+        Ok(format!(
+            "Fleet(sessions={}, compactions={}, commitments={})",
+            summary.sessions, summary.compactions, summary.commitments
+        ))
     }
 }
 
@@ -693,6 +786,8 @@ fn audit(
         from,
         policy,
         access: Access::default(),
+        fleet: true,
+        ..AuditRequest::default()
     };
     let report = detached(py, move || {
         ctxguard::audit_paths(&request, &|_| {}, &Progress::hidden())
@@ -745,6 +840,7 @@ fn _ctxguard(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InputError", m.py().get_type::<InputError>())?;
     m.add_class::<Policy>()?;
     m.add_class::<Report>()?;
+    m.add_class::<Fleet>()?;
     m.add_class::<Planned>()?;
     m.add_class::<Diagnostic>()?;
     m.add_class::<Label>()?;

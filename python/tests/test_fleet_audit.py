@@ -62,6 +62,32 @@ def test_two_workers_audit_what_one_process_audits(tmp_path):
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["sessions"] == summary["sessions"]
 
 
+def test_the_distributed_fleet_summary_is_the_commands(tmp_path, cli):
+    """Each worker sums its sessions into a Fleet and the pieces are merged
+    in a tree: the summary is the one `ctxguard audit DIR --fleet-report`
+    writes for the same folder, number for number."""
+    files = sorted(path for path in SESSIONS.iterdir() if path.is_file())
+    corpus = sorted((ROOT / "tests" / "corpus").rglob("*.jsonl"))
+    copies(files + corpus[:12], 3, tmp_path / "in")
+    fleet_audit.run(str(tmp_path / "in"), tmp_path / "out", workers=2, partitions=7)
+    distributed = json.loads((tmp_path / "out" / "fleet.json").read_text())
+    ran = cli("audit", "--format", "jsonl", str(tmp_path / "in"),
+              "--fleet-report", str(tmp_path / "cli.json"))
+    assert ran.returncode in (0, 1, 3), ran.stderr
+    command = json.loads((tmp_path / "cli.json").read_text())
+    assert command["compactions"] > 30
+    assert distributed == command
+    page = (tmp_path / "out" / "fleet.html").read_text()
+    assert '<meta name="generator" content="ctxguard audit --fleet-report">' in page
+    # A Fleet read back from its JSON and merged with an empty one is itself.
+    fleet = ctxguard.Fleet.from_json(json.dumps(command))
+    fleet.merge(ctxguard.Fleet())
+    assert json.loads(fleet.to_json()) == command
+    assert "session 1" in fleet.to_json(redact=True)
+    with pytest.raises(ValueError, match="redacted"):
+        ctxguard.Fleet.from_json(fleet.to_json(redact=True))
+
+
 def test_a_file_that_is_no_session_is_reported_not_fatal(tmp_path):
     (tmp_path / "in").mkdir()
     shutil.copy(SESSIONS / "pi.jsonl", tmp_path / "in" / "pi.jsonl")

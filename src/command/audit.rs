@@ -9,12 +9,17 @@ use crate::audit::{self, EventAudit};
 use crate::diagnostics::Diagnostic;
 use crate::import::{self, Runtime};
 use crate::policy::load::policy_for_use;
+use crate::report::fleet::{Fleet, Verdicts};
 use crate::report::{Progress, Report, Subject};
 use crate::source::Access;
 
 /// One session's events and the problems of reading it; `None` for a file
 /// in a folder that is no session.
 type Audited = Result<Option<(Vec<EventAudit>, Vec<Diagnostic>)>, Box<Diagnostic>>;
+
+/// What each thread of an audit gathers: the fleet of its sessions, and
+/// each session's result with its place in the list.
+type Gathered = (Fleet, Verdicts, Vec<(usize, Audited)>);
 
 /// What `ctxguard audit` was asked to read.
 #[derive(Clone, Debug, Default)]
@@ -27,6 +32,15 @@ pub struct AuditRequest {
     pub policy: Option<PathBuf>,
     /// What may be read.
     pub access: Access,
+    /// Hand each event to the caller as it comes and keep none in the
+    /// report (`--format jsonl`): memory stays by the session, not the
+    /// fleet.
+    pub stream: bool,
+    /// Sum the sessions into a [`Fleet`] (`--fleet-report`), with the
+    /// audits of its worst sessions when `fleet_pages` is set too.
+    pub fleet: bool,
+    /// With `fleet`, keep the worst sessions' audits to write their pages.
+    pub fleet_pages: bool,
 }
 
 /// Audits every session: the report, with every event. `on_event` sees
@@ -38,37 +52,64 @@ pub fn audit_paths(
     on_event: &(dyn Fn(&EventAudit) + Sync),
     progress: &Progress,
 ) -> Report {
-    let report = |diagnostics, events, sessions| Report {
+    let report = |diagnostics, events, sessions, tally, fleet| Report {
         subject: Subject::Audit {
             events,
             sessions,
             streamed: false,
             set_apart: false,
+            tally,
+            fleet,
         },
         diagnostics,
     };
     let (policy, mut diagnostics) = match policy_for_use(request.policy.as_deref(), &request.access)
     {
         Ok(loaded) => loaded,
-        Err(diagnostics) => return report(diagnostics, Vec::new(), 0),
+        Err(diagnostics) => return report(diagnostics, Vec::new(), 0, Verdicts::default(), None),
     };
     let (files, named, unreadable) = sessions(&request.paths);
     diagnostics.extend(unreadable);
     progress.start(files.len());
-    let results: Vec<Audited> = files
+    let empty = || -> Gathered {
+        (
+            Fleet::new(request.fleet_pages),
+            Verdicts::default(),
+            Vec::new(),
+        )
+    };
+    let (fleet, tally, mut results) = files
         .par_iter()
-        .map(|path| {
-            let result = audit_file(&policy, path, request, named.contains(path));
-            if let Ok(Some((events, _))) = &result {
+        .enumerate()
+        .fold(empty, |(mut fleet, mut tally, mut results), (at, path)| {
+            let mut result = audit_file(&policy, path, request, named.contains(path));
+            if let Ok(Some((events, _))) = &mut result {
                 events.iter().for_each(on_event);
+                events.iter().for_each(|e| tally.count(e.verdict));
+                if request.fleet {
+                    fleet.add_session(&path.display().to_string(), events);
+                }
+                if request.stream {
+                    *events = Vec::new();
+                }
             }
             progress.advance();
-            result
+            results.push((at, result));
+            (fleet, tally, results)
         })
-        .collect();
+        .reduce(
+            empty,
+            |(mut fleet, mut tally, mut results), (more, counted, found)| {
+                fleet.merge(more);
+                tally.merge(&counted);
+                results.extend(found);
+                (fleet, tally, results)
+            },
+        );
+    results.sort_by_key(|(at, _)| *at);
     let mut events = Vec::new();
     let mut sessions = 0;
-    for result in results {
+    for (_, result) in results {
         match result {
             Ok(None) => {}
             Ok(Some((found, problems))) => {
@@ -79,7 +120,8 @@ pub fn audit_paths(
             Err(diagnostic) => diagnostics.push(*diagnostic),
         }
     }
-    report(diagnostics, events, sessions)
+    let fleet = request.fleet.then(|| Box::new(fleet));
+    report(diagnostics, events, sessions, tally, fleet)
 }
 
 /// The files to audit, in path order: those named, and below each folder

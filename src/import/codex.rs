@@ -107,9 +107,13 @@ pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
 fn replay(records: &[Record]) -> (Vec<Event>, Vec<Message>) {
     let mut history: Vec<Message> = Vec::new();
     let mut tokens: Option<u64> = None;
+    let mut version: Option<&str> = None;
     let mut events = Vec::new();
     for record in records {
         match record.str("/type") {
+            Some("session_meta") => {
+                version = record.str("/payload/cli_version").or(version);
+            }
             Some("response_item") => {
                 if let Some(payload) = record.value.get("payload") {
                     history.extend(item(payload, record.line, None));
@@ -131,7 +135,9 @@ fn replay(records: &[Record]) -> (Vec<Event>, Vec<Message>) {
                 _ => {}
             },
             Some("compacted") => {
-                events.push(compaction(record, &mut history, tokens));
+                let mut event = compaction(record, &mut history, tokens);
+                event.version = version.map(str::to_owned);
+                events.push(event);
                 // A count from before the compaction says nothing about after it.
                 tokens = None;
             }
@@ -243,6 +249,8 @@ fn compaction(record: &Record, history: &mut Vec<Message>, tokens: Option<u64>) 
         trigger: None,
         tokens_before: tokens,
         tokens_after: None,
+        version: None,
+        at: record.str("/timestamp").map(str::to_owned),
         trace,
         summary,
         kept,

@@ -197,6 +197,10 @@ pub struct Event {
     pub tokens_before: Option<u64>,
     /// Tokens after, where recorded.
     pub tokens_after: Option<u64>,
+    /// The version of the runtime that wrote the compaction, where recorded.
+    pub version: Option<String>,
+    /// When it happened, as the runtime wrote it (RFC 3339), where recorded.
+    pub at: Option<String>,
     /// The buffer just before, in order.
     pub trace: Vec<Message>,
     /// The summary, if the compaction wrote one.
@@ -231,6 +235,12 @@ pub struct Compaction {
     /// Tokens after, where recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tokens_after: Option<u64>,
+    /// The version of the runtime that wrote it, where recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// When it happened (RFC 3339, as the runtime wrote it), where recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 impl Event {
@@ -242,6 +252,8 @@ impl Event {
             trigger: self.trigger.clone(),
             tokens_before: self.tokens_before,
             tokens_after: self.tokens_after,
+            version: self.version.clone(),
+            at: self.at.clone(),
         }
     }
 }

@@ -67,6 +67,8 @@ impl Importer for OpenHands {
                     trigger: None,
                     tokens_before: None,
                     tokens_after: None,
+                    version: None,
+                    at: record.str("/timestamp").map(str::to_owned),
                     trace,
                     summary: summary_text.map(|text| Summary {
                         text,

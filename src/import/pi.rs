@@ -104,6 +104,8 @@ impl Importer for Pi {
                 trigger: entry.flag("/fromHook").then(|| "extension".to_owned()),
                 tokens_before: entry.u64("/tokensBefore"),
                 tokens_after: None,
+                version: None,
+                at: entry.str("/timestamp").map(str::to_owned),
                 trace,
                 summary: Some(Summary {
                     text: summary.text,

@@ -103,6 +103,8 @@ impl Importer for SweAgent {
                 trigger: Some("history processor".to_owned()),
                 tokens_before: None,
                 tokens_after: None,
+                version: None,
+                at: None,
                 trace,
                 summary: Some(Summary {
                     text: placeholders.join("\n"),

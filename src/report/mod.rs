@@ -4,6 +4,7 @@
 //! Each format is one module that turns findings into text; none of them
 //! reads a file or decides a verdict.
 
+pub mod fleet;
 mod github;
 pub(crate) mod hook;
 pub(crate) mod html;
@@ -102,6 +103,10 @@ pub enum Subject {
         /// List what each compaction set apart as not binding, not only
         /// count it.
         set_apart: bool,
+        /// Every compaction's verdict counted, kept or streamed.
+        tally: fleet::Verdicts,
+        /// The sessions summed, when a fleet report was asked for.
+        fleet: Option<Box<fleet::Fleet>>,
     },
     /// Text printed as it is: `explain`, `schema`.
     Text(String),
@@ -191,20 +196,16 @@ impl Report {
             Subject::Check { .. } | Subject::Import(_) | Subject::Text(_) => {
                 ExitStatus::of(None, false, findings)
             }
-            Subject::Audit { events, .. } => {
+            Subject::Audit { tally, .. } => {
                 // A compaction that lost, altered or invented anything fails
                 // the audit; one that cannot be judged needs a person (3).
-                let failed = events
-                    .iter()
-                    .any(|e| e.verdict == crate::audit::Verdict::Lost);
+                let failed = tally.lost > 0;
                 let status = ExitStatus::of(
                     None,
                     false,
                     findings.chain(failed.then_some((None, crate::Severity::Error))),
                 );
-                let unauditable = events
-                    .iter()
-                    .any(|e| e.verdict == crate::audit::Verdict::Unauditable);
+                let unauditable = tally.unauditable > 0;
                 if status == ExitStatus::Success && unauditable {
                     ExitStatus::Escalate
                 } else {
@@ -459,6 +460,109 @@ pub fn write_html(path: &std::path::Path, events: &[crate::audit::EventAudit]) -
     )
     .map(|_| ())
     .map_err(|e| io::Error::other(e.reason))
+}
+
+/// What `audit --fleet-report FILE` writes, by `FILE`'s extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FleetFormat {
+    /// `.html`: the page, and the worst sessions' audits beside it.
+    Html,
+    /// `.json`: the summary.
+    Json,
+}
+
+impl FleetFormat {
+    /// The format `path` names; `None` for an extension that names none.
+    pub fn of(path: &std::path::Path) -> Option<FleetFormat> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "html" | "htm" => Some(FleetFormat::Html),
+            "json" => Some(FleetFormat::Json),
+            _ => None,
+        }
+    }
+}
+
+/// Refuses, before any work, a fleet report target that holds a file
+/// ctxguard did not write: a page or summary an earlier run wrote may be
+/// replaced, nothing else.
+pub fn fleet_target(path: &std::path::Path) -> io::Result<FleetFormat> {
+    let format = FleetFormat::of(path).ok_or_else(|| {
+        io::Error::other("a fleet report is `.html` (the page) or `.json` (the summary); name a file ending in one of them")
+    })?;
+    if let Some((mut file, _)) = crate::source::read::open_no_follow(path)? {
+        let mut head = Vec::new();
+        io::Read::read_to_end(&mut io::Read::take(&mut file, 512), &mut head)?;
+        let head = String::from_utf8_lossy(&head);
+        let ours = match format {
+            FleetFormat::Html => fleet::is_page(&head),
+            FleetFormat::Json => head.trim_start().starts_with('{') && head.contains(fleet::FORMAT),
+        };
+        if !ours {
+            return Err(io::Error::other(
+                "it is not a fleet report ctxguard wrote, and ctxguard never overwrites a file it did not write; name a new file",
+            ));
+        }
+    }
+    Ok(format)
+}
+
+/// Writes the fleet report to `path`: the summary as JSON, or the page;
+/// beside a page (unless `redact`), the audit page of each worst session
+/// in the folder `NAME-sessions/`, which the page links to.
+pub fn write_fleet_report(
+    path: &std::path::Path,
+    fleet: &fleet::Fleet,
+    redact: bool,
+) -> io::Result<()> {
+    let format = fleet_target(path)?;
+    let summary = fleet.summary(redact);
+    let write = |path: &std::path::Path, bytes: &[u8]| {
+        crate::source::write::write_file(path, bytes, crate::source::write::Backup::None)
+            .map(|_| ())
+            .map_err(|e| io::Error::other(e.reason))
+    };
+    let bytes = match format {
+        FleetFormat::Json => {
+            serde_json::to_string_pretty(&summary).map_err(io::Error::other)? + "\n"
+        }
+        FleetFormat::Html => {
+            let mut links = Vec::new();
+            if !redact {
+                let stem = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let folder_name = format!("{stem}-sessions");
+                let folder = path.with_file_name(&folder_name);
+                for (n, (_, events)) in fleet.worst_audits().into_iter().enumerate() {
+                    if n == 0 {
+                        report_folder(&folder)?;
+                    }
+                    let name = format!("{:02}.html", n + 1);
+                    let page = folder.join(&name);
+                    html_target(&page)?;
+                    write(&page, html::page(events).as_bytes())?;
+                    links.push(Some(format!("{folder_name}/{name}")));
+                }
+            }
+            fleet::page(&summary, &links)
+        }
+    };
+    write(path, bytes.as_bytes())
+}
+
+/// Makes `folder` for reports, or takes it as it is: a folder, not a link
+/// to one.
+fn report_folder(folder: &std::path::Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(folder) {
+        Ok(metadata) if metadata.file_type().is_dir() => Ok(()),
+        Ok(_) => Err(io::Error::other(format!(
+            "`{}` is there and is not a folder; ctxguard writes the sessions' pages only into a folder of its own",
+            folder.display()
+        ))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::create_dir(folder),
+        Err(e) => Err(e),
+    }
 }
 
 /// A progress bar of sessions on standard error, drawn only when it is a

@@ -16,6 +16,8 @@ pub enum Schema {
     /// One audited compaction: a line of `audit --format jsonl`, an element
     /// of `events` in `audit --format json`.
     Audit,
+    /// What compaction did across a fleet: `audit --fleet-report FILE.json`.
+    Fleet,
 }
 
 impl Schema {
@@ -31,6 +33,7 @@ fn schema(which: Schema) -> String {
         Schema::Trace => generator.into_root_schema_for::<crate::buffer::trace::Trace>(),
         Schema::Plan => generator.into_root_schema_for::<crate::buffer::plan::Plan>(),
         Schema::Audit => generator.into_root_schema_for::<crate::audit::EventAudit>(),
+        Schema::Fleet => generator.into_root_schema_for::<super::fleet::FleetSummary>(),
     };
     let mut schema = schema.to_value();
     drop_null_defaults(&mut schema);

@@ -304,3 +304,72 @@ pub fn shared_corpus(name: &str, what: &str) -> Option<PathBuf> {
     );
     None
 }
+
+/// A headless Chromium, where the machine has one (CI installs the Debian
+/// package `chromium`; `CTXGUARD_CHROMIUM` names another), with a profile
+/// of its own.
+pub struct Browser {
+    program: PathBuf,
+    profile: PathBuf,
+}
+
+impl Browser {
+    /// The browser, its profile under `dir`; `None` (and a line saying the
+    /// test is skipped) where there is none.
+    pub fn find(dir: &Path) -> Option<Browser> {
+        let names = std::env::var("CTXGUARD_CHROMIUM")
+            .into_iter()
+            .chain(["chromium", "chromium-browser", "google-chrome"].map(String::from));
+        for name in names {
+            let found = std::process::Command::new("sh")
+                .args(["-c", &format!("command -v {name}")])
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+            if let Some(path) = found.filter(|p| !p.is_empty()) {
+                return Some(Browser {
+                    program: path.into(),
+                    profile: dir.join("browser-profile"),
+                });
+            }
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: no headless Chromium on this machine (CI installs the Debian package `chromium`)"
+        );
+        None
+    }
+
+    fn run(&self, args: &[&str], url: &str) -> std::process::Output {
+        std::process::Command::new(&self.program)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-dev-shm-usage",
+            ])
+            .arg(format!("--user-data-dir={}", self.profile.display()))
+            .args(args)
+            .arg(url)
+            .output()
+            .expect("chromium runs")
+    }
+
+    /// A screenshot of `url` at `size`, into `png`.
+    pub fn screenshot(&self, url: &str, size: (u32, u32), png: &Path) {
+        self.run(
+            &[
+                &format!("--screenshot={}", png.display()),
+                &format!("--window-size={},{}", size.0, size.1),
+            ],
+            url,
+        );
+    }
+
+    /// The page at `url` as the browser built it, its scripts run.
+    pub fn dom(&self, url: &str) -> String {
+        String::from_utf8_lossy(&self.run(&["--dump-dom"], url).stdout).into_owned()
+    }
+}

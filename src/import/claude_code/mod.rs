@@ -389,6 +389,8 @@ impl Session<'_> {
                 .map(str::to_owned),
             tokens_before: number(&["preTokens", "pre_tokens"]),
             tokens_after: number(&["postTokens", "post_tokens"]),
+            version: boundary.str("/version").map(str::to_owned),
+            at: boundary.str("/timestamp").map(str::to_owned),
             trace,
             summary,
             kept,
