@@ -170,6 +170,9 @@ const IMPERATIVES: &[&str] = &[
     "faire", "ajouter", "créer", "supprimer", "corriger", "décider", "mettre", "vérifier",
     "tester", "implémenter", "lancer", "utiliser", "modifier", "changer", "déplacer",
     "renommer", "afficher", "remplir", "préremplir", "intégrer", "garder", "enlever", "retirer",
+    "exécuter", "confirmer", "rapporter", "activer", "désactiver", "brancher", "envoyer",
+    "relancer", "valider", "nettoyer", "documenter", "déployer", "installer", "configurer",
+    "appliquer", "écrire", "remplacer", "conserver", "éviter", "respecter", "signaler",
     // Indonesian instructions: the verb's root, and the form with -kan or
     // -i that asks it of someone.
     "buat", "buatkan", "tambah", "tambahkan", "tampilkan", "ubah", "ganti", "hapus", "perbaiki",
@@ -262,11 +265,17 @@ static BAN: LazyLock<Regex> = LazyLock::new(|| {
 static PROHIBITION: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)^\W*no\s+[\w-]+(\s+[\w-]+){0,2}\s*[!.]*\s*$"));
 
+/// A French ban, written as a to-do is, with an infinitive ("Ne pas
+/// casser le flux existant", "Surtout pas de migration").
+static FRENCH_BAN: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"(?i)^\W*(ne\s+(pas|jamais|plus)\s+\w+|surtout\s+(pas|ne)|interdit\s+de)\b")
+});
+
 /// What a clause may open with before its instruction: interjections and
 /// linking words ("ok, now also run it").
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|sip|lalu|terus|sekarang|vale|bueno|ahora|agora|então|entao|bon|alors|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
+        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|sip|lalu|terus|sekarang|vale|bueno|ahora|agora|então|entao|bon|alors|puis|ensuite|enfin|et|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
     )
 });
 
@@ -795,6 +804,7 @@ fn after_lead(text: &str) -> &str {
 pub(crate) fn directive(text: &str) -> bool {
     if ASKS_OF.is_match(text)
         || PROHIBITION.is_match(text)
+        || FRENCH_BAN.is_match(text)
         || CJK_ASKS.is_match(text)
         || KOREAN_REQUEST.is_match(text)
     {
@@ -1480,9 +1490,14 @@ impl<'a> Prose<'a> {
             at += line.len();
         }
         close(&mut output_paragraph, from, lines, output, cells);
-        let output_block = (filled >= 8 && outputs.len() * 5 >= filled * 2).then(|| {
-            outputs.first().map(|f| f.start).unwrap_or(0)..outputs.last().map_or(0, |l| l.end)
-        });
+        // A brief the user wrote with its sections headed ("## ÉTAPE 2 —
+        // …") holds their code and queries, not output they pasted: it is
+        // judged a paragraph at a time.
+        let sectioned = SECTION_HEADING.find_iter(text).nth(1).is_some();
+        let output_block =
+            (filled >= 8 && outputs.len() * 5 >= filled * 2 && !sectioned).then(|| {
+                outputs.first().map(|f| f.start).unwrap_or(0)..outputs.last().map_or(0, |l| l.end)
+            });
         Prose {
             text,
             starts,
@@ -1597,6 +1612,9 @@ static CHAT_SAID: LazyLock<Regex> = LazyLock::new(|| {
 /// `-습니다`) or Japanese (`です`, `ます`).
 static POLITE_STATEMENT: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(니다|です|ます)[.。!！]?\s*$"));
+
+/// A Markdown heading of a section: `#` to `######`, then a capital.
+static SECTION_HEADING: LazyLock<Regex> = LazyLock::new(|| pattern(r"(?m)^#{1,6}[ \t]+\p{Lu}"));
 
 /// A call written as code does: a name with its bracket right after it.
 static CALL: LazyLock<Regex> = LazyLock::new(|| pattern(r"[\w.]\("));
@@ -2154,6 +2172,10 @@ mod tests {
             "kann ottie mir die zusammenfassung geben?",
             "혹시 파일 구조 확인해보고 texoid 얘 관련해서 뭔가 있는지 확인해볼래?",
             "클로드야 지금 구조 확인해봐 다시 수정했거든?",
+            "Ne pas passer à l'étape 2 avant que l'étape 1 soit validée.",
+            "Puis activer XO__CoreEngine__v1 et confirmer qu'il est ACTIF.",
+            "Ensuite lancer les 5 tests Telegram du TICKET 2 :",
+            "Rapporter le résultat de chaque test et le SELECT final.",
         ] {
             assert_eq!(why(text), [Ok(())], "{text}");
         }

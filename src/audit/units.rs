@@ -262,8 +262,11 @@ fn written_in_markdown(info: &str) -> bool {
 }
 
 /// Where the prose starts again in a fenced block that is never closed (it
-/// runs to the end of the text): after its last blank line. `None` for a
-/// block that is closed, or has no blank line.
+/// runs to the end of the text): at the first line, past the fence's
+/// first, that reads as prose, not code (a message copied from a chat
+/// keeps the opening fence of its first block and loses the rest of its
+/// Markdown); failing that, after its last blank line. `None` for a block
+/// that is closed, or has neither.
 fn unclosed(text: &str, block: Range<usize>, content: Range<usize>) -> Option<usize> {
     let raw = text.get(block.clone())?;
     let fenced = raw.trim_start().starts_with("```") || raw.trim_start().starts_with("~~~");
@@ -276,8 +279,35 @@ fn unclosed(text: &str, block: Range<usize>, content: Range<usize>) -> Option<us
         return None;
     }
     let inner = text.get(content.clone())?;
+    let mut at = inner.find('\n').map_or(inner.len(), |n| n + 1);
+    for line in inner[at..].split_inclusive('\n') {
+        if reads_as_prose(line) {
+            return Some(content.start + at);
+        }
+        at += line.len();
+    }
     let blank = inner.rfind("\n\n")?;
     Some(content.start + blank + 2)
+}
+
+/// Whether a line of a code block reads as prose: not indented, a capital
+/// first (after a list number), three words or more, and none of code's
+/// marks (`=`, braces, `;`, a call).
+fn reads_as_prose(line: &str) -> bool {
+    static CODE_MARK: LazyLock<Regex> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Regex::new(r"[={};]|[A-Za-z0-9_]\(|^\s|^(#|//|--|/\*|\*)")
+            .expect("the code pattern compiles")
+    });
+    let line = line.trim_end();
+    if CODE_MARK.is_match(line) {
+        return false;
+    }
+    let words = line
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ')')
+        .trim_start();
+    words.chars().next().is_some_and(char::is_uppercase) && words.split_whitespace().count() >= 3
 }
 
 /// A line that is only a tag (`<summary>`, `</analysis>`): runtimes wrap a

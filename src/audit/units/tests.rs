@@ -201,3 +201,30 @@ fn a_question_copied_with_its_answer_typed_after_it_is_two_units() {
         ]
     );
 }
+
+#[test]
+fn a_fence_never_closed_ends_where_the_prose_comes_back() {
+    // A chat copied without its Markdown keeps the first block's opening
+    // fence: the code is the code, what follows it the user's words.
+    let copied = "**Implementation:**\n```python\n# client/commands/chat.py\nimport typer\n\n# Handle Ctrl+C gracefully\n2. Add Interactive TUI Mode (Priority 2)\nCreate client/tui.py using Textual library:\n\nUse textual (not curses) for the TUI\n";
+    assert_eq!(
+        shaped(copied),
+        [
+            ("**Implementation:**", Shape::Sentence),
+            (
+                "# client/commands/chat.py\nimport typer\n\n# Handle Ctrl+C gracefully",
+                Shape::Code
+            ),
+            (
+                "Add Interactive TUI Mode (Priority 2)\nCreate client/tui.py using Textual library:",
+                Shape::Item
+            ),
+            ("Use textual (not curses) for the TUI", Shape::Sentence),
+        ]
+    );
+    // Code to the end, and prose after a last blank line, as before.
+    assert_eq!(
+        shaped("```sh\nmake check\ncargo test\n"),
+        [("make check\ncargo test", Shape::Code)]
+    );
+}
