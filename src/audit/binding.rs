@@ -2381,6 +2381,20 @@ mod tests {
     }
 
     #[test]
+    fn a_brief_with_sections_holds_its_queries_and_its_steps_bind() {
+        let brief = "# TICKET 3 — Projets\n\n## ÉTAPE 1 — Corriger le bug\n\nSELECT COUNT(*) FROM projets;\nSELECT COUNT(*) FROM sessions;\nSELECT COUNT(*) FROM messages;\nUPDATE sessions SET projet_id = NULL;\n\n## ÉTAPE 2 — Brancher les pôles\n\nAjouter dans le Switch ROUTER une sortie [5] vers POLE_DISPATCHER.\n\nconst routing = $('CERVEAU_XO').first().json.routing;\nconst poles = routing.poles || [];\nreturn poles.map(p => ({ json: p }));\n";
+        let units = units(brief);
+        let step = units
+            .iter()
+            .position(|u| u.text(brief).starts_with("Ajouter dans le Switch"))
+            .expect("the step");
+        assert_eq!(
+            binding(&units[step], &Prose::new(brief), Context::default()),
+            Ok(())
+        );
+    }
+
+    #[test]
     fn traditional_chinese_is_read_as_simplified() {
         assert_eq!(
             why("我想請你再幫我加上這個skills到plan 用在整體體驗的優化"),
