@@ -265,6 +265,14 @@ static BAN: LazyLock<Regex> = LazyLock::new(|| {
 static PROHIBITION: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)^\W*no\s+[\w-]+(\s+[\w-]+){0,2}\s*[!.]*\s*$"));
 
+/// A goal the user states under its label ("Objective: fixing the master
+/// controller", "Goal: cut the build to a minute", "目标：…").
+static GOAL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(objective|goal|task|aim|mission|objectif|tâche|ziel|aufgabe|objetivo|tarea|tarefa|目标|任务|目的)\s*[:：]\s*\S",
+    )
+});
+
 /// A French ban, written as a to-do is, with an infinitive ("Ne pas
 /// casser le flux existant", "Surtout pas de migration").
 static FRENCH_BAN: LazyLock<Regex> = LazyLock::new(|| {
@@ -805,6 +813,7 @@ pub(crate) fn directive(text: &str) -> bool {
     if ASKS_OF.is_match(text)
         || PROHIBITION.is_match(text)
         || FRENCH_BAN.is_match(text)
+        || GOAL_LABEL.is_match(text)
         || CJK_ASKS.is_match(text)
         || KOREAN_REQUEST.is_match(text)
     {
@@ -1254,7 +1263,7 @@ fn spent(text: &str) -> bool {
 /// cleanup`), a shell's error (`setup.sh: line 23: syntax error`).
 static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s"#,
+        r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)"#,
     )
 });
 
@@ -1311,7 +1320,7 @@ static CODE_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// session the user copied.
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"^(\s*[$❯➜λ]\s+\S|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|PS\s+[A-Za-z]:\\[^>]*>)",
+        r"^(\s*[$❯➜λ]\s+\S|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|(\([\w.-]+\)\s+)?PS\s+[A-Za-z]:\\[^>]*>)",
     )
 });
 
@@ -2176,6 +2185,8 @@ mod tests {
             "Puis activer XO__CoreEngine__v1 et confirmer qu'il est ACTIF.",
             "Ensuite lancer les 5 tests Telegram du TICKET 2 :",
             "Rapporter le résultat de chaque test et le SELECT final.",
+            "Objective: fixing the master controller, its getting a 443 error",
+            "Goal: the build takes a minute at most",
         ] {
             assert_eq!(why(text), [Ok(())], "{text}");
         }
@@ -2372,6 +2383,13 @@ mod tests {
             why(message).iter().all(|w| *w == Err(NotBinding::Pasted)),
             "{:?}",
             why(message)
+        );
+        // A browser's console and a compiler's summary, copied whole.
+        let console = "It still crashes\n\n13:04:03.834\nGET\nhttps://example.com/icon.svg\n[HTTP/2 404  115ms]\n\n13:04:03.838 [Store] Hydrated from localStorage:\nObject { h1: {…}, h2: {…} }\nd51cabac4cba624b.js:43:6275\nUncaught TypeError: can't access property \"min\", e is undefined\n\nFound 14 errors in the same file, starting at: src/pages/LoginPage.tsx:16\n ELIFECYCLE  Command failed with exit code 2.\n(base) PS C:\\code\\app> npm run build\n";
+        let judged = why(console);
+        assert!(
+            judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
+            "{judged:?}"
         );
         // A sentence that names a level is still the user's.
         assert_eq!(

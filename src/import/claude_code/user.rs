@@ -80,6 +80,11 @@ pub(crate) enum Typed {
 /// How Claude Code 1.0 wraps a line typed after `#` (kept in memory).
 const MEMORY_INPUT: (&str, &str) = ("<user-memory-input>", "</user-memory-input>");
 
+/// How claude-flow opens the prompt `hive-mind spawn` makes, and how it
+/// gives the objective the user typed.
+const HIVE_MIND: &str = "🧠 HIVE MIND COLLECTIVE INTELLIGENCE SYSTEM";
+const OBJECTIVE: &str = "🎯 Objective:";
+
 /// How the runtime opens the prompt it makes of an approved plan.
 const PLAN_PROMPT: &str = "Implement the following plan:";
 
@@ -107,6 +112,18 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
     }
     if start.starts_with(PLAN_PROMPT) {
         return Typed::Plan;
+    }
+    // The prompt claude-flow's `hive-mind spawn` writes around what the
+    // user asked: only the objective is theirs.
+    if start.starts_with(HIVE_MIND) {
+        return start
+            .lines()
+            .find_map(|line| line.trim().strip_prefix(OBJECTIVE))
+            .map(str::trim)
+            .filter(|objective| !objective.is_empty())
+            .map_or(Typed::Runtime, |objective| {
+                Typed::User(format!("Objective: {objective}"))
+            });
     }
     // What Claude Code 1.0 writes after a line typed after `#`.
     if start.trim_end() == "(no content)" {
@@ -307,6 +324,24 @@ mod tests {
         // What the runtime echoes of a command is its own.
         let echo = "<local-command-stdout>Cleared</local-command-stdout>";
         assert_eq!(typed(echo, false), Typed::Runtime);
+    }
+
+    #[test]
+    fn a_hive_mind_prompt_is_claude_flows_but_for_its_objective() {
+        let prompt = "🧠 HIVE MIND COLLECTIVE INTELLIGENCE SYSTEM\n═════\n\nYou are the Queen coordinator.\n\nHIVE MIND CONFIGURATION:\n📌 Swarm ID: swarm-1\n🎯 Objective: fixing the master controller, its getting a 443 error\n👑 Queen Type: tactical\n\n- Store decisions in collective memory immediately\n";
+        assert_eq!(
+            typed(prompt, false),
+            Typed::User(
+                "Objective: fixing the master controller, its getting a 443 error".to_owned()
+            )
+        );
+        assert_eq!(
+            typed(
+                "🧠 HIVE MIND COLLECTIVE INTELLIGENCE SYSTEM\nYou are the Queen.",
+                false
+            ),
+            Typed::Runtime
+        );
     }
 
     #[test]
