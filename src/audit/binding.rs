@@ -321,7 +321,7 @@ static QUESTION_FORM: LazyLock<Regex> = LazyLock::new(|| {
 /// German, Portuguese or Spanish ("which", "where", "em qual", "onde").
 static ASKS_WHICH: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*(what|which|where|when|who|whose|how\s+(many|much|long|often|does|do|did|is|are|was|were)|welche[rsn]?|wo|wann|wer|em\s+qu(e|al)|qual|quais|onde|quando|quem|cuál|cuáles|dónde|cuándo|quién|qué)\b",
+        r"(?i)^\W*(what|which|where|when|who|whose|how\s+(many|much|long|often|does|do|did|is|are|was|were)|why\s+(did|do|does)\s+we|why\s+(is|are|was|were)|welche[rsn]?|wo|wann|wer|em\s+qu(e|al)|qual|quais|onde|quando|quem|cuál|cuáles|dónde|cuándo|quién|qué)\b",
     )
 });
 
@@ -758,6 +758,7 @@ pub(crate) fn words_bind(
         return Ok(());
     }
     // What the user says of their own setup: "我的推广计划是15-25天",
+    // "开发环境为vscode" (the environment they build in is VS Code),
     // "我的是婴幼儿服饰产品" (mine are baby clothes).
     if OWN_SETUP.is_match(text) && !question(text) {
         return Ok(());
@@ -1105,7 +1106,7 @@ fn question_mark(text: &str) -> bool {
 /// option).
 static OWN_SETUP: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"^\s*(\d+[.、)]\s*|第[一二三四五六七八九十]\s*)?我(们)?的[^，。？?！!,]{0,20}(是|为|没有|只有|有|在)[^，。？?！!,]",
+        r"^\s*(\d+[.、)]\s*|第[一二三四五六七八九十]\s*)?(我(们)?的[^，。？?！!,]{0,20}|(开发|运行|部署|测试|生产)环境)(是|为|没有|只有|有|在|用)[^，。？?！!,]",
     )
 });
 
@@ -1794,6 +1795,7 @@ mod tests {
         assert_eq!(why("把该对话所有内容保存在obsidian"), [Ok(())]);
         // What the user says of their own setup: the agent must hold it.
         assert_eq!(why("我的推广计划是15-25天左右的推广时间"), [Ok(())]);
+        assert_eq!(why("开发环境为vscode启用claude code。"), [Ok(())]);
         assert_eq!(why("我的是婴幼儿服饰产品"), [Ok(())]);
         assert_eq!(why("我的计划中现在没有关键词的选项"), [Ok(())]);
         assert_eq!(why("询盘导出的方法没有找到这个选项"), [Ok(())]);
@@ -2219,6 +2221,8 @@ mod tests {
             "em qual arquivo do projeto diz como deve ser visualmente o app?",
             "which file says how the app should look?",
             "where must the config live?",
+            "so why did we need to add the extra contract months?",
+            "Why is the cache shared between the two workers?",
         ] {
             assert_eq!(why(asks), [Err(NotBinding::Question)], "{asks}");
         }
