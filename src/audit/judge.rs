@@ -140,7 +140,7 @@ impl After {
 
     /// Where `text` stands in the buffer after, as a unit.
     fn stands(&self, text: &str) -> Stands {
-        let text = text.trim();
+        let text = unquoted(text.trim());
         if text.is_empty() {
             return Stands::No;
         }
@@ -767,6 +767,42 @@ fn common_prefix(a: &str, b: &str) -> usize {
     a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
 }
 
+/// `text` without a quotation mark or backquote at either end that
+/// nothing closes or opens (``` ``wait, stop … ```, `" please analyze …`):
+/// a stray mark the user typed, which a summary quoting them leaves out.
+fn unquoted(text: &str) -> &str {
+    const MARKS: &[char] = &['"', '`', '“', '”', '«', '»'];
+    let unpaired = |text: &str, mark: char| match mark {
+        '“' | '”' => text.matches('“').count() != text.matches('”').count(),
+        '«' | '»' => text.matches('«').count() != text.matches('»').count(),
+        mark => text.matches(mark).count() % 2 == 1,
+    };
+    let mut text = text;
+    while let Some(mark) = text.chars().next().filter(|c| MARKS.contains(c)) {
+        if !unpaired(text, mark) && mark != '`' {
+            break;
+        }
+        // A run of backquotes is one mark, paired only by a run as long.
+        let run = text.len() - text.trim_start_matches(mark).len();
+        if mark == '`' && text[run..].contains(&text[..run]) {
+            break;
+        }
+        text = text[run..].trim_start();
+    }
+    while let Some(mark) = text.chars().next_back().filter(|c| MARKS.contains(c)) {
+        if !unpaired(text, mark) && mark != '`' {
+            break;
+        }
+        let run = text.len() - text.trim_end_matches(mark).len();
+        let end = text.len() - run;
+        if mark == '`' && text[..end].contains(&text[end..]) {
+            break;
+        }
+        text = text[..end].trim_end();
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -784,6 +820,26 @@ mod tests {
         // "No" is not kept by "now".
         assert_eq!(a.judge_choice("Drop the table?", "No").0, Outcome::Lost);
         assert_eq!(a.judge("Know-how now.", None).0, Outcome::Verbatim);
+    }
+
+    #[test]
+    fn a_stray_mark_the_user_typed_is_no_part_of_the_quote() {
+        let a = after("- \"please analyze the situation with 10 mesh agents, only analyze.\"\n- wait, stop, this is crazy");
+        assert_eq!(
+            a.judge(
+                "\" please analyze the situation with 10 mesh agents, only analyze.",
+                None
+            )
+            .0,
+            Outcome::Verbatim
+        );
+        assert_eq!(
+            a.judge("``wait, stop, this is crazy", None).0,
+            Outcome::Verbatim
+        );
+        assert_eq!(unquoted("run `make` first"), "run `make` first");
+        assert_eq!(unquoted("\"Keep it\" as it is"), "\"Keep it\" as it is");
+        assert_eq!(unquoted("`cargo test`"), "`cargo test`");
     }
 
     #[test]
