@@ -167,7 +167,7 @@ function draw() {
   // The table by kind.
   const body = document.querySelector('#by-kind tbody');
   body.replaceChildren();
-  for (const [kind, t] of groupBy(kinds, r => r.kind)) {
+  for (const [kind, t] of [...groupBy(kinds, r => r.kind)].sort(([a], [b]) => a.localeCompare(b))) {
     const tr = el('tr', { 'data-kind': kind });
     tr.append(el('td', {}, kind), el('td', { 'data-count': 'total' }, String(total(t))));
     for (const o of OUTCOMES) tr.append(el('td', { 'data-outcome': o, 'data-count': String(t[o]) }, `${t[o]} (${pct(t[o], total(t))})`));
