@@ -82,6 +82,9 @@ const SPENT: &[&str] = &[
     "terima", "kasih", "makasih", "siap", "iya", "betul", "bagus", "vale", "sí", "si", "gracias",
     "dale", "listo", "perfecto", "bien", "sigue", "continua", "continúa", "merci", "oui",
     "parfait", "d'accord", "obrigado", "obrigada", "sim", "beleza", "ótimo", "certo",
+    // Korean, Japanese and Chinese: yes, okay, go on.
+    "응", "네", "넵", "예", "ㅇㅇ", "좋아", "좋아요", "고", "계속", "はい", "うん", "了解", "好",
+    "好的", "嗯", "行", "可以", "继续",
 ];
 
 /// Verbs that open an instruction: a clause that starts with one (after
@@ -355,6 +358,14 @@ static THINK: LazyLock<Regex> = LazyLock::new(|| {
 static SPENT_FORM: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((ok|okay|so|and|also|yes|great|thanks)[\s,!.]+)*(if\s+(you\s+have|there\s+(is|are))\s+(any|more|other)\s+questions?|any\s+questions?)[\s,]*((please|just|then|feel\s+free\s+to|don't\s+hesitate\s+to)\s+)?(ask|let\s+me\s+know|tell\s+me)(\s+(me|them|first|before))?\s*[.!]*\s*$|^\W*((ok|okay|und|also|ja|e|y|et)[\s,!.]+)*((wenn|falls)\s+(du|ihr|sie)\s+([^\s,.!?]+\s+){0,2}fragen\s+(hast|habt|haben)|(se|caso)\s+(tiver|tenha|houver|tiverem)\s+([^\s,.!?]+\s+){0,2}(d[uú]vidas?|perguntas?)|si\s+(tienes|tiene|tienen|hay)\s+([^\s,.!?]+\s+){0,2}(dudas?|preguntas?)|si\s+(tu\s+as|vous\s+avez)\s+([^\s,.!?]+\s+){0,2}questions?)[\s,]*[^.!?\n]{0,25}[.!]*\s*$|^\W*((ok|okay|yes|yeah|alright|great|nice|cool)[\s,!.]+)*([^\s,!?]+\s+){1,3}(looks?|seems?|sounds?)\s+(really\s+|very\s+|pretty\s+|so\s+)?(good|great|fine|perfect|nice|awesome|excellent|solid|right|correct)(\s+(to\s+me|now|so\s+far))?\s*[.!]*\s*$",
+    )
+});
+
+/// An ask that names nothing yet: "I want you to do something for me",
+/// "can you help me with something?".
+static ASKS_NOTHING_YET: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((ok|okay|hey|so|now)[\s,!.]+)*(i\s+(want|need|would\s+like)\s+you\s+to|can\s+you|could\s+you|would\s+you|please)\s+(do\s+(something|a\s+thing|one\s+thing|me\s+a\s+favou?r)|help\s+me(\s+with\s+something)?)(\s+for\s+me)?\s*[.!?]*\s*$",
     )
 });
 
@@ -682,6 +693,10 @@ pub(crate) fn words_bind(
         || image_handed_over(text)
     {
         return Err(NotBinding::Acknowledgement);
+    }
+    // "I want you to do something for me": the ask is what comes next.
+    if ASKS_NOTHING_YET.is_match(text) {
+        return Err(NotBinding::Debris);
     }
     // "Here is what I found:" leads into what follows; "Do not commit yet,
     // see:" and "请重新分析：" ask something themselves.
@@ -1264,7 +1279,7 @@ fn spent(text: &str) -> bool {
 /// cleanup`), a shell's error (`setup.sh: line 23: syntax error`).
 static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)"#,
+        r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)"#,
     )
 });
 
@@ -1717,6 +1732,17 @@ mod tests {
         );
         assert_eq!(why("can you make the footer blue?"), [Ok(())]);
         assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
+        assert_eq!(why("응"), [Err(NotBinding::Acknowledgement)]);
+        assert_eq!(
+            why("i want you to do something for me"),
+            [Err(NotBinding::Debris)]
+        );
+        assert_eq!(
+            why("can you help me with something?"),
+            [Err(NotBinding::Debris)]
+        );
+        assert_eq!(why("can you help me fix the login?"), [Ok(())]);
+        assert_eq!(why("好的"), [Err(NotBinding::Acknowledgement)]);
         assert_eq!(why("oke kerjakan 1 dan 2"), [Ok(())]);
         // A lesson's list states; the user's list asks.
         assert_eq!(

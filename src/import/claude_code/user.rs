@@ -97,7 +97,16 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
     let start = text.trim_start();
     if start.starts_with("<command-name>") || start.starts_with("<command-message>") {
         // A slash command: its arguments are the user's words; alone, it is
-        // the command the user ran.
+        // the command the user ran. What `/compact` is given steers the
+        // summary it makes and is spent with it: the command, not a
+        // commitment.
+        let name = COMMAND_NAME
+            .captures(text)
+            .and_then(|c| c.get(1))
+            .map(|name| name.as_str().trim());
+        if let Some(name @ ("/compact" | "compact")) = name {
+            return Typed::Command(name.to_owned());
+        }
         return match COMMAND_ARGS.captures(text).and_then(|c| c.get(1)) {
             Some(args) if !args.as_str().trim().is_empty() => {
                 Typed::User(args.as_str().trim().to_owned())
@@ -314,13 +323,15 @@ mod tests {
             Typed::Runtime
         );
         assert_eq!(typed("Keep the old code.", true), Typed::Runtime);
-        let compact = "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args>and prepare to run docgen</command-args>";
+        let review = "<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>and prepare to run docgen</command-args>";
         assert_eq!(
-            typed(compact, false),
+            typed(review, false),
             Typed::User("and prepare to run docgen".to_owned())
         );
         let clear = "<command-name>/clear</command-name>\n<command-args></command-args>";
         assert_eq!(typed(clear, false), Typed::Command("/clear".to_owned()));
+        let compact = "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args>summarize state</command-args>";
+        assert_eq!(typed(compact, false), Typed::Command("/compact".to_owned()));
         // What the runtime echoes of a command is its own.
         let echo = "<local-command-stdout>Cleared</local-command-stdout>";
         assert_eq!(typed(echo, false), Typed::Runtime);
