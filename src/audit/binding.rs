@@ -1331,12 +1331,12 @@ static CODE_LINE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A shell's prompt, as a terminal shows it: `$ cargo test`,
 /// `wink@box 26-02-03T21:17:52Z:~/src/app (main)`, `me@host:~/app$ ls`,
-/// `[me@host app]$`, `❯ npm test`, `PS C:\app> dir`. What stands between
+/// `[me@host app]$`, `❯ npm test`, `PS C:\app> dir`, `me@Mac ~ % ls`. What stands between
 /// the first prompt of a message and the output of its last is a terminal
 /// session the user copied.
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"^(\s*[$❯➜λ]\s+\S|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|(\([\w.-]+\)\s+)?PS\s+[A-Za-z]:\\[^>]*>)",
+        r"^(\s*[$❯➜λ]\s+\S|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|(\([\w.-]+\)\s+)?PS\s+[A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+\s+\S+\s+%(\s|$))",
     )
 });
 
@@ -2415,6 +2415,13 @@ mod tests {
             why(message).iter().all(|w| *w == Err(NotBinding::Pasted)),
             "{:?}",
             why(message)
+        );
+        // A macOS terminal, its prompt zsh's.
+        let zsh = "Last login: Wed Oct  8 18:07:42 on ttys001\n/Users/Sam/.zshrc:.:6: no such file or directory: /Users/Sam/.local/bin/env\nSam@Mac ~ % node -e\nnode: -e requires an argument\nzsh: command not found: console.log(require('crypto').randomBytes(32).toString('hex'))\nSam@Mac ~ % \n";
+        assert!(
+            why(zsh).iter().all(|w| *w == Err(NotBinding::Pasted)),
+            "{:?}",
+            why(zsh)
         );
         // A browser's console and a compiler's summary, copied whole.
         let console = "It still crashes\n\n13:04:03.834\nGET\nhttps://example.com/icon.svg\n[HTTP/2 404  115ms]\n\n13:04:03.838 [Store] Hydrated from localStorage:\nObject { h1: {…}, h2: {…} }\nd51cabac4cba624b.js:43:6275\nUncaught TypeError: can't access property \"min\", e is undefined\n\nFound 14 errors in the same file, starting at: src/pages/LoginPage.tsx:16\n ELIFECYCLE  Command failed with exit code 2.\n(base) PS C:\\code\\app> npm run build\n";
