@@ -495,6 +495,18 @@ fn sentences(text: &str, range: Range<usize>, protected: &[Range<usize>]) -> Vec
             let joined = pieces[0].len() + pieces[1].len();
             pieces.splice(0..2, [&line[..joined]]);
         }
+        // "why do we need '2. Builds libnn.a'?": an item quoted with its
+        // number goes on past the number's period.
+        let mut n = 0;
+        while n + 1 < pieces.len() {
+            if quotes_a_number(pieces[n]) {
+                let from = pieces[n].as_ptr() as usize - line.as_ptr() as usize;
+                let to = from + pieces[n].len() + pieces[n + 1].len();
+                pieces.splice(n..n + 2, [&line[from..to]]);
+            } else {
+                n += 1;
+            }
+        }
         for piece in pieces {
             at += piece.len();
             let end = at;
@@ -566,6 +578,21 @@ fn unwrapped(paragraph: &str) -> std::borrow::Cow<'_, str> {
         std::borrow::Cow::Borrowed(paragraph),
         std::borrow::Cow::Owned,
     )
+}
+
+/// A piece that ends on a quotation mark and a number's period (`… need
+/// '2.`): the quoted item goes on in the next piece.
+fn quotes_a_number(piece: &str) -> bool {
+    let body = piece.trim_end();
+    let Some(number) = body.strip_suffix('.') else {
+        return false;
+    };
+    let digits = number.len() - number.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    (1..=3).contains(&digits)
+        && number[..number.len() - digits]
+            .chars()
+            .next_back()
+            .is_some_and(|c| matches!(c, '\'' | '"' | '‘' | '“' | '(' | '`'))
 }
 
 /// Only an item's number: `2.`, `10)`.

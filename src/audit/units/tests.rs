@@ -228,3 +228,14 @@ fn a_fence_never_closed_ends_where_the_prose_comes_back() {
         [("make check\ncargo test", Shape::Code)]
     );
 }
+
+#[test]
+fn an_item_quoted_with_its_number_is_not_cut_at_the_numbers_period() {
+    assert_eq!(
+        shaped("why do we need '2. Builds libnn.a for the configured CPU'? if it's unnecessary, review all phases."),
+        [
+            ("why do we need '2. Builds libnn.a for the configured CPU'?", Shape::Sentence),
+            ("if it's unnecessary, review all phases.", Shape::Sentence),
+        ]
+    );
+}
