@@ -1,0 +1,450 @@
+//! Where output stands in what the user typed: a log, a terminal session,
+//! code, a console, another agent's text — each line as a terminal or a
+//! tool prints it, and a message's spans of pasted output worked out once
+//! ([`Prose`]), so a unit inside them is set apart as pasted.
+
+use super::*;
+
+/// A line as a terminal or a browser console prints it, beyond what
+/// [`PASTED_LINE`] knows: box drawing and prompt glyphs (and those an
+/// agent's terminal marks its steps with: `⏺`, `⎿`, `✻`), `file.js:33`,
+/// a stack frame `fn @ file.js:110`, a build tool's `package:task:` prefix,
+/// columns padded with spaces near the start (`Tasks:    3 successful`),
+/// the headers of a diff and the markers of a diff or a conflict
+/// (`--- a/`, `+++++++`, `<<<<<<<`, `\\\\\\\`), a markup tag
+/// left open on its line (`<StatCard`) and the attributes under it
+/// (`title="Total"`), a logger's level in brackets (`[INFO] Running
+/// cleanup`), a shell's error (`setup.sh: line 23: syntax error`).
+pub(super) static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)"#,
+    )
+});
+
+/// Whether a line is output by [`PASTED_LINE`], but for a line of
+/// words a list ends with a semicolon ("Apenas 1 réplica de cada
+/// serviço;"), as code ends its statements.
+pub(super) fn pasted_line(line: &str) -> bool {
+    if !PASTED_LINE.is_match(line) {
+        return false;
+    }
+    // What the line says before its semicolon and a closing bracket: a
+    // remark in brackets ends prose too ("Rede externa network_public
+    // (overlay);"), a call ends code ("console.log(total);").
+    let body = line.trim_end().trim_end_matches(';').trim_end_matches(')');
+    let words_ending_in_semicolon = line.trim_end().ends_with(';')
+        && !PASTED_LINE.is_match(body)
+        && word_count(line) >= 3
+        && !line.contains(['=', '{', '}', '[', ']'])
+        && !CALL.is_match(line);
+    !words_ending_in_semicolon
+}
+
+pub(super) fn output_line(line: &str) -> bool {
+    pasted_line(line)
+        || TERMINAL_LINE.is_match(line)
+        || CODE_LINE.is_match(line)
+        || LATEX_LINE.is_match(line)
+}
+
+/// A line of LaTeX source: it opens with a command and its argument
+/// (`\subsection*{Input}`, `\exmpfile{a}{b}%`), or is a command alone
+/// (`\InputFile`).
+pub(super) static LATEX_LINE: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s*\\[A-Za-z]+\*?(\{|\[|\s*%?\s*$)"));
+
+/// A LaTeX environment opening or closing on a line of its own:
+/// `\begin{verbatim}`, `\end{problem}`.
+pub(super) static LATEX_ENVIRONMENT: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s*\\(?<edge>begin|end)\{(?<name>[A-Za-z*]+)\}"));
+
+/// A line of code pasted without a fence: indented and ending as code
+/// does (`,`, `;`, an opening bracket, `=>`), a line that opens with a SQL
+/// keyword in capitals, or closing brackets alone.
+pub(super) static CODE_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"^(\s{2,}\S[^\n]*([,;({\[]|\)|=>)\s*$|\s*(SELECT|FROM|WHERE|AND|OR|JOIN|LEFT\s+JOIN|INNER\s+JOIN|GROUP\s+BY|ORDER\s+BY|INSERT\s+INTO|UPDATE|DELETE\s+FROM|CREATE|RETURNS|RETURN|DECLARE|BEGIN|END|WITH|VALUES|SET|UNION|LIMIT|HAVING)(\s|;|$)|\s*[)}\]]+[;,)]*\s*$)",
+    )
+});
+
+/// A shell's prompt, as a terminal shows it: `$ cargo test`,
+/// `wink@box 26-02-03T21:17:52Z:~/src/app (main)`, `me@host:~/app$ ls`,
+/// `[me@host app]$`, `❯ npm test`, `PS C:\app> dir`, `me@Mac ~ % ls`. What stands between
+/// the first prompt of a message and the output of its last is a terminal
+/// session the user copied.
+pub(super) static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"^(\s*[$❯➜λ]\s+\S|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|(\([\w.-]+\)\s+)?PS\s+[A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+\s+\S+\s+%(\s|$))",
+    )
+});
+
+/// A message the user typed, with where pasted output stands in it: worked
+/// out once per message, asked of every unit in it, so a paste of 40,000
+/// lines costs one pass, not one per unit.
+pub(crate) struct Prose<'a> {
+    pub(super) text: &'a str,
+    /// Where each line starts.
+    starts: Vec<usize>,
+    /// Whether each line stands in (or, blank, closes) a paragraph of a few
+    /// lines that is mostly output.
+    output_paragraph: Vec<bool>,
+    /// From the first output line to the end of the last, when the message
+    /// is many lines and mostly output.
+    output_block: Option<Range<usize>>,
+    /// Whether each line opens with what a process stamps its log lines
+    /// with: output, whatever the lines around it are.
+    stamped: Vec<bool>,
+    /// From a shell's first prompt to the end of the paragraph that holds
+    /// its last: a terminal session the user copied.
+    terminal: Option<Range<usize>>,
+    /// Lines copied from a terminal's screen (padded with spaces to its
+    /// width) in which the agent speaks ("Let me check the gradients"):
+    /// an agent's answer the user handed over, from its first padded line
+    /// to its last.
+    copied_answer: Option<Range<usize>>,
+    /// What another assistant said in a chat the user copied, from its
+    /// "ChatGPT said:" to the next "You said:" or the end.
+    chat_answers: Vec<Range<usize>>,
+    /// Another agent's text the user hands over, from where they say so
+    /// ("I got this from Codex:", "here is the prompt I gave Codex:") to
+    /// the end: its report and its brief are not asks of this agent.
+    handed_over: Option<Range<usize>>,
+    /// A terminal's screen captured with its escape sequences (`^[[59;1R`),
+    /// from the first line that holds one to the end.
+    captured: Option<Range<usize>>,
+    /// Sections of a prompt or a document handed over, marked up with tags
+    /// on lines of their own (`<instructions>` … `</instructions>`):
+    /// people do not wrap their own words in them.
+    tagged: Vec<Range<usize>>,
+    /// Whether the message is a form the user filled in: most of its lines
+    /// give a field its value ("Buyer：Amer Ly", "Port: 8443"), each field
+    /// once. Fields that come again and again are a listing or a log
+    /// ("Dependency: none", "Path not found: …"), not a form.
+    pub(super) form: bool,
+}
+
+/// A tag opening or closing a section, alone on its line.
+pub(super) static SECTION_TAG: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s*<(?<close>/)?(?<name>[^\s<>/!?][^\s<>/]{0,40})>\s*$"));
+
+/// A field and its value on a line of its own: a short label, a colon, a
+/// short value.
+pub(super) static FIELD: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"^\s*[-*]?\s*(?<label>[^:：\s\[][^:：]{0,39})[:：]\s*\S[^\n]{0,80}$")
+});
+
+impl<'a> Prose<'a> {
+    pub(crate) fn new(text: &'a str) -> Prose<'a> {
+        let mut starts = Vec::new();
+        let mut output_paragraph = Vec::new();
+        let (mut filled, mut outputs) = (0usize, Vec::new());
+        // The paragraph being read: its first line, its lines, its output
+        // lines, its cells.
+        let (mut from, mut lines, mut output, mut cells) = (0usize, 0usize, 0usize, 0usize);
+        let close =
+            |flags: &mut Vec<bool>, from: usize, lines: usize, output: usize, cells: usize| {
+                // A few lines mostly output, or two or three lines that all
+                // are, or a table copied cell by cell.
+                let is = (lines >= 4 && output * 2 > lines)
+                    || (lines >= 2 && output == lines)
+                    || (lines >= 8 && cells * 2 >= lines);
+                flags[from..from + lines].fill(is);
+                is
+            };
+        // Where the first prompt starts, and where the paragraph of the
+        // last one ends (so far).
+        let (mut first_prompt, mut terminal_end, mut in_terminal) = (None, 0, false);
+        let mut labels = std::collections::HashSet::new();
+        // Sections open: their name, and where each starts.
+        let (mut open, mut tagged): (Vec<(&str, usize)>, Vec<Range<usize>>) =
+            (Vec::new(), Vec::new());
+        let (mut fields, mut again) = (0usize, false);
+        // Lines padded to a terminal's width: how many, the first and the last.
+        let (mut padded, mut padded_span) = (0usize, None::<Range<usize>>);
+        // What a process stamps its log lines with ("(APIServer
+        // pid=75986)", "[worker-1]"), on three lines or more: each of them
+        // is its output.
+        let line_stamps: Vec<Option<&str>> = text
+            .split_inclusive('\n')
+            .map(|line| STAMP.find(line).map(|stamp| stamp.as_str().trim()))
+            .collect();
+        let mut stamps = std::collections::HashMap::<&str, usize>::new();
+        for stamp in line_stamps.iter().flatten() {
+            *stamps.entry(stamp).or_default() += 1;
+        }
+        let stamped_lines: Vec<bool> = line_stamps
+            .iter()
+            .map(|stamp| stamp.is_some_and(|stamp| stamps.get(stamp).is_some_and(|&n| n >= 3)))
+            .collect();
+        // Another assistant's answer in a chat copied whole: where it
+        // started, and those closed.
+        let (mut answer_from, mut chat_answers) = (None::<usize>, Vec::new());
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            starts.push(at);
+            if let Some(said) = CHAT_SAID.captures(line) {
+                if said.name("assistant").is_some() {
+                    answer_from.get_or_insert(at);
+                } else if let Some(from) = answer_from.take() {
+                    chat_answers.push(from..at);
+                }
+            }
+            output_paragraph.push(false);
+            let i = starts.len() - 1;
+            // A section of tags (`<rules>` … `</rules>`) or a LaTeX
+            // environment: its name, and whether the line opens it.
+            let section = SECTION_TAG
+                .captures(line)
+                .map(|tag| (tag.name("name"), tag.name("close").is_none()))
+                .or_else(|| {
+                    LATEX_ENVIRONMENT.captures(line).map(|environment| {
+                        let opens = environment
+                            .name("edge")
+                            .is_some_and(|e| e.as_str() == "begin");
+                        (environment.name("name"), opens)
+                    })
+                });
+            if let Some((name, opens)) = section {
+                let name = name.map_or("", |n| n.as_str());
+                if opens {
+                    open.push((name, at));
+                } else if let Some(n) = open.iter().rposition(|(o, _)| *o == name) {
+                    tagged.push(open[n].1..at + line.len());
+                    open.truncate(n);
+                }
+            }
+            if let Some(field) = FIELD.captures(line.trim_end()) {
+                fields += 1;
+                let label = field.name("label").map_or("", |l| l.as_str());
+                again |= !labels.insert(label.trim().to_lowercase());
+            }
+            if line.trim_end_matches(['\n', '\r']).ends_with("  ") && !line.trim().is_empty() {
+                padded += 1;
+                let span = padded_span.get_or_insert(at..at);
+                span.end = at + line.len();
+            }
+            // A prompt is a line of output too.
+            let prompt = PROMPT.is_match(line);
+            if prompt {
+                first_prompt.get_or_insert(at);
+                in_terminal = true;
+            }
+            if line.trim().is_empty() || rule(line) {
+                in_terminal = false;
+                // A blank line (or a rule drawn across: `=====`) answers
+                // for the paragraph it closes.
+                let is = close(&mut output_paragraph, from, lines, output, cells);
+                output_paragraph[i] = lines > 0 && is;
+                (from, lines, output, cells) = (i + 1, 0, 0, 0);
+            } else {
+                if in_terminal {
+                    terminal_end = at + line.len();
+                }
+                filled += 1;
+                lines += 1;
+                if cell(line) {
+                    cells += 1;
+                }
+                if prompt || output_line(line) || stamped_lines[i] {
+                    output += 1;
+                    outputs.push(at..at + line.len());
+                }
+            }
+            at += line.len();
+        }
+        close(&mut output_paragraph, from, lines, output, cells);
+        // A brief the user wrote with its sections headed ("## ÉTAPE 2 —
+        // …") holds their code and queries, not output they pasted: it is
+        // judged a paragraph at a time.
+        let sectioned = SECTION_HEADING.find_iter(text).nth(1).is_some();
+        let output_block =
+            (filled >= 8 && outputs.len() * 5 >= filled * 2 && !sectioned).then(|| {
+                outputs.first().map(|f| f.start).unwrap_or(0)..outputs.last().map_or(0, |l| l.end)
+            });
+        Prose {
+            text,
+            starts,
+            output_paragraph,
+            output_block,
+            stamped: stamped_lines,
+            chat_answers: chat_answers
+                .into_iter()
+                .chain(answer_from.map(|from| from..text.len()))
+                .collect(),
+            terminal: first_prompt.map(|first| first..terminal_end),
+            copied_answer: padded_span
+                .map(|span| span.start..paragraph_end(text, span.end))
+                .filter(|span| padded >= 3 && AGENT_VOICE.is_match(&text[span.clone()])),
+            tagged,
+            form: fields >= 3 && fields * 2 >= filled && !again,
+            handed_over: handed_over(text).map(|start| start..text.len()),
+            captured: text
+                .match_indices('\n')
+                .map(|(at, _)| at + 1)
+                .chain(std::iter::once(0))
+                .filter(|&start| {
+                    let line = text[start..].split('\n').next().unwrap_or("");
+                    line.contains("^[[") || line.contains("^[]") || line.contains('\u{1b}')
+                })
+                .min()
+                .map(|start| start..text.len()),
+        }
+    }
+
+    /// Whether what starts at `start` stands inside output the user pasted:
+    /// a message of many lines that is mostly output, from its first output
+    /// line to its last, or a paragraph of a few lines that is. A sentence
+    /// of the output reads like a request ("Run `pnpm approve-builds` to
+    /// pick …"); it is the tool's, not the user's. The user's own words
+    /// before and after the output are judged as they stand.
+    pub(super) fn in_pasted_output(&self, start: usize, unit: &str) -> bool {
+        if [
+            &self.output_block,
+            &self.terminal,
+            &self.copied_answer,
+            &self.handed_over,
+            &self.captured,
+        ]
+        .into_iter()
+        .flatten()
+        .chain(&self.tagged)
+        .chain(&self.chat_answers)
+        .any(|b| b.contains(&start))
+        {
+            return true;
+        }
+        match self.starts.partition_point(|&s| s <= start) {
+            0 => false,
+            n if self.stamped[n - 1] => true,
+            n if !self.output_paragraph[n - 1] => false,
+            // A line of the user's own words among the output lines they
+            // pasted under it: a sentence in the first person, not output.
+            _ => !unit
+                .lines()
+                .any(|line| !output_line(line) && VOICE.is_match(line) && word_count(line) >= 8),
+        }
+    }
+}
+
+/// A line that is one cell of a table copied from a page or a sheet,
+/// a cell to a line: a figure, a date, an amount ("￥182.63", "7.81%",
+/// "2026-04-16").
+pub(super) fn cell(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() <= 24
+        && line.split_whitespace().count() <= 2
+        && line.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Where the user says that what follows is another agent's: its report
+/// ("I got this from Codex:", "here's what Gemini said:", "the output of
+/// the other agent:") or the brief they gave it ("here is the prompt I gave
+/// Codex:"). A brief written for this agent ("the prompt for Claude:")
+/// binds, and is not this.
+pub(super) static HANDED_OVER: LazyLock<Regex> = LazyLock::new(|| {
+    let agent = r"(the\s+)?(codex|claude|chatgpt|gpt[-\w.]*|gemini|cursor|copilot|devin|aider|windsurf|(an)?other\s+agent)\b";
+    pattern(&format!(
+        r"(?i)\b(i\s+got\s+this\s+(back\s+)?from\s+{agent}|(here\s+is|here's|this\s+is)\s+what\s+{agent}\s+(said|wrote|replied|answered|suggested|returned|produced|reported|came\s+up\s+with|gave\s+me|told\s+me)|(the\s+)?(output|report|response|answer|reply)\s+(from|of)\s+{agent}|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?\s+{agent})"
+    ))
+});
+
+/// Where another agent's text the user hands over starts: a lead of
+/// [`HANDED_OVER`] followed on its line, within 80 characters, by a colon.
+/// The colon is looked for by hand: a pattern that counts 80 characters
+/// after so many alternatives makes a lazy DFA build new states at every
+/// byte of a long message.
+pub(super) fn handed_over(text: &str) -> Option<usize> {
+    HANDED_OVER.find_iter(text).find_map(|lead| {
+        let stop = text[lead.end()..]
+            .chars()
+            .take(81)
+            .find(|&c| c == '\n' || c == ':');
+        (stop == Some(':')).then_some(lead.start())
+    })
+}
+
+/// Who speaks next in a chat copied from a chat app, on a line of its
+/// own: "You said:", "ChatGPT said:", "O ChatGPT disse:".
+pub(super) static CHAT_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\s*((?<user>you\s+said|você\s+disse|voce\s+disse|tú\s+dijiste|tu\s+dijiste|vous\s+avez\s+dit|du\s+hast\s+gesagt)|(?<assistant>(o\s+|el\s+)?(chatgpt|claude|gemini|copilot|grok|deepseek)\s+(said|disse|dijo|a\s+dit|hat\s+gesagt)))\s*:?\s*$",
+    )
+});
+
+/// A statement closed in the polite declarative of Korean (`-ㅂ니다`,
+/// `-습니다`) or Japanese (`です`, `ます`).
+pub(super) static POLITE_STATEMENT: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(니다|です|ます)[.。!！]?\s*$"));
+
+/// A Markdown heading of a section: `#` to `######`, then a capital.
+pub(super) static SECTION_HEADING: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?m)^#{1,6}[ \t]+\p{Lu}"));
+
+/// A call written as code does: a name with its bracket right after it.
+pub(super) static CALL: LazyLock<Regex> = LazyLock::new(|| pattern(r"[\w.]\("));
+
+/// What a line of a log opens with in brackets: the process or the
+/// worker that wrote it.
+pub(super) static STAMP: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s*[(\[][^()\[\]\n]{2,40}[)\]]"));
+
+/// A line drawn across to set sections apart (`========`, `────`,
+/// `***`): decoration, neither the user's words nor output.
+pub(super) fn rule(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() >= 3
+        && line
+            .chars()
+            .all(|c| matches!(c, '=' | '-' | '─' | '═' | '━' | '*' | '_' | '~' | '#'))
+}
+
+/// Where the paragraph that goes on at `at` (or, at a blank line, the
+/// next one) ends: at its blank line, or at the end of the text.
+pub(super) fn paragraph_end(text: &str, at: usize) -> usize {
+    let mut end = at;
+    let mut within = false;
+    for line in text[at..].split_inclusive('\n') {
+        let blank = line.trim().is_empty();
+        if blank && within {
+            break;
+        }
+        within |= !blank;
+        end += line.len();
+    }
+    end
+}
+
+/// The agent speaking of what it does next, as users do not write to it:
+/// "Let me check the gradient norms", "Now I'll run the tests".
+pub(super) static AGENT_VOICE: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(let\s+me\s+(check|look|run|read|see|verify|investigate|fix|update|try|examine|start|add|create|find|search|explore|analy[sz]e)|(now\s+)?i'll\s+(now\s+)?(check|look|run|read|verify|investigate|fix|update|try|start|add|create|implement)|i'm\s+going\s+to)\b",
+    )
+});
+
+/// The user speaking: `I`, `we`, `please`, as tools do not write.
+pub(super) static VOICE: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)\b(i|i'm|i'd|i've|we|we're|let's|please|pls)\b"));
+
+/// Output, not words: most lines (or a block that opens as output and goes
+/// on as it) are log lines, JSON, stack frames; a path to an image; text
+/// that is mostly marks.
+pub(super) fn pasted(text: &str) -> bool {
+    if IMAGE_PATH.is_match(text.trim()) {
+        return true;
+    }
+    let marks = text
+        .chars()
+        .filter(|c| !c.is_alphanumeric() && !c.is_whitespace())
+        .count();
+    let letters = text.chars().filter(|c| c.is_alphabetic()).count();
+    if marks > 8 && marks * 2 > letters {
+        return true;
+    }
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let Some(first) = lines.first() else {
+        return false;
+    };
+    let output = lines.iter().filter(|l| pasted_line(l)).count();
+    output * 2 > lines.len() || (output >= 2 && PASTED_LINE.is_match(first))
+}

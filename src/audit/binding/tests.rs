@@ -1,0 +1,823 @@
+use super::*;
+use crate::audit::units::units;
+
+fn why(text: &str) -> Vec<Result<(), NotBinding>> {
+    units(text)
+        .iter()
+        .map(|u| binding(u, &Prose::new(text), Context::default()))
+        .collect()
+}
+
+#[test]
+fn what_binds_and_what_does_not() {
+    assert_eq!(why("ok"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(why("yes, go ahead"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(why("where are we?"), [Err(NotBinding::Question)]);
+    assert_eq!(
+        why("what is the current local branch and which branch have we been working on"),
+        [Err(NotBinding::Question)]
+    );
+    assert_eq!(why("can you make the footer blue?"), [Ok(())]);
+    assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(why("응"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(
+        why("i want you to do something for me"),
+        [Err(NotBinding::Debris)]
+    );
+    assert_eq!(
+        why("can you help me with something?"),
+        [Err(NotBinding::Debris)]
+    );
+    assert_eq!(why("can you help me fix the login?"), [Ok(())]);
+    assert_eq!(why("好的"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(why("oke kerjakan 1 dan 2"), [Ok(())]);
+    // A lesson's list states; the user's list asks.
+    assert_eq!(
+        why("- 프로젝트별로 독립된 실행 환경을 구축하여, 버전 충돌을 원천 차단합니다."),
+        [Err(NotBinding::Remark)]
+    );
+    assert_eq!(why("- 테스트는 반드시 통과해야 합니다."), [Ok(())]);
+    assert_eq!(why("并且比例只能调整统一比例。"), [Ok(())]);
+    assert_eq!(why("导出Excel——没有这个导出的选项"), [Ok(())]);
+    // Portuguese: a to-do in the infinitive, a limit, a defect; a
+    // list item ending in a semicolon is prose, not code.
+    assert_eq!(why("criar um plano de execução"), [Ok(())]);
+    assert_eq!(why("- Apenas 1 réplica de cada serviço;"), [Ok(())]);
+    assert_eq!(why("- Rede externa network_public (overlay);"), [Ok(())]);
+    assert_eq!(
+        why("- console.log(total);\n- await save(order);"),
+        [Err(NotBinding::Pasted), Err(NotBinding::Pasted)]
+    );
+    assert_eq!(why("Sem volumes (services stateless)."), [Ok(())]);
+    assert_eq!(why("parou de funcoonar tudo novamente"), [Ok(())]);
+    // Inside another word it is no defect: "cerrado" (closed) holds
+    // "errado", "disparou" (fired) holds "parou".
+    assert_eq!(
+        why("el archivo quedó cerrado y el evento se disparou ontem."),
+        [Err(NotBinding::Remark)]
+    );
+    assert_eq!(
+        why("- let mut total = 0;\n- total += 1;"),
+        [Err(NotBinding::Pasted), Err(NotBinding::Pasted)]
+    );
+    // Vietnamese typed without its marks: "hay" opens a request, "di"
+    // closes one.
+    assert_eq!(
+        why("toi co tai lieu trong docs, hay xem va chinh sua neu can."),
+        [Ok(())]
+    );
+    assert_eq!(why("cho phien ban cli truoc di"), [Ok(())]);
+    // Defects reported in English: each asks for its fix.
+    for defect in [
+        "Currently, there is a bug where the transpiler cannot find a function from another file.",
+        "failed to compile on vercel see error log",
+        "you didn't push the latest commit",
+    ] {
+        assert_eq!(why(defect), [Ok(())], "{defect}");
+    }
+    // A chat with another assistant copied whole: its answers are not
+    // the user's words; what the user said to it is.
+    assert_eq!(
+        why("Você disse:\nfaz uma analise do dashboard\nO ChatGPT disse:\nVerifique se o serviço está ativo.\n\nAjuste o certificado para evitar falha de TLS."),
+        [
+            Err(NotBinding::Debris),
+            Ok(()),
+            Err(NotBinding::Pasted),
+            Err(NotBinding::Pasted),
+            Err(NotBinding::Pasted)
+        ]
+    );
+    // An agent's terminal copied: its steps and their output.
+    assert!(why("● Search(pattern: \"export interface Service\", path: \"frontend/src/lib/api.ts\")\n  ⎿  Found 0 lines\n● Update the service list\n  ⎿  Updated frontend/src/lib/api.ts").iter().all(Result::is_err));
+    assert_eq!(
+        why("Now the total issues you identied from the beginning to now store them into the memory"),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("Yesterday we store them in the cache on every request."),
+        [Err(NotBinding::Remark)]
+    );
+    assert_eq!(
+        why("The full architecture of Layerinfinite is in project_architecture.md"),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("When I click on Get Started from the video marketing platform, I can't go on to the webinar."),
+        [Ok(())]
+    );
+    assert_eq!(why("把该对话所有内容保存在obsidian"), [Ok(())]);
+    // What the user says of their own setup: the agent must hold it.
+    assert_eq!(why("我的推广计划是15-25天左右的推广时间"), [Ok(())]);
+    assert_eq!(why("开发环境为vscode启用claude code。"), [Ok(())]);
+    assert_eq!(why("我的是婴幼儿服饰产品"), [Ok(())]);
+    assert_eq!(why("我的计划中现在没有关键词的选项"), [Ok(())]);
+    assert_eq!(why("询盘导出的方法没有找到这个选项"), [Ok(())]);
+    assert_eq!(
+        why("该数据不做参考，我只是让你知道是否导出类似这样的数据"),
+        [Ok(())]
+    );
+    assert_eq!(why("韩国只有这些国家可以选。"), [Ok(())]);
+    assert_eq!(
+        why("数据的路径：C:\\Users\\Administrator\\Desktop"),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("tambahkan tampilan dashboard dari cost control"),
+        [Ok(())]
+    );
+    assert_eq!(why("warna nya tetep di ijo putih saja"), [Ok(())]);
+    assert_eq!(
+        why("导出数据没有格式选项，直接就是.xls和.xlsx的文件，怎么办"),
+        [Err(NotBinding::Question)]
+    );
+    // A table copied from a page a cell to a line is data handed over.
+    let table = format!(
+        "日期\n花费\n点击量\n{}\n类似于这种数据导出吗？",
+        "2026-04-16\n￥182.63\n7.81%\n64\n".repeat(4)
+    );
+    assert!(why(&table).iter().all(Result::is_err), "{:?}", why(&table));
+    // A role the agent is to take, in Spanish as in English.
+    assert_eq!(
+        why("actua como un senior engineer en backend para resolver este problema"),
+        [Ok(())]
+    );
+    // A defect reported in Spanish.
+    assert_eq!(
+        why("el usuario hace una query y no se le devuelve nada"),
+        [Ok(())]
+    );
+    assert_eq!(why("Do not drop columns."), [Ok(())]);
+    assert_eq!(why("## Requirements"), [Err(NotBinding::Debris)]);
+    assert_eq!(
+        why("```\nTraceback (most recent call last):\n  File \"a.py\", line 1\nValueError: x\n```"),
+        [Err(NotBinding::Pasted)]
+    );
+    assert_eq!(why("Rustup"), [Err(NotBinding::Fragment)]);
+    assert_eq!(
+        why("beautiful, export looks good now."),
+        [Err(NotBinding::Remark)]
+    );
+    assert_eq!(
+        why("alright, made some more minor changes."),
+        [Err(NotBinding::Remark)]
+    );
+    assert_eq!(why("ok, do a release"), [Ok(())]);
+    assert_eq!(
+        why("ah good, can we also add syntax highlighting?"),
+        [Ok(())]
+    );
+    assert_eq!(why("i think README.md also needs an update?"), [Ok(())]);
+    assert_eq!(
+        why("why does the ai package need that global state?"),
+        [Err(NotBinding::Question)]
+    );
+    assert_eq!(
+        why("don't we just pass in the api key?"),
+        [Err(NotBinding::Question)]
+    );
+    assert_eq!(why("should we drop the old flag?"), [Ok(())]);
+    assert_eq!(
+        why("ok, this looks amazing, start implementing"),
+        [Err(NotBinding::Acknowledgement)]
+    );
+    assert_eq!(why("do this each run:"), [Err(NotBinding::Debris)]);
+    assert_eq!(why("yeah, fix it up"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(why("fix the footer"), [Ok(())]);
+    assert_eq!(
+        why("TypeError: Cannot read properties of undefined\n    at render (app.js:10:5)\n    at main (app.js:2:1)"),
+        [Err(NotBinding::Pasted)]
+    );
+    assert_eq!(why("/compact"), [Err(NotBinding::Command)]);
+    assert_eq!(why("/gsd:execute-plan .planning/01-02-PLAN.md"), [Ok(())]);
+    assert_eq!(
+        why("/var/folders/x/T/Screenshot 2025.png"),
+        [Err(NotBinding::Pasted)]
+    );
+    let units = units("Rustup");
+    let answering = Context { answering: true };
+    assert_eq!(binding(&units[0], &Prose::new("Rustup"), answering), Ok(()));
+    assert_eq!(why("https://github.com/acme/api"), [Ok(())]);
+}
+
+#[test]
+fn a_statement_put_up_for_confirmation_binds_as_the_statement() {
+    assert_eq!(
+        why("implement ClippyCmd and FmtCmd and we'll have our minimum set, correct?"),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("I suggest we move the fix to the next conflict, thoughts?"),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("Then the name is quite informative, thoughts?"),
+        [Err(NotBinding::Question)]
+    );
+    assert_eq!(
+        why("is the mcp server down, right?"),
+        [Err(NotBinding::Question)]
+    );
+}
+
+#[test]
+fn corrections_proposals_and_needs_bind() {
+    for text in [
+        "i meant extracting it into a local package, not publishing it.",
+        "We don't need minimal prompts.",
+        "No need for an edits section in the chores file.",
+        "I think the rule is mid-substeps we just commit and at the close-out we squash.",
+        "provide the output with and without --all-tests to README",
+        "i actually want to move those files to their final location.",
+        "Also I thought we were going to rebase main onto the refactor branch.",
+        "Another thought, we probably need a `--path` parameter.",
+        "For now just create a new revision (commit?)",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    assert_eq!(
+        why("We'll handle the active session in a different view later."),
+        [Err(NotBinding::Remark)]
+    );
+}
+
+#[test]
+fn chinese_japanese_and_korean_asks_bind_and_their_questions_ask() {
+    for text in [
+        "直接生成pdf",
+        "先不用生成Excel文件供我确认。",
+        "日期写了两个，只需要一个。",
+        "テストを実行してください",
+        "커밋하기 전에 테스트를 해주세요",
+        "接下来的信息使用中文",
+        "我希望可以与你一起针对于实际用户问题一起进行分析，然后优化测试用例",
+        "pr 올리고 pr 을 서브에이전트 심층리뷰시켜",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    assert_eq!(
+        why("需要我把页面点击到沟通，TM的客户聊天列表吗"),
+        [Err(NotBinding::Question)]
+    );
+    assert_eq!(
+        why("我需要在新对话验证你的抓取信息有哪些？"),
+        [Err(NotBinding::Question)]
+    );
+    assert_eq!(why("我把每页切换到了100个客户"), [Err(NotBinding::Remark)]);
+    for text in [
+        "3.2、扮演领域专家或犀利辩手，对已讲内容及知识本身进行批判质疑",
+        "2、该skill不只分析iOS的日志，还分析安卓、鸿蒙和小程序的用户日志。",
+        "分析故障问题，确认根因",
+        "要求是先整体后细节，一次只问一个问题。",
+        "先通过A执行，后续可以通过C带领我进行知识巩固",
+        "同时还要新增C++的模块问题的分析，以及混编的场景",
+        "上述分析有误，请重新分析：",
+        "你首先要看在系统目录下的vibe-skill",
+        "结合/home/aiscend/work/vibelife/docs/components/skillmanagement再优化设计",
+        "我已经把文件删了，你重新建文件写入",
+    ] {
+        let verdicts = why(text);
+        assert!(
+            !verdicts.is_empty() && verdicts.iter().all(Result::is_ok),
+            "{text}: {verdicts:?}"
+        );
+    }
+}
+
+#[test]
+fn the_fields_of_a_form_the_user_filled_in_are_values_handed_over() {
+    let form = "调用报价skill：\nBuyer 公司名称：amer ly\nAttn 联系人：Hussein\nFinal Destination最终目的地：伊拉克\nShipment（Express / Sea / Air）：快递";
+    let judged = why(form);
+    assert_eq!(judged[1..], [Ok(()), Ok(()), Ok(()), Ok(())], "{judged:?}");
+    // A field that comes again and again is a listing, not a form.
+    let listing = "Target repo: lineage\nDependency: none (first in chain)\nTarget repo: neo\nDependency: depends on lineage inbox";
+    assert!(why(listing).iter().all(Result::is_err));
+}
+
+#[test]
+fn a_defect_reported_is_a_fix_asked_for() {
+    for text in [
+        "feature flag is throwing lint error in member tabs component",
+        "on this screen it doenst need the role drop down menu as this will be set in the settings",
+        "the list view is not showing the group by or the columns selected",
+        "The landmarks are way too high and to the left.",
+        "currently using to much space",
+        "teh obsidian vaults are under one drive not git, use symlinks",
+        "all the styling for the website is inccorrect.",
+        "The tool is not correctly mapping it",
+        "what you have done is not good because it just hard exits on any error",
+        "fuck me stop making changes without checking with me first",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    assert_eq!(
+        why("beautiful, export looks good now."),
+        [Err(NotBinding::Remark)]
+    );
+}
+
+#[test]
+fn goals_wants_and_verbs_of_no_list_bind() {
+    for text in [
+        "I don't want to show text.",
+        "We want these adapters so we can provide all the information to a small model.",
+        "Here we want to guide code generation by providing context through the same hypernetworks.",
+        "The idea is to ultimately have hypernetworks that I can use to encode procedural memory.",
+        "But our real goal is to adopt the best strategy.",
+        "I'm trying to make a loading state when backfill isn't done yet.",
+        "Then interview about our goals and objectives.",
+        "Iterate on the interview until you are >95% certain to understand our objectives.",
+        "A but do the sanity checks you recommend.",
+        "Only keep CloudFront for the map itself?",
+        "They are still too close.",
+        "In `yinshi` when I type `/resume` nothing happens, but I would expect to be able to resume it.",
+        "A option works for me",
+        "We are using yarn",
+        "Do not commit yet, see:",
+        "This component can just read that from application service.",
+        "It's defined in /Users/me/api/app/controllers/budgets_controller.rb:158.",
+        "URL for that looks like this: http://localhost:3000/accounts",
+        "in X:\\addons\\company_information edit the view list to add the notes as columns",
+        "for photos and receipt add a checbox that ask if exist photos",
+        "Ultimately, we will do a forward pass like in Doc-to-LoRa.",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    // Nouns, adjectives and inflected verbs before a preposition open
+    // remarks, not instructions.
+    for text in [
+        "Training on the small set went fine.",
+        "Weird behavior in the modal.",
+        "Sorry about the noise earlier.",
+        "Problem with the login page.",
+        "Docs for the parser look fine.",
+        "In the last run the build took an hour.",
+    ] {
+        assert_ne!(why(text), [Ok(())], "{text}");
+    }
+}
+
+#[test]
+fn sections_marked_up_with_tags_are_a_prompt_handed_over() {
+    let message = "Merge the prompt below into the skill, and keep its name.\n\
+        <instructions>\n\
+        Always ask one question at a time.\n\
+        Never skip a check.\n\
+        </instructions>\n\
+        Do not touch the README.";
+    let judged = why(message);
+    assert_eq!(
+        judged,
+        [
+            Ok(()),
+            Err(NotBinding::Pasted),
+            Err(NotBinding::Pasted),
+            Ok(())
+        ],
+        "{judged:?}"
+    );
+}
+
+#[test]
+fn a_terminal_session_copied_in_is_output_and_the_words_around_it_are_the_users() {
+    let message = "So I tested cargo and it fails:\n\
+        wink@box 26-02-20T21:00:06Z:~/src/pop-ws (main)\n\
+        $ cargo test -p mylib\n\
+        \x20   Finished `test` profile in 0.00s\n\
+        \n\
+        running 0 tests\n\
+        \n\
+        test result: ok. 0 passed; 0 failed\n\
+        \n\
+        wink@box 26-02-20T21:00:37Z:~/src/pop-ws (main)\n\
+        $ jj resolve --list\n\
+        Cargo.toml    2-sided conflict\n\
+        \n\
+        Keep the fixtures in tests/fixtures and never commit target/.";
+    let prose = Prose::new(message);
+    let judged: Vec<(&str, Result<(), NotBinding>)> = units(message)
+        .iter()
+        .map(|u| (u.text(message), binding(u, &prose, Context::default())))
+        .collect();
+    for (text, why) in &judged {
+        let users = text.starts_with("So I tested") || text.starts_with("Keep the");
+        assert_eq!(
+            why.is_err_and(|w| w == NotBinding::Pasted),
+            !users,
+            "{text:?}: {why:?}"
+        );
+    }
+    assert!(judged
+        .iter()
+        .any(|(text, why)| text.starts_with("Keep the") && why.is_ok()));
+    // A prompt alone at the start of a line is one whatever the shell.
+    for prompt in [
+        "me@host:~/app$ ls",
+        "[me@host app]$ make",
+        "❯ npm test",
+        "PS C:\\app> dir",
+    ] {
+        assert!(PROMPT.is_match(prompt), "{prompt}");
+    }
+    assert!(!PROMPT.is_match("mail bob@example.com the report"));
+}
+
+/// Each unit of `message` and why it does or does not bind.
+fn judged_units(message: &str) -> Vec<(&str, Result<(), NotBinding>)> {
+    let prose = Prose::new(message);
+    units(message)
+        .iter()
+        .map(|u| (u.text(message), binding(u, &prose, Context::default())))
+        .collect()
+}
+
+#[test]
+fn an_agents_answer_copied_from_a_terminal_is_handed_over() {
+    // Padded to the terminal's width, and the agent speaking.
+    let copied = "  Critical observations:                 \n  1. Type accuracy stuck at ~17.5% — below   \n  the target, worse than random.           \n  2. Gain MAE stuck at ~8.78 dB — no change  \n\n  The model is not learning. Let me check\n  gradient norms to diagnose why.\n\nfix it so the model learns";
+    let judged = judged_units(copied);
+    assert!(judged.len() > 3, "{judged:?}");
+    for (text, why) in judged {
+        let users = text == "fix it so the model learns";
+        assert_eq!(why.is_ok(), users, "{text:?}: {why:?}");
+    }
+    // The user's own list typed in a terminal, padded as well: theirs.
+    let typed = "  Concerns with this run:          \n  - val_loss is 2.7x train_loss     \n  - keep the batch size at 64       \n";
+    assert!(judged_units(typed)
+        .iter()
+        .any(|(text, why)| text.contains("batch size") && why.is_ok()));
+}
+
+#[test]
+fn rules_drawn_between_sections_are_decoration_not_output() {
+    let ruleset = "You are Claude Code on DealerFlow.\n\n==========\nOUTPUT FORMAT\n==========\nNever output large code dumps unless I ask.\n\n==========\nPRINCIPLES\n==========\nDB-first: update the Prisma schema before UI changes.\nEvery list must have search.\n";
+    let rules: Vec<_> = judged_units(ruleset)
+        .into_iter()
+        .filter(|(text, _)| {
+            text.starts_with("Never") || text.starts_with("DB-first") || text.starts_with("Every")
+        })
+        .collect();
+    assert_eq!(rules.len(), 3, "{rules:?}");
+    for (text, why) in rules {
+        assert_eq!(why, Ok(()), "{text:?}");
+    }
+}
+
+#[test]
+fn latex_source_handed_over_is_pasted() {
+    let message = "\\section*{본문 내용 작성}\n\n\\subsection*{입력 설명}\n입력 제한 설명\n\n\\subsection*{예제 입력}\n\\begin{verbatim}\n테스트케이스 예제 입력\n\\end{verbatim}\n\n\\begin{problem}{달리기}\n정규는 반드시 총 거리를 정확히 달려야 한다.\n\\InputFile\n첫째 줄에 정수가 주어진다.\n\\end{problem}";
+    for (text, why) in judged_units(message) {
+        assert_eq!(why, Err(NotBinding::Pasted), "{text:?}");
+    }
+}
+
+#[test]
+fn roles_missions_defects_and_instructions_in_other_languages_bind() {
+    for text in [
+        "Ta mission est de construire **StratWatch**, une plateforme de veille.",
+        "Your task is to migrate the billing tables.",
+        "Act as a senior machine learning engineer and provide a strategy.",
+        "À chaque étape, montre-moi le code créé et attends ma validation.",
+        "decider d'un nouveau nom pour la carte inventaire et la page produit.",
+        "Lance les tests pour valider",
+        "Commence par créer la structure complète du projet",
+        "Detail actionable strategies for data quality assessment",
+        "double check your screenshots.",
+        "map out the grand simplification to praxis",
+        "Dann probieren wir ottie aus!",
+        "Jetzt können wir den BrandBuilder-Skill bauen.",
+        "Hoje ela não está aparecendo, só mostra histórico, desafios e stats",
+        "Das Speichern funktioniert immer noch nicht",
+        "le bouton ne marche pas sur mobile",
+        "for example, you always build docker compose with the version at the top, that has been obsolete for years but you keep putting it in.",
+        "can youi rework our README to match my new favorite self design design system?",
+        "Can't you import in another way?",
+        "cant markdown use html to make it look good?",
+        "Is there a way to optimize this code?",
+        "kann ottie mir die zusammenfassung geben?",
+        "혹시 파일 구조 확인해보고 texoid 얘 관련해서 뭔가 있는지 확인해볼래?",
+        "클로드야 지금 구조 확인해봐 다시 수정했거든?",
+        "Ne pas passer à l'étape 2 avant que l'étape 1 soit validée.",
+        "Puis activer XO__CoreEngine__v1 et confirmer qu'il est ACTIF.",
+        "Ensuite lancer les 5 tests Telegram du TICKET 2 :",
+        "Rapporter le résultat de chaque test et le SELECT final.",
+        "Objective: fixing the master controller, its getting a 443 error",
+        "Goal: the build takes a minute at most",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+}
+
+#[test]
+fn a_request_to_be_told_asks() {
+    for text in [
+        "Explain to me what the out of scope items are, what they entail and what purpose they serve",
+        "Can you summarize concisely where the PR is currently and what we discovered we should change?",
+        "Tell me what happens currently before these changes.",
+        "Help me think through best way to design and implement.",
+    ] {
+        assert_eq!(why(text), [Err(NotBinding::Question)], "{text}");
+    }
+    // Told to write it down, or to show it in the product: a request.
+    for text in [
+        "Explain the retry policy in the README.",
+        "Show the error message under the field.",
+        "Show the error when the field is empty.",
+        "Explain the error when it fails.",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+}
+
+#[test]
+fn a_question_for_information_asks_whatever_modal_it_holds() {
+    for asks in [
+        "em qual arquivo do projeto diz como deve ser visualmente o app?",
+        "which file says how the app should look?",
+        "where must the config live?",
+        "so why did we need to add the extra contract months?",
+        "Why is the cache shared between the two workers?",
+    ] {
+        assert_eq!(why(asks), [Err(NotBinding::Question)], "{asks}");
+    }
+    for binds in [
+        "should we drop the column?",
+        "what about using postgres instead, we must keep the schema?",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+}
+
+#[test]
+fn asked_to_think_or_for_an_opinion_binds_nothing() {
+    for text in [
+        "Let's think carefully about the change.",
+        "think some more.",
+        "ultrathink",
+    ] {
+        assert_eq!(why(text), [Err(NotBinding::Acknowledgement)], "{text}");
+    }
+    assert_eq!(
+        why("I'm not sure. How do I think through this decision? What would you recommend?"),
+        [
+            Err(NotBinding::Fragment),
+            Err(NotBinding::Question),
+            Err(NotBinding::Question)
+        ]
+    );
+    assert_eq!(
+        why("I almost think option C makes the most sense? Any opinions or recommendations?"),
+        [Err(NotBinding::Question), Err(NotBinding::Question)]
+    );
+    // An instruction put up for an opinion binds as the instruction.
+    assert_eq!(why("Drop the cache layer, what do you think?"), [Ok(())]);
+    assert_eq!(why("Think about using Redis for the queue."), [Ok(())]);
+    for text in [
+        "look at screenshot with red arrow.",
+        "read the image '/Users/me/Desktop/CleanShot 2025-06-25 at 21.01.43@2x.png'",
+    ] {
+        assert_eq!(why(text), [Err(NotBinding::Acknowledgement)], "{text}");
+    }
+    assert_eq!(why("Look at the screenshot and fix the overlap."), [Ok(())]);
+}
+
+#[test]
+fn courtesies_are_spent_and_reports_and_suggestions_bind() {
+    for text in [
+        "If you have any question please ask",
+        "if you have any questions, just let me know.",
+        "Okay MergeService looks good.",
+        "the new header looks great to me!",
+        "Wenn du dazu Fragen hast, stell sie bitte.",
+        "Se tiver alguma dúvida, pode perguntar.",
+    ] {
+        assert_eq!(why(text), [Err(NotBinding::Acknowledgement)], "{text}");
+    }
+    for text in [
+        "the app is not accesible from my browser",
+        "改用 「窗口結束時被後續 PR 動過的比例」 當輔助訊號",
+        "可能的處理:在 Lift 下加一個子訊號",
+        "建议在可联调后端环境再跑一次端到端验收。",
+        "并确认后端真的消费了 X-Idempotency-Key",
+        "If you have any questions, ask them before you drop the table.",
+        "I agree with the retained status reasoning, makes sense for a reviewer context.",
+        "Null status on initial load is the right call.",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    assert_ne!(why("ok, makes sense"), [Ok(())]);
+    assert_eq!(why("--max-iterations 15"), [Err(NotBinding::Command)]);
+    assert_eq!(
+        why("--completion-promise \"COMPLETE\" \\"),
+        [Err(NotBinding::Command)]
+    );
+    assert_eq!(why("Use --max-iterations 15 from now on."), [Ok(())]);
+}
+
+#[test]
+fn two_lines_that_are_both_output_are_output() {
+    let text = "Here it is:\n\n<StatCard\n    title=\"Total Core Processes\"\n\nRename the variable to totalCoreProcesses.";
+    let verdicts = why(text);
+    assert_eq!(verdicts.last(), Some(&Ok(())), "{verdicts:?}");
+    assert_eq!(
+        verdicts
+            .iter()
+            .filter(|v| **v == Err(NotBinding::Pasted))
+            .count(),
+        2,
+        "{verdicts:?}"
+    );
+}
+
+#[test]
+fn code_pasted_without_a_fence_is_output() {
+    let text = "Here is the function I wrote for the POC, do the same in get_budget_data:\n\nCREATE OR REPLACE FUNCTION sync_first(p_id uuid)\n  RETURNS json\n  AS $$\nBEGIN\n  SELECT\n    short_budget_version_id\n  FROM\n    entities_budgets\n  WHERE\n    id = p_id;\nEND;\n";
+    let verdicts = why(text);
+    assert_eq!(verdicts.first(), Some(&Ok(())), "{verdicts:?}");
+    assert!(
+        verdicts[1..].iter().all(|v| v.is_err()),
+        "the code is not the user's words: {verdicts:?}"
+    );
+}
+
+#[test]
+fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
+    for line in [
+        "Cached:    0 cached, 4 total",
+        "+++++++ ozvrpkrx 1bb61bb7 \"chore: open 0.42.0\"",
+        "<<<<<<< Conflict 1 of 1",
+        "\\\\\\\\\\\\\\ to: slvprlpw 6c1302fb",
+        "<StatCard",
+        "  title=\"Total Core Processes\"",
+        "  onClick={() => go()}",
+    ] {
+        assert!(output_line(line), "{line}");
+    }
+    for line in [
+        "Keep the cache for 4 days.  Then drop it.",
+        "Use <b> for bold, never <strong>.",
+        "Set retries=3 in the config.",
+        "Don't touch the ==== separators.",
+    ] {
+        assert!(!output_line(line), "{line}");
+    }
+    // The user's own sentence heading the rows they pasted under it
+    // is theirs; the rows are not.
+    let message = "in\n\
+        views/tree.xml I want the name column 450px wide and grouped by stage, stages in   #  \"0. Review\",\n\
+        \x20       #         \"1. Scope\",\n\
+        \x20       #         \"2. Final\",\n\
+        \x20       #         \"3. Done\",\n";
+    let prose = Prose::new(message);
+    let judged: Vec<_> = units(message)
+        .iter()
+        .filter(|u| binding(u, &prose, Context::default()).is_ok())
+        .map(|u| u.text(message))
+        .collect();
+    assert_eq!(judged.len(), 1, "{judged:?}");
+    assert!(judged[0].contains("I want the name column"), "{judged:?}");
+    // A build's summary pasted whole, nothing of the user's around it.
+    let message = " Tasks:    3 successful, 4 total\n\
+        Cached:    0 cached, 4 total\n\
+        \x20 Time:    17.343s\n\
+        Failed:    roo-cline#bundle\n";
+    let prose = Prose::new(message);
+    for unit in units(message) {
+        assert_eq!(
+            binding(&unit, &prose, Context::default()),
+            Err(NotBinding::Pasted),
+            "{:?}",
+            unit.text(message)
+        );
+    }
+}
+
+#[test]
+fn a_log_of_levels_and_shell_errors_is_output() {
+    let message = "[INFO] Calling install_all function with chroot target: /\n\
+        /opt/modules/core_system.sh: line 1514: ZFSLCD_INITIALIZED: unbound variable\n\
+        [INFO] Running secure cleanup (exit code: 1)\n";
+    assert!(
+        why(message).iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{:?}",
+        why(message)
+    );
+    // A macOS terminal, its prompt zsh's.
+    let zsh = "Last login: Wed Oct  8 18:07:42 on ttys001\n/Users/Sam/.zshrc:.:6: no such file or directory: /Users/Sam/.local/bin/env\nSam@Mac ~ % node -e\nnode: -e requires an argument\nzsh: command not found: console.log(require('crypto').randomBytes(32).toString('hex'))\nSam@Mac ~ % \n";
+    assert!(
+        why(zsh).iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{:?}",
+        why(zsh)
+    );
+    // A browser's console and a compiler's summary, copied whole.
+    let console = "It still crashes\n\n13:04:03.834\nGET\nhttps://example.com/icon.svg\n[HTTP/2 404  115ms]\n\n13:04:03.838 [Store] Hydrated from localStorage:\nObject { h1: {…}, h2: {…} }\nd51cabac4cba624b.js:43:6275\nUncaught TypeError: can't access property \"min\", e is undefined\n\nFound 14 errors in the same file, starting at: src/pages/LoginPage.tsx:16\n ELIFECYCLE  Command failed with exit code 2.\n(base) PS C:\\code\\app> npm run build\n";
+    let judged = why(console);
+    assert!(
+        judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{judged:?}"
+    );
+    // A sentence that names a level is still the user's.
+    assert_eq!(
+        why("Send the [INFO] lines to stderr, not stdout."),
+        [Ok(())]
+    );
+}
+
+#[test]
+fn a_brief_with_sections_holds_its_queries_and_its_steps_bind() {
+    let brief = "# TICKET 3 — Projets\n\n## ÉTAPE 1 — Corriger le bug\n\nSELECT COUNT(*) FROM projets;\nSELECT COUNT(*) FROM sessions;\nSELECT COUNT(*) FROM messages;\nUPDATE sessions SET projet_id = NULL;\n\n## ÉTAPE 2 — Brancher les pôles\n\nAjouter dans le Switch ROUTER une sortie [5] vers POLE_DISPATCHER.\n\nconst routing = $('CERVEAU_XO').first().json.routing;\nconst poles = routing.poles || [];\nreturn poles.map(p => ({ json: p }));\n";
+    let units = units(brief);
+    let step = units
+        .iter()
+        .position(|u| u.text(brief).starts_with("Ajouter dans le Switch"))
+        .expect("the step");
+    assert_eq!(
+        binding(&units[step], &Prose::new(brief), Context::default()),
+        Ok(())
+    );
+}
+
+#[test]
+fn traditional_chinese_is_read_as_simplified() {
+    assert_eq!(
+        why("我想請你再幫我加上這個skills到plan 用在整體體驗的優化"),
+        [Ok(())]
+    );
+    assert_eq!(simplified("請幫我"), "请帮我");
+    assert!(matches!(
+        simplified("keep it"),
+        std::borrow::Cow::Borrowed(_)
+    ));
+}
+
+#[test]
+fn korean_notes_closed_by_the_actions_noun_ask_for_it() {
+    assert_eq!(why("v0.16.0의 남은 2개 항목 완료 후 릴리스"), [Ok(())]);
+    assert_eq!(why("이부분도 제거(이제 무료플랜 생기니)"), [Ok(())]);
+}
+
+#[test]
+fn another_agents_report_or_brief_handed_over_asks_nothing_of_this_agent() {
+    let message =
+        "Should I create this on a separate tree or the main? Here is the prompt I gave Codex:\n\
+        1. Extract static data arrays into src/data/ modules\n\
+        2. Do not change any visual output.\n";
+    let judged = why(message);
+    assert_eq!(judged[0], Err(NotBinding::Question));
+    assert!(
+        judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{judged:?}"
+    );
+    let report = "I got this from Codex: Completed the UI foundation and stopped there.\n\
+        - Installed @tanstack/react-query\n- `npm run build` passes.\n";
+    assert!(why(report).iter().all(|w| w.is_err()), "{:?}", why(report));
+    // A brief written for this agent is not another agent's.
+    assert_eq!(
+        why("Here is the prompt for you: never push to main."),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("Here is what Claude should do: never push to main."),
+        [Ok(())]
+    );
+}
+
+#[test]
+fn a_terminal_screen_captured_with_its_escapes_is_output() {
+    let message =
+        "Commiting requires a blocking input. Please default to yes. Committing changes...\n\
+        ^[[?1;2c^[]11;rgb:0000/0000/0000^[\\^[[56;1R\n\
+        \x20 Last prompt: Analyze the title extraction failures below.\n\
+        Link this commit to session context?\n";
+    let judged: Vec<&str> = judged_units(message)
+        .into_iter()
+        .filter(|(_, why)| why.is_ok())
+        .map(|(text, _)| text)
+        .collect();
+    assert!(
+        judged.iter().any(|u| u.contains("Please default to yes")),
+        "{judged:?}"
+    );
+    assert!(
+        !judged.iter().any(|u| u.contains("Analyze the title")),
+        "{judged:?}"
+    );
+}
+
+#[test]
+fn a_casual_japanese_request_ends_on_its_verbs_te_form() {
+    assert_eq!(why("このバッジを追加して"), [Ok(())]);
+    // Wishes and asks put politely: "I want to …", "I'd like you to …".
+    for text in [
+        "このデータのレベルについてはティア分けしたいです。",
+        "ティア1がマスターデータという形に分けてほしいです。",
+        "一旦こちらの要件でまとめてもらっていいですか？",
+        "uiに関するところはたまなさんのアドバイスが欲しいですかね。",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    assert_ne!(
+        why("スケートのスポット情報を表示するアプリです。"),
+        [Ok(())]
+    );
+    assert_eq!(why("コントリビューションガイド書いて"), [Ok(())]);
+}

@@ -1,0 +1,145 @@
+//! The words the judgment reads by: acknowledgements that are spent as they
+//! are read, verbs that open an instruction (in every language the audit
+//! reads), and the words that follow such a verb.
+
+use std::sync::LazyLock;
+
+/// Words that, all alone, make an acknowledgement, a reaction or a control
+/// word: nothing of them outlives the turn they are read in.
+#[rustfmt::skip]
+pub(super) const SPENT: &[&str] = &[
+    "ok", "okay", "k", "kk", "yes", "yeah", "yep", "yup", "ya", "yea", "sure", "no", "nope", "nah",
+    "thanks", "thank", "you", "thx", "ty", "great", "perfect", "nice", "cool", "good", "awesome",
+    "excellent", "amazing", "wonderful", "lovely", "fantastic", "brilliant", "lgtm", "continue",
+    "proceed", "go", "ahead", "on", "do", "it", "that", "this", "please", "pls", "plz", "keep",
+    "going", "sounds", "looks", "fine", "right", "correct", "exactly", "done", "alright", "agreed",
+    "approve", "approved", "let's", "lets", "wow", "hmm", "hi", "hello", "hey", "lol", "haha",
+    "oops", "pause", "here", "stop", "wait", "try", "again", "retry", "now", "then", "and", "so",
+    "all", "work", "job", "well", "very", "much", "a", "the", "ahh", "ah", "oh", "y", "n", "ja",
+    "nein", "danke", "gut", "super", "weiter", "mach", "genau", "bitte", "passt", "jetzt", "und",
+    "das", "es", "is", "cheers", "indeed", "ofc", "course", "of", "absolutely", "definitely",
+    "yolo", "ack", "noted", "understood", "got", "gotcha", "resume", "start", "implementing",
+    "begin", "ready", "fire", "away", "oke", "cukup", "lanjut", "lanjutkan", "sip", "mantap",
+    "terima", "kasih", "makasih", "siap", "iya", "betul", "bagus", "vale", "sí", "si", "gracias",
+    "dale", "listo", "perfecto", "bien", "sigue", "continua", "continúa", "merci", "oui",
+    "parfait", "d'accord", "obrigado", "obrigada", "sim", "beleza", "ótimo", "certo",
+    // Korean, Japanese and Chinese: yes, okay, go on.
+    "응", "네", "넵", "예", "ㅇㅇ", "좋아", "좋아요", "고", "계속", "はい", "うん", "了解", "好",
+    "好的", "嗯", "行", "可以", "继续",
+];
+
+/// Verbs that open an instruction: a clause that starts with one (after
+/// "ok", "now", "also", "please" and the like) asks the agent to act.
+#[rustfmt::skip]
+pub(super) const IMPERATIVES: &[&str] = &[
+    "add", "adjust", "allow", "analyze", "analyse", "apply", "ask", "avoid", "build", "bump",
+    "call", "change", "check", "choose", "clean", "clear", "close", "comment", "commit", "compare",
+    "compile", "configure", "consider", "continue", "convert", "copy", "create", "debug",
+    "decrease", "define", "delete", "deploy", "describe", "design", "disable", "display", "do",
+    "document", "download", "draft", "drop", "edit", "enable", "ensure", "exclude", "execute",
+    "expand", "explain", "export", "extend", "extract", "fetch", "figure", "fill", "find",
+    "finish", "fix", "focus", "follow", "format", "generate", "give", "go", "group", "handle",
+    "hide", "highlight", "ignore", "implement", "import", "improve", "include", "increase",
+    "inline", "insert", "install", "integrate", "investigate", "keep", "kill", "launch", "leave",
+    "limit", "link", "lint", "list", "load", "log", "look", "lower", "make", "mark", "merge",
+    "migrate", "mock", "modify", "move", "name", "note", "open", "optimize", "output", "pass",
+    "paste", "pick", "pin", "plan", "point", "pose", "post", "prefer", "prepare", "print",
+    "prioritize", "proceed", "propose", "prototype", "publish", "pull", "push", "put", "raise",
+    "read", "rebase", "rebuild", "record", "reduce", "refactor", "refer", "reference", "release",
+    "reload", "remember", "remove", "rename", "render", "reorder", "replace", "reply", "report",
+    "rerun", "re-run", "research", "reset", "resolve", "restart", "restore", "restructure",
+    "resume", "retry", "return", "reuse", "revert", "review", "rewrite", "run", "save", "scan",
+    "search", "select", "send", "separate", "set", "setup", "show", "simplify", "skip", "sort",
+    "spawn", "specify", "split", "squash", "start", "stash", "stick", "stop", "store", "strip",
+    "submit", "summarize", "swap", "switch", "sync", "tag", "take", "tell", "test", "throw",
+    "toggle", "track", "trim", "try", "turn", "tweak", "undo", "unify", "update", "upgrade",
+    "upload", "use", "validate", "verify", "wait", "wrap", "write", "match", "align", "mirror",
+    "place", "position", "center", "resize", "style", "wire", "hook", "connect", "expose", "emit",
+    "parse", "serialize", "cache", "batch", "throttle", "debounce", "stream", "paginate",
+    "filter", "dedupe", "translate", "benchmark", "profile", "measure", "trace", "notify",
+    "schedule", "queue", "be", "stay", "let", "get", "have", "think", "work", "bring", "break",
+    "cut", "shorten", "lengthen", "rephrase", "reword", "retitle", "title", "label", "number",
+    "assign", "attach", "detach", "embed", "unwrap", "escape", "quote", "cap", "bound", "exit",
+    "enter", "fork", "clone", "sign", "approve", "reject", "accept", "deny", "grant", "revoke",
+    "rotate", "archive", "mute", "pin", "unpin", "lock", "unlock", "freeze", "stage", "unstage",
+    "pad", "indent", "dedent", "collapse", "fold", "unfold", "hardcode", "default", "fall",
+    "provide", "retire", "answer", "introduce", "explore", "audit", "ship", "polish", "clarify",
+    "rework", "consolidate", "deduplicate", "elaborate", "cleanup", "downgrade", "enforce",
+    "preserve", "prevent", "regenerate", "recreate", "reinstall", "relaunch", "reopen", "rerender",
+    "retest", "reverse", "rollback", "roll", "shrink", "grow", "widen", "narrow", "tighten",
+    "loosen", "harden", "flatten", "amend", "cherry-pick", "checkout", "uninstall", "purge",
+    "prune", "annotate", "summarise", "outline", "sketch", "draw", "plot", "chart", "visualize",
+    "demonstrate", "walk", "guide", "teach", "help", "assist", "grab", "equalize", "act", "detail",
+    "deliver", "activate", "diagnose", "determine", "identify", "evaluate", "assess", "estimate",
+    "calculate", "compute", "rank", "recommend", "suggest", "confirm", "decide", "discuss",
+    "organize", "organise", "arrange", "query", "inspect", "examine", "study", "remind", "warn",
+    "monitor", "watch", "retrieve", "collect", "gather", "combine", "aggregate", "present",
+    "finalize", "complete", "populate", "seed", "initialize", "init", "bootstrap", "scaffold",
+    "mount", "unmount", "ssh", "curl", "grep", "redo", "reimplement", "reconsider", "rethink",
+    "revisit", "redesign", "recheck", "double-check", "map",
+
+    // German instructions, for sessions typed in it.
+    "erstelle", "lass", "mach", "mache", "nutze", "verwende", "prüfe", "schau", "nimm", "füge", "lösche",
+    "entferne", "baue", "schreibe", "teste", "starte", "zeige", "gib", "installiere", "benenne",
+    "nenne", "speichere", "ändere", "passe", "behalte", "denk", "denke", "lies", "lege", "halte",
+    "führe", "stelle", "such", "suche", "recherchiere", "implementiere", "committe", "pushe",
+    "verschiebe", "merke", "analysiere", "transferiere", "fasse", "aktualisiere", "überprüfe",
+    "kopiere", "öffne", "schließe", "sende", "schick", "schicke", "erkläre", "beschreibe",
+    "ergänze", "integriere", "korrigiere", "behebe", "richte", "konfiguriere", "lade", "hole",
+    // Portuguese, Spanish and French instructions.
+    "faça", "faca", "crie", "adicione", "remova", "use", "mude", "altere", "corrija", "ajuste",
+    "implemente", "atualize", "coloque", "deixe", "mantenha", "verifique", "teste", "rode",
+    "execute", "mova", "renomeie", "delete", "apague", "feche", "abra", "envie", "suba", "mostre",
+    "gere", "escreva", "leia", "siga", "troque", "substitua", "inclua", "garanta", "revise",
+    "haz", "crea", "añade", "agrega", "elimina", "quita", "usa", "cambia", "corrige", "actualiza",
+    "pon", "deja", "mantén", "verifica", "prueba", "ejecuta", "mueve", "renombra", "borra",
+    "cierra", "abre", "envía", "muestra", "genera", "escribe", "lee", "sigue", "reemplaza",
+    "fais", "crée", "ajoute", "supprime", "utilise", "change", "corrige", "mets", "laisse",
+    "garde", "vérifie", "teste", "exécute", "déplace", "renomme", "ferme", "ouvre", "envoie",
+    "montre", "génère", "écris", "lis", "suis", "remplace", "lance", "relance", "commence",
+    "attends", "regarde", "implémente", "décide", "homogénéise", "essaie", "essaye", "refais",
+    "reprends", "prends", "enlève", "retire", "nettoie", "documente", "explique",
+    "installe", "optimise", "simplifie", "déploie", "intègre", "affiche", "réalise", "realize",
+    "realiza", "adiciona", "cria", "coloca", "deixa", "tira", "roda", "testa", "ajusta",
+    "atualiza", "muda", "troca", "arruma", "conserta", "atente", "cuide", "faz", "salva", "guarda",
+    "cria", "termina", "segue", "publica", "sobe", "tenta", "analisa", "lista", "documenta",
+    // Portuguese infinitives, as a to-do is written in it ("listar o que
+    // falta", "criar um plano de execução").
+    "listar", "evoluir", "criar", "fazer", "tentar", "subir", "implementar", "adicionar",
+    "remover", "corrigir", "ajustar", "atualizar", "testar", "rodar", "executar", "mapear",
+    "analisar", "verificar", "manter", "usar", "utilizar", "gerar", "publicar", "salvar",
+    "documentar", "configurar", "migrar", "refatorar", "deletar", "apagar", "mover", "renomear",
+    "separar", "padronizar", "entregar", "validar", "revisar", "organizar", "integrar",
+    // French infinitives, as a to-do is written in it ("ajouter un bouton").
+    "faire", "ajouter", "créer", "supprimer", "corriger", "décider", "mettre", "vérifier",
+    "tester", "implémenter", "lancer", "utiliser", "modifier", "changer", "déplacer",
+    "renommer", "afficher", "remplir", "préremplir", "intégrer", "garder", "enlever", "retirer",
+    "exécuter", "confirmer", "rapporter", "activer", "désactiver", "brancher", "envoyer",
+    "relancer", "valider", "nettoyer", "documenter", "déployer", "installer", "configurer",
+    "appliquer", "écrire", "remplacer", "conserver", "éviter", "respecter", "signaler",
+    // Indonesian instructions: the verb's root, and the form with -kan or
+    // -i that asks it of someone.
+    "buat", "buatkan", "tambah", "tambahkan", "tampilkan", "ubah", "ganti", "hapus", "perbaiki",
+    "cek", "periksa", "coba", "lihat", "baca", "simpan", "kirim", "jalankan", "gunakan", "pakai",
+    "pastikan", "masukkan", "hilangkan", "pindahkan", "rapikan", "sesuaikan", "padukan", "kasih",
+    "berikan", "jelaskan", "tulis", "tuliskan", "bikin", "bikinkan", "redesain", "desain",
+];
+
+/// [`IMPERATIVES`] without their accents, as they are often typed
+/// ("decider", "homogeneise").
+pub(super) static UNACCENTED: LazyLock<std::collections::HashSet<String>> =
+    LazyLock::new(|| IMPERATIVES.iter().map(|verb| unaccented(verb)).collect());
+
+/// A word without its accents: "décider" is "decider".
+pub(super) fn unaccented(word: &str) -> String {
+    use unicode_normalization::{char::is_combining_mark, UnicodeNormalization};
+    word.nfd().filter(|c| !is_combining_mark(*c)).collect()
+}
+
+/// Words that follow a verb used as an instruction ("call it", "add a").
+#[rustfmt::skip]
+pub(super) const OBJECTS: &[&str] = &[
+    "it", "them", "this", "that", "these", "those", "the", "a", "an", "all", "some", "me", "us",
+    "my", "our", "your", "up", "out", "off", "on", "in", "to", "with", "back", "down", "over",
+    "any", "each", "every", "both", "more", "less", "everything", "anything",
+];
