@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::units::{Shape, Unit, PASTED_LINE};
+use super::units::{scripts, Shape, Unit, PASTED_LINE};
 use crate::verify::text::Words;
 
 mod output;
@@ -77,36 +77,6 @@ fn pattern(source: &str) -> Regex {
     // The patterns of this module are constants: they compile.
     #[allow(clippy::expect_used)]
     Regex::new(&scripts(source)).expect("a constant pattern compiles")
-}
-
-/// The letters of the scripts the word lists are written in: Latin (with
-/// its accents, Vietnamese's too), Greek, Cyrillic, kana, Han and Hangul.
-const LETTER: &str = r"0-9A-Za-z_\u{AA}\u{B5}\u{BA}\u{C0}-\u{D6}\u{D8}-\u{F6}\u{F8}-\u{24F}\u{300}-\u{3FF}\u{400}-\u{52F}\u{1E00}-\u{1FFF}\u{3040}-\u{30FF}\u{3400}-\u{4DBF}\u{4E00}-\u{9FFF}\u{AC00}-\u{D7AF}\u{F900}-\u{FAFF}";
-
-/// `source` with `\w` and `\W` as the letters of [`LETTER`] and what is
-/// not one: Unicode's `\w` holds some 770 ranges, and each of the few
-/// dozen in these patterns costs a fraction of a millisecond to compile
-/// in every process (a hook runs on every prompt) and makes a larger
-/// automaton to search with.
-fn scripts(source: &str) -> String {
-    let mut out = String::with_capacity(source.len());
-    let mut chars = source.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('w') => out.push_str(&format!("[{LETTER}]")),
-            Some('W') => out.push_str(&format!("[^{LETTER}]")),
-            Some(other) => {
-                out.push('\\');
-                out.push(other);
-            }
-            None => out.push('\\'),
-        }
-    }
-    out
 }
 
 /// Words that ask something of the agent wherever they stand: modals of

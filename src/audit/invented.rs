@@ -38,7 +38,7 @@ use crate::verify::text::Words;
 static USER_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    Regex::new(r"(?i)^[\W\d]*((user|user's|users')\s+[\w\s&/-]*?(preferences?|requirements?|constraints?|rules|instructions|decisions?|choices?)|(key\s+|hard\s+|important\s+|explicit\s+)?(preferences?|requirements?|constraints?|rules|instructions))[\W]*$")
+    Regex::new(&super::units::scripts(r"(?i)^[\W\d]*((user|user's|users')\s+[\w\s&/-]*?(preferences?|requirements?|constraints?|rules|instructions|decisions?|choices?)|(key\s+|hard\s+|important\s+|explicit\s+)?(preferences?|requirements?|constraints?|rules|instructions))[\W]*$"))
         .expect("the heading pattern compiles")
 });
 
@@ -204,8 +204,10 @@ fn label_heard(
     static LABEL: LazyLock<Regex> = LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
-        Regex::new(r"^\W*\*\*([^*:\n]{2,40})\*\*\s*:|^\W*\*\*([^*:\n]{2,40}):\*\*")
-            .expect("the label pattern compiles")
+        Regex::new(&super::units::scripts(
+            r"^\W*\*\*([^*:\n]{2,40})\*\*\s*:|^\W*\*\*([^*:\n]{2,40}):\*\*",
+        ))
+        .expect("the label pattern compiles")
     });
     let Some(label) = LABEL
         .captures(text)

@@ -358,9 +358,9 @@ fn quoted_document<'t>(before: &str, document: &'t str) -> (&'t str, &'t str) {
 /// names a prompt or a task, or a role given to the agent.
 static BRIEF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    regex::Regex::new(
+    regex::Regex::new(&super::units::scripts(
         r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^\W*(you\s+are\s+(a|an)\s+\w+|your\s+(task|job|role|mission)\s+is)\b",
-    )
+    ))
     .expect("the brief pattern compiles")
 });
 

@@ -14,13 +14,43 @@ use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use regex::Regex;
 use unicode_segmentation::UnicodeSegmentation;
 
+/// The letters of the scripts the audit's word lists are written in: Latin (with
+/// its accents, Vietnamese's too), Greek, Cyrillic, kana, Han and Hangul.
+const LETTER: &str = r"0-9A-Za-z_\u{AA}\u{B5}\u{BA}\u{C0}-\u{D6}\u{D8}-\u{F6}\u{F8}-\u{24F}\u{300}-\u{3FF}\u{400}-\u{52F}\u{1E00}-\u{1FFF}\u{3040}-\u{30FF}\u{3400}-\u{4DBF}\u{4E00}-\u{9FFF}\u{AC00}-\u{D7AF}\u{F900}-\u{FAFF}";
+
+/// `source` with `\w` and `\W` as the letters of [`LETTER`] and what is
+/// not one: Unicode's `\w` holds some 770 ranges, and each of the few
+/// dozen in these patterns costs a fraction of a millisecond to compile
+/// in every process (a hook runs on every prompt) and makes a larger
+/// automaton to search with.
+pub(crate) fn scripts(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('w') => out.push_str(&format!("[{LETTER}]")),
+            Some('W') => out.push_str(&format!("[^{LETTER}]")),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
 /// Text that is output handed over, not words written: a log line, a
 /// stack frame, a JSON record, a shell prompt.
 pub(crate) static PASTED_LINE: LazyLock<Regex> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    Regex::new(
+    Regex::new(&scripts(
         r#"(?mi)^\s*(\{"|\[\{"|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|at\s+\S+\s+\(|at\s+.*:\d+:\d+\)?\s*$|File\s+"|Traceback\b|\w*(error|exception|warning)(\[E\d+\])?:|(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•⨯✖▲⚠]\s|(modified|new\s+file|deleted|renamed|both\s+modified):\s|On\s+branch\s|Changes\s+(not\s+staged|to\s+be\s+committed)|Untracked\s+files:|(Enumerating|Counting|Compressing|Writing|Receiving|Resolving)\s+(objects|deltas):|Total\s+\d+\s+\(delta|remote:\s|To\s+\S+\.git\s*$|[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s|index:\s|[|*]\s*$|\|\s{2,}|\*\s+commit\s|"[^"\n]+"\s*:\s|(import|export|const|let|var|function|def|class|return|async\s+function|public|private|protected|package|#include|fn|impl|struct|enum|interface|type)\s+\S|(if|for|while|switch|catch)\s*\(|[}\])][;,)]*\s*$|</?[a-zA-Z][\w-]*(\s[^>]*)?>)|\S+:\d+:\d+|;\s*$|=>\s*\{?\s*$|\{\s*$"#,
-    )
+    ))
     .expect("the pasted pattern compiles")
 });
 
@@ -316,7 +346,7 @@ fn reads_as_prose(line: &str) -> bool {
 static TAG_LINE: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    Regex::new(r"(?m)^[ \t]*</?[A-Za-z][\w-]*>[ \t]*$").expect("the tag pattern compiles")
+    Regex::new(&scripts(r"(?m)^[ \t]*</?[A-Za-z][\w-]*>[ \t]*$")).expect("the tag pattern compiles")
 });
 
 /// `text` with every line that is only a tag blanked out, byte for byte,
