@@ -847,9 +847,9 @@ fn run(command: Command) -> Result<(Report, Format), UsageError> {
                 access: access.access(),
                 stream: stream && html.is_none(),
                 fleet: fleet_report.is_some(),
-                fleet_pages: fleet_report.as_deref().is_some_and(|p| {
-                    !redact && ctxguard::fleet_target(p).ok() == Some(ctxguard::FleetFormat::Html)
-                }),
+                fleet_pages: !redact
+                    && fleet_report.as_deref().and_then(ctxguard::FleetFormat::of)
+                        == Some(ctxguard::FleetFormat::Html),
             };
             if let Some(page) = &html {
                 ctxguard::html_target(page).map_err(|error| {

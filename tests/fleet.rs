@@ -157,45 +157,62 @@ fn a_redacted_report_names_no_file_and_quotes_no_user() {
     assert!(!dir.path().join("fleet-sessions").exists());
 }
 
+/// `audit --fleet-report TARGET` on the session fixtures.
+fn report_to(target: &Path) -> Test {
+    Test::new().args(&[
+        "audit",
+        FLEET[1],
+        "--fleet-report",
+        target.to_str().expect("utf-8"),
+    ])
+}
+
 #[test]
 fn a_file_ctxguard_did_not_write_is_never_overwritten() {
     let dir = tempfile::tempdir().expect("temporary directory");
+    let mine = "{\"mine\": true}\n";
     for name in ["notes.json", "page.html"] {
         let target = dir.path().join(name);
-        std::fs::write(&target, "{\"mine\": true}\n").expect("written");
-        Test::new()
-            .args(&[
-                "audit",
-                FLEET[1],
-                "--fleet-report",
-                target.to_str().expect("utf-8"),
-            ])
+        std::fs::write(&target, mine).expect("written");
+        report_to(&target)
             .status(2)
             .stderr_contains("never overwrites a file it did not write")
             .run();
-        assert_eq!(
-            std::fs::read_to_string(&target).expect("kept"),
-            "{\"mine\": true}\n"
-        );
+        assert_eq!(std::fs::read_to_string(&target).expect("kept"), mine);
     }
-    Test::new()
-        .args(&["audit", FLEET[1], "--fleet-report", "fleet.txt"])
+    report_to(Path::new("fleet.txt"))
         .status(2)
         .stderr_contains("`.html` (the page) or `.json` (the summary)")
         .run();
     // One it wrote is replaced.
     let target = dir.path().join("fleet.json");
-    for _ in 0..2 {
-        Test::new()
-            .args(&[
-                "audit",
-                FLEET[1],
-                "--fleet-report",
-                target.to_str().expect("utf-8"),
-            ])
-            .status(1)
-            .run();
-    }
+    report_to(&target).status(1).run();
+    std::fs::write(
+        &target,
+        std::fs::read_to_string(&target)
+            .expect("written")
+            .replace("\"sessions\": ", "\"sessions\":  "),
+    )
+    .expect("edited");
+    report_to(&target).status(1).run();
+    assert!(!std::fs::read_to_string(&target)
+        .expect("rewritten")
+        .contains("\"sessions\":  "));
+    // The sessions' pages go into a folder of its own, never through a
+    // link planted in its place.
+    let page = dir.path().join("fleet.html");
+    report_to(&page).status(1).run();
+    let sessions = dir.path().join("fleet-sessions");
+    assert!(sessions.join("01.html").is_file());
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).expect("folder");
+    std::fs::remove_dir_all(&sessions).expect("removed");
+    std::os::unix::fs::symlink(&elsewhere, &sessions).expect("link");
+    report_to(&page)
+        .status(2)
+        .stderr_contains("is not a folder")
+        .run();
+    assert_eq!(std::fs::read_dir(&elsewhere).expect("read").count(), 0);
 }
 
 /// `<strong id="ID">TEXT</strong>`'s leading number in the page as built.

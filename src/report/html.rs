@@ -41,10 +41,15 @@ pub(crate) const GENERATOR: &str = "ctxguard audit";
 
 /// Whether `head`, the start of a file, is a page [`page`] wrote.
 pub(crate) fn is_page(head: &str) -> bool {
+    written_by(head, GENERATOR)
+}
+
+/// Whether `head`, the start of a file, is a page that names `generator`.
+pub(crate) fn written_by(head: &str, generator: &str) -> bool {
     head.starts_with("<!DOCTYPE html>")
         && head.get(..head.len().min(512)).is_some_and(|h| {
             h.contains(&format!(
-                "<meta name=\"generator\" content=\"{GENERATOR}\">"
+                "<meta name=\"generator\" content=\"{generator}\">"
             ))
         })
 }

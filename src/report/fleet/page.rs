@@ -14,12 +14,7 @@ pub(crate) const GENERATOR: &str = "ctxguard audit --fleet-report";
 
 /// Whether `head`, the start of a file, is a page [`page`] wrote.
 pub(crate) fn is_page(head: &str) -> bool {
-    head.starts_with("<!DOCTYPE html>")
-        && head.get(..head.len().min(512)).is_some_and(|h| {
-            h.contains(&format!(
-                "<meta name=\"generator\" content=\"{GENERATOR}\">"
-            ))
-        })
+    crate::report::html::written_by(head, GENERATOR)
 }
 
 const STYLE: &str = r#"
