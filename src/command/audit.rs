@@ -43,10 +43,13 @@ pub struct AuditRequest {
     pub fleet_pages: bool,
 }
 
-/// Audits every session: the report, with every event. `on_event` sees
-/// each event as soon as its session is audited (in no set order), so a
-/// caller can stream them; `progress` is told how many sessions there are
-/// and when each is done.
+/// Audits every session: the report, with every event (none when the
+/// request streams them), every verdict counted and, when asked, the
+/// fleet summed. `on_event` sees each event as soon as its session is
+/// audited (in no set order), so a caller can stream them; `progress` is
+/// told how many sessions there are and when each is done. Each thread
+/// sums the sessions it audits into a fleet of its own, and the fleets
+/// merge.
 pub fn audit_paths(
     request: &AuditRequest,
     on_event: &(dyn Fn(&EventAudit) + Sync),
