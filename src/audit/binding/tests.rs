@@ -501,6 +501,10 @@ fn roles_missions_defects_and_instructions_in_other_languages_bind() {
         "Ensuite lancer les 5 tests Telegram du TICKET 2 :",
         "Rapporter le résultat de chaque test et le SELECT final.",
         "Objective: fixing the master controller, its getting a 443 error",
+        // Words that open or end on a letter outside ASCII: the patterns'
+        // word boundaries are Unicode's.
+        "đừng xóa bảng users",
+        "no toques jamás",
         "Goal: the build takes a minute at most",
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
