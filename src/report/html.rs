@@ -58,39 +58,46 @@ pub(crate) fn written_by(head: &str, generator: &str) -> bool {
 pub fn page(events: &[EventAudit]) -> String {
     let total = |outcome: Outcome| -> usize { events.iter().map(|e| e.count(outcome)).sum() };
     let invented: usize = events.iter().map(|e| e.invented.len()).sum();
-    let markup = html! {
+    let body = html! {
+        h1 { "What each compaction did to what the user said" }
+        p.counts {
+            @for outcome in Outcome::ALL {
+                span { (outcome.name()) ": " strong { (total(outcome)) } }
+            }
+            span { "invented: " strong { (invented) } }
+        }
+        p.filters {
+            "Show: "
+            @for outcome in Outcome::ALL {
+                label {
+                    input type="checkbox" value=(outcome.name()) checked;
+                    " " (outcome.name())
+                }
+            }
+            label { input type="checkbox" value="invented" checked; " invented" }
+        }
+        @for event in events { (section(event)) }
+        script { (PreEscaped(SCRIPT)) }
+    };
+    document(GENERATOR, "ctxguard audit", STYLE, body)
+}
+
+/// A whole page: its head (the generator that names who wrote it, a
+/// title, the style) and `body`.
+pub(crate) fn document(generator: &str, title: &str, style: &str, body: Markup) -> String {
+    html! {
         (DOCTYPE)
         html lang="en" {
             head {
                 meta charset="utf-8";
-                meta name="generator" content=(GENERATOR);
-                title { "ctxguard audit" }
-                style { (PreEscaped(STYLE)) }
+                meta name="generator" content=(generator);
+                title { (title) }
+                style { (PreEscaped(style)) }
             }
-            body {
-                h1 { "What each compaction did to what the user said" }
-                p.counts {
-                    @for outcome in Outcome::ALL {
-                        span { (outcome.name()) ": " strong { (total(outcome)) } }
-                    }
-                    span { "invented: " strong { (invented) } }
-                }
-                p.filters {
-                    "Show: "
-                    @for outcome in Outcome::ALL {
-                        label {
-                            input type="checkbox" value=(outcome.name()) checked;
-                            " " (outcome.name())
-                        }
-                    }
-                    label { input type="checkbox" value="invented" checked; " invented" }
-                }
-                @for event in events { (section(event)) }
-                script { (PreEscaped(SCRIPT)) }
-            }
+            body { (body) }
         }
-    };
-    markup.into_string()
+    }
+    .into_string()
 }
 
 fn section(event: &EventAudit) -> Markup {

@@ -4,7 +4,7 @@
 //! inline SVG. No network, no external asset; text from sessions (file
 //! names) only ever reaches the page as text, never as markup.
 
-use maud::{html, PreEscaped, DOCTYPE};
+use maud::{html, PreEscaped};
 
 use super::FleetSummary;
 
@@ -202,84 +202,73 @@ pub fn page(summary: &FleetSummary, reports: &[Option<String>]) -> String {
     let data = serde_json::to_string(summary)
         .unwrap_or_default()
         .replace('<', "\\u003c");
-    let markup = html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="generator" content=(GENERATOR);
-                title { "ctxguard fleet report" }
-                style { (PreEscaped(STYLE)) }
+    let body = html! {
+        h1 { "What compaction does to the fleet's commitments" }
+        p {
+            "Every compaction of " strong #sessions { (summary.sessions) } " sessions, each user commitment still binding judged against what the buffer held after it."
+            @if summary.redacted { " Redacted: no user text and no file name." }
+        }
+        div.headline {
+            div { "compactions" strong #compactions { (summary.compactions) } }
+            div { "commitments judged" strong #commitments { (summary.commitments) } }
+            @for outcome in crate::audit::Outcome::ALL {
+                div { (outcome.name()) strong id=(outcome.name()) { (summary.outcomes.get(outcome)) } }
             }
-            body {
-                h1 { "What compaction does to the fleet's commitments" }
-                p {
-                    "Every compaction of " strong #sessions { (summary.sessions) } " sessions, each user commitment still binding judged against what the buffer held after it."
-                    @if summary.redacted { " Redacted: no user text and no file name." }
-                }
-                div.headline {
-                    div { "compactions" strong #compactions { (summary.compactions) } }
-                    div { "commitments judged" strong #commitments { (summary.commitments) } }
-                    @for outcome in crate::audit::Outcome::ALL {
-                        div { (outcome.name()) strong id=(outcome.name()) { (summary.outcomes.get(outcome)) } }
-                    }
-                    div { "invented" strong #invented { (summary.invented) } }
-                    div { "the live guard would have restored" strong #restorable { (summary.restorable) } }
-                }
-                form.filters {
-                    fieldset #runtimes {}
-                    fieldset #kinds {}
-                    fieldset {
-                        legend { "Dates" }
-                        label { "from " input #from type="date"; }
-                        label { "to " input #to type="date"; }
-                    }
-                }
-                p #legend .legend {}
-                h2 { "Retention by commitment kind" }
-                table #by-kind {
-                    thead { tr { th { "kind" } th { "judged" } @for o in crate::audit::Outcome::ALL { th { (o.name()) } } } }
-                    tbody {}
-                }
-                div #chart-kind {}
-                h2 { "By identifier sort" }
-                p.note { "Commitments that name a path, a command, a number, a name, a URL or a version; one may name several." }
-                div #chart-sort {}
-                h2 { "By runtime and version" }
-                div #chart-runtime {}
-                h2 { "By trigger" }
-                div #chart-trigger {}
-                h2 { "By compaction number within a session" }
-                p.note { "How commitments decay as a session is compacted again and again." }
-                div #chart-nth {}
-                h2 { "Over time" }
-                div #chart-time {}
-                h2 { "The worst sessions" }
-                @if summary.worst.is_empty() {
-                    p.note { "No session lost, altered or invented anything." }
-                } @else {
-                    table #worst {
-                        thead { tr { th { "session" } th { "compactions" } th { "judged" } th { "altered" } th { "lost" } th { "invented" } } }
-                        tbody {
-                            @for (n, worst) in summary.worst.iter().enumerate() {
-                                tr {
-                                    td {
-                                        @match reports.get(n).and_then(Option::as_deref) {
-                                            Some(href) => a href=(href) { (worst.session) },
-                                            None => (worst.session),
-                                        }
-                                    }
-                                    td { (worst.compactions) } td { (worst.commitments) }
-                                    td { (worst.altered) } td { (worst.lost) } td { (worst.invented) }
+            div { "invented" strong #invented { (summary.invented) } }
+            div { "the live guard would have restored" strong #restorable { (summary.restorable) } }
+        }
+        form.filters {
+            fieldset #runtimes {}
+            fieldset #kinds {}
+            fieldset {
+                legend { "Dates" }
+                label { "from " input #from type="date"; }
+                label { "to " input #to type="date"; }
+            }
+        }
+        p #legend .legend {}
+        h2 { "Retention by commitment kind" }
+        table #by-kind {
+            thead { tr { th { "kind" } th { "judged" } @for o in crate::audit::Outcome::ALL { th { (o.name()) } } } }
+            tbody {}
+        }
+        div #chart-kind {}
+        h2 { "By identifier sort" }
+        p.note { "Commitments that name a path, a command, a number, a name, a URL or a version; one may name several." }
+        div #chart-sort {}
+        h2 { "By runtime and version" }
+        div #chart-runtime {}
+        h2 { "By trigger" }
+        div #chart-trigger {}
+        h2 { "By compaction number within a session" }
+        p.note { "How commitments decay as a session is compacted again and again." }
+        div #chart-nth {}
+        h2 { "Over time" }
+        div #chart-time {}
+        h2 { "The worst sessions" }
+        @if summary.worst.is_empty() {
+            p.note { "No session lost, altered or invented anything." }
+        } @else {
+            table #worst {
+                thead { tr { th { "session" } th { "compactions" } th { "judged" } th { "altered" } th { "lost" } th { "invented" } } }
+                tbody {
+                    @for (n, worst) in summary.worst.iter().enumerate() {
+                        tr {
+                            td {
+                                @match reports.get(n).and_then(Option::as_deref) {
+                                    Some(href) => a href=(href) { (worst.session) },
+                                    None => (worst.session),
                                 }
                             }
+                            td { (worst.compactions) } td { (worst.commitments) }
+                            td { (worst.altered) } td { (worst.lost) } td { (worst.invented) }
                         }
                     }
                 }
-                script #fleet-data type="application/json" { (PreEscaped(data)) }
-                script { (PreEscaped(SCRIPT)) }
             }
         }
+        script #fleet-data type="application/json" { (PreEscaped(data)) }
+        script { (PreEscaped(SCRIPT)) }
     };
-    markup.into_string()
+    crate::report::html::document(GENERATOR, "ctxguard fleet report", STYLE, body)
 }
