@@ -20,15 +20,14 @@
 //! | `import/` | read | agent-runtime sessions (Claude Code, Codex, pi, OpenHands, SWE-agent), one file per runtime behind one trait, to events; `classify.rs` makes each a trace and a plan with provenance |
 //! | `audit/` | check | what each compaction did to each user commitment: verbatim, paraphrased, altered, lost; invented requirements |
 //! | `diagnostics/` | all | codes, the diagnostic type, severity overrides, explanations, suggestions |
-//! | `report/` | report | the only code that writes to stdout and stderr, and the one exit-status function |
+//! | `report/` | report | the only code that writes to stdout and stderr, and the one exit-status function; the HTML pages; the fleet summary (`report/fleet/`), audited compactions summed by slice and kind, and the page that draws it |
 //! | `command/` | shell | each command as a function from its inputs to a [`Report`] |
 //!
 //! | `hook/` | shell | live guarding: the hook events of Claude Code, Codex, Gemini CLI, and pi and OpenClaw (through ctxguard's extension and plugin) over the same readers and checks; the session's commitment ledger; what the compactor is asked to keep and what is re-injected after a compaction; `init`, which wires the hooks into a runtime's settings (Codex's compaction prompt, pi's extension, OpenClaw's plugin, Claude Code's plugin) |
 //!
 //! Each stage depends only on the ones before it. `main.rs` only parses
-//! arguments. What comes next has its place: runtime-config checks
-//! (`.claude/settings.json`, `.codex/config.toml`, …) are a reader and a
-//! check and go in `runtime/`.
+//! arguments. Runtime-config checks (`.claude/settings.json`,
+//! `.codex/config.toml`, …) are a reader and a check, in `runtime/`.
 //!
 //! # Embedding
 //!
