@@ -323,7 +323,7 @@ pub struct Fleet {
 
 impl Fleet {
     /// An empty fleet; with `keep`, it keeps the audits of its worst
-    /// sessions (at most [`WORST`]) for [`Fleet::worst_audits`].
+    /// sessions (at most the 20 worst) for [`Fleet::worst_audits`].
     pub fn new(keep: bool) -> Fleet {
         Fleet {
             keep,
