@@ -512,33 +512,32 @@ fn sentences(text: &str, range: Range<usize>, protected: &[Range<usize>]) -> Vec
             }
         }
         output_before = output;
-        let mut pieces: Vec<&str> = if output {
+        let pieces: Vec<&str> = if output {
             vec![line]
         } else {
             line.split_sentence_bounds()
                 .flat_map(lower_case_starts)
                 .collect()
         };
+        // The pieces follow one another along the line: only their lengths
+        // are kept, and a piece that goes on into the next is joined to it.
         // "2.可以": a number that opens a line is the item's, not a
-        // sentence of its own (UAX #29 ends one after "2." before CJK).
-        if pieces.len() > 1 && numbered(pieces[0]) {
-            let joined = pieces[0].len() + pieces[1].len();
-            pieces.splice(0..2, [&line[..joined]]);
-        }
+        // sentence of its own (UAX #29 ends one after "2." before CJK);
         // "why do we need '2. Builds libnn.a'?": an item quoted with its
         // number goes on past the number's period.
-        let mut n = 0;
-        while n + 1 < pieces.len() {
-            if quotes_a_number(pieces[n]) {
-                let from = pieces[n].as_ptr() as usize - line.as_ptr() as usize;
-                let to = from + pieces[n].len() + pieces[n + 1].len();
-                pieces.splice(n..n + 2, [&line[from..to]]);
+        let mut lengths: Vec<usize> = pieces.iter().map(|piece| piece.len()).collect();
+        let (mut n, mut from) = (0, 0);
+        while n + 1 < lengths.len() {
+            let piece = &line[from..from + lengths[n]];
+            if (n == 0 && numbered(piece)) || quotes_a_number(piece) {
+                lengths[n] += lengths.remove(n + 1);
             } else {
+                from += lengths[n];
                 n += 1;
             }
         }
-        for piece in pieces {
-            at += piece.len();
+        for length in lengths {
+            at += length;
             let end = at;
             let last_of_line = end == line_start + line.len();
             if (last_of_line || !inside(end)) && end > start {
