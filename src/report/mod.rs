@@ -435,16 +435,39 @@ pub fn write_audit_line(event: &crate::audit::EventAudit) -> io::Result<()> {
 /// [`write_html`]), asked before an audit starts so a long one is not run
 /// for nothing.
 pub fn html_target(path: &std::path::Path) -> io::Result<()> {
+    ours_or_absent(
+        path,
+        html::is_page,
+        "it is not a page `ctxguard audit --html` wrote",
+    )
+}
+
+/// `Ok` when `path` holds nothing, or a file whose first 512 bytes `ours`
+/// knows for one ctxguard wrote (never read through a link); otherwise
+/// the refusal, `what` it is not.
+fn ours_or_absent(
+    path: &std::path::Path,
+    ours: impl Fn(&str) -> bool,
+    what: &str,
+) -> io::Result<()> {
     if let Some((mut file, _)) = crate::source::read::open_no_follow(path)? {
         let mut head = Vec::new();
         io::Read::read_to_end(&mut io::Read::take(&mut file, 512), &mut head)?;
-        if !html::is_page(&String::from_utf8_lossy(&head)) {
-            return Err(io::Error::other(
-                "it is not a page `ctxguard audit --html` wrote, and ctxguard never overwrites a file it did not write; name a new file",
-            ));
+        if !ours(&String::from_utf8_lossy(&head)) {
+            return Err(io::Error::other(format!(
+                "{what}, and ctxguard never overwrites a file it did not write; name a new file"
+            )));
         }
     }
     Ok(())
+}
+
+/// Writes a report ctxguard makes (a page, a summary) through the one
+/// write function, no backup kept.
+fn write_report(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
+    crate::source::write::write_file(path, bytes, crate::source::write::Backup::None)
+        .map(|_| ())
+        .map_err(|e| io::Error::other(e.reason))
 }
 
 /// Writes the audit's HTML page to `path`: a new file, or one an earlier
@@ -453,13 +476,7 @@ pub fn html_target(path: &std::path::Path) -> io::Result<()> {
 /// did not write.
 pub fn write_html(path: &std::path::Path, events: &[crate::audit::EventAudit]) -> io::Result<()> {
     html_target(path)?;
-    crate::source::write::write_file(
-        path,
-        html::page(events).as_bytes(),
-        crate::source::write::Backup::None,
-    )
-    .map(|_| ())
-    .map_err(|e| io::Error::other(e.reason))
+    write_report(path, html::page(events).as_bytes())
 }
 
 /// What `audit --fleet-report FILE` writes, by `FILE`'s extension.
@@ -489,20 +506,11 @@ pub fn fleet_target(path: &std::path::Path) -> io::Result<FleetFormat> {
     let format = FleetFormat::of(path).ok_or_else(|| {
         io::Error::other("a fleet report is `.html` (the page) or `.json` (the summary); name a file ending in one of them")
     })?;
-    if let Some((mut file, _)) = crate::source::read::open_no_follow(path)? {
-        let mut head = Vec::new();
-        io::Read::read_to_end(&mut io::Read::take(&mut file, 512), &mut head)?;
-        let head = String::from_utf8_lossy(&head);
-        let ours = match format {
-            FleetFormat::Html => fleet::is_page(&head),
-            FleetFormat::Json => head.trim_start().starts_with('{') && head.contains(fleet::FORMAT),
-        };
-        if !ours {
-            return Err(io::Error::other(
-                "it is not a fleet report ctxguard wrote, and ctxguard never overwrites a file it did not write; name a new file",
-            ));
-        }
-    }
+    let ours = |head: &str| match format {
+        FleetFormat::Html => fleet::is_page(head),
+        FleetFormat::Json => head.trim_start().starts_with('{') && head.contains(fleet::FORMAT),
+    };
+    ours_or_absent(path, ours, "it is not a fleet report ctxguard wrote")?;
     Ok(format)
 }
 
@@ -516,11 +524,6 @@ pub fn write_fleet_report(
 ) -> io::Result<()> {
     let format = fleet_target(path)?;
     let summary = fleet.summary(redact);
-    let write = |path: &std::path::Path, bytes: &[u8]| {
-        crate::source::write::write_file(path, bytes, crate::source::write::Backup::None)
-            .map(|_| ())
-            .map_err(|e| io::Error::other(e.reason))
-    };
     let bytes = match format {
         FleetFormat::Json => {
             serde_json::to_string_pretty(&summary).map_err(io::Error::other)? + "\n"
@@ -540,15 +543,14 @@ pub fn write_fleet_report(
                     }
                     let name = format!("{:02}.html", n + 1);
                     let page = folder.join(&name);
-                    html_target(&page)?;
-                    write(&page, html::page(events).as_bytes())?;
-                    links.push(Some(format!("{folder_name}/{name}")));
+                    write_html(&page, events)?;
+                    links.push(format!("{folder_name}/{name}"));
                 }
             }
             fleet::page(&summary, &links)
         }
     };
-    write(path, bytes.as_bytes())
+    write_report(path, bytes.as_bytes())
 }
 
 /// Makes `folder` for reports, or takes it as it is: a folder, not a link

@@ -196,7 +196,7 @@ draw();
 
 /// The page for `summary`; `reports` names, for each of the worst
 /// sessions in order, its page beside this one (none: no links).
-pub fn page(summary: &FleetSummary, reports: &[Option<String>]) -> String {
+pub fn page(summary: &FleetSummary, reports: &[String]) -> String {
     // The summary as a script's data: `<` escaped, so no text in it can
     // close the element.
     let data = serde_json::to_string(summary)
@@ -255,7 +255,7 @@ pub fn page(summary: &FleetSummary, reports: &[Option<String>]) -> String {
                     @for (n, worst) in summary.worst.iter().enumerate() {
                         tr {
                             td {
-                                @match reports.get(n).and_then(Option::as_deref) {
+                                @match reports.get(n) {
                                     Some(href) => a href=(href) { (worst.session) },
                                     None => (worst.session),
                                 }

@@ -157,7 +157,7 @@ fn the_page_carries_the_summary_and_no_markup_from_a_file_name() {
     let mut fleet = Fleet::new(false);
     fleet.add_session("</script><script>alert(1)</script>.jsonl", &session(1));
     let summary = fleet.summary(false);
-    let html = page(&summary, &[Some("x/01.html".to_owned())]);
+    let html = page(&summary, &["x/01.html".to_owned()]);
     assert!(!html.contains("<script>alert"));
     assert_eq!(
         html.matches("</script>").count(),
