@@ -310,7 +310,6 @@ pub struct FleetSummary {
 #[derive(Clone, Debug, Default)]
 pub struct Fleet {
     sessions: u64,
-    restorable: u64,
     unfit: u64,
     kinds: BTreeMap<(Slice, String), KindTally>,
     events: BTreeMap<Slice, EventTally>,
@@ -372,7 +371,6 @@ impl Fleet {
                 if c.outcome.is_loss() {
                     if given_back.get(i).copied().unwrap_or(false) {
                         kind.restorable += 1;
-                        self.restorable += 1;
                     } else {
                         self.unfit += 1;
                     }
@@ -395,7 +393,7 @@ impl Fleet {
             .unwrap_or_else(|at| at);
         if at < WORST {
             self.worst.insert(at, worst);
-        } else if self.keep {
+        } else {
             self.audits.remove(&worst.session);
         }
         while self.worst.len() > WORST {
@@ -408,7 +406,6 @@ impl Fleet {
     /// Adds every session of `other`.
     pub fn merge(&mut self, other: Fleet) {
         self.sessions += other.sessions;
-        self.restorable += other.restorable;
         self.unfit += other.unfit;
         for (key, tally) in other.kinds {
             self.kinds.entry(key).or_default().merge(&tally);
@@ -452,7 +449,7 @@ impl Fleet {
             outcomes,
             verdicts,
             invented,
-            restorable: self.restorable,
+            restorable: self.kinds.values().map(|t| t.restorable).sum(),
             unfit: self.unfit,
             redacted: redact,
             kinds: self
@@ -497,7 +494,6 @@ impl Fleet {
         }
         Some(Fleet {
             sessions: summary.sessions,
-            restorable: summary.restorable,
             unfit: summary.unfit,
             kinds: summary
                 .kinds
