@@ -14,8 +14,9 @@ use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use regex::Regex;
 use unicode_segmentation::UnicodeSegmentation;
 
-/// The letters of the scripts the audit's word lists are written in: Latin (with
-/// its accents, Vietnamese's too), Greek, Cyrillic, kana, Han and Hangul.
+/// The letters of the scripts the audit's word lists are written in:
+/// Latin (with its accents, Vietnamese's too), Greek, Cyrillic, kana, Han
+/// and Hangul.
 const LETTER: &str = r"0-9A-Za-z_\u{AA}\u{B5}\u{BA}\u{C0}-\u{D6}\u{D8}-\u{F6}\u{F8}-\u{24F}\u{300}-\u{3FF}\u{400}-\u{52F}\u{1E00}-\u{1FFF}\u{3040}-\u{30FF}\u{3400}-\u{4DBF}\u{4E00}-\u{9FFF}\u{AC00}-\u{D7AF}\u{F900}-\u{FAFF}";
 
 /// `source` with `\w` and `\W` as the letters of [`LETTER`] and what is
