@@ -75,7 +75,6 @@ mod runtime;
 mod source;
 mod verify;
 
-pub use source::read::read as read_source;
 pub use source::{Access, Refusal, SourceFile, Span, Spanned, DEFAULT_MAX_INPUT_BYTES};
 
 pub use diagnostics::{
@@ -117,7 +116,7 @@ pub use command::check::{check, check_with, policy_files, CheckOptions};
 pub use command::fmt::fmt;
 pub use command::import::{import_file, ImportRequest};
 pub use command::installed::{claude_code as installed_claude_code, Found as FoundVersion};
-pub use command::ledger::{ledger_command, LedgerAction, LedgerRequest, LedgerView};
+pub use command::ledger::{ledger_command, LedgerAction, LedgerRequest};
 pub use command::plan::{plan_file, PlanRequest};
 pub use command::saved::saved_report;
 pub use command::verify::{verify_files, verify_inputs, VerifyRequest};
@@ -126,7 +125,7 @@ pub use import::records::mend_lone_surrogates;
 
 pub use hook::init::{init, settings_path, Also, InitRequest, Installed, Scope};
 pub use hook::ledger::{
-    Active, Change, Check, Commitment as LedgerCommitment, Entry as LedgerEntry, Ledger,
+    Active, Change, Check, Commitment as LedgerCommitment, LedgerView, Entry as LedgerEntry, Ledger,
     LedgerError, Record as LedgerRecord, Snapshot, Source as LedgerSource, State as LedgerState,
 };
 pub use hook::plugin::plugin_hooks;
@@ -144,11 +143,21 @@ pub use import::{
     Origin as MessageOrigin, Pin, Runtime, Session, Summary, PIN_SYNTAX,
 };
 pub use report::hook::{emit_hook, emit_init, emit_ledger, hook_reply, HookReply};
-pub use runtime::tree::Syntax as ConfigSyntax;
+pub use buffer::tree::Syntax as ConfigSyntax;
 pub use runtime::{
     apply as apply_edits, check_config, check_installed, Checked, ConfigRuntime, Edit,
     Installed as InstalledRuntimes,
 };
+
+/// Reads a file, or standard input for `-`, into text within `access`'s
+/// size limit; what cannot be read (missing, not a regular file, too
+/// large, not UTF-8) is an `unreadable-file` diagnostic.
+pub fn read_source(
+    path: &std::path::Path,
+    access: &Access,
+) -> Result<std::sync::Arc<SourceFile>, Box<Diagnostic>> {
+    Ok(source::read::read(path, access)?)
+}
 
 /// The candidate closest to `word`, if one is close enough to be a typo.
 pub use diagnostics::suggest::did_you_mean;

@@ -211,7 +211,7 @@ pub(super) fn json_error(
     let reason = text
         .rsplit_once(" at line ")
         .map_or(text.as_str(), |(reason, _)| reason);
-    let reason = friendly_serde(reason);
+    let reason = crate::diagnostics::friendly_serde(reason);
     let message = if error.is_data() {
         // Well-formed JSON of the wrong shape: say so, not "invalid JSON".
         format!("{what} is not a trace or plan: {reason}")
@@ -219,20 +219,6 @@ pub(super) fn json_error(
         format!("{what} is not valid JSON: {reason}")
     };
     invalid(file, file.char_at(offset), message, reason)
-}
-
-/// serde's wording in a user's terms.
-pub(crate) fn friendly_serde(reason: &str) -> String {
-    reason
-        .replace("invalid type: ", "found ")
-        .replace("EOF while parsing", "the file ends inside")
-        .replace("found map", "found a mapping")
-        .replace("found sequence", "found a list")
-        .replace("expected a sequence", "expected a list")
-        .replace("found integer", "found the number")
-        .replace("found floating point", "found the number")
-        .replace("found string", "found the string")
-        .replace("found boolean", "found")
 }
 
 /// The top-level mapping: `version` kept as written, each element of

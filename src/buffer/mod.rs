@@ -2,7 +2,9 @@
 //! and JSON Lines are read into typed models (`trace`, `plan`) whose every
 //! field remembers its place in the file; the plan model is also what the
 //! compactor writes, and both formats' JSON Schemas are derived from them.
-//! `tokens` counts a region's tokens.
+//! `tokens` counts a region's tokens. `tree` reads a runtime's settings
+//! (JSON, JSON with comments, TOML, YAML) into one spanned tree, for the
+//! config checks and for the hooks' installer alike.
 
 pub(crate) mod document;
 mod fields;
@@ -20,4 +22,5 @@ pub(crate) fn yaml_value(text: &str) -> Option<serde_json::Value> {
 }
 pub(crate) mod tokens;
 pub(crate) mod trace;
+pub(crate) mod tree;
 mod yaml;

@@ -139,7 +139,7 @@ fn config(
 ) -> (Vec<Diagnostic>, Vec<String>) {
     let file = match crate::source::read::read(path, access) {
         Ok(file) => file,
-        Err(diagnostic) => return (vec![*diagnostic], Vec::new()),
+        Err(unread) => return (vec![Diagnostic::from(*unread)], Vec::new()),
     };
     let mut checked = runtime::check_installed(&file, runtime, policy, &options.installed);
     checked.edits.retain(|edit| !overrides.allows(edit.code));

@@ -45,8 +45,8 @@ fn fmt_files(files: &[PathBuf], check: bool, access: &Access) -> Formatted {
     for path in files {
         let source = match input::read(path, access) {
             Ok(source) => source,
-            Err(diagnostic) => {
-                result.diagnostics.push(*diagnostic);
+            Err(unread) => {
+                result.diagnostics.push(Diagnostic::from(*unread));
                 continue;
             }
         };

@@ -39,7 +39,7 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
     };
     let file = match crate::source::read::read_session(&request.session, &request.access) {
         Ok(file) => file,
-        Err(diagnostic) => return Ok(report(vec![*diagnostic], Vec::new())),
+        Err(unread) => return Ok(report(vec![Diagnostic::from(*unread)], Vec::new())),
     };
     let session = match import::import(&file, request.from) {
         Ok(session) => session,

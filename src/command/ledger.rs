@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use crate::buffer::trace::{Derived, RegionKind};
 use crate::diagnostics::{Diagnostic, UsageError};
-use crate::hook::ledger::{self, Change, Commitment, Entry, Ledger, Record, Source, State};
+use crate::hook::ledger::{self, Change, Commitment, Entry, Ledger, LedgerView, Source};
 use crate::policy::load::policy_for_use;
 use crate::source::Access;
 
@@ -65,40 +65,6 @@ pub struct LedgerRequest {
     pub max_ledger_bytes: u64,
     /// What may be read.
     pub access: Access,
-}
-
-/// What `ctxguard ledger` shows.
-#[derive(Debug)]
-pub enum LedgerView {
-    /// The commitments.
-    List {
-        /// The ledger.
-        ledger: Ledger,
-        /// What it holds.
-        state: Box<State>,
-        /// Include what no longer binds.
-        all: bool,
-    },
-    /// One commitment and the records that name it.
-    Show {
-        /// The ledger.
-        ledger: Ledger,
-        /// Its current state.
-        active: Box<ledger::Active>,
-        /// Every record that names it, with its line.
-        history: Vec<(u64, Record)>,
-    },
-    /// A record appended.
-    Changed {
-        /// The ledger.
-        ledger: Ledger,
-        /// What was done, for the person.
-        said: String,
-    },
-    /// A trace, as JSON.
-    Export(String),
-    /// What went wrong, as diagnostics.
-    Failed(Vec<Diagnostic>),
 }
 
 /// Carries out a `ctxguard ledger` call; the second part is warnings

@@ -19,3 +19,17 @@ pub use overrides::{Level, Overrides};
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);
+
+/// serde's wording in a user's terms.
+pub(crate) fn friendly_serde(reason: &str) -> String {
+    reason
+        .replace("invalid type: ", "found ")
+        .replace("EOF while parsing", "the file ends inside")
+        .replace("found map", "found a mapping")
+        .replace("found sequence", "found a list")
+        .replace("expected a sequence", "expected a list")
+        .replace("found integer", "found the number")
+        .replace("found floating point", "found the number")
+        .replace("found string", "found the string")
+        .replace("found boolean", "found")
+}

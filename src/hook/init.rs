@@ -262,7 +262,7 @@ pub(super) fn existing(path: &Path, access: &Access) -> Result<Option<String>, V
     match std::fs::metadata(path) {
         Ok(_) => crate::source::read::read(path, access)
             .map(|file| Some(file.text().to_owned()))
-            .map_err(|d| vec![*d]),
+            .map_err(|unread| vec![Diagnostic::from(*unread)]),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(error) => Err(vec![codes::unreadable(
             &path.display().to_string(),

@@ -39,7 +39,7 @@ pub(crate) fn strict_json_error(text: &str) -> Option<(std::ops::Range<usize>, S
                 let place = file.char_at(offset);
                 (
                     place,
-                    crate::buffer::json::friendly_serde(&error.to_string()),
+                    crate::diagnostics::friendly_serde(&error.to_string()),
                 )
             }),
         // Not JSON of any kind: the lenient parse says where, in its terms.
@@ -58,7 +58,7 @@ pub(crate) fn strict_json_error(text: &str) -> Option<(std::ops::Range<usize>, S
 /// twice: the runtime reads only the last, and an edit of either would
 /// leave the guard out of effect or take another tool's hooks.
 pub(super) fn hooks_twice(runtime: HookRuntime, name: &str, text: &str) -> Option<Diagnostic> {
-    use crate::runtime::tree;
+    use crate::buffer::tree;
     let file = std::sync::Arc::new(SourceFile::new(name, text));
     let root = tree::read(&file, tree::Syntax::Json).ok()?;
     let hooks: Vec<&tree::Entry> = root.entries().iter().filter(|e| e.key == "hooks").collect();

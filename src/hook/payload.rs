@@ -57,7 +57,7 @@ impl Payload {
         let value: Value = serde_json::from_slice(bytes).map_err(|error| {
             format!(
                 "is not JSON ({})",
-                crate::buffer::json::friendly_serde(&error.to_string())
+                crate::diagnostics::friendly_serde(&error.to_string())
             )
         })?;
         let Value::Object(object) = value else {

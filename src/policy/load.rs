@@ -11,7 +11,7 @@ use crate::policy::lint::{resolve, Parent};
 use crate::policy::parse::parse;
 use crate::policy::Policy;
 use crate::source::access::Admitted;
-use crate::source::read as input;
+use crate::source::read::{self as input, Unread};
 use crate::source::{Access, Refusal, SourceFile};
 
 /// The default policy, built into the binary.
@@ -170,7 +170,7 @@ impl Loader {
         &mut self,
         key: Key,
         path: &Path,
-        read: Result<Arc<SourceFile>, Box<Diagnostic>>,
+        read: Result<Arc<SourceFile>, Box<Unread>>,
     ) -> Arc<Loaded> {
         match read {
             Ok(source) => {
@@ -182,7 +182,7 @@ impl Loader {
                 Loaded {
                     source: None,
                     policy: None,
-                    diagnostics: vec![*diagnostic],
+                    diagnostics: vec![Diagnostic::from(*diagnostic)],
                 },
             ),
         }

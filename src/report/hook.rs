@@ -299,11 +299,11 @@ pub fn emit_hook(report: &HookReport) -> i32 {
 /// Writes what `ctxguard ledger` shows and returns the exit code: 0, or 1
 /// when an append was refused. `json`: the list as JSON.
 pub fn emit_ledger(
-    view: &crate::command::ledger::LedgerView,
+    view: &crate::hook::ledger::LedgerView,
     problems: &[Diagnostic],
     json: bool,
 ) -> i32 {
-    use crate::command::ledger::LedgerView;
+    use crate::hook::ledger::LedgerView;
     let mut out = String::new();
     let mut status = 0;
     match view {

@@ -13,6 +13,8 @@ mod json;
 mod sarif;
 pub(crate) mod schema;
 mod status;
+#[cfg(test)]
+mod stream_tests;
 
 use serde::{Deserialize, Serialize};
 use std::io::{self, IsTerminal, Write};

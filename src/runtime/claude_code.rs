@@ -208,7 +208,7 @@ pub(super) fn check(cx: &mut Context<'_>) {
 
 /// Claude Code's auto-compaction window: 100,000 to 1,000,000 tokens, and
 /// no more than the policy's window.
-fn auto_window(cx: &mut Context<'_>, node: &super::tree::Node, tokens: f64, key: &str) {
+fn auto_window(cx: &mut Context<'_>, node: &crate::buffer::tree::Node, tokens: f64, key: &str) {
     if !(100_000.0..=1_000_000.0).contains(&tokens) {
         cx.invalid(
             node,
@@ -282,7 +282,7 @@ fn guard_events(path: &std::path::Path) -> Vec<String> {
         return Vec::new();
     };
     let file = crate::source::SourceFile::new(path.display().to_string(), text.as_str());
-    let Ok(root) = super::tree::read(&file, super::tree::Syntax::Json) else {
+    let Ok(root) = crate::buffer::tree::read(&file, crate::buffer::tree::Syntax::Json) else {
         return Vec::new();
     };
     root.get("hooks")

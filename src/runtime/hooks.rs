@@ -4,7 +4,7 @@
 //! handler types an event does not run, timeouts in the wrong unit, and
 //! which of ctxguard's own hooks are wired in.
 
-use super::tree::Node;
+use crate::buffer::tree::Node;
 use super::{matcher_matches, suggest, Context, Edit};
 use crate::diagnostics::codes::runtime as codes;
 
@@ -105,7 +105,7 @@ pub(super) fn unguarded(cx: &mut Context<'_>, at: &[&str], runtime: &str, what: 
 /// does not know costs ("its hooks never run").
 pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules, unknown: &str) {
     let events = (rules.events)();
-    if !matches!(hooks.value, super::tree::Value::Map(_)) {
+    if !matches!(hooks.value, crate::buffer::tree::Value::Map(_)) {
         cx.wrong(hooks, "hooks", "a map of event names");
         return;
     }
@@ -129,7 +129,7 @@ pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules, unknown: 
             cx.push(d);
             continue;
         }
-        let super::tree::Value::List(groups) = &entry.node.value else {
+        let crate::buffer::tree::Value::List(groups) = &entry.node.value else {
             cx.wrong(
                 &entry.node,
                 &format!("hooks.{event}"),
@@ -141,7 +141,7 @@ pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules, unknown: 
             let matcher = group.get("matcher");
             let matcher_text = matcher.and_then(Node::as_str).map(str::to_owned);
             if let Some(m) = matcher {
-                if m.as_str().is_none() && !matches!(m.value, super::tree::Value::Null) {
+                if m.as_str().is_none() && !matches!(m.value, crate::buffer::tree::Value::Null) {
                     cx.wrong(m, "matcher", "a string");
                 }
             }
@@ -165,7 +165,7 @@ pub(super) fn check(cx: &mut Context<'_>, hooks: &Node, rules: &Rules, unknown: 
             let Some(handlers) = group.get("hooks") else {
                 continue;
             };
-            let super::tree::Value::List(handlers) = &handlers.value else {
+            let crate::buffer::tree::Value::List(handlers) = &handlers.value else {
                 cx.wrong(handlers, "hooks", "a list of handlers");
                 continue;
             };

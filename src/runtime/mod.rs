@@ -21,7 +21,6 @@ mod openclaw;
 mod openhands;
 mod pi;
 mod swe_agent;
-pub(crate) mod tree;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -29,7 +28,7 @@ use std::sync::Arc;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::policy::Policy;
 use crate::source::{SourceFile, Span};
-use tree::{Node, Syntax};
+use crate::buffer::tree::{self, Node, Syntax};
 
 /// A runtime whose config `check` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! forgets. Condenser sections forbid unknown keys: OpenHands refuses to
 //! start on one.
 
-use super::tree::Node;
+use crate::buffer::tree::Node;
 use super::Context;
 use crate::diagnostics::codes::runtime as codes;
 use crate::diagnostics::Severity;

@@ -40,10 +40,10 @@ pub(super) fn check(cx: &mut Context<'_>) {
 /// writes (as it wrote it) in the `extensions/` folder beside the settings
 /// file (`.pi/` of a project, or
 /// pi's agent folder): pi's compactions there go unguarded.
-fn unguarded(cx: &mut Context<'_>, compaction: &super::tree::Node) {
+fn unguarded(cx: &mut Context<'_>, compaction: &crate::buffer::tree::Node) {
     let off = compaction
         .get("enabled")
-        .is_some_and(|enabled| matches!(enabled.value, super::tree::Value::Bool(false)));
+        .is_some_and(|enabled| matches!(enabled.value, crate::buffer::tree::Value::Bool(false)));
     let folder = std::path::Path::new(cx.file.name())
         .parent()
         .unwrap_or(std::path::Path::new("."));

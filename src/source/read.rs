@@ -6,14 +6,60 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::source::access::{kind_of, Access, Admitted};
-
-use crate::diagnostics::codes::input as codes;
-use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
+
+/// A file that was not read into text: its name as written, and why.
+/// `diagnostics` words it for the user (`unreadable-file`).
+#[derive(Debug)]
+pub struct Unread {
+    /// The file's name as the user wrote it (`-` for standard input).
+    pub name: String,
+    /// Why it was not read.
+    pub why: Why,
+}
+
+/// Why a file was not read into text.
+#[derive(Debug)]
+pub enum Why {
+    /// Opening, inspecting or reading the file failed.
+    Io(std::io::Error),
+    /// Reading standard input failed.
+    Stdin(std::io::Error),
+    /// Not a regular file but this (`a directory`, `a FIFO`, …).
+    NotAFile(&'static str),
+    /// Another file was swapped in after the access rule admitted it.
+    Changed,
+    /// More bytes than the limit: the size, when the file system said it.
+    TooLarge {
+        /// The file's size, when known before reading.
+        size: Option<u64>,
+        /// The run's limit.
+        limit: u64,
+    },
+    /// UTF-16 text.
+    Utf16,
+    /// Bytes that are not UTF-8: the text with U+FFFD in their place, and
+    /// where the first one is (a byte offset into that text) and its value.
+    NotUtf8 {
+        /// The text as shown, each stray byte replaced.
+        shown: String,
+        /// The byte offset of the first replacement in `shown`.
+        at: usize,
+        /// The first byte that is not UTF-8.
+        byte: u8,
+    },
+}
+
+fn unread(name: &str, why: Why) -> Box<Unread> {
+    Box::new(Unread {
+        name: name.to_owned(),
+        why,
+    })
+}
 
 /// Reads a file, or standard input for `-`, within `access`'s size limit.
 /// Anything but a regular file is refused unread.
-pub fn read(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
+pub fn read(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Unread>> {
     read_file(path, &path.display().to_string(), access, None)
         .and_then(|(name, bytes)| decode(&name, bytes).map(|text| SourceFile::new(name, text)))
 }
@@ -22,7 +68,7 @@ pub fn read(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Diagnos
 /// read: a last line torn inside a character loses the bytes of that
 /// character (the line is torn anyway, and reported so by the importer);
 /// anything else that is not UTF-8 is refused as [`read`] refuses it.
-pub fn read_session(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
+pub fn read_session(path: &Path, access: &Access) -> Result<Arc<SourceFile>, Box<Unread>> {
     let (name, mut bytes) = read_file(path, &path.display().to_string(), access, None)?;
     bytes.truncate(torn_at(&bytes));
     decode(&name, bytes).map(|text| SourceFile::new(name, text))
@@ -55,7 +101,7 @@ pub fn read_admitted(
     admitted: &Admitted,
     name: &str,
     access: &Access,
-) -> Result<Arc<SourceFile>, Box<Diagnostic>> {
+) -> Result<Arc<SourceFile>, Box<Unread>> {
     read_file(&admitted.path, name, access, Some(&admitted.metadata))
         .and_then(|(name, bytes)| decode(&name, bytes).map(|text| SourceFile::new(name, text)))
 }
@@ -65,57 +111,42 @@ fn read_file(
     name: &str,
     access: &Access,
     expected: Option<&std::fs::Metadata>,
-) -> Result<(String, Vec<u8>), Box<Diagnostic>> {
+) -> Result<(String, Vec<u8>), Box<Unread>> {
     let name = name.to_owned();
     let limit = access.max_input_bytes;
-    let unreadable = |error: std::io::Error| {
-        let reason = match error.kind() {
-            std::io::ErrorKind::NotFound => format!("`{name}` does not exist"),
-            std::io::ErrorKind::PermissionDenied => {
-                format!("`{name}` cannot be read: permission denied")
-            }
-            _ => format!("`{name}` cannot be read: {error}"),
-        };
-        Box::new(codes::unreadable(&name, reason))
-    };
+    let unreadable = |error: std::io::Error| unread(&name, Why::Io(error));
     let mut bytes = Vec::new();
     if name == "-" && expected.is_none() {
         std::io::stdin()
             .take(limit.saturating_add(1))
             .read_to_end(&mut bytes)
-            .map_err(|error| {
-                Box::new(codes::unreadable(
-                    &name,
-                    format!("cannot read standard input: {error}"),
-                ))
-            })?;
+            .map_err(|error| unread(&name, Why::Stdin(error)))?;
     } else {
         // Opened without blocking (a FIFO does not wait for a writer), then
         // judged by what was opened, so nothing can be swapped in between.
         let file = open(path).map_err(unreadable)?;
         let metadata = file.metadata().map_err(unreadable)?;
         if let Some(kind) = kind_of(&metadata.file_type()) {
-            return Err(Box::new(codes::not_a_file(&name, kind)));
+            return Err(unread(&name, Why::NotAFile(kind)));
         }
         if expected.is_some_and(|expected| !same_file(expected, &metadata)) {
-            return Err(Box::new(codes::unreadable(
-                &name,
-                format!("`{name}` changed between being checked and being read; it is not read"),
-            )));
+            return Err(unread(&name, Why::Changed));
         }
         if metadata.len() > limit {
-            return Err(Box::new(codes::too_large(
+            return Err(unread(
                 &name,
-                Some(metadata.len()),
-                limit,
-            )));
+                Why::TooLarge {
+                    size: Some(metadata.len()),
+                    limit,
+                },
+            ));
         }
         file.take(limit.saturating_add(1))
             .read_to_end(&mut bytes)
             .map_err(unreadable)?;
     }
     if bytes.len() as u64 > limit {
-        return Err(Box::new(codes::too_large(&name, None, limit)));
+        return Err(unread(&name, Why::TooLarge { size: None, limit }));
     }
     Ok((name, bytes))
 }
@@ -227,9 +258,9 @@ pub(crate) fn utf16(head: &[u8]) -> bool {
 }
 
 /// UTF-8 text without its byte-order mark; anything else is an error that says what the file is.
-pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String, Box<Diagnostic>> {
+pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String, Box<Unread>> {
     if utf16(&bytes) {
-        return Err(Box::new(codes::utf16(name)));
+        return Err(unread(name, Why::Utf16));
     }
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         bytes.drain(..3);
@@ -239,13 +270,15 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String, Box<Diagnostic>>
         let bytes = error.as_bytes();
         let bad = bytes[valid];
         // Shown with U+FFFD in place of what is not UTF-8, so the snippet can point at it.
-        let shown = SourceFile::new(name, String::from_utf8_lossy(bytes).into_owned());
-        let width = char::REPLACEMENT_CHARACTER.len_utf8();
-        Box::new(codes::not_utf8(name).label(
-            &shown,
-            valid..valid + width,
-            format!("byte `0x{bad:02X}` is not UTF-8"),
-        ))
+        let shown = String::from_utf8_lossy(bytes).into_owned();
+        unread(
+            name,
+            Why::NotUtf8 {
+                shown,
+                at: valid,
+                byte: bad,
+            },
+        )
     })
 }
 
@@ -298,29 +331,17 @@ mod tests {
 
     #[test]
     fn names_utf16_and_invalid_utf8() {
-        let utf16 = decode("f", b"\xFF\xFEk\0i\0".to_vec())
-            .err()
-            .map(|d| d.message);
-        assert_eq!(
-            utf16.as_deref(),
-            Some("`f` is UTF-16 text; ctxguard reads UTF-8")
-        );
-        let utf16_no_bom = decode(
-            "f",
-            "kind a\n"
-                .encode_utf16()
-                .flat_map(u16::to_le_bytes)
-                .collect(),
-        )
-        .err();
-        assert!(utf16_no_bom.is_some());
-        let invalid = decode("f", b"ab\ncd\xC3(".to_vec()).err();
-        let label = invalid.as_ref().and_then(|d| d.primary());
-        assert_eq!(label.map(|l| l.file.line_col(l.span.start)), Some((2, 3)));
-        assert_eq!(
-            label.map(|l| l.message.as_str()),
-            Some("byte `0xC3` is not UTF-8")
-        );
+        use super::Why;
+        let why = |bytes: Vec<u8>| decode("f", bytes).err().map(|unread| unread.why);
+        assert!(matches!(why(b"\xFF\xFEk\0i\0".to_vec()), Some(Why::Utf16)));
+        let no_bom = "kind a\n".encode_utf16().flat_map(u16::to_le_bytes);
+        assert!(matches!(why(no_bom.collect()), Some(Why::Utf16)));
+        match why(b"ab\ncd\xC3(".to_vec()) {
+            Some(Why::NotUtf8 { shown, at, byte }) => {
+                assert_eq!((shown.as_str(), at, byte), ("ab\ncd\u{FFFD}(", 5, 0xC3));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }
 
@@ -344,8 +365,6 @@ mod admitted_tests {
         std::fs::write(&other, "SECRET=1\n").unwrap_or_else(|e| panic!("{e}"));
         std::fs::rename(&other, &parent).unwrap_or_else(|e| panic!("{e}"));
         let refused = read_admitted(&admitted, "base.policy", &access).err();
-        assert!(refused.is_some_and(|d| d
-            .message
-            .contains("changed between being checked and being read")),);
+        assert!(refused.is_some_and(|unread| matches!(unread.why, super::Why::Changed)));
     }
 }

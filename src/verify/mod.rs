@@ -9,8 +9,6 @@ pub(crate) mod drift;
 pub(crate) mod findings;
 pub(crate) mod index;
 mod order;
-#[cfg(test)]
-mod stream_tests;
 
 #[cfg(test)]
 mod tests {

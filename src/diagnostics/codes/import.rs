@@ -88,7 +88,7 @@ pub(crate) fn unreadable_record(
         .rsplit_once(" at line ")
         .map_or(reason, |(reason, _)| reason);
     let reason =
-        crate::buffer::json::friendly_serde(reason).replace("the file ends", "the line ends");
+        crate::diagnostics::friendly_serde(reason).replace("the file ends", "the line ends");
     let reason: &str = &echo(&reason);
     Diagnostic::new(Code::SessionRecord, message)
         .label(file, span, reason.to_owned())

@@ -5,6 +5,8 @@
 use super::echo;
 use crate::diagnostics::explain::Explanation;
 use crate::diagnostics::{Code, Diagnostic};
+use crate::source::read::{Unread, Why};
+use crate::source::SourceFile;
 
 // `unreadable-file`
 
@@ -21,6 +23,55 @@ pub(crate) const UNREADABLE_FILE: Explanation = Explanation {
 pub(crate) fn unreadable(name: &str, reason: String) -> Diagnostic {
     let name: &str = &echo(name);
     Diagnostic::new(Code::UnreadableFile, reason).file(name)
+}
+
+impl From<Unread> for Diagnostic {
+    fn from(unread: Unread) -> Self {
+        let name = unread.name.as_str();
+        match unread.why {
+            Why::Io(error) => {
+                let shown = name;
+                let reason = match error.kind() {
+                    std::io::ErrorKind::NotFound => format!("`{shown}` does not exist"),
+                    std::io::ErrorKind::PermissionDenied => {
+                        format!("`{shown}` cannot be read: permission denied")
+                    }
+                    _ => format!("`{shown}` cannot be read: {error}"),
+                };
+                unreadable(name, reason)
+            }
+            Why::Stdin(error) => {
+                unreadable(name, format!("cannot read standard input: {error}"))
+            }
+            Why::NotAFile(kind) => not_a_file(name, kind),
+            Why::Changed => {
+                let shown = name;
+                unreadable(
+                    name,
+                    format!(
+                        "`{shown}` changed between being checked and being read; it is not read"
+                    ),
+                )
+            }
+            Why::TooLarge { size, limit } => too_large(name, size, limit),
+            Why::Utf16 => utf16(name),
+            Why::NotUtf8 { shown, at, byte } => {
+                let width = char::REPLACEMENT_CHARACTER.len_utf8();
+                let shown = SourceFile::new(name, shown);
+                not_utf8(name).label(
+                    &shown,
+                    at..at + width,
+                    format!("byte `0x{byte:02X}` is not UTF-8"),
+                )
+            }
+        }
+    }
+}
+
+impl From<Box<Unread>> for Box<Diagnostic> {
+    fn from(unread: Box<Unread>) -> Self {
+        Box::new(Diagnostic::from(*unread))
+    }
 }
 
 /// `name` is not a regular file but `kind` (a directory, a FIFO, ...).
@@ -147,6 +198,23 @@ pub(crate) fn summarizer_failed(what: &str, reason: &str) -> Diagnostic {
         format!("the summarizer failed on {what}: {reason}"),
     )
     .help("the summarizer reads the narrative on stdin and writes the summary on stdout; ctxguard never writes an empty summary")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostics::Diagnostic;
+    use crate::source::read::decode;
+
+    #[test]
+    fn names_utf16_and_points_at_the_first_byte_that_is_not_utf8() {
+        let said = |bytes: Vec<u8>| decode("f", bytes).err().map(|u| Diagnostic::from(*u));
+        let utf16 = said(b"\xFF\xFEk\0i\0".to_vec()).map(|d| d.message);
+        assert_eq!(utf16.as_deref(), Some("`f` is UTF-16 text; ctxguard reads UTF-8"));
+        let invalid = said(b"ab\ncd\xC3(".to_vec());
+        let label = invalid.as_ref().and_then(|d| d.primary());
+        assert_eq!(label.map(|l| l.file.line_col(l.span.start)), Some((2, 3)));
+        assert_eq!(label.map(|l| l.message.as_str()), Some("byte `0xC3` is not UTF-8"));
+    }
 }
 
 /// Every explanation of this family, in code order.

@@ -16,8 +16,10 @@ use crate::diagnostics::codes::hook as codes;
 use crate::diagnostics::Diagnostic;
 
 mod records;
+mod view;
 
 pub use records::{hash, Change, Check, Commitment, Entry, Record, Snapshot, Source};
+pub use view::LedgerView;
 
 /// The size a ledger may reach before appends are refused: 16 MiB, some
 /// 50,000 commitments.

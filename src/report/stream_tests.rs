@@ -1,4 +1,4 @@
-//! A trace read as it streams is verified as the same trace read whole:
+//! A trace read as it streams is verified, and reported, as the same trace read whole:
 //! the same verdict and the same report, in JSON and for a person, for
 //! traces in every layout, read in pieces of any size, whatever the plan
 //! does to them.
