@@ -61,19 +61,11 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-mod audit;
-mod buffer;
 mod command;
-mod compact;
-mod diagnostics;
-mod facts;
-mod hook;
-mod import;
-mod policy;
 mod report;
-mod runtime;
-mod source;
-mod verify;
+
+use ctxguard_core::{buffer, compact, diagnostics, facts, policy, source, verify};
+use ctxguard_runtimes::{audit, hook, import, runtime};
 
 pub use source::{Access, Refusal, SourceFile, Span, Spanned, DEFAULT_MAX_INPUT_BYTES};
 
@@ -123,10 +115,12 @@ pub use command::verify::{verify_files, verify_inputs, VerifyRequest};
 pub use facts::{claude_code as claude_code_versions, Version as RuntimeVersion};
 pub use import::records::mend_lone_surrogates;
 
+pub use buffer::tree::Syntax as ConfigSyntax;
 pub use hook::init::{init, settings_path, Also, InitRequest, Installed, Scope};
 pub use hook::ledger::{
-    Active, Change, Check, Commitment as LedgerCommitment, LedgerView, Entry as LedgerEntry, Ledger,
-    LedgerError, Record as LedgerRecord, Snapshot, Source as LedgerSource, State as LedgerState,
+    Active, Change, Check, Commitment as LedgerCommitment, Entry as LedgerEntry, Ledger,
+    LedgerError, LedgerView, Record as LedgerRecord, Snapshot, Source as LedgerSource,
+    State as LedgerState,
 };
 pub use hook::plugin::plugin_hooks;
 pub use hook::prompt::{
@@ -143,7 +137,6 @@ pub use import::{
     Origin as MessageOrigin, Pin, Runtime, Session, Summary, PIN_SYNTAX,
 };
 pub use report::hook::{emit_hook, emit_init, emit_ledger, hook_reply, HookReply};
-pub use buffer::tree::Syntax as ConfigSyntax;
 pub use runtime::{
     apply as apply_edits, check_config, check_installed, Checked, ConfigRuntime, Edit,
     Installed as InstalledRuntimes,

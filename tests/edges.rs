@@ -1,8 +1,8 @@
 //! Verdicts at their edges: a buffer of exactly the window fits, a tag
 //! written when its region was is not late, a repeated identity is carried
 //! by either copy, a trace with errors is not compacted. Each case kills a
-//! mutant `cargo mutants` missed in `src/verify/verifier.rs` or
-//! `src/verify/index.rs` (docs/mutants.md).
+//! mutant `cargo mutants` missed in `crates/ctxguard-core/src/verify/verifier.rs` or
+//! `crates/ctxguard-core/src/verify/index.rs` (docs/mutants.md).
 
 mod common;
 

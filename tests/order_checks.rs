@@ -1,6 +1,6 @@
 //! The order checks, pinned down case by case: which commitment is said to
 //! have moved, against which neighbour, and that plans the rules allow pass.
-//! Each case kills a mutant `cargo mutants --file src/verify/order.rs`
+//! Each case kills a mutant `cargo mutants --file crates/ctxguard-core/src/verify/order.rs`
 //! missed (docs/mutants.md).
 
 mod common;

@@ -436,28 +436,3 @@ fn a_streamed_index_holds_no_piece_of_its_file() {
     // The file itself is not held either: its text stays on disk.
     assert!(Arc::clone(&index.file).is_on_disk());
 }
-
-/// A piece whose reading panics (no reader should, but were one to) ends
-/// the stream with that panic, instead of leaving the file's reader
-/// waiting for a buffer that never comes back.
-#[test]
-fn a_panic_while_a_piece_is_read_reaches_the_caller() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let path = dir.path().join("trace.jsonl");
-    let lines: String = (0..400)
-        .map(|i| format!("{{\"id\": \"n{i}\", \"kind\": \"narrative\", \"text\": \"turn {i}\", \"tokens\": 2}}\n"))
-        .collect();
-    std::fs::write(&path, lines).unwrap_or_else(|e| panic!("{e}"));
-    let streaming = Streaming::open_small(&path, InputFormat::JsonLines, &Access::default())
-        .unwrap_or_else(|| panic!("streams"))
-        .with_block(64);
-    let (handed, unhanded) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            streaming.regions(|_, _| panic!("a reader panics"), |_, _, _| {})
-        }));
-        let _ = handed.send(read.is_err());
-    });
-    let panicked = unhanded.recv_timeout(std::time::Duration::from_secs(60));
-    assert_eq!(panicked, Ok(true), "the panic reaches the caller, in time");
-}

@@ -1,0 +1,619 @@
+//! What each compaction of a session did to each thing the user told the
+//! agent. Every compaction is judged against every commitment still
+//! binding in the whole session — the user's own words, wherever they were
+//! typed, not only those since the previous compaction — so a commitment
+//! the first summary kept and the second dropped is reported at the second,
+//! with its history. For each: whether the buffer after holds it as a unit
+//! (`verbatim`), in other words (`paraphrased`), changed (`altered`: another
+//! identifier or number, a dropped negation, ordering or scope word) or not
+//! at all (`lost`); and which sentences the summary presents as the user's
+//! requirements that nothing the user said supports (`invented`).
+//!
+//! What the user typed is cut into units ([`units`]); units that do not
+//! bind — questions, acknowledgements, Markdown debris, pasted output — are
+//! set apart ([`binding`]), counted and listed, never reported as losses.
+//! A pure function of the session: offline, no model, the same answer
+//! every run.
+
+mod binding;
+mod invented;
+mod judge;
+mod typed;
+mod units;
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use binding::NotBinding;
+pub(crate) use invented::invented;
+pub(crate) use judge::After;
+use typed::{message_units, Found};
+pub use typed::{typed_units, Typed, MATERIAL};
+
+use crate::buffer::trace::Derived;
+use crate::import::{self, Event, Origin};
+use crate::policy::Policy;
+use crate::verify::text::Words;
+
+/// What became of one commitment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// It stands in the buffer after as the user wrote it.
+    Verbatim,
+    /// Not as written, but the buffer after carries its meaning.
+    Paraphrased,
+    /// The closest passage changes its meaning.
+    Altered,
+    /// Nothing after carries it.
+    Lost,
+    /// The summary is encrypted: what became of it cannot be told.
+    Unauditable,
+}
+
+impl Outcome {
+    /// Every outcome, in the order reports count them.
+    pub const ALL: [Outcome; 5] = [
+        Outcome::Verbatim,
+        Outcome::Paraphrased,
+        Outcome::Altered,
+        Outcome::Lost,
+        Outcome::Unauditable,
+    ];
+
+    /// `verbatim`, `paraphrased`, `altered`, `lost`, `unauditable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Verbatim => "verbatim",
+            Outcome::Paraphrased => "paraphrased",
+            Outcome::Altered => "altered",
+            Outcome::Lost => "lost",
+            Outcome::Unauditable => "unauditable",
+        }
+    }
+
+    /// Altered or lost: what a person must be told.
+    pub fn is_loss(self) -> bool {
+        matches!(self, Outcome::Altered | Outcome::Lost)
+    }
+}
+
+/// Why an outcome was decided: the passage after that is closest.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Evidence {
+    /// The closest passage of the buffer after (one to three of its
+    /// sentences, list items or rows).
+    pub sentence: String,
+    /// The share of the commitment's words that passage holds, 0 to 1.
+    pub similarity: f64,
+    /// What the passage changes (identifiers, negation, ordering, scope),
+    /// or how it quotes the commitment.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<String>,
+    /// A word diff from the commitment to the passage, for `altered`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+}
+
+/// What became of a commitment at an earlier compaction of the session.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Earlier {
+    /// The compaction, N from 1.
+    pub event: usize,
+    /// What became of the commitment there.
+    pub outcome: Outcome,
+}
+
+/// One user commitment and what became of it.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Commitment {
+    /// Its id in the session: `l` and its line, `.N` for the Nth unit of a line.
+    pub id: String,
+    /// The 1-based line of the record it came from.
+    pub source_line: Option<u64>,
+    /// The commitment as the user wrote it (a choice: `QUESTION → CHOICE`).
+    pub text: String,
+    /// Its kind, or `unclassified`.
+    pub kind: String,
+    /// How the kind was decided: `pin`, `answer`, `hint`, `sentence`.
+    pub derived: Derived,
+    /// What became of it.
+    pub outcome: Outcome,
+    /// The closest passage after, unless it stands there as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
+    /// What became of it at the session's earlier compactions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<Earlier>,
+}
+
+/// A unit the user typed that does not bind: never judged as a loss.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SetApart {
+    /// The 1-based line of the record it came from.
+    pub source_line: Option<u64>,
+    /// The unit as the user wrote it.
+    pub text: String,
+    /// Why it does not bind.
+    pub why: NotBinding,
+}
+
+/// A sentence the summary presents as the user's requirement or choice
+/// that nothing the user said before the compaction supports.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Invented {
+    /// The sentence of the summary.
+    pub text: String,
+    /// The 1-based line of the summary's record.
+    pub line: u64,
+    /// The best support the user's messages give it, 0 to 1.
+    pub support: f64,
+}
+
+/// The audit's verdict on one compaction: what happened to the user's
+/// commitments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Every commitment is in the buffer after, as written or in other
+    /// words, and nothing is invented.
+    Kept,
+    /// A commitment was altered or lost, or a requirement invented.
+    Lost,
+    /// What became of the user's commitments cannot be told: the summary
+    /// is encrypted or missing.
+    Unauditable,
+}
+
+impl Verdict {
+    /// `kept`, `lost`, `unauditable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Kept => "kept",
+            Verdict::Lost => "lost",
+            Verdict::Unauditable => "unauditable",
+        }
+    }
+}
+
+/// The audit of one compaction.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(title = "ctxguard audited compaction")]
+pub struct EventAudit {
+    /// The session file.
+    pub source_file: String,
+    /// The runtime that wrote it.
+    pub runtime: String,
+    /// Which compaction, where, and its tokens.
+    #[serde(flatten)]
+    pub compaction: crate::import::Compaction,
+    /// What happened to the user's commitments.
+    pub verdict: Verdict,
+    /// Why, in a sentence.
+    pub reason: String,
+    /// Commitments the user pinned; with none, the kinds were decided
+    /// after the fact and every finding is a candidate, not a proof.
+    pub pinned: usize,
+    /// Each commitment still binding at this compaction, in the order the
+    /// user made them.
+    pub commitments: Vec<Commitment>,
+    /// What the user typed before it that does not bind.
+    #[serde(default)]
+    pub set_apart: Vec<SetApart>,
+    /// Requirements the summary attributes to the user without support.
+    pub invented: Vec<Invented>,
+    /// What the import could not be sure of: a buffer rebuilt from file
+    /// order, a summary missing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl EventAudit {
+    /// How many commitments had `outcome`.
+    pub fn count(&self, outcome: Outcome) -> usize {
+        self.commitments
+            .iter()
+            .filter(|c| c.outcome == outcome)
+            .count()
+    }
+}
+
+/// A commitment of the session as it is followed from compaction to
+/// compaction.
+struct Said {
+    id: String,
+    line: u64,
+    text: String,
+    kind: String,
+    derived: Derived,
+    /// For a choice: the question and the option chosen.
+    answer: Option<(String, String)>,
+    /// Restated or withdrawn later: no longer judged.
+    superseded: bool,
+    history: Vec<Earlier>,
+    /// The text folded, and its content words: what a later restatement
+    /// is compared with, made once rather than at every later one.
+    folded: String,
+    content: std::collections::BTreeSet<String>,
+}
+
+/// Audits every compaction of an imported session.
+pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
+    let name = session.file.name();
+    let runtime = session.runtime.name();
+    let mut said: Vec<Said> = Vec::new();
+    let mut set_apart: Vec<SetApart> = Vec::new();
+    // Every user message so far, as support for what a summary attributes.
+    let mut support: Vec<(String, Words)> = Vec::new();
+    let mut seen: std::collections::HashSet<(u64, String)> = std::collections::HashSet::new();
+    let mut per_line: HashMap<u64, usize> = HashMap::new();
+    let mut last_line: Option<u64> = None;
+    // The user's last message, and its line: what a message sent again
+    // supersedes.
+    let mut last_sent: Option<(u64, String)> = None;
+    let mut audits = Vec::new();
+    for (n, event) in session.events.iter().enumerate() {
+        for (m, message) in event.trace.iter().enumerate() {
+            if !matches!(
+                message.origin,
+                Origin::User | Origin::Answer | Origin::Plan | Origin::Command
+            ) || !seen.insert((message.line, message.text.clone()))
+            {
+                continue;
+            }
+            support.push((message.text.clone(), Words::of(&message.text)));
+            // An approved plan supports what the user asked; its words are
+            // the agent's, and bind only as the user's go-ahead to it. A
+            // command the user ran supports "the user ran /review".
+            if matches!(message.origin, Origin::Plan | Origin::Command) {
+                continue;
+            }
+            // A message that takes back the one before it, or gives a new
+            // value for what it set ("make it 50"): what that one asked no
+            // longer binds.
+            if message.origin == Origin::User
+                && (WITHDRAWS.is_match(&message.text) || NEW_VALUE.is_match(message.text.trim()))
+            {
+                if let Some(last) = last_line {
+                    for earlier in said.iter_mut().filter(|s| s.line == last) {
+                        earlier.superseded = true;
+                    }
+                }
+            }
+            // So does the user's message that sends their last one again
+            // (interrupted, typed again with a word more): the later says it.
+            if message.origin == Origin::User {
+                if let Some((line, _)) = last_sent
+                    .as_ref()
+                    .filter(|(_, text)| sent_again(text, &message.text))
+                {
+                    for earlier in said.iter_mut().filter(|s| s.line == *line) {
+                        earlier.superseded = true;
+                    }
+                }
+                last_sent = Some((message.line, message.text.clone()));
+            }
+            last_line = Some(message.line);
+            let answering = asked_before(&event.trace[..m]);
+            // "yes option 1": a short reply to the choices the agent put
+            // makes the option chosen the user's, in the agent's words.
+            if answering
+                && message.origin == Origin::User
+                && message.text.split_whitespace().count() <= 6
+            {
+                if let Some(offered) = last_agent(&event.trace[..m]) {
+                    support.push((offered.text.clone(), Words::of(&offered.text)));
+                }
+            }
+            for found in message_units(policy, message, answering) {
+                match found {
+                    Found::Binds {
+                        text,
+                        kind,
+                        derived,
+                        answer,
+                    } => {
+                        let k = per_line.entry(message.line).or_default();
+                        *k += 1;
+                        let id = match *k {
+                            1 => format!("l{}", message.line),
+                            k => format!("l{}.{k}", message.line),
+                        };
+                        let folded = judge::fold(&text);
+                        let content = Words::of(&text).content;
+                        supersede(&mut said, &folded, &content);
+                        said.push(Said {
+                            id,
+                            line: message.line,
+                            text,
+                            kind,
+                            derived,
+                            answer,
+                            superseded: false,
+                            history: Vec::new(),
+                            folded,
+                            content,
+                        });
+                    }
+                    Found::Apart(apart) => set_apart.push(apart),
+                }
+            }
+        }
+        audits.push(audit_event(
+            name,
+            runtime,
+            n + 1,
+            event,
+            &mut said,
+            &set_apart,
+            &support,
+        ));
+    }
+    audits
+}
+
+/// Whether the agent's last message before the user's asked them to
+/// choose: a question in its closing paragraph that offers alternatives
+/// ("pacman or rustup?", numbered options).
+fn asked_before(trace: &[import::Message]) -> bool {
+    let Some(last) = last_agent(trace) else {
+        return false;
+    };
+    let tail: String = last
+        .text
+        .chars()
+        .rev()
+        .take(600)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    tail.contains('?') && CHOICES.is_match(&tail)
+}
+
+/// The agent's message the user's next one answers, if the last message
+/// before it (tool output and the runtime's text aside) is the agent's.
+fn last_agent(trace: &[import::Message]) -> Option<&import::Message> {
+    trace
+        .iter()
+        .rev()
+        .find(|m| m.origin != Origin::Tool && m.origin != Origin::Runtime)
+        .filter(|last| last.origin == Origin::Assistant)
+}
+
+/// Words of a question that offers alternatives.
+static CHOICES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(
+        r"(?im)\bor\b|\boder\b|\bwhich\b|\bwelche[rsn]?\b|\boption|^\s*(\d+[.)]|[-*])\s",
+    )
+    .expect("the choices pattern compiles")
+});
+
+/// Whether `now` sends `before` again: all of its text, its spaces and
+/// line breaks aside, stands in `now` (a prompt interrupted and sent
+/// again, perhaps with a word more). Only a message of some length: "yes"
+/// twice is two answers.
+fn sent_again(before: &str, now: &str) -> bool {
+    let squeezed = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (before, now) = (squeezed(before), squeezed(now));
+    before.chars().count() >= 40 && now.contains(&before)
+}
+
+/// A commitment restated (an interrupted prompt typed again, the same
+/// request in nearly the same words) is one commitment: the later says it.
+fn supersede(said: &mut [Said], folded: &str, content: &std::collections::BTreeSet<String>) {
+    for earlier in said.iter_mut().filter(|s| !s.superseded) {
+        let same = earlier.folded == folded || {
+            let (a, b) = (&earlier.content, content);
+            let shared = a.intersection(b).count();
+            a.len().min(b.len()) >= 4 && shared * 4 >= a.union(b).count() * 3
+        };
+        if same {
+            earlier.superseded = true;
+        }
+    }
+}
+
+/// A short message that gives a new value for what the message before it
+/// set: "make it 50", "actually 100", "no, 0.5 instead".
+static NEW_VALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(r"(?i)^(no,?\s+|actually,?\s+|make\s+it\s+|change\s+it\s+to\s+)[\w./:-]*\d[\w./:%-]*(\s+instead)?[.!]?$")
+        .expect("the new-value pattern compiles")
+});
+
+/// Words with which a user takes back what they said last ("actually,
+/// scratch that", "revert that", "stattdessen …").
+static WITHDRAWS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b")
+        .expect("the withdrawal pattern compiles")
+});
+
+fn audit_event(
+    name: &str,
+    runtime: &str,
+    n: usize,
+    event: &Event,
+    said: &mut [Said],
+    set_apart: &[SetApart],
+    support: &[(String, Words)],
+) -> EventAudit {
+    let summary = event.summary.as_ref();
+    let opaque = summary.is_some_and(|s| s.opaque);
+    let summary_text = summary
+        .filter(|s| !s.opaque)
+        .map_or("", |s| s.text.as_str());
+    let carried = event
+        .kept
+        .iter()
+        .filter_map(|&m| event.trace.get(m))
+        .map(|m| (m.text.as_str(), m.origin != Origin::Tool));
+    let after = After::new(summary_text, carried);
+    let mut commitments = Vec::new();
+    for s in said.iter_mut().filter(|s| !s.superseded) {
+        let (outcome, evidence) = if opaque && !after.holds(&s.text) && !holds_choice(&after, s) {
+            (Outcome::Unauditable, None)
+        } else {
+            after.judge(
+                &s.text,
+                s.answer.as_ref().map(|(q, a)| (q.as_str(), a.as_str())),
+            )
+        };
+        commitments.push(Commitment {
+            id: s.id.clone(),
+            source_line: Some(s.line),
+            text: s.text.clone(),
+            kind: s.kind.clone(),
+            derived: s.derived,
+            outcome,
+            evidence,
+            history: s.history.clone(),
+        });
+        s.history.push(Earlier { event: n, outcome });
+    }
+    // What came before the file is not there to support anything.
+    let invented = match summary {
+        Some(summary) if !summary.opaque && !event.partial => {
+            invented(support, &summary.text, summary.line)
+        }
+        _ => Vec::new(),
+    };
+    let mut notes = event.notes.clone();
+    if event.partial {
+        notes.push("the file starts partway through the session: what the user said before it is not there, so what the summary attributes to the user is not checked".to_owned());
+    }
+    let (verdict, reason) = verdict(event, &commitments, &invented, set_apart, opaque);
+    EventAudit {
+        source_file: name.to_owned(),
+        runtime: runtime.to_owned(),
+        compaction: event.compaction(n),
+        verdict,
+        reason,
+        pinned: commitments
+            .iter()
+            .filter(|c| c.derived == Derived::Pin)
+            .count(),
+        commitments,
+        set_apart: set_apart.to_vec(),
+        invented,
+        notes,
+    }
+}
+
+/// A choice whose option stands in what was carried over as written.
+fn holds_choice(after: &After, said: &Said) -> bool {
+    said.answer
+        .as_ref()
+        .is_some_and(|(_, choice)| after.holds(choice))
+}
+
+/// How many statements set apart as remarks, with nothing else binding,
+/// make a compaction one the audit cannot judge.
+const UNREAD: usize = 2;
+
+/// The verdict on one compaction, and its reason in words.
+fn verdict(
+    event: &Event,
+    commitments: &[Commitment],
+    invented: &[Invented],
+    set_apart: &[SetApart],
+    opaque: bool,
+) -> (Verdict, String) {
+    let count = |outcome: Outcome| commitments.iter().filter(|c| c.outcome == outcome).count();
+    let (altered, lost, unknown) = (
+        count(Outcome::Altered),
+        count(Outcome::Lost),
+        count(Outcome::Unauditable),
+    );
+    if altered + lost > 0 || !invented.is_empty() {
+        let mut parts = Vec::new();
+        if lost > 0 {
+            parts.push(plural(lost, "commitment lost", "commitments lost"));
+        }
+        if altered > 0 {
+            parts.push(plural(altered, "commitment altered", "commitments altered"));
+        }
+        if !invented.is_empty() {
+            parts.push(plural(
+                invented.len(),
+                "requirement the user never stated attributed to them",
+                "requirements the user never stated attributed to them",
+            ));
+        }
+        return (Verdict::Lost, parts.join(", "));
+    }
+    if unknown > 0 {
+        return (
+            Verdict::Unauditable,
+            format!(
+                "the summary is encrypted: {} cannot be checked",
+                plural(unknown, "commitment", "commitments")
+            ),
+        );
+    }
+    if event.summary.is_none() && !commitments.is_empty() {
+        return (
+            Verdict::Unauditable,
+            "no summary follows the compaction in the file: what it kept cannot be read".to_owned(),
+        );
+    }
+    if commitments.is_empty() && event.unplaced > 0 {
+        return (
+            Verdict::Unauditable,
+            format!(
+                "{} before it could not be placed in the buffer the compaction summarized",
+                plural(event.unplaced, "user message", "user messages")
+            ),
+        );
+    }
+    // Statements of the user's, none of which reads as a commitment: in a
+    // language or a shape the audit does not read, more likely than a
+    // user who asked nothing. Nothing lost is not a thing it can say.
+    let remarks = set_apart
+        .iter()
+        .filter(|s| s.why == NotBinding::Remark)
+        .count();
+    if commitments.is_empty() && remarks >= UNREAD {
+        return (
+            Verdict::Unauditable,
+            format!(
+                "none of what the user said before it reads as a commitment, yet {} of theirs could not be judged: the words may be in a language or a shape the audit does not read (`--format json` lists them under set_apart)",
+                plural(remarks, "statement", "statements")
+            ),
+        );
+    }
+    if commitments.is_empty() {
+        let reason = if set_apart.is_empty() {
+            "the user said nothing before it that binds the agent".to_owned()
+        } else {
+            format!(
+                "what the user said before it holds no commitment ({} set apart)",
+                plural(set_apart.len(), "unit", "units")
+            )
+        };
+        return (Verdict::Kept, reason);
+    }
+    let verbatim = count(Outcome::Verbatim);
+    let paraphrased = count(Outcome::Paraphrased);
+    let _ = opaque;
+    (
+        Verdict::Kept,
+        format!(
+            "every commitment is in the buffer after: {verbatim} as written, {paraphrased} in other words"
+        ),
+    )
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}

@@ -1,0 +1,569 @@
+//! What one message the user typed binds: cut into units, each judged
+//! ([`super::binding`]); a document handed over, a pasted log, material
+//! beyond what anyone types as rules set apart; pins taken as written.
+
+use super::binding::{self, NotBinding};
+use super::units::{self, units};
+use super::SetApart;
+use crate::buffer::trace::{Derived, RegionKind};
+use crate::import::{self, Origin, ANSWER_MARK};
+use crate::policy::Policy;
+
+/// What one unit of a user's message is.
+pub(super) enum Found {
+    Binds {
+        text: String,
+        kind: String,
+        derived: Derived,
+        answer: Option<(String, String)>,
+    },
+    Apart(SetApart),
+}
+
+/// The units of a user's message: pinned lines as pinned, a choice as a
+/// decision, the rest cut into units, each binding or set apart.
+pub(super) fn message_units(
+    policy: &Policy,
+    message: &import::Message,
+    answering: bool,
+) -> Vec<Found> {
+    if message.origin == Origin::Answer {
+        let answer = message
+            .text
+            .split_once(&format!(" {ANSWER_MARK}"))
+            .map(|(q, a)| (q.to_owned(), a.to_owned()));
+        // A question left unanswered holds no choice; one that only moves
+        // an interview along ("Next area", "Done") holds nothing that lasts.
+        if answer.as_ref().is_some_and(|(_, a)| a.trim().is_empty()) {
+            return vec![Found::Apart(SetApart {
+                source_line: Some(message.line),
+                text: message.text.clone(),
+                why: NotBinding::Fragment,
+            })];
+        }
+        if answer.as_ref().is_some_and(|(_, a)| moves_on(a)) {
+            return vec![Found::Apart(SetApart {
+                source_line: Some(message.line),
+                text: message.text.clone(),
+                why: NotBinding::Acknowledgement,
+            })];
+        }
+        let kind = match import::classify::answer_kind(policy) {
+            RegionKind::Commitment(kind) => kind,
+            _ => "unclassified".to_owned(),
+        };
+        return vec![Found::Binds {
+            text: message.text.clone(),
+            kind,
+            derived: Derived::Answer,
+            answer,
+        }];
+    }
+    let typed = typed_units(policy, &message.text, answering);
+    let mut found: Vec<Found> = typed
+        .binds
+        .into_iter()
+        .map(|piece| Found::Binds {
+            kind: match piece.kind {
+                RegionKind::Commitment(kind) => kind,
+                _ => "unclassified".to_owned(),
+            },
+            text: piece.text,
+            derived: piece.derived.unwrap_or(Derived::Sentence),
+            answer: None,
+        })
+        .collect();
+    found.extend(typed.apart.into_iter().map(|(text, why)| {
+        Found::Apart(SetApart {
+            source_line: Some(message.line),
+            text,
+            why,
+        })
+    }));
+    found
+}
+
+/// What the user typed, unit by unit.
+pub struct Typed {
+    /// The units that bind: pinned lines (`pin KIND [KEY]: TEXT`), then
+    /// units of the kind whose hint they match, or unclassified.
+    pub binds: Vec<import::classify::Piece>,
+    /// The units set apart, and why.
+    pub apart: Vec<(String, NotBinding)>,
+    /// Pins of kinds the policy does not declare.
+    pub unknown: Vec<import::classify::UnknownPin>,
+    /// Statements set apart because the message held more than
+    /// [`MATERIAL`]: what was handed over, not said.
+    pub material: usize,
+}
+
+/// The most statements one message can bind without pins: the most any
+/// real session of the corpora holds in one message is 82 (a ruleset the
+/// user wrote for the agent, section by section). Beyond it, the message
+/// is material handed over, and a paste of 40,000 lines does not become
+/// 40,000 commitments that no compaction can hold.
+pub const MATERIAL: usize = 160;
+
+/// What the user typed in one message, cut into units: what binds, what is
+/// set apart and why. `answering`: the agent's message before it offered
+/// a choice, so a short reply is one. The audit and the live guard both
+/// read what the user typed through this.
+pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
+    // A backslash that ends a line is how a terminal prompt takes a line
+    // break (Claude Code's multi-line input): the user's words are the
+    // lines, and a blank line between them still ends a paragraph.
+    let joined;
+    let text = if text.contains("\\\n") {
+        joined = text.replace("\\\n", "\n");
+        joined.as_str()
+    } else {
+        text
+    };
+    let mut typed = Typed {
+        binds: Vec::new(),
+        apart: Vec::new(),
+        unknown: Vec::new(),
+        material: 0,
+    };
+    let mut prose = String::new();
+    let context = binding::Context { answering };
+    // Statements that bind so far, pins aside.
+    let mut statements = 0;
+    let mut flush = |prose: &mut String, typed: &mut Typed| {
+        let message = binding::Prose::new(prose);
+        let cut = units(prose);
+        // "Build this." under a list the user pasted: the list's remarks
+        // are what they ask for.
+        let adopted = cut.len() > 1
+            && cut.iter().any(|unit| {
+                binding::adopts(unit.text(prose))
+                    && binding::binding(unit, &message, context).is_ok()
+            });
+        let count = cut.len();
+        for (n, unit) in cut.into_iter().enumerate() {
+            let text = unit.text(prose).to_owned();
+            // Past the bound the message is material whatever the rest
+            // is: the rest is set apart unjudged.
+            if statements > MATERIAL {
+                typed.material += 1;
+                typed.apart.push((text, NotBinding::Pasted));
+                continue;
+            }
+            let verdict = match binding::binding(&unit, &message, context) {
+                // What opens each line or paragraph of the list names what
+                // is asked ("Custom Fields on Contacts — store email, …");
+                // what follows it in the paragraph comments on it
+                // ("ManyChat charges for this.").
+                Err(NotBinding::Remark) if adopted && opens_line(prose, unit.range.start) => Ok(()),
+                verdict => verdict,
+            };
+            // Words typed on the line where a pasted log starts or ends are
+            // the user's, judged as such; the output around them is not.
+            let mut edges = Vec::new();
+            if verdict == Err(NotBinding::Pasted) && unit.shape != units::Shape::Code {
+                for edge in binding::typed_edges(&text, n == 0, n + 1 == count) {
+                    let at = unit.range.start + edge.start..unit.range.start + edge.end;
+                    let said = units::Unit {
+                        range: at,
+                        shape: units::Shape::Sentence,
+                    };
+                    let words = said.text(prose);
+                    if binding::words_bind(&said, words, &message, answering).is_ok() {
+                        edges.push(words.to_owned());
+                    }
+                }
+            }
+            for text in edges {
+                statements += 1;
+                typed.binds.push(piece(policy, text));
+            }
+            match verdict {
+                Ok(()) => {
+                    statements += 1;
+                    typed.binds.push(piece(policy, text));
+                }
+                Err(why) => typed.apart.push((text, why)),
+            }
+        }
+        prose.clear();
+    };
+    // A document handed over (a spec, a report pasted whole, with its
+    // headings) is the user's material, not the user's words: only what they
+    // wrote before it is read for commitments.
+    let own;
+    let (text, document) = match document_start(text) {
+        Some(at) => match quoted_document(&text[..at], &text[at..]) {
+            // What the user wrote after the quotation closed is theirs too.
+            (document, after) if !after.trim().is_empty() => {
+                own = format!("{}\n\n{}", &text[..at], after.trim_start());
+                (own.as_str(), Some(document))
+            }
+            (document, _) => (&text[..at], Some(document)),
+        },
+        None => (text, None),
+    };
+    if let Some(document) = document {
+        for unit in units(document) {
+            typed
+                .apart
+                .push((unit.text(document).to_owned(), NotBinding::Pasted));
+        }
+    }
+    for line in text.split_inclusive('\n') {
+        let Some(pin) = import::pin(line) else {
+            prose.push_str(line);
+            continue;
+        };
+        flush(&mut prose, &mut typed);
+        let kind = if policy.kind(&pin.kind).is_some() {
+            RegionKind::Commitment(pin.kind.clone())
+        } else {
+            let names = policy.kinds.iter().map(|k| k.name.as_str());
+            let suggestion = crate::diagnostics::suggest::did_you_mean(&pin.kind, names);
+            typed.unknown.push(import::classify::UnknownPin {
+                kind: pin.kind.clone(),
+                suggestion: suggestion.map(str::to_owned),
+            });
+            RegionKind::Unclassified
+        };
+        typed.binds.push(import::classify::Piece {
+            kind,
+            key: pin.key,
+            text: pin.text,
+            derived: Some(Derived::Pin),
+            hint: None,
+        });
+    }
+    flush(&mut prose, &mut typed);
+    // More statements than anyone types as rules in one message: material
+    // handed over (a long document, a chat pasted back), not the user's
+    // commitments. Only what they pinned in it binds.
+    if statements > MATERIAL {
+        let (pins, material): (Vec<_>, Vec<_>) = std::mem::take(&mut typed.binds)
+            .into_iter()
+            .partition(|p| p.derived == Some(Derived::Pin));
+        typed.binds = pins;
+        typed.material += material.len();
+        typed
+            .apart
+            .extend(material.into_iter().map(|p| (p.text, NotBinding::Pasted)));
+    }
+    typed
+}
+
+/// Whether `at` opens its line of `text`: only white space, or a list
+/// marker, before it.
+fn opens_line(text: &str, at: usize) -> bool {
+    let start = units::line_start(text, at);
+    text[start..at].chars().all(|c| {
+        c.is_whitespace() || matches!(c, '-' | '*' | '+' | '.' | ')') || c.is_ascii_digit()
+    })
+}
+
+/// A unit that binds, of the kind whose hint it matches, or unclassified.
+fn piece(policy: &Policy, text: String) -> import::classify::Piece {
+    match policy.first_hint(&text) {
+        Some((k, hint)) => import::classify::Piece {
+            kind: RegionKind::Commitment(policy.kinds[k].name.clone()),
+            key: None,
+            text,
+            derived: Some(Derived::Hint),
+            hint: Some(hint.pattern.clone()),
+        },
+        None => import::classify::Piece {
+            kind: RegionKind::Unclassified,
+            key: None,
+            text,
+            derived: Some(Derived::Sentence),
+            hint: None,
+        },
+    }
+}
+
+/// A choice that only moves an interview along: "Next area", "Done — create
+/// context", "Skip", "Continue".
+fn moves_on(choice: &str) -> bool {
+    let folded = super::judge::fold(choice);
+    [
+        "next", "done", "continue", "skip", "move on", "proceed", "finish",
+    ]
+    .iter()
+    .any(|word| {
+        folded == *word
+            || folded
+                .strip_prefix(word)
+                .is_some_and(|rest| rest.starts_with([' ', ',', '—', '-', '.']))
+    })
+}
+
+/// Where a document pasted into a message starts: in a message of 1,500
+/// characters or more with two Markdown headings or more, at the first of
+/// them. Lines marked `#` one after another at the same level, nothing
+/// between them, are the user's list written with `#` for bullets ("#
+/// every module follows one standard"), not a document's headings.
+fn document_start(text: &str) -> Option<usize> {
+    if text.len() < 1500 {
+        return None;
+    }
+    // Where each line starts, of the lines that are headings, not bullets.
+    let mut headings = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+        .filter(|&at| at < text.len())
+        .filter(|&at| units::heading_at(text, at).is_some_and(|(_, _, bullet)| !bullet));
+    let first = headings.next()?;
+    // A message that opens with its first heading is the user's own brief
+    // ("# System prompt — …", a task written up as a document): there is
+    // nothing of theirs before it for it to be handed over with. So is a
+    // prompt written for the agent and handed over as one ("Here is the
+    // prompt for Claude: # PROMPT FOR CLAUDE … You are a senior engineer").
+    let mut end = text.len().min(first + 600);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let brief = BRIEF.is_match(&text[first..end]);
+    (!text[..first].trim().is_empty() && !brief && headings.next().is_some()).then_some(first)
+}
+
+/// A document the user put in quotation marks (`build this "# Research
+/// … ---" BUILD SOMETHING SIMILAR`), the quotation opened before where
+/// the document starts: the document up to where the quotation closes,
+/// and what follows it. A document not opened by a
+/// quotation mark runs to the end.
+fn quoted_document<'t>(before: &str, document: &'t str) -> (&'t str, &'t str) {
+    // A quotation opened before the document and not closed there.
+    let opened = before.matches('"').count() % 2 == 1
+        || before.matches('“').count() > before.matches('”').count()
+        || before.matches('«').count() > before.matches('»').count();
+    let closed = document
+        .rfind(['"', '”', '»'])
+        .filter(|&at| at * 2 > document.len());
+    match closed {
+        Some(at) if opened => {
+            let after = &document[at..];
+            let close = after.chars().next().map_or(1, char::len_utf8);
+            let rest = &after[close..];
+            // Words of the user's after it, not a quotation inside the
+            // document that happens to end late.
+            if rest.split_whitespace().count() >= 3 && !rest.contains(['"', '”']) {
+                (&document[..at], rest)
+            } else {
+                (document, "")
+            }
+        }
+        _ => (document, ""),
+    }
+}
+
+/// How a document written as a prompt for the agent opens: a heading that
+/// names a prompt or a task, or a role given to the agent.
+static BRIEF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(&super::units::scripts(
+        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^\W*(you\s+are\s+(a|an)\s+\w+|your\s+(task|job|role|mission)\s+is)\b",
+    ))
+    .expect("the brief pattern compiles")
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What binds of one message, by the built-in policy.
+    fn binds(text: &str) -> Vec<String> {
+        typed_units(&Policy::builtin(), text, false)
+            .binds
+            .into_iter()
+            .map(|p| p.text)
+            .collect()
+    }
+
+    #[test]
+    fn a_defect_typed_without_apostrophes_is_still_reported() {
+        for report in [
+            "i dont see the change in the front end",
+            "the page doesnt load after the deploy",
+            "i cant open the settings page",
+        ] {
+            assert_eq!(binds(report), [report], "{report}");
+        }
+    }
+
+    #[test]
+    fn a_template_of_fields_still_to_fill_binds_nothing() {
+        let binds = binds("请按这个模板给我报价：\n✅ 总件数：xx件\n✅ 尺寸规格：如：35*30*20cm\nName: ____\n收货地址：印度，邮编680655\n");
+        assert!(
+            binds
+                .iter()
+                .all(|b| !b.contains("xx") && !b.contains("如：") && !b.contains("____")),
+            "{binds:?}"
+        );
+        assert!(
+            binds.iter().any(|b| b.contains("680655")),
+            "a field filled in still binds: {binds:?}"
+        );
+    }
+
+    #[test]
+    fn a_document_starts_at_its_first_heading_not_at_a_list_marked_with_hashes() {
+        let filler = "上述是常规流程的操作，但是经常会遇到下面的异常边界情况。".repeat(20);
+        let message = format!(
+            "{filler}\n请根据我的需求设计一套日志排查的skill。要求：\n# 通用的排查机制能力可复用所有的功能模块\n# 可解决上述提到的异常边界情况\n\n## 阶段一：标准分析流程\n\n1. 在项目中搜索相关的日志打印代码\n\n## 阶段二：异常边界情况处理\n\n2. 扩展时间窗口\n"
+        );
+        assert!(message.len() >= 1500);
+        let binds = binds(&message);
+        assert!(
+            binds.contains(&"通用的排查机制能力可复用所有的功能模块".to_owned()),
+            "{binds:?}"
+        );
+        assert!(
+            binds.contains(&"可解决上述提到的异常边界情况".to_owned()),
+            "{binds:?}"
+        );
+        // What follows the first heading is the document handed over.
+        assert!(
+            !binds.iter().any(|b| b.contains("日志打印代码")),
+            "{binds:?}"
+        );
+    }
+
+    #[test]
+    fn a_message_that_is_a_brief_written_as_a_document_binds() {
+        let phases: String = (1..=40)
+            .map(|n| {
+                // Nested under the item's text, however wide its number.
+                let indent = " ".repeat(format!("{n}. ").len());
+                format!("{n}. **Collector {n}**\n{indent}- search by name\n{indent}- keep the raw page\n")
+            })
+            .collect();
+        let brief = format!(
+            "# System prompt — StratWatch\n\nYour task is to build StratWatch on a Raspberry Pi.\n\n## Phases\n\n{phases}\n## Rules\n\n- Docstrings in Google style\n"
+        );
+        assert!(brief.len() >= 1500);
+        let binds = binds(&brief);
+        assert!(
+            binds.iter().any(|b| b.starts_with("Your task is")),
+            "{binds:?}"
+        );
+        assert!(
+            binds.iter().any(|b| b.starts_with("**Collector 40**")),
+            "{binds:?}"
+        );
+        assert!(
+            binds.contains(&"Docstrings in Google style".to_owned()),
+            "{binds:?}"
+        );
+    }
+
+    #[test]
+    fn a_prompt_for_the_agent_handed_over_after_the_users_words_binds() {
+        let rules: String = (1..=40)
+            .map(|n| format!("- Rule {n}: no print(), use the Rich console\n"))
+            .collect();
+        let message = format!(
+            "¡Perfecto! Ya tienes auth funcionando. Aquí el prompt para Claude:\n\n# PROMPT FOR CLAUDE\n\n## Context\nYou are a senior software engineer building CLI tools.\n\n## Requirements\n\n{rules}"
+        );
+        assert!(message.len() >= 1500);
+        let binds = binds(&message);
+        assert!(binds.iter().any(|b| b.starts_with("Rule 40")), "{binds:?}");
+        // A report handed over after the user's words stays material.
+        let report = message
+            .replace("# PROMPT FOR CLAUDE", "# Incident report")
+            .replace(
+                "You are a senior software engineer building CLI tools.",
+                "The service went down at noon.",
+            );
+        assert!(
+            !self::binds(&report)
+                .iter()
+                .any(|b| b.starts_with("Rule 40")),
+            "{:?}",
+            self::binds(&report)
+        );
+    }
+
+    #[test]
+    fn what_the_user_writes_after_a_document_they_quoted_is_theirs() {
+        let sections: String = (1..=30)
+            .map(|n| {
+                format!(
+                    "## Section {n}\nThe orderbook keeps every bid encrypted until settlement.\n\n"
+                )
+            })
+            .collect();
+        let message = format!(
+            "use the sdk you have studied and build this stuff \"# Comprehensive research: private OTC\n\n{sections}---\" BUILD SOMETHING SIMILAR TO THIS THAT WORKS\nNO COMMENTS ON MY CODE"
+        );
+        let binds = binds(&message);
+        assert!(
+            binds.contains(&"NO COMMENTS ON MY CODE".to_owned()),
+            "{binds:?}"
+        );
+        assert!(!binds.iter().any(|b| b.contains("orderbook")), "{binds:?}");
+    }
+
+    #[test]
+    fn build_this_under_a_list_makes_the_list_binding() {
+        let message = "Visual flow builder with drag-and-drop — sequences are linear only\nLive chat inbox (real-time DM inbox inside the app)\nOpt-in widgets and ref links for bio\n\nBuild this.";
+        let listed = binds(message);
+        assert!(
+            listed.iter().any(|b| b.starts_with("Live chat inbox")),
+            "{listed:?}"
+        );
+        assert!(listed.contains(&"Build this.".to_owned()), "{listed:?}");
+        // Alone, it approves what the agent proposed: spent once done.
+        assert!(binds("Build this.").is_empty());
+        // What opens each paragraph of the list is asked for; the remarks
+        // after it in the paragraph only comment.
+        let tiers = "Custom Fields on Contacts — store email, phone and city per contact. ManyChat charges for this.\n\nBroadcast Scheduler — pick a date and time to send. Massive for content creators.\n\nYeah try building this";
+        let listed = binds(tiers);
+        assert!(
+            listed
+                .iter()
+                .any(|b| b.starts_with("Custom Fields on Contacts")),
+            "{listed:?}"
+        );
+        assert!(
+            listed.iter().any(|b| b.starts_with("Broadcast Scheduler")),
+            "{listed:?}"
+        );
+        assert!(
+            !listed.iter().any(|b| b.starts_with("ManyChat charges")),
+            "{listed:?}"
+        );
+        // After the user's own report, it asks for the fix.
+        let reported = binds("Bro, when I'm logging in with Google or creating a new account, an error is coming. Fix it now.");
+        assert!(reported.contains(&"Fix it now.".to_owned()), "{reported:?}");
+    }
+
+    #[test]
+    fn words_typed_where_a_pasted_log_starts_or_ends_are_the_users() {
+        // Typed after the last line of the log, on the same line.
+        let after = "mira el usuario entro al chat pero no estaba logueado:\nINFO:     Application startup complete.\nINFO:     130.211.236.75:19674 - \"GET /auth/me HTTP/1.1\" 403 Forbidden\nINFO:     130.211.236.75:16671 - \"POST /v1/chat/completions HTTP/1.1\" 403 Forbidden tienes que verificar eso, debes pedirle que se loguee";
+        let binds = binds(after);
+        assert!(
+            binds.iter().any(|b| b.contains("tienes que verificar eso")),
+            "{binds:?}"
+        );
+        assert!(!binds.iter().any(|b| b.contains("INFO")), "{binds:?}");
+        // Typed before the first thing of the log, on the same line.
+        let before = "when I open the settings page the list does not show the columns: chat$ fmind\nTraceback (most recent call last):\n  File \"tui.py\", line 370, in _run\nAttributeError: 'ModelSelectScreen' object has no attribute 'call_from_thread'";
+        let binds = self::binds(before);
+        assert!(
+            binds
+                .iter()
+                .any(|b| b.starts_with("when I open the settings page")),
+            "{binds:?}"
+        );
+        // A line of words amid the output is the output's own: a help
+        // screen's "Show this message and exit." asks nothing of the agent.
+        let help = "mira:\nUsage: fmind [OPTIONS] COMMAND [ARGS]...\n│ --install-completion          Install completion for the current shell.\n│ --help                        Show this message and exit.\n│ login       Log in to a FactoryMind server.\n\nwhy does register fail?";
+        assert!(self::binds(help).is_empty(), "{:?}", self::binds(help));
+    }
+
+    #[test]
+    fn lines_a_process_stamped_are_its_output() {
+        let message = "mira lo que dice el cliente:\n(APIServer pid=75986)  File\n(APIServer pid=75986)     raise OSError(\n(APIServer pid=75986) OSError: casperhansen/llama-3.1-8b-instruct-awq is not a\nlocal folder\n(APIServer pid=75986) If this is a private repository, make sure to pass a\ntoken having permission\nremote: Resolving deltas: 100% (15/15), completed with 13 local objects.\nTo https://github.com/Quiago/tripolar-chat.git\n\nlos errores deben salir en la terminal del server";
+        let binds = binds(message);
+        assert_eq!(binds, ["los errores deben salir en la terminal del server"]);
+    }
+}
