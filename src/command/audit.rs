@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::audit::{self, EventAudit};
-use crate::diagnostics::Diagnostic;
-use crate::import::{self, Runtime};
-use crate::policy::load::policy_for_use;
 use crate::report::fleet::{Fleet, Verdicts};
 use crate::report::{Progress, Report, Subject};
-use crate::source::Access;
+use ctxguard_core::diagnostics::Diagnostic;
+use ctxguard_core::policy::load::policy_for_use;
+use ctxguard_core::source::Access;
+use ctxguard_runtimes::audit::{self, EventAudit};
+use ctxguard_runtimes::import::{self, Runtime};
 
 /// One session's events and the problems of reading it; `None` for a file
 /// in a folder that is no session.
@@ -167,12 +167,12 @@ fn sessions(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>, Vec<Diagnostic>) 
 /// found in a folder that is no session is skipped quietly; one named is
 /// an error.
 fn audit_file(
-    policy: &crate::policy::Policy,
+    policy: &ctxguard_core::policy::Policy,
     path: &Path,
     request: &AuditRequest,
     named: bool,
 ) -> Audited {
-    let file = crate::source::read::read_session(path, &request.access)?;
+    let file = ctxguard_core::source::read::read_session(path, &request.access)?;
     let session = match import::import(&file, request.from) {
         Ok(session) => session,
         Err(_) if !named => return Ok(None),

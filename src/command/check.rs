@@ -5,14 +5,14 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::diagnostics::codes::input as codes;
-use crate::diagnostics::{Diagnostic, Overrides, UsageError};
-use crate::policy::lint::shared_names;
-use crate::policy::load::{policy_for_use, Loader};
 use crate::report::{Report, Subject};
-use crate::runtime::{self, ConfigRuntime};
-use crate::source::write::Backup;
-use crate::source::Access;
+use ctxguard_core::diagnostics::codes::input as codes;
+use ctxguard_core::diagnostics::{Diagnostic, Overrides, UsageError};
+use ctxguard_core::policy::lint::shared_names;
+use ctxguard_core::policy::load::{policy_for_use, Loader};
+use ctxguard_core::source::write::Backup;
+use ctxguard_core::source::Access;
+use ctxguard_runtimes::runtime::{self, ConfigRuntime};
 
 /// How `check` treats runtime configs.
 #[derive(Clone, Debug, Default)]
@@ -27,10 +27,11 @@ pub struct CheckOptions {
     /// With `fix`: write nothing, show the diffs.
     pub dry_run: bool,
     /// The runtimes installed here, whose versions decide some findings.
-    pub installed: crate::runtime::Installed,
-    /// Ask `claude --version` when a Claude Code config is checked and
-    /// `installed` names no version.
-    pub ask_claude: bool,
+    pub installed: ctxguard_runtimes::runtime::Installed,
+    /// The command asked for its `--version` (`claude`) when a Claude Code
+    /// config is checked and `installed` names no version; `None`: none is
+    /// asked.
+    pub ask_claude: Option<std::ffi::OsString>,
 }
 
 /// Checks every policy file named, searching directories for `*.policy`,
@@ -79,14 +80,16 @@ pub fn check_with(
         // Errors are fixed first; then this is worth a word.
         let errors = diagnostics
             .iter()
-            .any(|d| d.severity == crate::diagnostics::Severity::Error);
+            .any(|d| d.severity == ctxguard_core::diagnostics::Severity::Error);
         if let (None, Some((start, line)), false) = (&policy.window, first, errors) {
             let span = start..start + line.trim_end().len();
-            diagnostics.push(crate::diagnostics::codes::policy::no_budget().label(
-                &policy.file,
-                span,
-                "no `budget window` here or in what it extends",
-            ));
+            diagnostics.push(
+                ctxguard_core::diagnostics::codes::policy::no_budget().label(
+                    &policy.file,
+                    span,
+                    "no `budget window` here or in what it extends",
+                ),
+            );
         }
     }
     diagnostics.extend(problems);
@@ -99,8 +102,10 @@ pub fn check_with(
         };
         let mut options = options.clone();
         let claude = configs.iter().any(|(_, r)| *r == ConfigRuntime::ClaudeCode);
-        if claude && options.ask_claude && options.installed.claude_code.is_none() {
-            options.installed.claude_code = super::installed::claude_code(None)
+        if let (true, Some(program), None) =
+            (claude, &options.ask_claude, &options.installed.claude_code)
+        {
+            options.installed.claude_code = super::installed::claude_code(None, program)
                 .ok()
                 .and_then(|found| found.version().cloned());
         }
@@ -132,12 +137,12 @@ pub fn check_with(
 fn config(
     path: &Path,
     runtime: ConfigRuntime,
-    policy: &crate::policy::Policy,
+    policy: &ctxguard_core::policy::Policy,
     options: &CheckOptions,
     overrides: &Overrides,
     access: &Access,
 ) -> (Vec<Diagnostic>, Vec<String>) {
-    let file = match crate::source::read::read(path, access) {
+    let file = match ctxguard_core::source::read::read(path, access) {
         Ok(file) => file,
         Err(unread) => return (vec![Diagnostic::from(*unread)], Vec::new()),
     };
@@ -156,15 +161,17 @@ fn config(
         ));
     }
     let guarded = match runtime {
-        ConfigRuntime::ClaudeCode => Some(crate::hook::HookRuntime::ClaudeCode),
-        ConfigRuntime::CodexHooks => Some(crate::hook::HookRuntime::Codex),
-        ConfigRuntime::GeminiCli => Some(crate::hook::HookRuntime::GeminiCli),
+        ConfigRuntime::ClaudeCode => Some(ctxguard_runtimes::hook::HookRuntime::ClaudeCode),
+        ConfigRuntime::CodexHooks => Some(ctxguard_runtimes::hook::HookRuntime::Codex),
+        ConfigRuntime::GeminiCli => Some(ctxguard_runtimes::hook::HookRuntime::GeminiCli),
         _ => None,
     };
     if let (true, Some(guarded)) = (checked.missing_guard, guarded) {
-        if let Ok(merged) =
-            crate::hook::init::merge_text(guarded, &text, options.installed.claude_code.clone())
-        {
+        if let Ok(merged) = ctxguard_runtimes::hook::init::merge_text(
+            guarded,
+            &text,
+            options.installed.claude_code.clone(),
+        ) {
             text = merged;
             what.push("ctxguard's hooks merged in".to_owned());
         }
@@ -178,7 +185,7 @@ fn config(
     } else {
         // Written beside it and renamed over it, the original backed up:
         // never half a file, never the only copy lost.
-        match crate::source::write::write_file(path, text.as_bytes(), Backup::Keep) {
+        match ctxguard_core::source::write::write_file(path, text.as_bytes(), Backup::Keep) {
             Ok(written) => {
                 if let Some(backup) = written.backup {
                     what.push(format!("the original is in {}", backup.display()));
@@ -194,7 +201,7 @@ fn config(
         format!("fixed {name}: {}", what.join("; "))
     };
     // What remains is what the file now says.
-    let after = crate::source::SourceFile::new(name, text.as_str());
+    let after = ctxguard_core::source::SourceFile::new(name, text.as_str());
     let remaining =
         runtime::check_installed(&after, runtime, policy, &options.installed).diagnostics;
     (remaining, vec![said])

@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::command::check::policy_files;
-use crate::diagnostics::codes::input as codes;
-use crate::diagnostics::{Diagnostic, UsageError};
-use crate::policy::fmt::format_source;
 use crate::report::{Report, Subject};
-use crate::source::read as input;
-use crate::source::Access;
+use ctxguard_core::diagnostics::codes::input as codes;
+use ctxguard_core::diagnostics::{Diagnostic, UsageError};
+use ctxguard_core::policy::fmt::format_source;
+use ctxguard_core::source::read as input;
+use ctxguard_core::source::Access;
 
 /// Formats the policies named (a directory: every `*.policy` below it).
 pub fn fmt(paths: &[PathBuf], check: bool, access: &Access) -> Result<Report, UsageError> {
@@ -93,7 +93,11 @@ fn edit(path: &Path, text: &str) -> Result<(), Box<Diagnostic>> {
     if metadata.permissions().readonly() {
         return Err(Box::new(codes::read_only(&name)));
     }
-    crate::source::write::write_file(path, text.as_bytes(), crate::source::write::Backup::None)
-        .map(|_| ())
-        .map_err(|e| Box::new(codes::unreadable(&name, e.reason)))
+    ctxguard_core::source::write::write_file(
+        path,
+        text.as_bytes(),
+        ctxguard_core::source::write::Backup::None,
+    )
+    .map(|_| ())
+    .map_err(|e| Box::new(codes::unreadable(&name, e.reason)))
 }

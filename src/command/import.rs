@@ -3,13 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::buffer::document::InputFormat;
-use crate::diagnostics::codes::import as codes;
-use crate::diagnostics::{Diagnostic, UsageError};
-use crate::import::{self, Runtime};
-use crate::policy::load::policy_for_use;
 use crate::report::{ImportedEvent, ImportedSession, Report, Subject};
-use crate::source::Access;
+use ctxguard_core::buffer::document::InputFormat;
+use ctxguard_core::diagnostics::codes::import as codes;
+use ctxguard_core::diagnostics::{Diagnostic, UsageError};
+use ctxguard_core::policy::load::policy_for_use;
+use ctxguard_core::source::Access;
+use ctxguard_runtimes::import::{self, Runtime};
 
 /// What `ctxguard import` was asked to read and where to write.
 #[derive(Clone, Debug, Default)]
@@ -37,7 +37,7 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
         Ok(loaded) => loaded,
         Err(diagnostics) => return Ok(report(diagnostics, Vec::new())),
     };
-    let file = match crate::source::read::read_session(&request.session, &request.access) {
+    let file = match ctxguard_core::source::read::read_session(&request.session, &request.access) {
         Ok(file) => file,
         Err(unread) => return Ok(report(vec![Diagnostic::from(*unread)], Vec::new())),
     };
@@ -63,15 +63,15 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
         let protected: Vec<&str> = trace
             .regions
             .iter()
-            .filter(|r| r.kind != crate::buffer::trace::RegionKind::Narrative)
+            .filter(|r| r.kind != ctxguard_core::buffer::trace::RegionKind::Narrative)
             .map(|r| r.id.as_str())
             .collect();
         let carried = plan
             .regions
             .iter()
             .flat_map(|region| match &region.entry {
-                crate::buffer::plan::Entry::Keep { id } => vec![id.node.as_str()],
-                crate::buffer::plan::Entry::Summary { quotes, .. } => {
+                ctxguard_core::buffer::plan::Entry::Keep { id } => vec![id.node.as_str()],
+                ctxguard_core::buffer::plan::Entry::Summary { quotes, .. } => {
                     quotes.iter().map(|q| q.node.as_str()).collect()
                 }
                 _ => Vec::new(),
@@ -81,7 +81,7 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
         let pinned = trace
             .regions
             .iter()
-            .filter(|r| r.derived == Some(crate::buffer::trace::Derived::Pin))
+            .filter(|r| r.derived == Some(ctxguard_core::buffer::trace::Derived::Pin))
             .count();
         events.push(ImportedEvent {
             pinned,
@@ -139,10 +139,12 @@ fn claim(out: &Path) -> Result<(), UsageError> {
         return Ok(());
     }
     let manifest_path = out.join(MANIFEST);
-    let manifest: Manifest = crate::source::read::open_no_follow(&manifest_path)
+    let manifest: Manifest = ctxguard_core::source::read::open_no_follow(&manifest_path)
         .ok()
         .flatten()
-        .and_then(|(mut file, _)| crate::source::read::read_at_most(&mut file, 1 << 16).ok())
+        .and_then(|(mut file, _)| {
+            ctxguard_core::source::read::read_at_most(&mut file, 1 << 16).ok()
+        })
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .ok_or_else(|| refuse("is not empty and holds no earlier import".to_owned()))?;
     let ours = |path: &Path| {
@@ -193,15 +195,19 @@ fn write_manifest(out: &Path, session: &str, compactions: usize) -> Result<(), U
         compactions,
     })
     .map_err(|e| failed(&path, e.to_string()))?;
-    crate::source::write::write_file(&path, &bytes, crate::source::write::Backup::None)
-        .map(|_| ())
-        .map_err(|e| failed(&path, e.reason))
+    ctxguard_core::source::write::write_file(
+        &path,
+        &bytes,
+        ctxguard_core::source::write::Backup::None,
+    )
+    .map(|_| ())
+    .map_err(|e| failed(&path, e.reason))
 }
 
 fn write_event(
     dir: &Path,
-    trace: &crate::buffer::trace::Trace,
-    plan: &crate::buffer::plan::Plan,
+    trace: &ctxguard_core::buffer::trace::Trace,
+    plan: &ctxguard_core::buffer::plan::Plan,
 ) -> Result<(), UsageError> {
     let failed = |what: &Path, error: std::io::Error| {
         UsageError(format!("cannot write `{}`: {error}", what.display()))
@@ -211,9 +217,13 @@ fn write_event(
         let path = dir.join(name);
         let mut bytes = Vec::new();
         body(&mut bytes).map_err(|e| failed(&path, e))?;
-        crate::source::write::write_file(&path, &bytes, crate::source::write::Backup::None)
-            .map(|_| ())
-            .map_err(|e| UsageError(e.reason))
+        ctxguard_core::source::write::write_file(
+            &path,
+            &bytes,
+            ctxguard_core::source::write::Backup::None,
+        )
+        .map(|_| ())
+        .map_err(|e| UsageError(e.reason))
     };
     write("trace.json", &|out| trace.write_json(out))?;
     write("plan.json", &|out| plan.write(InputFormat::Json, out))

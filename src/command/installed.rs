@@ -5,7 +5,7 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::facts::Version;
+use ctxguard_core::facts::Version;
 
 /// How long `claude --version` may take.
 const LIMIT: Duration = Duration::from_secs(10);
@@ -32,16 +32,15 @@ impl Found {
 }
 
 /// The Claude Code version: `named` (`--claude-version`) when given, else
-/// what `claude --version` prints (the command `CTXGUARD_CLAUDE` names, or
-/// `claude` on the `PATH`).
-pub fn claude_code(named: Option<&str>) -> Result<Found, String> {
+/// what `program --version` prints (the command line passes the command
+/// `CTXGUARD_CLAUDE` names, or `claude`, found on the `PATH`).
+pub fn claude_code(named: Option<&str>, program: &std::ffi::OsStr) -> Result<Found, String> {
     if let Some(named) = named {
         return Version::parse(named)
             .map(Found::Named)
             .ok_or_else(|| format!("`--claude-version {named}` is not a version such as 2.1.105"));
     }
-    let program = std::env::var_os("CTXGUARD_CLAUDE").unwrap_or_else(|| "claude".into());
-    let Ok(mut child) = Command::new(&program)
+    let Ok(mut child) = Command::new(program)
         .arg("--version")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -5,11 +5,13 @@
 
 use std::path::PathBuf;
 
-use crate::buffer::trace::{Derived, RegionKind};
-use crate::diagnostics::{Diagnostic, UsageError};
-use crate::hook::ledger::{self, Change, Commitment, Entry, Ledger, LedgerView, Source};
-use crate::policy::load::policy_for_use;
-use crate::source::Access;
+use ctxguard_core::buffer::trace::{Derived, RegionKind};
+use ctxguard_core::diagnostics::{Diagnostic, UsageError};
+use ctxguard_core::policy::load::policy_for_use;
+use ctxguard_core::source::Access;
+use ctxguard_runtimes::hook::ledger::{
+    self, Change, Commitment, Entry, Ledger, LedgerView, Source,
+};
 
 /// What to do with the ledger.
 #[derive(Clone, Debug)]
@@ -90,7 +92,7 @@ pub fn ledger_command(
                 .iter()
                 .map(|c| c.commitment.id.as_str())
                 .collect::<Vec<_>>();
-            let echo = crate::diagnostics::codes::echo(name);
+            let echo = ctxguard_core::diagnostics::codes::echo(name);
             UsageError(match names.len() {
                 0 => format!(
                     "no commitment `{echo}` in `{}`: `ctxguard ledger list --session {}` shows their ids",
@@ -139,7 +141,7 @@ pub fn ledger_command(
                 RegionKind::Commitment(kind.clone())
             } else {
                 let names = policy.kinds.iter().map(|k| k.name.as_str());
-                let hint = match crate::diagnostics::suggest::did_you_mean(kind, names) {
+                let hint = match ctxguard_core::diagnostics::suggest::did_you_mean(kind, names) {
                     Some(name) => format!("did you mean `{name}`?"),
                     None => format!(
                         "its kinds are {}",
@@ -153,7 +155,7 @@ pub fn ledger_command(
                 };
                 return Err(UsageError(format!(
                     "the policy declares no kind `{}`: {hint}",
-                    crate::diagnostics::codes::echo(kind)
+                    ctxguard_core::diagnostics::codes::echo(kind)
                 )));
             };
             if text.trim().is_empty() {
@@ -236,7 +238,7 @@ fn find(request: &LedgerRequest) -> Result<Ledger, UsageError> {
             if !writes && !ledger.path.exists() {
                 return Err(UsageError(format!(
                     "no ledger for session `{}` in `{}`{}",
-                    crate::diagnostics::codes::echo(session),
+                    ctxguard_core::diagnostics::codes::echo(session),
                     dir.display(),
                     known(dir)
                 )));

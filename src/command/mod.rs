@@ -20,7 +20,7 @@ pub(crate) mod verify;
 fn unreadable_below(
     directory: &std::path::Path,
     error: &ignore::Error,
-) -> crate::diagnostics::Diagnostic {
+) -> ctxguard_core::diagnostics::Diagnostic {
     let mut at = error;
     let mut path = None;
     loop {
@@ -45,11 +45,11 @@ fn unreadable_below(
         }
         other => other.to_string(),
     };
-    crate::diagnostics::codes::input::unreadable(
+    ctxguard_core::diagnostics::codes::input::unreadable(
         &name,
         format!(
             "`{}` cannot be read ({why}): nothing below it was read",
-            crate::diagnostics::codes::echo(&name)
+            ctxguard_core::diagnostics::codes::echo(&name)
         ),
     )
 }

@@ -2,12 +2,12 @@
 
 use std::path::PathBuf;
 
-use crate::buffer::document::{self, InputFormat};
-use crate::buffer::trace::Trace;
-use crate::compact::{compact, CompactOptions, Outcome};
-use crate::policy::load::policy_for_use;
 use crate::report::{Planned, Report, Subject};
-use crate::source::Access;
+use ctxguard_core::buffer::document::{self, InputFormat};
+use ctxguard_core::buffer::trace::Trace;
+use ctxguard_core::compact::{compact, CompactOptions, Outcome};
+use ctxguard_core::policy::load::policy_for_use;
+use ctxguard_core::source::Access;
 
 #[derive(Clone, Debug, Default)]
 /// What `ctxguard plan` was asked to read and write.

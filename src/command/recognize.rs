@@ -4,8 +4,8 @@
 //! file is recognized for what it is, and the diagnostic says so, with the
 //! command that would work.
 
-use crate::diagnostics::{Code, Diagnostic};
-use crate::source::SourceFile;
+use ctxguard_core::diagnostics::{Code, Diagnostic};
+use ctxguard_core::source::SourceFile;
 
 /// What an input was given as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +34,7 @@ enum Found {
     Policy,
     Trace,
     Plan,
-    Session(crate::import::Runtime),
+    Session(ctxguard_runtimes::import::Runtime),
     /// YAML in a file whose name says JSON.
     Yaml,
 }
@@ -51,7 +51,7 @@ pub(crate) fn explain(role: Role, diagnostic: Diagnostic) -> Diagnostic {
     else {
         return diagnostic;
     };
-    let name = crate::diagnostics::codes::echo(file.name()).into_owned();
+    let name = ctxguard_core::diagnostics::codes::echo(file.name()).into_owned();
     let Some(found) = what(&file) else {
         return diagnostic;
     };
@@ -71,11 +71,11 @@ pub(crate) fn explain(role: Role, diagnostic: Diagnostic) -> Diagnostic {
         }
         (_, Found::Session(runtime)) => {
             let runtime = match runtime {
-                crate::import::Runtime::ClaudeCode => "Claude Code",
-                crate::import::Runtime::Codex => "Codex",
-                crate::import::Runtime::Pi => "pi",
-                crate::import::Runtime::OpenHands => "OpenHands",
-                crate::import::Runtime::SweAgent => "SWE-agent",
+                ctxguard_runtimes::import::Runtime::ClaudeCode => "Claude Code",
+                ctxguard_runtimes::import::Runtime::Codex => "Codex",
+                ctxguard_runtimes::import::Runtime::Pi => "pi",
+                ctxguard_runtimes::import::Runtime::OpenHands => "OpenHands",
+                ctxguard_runtimes::import::Runtime::SweAgent => "SWE-agent",
             };
             diagnostic.message =
                 format!("`{name}` is a {runtime} session log, not a {}", noun(role));
@@ -105,7 +105,7 @@ fn noun(role: Role) -> &'static str {
 /// What `file` is, if ctxguard can tell.
 fn what(file: &SourceFile) -> Option<Found> {
     let text = file.text();
-    if let Some(runtime) = crate::import::detect(text) {
+    if let Some(runtime) = ctxguard_runtimes::import::detect(text) {
         return Some(Found::Session(runtime));
     }
     let statement = text
@@ -130,7 +130,7 @@ fn what(file: &SourceFile) -> Option<Found> {
     // A document with `version` and `regions`: a plan when its regions
     // keep, cover or come from trace regions.
     let value: Option<serde_json::Value> = serde_json::from_str(text).ok().or_else(|| {
-        let yaml = crate::buffer::yaml_value(text)?;
+        let yaml = ctxguard_core::buffer::yaml_value(text)?;
         Some(yaml)
     });
     let json_name = file.name().ends_with(".json");

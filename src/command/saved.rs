@@ -3,13 +3,15 @@
 
 use std::path::Path;
 
-use crate::diagnostics::UsageError;
 use crate::report::{JsonReport, Report, Subject};
+use ctxguard_core::diagnostics::UsageError;
 
 /// A report saved with `--format json`, read back to be rendered again.
 pub fn saved_report(path: &Path) -> Result<Report, UsageError> {
-    let source = crate::source::read::read(path, &crate::source::Access::default())
-        .map_err(|unread| UsageError(crate::diagnostics::Diagnostic::from(*unread).message))?;
+    let source = ctxguard_core::source::read::read(path, &ctxguard_core::source::Access::default())
+        .map_err(|unread| {
+            UsageError(ctxguard_core::diagnostics::Diagnostic::from(*unread).message)
+        })?;
     let saved: JsonReport = serde_json::from_str(source.text()).map_err(|error| {
         UsageError(format!(
             "`{}` is not a report saved with `--format json`: {error}",

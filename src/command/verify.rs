@@ -4,19 +4,19 @@
 use std::path::PathBuf;
 
 use super::recognize::{self, Role};
-use crate::buffer::document::{self, Input, InputFormat};
-use crate::buffer::plan::Plan;
-use crate::buffer::stream::Streaming;
-use crate::buffer::tokens::Counter;
-use crate::buffer::trace::Trace;
-use crate::diagnostics::codes::input as codes;
-use crate::diagnostics::Diagnostic;
-use crate::policy::load::policy_for_use;
-use crate::policy::Policy;
 use crate::report::{Report, Subject};
-use crate::source::Access;
-use crate::verify::index::TraceIndex;
-use crate::verify::{dispose, verify_index, written_tokens, Options};
+use ctxguard_core::buffer::document::{self, Input, InputFormat};
+use ctxguard_core::buffer::plan::Plan;
+use ctxguard_core::buffer::stream::Streaming;
+use ctxguard_core::buffer::tokens::Counter;
+use ctxguard_core::buffer::trace::Trace;
+use ctxguard_core::diagnostics::codes::input as codes;
+use ctxguard_core::diagnostics::Diagnostic;
+use ctxguard_core::policy::load::policy_for_use;
+use ctxguard_core::policy::Policy;
+use ctxguard_core::source::Access;
+use ctxguard_core::verify::index::TraceIndex;
+use ctxguard_core::verify::{dispose, verify_index, written_tokens, Options};
 
 #[derive(Clone, Debug, Default)]
 /// What `ctxguard verify` was asked to read.

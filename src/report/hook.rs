@@ -17,9 +17,11 @@ use std::io::Write;
 use serde_json::json;
 
 use super::HumanStyle;
-use crate::audit::Outcome as Kept;
-use crate::diagnostics::Diagnostic;
-use crate::hook::{one_line, Gate, HookEvent, HookReport, HookRuntime, Outcome, BLOCKING_SINCE};
+use ctxguard_core::diagnostics::Diagnostic;
+use ctxguard_runtimes::audit::Outcome as Kept;
+use ctxguard_runtimes::hook::{
+    one_line, Gate, HookEvent, HookReport, HookRuntime, Outcome, BLOCKING_SINCE,
+};
 
 /// A hook's output: standard output, standard error, exit code.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -50,7 +52,7 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
             let mut output = serde_json::Map::new();
             let pins: Vec<String> = recorded
                 .iter()
-                .filter(|c| c.derived == crate::buffer::trace::Derived::Pin)
+                .filter(|c| c.derived == ctxguard_core::buffer::trace::Derived::Pin)
                 .map(|c| match &c.key {
                     Some(key) => format!("- {} [{key}]: {}", c.kind, c.text),
                     None => format!("- {}: {}", c.kind, c.text),
@@ -70,7 +72,7 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                 let kinds: Vec<String> = unknown
                     .iter()
                     .map(|pin| {
-                        let kind = crate::diagnostics::codes::echo(&pin.kind);
+                        let kind = ctxguard_core::diagnostics::codes::echo(&pin.kind);
                         match &pin.suggestion {
                             Some(s) => format!("`pin {kind}` (did you mean `{s}`?)"),
                             None => format!("`pin {kind}`"),
@@ -85,7 +87,7 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
             if *material > 0 {
                 said.push(format!(
                     "this prompt holds {material} statements, more than {} in one message: taken as material handed over, not as commitments; pin what must hold (`pin constraint: TEXT`)",
-                    crate::audit::MATERIAL
+                    ctxguard_runtimes::audit::MATERIAL
                 ));
             }
             let mut message: Vec<String> = told.iter().cloned().collect();
@@ -136,11 +138,11 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
             let count = |outcome| judged.iter().filter(|j| j.outcome == outcome).count();
             let (lost, altered) = (count(Kept::Lost), count(Kept::Altered));
             if lost + altered + invented.len() > 0 {
-                let said = crate::hook::check_told(
+                let said = ctxguard_runtimes::hook::check_told(
                     judged,
                     invented,
                     &session,
-                    crate::hook::Then::Reinjected,
+                    ctxguard_runtimes::hook::Then::Reinjected,
                 );
                 tell(&mut reply, report.runtime, said);
             }
@@ -299,16 +301,16 @@ pub fn emit_hook(report: &HookReport) -> i32 {
 /// Writes what `ctxguard ledger` shows and returns the exit code: 0, or 1
 /// when an append was refused. `json`: the list as JSON.
 pub fn emit_ledger(
-    view: &crate::hook::ledger::LedgerView,
+    view: &ctxguard_runtimes::hook::ledger::LedgerView,
     problems: &[Diagnostic],
     json: bool,
 ) -> i32 {
-    use crate::hook::ledger::LedgerView;
+    use ctxguard_runtimes::hook::ledger::LedgerView;
     let mut out = String::new();
     let mut status = 0;
     match view {
         LedgerView::List { ledger, state, all } => {
-            let shown: Vec<&crate::hook::Active> = state
+            let shown: Vec<&ctxguard_runtimes::hook::Active> = state
                 .commitments
                 .iter()
                 .filter(|a| *all || a.is_active())
@@ -319,7 +321,7 @@ pub fn emit_ledger(
                     .map(|a| {
                         let mut value = serde_json::to_value(&a.commitment).unwrap_or_default();
                         value["status"] = json!(match (a.status, a.unpinned) {
-                            (crate::buffer::trace::Status::Active, _) => "active",
+                            (ctxguard_core::buffer::trace::Status::Active, _) => "active",
                             (_, true) => "unpinned",
                             _ => "discharged",
                         });
@@ -359,7 +361,7 @@ pub fn emit_ledger(
                     let c = &a.commitment;
                     // A ledger is a file anyone can write: what it holds
                     // reaches the terminal inert.
-                    let inert = crate::diagnostics::codes::echo;
+                    let inert = ctxguard_core::diagnostics::codes::echo;
                     let kind = match &c.key {
                         Some(key) => format!("{} [{}]", inert(&c.kind), inert(key)),
                         None => inert(&c.kind).into_owned(),
@@ -372,7 +374,7 @@ pub fn emit_ledger(
                         _ => String::from("an unknown source"),
                     };
                     let status = match (a.status, a.unpinned) {
-                        (crate::buffer::trace::Status::Active, _) => "",
+                        (ctxguard_core::buffer::trace::Status::Active, _) => "",
                         (_, true) => " (unpinned)",
                         _ => " (discharged)",
                     };
@@ -391,7 +393,7 @@ pub fn emit_ledger(
             history,
         } => {
             let c = &active.commitment;
-            let inert = crate::diagnostics::codes::echo;
+            let inert = ctxguard_core::diagnostics::codes::echo;
             out.push_str(&format!(
                 "{} in session {}: {}{}, {}\n{}\n\n",
                 inert(&c.id),
@@ -407,11 +409,11 @@ pub fn emit_ledger(
             out.push_str("\n\nhistory:\n");
             for (line, record) in history {
                 let what = match &record.entry {
-                    crate::hook::Entry::Pinned(_) => "pinned",
-                    crate::hook::Entry::Derived(_) => "derived",
-                    crate::hook::Entry::Confirmed(_) => "confirmed",
-                    crate::hook::Entry::Discharged(_) => "discharged",
-                    crate::hook::Entry::Unpinned(_) => "unpinned",
+                    ctxguard_runtimes::hook::Entry::Pinned(_) => "pinned",
+                    ctxguard_runtimes::hook::Entry::Derived(_) => "derived",
+                    ctxguard_runtimes::hook::Entry::Confirmed(_) => "confirmed",
+                    ctxguard_runtimes::hook::Entry::Discharged(_) => "discharged",
+                    ctxguard_runtimes::hook::Entry::Unpinned(_) => "unpinned",
                     _ => "",
                 };
                 out.push_str(&format!("  {}  {what}  (ledger line {line})\n", record.at));
@@ -433,8 +435,8 @@ pub fn emit_ledger(
     status
 }
 
-fn derived_name(derived: crate::buffer::trace::Derived) -> &'static str {
-    use crate::buffer::trace::Derived;
+fn derived_name(derived: ctxguard_core::buffer::trace::Derived) -> &'static str {
+    use ctxguard_core::buffer::trace::Derived;
     match derived {
         Derived::Pin => "pinned",
         Derived::Answer => "confirmed",
@@ -444,8 +446,8 @@ fn derived_name(derived: crate::buffer::trace::Derived) -> &'static str {
 }
 
 /// What the hooks do on the Claude Code they were written for.
-fn written_for(installed: &crate::hook::init::Installed) -> String {
-    use crate::facts::claude_code::{
+fn written_for(installed: &ctxguard_runtimes::hook::init::Installed) -> String {
+    use ctxguard_core::facts::claude_code::{
         can_refuse, has_post_compact, BLOCKING_SINCE, POST_COMPACT_SINCE,
     };
     let events = installed.events.join(", ");
@@ -484,7 +486,9 @@ fn written_for(installed: &crate::hook::init::Installed) -> String {
 
 /// Writes what `ctxguard init` did (with `--dry-run`, the diff) and
 /// returns the exit code.
-pub fn emit_init(result: &Result<crate::hook::init::Installed, Vec<Diagnostic>>) -> i32 {
+pub fn emit_init(
+    result: &Result<ctxguard_runtimes::hook::init::Installed, Vec<Diagnostic>>,
+) -> i32 {
     let installed = match result {
         Ok(installed) => installed,
         Err(diagnostics) => {

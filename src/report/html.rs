@@ -5,7 +5,7 @@
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::audit::{EventAudit, Outcome};
+use ctxguard_runtimes::audit::{EventAudit, Outcome};
 
 const STYLE: &str = r#"
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem; color: #1b1b1b; background: #fafafa; }
@@ -170,8 +170,8 @@ fn section(event: &EventAudit) -> Markup {
     }
 }
 
-fn derived(derived: crate::buffer::trace::Derived) -> &'static str {
-    use crate::buffer::trace::Derived;
+fn derived(derived: ctxguard_core::buffer::trace::Derived) -> &'static str {
+    use ctxguard_core::buffer::trace::Derived;
     match derived {
         Derived::Pin => "pinned",
         Derived::Answer => "answered",

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 
 use super::{Report, Subject};
-use crate::diagnostics::{Diagnostic, Label, Severity, Tally};
-use crate::source::{Snippets, SourceFile};
-use crate::verify::Folded;
+use ctxguard_core::diagnostics::{Diagnostic, Label, Severity, Tally};
+use ctxguard_core::source::{Snippets, SourceFile};
+use ctxguard_core::verify::Folded;
 
 /// Narrowest a label is cut to, in columns.
 const MIN_LABEL: usize = 8;
@@ -139,7 +139,7 @@ fn imported(session: &super::ImportedSession, width: usize, out: &mut dyn Write)
     } else {
         "as asked"
     };
-    let file = crate::source::escaped(&session.file, 200, "…", |_| false);
+    let file = ctxguard_core::source::escaped(&session.file, 200, "…", |_| false);
     if session.events.is_empty() {
         let line = format!(
             "{} ({how}): no compaction; nothing written",
@@ -199,15 +199,15 @@ fn imported(session: &super::ImportedSession, width: usize, out: &mut dyn Write)
 /// what the user typed that does not bind. With more than one session, a
 /// table at the end.
 fn audited(
-    events: &[crate::audit::EventAudit],
+    events: &[ctxguard_runtimes::audit::EventAudit],
     sessions: usize,
     set_apart: bool,
     width: usize,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    use crate::audit::Outcome;
+    use ctxguard_runtimes::audit::Outcome;
     for event in events {
-        let file = crate::source::escaped(&event.source_file, 200, "…", |_| false);
+        let file = ctxguard_core::source::escaped(&event.source_file, 200, "…", |_| false);
         let trigger = event
             .compaction
             .trigger
@@ -239,7 +239,7 @@ fn audited(
         }
         writeln!(out, "{}", hanging("  ", &line, 4, width))?;
         // Lost or altered already at the compaction before: named once.
-        let still: Vec<&crate::audit::Commitment> = event
+        let still: Vec<&ctxguard_runtimes::audit::Commitment> = event
             .commitments
             .iter()
             .filter(|c| {
@@ -255,7 +255,7 @@ fn audited(
             let line = commitment
                 .source_line
                 .map_or(String::new(), |l| format!("line {l}"));
-            let text = crate::diagnostics::codes::echo(&commitment.text);
+            let text = ctxguard_core::diagnostics::codes::echo(&commitment.text);
             let lead = format!("  {:<11} {line:<10} ", commitment.outcome.name());
             let said = format!("{}: \"{text}\"", commitment.kind);
             writeln!(out, "{}", hanging(&lead, &said, EVIDENCE, width))?;
@@ -269,7 +269,7 @@ fn audited(
                 writeln!(out, "{}", wrapped(&lead, &history.join(", "), width))?;
             }
             if let Some(evidence) = &commitment.evidence {
-                let sentence = crate::diagnostics::codes::echo(&evidence.sentence);
+                let sentence = ctxguard_core::diagnostics::codes::echo(&evidence.sentence);
                 let label = if commitment.outcome == Outcome::Lost {
                     "nearest"
                 } else {
@@ -308,7 +308,7 @@ fn audited(
             writeln!(out, "{}", wrapped("  still: ", &note, width))?;
         }
         for invented in &event.invented {
-            let text = crate::diagnostics::codes::echo(&invented.text);
+            let text = ctxguard_core::diagnostics::codes::echo(&invented.text);
             let lead = format!("  invented    line {:<5} ", invented.line);
             let said = format!(
                 "the summary says \"{text}\"; nothing the user said before it says so (support {:.2})",
@@ -321,7 +321,7 @@ fn audited(
                 let line = unit
                     .source_line
                     .map_or(String::new(), |l| format!("line {l}"));
-                let text = crate::diagnostics::codes::echo(&unit.text);
+                let text = ctxguard_core::diagnostics::codes::echo(&unit.text);
                 let lead = format!("  {:<11} {line:<10} ", unit.why.name());
                 writeln!(
                     out,
@@ -349,7 +349,7 @@ fn audited(
         writeln!(out, "{:<12} {invented:>8}", "invented")?;
         let unauditable = events
             .iter()
-            .filter(|e| e.verdict == crate::audit::Verdict::Unauditable)
+            .filter(|e| e.verdict == ctxguard_runtimes::audit::Verdict::Unauditable)
             .count();
         if unauditable > 0 {
             writeln!(
@@ -369,7 +369,7 @@ fn audited(
 }
 
 /// "3 units set apart (2 questions, 1 acknowledgement)".
-fn set_apart_counts(units: &[crate::audit::SetApart]) -> String {
+fn set_apart_counts(units: &[ctxguard_runtimes::audit::SetApart]) -> String {
     let mut counts: Vec<(&'static str, usize)> = Vec::new();
     for unit in units {
         match counts.iter_mut().find(|(name, _)| *name == unit.why.name()) {
@@ -553,7 +553,7 @@ fn labeled<'a>(
         let cut = file
             .chars(start..end)
             .find(|&(_, c)| {
-                width += crate::source::column_width(c).max(1);
+                width += ctxguard_core::source::column_width(c).max(1);
                 width > most
             })
             .map_or(end, |(at, _)| at);

@@ -7,8 +7,8 @@ use std::io::{self, Write};
 use serde::{Deserialize, Serialize};
 
 use super::{Report, Subject};
-use crate::diagnostics::{Diagnostic, Label};
-use crate::verify::{Stats, Verdict};
+use ctxguard_core::diagnostics::{Diagnostic, Label};
+use ctxguard_core::verify::{Stats, Verdict};
 
 /// One diagnostic in the JSON report.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -134,7 +134,7 @@ pub struct JsonReport {
     pub sessions: Option<Vec<super::ImportedSession>>,
     /// `audit`: every compaction audited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub events: Option<Vec<crate::audit::EventAudit>>,
+    pub events: Option<Vec<ctxguard_runtimes::audit::EventAudit>>,
 }
 
 impl JsonReport {

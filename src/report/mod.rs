@@ -19,10 +19,10 @@ mod stream_tests;
 use serde::{Deserialize, Serialize};
 use std::io::{self, IsTerminal, Write};
 
-use crate::buffer::document::InputFormat;
-use crate::buffer::plan::Plan;
-use crate::diagnostics::{Code, Diagnostic, UsageError};
-use crate::verify::{Folded, Stats, Verdict};
+use ctxguard_core::buffer::document::InputFormat;
+use ctxguard_core::buffer::plan::Plan;
+use ctxguard_core::diagnostics::{Code, Diagnostic, UsageError};
+use ctxguard_core::verify::{Folded, Stats, Verdict};
 
 pub(crate) use human::render_diagnostic;
 pub use human::HumanStyle;
@@ -37,7 +37,7 @@ const MAX_SHOWN: usize = 4000;
 /// bidirectional control escaped, so no input reaches the terminal as a
 /// command.
 pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    crate::source::escaped(text, MAX_SHOWN, " …", |c| c == '\n' || c == '\t')
+    ctxguard_core::source::escaped(text, MAX_SHOWN, " …", |c| c == '\n' || c == '\t')
 }
 
 /// An output format for findings.
@@ -96,7 +96,7 @@ pub enum Subject {
     /// `ctxguard audit`: every compaction of every session audited.
     Audit {
         /// Every event, by session file and event number.
-        events: Vec<crate::audit::EventAudit>,
+        events: Vec<ctxguard_runtimes::audit::EventAudit>,
         /// Sessions read.
         sessions: usize,
         /// The events were written as they came (`--format jsonl`): the
@@ -132,7 +132,7 @@ pub struct ImportedSession {
 pub struct ImportedEvent {
     /// Which compaction (N, from 1: the folder `OUT/N/`), where, and its tokens.
     #[serde(flatten)]
-    pub compaction: crate::import::Compaction,
+    pub compaction: ctxguard_runtimes::import::Compaction,
     /// Regions of the trace (the buffer before).
     pub regions_in: usize,
     /// Regions of the plan (the buffer after).
@@ -242,17 +242,16 @@ pub struct Terminal {
 }
 
 impl Terminal {
-    /// Colour and the terminal's width where a stream is a terminal (no
-    /// colour with `NO_COLOR`), plain 80-column text elsewhere.
-    pub fn detect() -> Terminal {
-        // `COLUMNS` first, as clap reads it for `--help`.
+    /// Colour (unless `color` is false: `NO_COLOR` is set) and the
+    /// terminal's width where a stream is a terminal, plain 80-column text
+    /// elsewhere. `columns` (`COLUMNS`, as clap reads it for `--help`) comes
+    /// before the width the terminal reports.
+    pub fn detect(color: bool, columns: Option<usize>) -> Terminal {
         let style = |terminal: bool, size: Option<(terminal_size::Width, _)>| {
             if terminal {
                 HumanStyle {
-                    color: std::env::var_os("NO_COLOR").is_none(),
-                    width: std::env::var("COLUMNS")
-                        .ok()
-                        .and_then(|columns| columns.parse().ok())
+                    color,
+                    width: columns
                         .or(size.map(|(width, _)| usize::from(width.0)))
                         .unwrap_or(80)
                         .max(40),
@@ -426,7 +425,7 @@ pub fn render_saved(report: &JsonReport, format: Format, out: &mut dyn Write) ->
 
 /// Writes one audited compaction as a line of JSON to standard output, at
 /// once: `audit --format jsonl` streams a folder's events as they come.
-pub fn write_audit_line(event: &crate::audit::EventAudit) -> io::Result<()> {
+pub fn write_audit_line(event: &ctxguard_runtimes::audit::EventAudit) -> io::Result<()> {
     let line = serde_json::to_string(event).map_err(io::Error::other)?;
     let mut out = io::stdout().lock();
     writeln!(out, "{line}")?;
@@ -452,7 +451,7 @@ fn ours_or_absent(
     ours: impl Fn(&str) -> bool,
     what: &str,
 ) -> io::Result<()> {
-    if let Some((mut file, _)) = crate::source::read::open_no_follow(path)? {
+    if let Some((mut file, _)) = ctxguard_core::source::read::open_no_follow(path)? {
         let mut head = Vec::new();
         io::Read::read_to_end(&mut io::Read::take(&mut file, 512), &mut head)?;
         if !ours(&String::from_utf8_lossy(&head)) {
@@ -467,16 +466,23 @@ fn ours_or_absent(
 /// Writes a report ctxguard makes (a page, a summary) through the one
 /// write function, no backup kept.
 fn write_report(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
-    crate::source::write::write_file(path, bytes, crate::source::write::Backup::None)
-        .map(|_| ())
-        .map_err(|e| io::Error::other(e.reason))
+    ctxguard_core::source::write::write_file(
+        path,
+        bytes,
+        ctxguard_core::source::write::Backup::None,
+    )
+    .map(|_| ())
+    .map_err(|e| io::Error::other(e.reason))
 }
 
 /// Writes the audit's HTML page to `path`: a new file, or one an earlier
 /// audit wrote. Any other file (a session, a policy, anything the user
 /// keeps there) is refused unwritten: ctxguard never overwrites a file it
 /// did not write.
-pub fn write_html(path: &std::path::Path, events: &[crate::audit::EventAudit]) -> io::Result<()> {
+pub fn write_html(
+    path: &std::path::Path,
+    events: &[ctxguard_runtimes::audit::EventAudit],
+) -> io::Result<()> {
     html_target(path)?;
     write_report(path, html::page(events).as_bytes())
 }

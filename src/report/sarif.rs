@@ -7,8 +7,8 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde_json::{json, Value};
 
 use super::json::{JsonDiagnostic, JsonLabel, JsonReport};
-use crate::diagnostics::explain;
-use crate::diagnostics::Code;
+use ctxguard_core::diagnostics::explain;
+use ctxguard_core::diagnostics::Code;
 
 /// What stays as it is in a URI path: unreserved characters and `/`.
 const PATH: &AsciiSet = &NON_ALPHANUMERIC

@@ -30,9 +30,9 @@ impl Schema {
 fn schema(which: Schema) -> String {
     let generator = SchemaSettings::draft2020_12().into_generator();
     let schema = match which {
-        Schema::Trace => generator.into_root_schema_for::<crate::buffer::trace::Trace>(),
-        Schema::Plan => generator.into_root_schema_for::<crate::buffer::plan::Plan>(),
-        Schema::Audit => generator.into_root_schema_for::<crate::audit::EventAudit>(),
+        Schema::Trace => generator.into_root_schema_for::<ctxguard_core::buffer::trace::Trace>(),
+        Schema::Plan => generator.into_root_schema_for::<ctxguard_core::buffer::plan::Plan>(),
+        Schema::Audit => generator.into_root_schema_for::<ctxguard_runtimes::audit::EventAudit>(),
         Schema::Fleet => generator.into_root_schema_for::<super::fleet::FleetSummary>(),
     };
     let mut schema = schema.to_value();

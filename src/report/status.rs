@@ -1,7 +1,7 @@
 //! Exit statuses, and the one function that decides them.
 
-use crate::diagnostics::{Code, Family, Severity};
-use crate::verify::Verdict;
+use ctxguard_core::diagnostics::{Code, Family, Severity};
+use ctxguard_core::verify::Verdict;
 
 /// How a command ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

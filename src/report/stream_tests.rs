@@ -8,15 +8,15 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 
-use crate::buffer::document::{Input, InputFormat};
-use crate::buffer::plan::Plan;
-use crate::buffer::stream::Streaming;
-use crate::buffer::trace::Trace;
-use crate::policy::Policy;
 use crate::report::{Format, HumanStyle, Report, Subject};
-use crate::source::Access;
-use crate::verify::index::TraceIndex;
-use crate::verify::{verify, verify_index, written_tokens, Options, Verification};
+use ctxguard_core::buffer::document::{Input, InputFormat};
+use ctxguard_core::buffer::plan::Plan;
+use ctxguard_core::buffer::stream::Streaming;
+use ctxguard_core::buffer::trace::Trace;
+use ctxguard_core::policy::Policy;
+use ctxguard_core::source::Access;
+use ctxguard_core::verify::index::TraceIndex;
+use ctxguard_core::verify::{verify, verify_index, written_tokens, Options, Verification};
 
 /// A report as the command line writes it.
 fn rendered(verification: Verification, format: Format) -> String {
@@ -395,7 +395,7 @@ fn a_trace_changed_since_it_was_read_is_not_trusted() {
     assert!(verification.diagnostics[0]
         .message
         .contains("changed while it was verified"));
-    assert_eq!(verification.verdict, crate::verify::Verdict::Reject);
+    assert_eq!(verification.verdict, ctxguard_core::verify::Verdict::Reject);
 }
 
 /// Only what the index keeps is in memory once a trace is read: every

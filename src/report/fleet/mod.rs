@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::{EventAudit, Outcome, Verdict};
+use ctxguard_runtimes::audit::{EventAudit, Outcome, Verdict};
 
 pub(crate) use page::is_page;
 pub use page::page;
@@ -517,8 +517,8 @@ impl Fleet {
 /// SessionStart re-injects the active commitments in priority order while
 /// they fit under the runtime's output cap.
 fn given_back(event: &EventAudit) -> Vec<bool> {
-    use crate::buffer::trace::{RegionKind, Status};
-    use crate::hook::{Active, Commitment};
+    use ctxguard_core::buffer::trace::{RegionKind, Status};
+    use ctxguard_runtimes::hook::{Active, Commitment};
     if !event.commitments.iter().any(|c| c.outcome.is_loss()) {
         return vec![false; event.commitments.len()];
     }
@@ -546,7 +546,9 @@ fn given_back(event: &EventAudit) -> Vec<bool> {
         }
     }
     let refs: Vec<&Active> = active.iter().collect();
-    let Some(reinjected) = crate::hook::reinject::reinject(&refs, &kinds, "", None, None) else {
+    let Some(reinjected) =
+        ctxguard_runtimes::hook::reinject::reinject(&refs, &kinds, "", None, None)
+    else {
         return vec![false; event.commitments.len()];
     };
     let included: std::collections::HashSet<&str> =

@@ -211,7 +211,7 @@ pub fn page(summary: &FleetSummary, reports: &[String]) -> String {
         div.headline {
             div { "compactions" strong #compactions { (summary.compactions) } }
             div { "commitments judged" strong #commitments { (summary.commitments) } }
-            @for outcome in crate::audit::Outcome::ALL {
+            @for outcome in ctxguard_runtimes::audit::Outcome::ALL {
                 div { (outcome.name()) strong id=(outcome.name()) { (summary.outcomes.get(outcome)) } }
             }
             div { "invented" strong #invented { (summary.invented) } }
@@ -229,7 +229,7 @@ pub fn page(summary: &FleetSummary, reports: &[String]) -> String {
         p #legend .legend {}
         h2 { "Retention by commitment kind" }
         table #by-kind {
-            thead { tr { th { "kind" } th { "judged" } @for o in crate::audit::Outcome::ALL { th { (o.name()) } } } }
+            thead { tr { th { "kind" } th { "judged" } @for o in ctxguard_runtimes::audit::Outcome::ALL { th { (o.name()) } } } }
             tbody {}
         }
         div #chart-kind {}

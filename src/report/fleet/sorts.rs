@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::verify::text::Words;
+use ctxguard_core::verify::text::Words;
 
 /// A command in backquotes: a lower-case program name, then its arguments
 /// (`cargo test --locked`, `npm run build`).

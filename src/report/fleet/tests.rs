@@ -1,7 +1,7 @@
 use super::*;
-use crate::audit::{Commitment, Invented};
-use crate::buffer::trace::Derived;
-use crate::import::Compaction;
+use ctxguard_core::buffer::trace::Derived;
+use ctxguard_runtimes::audit::{Commitment, Invented};
+use ctxguard_runtimes::import::Compaction;
 
 fn commitment(text: &str, kind: &str, outcome: Outcome) -> Commitment {
     Commitment {

@@ -1,0 +1,222 @@
+//! The arguments several commands share, and the values they take.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use ctxguard::{Access, Budget, Format, InputFormat, Overrides, Runtime, Tokenizer, UsageError};
+
+use super::Env;
+
+/// Severity control for one run, for `check` and `verify`.
+#[derive(clap::Args)]
+pub struct SeverityArgs {
+    /// Make every warning an error (exit 1).
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Do not report CODE. Codes that decide a verdict cannot be allowed.
+    #[arg(short = 'A', long = "allow", value_name = "CODE")]
+    pub allow: Vec<String>,
+    /// Report CODE as a warning. Codes that decide a verdict cannot be lowered.
+    #[arg(short = 'W', long = "warn", value_name = "CODE")]
+    pub warn: Vec<String>,
+    /// Report CODE as an error.
+    #[arg(short = 'D', long = "deny", value_name = "CODE")]
+    pub deny: Vec<String>,
+}
+
+impl SeverityArgs {
+    pub fn overrides(&self) -> Result<Overrides, UsageError> {
+        Overrides::new(&self.allow, &self.warn, &self.deny, self.deny_warnings)
+    }
+}
+
+/// What may be read.
+#[derive(clap::Args)]
+pub struct AccessArgs {
+    /// Refuse any input larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = ctxguard::DEFAULT_MAX_INPUT_BYTES)]
+    pub max_input_bytes: u64,
+    /// The directory `extends` may not leave; by default the repository of
+    /// each policy (the nearest directory above it holding `.git`).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+impl AccessArgs {
+    pub fn access(self) -> Access {
+        Access {
+            max_input_bytes: self.max_input_bytes,
+            root: self.root,
+        }
+    }
+}
+
+/// How tokens are counted, for `verify` and `plan`.
+#[derive(clap::Args)]
+pub struct Counting {
+    /// Count with this tokenizer instead of the policy's.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub tokenizer: Option<TokenizerArg>,
+    /// Count every region instead of trusting its `tokens`, and warn about
+    /// counts more than 10% off.
+    #[arg(long)]
+    pub recount: bool,
+}
+
+impl Counting {
+    pub fn budget(&self, window: Option<u64>) -> Budget {
+        Budget {
+            window,
+            tokenizer: self.tokenizer.map(Into::into),
+            recount: self.recount,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum TokenizerArg {
+    #[value(name = "o200k_base")]
+    O200kBase,
+    #[value(name = "cl100k_base")]
+    Cl100kBase,
+    Approx,
+}
+
+impl From<TokenizerArg> for Tokenizer {
+    fn from(tokenizer: TokenizerArg) -> Tokenizer {
+        match tokenizer {
+            TokenizerArg::O200kBase => Tokenizer::O200kBase,
+            TokenizerArg::Cl100kBase => Tokenizer::Cl100kBase,
+            TokenizerArg::Approx => Tokenizer::Approx,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum InputFormatArg {
+    Json,
+    Yaml,
+    Jsonl,
+}
+
+impl From<InputFormatArg> for InputFormat {
+    fn from(format: InputFormatArg) -> InputFormat {
+        match format {
+            InputFormatArg::Json => InputFormat::Json,
+            InputFormatArg::Yaml => InputFormat::Yaml,
+            InputFormatArg::Jsonl => InputFormat::JsonLines,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    Human,
+    Json,
+    Sarif,
+    Github,
+}
+
+impl From<FormatArg> for Format {
+    fn from(format: FormatArg) -> Format {
+        match format {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+        }
+    }
+}
+
+/// A number of tokens as the policy language writes it: digits, with `_`
+/// between groups (`128_000`).
+pub fn tokens(text: &str) -> Result<u64, String> {
+    let digits = text.replace('_', "");
+    if text.starts_with('_') || text.ends_with('_') || text.contains("__") || digits.is_empty() {
+        return Err(format!(
+            "`{text}` is not a number of tokens (write `64000` or `64_000`)"
+        ));
+    }
+    digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of tokens (write `64000` or `64_000`)"))
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum RuntimeArg {
+    Auto,
+    ClaudeCode,
+    Codex,
+    Pi,
+    Openhands,
+    SweAgent,
+}
+
+impl RuntimeArg {
+    pub fn runtime(self) -> Option<Runtime> {
+        match self {
+            RuntimeArg::Auto => None,
+            RuntimeArg::ClaudeCode => Some(Runtime::ClaudeCode),
+            RuntimeArg::Codex => Some(Runtime::Codex),
+            RuntimeArg::Pi => Some(Runtime::Pi),
+            RuntimeArg::Openhands => Some(Runtime::OpenHands),
+            RuntimeArg::SweAgent => Some(Runtime::SweAgent),
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum HookRuntimeArg {
+    ClaudeCode,
+    Codex,
+    Pi,
+    GeminiCli,
+    #[value(name = "openclaw")]
+    OpenClaw,
+}
+
+impl From<HookRuntimeArg> for ctxguard::HookRuntime {
+    fn from(arg: HookRuntimeArg) -> ctxguard::HookRuntime {
+        match arg {
+            HookRuntimeArg::ClaudeCode => ctxguard::HookRuntime::ClaudeCode,
+            HookRuntimeArg::Codex => ctxguard::HookRuntime::Codex,
+            HookRuntimeArg::Pi => ctxguard::HookRuntime::Pi,
+            HookRuntimeArg::GeminiCli => ctxguard::HookRuntime::GeminiCli,
+            HookRuntimeArg::OpenClaw => ctxguard::HookRuntime::OpenClaw,
+        }
+    }
+}
+
+/// Where ledgers are kept and how large they may grow.
+#[derive(clap::Args)]
+pub struct LedgerArgs {
+    /// The ledger folder; by default `CTXGUARD_LEDGER_DIR`, else
+    /// `.ctxguard/ledger` in the project.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub ledger_dir: Option<PathBuf>,
+    /// Refuse appends past this size; by default `CTXGUARD_MAX_LEDGER_BYTES`, else 16 MiB.
+    #[arg(long, global = true, value_name = "BYTES")]
+    pub max_ledger_bytes: Option<u64>,
+}
+
+impl LedgerArgs {
+    /// The size cap: `--max-ledger-bytes`, else `CTXGUARD_MAX_LEDGER_BYTES`, else 16 MiB.
+    pub fn max_bytes(&self, env: &Env) -> Result<u64, UsageError> {
+        if let Some(max) = self.max_ledger_bytes {
+            return Ok(max);
+        }
+        match &env.max_ledger_bytes {
+            Some(value) => value.trim().parse().map_err(|_| {
+                UsageError(format!(
+                    "`CTXGUARD_MAX_LEDGER_BYTES={value}` is not a number of bytes"
+                ))
+            }),
+            None => Ok(ctxguard::DEFAULT_MAX_LEDGER_BYTES),
+        }
+    }
+
+    /// The ledger folder: `--ledger-dir`, else `CTXGUARD_LEDGER_DIR`.
+    pub fn dir(&self, env: &Env) -> Option<PathBuf> {
+        self.ledger_dir.clone().or_else(|| env.ledger_dir.clone())
+    }
+}

@@ -1,0 +1,102 @@
+//! `ctxguard check`: policy files and the runtime configs beside them.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use ctxguard::{CheckOptions, ConfigRuntime, UsageError};
+
+use super::args::{AccessArgs, FormatArg, SeverityArgs};
+use super::{Env, Said};
+
+/// Lint policy files, and the runtime configs beside them against the
+/// team policy (a directory: every `*.policy` and every config at its
+/// conventional place below it: `.claude/settings.json`,
+/// `.codex/config.toml`, `.pi/settings.json`, OpenHands `config.toml`,
+/// SWE-agent run YAML, `.gemini/settings.json`, `openclaw.json`).
+#[derive(clap::Args)]
+pub struct Args {
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Read every file named as this runtime's config.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub runtime: Option<ConfigRuntimeArg>,
+    /// The team policy configs are checked against; by default the one
+    /// policy file checked, else the built-in default.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Apply the safe fixes to runtime configs (hook timeout units,
+    /// ctxguard's missing hooks), keeping their layout and comments.
+    #[arg(long)]
+    pub fix: bool,
+    /// With `--fix`: write nothing, print the changes as a diff.
+    #[arg(long, requires = "fix")]
+    pub dry_run: bool,
+    /// Say nothing on success (on a terminal, one line says what was checked).
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// How to show the findings: `human` (miette, coloured on a terminal),
+    /// `json`, `sarif` (SARIF 2.1.0) or `github` (workflow commands).
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+    #[command(flatten)]
+    pub severity: SeverityArgs,
+    #[command(flatten)]
+    pub access: AccessArgs,
+    /// The Claude Code version its settings are checked for; by default
+    /// what `claude --version` says (the command `CTXGUARD_CLAUDE`
+    /// names, or `claude` on the PATH).
+    #[arg(long, value_name = "VERSION")]
+    pub claude_version: Option<String>,
+}
+
+impl Args {
+    pub fn run(self, env: &Env) -> Result<Said, UsageError> {
+        let named = match self.claude_version.as_deref() {
+            Some(named) => ctxguard::installed_claude_code(Some(named), &env.claude)
+                .map_err(UsageError)?
+                .version()
+                .cloned(),
+            None => None,
+        };
+        let options = CheckOptions {
+            runtime: self.runtime.map(Into::into),
+            policy: self.policy,
+            fix: self.fix,
+            dry_run: self.dry_run,
+            installed: ctxguard::InstalledRuntimes { claude_code: named },
+            ask_claude: Some(env.claude.clone()),
+        };
+        let report = ctxguard::check_with(
+            &self.paths,
+            &options,
+            &self.severity.overrides()?,
+            &self.access.access(),
+        )?;
+        Ok(Said::report(report, self.format.into()).quiet(self.quiet))
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ConfigRuntimeArg {
+    ClaudeCode,
+    Codex,
+    Pi,
+    Openhands,
+    SweAgent,
+    GeminiCli,
+    Openclaw,
+}
+
+impl From<ConfigRuntimeArg> for ConfigRuntime {
+    fn from(runtime: ConfigRuntimeArg) -> ConfigRuntime {
+        match runtime {
+            ConfigRuntimeArg::ClaudeCode => ConfigRuntime::ClaudeCode,
+            ConfigRuntimeArg::Codex => ConfigRuntime::Codex,
+            ConfigRuntimeArg::Pi => ConfigRuntime::Pi,
+            ConfigRuntimeArg::Openhands => ConfigRuntime::OpenHands,
+            ConfigRuntimeArg::SweAgent => ConfigRuntime::SweAgent,
+            ConfigRuntimeArg::GeminiCli => ConfigRuntime::GeminiCli,
+            ConfigRuntimeArg::Openclaw => ConfigRuntime::OpenClaw,
+        }
+    }
+}
