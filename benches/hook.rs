@@ -32,8 +32,8 @@ fn main() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("bench folder");
     let ledger_dir = dir.join("ledger");
-    let ledger = ctxguard::Ledger::new(&ledger_dir, "bench", u64::MAX);
-    let entries: Vec<ctxguard::LedgerEntry> = (0..commitments)
+    let ledger = ctxguard::ledger::Ledger::new(&ledger_dir, "bench", u64::MAX);
+    let entries: Vec<ctxguard::ledger::Entry> = (0..commitments)
         .map(|n| {
             let (kind, derived, key) = match n % 10 {
                 0 => (
@@ -53,11 +53,11 @@ fn main() {
                 ),
             };
             let text = format!("Commitment {n}: keep the importer at src/import/mod_{n}.rs and never drop its tests.");
-            let commitment = ctxguard::LedgerCommitment::new(&kind, key, text, derived, ctxguard::LedgerSource::default());
+            let commitment = ctxguard::ledger::Commitment::new(&kind, key, text, derived, ctxguard::ledger::Source::default());
             match derived {
-                ctxguard::Derived::Pin => ctxguard::LedgerEntry::Pinned(commitment),
-                ctxguard::Derived::Answer => ctxguard::LedgerEntry::Confirmed(commitment),
-                _ => ctxguard::LedgerEntry::Derived(commitment),
+                ctxguard::Derived::Pin => ctxguard::ledger::Entry::Pinned(commitment),
+                ctxguard::Derived::Answer => ctxguard::ledger::Entry::Confirmed(commitment),
+                _ => ctxguard::ledger::Entry::Derived(commitment),
             }
         })
         .collect();

@@ -361,8 +361,8 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
             &ctxguard::Access::default(),
         )
         .expect("a policy file"),
-        ("audit", _) => ctxguard::audit_paths(
-            &ctxguard::AuditRequest {
+        ("audit", _) => ctxguard::audit::audit_paths(
+            &ctxguard::audit::Request {
                 paths: vec![dir.join(first)],
                 ..Default::default()
             },
@@ -373,9 +373,9 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
             let path = dir.join(first);
             let text = std::fs::read_to_string(&path).expect("session");
             let file = ctxguard::SourceFile::new(path.display().to_string(), text);
-            let session = ctxguard::import(&file, None).expect("a session");
+            let session = ctxguard::import::import(&file, None).expect("a session");
             let policy = ctxguard::Policy::builtin();
-            let held: usize = ctxguard::compactions(&policy, &session)
+            let held: usize = ctxguard::import::compactions(&policy, &session)
                 .iter()
                 .map(|(_, trace, _, _)| trace.regions.len())
                 .sum();
@@ -389,20 +389,20 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
         ("prompt", _) => {
             let ledger = dir.join("ledger");
             let _ = std::fs::remove_dir_all(&ledger);
-            let report = ctxguard::run_hook(&ctxguard::HookRequest {
-                runtime: ctxguard::HookRuntime::ClaudeCode,
-                event: ctxguard::HookEvent::UserPromptSubmit,
+            let report = ctxguard::hook::run(&ctxguard::hook::Request {
+                runtime: ctxguard::hook::Runtime::ClaudeCode,
+                event: ctxguard::hook::Event::UserPromptSubmit,
                 input: std::fs::read(dir.join(first)).expect("payload"),
                 policy: None,
                 ledger_dir: Some(ledger),
                 project_dir: None,
-                max_ledger_bytes: ctxguard::DEFAULT_MAX_LEDGER_BYTES,
+                max_ledger_bytes: ctxguard::ledger::DEFAULT_MAX_BYTES,
                 echo: false,
                 written_for: None,
                 check_summary: false,
                 access: ctxguard::Access::default(),
             });
-            let reply = ctxguard::hook_reply(&report);
+            let reply = ctxguard::hook::reply(&report);
             println!(
                 "{} {} exit={}",
                 start.elapsed().as_secs_f64(),

@@ -5,29 +5,23 @@
 //! alters, reorders or invents a commitment, or escalated to a person when
 //! no plan can fit without truncating one.
 //!
-//! # How the crate is built
+//! # How it is built
 //!
-//! Data flows one way, **read → model → check → report**, and the folders
-//! are those stages:
+//! Data flows one way, **read → model → check → report**, and the layers
+//! are crates, so an import that runs back up one does not compile:
 //!
-//! | folder | stage | holds |
-//! |---|---|---|
-//! | `source/` | read | bytes to UTF-8 text that remembers its name and lines (held in memory, or left on disk and read back a range at a time); spans |
-//! | `policy/` | read, model, check | the policy language: grammar, AST, `extends`, the resolved model, the linter, `fmt` |
-//! | `buffer/` | read, model | traces and plans: JSON, YAML and JSON Lines readers, a large trace read as it streams (`stream.rs`), the typed models, token counts, JSON Schemas |
-//! | `verify/` | check | a plan against its trace: the trace index (the trace as the checks see it, built as the trace is read), the plan pass, order checks, differences, identifier drift, report order; sentences and words as the audit compares them |
-//! | `compact/` | check | the reference compactor, whose every plan is verified before it is returned |
-//! | `import/` | read | agent-runtime sessions (Claude Code, Codex, pi, OpenHands, SWE-agent), one file per runtime behind one trait, to events; `classify.rs` makes each a trace and a plan with provenance |
-//! | `audit/` | check | what each compaction did to each user commitment: verbatim, paraphrased, altered, lost; invented requirements |
-//! | `diagnostics/` | all | codes, the diagnostic type, severity overrides, explanations, suggestions |
-//! | `report/` | report | the only code that writes to stdout and stderr, and the one exit-status function; the HTML pages; the fleet summary (`report/fleet/`), audited compactions summed by slice and kind, and the page that draws it |
-//! | `command/` | shell | each command as a function from its inputs to a [`Report`] |
+//! | crate | holds |
+//! |---|---|
+//! | `ctxguard-core` | `source` (bytes to text with spans; the one function every written file goes through), `facts`, `diagnostics` (every code and message), `buffer` (trace, plan and settings readers; token counts), `policy`, `verify`, `compact` |
+//! | `ctxguard-runtimes` | `import` (session files of each runtime to events, traces and plans), `audit`, `hook` (the live guard, its ledger, `init`), `runtime` (each runtime's settings checked) |
+//! | `ctxguard` (this one) | `command/` (each command as a function from its inputs to a [`Report`]), `report/` (the only code that writes to stdout and stderr, and the one exit-status function; the HTML pages and the fleet summary), `cli/` (the binary's arguments, one file per command) |
 //!
-//! | `hook/` | shell | live guarding: the hook events of Claude Code, Codex, Gemini CLI, and pi and OpenClaw (through ctxguard's extension and plugin) over the same readers and checks; the session's commitment ledger; what the compactor is asked to keep and what is re-injected after a compaction; `init`, which wires the hooks into a runtime's settings (Codex's compaction prompt, pi's extension, OpenClaw's plugin, Claude Code's plugin) |
-//!
-//! Each stage depends only on the ones before it. `main.rs` only parses
-//! arguments. Runtime-config checks (`.claude/settings.json`,
-//! `.codex/config.toml`, …) are a reader and a check, in `runtime/`.
+//! This crate is the API. The verification at its centre is at the top
+//! level ([`verify()`], [`Policy`], [`Trace`], [`Plan`], [`Diagnostic`],
+//! [`Report`]); the rest is in modules named for what they do:
+//! [`compact`](mod@compact), [`import`], [`audit`], [`fleet`], [`hook`], [`ledger`],
+//! [`init`], [`config`], [`facts`]. The lower crates are its layers, not an
+//! API of their own.
 //!
 //! # Embedding
 //!
@@ -52,7 +46,7 @@
 //! # }
 //! ```
 //!
-//! [`compact`] writes a safe plan instead, and [`render`] shows findings as
+//! [`compact()`] writes a safe plan instead, and [`render`] shows findings as
 //! the command line does.
 
 #![warn(missing_docs)]
@@ -64,83 +58,135 @@
 mod command;
 mod report;
 
-use ctxguard_core::{buffer, compact, diagnostics, facts, policy, source, verify};
-use ctxguard_runtimes::{audit, hook, import, runtime};
-
-pub use source::{Access, Refusal, SourceFile, Span, Spanned, DEFAULT_MAX_INPUT_BYTES};
-
-pub use diagnostics::{
-    Code, Diagnostic, Explanation, Family, Label, Level, Overrides, Severity, Tally, UsageError,
+pub use ctxguard_core::source::{
+    Access, Refusal, SourceFile, Span, Spanned, DEFAULT_MAX_INPUT_BYTES,
 };
 
-pub use policy::load::{Loaded, Loader, DEFAULT_POLICY, DEFAULT_POLICY_NAME};
-pub use policy::{Hint, Kind, OnRules, OrderRule, Origin, Policy, Setting};
+pub use ctxguard_core::diagnostics::{
+    Code, Diagnostic, Explanation, Family, Label, Level, Overrides, Severity, Tally, UsageError,
+};
+/// The messages of a command line that cannot be carried out (exit 2),
+/// worded where every other message is.
+pub use ctxguard_core::diagnostics::usage;
 
-pub use buffer::document::{Input, InputFormat};
-pub use buffer::plan::{Entry, NarrativeKind, Plan, PlanRegion, SummaryKind};
-pub use buffer::tokens::{count as count_tokens, Tokenizer};
-pub use buffer::trace::{
+pub use ctxguard_core::policy::load::{Loaded, Loader, DEFAULT_POLICY, DEFAULT_POLICY_NAME};
+pub use ctxguard_core::policy::{Hint, Kind, OnRules, OrderRule, Origin, Policy, Setting};
+
+pub use ctxguard_core::buffer::document::{Input, InputFormat};
+pub use ctxguard_core::buffer::plan::{Entry, NarrativeKind, Plan, PlanRegion, SummaryKind};
+pub use ctxguard_core::buffer::tokens::{count as count_tokens, Tokenizer};
+pub use ctxguard_core::buffer::trace::{
     Content, Derived, Place, Provenance, Region, RegionKind, Role, Status, Trace,
 };
 pub use report::schema::Schema;
 
-pub use verify::{verify, Budget, Folded, Options, Stats, Verdict, Verification, WARNING_LIMIT};
-
-pub use compact::{
-    compact, CompactOptions, Outcome, SummarizeFn, Summarizer,
-    DEFAULT_TIMEOUT as DEFAULT_SUMMARIZER_TIMEOUT, MAX_SUMMARY_BYTES,
+pub use ctxguard_core::verify::{
+    verify, Budget, Folded, Options, Stats, Verdict, Verification, WARNING_LIMIT,
 };
 
 pub use report::{
-    emit, fleet_target, html_target, render, render_saved, success_line, usage_error, write,
-    write_audit_line, write_fleet_report, write_html, ExitStatus, Format, HumanStyle,
-    JsonDiagnostic, JsonLabel, JsonReport, Planned, Progress, Report, Subject, Terminal,
+    emit, html_target, render, render_saved, success_line, usage_error, write, write_audit_line,
+    write_html, ExitStatus, Format, HumanStyle, JsonDiagnostic, JsonLabel, JsonReport, Planned,
+    Progress, Report, Subject, Terminal,
 };
 
-pub use report::fleet::{page as fleet_page, Fleet, FleetSummary};
-pub use report::FleetFormat;
-
-pub use audit::{
-    Commitment as AuditedCommitment, EventAudit, Evidence, Invented, Outcome as AuditOutcome,
-};
-pub use command::audit::{audit_paths, AuditRequest};
 pub use command::check::{check, check_with, policy_files, CheckOptions};
 pub use command::fmt::fmt;
-pub use command::import::{import_file, ImportRequest};
-pub use command::installed::{claude_code as installed_claude_code, Found as FoundVersion};
-pub use command::ledger::{ledger_command, LedgerAction, LedgerRequest};
 pub use command::plan::{plan_file, PlanRequest};
 pub use command::saved::saved_report;
 pub use command::verify::{verify_files, verify_inputs, VerifyRequest};
-pub use facts::{claude_code as claude_code_versions, Version as RuntimeVersion};
-pub use import::records::mend_lone_surrogates;
 
-pub use buffer::tree::Syntax as ConfigSyntax;
-pub use hook::init::{init, settings_path, Also, InitRequest, Installed, Scope};
-pub use hook::ledger::{
-    Active, Change, Check, Commitment as LedgerCommitment, Entry as LedgerEntry, Ledger,
-    LedgerError, LedgerView, Record as LedgerRecord, Snapshot, Source as LedgerSource,
-    State as LedgerState,
-};
-pub use hook::plugin::plugin_hooks;
-pub use hook::prompt::{
-    codex_compact_prompt, CODEX_DEFAULT as CODEX_DEFAULT_COMPACT_PROMPT,
-    MARK as COMPACT_PROMPT_MARK,
-};
-pub use hook::{
-    default_dir as default_ledger_dir, hook_not_started, run_hook, Blocked, Gate, HookEvent,
-    HookReport, HookRequest, HookRuntime, Judged, Outcome as HookOutcome, Reinjection, Unpinned,
-    BLOCKING_SINCE, DEFAULT_MAX_LEDGER_BYTES, OUTPUT_CAP,
-};
-pub use import::{
-    classify, compactions, detect, import, import_work, pin, Compaction, Event, Message,
-    Origin as MessageOrigin, Pin, Runtime, Session, Summary, PIN_SYNTAX,
-};
-pub use report::hook::{emit_hook, emit_init, emit_ledger, hook_reply, HookReply};
-pub use runtime::{
-    apply as apply_edits, check_config, check_installed, Checked, ConfigRuntime, Edit,
-    Installed as InstalledRuntimes,
-};
+/// The reference compactor: a plan that verifies as compact, or why
+/// there is none.
+pub mod compact {
+    pub use ctxguard_core::compact::{
+        compact, CompactOptions as Options, Outcome, SummarizeFn, Summarizer, DEFAULT_TIMEOUT,
+        MAX_SUMMARY_BYTES,
+    };
+}
+pub use compact::compact;
+
+/// Agent-runtime sessions read into events, and each compaction in them
+/// made a trace and a plan (`ctxguard import`).
+pub mod import {
+    pub use crate::command::import::{import_file, ImportRequest as Request};
+    pub use ctxguard_runtimes::import::records::mend_lone_surrogates;
+    pub use ctxguard_runtimes::import::{
+        classify, compactions, detect, import, import_work, pin, Compaction, Event, Message,
+        Origin, Pin, Runtime, Session, Summary, PIN_SYNTAX,
+    };
+}
+
+/// What each compaction of real sessions did to each user commitment
+/// (`ctxguard audit`).
+pub mod audit {
+    pub use crate::command::audit::{audit_paths, AuditRequest as Request};
+    pub use ctxguard_runtimes::audit::{Commitment, EventAudit, Evidence, Invented, Outcome};
+}
+
+/// Audited compactions summed across sessions by slice and kind, and the
+/// page that draws them (`ctxguard audit --fleet-report`).
+pub mod fleet {
+    pub use crate::report::fleet::{page, Fleet, FleetSummary as Summary};
+    pub use crate::report::{
+        fleet_target as target, write_fleet_report as write, FleetFormat as Format,
+    };
+}
+
+/// The live guard: a runtime's hook events over the same readers and
+/// checks (`ctxguard hook`).
+pub mod hook {
+    pub use crate::report::hook::{emit_hook as emit, hook_reply as reply, HookReply as Reply};
+    pub use ctxguard_runtimes::hook::plugin::plugin_hooks;
+    pub use ctxguard_runtimes::hook::{
+        hook_not_started as not_started, run_hook as run, Blocked, Gate, HookEvent as Event,
+        HookReport as Report, HookRequest as Request, HookRuntime as Runtime, Judged, Outcome,
+        Reinjection, Unpinned, BLOCKING_SINCE, OUTPUT_CAP,
+    };
+}
+
+/// A session's commitment ledger: what the hooks recorded, and what a
+/// person does with it (`ctxguard ledger`).
+pub mod ledger {
+    pub use crate::command::ledger::{
+        ledger_command as run, LedgerAction as Action, LedgerRequest as Request,
+    };
+    pub use crate::report::hook::emit_ledger as emit;
+    pub use ctxguard_runtimes::hook::ledger::{
+        Active, Change, Check, Commitment, Entry, Ledger, LedgerError as Error, LedgerView as View,
+        Record, Snapshot, Source, State,
+    };
+    pub use ctxguard_runtimes::hook::{default_dir, DEFAULT_MAX_LEDGER_BYTES as DEFAULT_MAX_BYTES};
+}
+
+/// Wiring the hooks into a runtime's settings (`ctxguard init`), and the
+/// compaction prompt ctxguard gives Codex.
+pub mod init {
+    pub use crate::report::hook::emit_init as emit;
+    pub use ctxguard_runtimes::hook::init::{
+        init as run, settings_path, Also, InitRequest as Request, Installed, Scope,
+    };
+    pub use ctxguard_runtimes::hook::prompt::{
+        codex_compact_prompt, CODEX_DEFAULT as CODEX_DEFAULT_PROMPT, MARK as PROMPT_MARK,
+    };
+}
+
+/// The runtimes' own settings checked (`ctxguard check` of a
+/// `.claude/settings.json`, `.codex/config.toml`, …), and edited with
+/// their layout kept.
+pub mod config {
+    pub use crate::command::installed::{claude_code as installed_claude_code, Found};
+    pub use ctxguard_core::buffer::tree::Syntax;
+    pub use ctxguard_runtimes::runtime::{
+        apply, check_config as check, check_installed, Checked, ConfigRuntime as Runtime, Edit,
+        Installed,
+    };
+}
+
+/// What is known of the runtimes' versions.
+pub mod facts {
+    pub use ctxguard_core::facts::{claude_code, Version};
+}
 
 /// Reads a file, or standard input for `-`, into text within `access`'s
 /// size limit; what cannot be read (missing, not a regular file, too
@@ -149,32 +195,32 @@ pub fn read_source(
     path: &std::path::Path,
     access: &Access,
 ) -> Result<std::sync::Arc<SourceFile>, Box<Diagnostic>> {
-    Ok(source::read::read(path, access)?)
+    Ok(ctxguard_core::source::read::read(path, access)?)
 }
 
 /// The candidate closest to `word`, if one is close enough to be a typo.
-pub use diagnostics::suggest::did_you_mean;
+pub use ctxguard_core::diagnostics::suggest::did_you_mean;
 
 /// What `ctxguard explain CODE` prints: what the code means, why it matters,
 /// an example that triggers it, and the fix.
 pub fn explain(code: Code) -> String {
-    diagnostics::explain::render(code)
+    ctxguard_core::diagnostics::explain::render(code)
 }
 
 /// What `ctxguard explain` prints: every code with its severity and summary.
 pub fn explain_all() -> String {
-    diagnostics::explain::list()
+    ctxguard_core::diagnostics::explain::list()
 }
 
 /// A policy in ctxguard's canonical layout, or why it cannot be laid out
 /// (it does not parse).
 pub fn format_policy(source: &std::sync::Arc<SourceFile>) -> Result<String, Vec<Diagnostic>> {
-    policy::fmt::format_source(source)
+    ctxguard_core::policy::fmt::format_source(source)
 }
 
 /// Where the comments of a policy text are, in order: `fmt` keeps each one.
 pub fn policy_comments(text: &str) -> Vec<Span> {
-    policy::parse::comments(text)
+    ctxguard_core::policy::parse::comments(text)
 }
 
 /// One diagnostic as the human report draws it, followed by a blank line.

@@ -7,7 +7,9 @@
 mod common;
 
 use common::{verdict_and_codes, verify_regions};
-use ctxguard::{compact, CompactOptions, Input, Outcome, Policy, Trace, Verdict};
+use ctxguard::{
+    compact, compact::Options as CompactOptions, compact::Outcome, Input, Policy, Trace, Verdict,
+};
 
 fn trace(regions: serde_json::Value) -> Trace {
     Trace::read(&Input::value(

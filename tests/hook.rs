@@ -596,34 +596,34 @@ fn session_start_after_compaction_reinjects_word_for_word() {
 #[test]
 fn the_output_cap_never_cuts_a_commitment() {
     let session = Session::new();
-    let ledger = ctxguard::Ledger::new(
+    let ledger = ctxguard::ledger::Ledger::new(
         &session.ledger_dir(),
         "s1",
-        ctxguard::DEFAULT_MAX_LEDGER_BYTES,
+        ctxguard::ledger::DEFAULT_MAX_BYTES,
     );
     let mut entries = Vec::new();
     for n in 0..300 {
         let kind = ctxguard::RegionKind::Unclassified;
         let text = format!("Sentence {n:03}: keep the \"legacy\" importer reachable from the CLI.");
-        entries.push(ctxguard::LedgerEntry::Derived(
-            ctxguard::LedgerCommitment::new(
+        entries.push(ctxguard::ledger::Entry::Derived(
+            ctxguard::ledger::Commitment::new(
                 &kind,
                 None,
                 text,
                 ctxguard::Derived::Sentence,
-                ctxguard::LedgerSource::default(),
+                ctxguard::ledger::Source::default(),
             ),
         ));
     }
     for n in 0..5 {
         let kind = ctxguard::RegionKind::Commitment("constraint".into());
-        entries.push(ctxguard::LedgerEntry::Pinned(
-            ctxguard::LedgerCommitment::new(
+        entries.push(ctxguard::ledger::Entry::Pinned(
+            ctxguard::ledger::Commitment::new(
                 &kind,
                 Some(format!("rule-{n}")),
                 format!("Rule {n} holds."),
                 ctxguard::Derived::Pin,
-                ctxguard::LedgerSource::default(),
+                ctxguard::ledger::Source::default(),
             ),
         ));
     }
@@ -636,7 +636,7 @@ fn the_output_cap_never_cuts_a_commitment() {
     assert_eq!(output.status, 0);
     let stdout = output.stdout.trim_end();
     assert!(
-        stdout.chars().count() <= ctxguard::OUTPUT_CAP,
+        stdout.chars().count() <= ctxguard::hook::OUTPUT_CAP,
         "{} characters",
         stdout.chars().count()
     );
@@ -1181,12 +1181,13 @@ fn replay(path: &Path) -> (Session, Output, String) {
         .as_str()
         .unwrap_or("manual");
     let file = ctxguard::SourceFile::new(path.display().to_string(), text.as_str());
-    let imported = ctxguard::import(&file, Some(ctxguard::Runtime::ClaudeCode)).expect("a session");
+    let imported = ctxguard::import::import(&file, Some(ctxguard::import::Runtime::ClaudeCode))
+        .expect("a session");
     let event = &imported.events[0];
     let id = "replayed";
     for message in &event.trace {
         match message.origin {
-            ctxguard::MessageOrigin::User => {
+            ctxguard::import::Origin::User => {
                 let out = session.hook(
                     "UserPromptSubmit",
                     &json!({"session_id": id, "transcript_path": "TRANSCRIPT", "prompt": message.text}).to_string(),
@@ -1194,7 +1195,7 @@ fn replay(path: &Path) -> (Session, Output, String) {
                 );
                 assert_eq!(out.status, 0, "{}", out.stderr);
             }
-            ctxguard::MessageOrigin::Answer => {
+            ctxguard::import::Origin::Answer => {
                 let (question, answer) = message.text.split_once(" → ").expect("an answer");
                 let out = session.hook(
                     "PostToolUse",
@@ -1229,7 +1230,7 @@ fn replay(path: &Path) -> (Session, Output, String) {
         .as_str()
         .unwrap_or("")
         .to_owned();
-    assert!(start.stdout.trim_end().chars().count() <= ctxguard::OUTPUT_CAP);
+    assert!(start.stdout.trim_end().chars().count() <= ctxguard::hook::OUTPUT_CAP);
     (session, post, context)
 }
 
@@ -1694,7 +1695,7 @@ fn init_codex_writes_hooks_json_beside_others_and_takes_them_out() {
     // in config.toml.
     let prompt =
         std::fs::read_to_string(codex_dir.join("ctxguard-compact-prompt.md")).expect("read");
-    assert!(prompt.starts_with(ctxguard::CODEX_DEFAULT_COMPACT_PROMPT));
+    assert!(prompt.starts_with(ctxguard::init::CODEX_DEFAULT_PROMPT));
     assert!(
         prompt.contains("- constraint: A rule the user asserted"),
         "{prompt}"

@@ -152,8 +152,8 @@ fn the_claude_code_plugin_is_what_ctxguard_writes_at_the_crate_version() {
     let hooks = read("plugins/claude-code/hooks/hooks.json");
     assert_eq!(
         hooks,
-        ctxguard::plugin_hooks(),
-        "regenerate plugins/claude-code/hooks/hooks.json from ctxguard::plugin_hooks()"
+        ctxguard::hook::plugin_hooks(),
+        "regenerate plugins/claude-code/hooks/hooks.json from ctxguard::hook::plugin_hooks()"
     );
     assert!(hooks["hooks"].get("PostCompact").is_none());
     let plugin = read("plugins/claude-code/.claude-plugin/plugin.json");

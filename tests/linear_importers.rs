@@ -13,9 +13,9 @@ use hostile_sessions::SHAPES;
 /// The work an import of `text` took, and the messages its events hold.
 fn import(name: &str, text: String) -> (u64, usize) {
     let file = ctxguard::SourceFile::new(name, text);
-    let before = ctxguard::import_work();
-    let session = ctxguard::import(&file, None).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-    let work = ctxguard::import_work() - before;
+    let before = ctxguard::import::import_work();
+    let session = ctxguard::import::import(&file, None).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    let work = ctxguard::import::import_work() - before;
     let held = session.events.iter().map(|e| e.trace.len() + 1).sum();
     assert!(!session.events.is_empty(), "{name}: no compaction found");
     (work, held)

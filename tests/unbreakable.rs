@@ -466,9 +466,9 @@ fn a_summarizer_function_that_fails_panics_or_returns_nothing_fails_the_plan() {
     ]});
     let trace = ctxguard::Trace::read(&ctxguard::Input::value("t.json", &trace)).expect("a trace");
     let policy = ctxguard::Policy::builtin();
-    let plan_with = |call: Arc<ctxguard::SummarizeFn>| {
-        let options = ctxguard::CompactOptions {
-            summarizer: Some(ctxguard::Summarizer::Function {
+    let plan_with = |call: Arc<ctxguard::compact::SummarizeFn>| {
+        let options = ctxguard::compact::Options {
+            summarizer: Some(ctxguard::compact::Summarizer::Function {
                 name: "model".to_owned(),
                 call,
             }),
@@ -477,8 +477,8 @@ fn a_summarizer_function_that_fails_panics_or_returns_nothing_fails_the_plan() {
         };
         ctxguard::compact(&policy, &trace, &options)
     };
-    let failed = |outcome: ctxguard::Outcome| match outcome {
-        ctxguard::Outcome::Failed(found) => {
+    let failed = |outcome: ctxguard::compact::Outcome| match outcome {
+        ctxguard::compact::Outcome::Failed(found) => {
             assert_eq!(found[0].code, ctxguard::Code::SummarizerFailed);
             found[0].message.clone()
         }
@@ -493,7 +493,7 @@ fn a_summarizer_function_that_fails_panics_or_returns_nothing_fails_the_plan() {
     match plan_with(Arc::new(|text| {
         Ok(format!("Summary of {} bytes.", text.len()))
     })) {
-        ctxguard::Outcome::Plan(plan, _, _) => {
+        ctxguard::compact::Outcome::Plan(plan, _, _) => {
             let mut out = Vec::new();
             plan.write(ctxguard::InputFormat::Json, &mut out)
                 .expect("written");

@@ -12,7 +12,7 @@ use ctxguard::Loader;
 use ctxguard::Plan;
 use ctxguard::SourceFile;
 use ctxguard::Trace;
-use ctxguard::{compact, Outcome};
+use ctxguard::{compact, compact::Outcome};
 use ctxguard::{verify, Options, Verdict};
 use ctxguard::{Code, Policy};
 use ctxguard::{Input, InputFormat};

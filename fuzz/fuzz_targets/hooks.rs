@@ -7,12 +7,12 @@
 
 use libfuzzer_sys::fuzz_target;
 
-const EVENTS: [ctxguard::HookEvent; 5] = [
-    ctxguard::HookEvent::UserPromptSubmit,
-    ctxguard::HookEvent::PostToolUse,
-    ctxguard::HookEvent::PreCompact,
-    ctxguard::HookEvent::PostCompact,
-    ctxguard::HookEvent::SessionStart,
+const EVENTS: [ctxguard::hook::Event; 5] = [
+    ctxguard::hook::Event::UserPromptSubmit,
+    ctxguard::hook::Event::PostToolUse,
+    ctxguard::hook::Event::PreCompact,
+    ctxguard::hook::Event::PostCompact,
+    ctxguard::hook::Event::SessionStart,
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -21,7 +21,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let event = EVENTS[usize::from(selector) % EVENTS.len()];
     let ledger = std::env::temp_dir().join(format!("ctxguard-fuzz-hooks-{}", std::process::id()));
-    let report = ctxguard::run_hook(&ctxguard::HookRequest {
+    let report = ctxguard::hook::run(&ctxguard::hook::Request {
+        runtime: ctxguard::hook::Runtime::ClaudeCode,
         event,
         input: payload.to_vec(),
         policy: None,
@@ -30,15 +31,16 @@ fuzz_target!(|data: &[u8]| {
         max_ledger_bytes: 1 << 20,
         echo: selector & 0x80 != 0,
         written_for: None,
+        check_summary: selector & 0x40 != 0,
         access: ctxguard::Access::default(),
     });
-    let reply = ctxguard::hook_reply(&report);
+    let reply = ctxguard::hook::reply(&report);
     assert!(matches!(reply.exit, 0 | 2), "exit {}", reply.exit);
     if reply.exit == 2 {
         assert!(
             matches!(
                 event,
-                ctxguard::HookEvent::PreCompact | ctxguard::HookEvent::PostCompact
+                ctxguard::hook::Event::PreCompact | ctxguard::hook::Event::PostCompact
             ),
             "{event:?} exited 2: {}",
             reply.stderr

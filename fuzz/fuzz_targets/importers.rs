@@ -12,14 +12,14 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let runtime = ctxguard::Runtime::ALL.get(usize::from(selector) % 6).copied();
+    let runtime = ctxguard::import::Runtime::ALL.get(usize::from(selector) % 6).copied();
     let file = ctxguard::SourceFile::new("fuzz.jsonl", text);
-    let Ok(session) = ctxguard::import(&file, runtime) else {
+    let Ok(session) = ctxguard::import::import(&file, runtime) else {
         return;
     };
     let policy = ctxguard::Policy::builtin();
     for event in &session.events {
-        let (trace, plan, _) = ctxguard::classify(&policy, "fuzz.jsonl", event);
+        let (trace, plan, _) = ctxguard::import::classify(&policy, "fuzz.jsonl", event);
         let _ = ctxguard::verify(&policy, &trace, &plan, &ctxguard::Options::default());
     }
 });

@@ -6,9 +6,10 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fn request(project: &std::path::Path) -> ctxguard::InitRequest {
-    ctxguard::InitRequest {
-        scope: ctxguard::Scope::Project,
+fn request(project: &std::path::Path) -> ctxguard::init::Request {
+    ctxguard::init::Request {
+        runtime: ctxguard::hook::Runtime::ClaudeCode,
+        scope: ctxguard::init::Scope::Project,
         project: project.to_path_buf(),
         config_dir: None,
         command: "ctxguard".to_owned(),
@@ -29,13 +30,13 @@ fuzz_target!(|data: &[u8]| {
     let settings = project.join(".claude").join("settings.json");
     std::fs::create_dir_all(settings.parent().expect("a folder")).expect("a folder");
     std::fs::write(&settings, text).expect("written");
-    let Ok(installed) = ctxguard::init(&request(&project)) else {
+    let Ok(installed) = ctxguard::init::run(&request(&project)) else {
         return;
     };
     let after = installed.after.trim_start_matches('\u{feff}');
     let value: serde_json::Value = serde_json::from_str(after).expect("the merge is JSON");
     assert!(value["hooks"].is_object(), "{after}");
     std::fs::write(&settings, &installed.after).expect("written");
-    let again = ctxguard::init(&request(&project)).expect("the merge is read again");
+    let again = ctxguard::init::run(&request(&project)).expect("the merge is read again");
     assert_eq!(again.after, installed.after, "merging twice changed the file");
 });

@@ -8,9 +8,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use ctxguard::{
-    Access, AuditRequest, Budget, CompactOptions, Diagnostic as Finding, Format, HumanStyle, Input,
-    InputFormat, JsonDiagnostic, Options, Overrides, Policy as CorePolicy, Progress,
-    Report as CoreReport, Subject, Summarizer, Tokenizer, Trace,
+    audit::Request as AuditRequest, compact::Options as CompactOptions, compact::Summarizer,
+    Access, Budget, Diagnostic as Finding, Format, HumanStyle, Input, InputFormat, JsonDiagnostic,
+    Options, Overrides, Policy as CorePolicy, Progress, Report as CoreReport, Subject, Tokenizer,
+    Trace,
 };
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -401,9 +402,9 @@ fn tokenizer(name: Option<&str>) -> PyResult<Option<Tokenizer>> {
     .transpose()
 }
 
-fn runtime(name: Option<&str>) -> PyResult<Option<ctxguard::Runtime>> {
+fn runtime(name: Option<&str>) -> PyResult<Option<ctxguard::import::Runtime>> {
     name.map(|name| {
-        ctxguard::Runtime::from_name(name)
+        ctxguard::import::Runtime::from_name(name)
             .ok_or_else(|| PyValueError::new_err(format!("unknown runtime `{name}`")))
     })
     .transpose()
@@ -509,11 +510,11 @@ impl Report {
 /// distributed run add up to what the command writes for the whole.
 #[pyclass(module = "ctxguard")]
 struct Fleet {
-    fleet: std::sync::Mutex<ctxguard::Fleet>,
+    fleet: std::sync::Mutex<ctxguard::fleet::Fleet>,
 }
 
 impl Fleet {
-    fn inner(&self) -> PyResult<std::sync::MutexGuard<'_, ctxguard::Fleet>> {
+    fn inner(&self) -> PyResult<std::sync::MutexGuard<'_, ctxguard::fleet::Fleet>> {
         self.fleet
             .lock()
             .map_err(|_| PyValueError::new_err("the fleet was poisoned by an earlier panic"))
@@ -526,7 +527,7 @@ impl Fleet {
     #[new]
     fn new() -> Self {
         Fleet {
-            fleet: std::sync::Mutex::new(ctxguard::Fleet::new(false)),
+            fleet: std::sync::Mutex::new(ctxguard::fleet::Fleet::new(false)),
         }
     }
 
@@ -534,9 +535,9 @@ impl Fleet {
     /// made from; a redacted summary cannot be merged.
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Fleet> {
-        let summary: ctxguard::FleetSummary = serde_json::from_str(text)
+        let summary: ctxguard::fleet::Summary = serde_json::from_str(text)
             .map_err(|e| PyValueError::new_err(format!("not a fleet summary: {e}")))?;
-        let fleet = ctxguard::Fleet::from_summary(summary).ok_or_else(|| {
+        let fleet = ctxguard::fleet::Fleet::from_summary(summary).ok_or_else(|| {
             PyValueError::new_err("a redacted summary, or one of another format, cannot be merged")
         })?;
         Ok(Fleet {
@@ -571,7 +572,7 @@ impl Fleet {
     /// per-session pages.
     #[pyo3(signature = (*, redact = false))]
     fn to_html(&self, redact: bool) -> PyResult<String> {
-        Ok(ctxguard::fleet_page(&self.inner()?.summary(redact), &[]))
+        Ok(ctxguard::fleet::page(&self.inner()?.summary(redact), &[]))
     }
 
     fn __repr__(&self) -> PyResult<String> {
@@ -745,7 +746,7 @@ fn plan(
     })?;
     let outcome = outcome.map_err(|findings| input_error(py, &findings))?;
     Ok(match outcome {
-        ctxguard::Outcome::Plan(plan, found, _) => {
+        ctxguard::compact::Outcome::Plan(plan, found, _) => {
             warnings.extend(found);
             let mut out = Vec::new();
             plan.write(InputFormat::Json, &mut out)
@@ -756,12 +757,12 @@ fn plan(
                 findings: warnings,
             }
         }
-        ctxguard::Outcome::Escalate(findings) => Planned {
+        ctxguard::compact::Outcome::Escalate(findings) => Planned {
             outcome: "escalate",
             plan_json: None,
             findings,
         },
-        ctxguard::Outcome::Failed(findings) => Planned {
+        ctxguard::compact::Outcome::Failed(findings) => Planned {
             outcome: "failed",
             plan_json: None,
             findings,
@@ -790,7 +791,7 @@ fn audit(
         ..AuditRequest::default()
     };
     let report = detached(py, move || {
-        ctxguard::audit_paths(&request, &|_| {}, &Progress::hidden())
+        ctxguard::audit::audit_paths(&request, &|_| {}, &Progress::hidden())
     })?;
     Ok(Report { report })
 }
@@ -810,9 +811,9 @@ fn import_session<'py>(
     let from = self::runtime(runtime)?;
     let imported = detached(py, move || {
         let file = ctxguard::read_source(&path, &Access::default()).map_err(|d| vec![*d])?;
-        let session = ctxguard::import(&file, from).map_err(|d| vec![*d])?;
+        let session = ctxguard::import::import(&file, from).map_err(|d| vec![*d])?;
         let mut events = Vec::new();
-        for (compaction, trace, plan, _) in ctxguard::compactions(&policy, &session) {
+        for (compaction, trace, plan, _) in ctxguard::import::compactions(&policy, &session) {
             // The documents `import` writes are these values, serialized.
             let (Ok(trace), Ok(plan)) = (serde_json::to_value(&trace), serde_json::to_value(&plan))
             else {

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use ctxguard::{Access, Budget, Format, InputFormat, Overrides, Runtime, Tokenizer, UsageError};
+use ctxguard::{
+    hook, import, usage, Access, Budget, Format, InputFormat, Overrides, Tokenizer, UsageError,
+};
 
 use super::Env;
 
@@ -153,14 +155,14 @@ pub enum RuntimeArg {
 }
 
 impl RuntimeArg {
-    pub fn runtime(self) -> Option<Runtime> {
+    pub fn runtime(self) -> Option<import::Runtime> {
         match self {
             RuntimeArg::Auto => None,
-            RuntimeArg::ClaudeCode => Some(Runtime::ClaudeCode),
-            RuntimeArg::Codex => Some(Runtime::Codex),
-            RuntimeArg::Pi => Some(Runtime::Pi),
-            RuntimeArg::Openhands => Some(Runtime::OpenHands),
-            RuntimeArg::SweAgent => Some(Runtime::SweAgent),
+            RuntimeArg::ClaudeCode => Some(import::Runtime::ClaudeCode),
+            RuntimeArg::Codex => Some(import::Runtime::Codex),
+            RuntimeArg::Pi => Some(import::Runtime::Pi),
+            RuntimeArg::Openhands => Some(import::Runtime::OpenHands),
+            RuntimeArg::SweAgent => Some(import::Runtime::SweAgent),
         }
     }
 }
@@ -175,14 +177,14 @@ pub enum HookRuntimeArg {
     OpenClaw,
 }
 
-impl From<HookRuntimeArg> for ctxguard::HookRuntime {
-    fn from(arg: HookRuntimeArg) -> ctxguard::HookRuntime {
+impl From<HookRuntimeArg> for hook::Runtime {
+    fn from(arg: HookRuntimeArg) -> hook::Runtime {
         match arg {
-            HookRuntimeArg::ClaudeCode => ctxguard::HookRuntime::ClaudeCode,
-            HookRuntimeArg::Codex => ctxguard::HookRuntime::Codex,
-            HookRuntimeArg::Pi => ctxguard::HookRuntime::Pi,
-            HookRuntimeArg::GeminiCli => ctxguard::HookRuntime::GeminiCli,
-            HookRuntimeArg::OpenClaw => ctxguard::HookRuntime::OpenClaw,
+            HookRuntimeArg::ClaudeCode => hook::Runtime::ClaudeCode,
+            HookRuntimeArg::Codex => hook::Runtime::Codex,
+            HookRuntimeArg::Pi => hook::Runtime::Pi,
+            HookRuntimeArg::GeminiCli => hook::Runtime::GeminiCli,
+            HookRuntimeArg::OpenClaw => hook::Runtime::OpenClaw,
         }
     }
 }
@@ -206,12 +208,9 @@ impl LedgerArgs {
             return Ok(max);
         }
         match &env.max_ledger_bytes {
-            Some(value) => value.trim().parse().map_err(|_| {
-                UsageError(format!(
-                    "`CTXGUARD_MAX_LEDGER_BYTES={value}` is not a number of bytes"
-                ))
-            }),
-            None => Ok(ctxguard::DEFAULT_MAX_LEDGER_BYTES),
+            Some(value) => (value.trim().parse())
+                .map_err(|_| usage::not_bytes("CTXGUARD_MAX_LEDGER_BYTES", value)),
+            None => Ok(ctxguard::ledger::DEFAULT_MAX_BYTES),
         }
     }
 

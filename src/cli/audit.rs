@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use ctxguard::{AuditRequest, FleetFormat, Format, Subject, UsageError};
+use ctxguard::{audit, fleet, usage, Format, Subject, UsageError};
 
 use super::args::{AccessArgs, RuntimeArg};
 use super::{Env, Said};
@@ -58,7 +58,7 @@ pub struct Args {
 impl Args {
     pub fn run(self, _env: &Env) -> Result<Said, UsageError> {
         let stream = self.format == AuditFormatArg::Jsonl;
-        let request = AuditRequest {
+        let request = audit::Request {
             paths: self.paths,
             from: self.from.runtime(),
             policy: self.policy,
@@ -66,24 +66,24 @@ impl Args {
             stream: stream && self.html.is_none(),
             fleet: self.fleet_report.is_some(),
             fleet_pages: !self.redact
-                && self.fleet_report.as_deref().and_then(FleetFormat::of)
-                    == Some(FleetFormat::Html),
+                && self.fleet_report.as_deref().and_then(fleet::Format::of)
+                    == Some(fleet::Format::Html),
         };
         // Both pages are refused before any session is read.
         if let Some(page) = &self.html {
             ctxguard::html_target(page).map_err(|error| cannot_write(page, &error))?;
         }
         if let Some(target) = &self.fleet_report {
-            ctxguard::fleet_target(target).map_err(|error| cannot_write(target, &error))?;
+            fleet::target(target).map_err(|error| cannot_write(target, &error))?;
         }
         let progress = ctxguard::Progress::on_terminal();
-        let on_event = |event: &ctxguard::EventAudit| {
+        let on_event = |event: &audit::EventAudit| {
             if stream {
                 // A closed pipe ends the stream; the report says the rest.
                 let _ = ctxguard::write_audit_line(event);
             }
         };
-        let mut report = ctxguard::audit_paths(&request, &on_event, &progress);
+        let mut report = audit::audit_paths(&request, &on_event, &progress);
         progress.finish();
         if let Subject::Audit { set_apart, .. } = &mut report.subject {
             *set_apart = self.set_apart;
@@ -98,8 +98,7 @@ impl Args {
             },
         ) = (&self.fleet_report, &report.subject)
         {
-            ctxguard::write_fleet_report(path, fleet, self.redact)
-                .map_err(|error| cannot_write(path, &error))?;
+            fleet::write(path, fleet, self.redact).map_err(|error| cannot_write(path, &error))?;
         }
         Ok(match self.format {
             AuditFormatArg::Human => Said::report(report, Format::Human),
@@ -116,7 +115,7 @@ impl Args {
 }
 
 fn cannot_write(path: &Path, error: &std::io::Error) -> UsageError {
-    UsageError(format!("cannot write `{}`: {error}", path.display()))
+    usage::cannot_write(path, error)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

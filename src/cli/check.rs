@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use ctxguard::{CheckOptions, ConfigRuntime, UsageError};
+use ctxguard::{config, CheckOptions, UsageError};
 
 use super::args::{AccessArgs, FormatArg, SeverityArgs};
 use super::{Env, Said};
@@ -52,7 +52,7 @@ pub struct Args {
 impl Args {
     pub fn run(self, env: &Env) -> Result<Said, UsageError> {
         let named = match self.claude_version.as_deref() {
-            Some(named) => ctxguard::installed_claude_code(Some(named), &env.claude)
+            Some(named) => config::installed_claude_code(Some(named), &env.claude)
                 .map_err(UsageError)?
                 .version()
                 .cloned(),
@@ -63,7 +63,7 @@ impl Args {
             policy: self.policy,
             fix: self.fix,
             dry_run: self.dry_run,
-            installed: ctxguard::InstalledRuntimes { claude_code: named },
+            installed: config::Installed { claude_code: named },
             ask_claude: Some(env.claude.clone()),
         };
         let report = ctxguard::check_with(
@@ -87,16 +87,16 @@ pub enum ConfigRuntimeArg {
     Openclaw,
 }
 
-impl From<ConfigRuntimeArg> for ConfigRuntime {
-    fn from(runtime: ConfigRuntimeArg) -> ConfigRuntime {
+impl From<ConfigRuntimeArg> for config::Runtime {
+    fn from(runtime: ConfigRuntimeArg) -> config::Runtime {
         match runtime {
-            ConfigRuntimeArg::ClaudeCode => ConfigRuntime::ClaudeCode,
-            ConfigRuntimeArg::Codex => ConfigRuntime::Codex,
-            ConfigRuntimeArg::Pi => ConfigRuntime::Pi,
-            ConfigRuntimeArg::Openhands => ConfigRuntime::OpenHands,
-            ConfigRuntimeArg::SweAgent => ConfigRuntime::SweAgent,
-            ConfigRuntimeArg::GeminiCli => ConfigRuntime::GeminiCli,
-            ConfigRuntimeArg::Openclaw => ConfigRuntime::OpenClaw,
+            ConfigRuntimeArg::ClaudeCode => config::Runtime::ClaudeCode,
+            ConfigRuntimeArg::Codex => config::Runtime::Codex,
+            ConfigRuntimeArg::Pi => config::Runtime::Pi,
+            ConfigRuntimeArg::Openhands => config::Runtime::OpenHands,
+            ConfigRuntimeArg::SweAgent => config::Runtime::SweAgent,
+            ConfigRuntimeArg::GeminiCli => config::Runtime::GeminiCli,
+            ConfigRuntimeArg::Openclaw => config::Runtime::OpenClaw,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `ctxguard explain`: what a diagnostic code means and what to do.
 
-use ctxguard::{Code, Format, Report, UsageError};
+use ctxguard::{usage, Code, Format, Report, UsageError};
 
 use super::{Env, Said};
 
@@ -19,14 +19,7 @@ impl Args {
                 Format::Human,
             ));
         };
-        let code = Code::from_name(&name).ok_or_else(|| {
-            let names = Code::ALL.iter().map(|c| c.name());
-            let hint = match ctxguard::did_you_mean(name.trim_start_matches("ctxguard::"), names) {
-                Some(code) => format!("did you mean `{code}`?"),
-                None => "`ctxguard explain` lists them all".to_owned(),
-            };
-            UsageError(format!("`{name}` is not a ctxguard code; {hint}"))
-        })?;
+        let code = Code::from_name(&name).ok_or_else(|| usage::not_a_code(&name))?;
         Ok(Said::report(
             Report::text(ctxguard::explain(code)),
             Format::Human,

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use ctxguard::{Access, HookEvent, HookRequest, HookRuntime, UsageError};
+use ctxguard::{hook, Access, UsageError};
 
 use super::args::{HookRuntimeArg, LedgerArgs};
 use super::{Env, Said};
@@ -54,12 +54,12 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, env: &Env) -> Result<Said, UsageError> {
-        let runtime: HookRuntime = self.runtime.into();
+        let runtime: hook::Runtime = self.runtime.into();
         let event = self.event.event_in(runtime).map_err(UsageError)?;
         // A bad cap is the default; an unreadable payload file is a
         // failure of the event, answered as the event allows.
         let max_ledger_bytes =
-            (self.ledger.max_bytes(env)).unwrap_or(ctxguard::DEFAULT_MAX_LEDGER_BYTES);
+            (self.ledger.max_bytes(env)).unwrap_or(ctxguard::ledger::DEFAULT_MAX_BYTES);
         let access = Access::default();
         let limit = access.max_input_bytes;
         let input = match self.input {
@@ -67,7 +67,7 @@ impl Args {
                 Ok(bytes) => bytes,
                 Err(error) => {
                     let why = format!("cannot read `{}`: {error}", path.display());
-                    return Ok(Said::Hook(ctxguard::hook_not_started(runtime, event, &why)));
+                    return Ok(Said::Hook(hook::not_started(runtime, event, &why)));
                 }
             },
             None => {
@@ -78,40 +78,40 @@ impl Args {
                 bytes
             }
         };
-        let request = HookRequest {
+        let request = hook::Request {
             runtime,
             event,
             input,
             policy: self.policy,
             ledger_dir: self.ledger.dir(env),
-            project_dir: (runtime == HookRuntime::ClaudeCode)
+            project_dir: (runtime == hook::Runtime::ClaudeCode)
                 .then(|| env.claude_project_dir.clone())
                 .flatten(),
             max_ledger_bytes,
             echo: self.echo,
-            written_for: (self.claude_version.as_deref()).and_then(ctxguard::RuntimeVersion::parse),
+            written_for: (self.claude_version.as_deref()).and_then(ctxguard::facts::Version::parse),
             check_summary: self.check_summary,
             access,
         };
-        Ok(Said::Hook(ctxguard::run_hook(&request)))
+        Ok(Said::Hook(hook::run(&request)))
     }
 }
 
 /// A hook whose arguments do not parse: the runtime and event named, when
 /// they can be told, so the failure is answered as that event's hook
 /// answers any failure (it never blocks a prompt).
-pub fn named_in(args: &[String]) -> Option<(HookRuntime, HookEvent)> {
+pub fn named_in(args: &[String]) -> Option<(hook::Runtime, hook::Event)> {
     if args.first().map(String::as_str) != Some("hook") {
         return None;
     }
     let runtime = match args.get(1).map(String::as_str) {
-        Some("codex") => HookRuntime::Codex,
-        Some("pi") => HookRuntime::Pi,
-        Some("gemini-cli") => HookRuntime::GeminiCli,
-        Some("openclaw") => HookRuntime::OpenClaw,
-        _ => HookRuntime::ClaudeCode,
+        Some("codex") => hook::Runtime::Codex,
+        Some("pi") => hook::Runtime::Pi,
+        Some("gemini-cli") => hook::Runtime::GeminiCli,
+        Some("openclaw") => hook::Runtime::OpenClaw,
+        _ => hook::Runtime::ClaudeCode,
     };
-    let event = HookEvent::from_name_in(runtime, args.get(2)?)?;
+    let event = hook::Event::from_name_in(runtime, args.get(2)?)?;
     Some((runtime, event))
 }
 
@@ -135,13 +135,13 @@ pub enum HookEventArg {
 
 impl HookEventArg {
     /// The event as `runtime` names it, if it has it.
-    pub fn event_in(self, runtime: HookRuntime) -> Result<HookEvent, String> {
+    pub fn event_in(self, runtime: hook::Runtime) -> Result<hook::Event, String> {
         let name = self
             .to_possible_value()
             .map(|value| value.get_name().to_owned())
             .unwrap_or_default();
-        HookEvent::from_name_in(runtime, &name).ok_or_else(|| {
-            let events: Vec<&str> = HookEvent::ALL
+        hook::Event::from_name_in(runtime, &name).ok_or_else(|| {
+            let events: Vec<&str> = hook::Event::ALL
                 .iter()
                 .filter(|e| e.handled_in(runtime))
                 .map(|e| e.name_in(runtime))

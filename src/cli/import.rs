@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ctxguard::{ImportRequest, UsageError};
+use ctxguard::{import, UsageError};
 
 use super::args::{AccessArgs, FormatArg, RuntimeArg};
 use super::{Env, Said};
@@ -40,7 +40,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, _env: &Env) -> Result<Said, UsageError> {
-        let request = ImportRequest {
+        let request = import::Request {
             session: self.session,
             from: self.from.runtime(),
             out: self.out,
@@ -48,7 +48,7 @@ impl Args {
             access: self.access.access(),
         };
         Ok(Said::report(
-            ctxguard::import_file(&request)?,
+            ctxguard::import::import_file(&request)?,
             self.format.into(),
         ))
     }

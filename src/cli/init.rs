@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ctxguard::{Access, HookRuntime, InitRequest, Scope, UsageError};
+use ctxguard::{hook, init, usage, Access, UsageError};
 
 use super::args::HookRuntimeArg;
 use super::{Env, Said};
@@ -55,51 +55,47 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, env: &Env) -> Result<Said, UsageError> {
-        let runtime: HookRuntime = self.runtime.into();
+        let runtime: hook::Runtime = self.runtime.into();
         let claude_version = match runtime {
-            HookRuntime::ClaudeCode => {
-                ctxguard::installed_claude_code(self.claude_version.as_deref(), &env.claude)
+            hook::Runtime::ClaudeCode => {
+                ctxguard::config::installed_claude_code(self.claude_version.as_deref(), &env.claude)
                     .map_err(UsageError)?
                     .version()
                     .cloned()
             }
-            HookRuntime::Codex
-            | HookRuntime::Pi
-            | HookRuntime::GeminiCli
-            | HookRuntime::OpenClaw => None,
+            hook::Runtime::Codex
+            | hook::Runtime::Pi
+            | hook::Runtime::GeminiCli
+            | hook::Runtime::OpenClaw => None,
         };
-        if self.local && runtime != HookRuntime::ClaudeCode {
-            return Err(UsageError(format!(
-                "{} has no settings of one checkout only: `init {}` writes into the project, or with `--user` for every project",
-                runtime.name(),
-                runtime.arg()
-            )));
+        if self.local && runtime != hook::Runtime::ClaudeCode {
+            return Err(usage::no_local_settings(runtime.name(), runtime.arg()));
         }
         let scope = match (self.user, self.local) {
-            (true, _) => Scope::User,
-            (_, true) => Scope::Local,
-            _ => Scope::Project,
+            (true, _) => init::Scope::User,
+            (_, true) => init::Scope::Local,
+            _ => init::Scope::Project,
         };
         let (variable, config_dir) = match runtime {
-            HookRuntime::ClaudeCode => (
+            hook::Runtime::ClaudeCode => (
                 "CLAUDE_CONFIG_DIR",
                 (env.claude_config_dir.clone()).or_else(|| env.home_dir(".claude")),
             ),
-            HookRuntime::Codex => (
+            hook::Runtime::Codex => (
                 "CODEX_HOME",
                 (env.codex_home.clone()).or_else(|| env.home_dir(".codex")),
             ),
-            HookRuntime::Pi => (
+            hook::Runtime::Pi => (
                 "PI_CODING_AGENT_DIR",
                 (env.pi_agent_dir.clone()).or_else(|| env.home_dir(".pi/agent")),
             ),
             // OpenClaw has one configuration, in its state folder.
-            HookRuntime::OpenClaw => (
+            hook::Runtime::OpenClaw => (
                 "OPENCLAW_STATE_DIR",
                 (env.openclaw_state_dir.clone()).or_else(|| env.home_dir(".openclaw")),
             ),
             // Gemini CLI takes its home folder from `GEMINI_CLI_HOME`.
-            HookRuntime::GeminiCli => (
+            hook::Runtime::GeminiCli => (
                 "GEMINI_CLI_HOME",
                 (env.gemini_cli_home
                     .as_ref()
@@ -108,16 +104,13 @@ impl Args {
             ),
         };
         let scope = match runtime {
-            HookRuntime::OpenClaw => Scope::User,
+            hook::Runtime::OpenClaw => init::Scope::User,
             _ => scope,
         };
-        if scope == Scope::User && config_dir.is_none() {
-            return Err(UsageError(format!(
-                "`--user` needs `HOME` or `{variable}` to find {}'s settings",
-                runtime.name()
-            )));
+        if scope == init::Scope::User && config_dir.is_none() {
+            return Err(usage::no_home(variable, runtime.name()));
         }
-        let request = InitRequest {
+        let request = init::Request {
             runtime,
             scope,
             project: PathBuf::from("."),
@@ -129,6 +122,6 @@ impl Args {
             dry_run: self.dry_run,
             access: Access::default(),
         };
-        Ok(Said::Init(ctxguard::init(&request)))
+        Ok(Said::Init(init::run(&request)))
     }
 }

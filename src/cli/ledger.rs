@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
-use ctxguard::{Access, LedgerAction, LedgerRequest, UsageError};
+use ctxguard::{ledger, Access, UsageError};
 
 use super::args::LedgerArgs;
 use super::{Env, Said};
@@ -30,19 +30,19 @@ impl Args {
         let action = match self.action {
             LedgerCommand::List { all, format } => {
                 json = format == ListFormatArg::Json;
-                LedgerAction::List { all }
+                ledger::Action::List { all }
             }
-            LedgerCommand::Show { id } => LedgerAction::Show { id },
-            LedgerCommand::Pin { kind, text, key } => LedgerAction::Pin {
+            LedgerCommand::Show { id } => ledger::Action::Show { id },
+            LedgerCommand::Pin { kind, text, key } => ledger::Action::Pin {
                 kind,
                 key,
                 text: text.join(" "),
             },
-            LedgerCommand::Discharge { id } => LedgerAction::Discharge { id },
-            LedgerCommand::Unpin { id } => LedgerAction::Unpin { id },
-            LedgerCommand::Export { all } => LedgerAction::Export { all },
+            LedgerCommand::Discharge { id } => ledger::Action::Discharge { id },
+            LedgerCommand::Unpin { id } => ledger::Action::Unpin { id },
+            LedgerCommand::Export { all } => ledger::Action::Export { all },
         };
-        let request = LedgerRequest {
+        let request = ledger::Request {
             dir: self
                 .ledger
                 .dir(env)
@@ -53,7 +53,7 @@ impl Args {
             max_ledger_bytes,
             access: Access::default(),
         };
-        let (view, problems) = ctxguard::ledger_command(&request)?;
+        let (view, problems) = ledger::run(&request)?;
         Ok(Said::Ledger {
             view,
             problems,
@@ -67,13 +67,13 @@ impl Args {
 fn project_ledger_dir(env: &Env) -> PathBuf {
     let mut up = PathBuf::new();
     for _ in 0..env.depth {
-        let dir = ctxguard::default_ledger_dir(&up);
+        let dir = ledger::default_dir(&up);
         if dir.is_dir() {
             return dir;
         }
         up.push("..");
     }
-    ctxguard::default_ledger_dir(Path::new(""))
+    ledger::default_dir(Path::new(""))
 }
 
 #[derive(Subcommand)]

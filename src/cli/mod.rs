@@ -23,9 +23,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use ctxguard::{
-    Diagnostic, ExitStatus, Format, HookReport, Installed, LedgerView, Report, Terminal, UsageError,
-};
+use ctxguard::{Diagnostic, ExitStatus, Format, Report, Terminal, UsageError};
 
 use env::Env;
 
@@ -89,15 +87,15 @@ enum Said {
         quiet: bool,
     },
     /// A hook's answer, in its runtime's terms.
-    Hook(HookReport),
+    Hook(ctxguard::hook::Report),
     /// What `ledger` shows, and the lines of the ledger it skipped.
     Ledger {
-        view: LedgerView,
+        view: ctxguard::ledger::View,
         problems: Vec<Diagnostic>,
         json: bool,
     },
     /// What `init` wrote, or why it wrote nothing.
-    Init(Result<Installed, Vec<Diagnostic>>),
+    Init(Result<ctxguard::init::Installed, Vec<Diagnostic>>),
 }
 
 impl Said {
@@ -139,13 +137,13 @@ impl Said {
                 }
                 status.code()
             }
-            Said::Hook(report) => ctxguard::emit_hook(&report),
+            Said::Hook(report) => ctxguard::hook::emit(&report),
             Said::Ledger {
                 view,
                 problems,
                 json,
-            } => ctxguard::emit_ledger(&view, &problems, json),
-            Said::Init(result) => ctxguard::emit_init(&result),
+            } => ctxguard::ledger::emit(&view, &problems, json),
+            Said::Init(result) => ctxguard::init::emit(&result),
         }
     }
 }
@@ -176,7 +174,7 @@ pub fn main() -> ExitCode {
                     let rendered = error.render().to_string();
                     let first = rendered.lines().next().unwrap_or_default();
                     let why = first.trim_start_matches("error: ");
-                    Said::Hook(ctxguard::hook_not_started(runtime, event, why)).emit(&env)
+                    Said::Hook(ctxguard::hook::not_started(runtime, event, why)).emit(&env)
                 }
                 _ => {
                     let _ = error.print();

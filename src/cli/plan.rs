@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ctxguard::{CompactOptions, Format, PlanRequest, Summarizer, UsageError, WARNING_LIMIT};
+use ctxguard::{compact, usage, Format, PlanRequest, UsageError, WARNING_LIMIT};
 
 use super::args::{tokens, AccessArgs, Counting, InputFormatArg};
 use super::{Env, Said};
@@ -52,20 +52,17 @@ pub struct Args {
 impl Args {
     pub fn run(self, _env: &Env) -> Result<Said, UsageError> {
         let seconds = self.summarizer_timeout;
-        let timeout = std::time::Duration::try_from_secs_f64(seconds).map_err(|_| {
-            UsageError(format!(
-                "`--summarizer-timeout {seconds}` is not a number of seconds"
-            ))
-        })?;
+        let timeout = std::time::Duration::try_from_secs_f64(seconds)
+            .map_err(|_| usage::not_seconds(seconds))?;
         let request = PlanRequest {
             access: self.access.access(),
             trace: self.trace,
             policy: self.policy,
             input_format: self.input_format.map(Into::into),
             output_format: self.output_format.map(Into::into),
-            options: CompactOptions {
+            options: compact::Options {
                 summarizer: (self.summarizer)
-                    .map(|command| Summarizer::Command { command, timeout }),
+                    .map(|command| compact::Summarizer::Command { command, timeout }),
                 budget: self.counting.budget(self.budget),
                 warning_limit: (!self.all_warnings).then_some(WARNING_LIMIT),
             },

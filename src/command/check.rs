@@ -224,10 +224,7 @@ fn inputs(
             collect_policies(path, &mut files, &mut problems);
             collect_configs(path, &mut configs);
             if files.len() + configs.len() + problems.len() == before {
-                return Err(UsageError(format!(
-                    "no `*.policy` file and no runtime config found in `{}`",
-                    path.display()
-                )));
+                return Err(ctxguard_core::diagnostics::usage::nothing_to_check(path));
             }
         } else if let Some(runtime) = runtime {
             configs.push((path.clone(), runtime));
@@ -292,10 +289,7 @@ pub fn policy_files(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<Diagnostic>)
             let before = files.len() + problems.len();
             collect_policies(path, &mut files, &mut problems);
             if files.len() + problems.len() == before {
-                return Err(UsageError(format!(
-                    "no `*.policy` files found in `{}`",
-                    path.display()
-                )));
+                return Err(ctxguard_core::diagnostics::usage::no_policies(path));
             }
         } else {
             files.push(path.clone());

@@ -124,12 +124,7 @@ struct Manifest {
 /// first (so none of another session's stays beside the new ones). A
 /// folder holding anything else is refused unwritten.
 fn claim(out: &Path) -> Result<(), UsageError> {
-    let refuse = |why: String| {
-        UsageError(format!(
-            "`{}` {why}; ctxguard imports into an empty folder or one an earlier import wrote. Name a new folder",
-            out.display()
-        ))
-    };
+    let refuse = |why: String| ctxguard_core::diagnostics::usage::import_folder_taken(out, &why);
     let entries: Vec<PathBuf> = match std::fs::read_dir(out) {
         Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect(),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -185,9 +180,8 @@ fn claim(out: &Path) -> Result<(), UsageError> {
 }
 
 fn write_manifest(out: &Path, session: &str, compactions: usize) -> Result<(), UsageError> {
-    let failed = |what: &Path, error: String| {
-        UsageError(format!("cannot write `{}`: {error}", what.display()))
-    };
+    let failed =
+        |what: &Path, error: String| ctxguard_core::diagnostics::usage::cannot_write(what, error);
     std::fs::create_dir_all(out).map_err(|e| failed(out, e.to_string()))?;
     let path = out.join(MANIFEST);
     let bytes = serde_json::to_vec_pretty(&Manifest {
@@ -210,7 +204,7 @@ fn write_event(
     plan: &ctxguard_core::buffer::plan::Plan,
 ) -> Result<(), UsageError> {
     let failed = |what: &Path, error: std::io::Error| {
-        UsageError(format!("cannot write `{}`: {error}", what.display()))
+        ctxguard_core::diagnostics::usage::cannot_write(what, error)
     };
     std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
     let write = |name: &str, body: &dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>| {

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use ctxguard_core::buffer::trace::{Derived, RegionKind};
-use ctxguard_core::diagnostics::{Diagnostic, UsageError};
+use ctxguard_core::diagnostics::{usage, Diagnostic, UsageError};
 use ctxguard_core::policy::load::policy_for_use;
 use ctxguard_core::source::Access;
 use ctxguard_runtimes::hook::ledger::{
@@ -92,15 +92,7 @@ pub fn ledger_command(
                 .iter()
                 .map(|c| c.commitment.id.as_str())
                 .collect::<Vec<_>>();
-            let echo = ctxguard_core::diagnostics::codes::echo(name);
-            UsageError(match names.len() {
-                0 => format!(
-                    "no commitment `{echo}` in `{}`: `ctxguard ledger list --session {}` shows their ids",
-                    ledger.name(),
-                    ledger.session
-                ),
-                _ => format!("`{echo}` names {} commitments ({}): give more of the id", names.len(), names.join(", ")),
-            })
+            usage::no_such_commitment(name, &ledger.name(), &ledger.session, &names)
         })
     };
     let view = match &request.action {
@@ -141,25 +133,10 @@ pub fn ledger_command(
                 RegionKind::Commitment(kind.clone())
             } else {
                 let names = policy.kinds.iter().map(|k| k.name.as_str());
-                let hint = match ctxguard_core::diagnostics::suggest::did_you_mean(kind, names) {
-                    Some(name) => format!("did you mean `{name}`?"),
-                    None => format!(
-                        "its kinds are {}",
-                        policy
-                            .kinds
-                            .iter()
-                            .map(|k| format!("`{}`", k.name))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                };
-                return Err(UsageError(format!(
-                    "the policy declares no kind `{}`: {hint}",
-                    ctxguard_core::diagnostics::codes::echo(kind)
-                )));
+                return Err(usage::no_such_kind(kind, names));
             };
             if text.trim().is_empty() {
-                return Err(UsageError("a pin needs the commitment's text".to_owned()));
+                return Err(usage::empty_pin());
             }
             let source = Source {
                 hook: Some("ledger".to_owned()),
@@ -190,15 +167,7 @@ pub fn ledger_command(
             };
             let verb = if unpin { "unpinned" } else { "discharged" };
             if !active.is_active() {
-                return Err(UsageError(format!(
-                    "{} is already {}",
-                    active.commitment.id,
-                    if active.unpinned {
-                        "unpinned"
-                    } else {
-                        "discharged"
-                    }
-                )));
+                return Err(usage::already(&active.commitment.id, active.unpinned));
             }
             let entry = if unpin {
                 Entry::Unpinned(change)
@@ -221,7 +190,7 @@ pub fn ledger_command(
             let mut bytes = Vec::new();
             trace
                 .write_json(&mut bytes)
-                .map_err(|e| UsageError(format!("cannot write the trace: {e}")))?;
+                .map_err(usage::cannot_write_output)?;
             LedgerView::Export(String::from_utf8_lossy(&bytes).into_owned())
         }
     };
@@ -236,21 +205,13 @@ fn find(request: &LedgerRequest) -> Result<Ledger, UsageError> {
             let ledger = Ledger::new(dir, session, request.max_ledger_bytes);
             let writes = matches!(request.action, LedgerAction::Pin { .. });
             if !writes && !ledger.path.exists() {
-                return Err(UsageError(format!(
-                    "no ledger for session `{}` in `{}`{}",
-                    ctxguard_core::diagnostics::codes::echo(session),
-                    dir.display(),
-                    known(dir)
-                )));
+                return Err(usage::no_session_ledger(session, dir, &known(dir)));
             }
             Ok(ledger)
         }
         None => {
             let Some(latest) = ledger::sessions(dir).into_iter().next() else {
-                return Err(UsageError(format!(
-                    "no ledger in `{}`: the hooks write one per session once installed (`ctxguard init claude-code`); name another folder with `--ledger-dir`",
-                    dir.display()
-                )));
+                return Err(usage::no_ledger(dir));
             };
             let session = latest
                 .file_stem()

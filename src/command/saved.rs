@@ -12,12 +12,8 @@ pub fn saved_report(path: &Path) -> Result<Report, UsageError> {
         .map_err(|unread| {
             UsageError(ctxguard_core::diagnostics::Diagnostic::from(*unread).message)
         })?;
-    let saved: JsonReport = serde_json::from_str(source.text()).map_err(|error| {
-        UsageError(format!(
-            "`{}` is not a report saved with `--format json`: {error}",
-            path.display()
-        ))
-    })?;
+    let saved: JsonReport = serde_json::from_str(source.text())
+        .map_err(|error| ctxguard_core::diagnostics::usage::not_a_saved_report(path, error))?;
     Ok(Report {
         subject: Subject::Saved(saved),
         diagnostics: Vec::new(),

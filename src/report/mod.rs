@@ -288,7 +288,9 @@ pub fn emit(report: &Report, format: Format, terminal: &Terminal) -> ExitStatus 
         Err(error) if error.kind() == io::ErrorKind::Unsupported => {
             usage_error(&UsageError(error.to_string()))
         }
-        Err(error) => usage_error(&UsageError(format!("cannot write the output: {error}"))),
+        Err(error) => usage_error(&ctxguard_core::diagnostics::usage::cannot_write_output(
+            error,
+        )),
     }
 }
 

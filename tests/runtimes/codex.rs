@@ -190,7 +190,7 @@ fn session(package: &Package) -> Result<(), Failed> {
     // Codex still sends the compaction prompt `init codex` builds on.
     for request in server.of(Kind::Compaction) {
         let prompt = compaction_prompt(&request.body);
-        ensure(prompt == ctxguard::CODEX_DEFAULT_COMPACT_PROMPT, || {
+        ensure(prompt == ctxguard::init::CODEX_DEFAULT_PROMPT, || {
             format!("Codex's default compaction prompt moved on: ctxguard's prompt file is built on the old one\n{prompt:?}")
         })?;
     }
@@ -338,8 +338,8 @@ fn guard(package: &Package) -> Result<(), Failed> {
     for request in server.of(Kind::Compaction) {
         let prompt = compaction_prompt(&request.body);
         ensure(
-            prompt.starts_with(ctxguard::CODEX_DEFAULT_COMPACT_PROMPT)
-                && prompt.contains(ctxguard::COMPACT_PROMPT_MARK)
+            prompt.starts_with(ctxguard::init::CODEX_DEFAULT_PROMPT)
+                && prompt.contains(ctxguard::init::PROMPT_MARK)
                 && prompt.contains("Quote each one word for word"),
             || {
                 format!(

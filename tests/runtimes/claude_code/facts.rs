@@ -1,5 +1,5 @@
 //! What the real client does with settings and hooks, against what
-//! ctxguard says it does (`ctxguard::claude_code_versions`, which the
+//! ctxguard says it does (`ctxguard::facts::claude_code`, which the
 //! config lint, `init` and the hooks read): the events each version knows,
 //! what a settings file it cannot fully read costs, the unit of a hook's
 //! `timeout`, which matchers a manual and an automatic compaction match,
@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use ctxguard::{claude_code_versions as facts, RuntimeVersion as Version};
+use ctxguard::{facts::claude_code as facts, facts::Version};
 use libtest_mimic::Failed;
 use serde_json::{json, Value};
 

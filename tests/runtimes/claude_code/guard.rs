@@ -5,7 +5,7 @@
 
 use std::process::{Command, Output};
 
-use ctxguard::{claude_code_versions as facts, RuntimeVersion as Version};
+use ctxguard::{facts::claude_code as facts, facts::Version};
 use libtest_mimic::Failed;
 use serde_json::{json, Value};
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use ctxguard::{claude_code_versions as facts, RuntimeVersion as Version};
+use ctxguard::{facts::claude_code as facts, facts::Version};
 use libtest_mimic::Failed;
 
 use super::guard::{first_prompt, CONSTRAINT, FIRST_SUMMARY, IDENTIFIER};

@@ -286,7 +286,7 @@ fn serve(http: &tiny_http::Server, state: &Mutex<State>, stop: &AtomicBool, wire
         // JavaScript writes a lone surrogate where Claude Code 2.1.105 cuts a
         // long hook output between the halves of an emoji.
         let text = String::from_utf8_lossy(&bytes);
-        let body: Value = serde_json::from_str(&ctxguard::mend_lone_surrogates(&text)).unwrap_or_else(|e| {
+        let body: Value = serde_json::from_str(&ctxguard::import::mend_lone_surrogates(&text)).unwrap_or_else(|e| {
             serde_json::json!({"unparsed": e.to_string(), "bytes": bytes.len(), "start": String::from_utf8_lossy(&bytes[..bytes.len().min(300)])})
         });
         let kind = wire.classify(&method, &path, &body);

@@ -9,6 +9,7 @@ mod diagnostic;
 pub mod explain;
 mod overrides;
 pub mod suggest;
+pub mod usage;
 
 pub use code::{Code, Family, Severity};
 pub use diagnostic::{Diagnostic, Label, Tally};
