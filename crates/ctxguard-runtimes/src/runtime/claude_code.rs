@@ -1,4 +1,4 @@
-//! Claude Code `settings.json` (RUNTIMES §1.6, §1.7): the hook table, the
+//! Claude Code `settings.json`: the hook table, the
 //! guard ctxguard's hooks make, the switches that turn hooks off, and the
 //! auto-compaction window.
 

@@ -1,4 +1,4 @@
-//! Codex `config.toml` (RUNTIMES §2.6, §2.7): the auto-compaction
+//! Codex `config.toml`: the auto-compaction
 //! threshold against the window and the policy, the compaction prompt,
 //! and the feature switch that turns hooks off; and Codex `hooks.json`:
 //! its events, matchers and handlers, and whether ctxguard's guard is

@@ -1,4 +1,4 @@
-//! Gemini CLI `settings.json` (RUNTIMES §6.3): the hook table (timeouts in
+//! Gemini CLI `settings.json`: the hook table (timeouts in
 //! milliseconds), the compression threshold and the history window.
 
 use super::hooks::{self, Rules, Unit};

@@ -1,4 +1,4 @@
-//! OpenHands `config.toml` (RUNTIMES §4.1): the `[condenser]` and what it
+//! OpenHands `config.toml`: the `[condenser]` and what it
 //! forgets. Condenser sections forbid unknown keys: OpenHands refuses to
 //! start on one.
 

@@ -1,4 +1,4 @@
-//! pi `settings.json` (RUNTIMES §3.7): what compaction keeps verbatim
+//! pi `settings.json`: what compaction keeps verbatim
 //! (`keepRecentTokens`) and reserves, against the policy's window; and
 //! whether ctxguard's extension (`ctxguard init pi`) stands beside it.
 

@@ -1,4 +1,4 @@
-//! SWE-agent run YAML (RUNTIMES §5): `agent.history_processors`, which
+//! SWE-agent run YAML: `agent.history_processors`, which
 //! elide old observations without a summary.
 
 use super::Context;

@@ -30,6 +30,14 @@ use crate::buffer::json::{self, PieceEnd, Written};
 use crate::buffer::trace::{self, Plain, Region};
 use crate::source::{line_starts_in, Access, OnDisk, SourceFile, Span};
 
+mod reader;
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+use reader::cut;
+use reader::Reader;
+
 /// Bytes read at a time; a piece is a block cut between two regions.
 const BLOCK: usize = 1 << 18;
 
@@ -562,150 +570,4 @@ fn parse<T>(
         version,
         last: block.last,
     })
-}
-
-/// Reads `len` bytes of text a block at a time, and cuts each between two
-/// regions; where the lines start, found on the way.
-struct Reader<R> {
-    file: R,
-    len: usize,
-    format: InputFormat,
-    block: usize,
-    /// What follows the last cut.
-    carry: Vec<u8>,
-    /// Where the next piece starts in the text.
-    base: usize,
-    read: usize,
-    first: bool,
-    starts: Vec<usize>,
-    /// The last piece was read.
-    done: bool,
-}
-
-impl<R: Read> Reader<R> {
-    /// The next piece, read into `bytes` after what the last cut left.
-    fn next(&mut self, mut bytes: Vec<u8>) -> Result<Block, ReadWhole> {
-        bytes.clear();
-        bytes.append(&mut self.carry);
-        // Where the search for a cut starts: before it, there is none.
-        let mut searched = 0;
-        loop {
-            let before = bytes.len();
-            let got = (&mut self.file)
-                .take(self.block as u64)
-                .read_to_end(&mut bytes)
-                .map_err(|_| ReadWhole)?;
-            self.read += got;
-            let last = got < self.block;
-            if last && self.read != self.len {
-                // The file changed since it was opened.
-                return Err(ReadWhole);
-            }
-            let cut = if last {
-                Some(bytes.len())
-            } else {
-                cut(&bytes, searched, self.format)
-            };
-            let Some(cut) = cut else {
-                // No cut yet (a long line): read on into the same bytes
-                // (not copied: a long line would be copied once a block),
-                // searching only what is new.
-                searched = before.saturating_sub(LOOK_BACK);
-                continue;
-            };
-            if self.first && last {
-                // Nowhere to cut it (a file on one line): it would be one
-                // piece, the whole file in memory; it is read whole, on
-                // every core.
-                return Err(ReadWhole);
-            }
-            self.carry.extend_from_slice(&bytes[cut..]);
-            bytes.truncate(cut);
-            line_starts_in(
-                &bytes,
-                self.base,
-                self.carry.first().copied(),
-                &mut self.starts,
-            );
-            let piece = Block {
-                base: self.base,
-                first: self.first,
-                last,
-                bytes,
-            };
-            self.base += piece.bytes.len();
-            self.first = false;
-            self.done = last;
-            return Ok(piece);
-        }
-    }
-}
-
-/// How far before new bytes a cut is looked for: a line break whose
-/// region starts only in the new bytes (past this much whitespace, a cut
-/// is missed, and the piece only grows).
-const LOOK_BACK: usize = 4096;
-
-/// Where to cut `bytes` (looked for from `from` on): after the last line
-/// break in JSON Lines; in JSON, just before the last region that follows
-/// a comma and a line break. `None`: no place yet.
-fn cut(bytes: &[u8], from: usize, format: InputFormat) -> Option<usize> {
-    let from = from.min(bytes.len());
-    if format == InputFormat::JsonLines {
-        return memchr::memrchr(b'\n', &bytes[from..]).map(|i| from + i + 1);
-    }
-    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
-    memchr::memrchr_iter(b'\n', &bytes[from..]).find_map(|i| {
-        let at = from + i;
-        let open = at + 1 + bytes[at + 1..].iter().take_while(|b| space(b)).count();
-        let comma = bytes[..at].iter().rev().find(|b| !space(b));
-        (bytes.get(open) == Some(&b'{') && comma == Some(&b',')).then_some(open)
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_is_cut_before_a_region_after_a_comma_and_a_line_break() {
-        let json = InputFormat::Json;
-        let text = b"{\"version\": 1, \"regions\": [\n{\"id\": \"a\"},\n  {\"id\": \"b\", \"record\": [1,\n{}]},\n{";
-        let at = cut(text, 0, json);
-        assert_eq!(at.map(|at| &text[at..]), Some(&b"{"[..]));
-        // A line break inside a region, or not after a comma, is no cut.
-        assert_eq!(cut(b"[\n{\"a\": 1}", 0, json), None);
-        assert_eq!(cut(b"{\"a\": [1,\n2]}", 0, json), None);
-        assert_eq!(cut(b"a\nb\nc", 0, InputFormat::JsonLines), Some(4));
-        assert_eq!(cut(b"a\nb\nc", 4, InputFormat::JsonLines), None);
-    }
-
-    /// A piece whose reading panics (no reader should, but were one to) ends
-    /// the stream with that panic, instead of leaving the file's reader
-    /// waiting for a buffer that never comes back.
-    #[test]
-    fn a_panic_while_a_piece_is_read_reaches_the_caller() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let path = dir.path().join("trace.jsonl");
-        let lines: String = (0..400)
-            .map(|i| format!("{{\"id\": \"n{i}\", \"kind\": \"narrative\", \"text\": \"turn {i}\", \"tokens\": 2}}\n"))
-            .collect();
-        std::fs::write(&path, lines).unwrap_or_else(|e| panic!("{e}"));
-        let streaming = Streaming::open_small(
-            &path,
-            InputFormat::JsonLines,
-            &crate::source::Access::default(),
-        )
-        .unwrap_or_else(|| panic!("streams"))
-        .with_block(64);
-        let (handed, unhanded) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                streaming.regions(|_, _| panic!("a reader panics"), |_, _, _| {})
-            }));
-            let _ = handed.send(read.is_err());
-        });
-        let panicked = unhanded.recv_timeout(std::time::Duration::from_secs(60));
-        assert_eq!(panicked, Ok(true), "the panic reaches the caller, in time");
-    }
 }

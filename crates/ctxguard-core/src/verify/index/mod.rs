@@ -33,6 +33,14 @@ use crate::source::{SourceFile, Span};
 use crate::verify::drift::{is_identifier_like, DriftIndex, Pinned};
 use crate::verify::findings::{Anchor, Findings, Rank};
 
+mod ids;
+mod lookup;
+mod streamed;
+#[cfg(test)]
+mod tests;
+
+use ids::{Ids, PARALLEL_IDS};
+
 /// How the verifier treats a trace region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
@@ -170,153 +178,6 @@ struct Detail {
     source: Option<Box<Provenance>>,
 }
 
-/// Region ids, each written once into one string. While regions are
-/// added only the ids and their hashes are kept (an append each); once
-/// all are in, the hashes are sorted (a counting sort on their top bits),
-/// which finds the ids that repeat and makes the table a plan's ids are
-/// looked up in: hashed with foldhash, seeded per process (ids are
-/// untrusted input).
-struct Ids {
-    text: String,
-    ends: Vec<usize>,
-    hashes: Vec<u64>,
-    /// Whether each region's id is one an earlier region had.
-    repeated: Vec<bool>,
-    /// Every region (the low 32 bits) after the [`Ids::key`] of its id's
-    /// hash, by directory entry; within an entry, in trace order, or
-    /// sorted if it holds more than [`SMALL_ENTRY`].
-    sorted: Vec<u64>,
-    /// Where in `sorted` the regions of each value of their hashes' top
-    /// bits start.
-    directory: Vec<u32>,
-    /// How far a hash is shifted for its place in `directory`.
-    shift: u32,
-    hasher: foldhash::fast::RandomState,
-}
-
-/// Regions of a directory entry from which they are sorted; fewer are
-/// left in trace order and compared pairwise.
-const SMALL_ENTRY: usize = 16;
-
-/// Regions from which the ids' table is made beside the pinned identifiers' index.
-const PARALLEL_IDS: usize = 1 << 16;
-
-impl Ids {
-    fn with_capacity(regions: usize) -> Ids {
-        Ids {
-            text: String::new(),
-            ends: Vec::with_capacity(regions),
-            hashes: Vec::with_capacity(regions),
-            repeated: Vec::new(),
-            sorted: Vec::new(),
-            directory: Vec::new(),
-            shift: 64,
-            hasher: foldhash::fast::RandomState::default(),
-        }
-    }
-
-    fn get(&self, t: usize) -> &str {
-        let start = t.checked_sub(1).map_or(0, |before| self.ends[before]);
-        self.text.get(start..self.ends[t]).unwrap_or_default()
-    }
-
-    /// Adds the next region's id.
-    fn push(&mut self, id: &str) {
-        self.text.push_str(id);
-        self.ends.push(self.text.len());
-        self.hashes.push(self.hasher.hash_one(id));
-    }
-
-    /// Sorts the hashes, once every id is in: each region whose id an
-    /// earlier one had, with that earlier one, in trace order.
-    fn sort(&mut self) -> Vec<(usize, usize)> {
-        let hashes = std::mem::take(&mut self.hashes);
-        // About four regions a directory entry: the regions are spread over
-        // the entries by the top bits of their hashes (a counting sort, in
-        // trace order, of the next 32 bits and the region, 8 bytes each);
-        // an entry of many (ids that repeat) is then sorted.
-        let bits = (usize::BITS - (hashes.len() >> 2).leading_zeros()).clamp(1, 24);
-        self.shift = 64 - bits;
-        let entry = |hash: u64| (hash >> self.shift) as usize;
-        let mut directory = vec![0u32; (1 << bits) + 1];
-        for &hash in &hashes {
-            directory[entry(hash)] += 1;
-        }
-        let mut at = 0;
-        for count in &mut directory {
-            (*count, at) = (at, at + *count);
-        }
-        let mut sorted = vec![0u64; hashes.len()];
-        for (t, &hash) in hashes.iter().enumerate() {
-            let at = &mut directory[entry(hash)];
-            sorted[*at as usize] = self.key(hash) | u64::from(u32::try_from(t).unwrap_or(u32::MAX));
-            *at += 1;
-        }
-        // Each entry now holds where the next one starts.
-        let last = directory.len() - 1;
-        directory.copy_within(..last, 1);
-        directory[0] = 0;
-        // Regions of one key stand together in a sorted entry, first
-        // region first; a small entry is in trace order. An id seen before
-        // repeats the first region that had it.
-        let mut repeated = vec![false; hashes.len()];
-        let mut repeats = Vec::new();
-        let region = |k: u64| k as u32 as usize;
-        for pair in directory.windows(2) {
-            let regions = &mut sorted[pair[0] as usize..pair[1] as usize];
-            if regions.len() > SMALL_ENTRY {
-                regions.sort_unstable();
-            }
-            let runs = regions.chunk_by(|a, b| regions.len() <= SMALL_ENTRY || a >> 32 == b >> 32);
-            for run in runs.filter(|run| run.len() > 1) {
-                for (k, &t) in run.iter().enumerate() {
-                    let id = || self.get(region(t));
-                    let same = |e: &&u64| *e >> 32 == t >> 32 && self.get(region(**e)) == id();
-                    if let Some(&first) = run[..k].iter().find(same) {
-                        repeated[region(t)] = true;
-                        repeats.push((region(t), region(first)));
-                    }
-                }
-            }
-        }
-        repeats.sort_unstable();
-        self.repeated = repeated;
-        self.directory = directory;
-        self.sorted = sorted;
-        repeats
-    }
-
-    /// What `hash` is sorted by within its directory entry: the 32 bits
-    /// after those of the entry, above a region's number.
-    fn key(&self, hash: u64) -> u64 {
-        ((hash << (64 - self.shift)) >> 32) << 32
-    }
-
-    /// The first region with `id`; `near` is where it most likely is (the
-    /// region after the last one a plan named: plans name them in order).
-    fn find(&self, id: &str, near: usize) -> Option<usize> {
-        if near < self.ends.len() && !self.repeated[near] && self.get(near) == id {
-            return Some(near);
-        }
-        let hash = self.hasher.hash_one(id);
-        let top = (hash >> self.shift) as usize;
-        let from = *self.directory.get(top)? as usize;
-        let to = *self.directory.get(top + 1)? as usize;
-        let candidates = self.sorted.get(from..to)?;
-        let key = self.key(hash);
-        let same = |k: &&u64| **k >> 32 == key >> 32;
-        let region = |k: &u64| *k as u32 as usize;
-        match candidates.len() > SMALL_ENTRY {
-            // Sorted: the run of its key.
-            true => (candidates[candidates.partition_point(|&k| k < key)..].iter())
-                .take_while(same)
-                .map(region)
-                .find(|&t| self.get(t) == id),
-            false => (candidates.iter().filter(same).map(region)).find(|&t| self.get(t) == id),
-        }
-    }
-}
-
 pub struct TraceIndex<'a> {
     pub policy: &'a Policy,
     /// The trace's file (in memory or on disk): labels on the trace point here.
@@ -384,29 +245,6 @@ pub(crate) fn facts(policy: &Policy, counter: Counter, region: &Region) -> Facts
     }
 }
 
-/// A plain narrative region's facts ([`facts`]), its text read from the
-/// piece it is in, decoded only if a hint or the tokenizer reads it.
-fn plain_facts(policy: &Policy, counter: Counter, plain: &Plain, piece: &Piece) -> Facts {
-    let literal = piece.written(&plain.content_span);
-    let (hint, count) = (plain.role != Some(Role::Tool), counter.counts(plain.tokens));
-    // The text, if the hints or the tokenizer read it: decoded when it is
-    // written with escapes, else as it stands between its quotes.
-    let text = match (hint || count, plain.escaped) {
-        (false, _) => Cow::Borrowed(""),
-        (true, true) => crate::buffer::json::string(literal).unwrap_or_default(),
-        (true, false) => Cow::Borrowed(
-            literal
-                .get(1..literal.len().saturating_sub(1))
-                .unwrap_or_default(),
-        ),
-    };
-    Facts {
-        hinted: hint && policy.any_hint(&text),
-        counted: count.then(|| crate::buffer::tokens::count(counter.tokenizer, &text)),
-        written: written_hash(literal),
-    }
-}
-
 /// The facts of every region of a trace in memory: the one pass of the
 /// hints and of the tokenizer over all of its text, on every core when
 /// there is enough of it.
@@ -459,49 +297,6 @@ impl<'a> TraceIndex<'a> {
             index.push(region, facts);
         }
         index.finish()
-    }
-
-    /// The index of a trace read as it streams, its text left on disk: the
-    /// hints and counts of each piece on the thread that read it. `Err`:
-    /// the file is to be read whole instead ([`Streaming`]).
-    pub fn streamed(
-        policy: &'a Policy,
-        streaming: Streaming,
-        counter: Counter,
-        warning_limit: Option<usize>,
-    ) -> Result<TraceIndex<'a>, ReadWhole> {
-        // Room for a region every few hundred bytes; a table grows past it.
-        let regions = streaming.len() / 256;
-        let mut index = TraceIndex::start(
-            policy,
-            Arc::clone(streaming.source()),
-            counter,
-            warning_limit,
-            Narrative::Written,
-            regions,
-        );
-        streaming.regions(
-            |piece, regions| {
-                (regions.iter())
-                    .map(|region| match region {
-                        Typed::Full(region) => Facts {
-                            written: written_hash(piece.written(&region.content_span)),
-                            ..facts(policy, counter, region)
-                        },
-                        Typed::Plain(plain) => plain_facts(policy, counter, plain, piece),
-                    })
-                    .collect::<Vec<_>>()
-            },
-            |piece, regions, facts| {
-                for (region, facts) in regions.iter().zip(facts) {
-                    match region {
-                        Typed::Full(region) => index.push(region, facts),
-                        Typed::Plain(plain) => index.push_plain(plain, piece, facts),
-                    }
-                }
-            },
-        )?;
-        Ok(index.finish())
     }
 
     /// An index with no regions yet, of a trace in `file`, room made for
@@ -609,48 +404,6 @@ impl<'a> TraceIndex<'a> {
             };
             let at = (region.content_span.clone(), || region.place.pointer());
             self.untagged(i, &region.id, what, || region.content.as_text(), at);
-        }
-    }
-
-    /// Adds the trace's next region, a plain narrative one read from
-    /// `piece`: what [`TraceIndex::push`] does with the region it stands for.
-    pub(crate) fn push_plain(&mut self, plain: &Plain, piece: &Piece, facts: Facts) {
-        let i = self.slots.len();
-        self.class.push(Class::Narrative);
-        let id = piece.written(&plain.id());
-        let pointer = || region_pointer(plain.index, plain.listed);
-        let counted = self
-            .counter
-            .count(plain.tokens, || facts.counted.unwrap_or(0));
-        if let Some(given) = counted.stale {
-            let span = plain.tokens_span.as_ref().unwrap_or(&plain.opening);
-            self.stale_tokens(i, id, (span.clone(), pointer), given, counted.tokens);
-        }
-        self.tokens.push(counted.tokens);
-        let detail = (plain.index != i).then(|| {
-            Box::new(Detail {
-                index: Some(plain.index),
-                ..Detail::default()
-            })
-        });
-        let spans = Spans {
-            opening: plain.opening.clone(),
-            id: plain.id_span.clone(),
-            content: plain.content_span.clone(),
-        };
-        self.slots.push(Slot::new(
-            spans,
-            Status::Active,
-            plain.listed,
-            facts.written,
-            detail,
-        ));
-        self.ids.push(id);
-        if facts.hinted {
-            let literal = piece.written(&plain.content_span);
-            let text = || crate::buffer::json::string(literal).unwrap_or_default();
-            let at = (plain.content_span.clone(), pointer);
-            self.untagged(i, id, "narrative", text, at);
         }
     }
 
@@ -843,160 +596,6 @@ impl<'a> TraceIndex<'a> {
             ),
         );
     }
-
-    /// Where one of kind `k`'s hints matches inside `within` as written in
-    /// the file, or all of `within` when the written form does not match.
-    pub fn hint_span(&self, file: &SourceFile, within: &Span, k: usize) -> Span {
-        let written = file.slice(within.clone());
-        if written.len() != within.len() {
-            return within.clone();
-        }
-        self.policy
-            .kinds
-            .get(k)
-            .into_iter()
-            .flat_map(|kind| &kind.hints)
-            .find_map(|hint| hint.regex()?.find(&written))
-            .filter(|found| !found.is_empty())
-            .map_or(within.clone(), |found| {
-                within.start + found.start()..within.start + found.end()
-            })
-    }
-
-    /// How many regions the trace has.
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// Whether the trace has no region.
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
-
-    /// The first region with `id`. `near`: where it most likely is.
-    pub fn region(&self, id: &str, near: usize) -> Option<usize> {
-        self.ids.find(id, near)
-    }
-
-    /// The first trace region with this identity.
-    pub fn identity(&self, kind: &str, key: &str) -> Option<usize> {
-        let hash = self.ids.hasher.hash_one((kind, key));
-        let same =
-            |&(h, t): &(u64, usize)| h == hash && identity_of(&self.slots[t]) == Some((kind, key));
-        self.identities.find(hash, same).map(|&(_, t)| t)
-    }
-
-    /// The first region of `i`'s identity (itself, unless it repeats one).
-    pub fn canonical(&self, i: usize) -> usize {
-        if !self.identity_repeats {
-            return i;
-        }
-        (self.slots[i].detail.as_ref())
-            .and_then(|detail| detail.first)
-            .unwrap_or(i)
-    }
-
-    /// The kind and key of a region written as a commitment (of a declared kind or not).
-    pub fn commitment_of(&self, t: usize) -> Option<(&str, &str)> {
-        identity_of(&self.slots[t])
-    }
-
-    /// `kind:key` of a region written as a commitment, else its id.
-    pub fn identity_or_id(&self, t: usize) -> String {
-        match self.commitment_of(t) {
-            Some((kind, key)) => format!("{kind}:{key}"),
-            None => self.id(t).to_owned(),
-        }
-    }
-
-    pub fn id(&self, t: usize) -> &str {
-        self.ids.get(t)
-    }
-
-    pub fn status(&self, t: usize) -> Status {
-        self.slots[t].status
-    }
-
-    /// The region's first line, for labels about the whole region.
-    pub fn opening(&self, t: usize) -> Span {
-        self.slots[t].spans().opening
-    }
-
-    /// Where the region's content is written.
-    pub fn content_span(&self, t: usize) -> Span {
-        self.slots[t].spans().content
-    }
-
-    /// The region's JSON Pointer, `/regions/3`; `None` in JSON Lines.
-    pub fn pointer(&self, t: usize) -> Option<String> {
-        let slot = &self.slots[t];
-        let index = slot.detail.as_ref().and_then(|detail| detail.index);
-        region_pointer(index.unwrap_or(t), slot.listed)
-    }
-
-    /// Where an imported region came from.
-    pub fn source(&self, t: usize) -> Option<&Provenance> {
-        self.slots[t].detail.as_ref()?.source.as_deref()
-    }
-
-    /// The content the index keeps: a protected region's.
-    fn stored(&self, t: usize) -> Option<&Content> {
-        self.slots[t].detail.as_ref()?.content.as_ref()
-    }
-
-    /// The region's content: kept, for a protected region; read back for
-    /// a narrative one, from the trace in memory or from its file on disk,
-    /// where it must be as it was read (`unreadable-file` otherwise).
-    pub fn content(&self, t: usize) -> Result<Cow<'_, Content>, Box<Diagnostic>> {
-        if let Some(content) = self.stored(t) {
-            return Ok(Cow::Borrowed(content));
-        }
-        match &self.narrative {
-            Narrative::Regions(regions) => Ok(Cow::Borrowed(&regions[t].content)),
-            Narrative::Written => {
-                let slot = &self.slots[t];
-                let written = self.file.slice(slot.spans().content);
-                let text = (written_hash(&written) == slot.written)
-                    .then(|| crate::buffer::json::string(&written).map(Cow::into_owned))
-                    .flatten();
-                text.map(|text| Cow::Owned(Content::Text(text.into())))
-                    .ok_or_else(|| {
-                        Box::new(input_codes::unreadable(
-                            self.file.name(),
-                            format!(
-                                "`{}` changed while it was verified: region `{}` no longer reads as it did",
-                                crate::diagnostics::codes::echo(self.file.name()),
-                                crate::diagnostics::codes::echo(self.id(t))
-                            ),
-                        ))
-                    })
-            }
-        }
-    }
-
-    /// Whether no content the index keeps holds on to the text it was read from.
-    #[cfg(any(test, feature = "testing"))]
-    pub fn holds_no_piece(&self) -> bool {
-        (self.slots.iter())
-            .filter_map(|slot| slot.detail.as_ref()?.content.as_ref())
-            .all(|content| !matches!(content, Content::Text(text) if text.is_shared()))
-    }
-
-    /// A kind's severity: losing a soft commitment is a warning.
-    pub fn severity(&self, class: Class) -> Severity {
-        match class {
-            Class::Commitment(k) => self
-                .policy
-                .kinds
-                .get(k as usize)
-                .map_or(Severity::Error, |kind| kind.severity.value),
-            _ => Severity::Error,
-        }
-    }
-
-    pub fn has_errors(&self) -> bool {
-        self.findings.has_errors()
-    }
 }
 
 /// The kind and key a slot was written with, for a commitment.
@@ -1009,74 +608,4 @@ fn identity_of(slot: &Slot) -> Option<(&str, &str)> {
 /// when it is read back: fixed, so a worker thread and the index agree.
 pub(crate) fn written_hash(written: &str) -> u64 {
     foldhash::quality::FixedState::with_seed(0x6374_7867).hash_one(written)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The ids' table finds what a scan of every id finds: each id that
-        /// repeats, with the first region that had it, and the first region
-        /// of any id asked, wherever the search starts. Few distinct ids
-        /// make entries of many regions (sorted), many make small ones.
-        #[test]
-        fn the_ids_table_finds_what_a_scan_finds(
-            ids in prop::collection::vec(prop_oneof![
-                3 => "[a-c]{0,2}",
-                1 => "r[0-9]{1,5}",
-                1 => Just("same".to_owned()),
-            ], 0..600),
-            asked in prop::collection::vec("[a-c]{0,2}|r[0-9]{1,3}|same|none", 0..20),
-            near in 0usize..700,
-        ) {
-            let mut table = Ids::with_capacity(ids.len());
-            for id in &ids {
-                table.push(id);
-            }
-            let first = |id: &str| ids.iter().position(|other| other == id);
-            let repeats: Vec<(usize, usize)> = (ids.iter().enumerate())
-                .filter_map(|(t, id)| first(id).filter(|&f| f < t).map(|f| (t, f)))
-                .collect();
-            prop_assert_eq!(table.sort(), repeats);
-            for id in asked.iter().chain(&ids) {
-                prop_assert_eq!(table.find(id, near), first(id), "{}", id);
-            }
-        }
-    }
-
-    /// A large trace holds one slot and one class a region.
-    #[test]
-    fn what_the_index_keeps_of_a_region_stays_small() {
-        let size = std::mem::size_of::<Slot>();
-        assert!(size <= 48, "Slot takes {size} bytes");
-        assert!(std::mem::size_of::<Class>() <= 8);
-    }
-
-    #[test]
-    fn spans_that_do_not_fit_a_slot_are_kept_whole() {
-        let spans = Spans {
-            opening: 10..20,
-            id: 12..15,
-            content: 30..40,
-        };
-        let slot = Slot::new(spans.clone(), Status::Active, true, 0, None);
-        assert!(slot.detail.is_none());
-        assert_eq!(slot.spans(), spans);
-        // A span before the region's first line, and one past 4 GiB of it.
-        for odd in [
-            Spans {
-                id: 5..8,
-                ..spans.clone()
-            },
-            Spans {
-                content: 30..(5 << 30),
-                ..spans.clone()
-            },
-        ] {
-            let slot = Slot::new(odd.clone(), Status::Active, true, 0, None);
-            assert_eq!(slot.spans(), odd);
-        }
-    }
 }

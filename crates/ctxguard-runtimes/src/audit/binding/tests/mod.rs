@@ -1,7 +1,9 @@
 use super::*;
 use crate::audit::units::units;
 
-fn why(text: &str) -> Vec<Result<(), NotBinding>> {
+mod output;
+
+pub(super) fn why(text: &str) -> Vec<Result<(), NotBinding>> {
     units(text)
         .iter()
         .map(|u| binding(u, &Prose::new(text), Context::default()))
@@ -356,118 +358,13 @@ fn goals_wants_and_verbs_of_no_list_bind() {
     }
 }
 
-#[test]
-fn sections_marked_up_with_tags_are_a_prompt_handed_over() {
-    let message = "Merge the prompt below into the skill, and keep its name.\n\
-        <instructions>\n\
-        Always ask one question at a time.\n\
-        Never skip a check.\n\
-        </instructions>\n\
-        Do not touch the README.";
-    let judged = why(message);
-    assert_eq!(
-        judged,
-        [
-            Ok(()),
-            Err(NotBinding::Pasted),
-            Err(NotBinding::Pasted),
-            Ok(())
-        ],
-        "{judged:?}"
-    );
-}
-
-#[test]
-fn a_terminal_session_copied_in_is_output_and_the_words_around_it_are_the_users() {
-    let message = "So I tested cargo and it fails:\n\
-        wink@box 26-02-20T21:00:06Z:~/src/pop-ws (main)\n\
-        $ cargo test -p mylib\n\
-        \x20   Finished `test` profile in 0.00s\n\
-        \n\
-        running 0 tests\n\
-        \n\
-        test result: ok. 0 passed; 0 failed\n\
-        \n\
-        wink@box 26-02-20T21:00:37Z:~/src/pop-ws (main)\n\
-        $ jj resolve --list\n\
-        Cargo.toml    2-sided conflict\n\
-        \n\
-        Keep the fixtures in tests/fixtures and never commit target/.";
-    let prose = Prose::new(message);
-    let judged: Vec<(&str, Result<(), NotBinding>)> = units(message)
-        .iter()
-        .map(|u| (u.text(message), binding(u, &prose, Context::default())))
-        .collect();
-    for (text, why) in &judged {
-        let users = text.starts_with("So I tested") || text.starts_with("Keep the");
-        assert_eq!(
-            why.is_err_and(|w| w == NotBinding::Pasted),
-            !users,
-            "{text:?}: {why:?}"
-        );
-    }
-    assert!(judged
-        .iter()
-        .any(|(text, why)| text.starts_with("Keep the") && why.is_ok()));
-    // A prompt alone at the start of a line is one whatever the shell.
-    for prompt in [
-        "me@host:~/app$ ls",
-        "[me@host app]$ make",
-        "❯ npm test",
-        "PS C:\\app> dir",
-    ] {
-        assert!(PROMPT.is_match(prompt), "{prompt}");
-    }
-    assert!(!PROMPT.is_match("mail bob@example.com the report"));
-}
-
 /// Each unit of `message` and why it does or does not bind.
-fn judged_units(message: &str) -> Vec<(&str, Result<(), NotBinding>)> {
+pub(super) fn judged_units(message: &str) -> Vec<(&str, Result<(), NotBinding>)> {
     let prose = Prose::new(message);
     units(message)
         .iter()
         .map(|u| (u.text(message), binding(u, &prose, Context::default())))
         .collect()
-}
-
-#[test]
-fn an_agents_answer_copied_from_a_terminal_is_handed_over() {
-    // Padded to the terminal's width, and the agent speaking.
-    let copied = "  Critical observations:                 \n  1. Type accuracy stuck at ~17.5% — below   \n  the target, worse than random.           \n  2. Gain MAE stuck at ~8.78 dB — no change  \n\n  The model is not learning. Let me check\n  gradient norms to diagnose why.\n\nfix it so the model learns";
-    let judged = judged_units(copied);
-    assert!(judged.len() > 3, "{judged:?}");
-    for (text, why) in judged {
-        let users = text == "fix it so the model learns";
-        assert_eq!(why.is_ok(), users, "{text:?}: {why:?}");
-    }
-    // The user's own list typed in a terminal, padded as well: theirs.
-    let typed = "  Concerns with this run:          \n  - val_loss is 2.7x train_loss     \n  - keep the batch size at 64       \n";
-    assert!(judged_units(typed)
-        .iter()
-        .any(|(text, why)| text.contains("batch size") && why.is_ok()));
-}
-
-#[test]
-fn rules_drawn_between_sections_are_decoration_not_output() {
-    let ruleset = "You are Claude Code on DealerFlow.\n\n==========\nOUTPUT FORMAT\n==========\nNever output large code dumps unless I ask.\n\n==========\nPRINCIPLES\n==========\nDB-first: update the Prisma schema before UI changes.\nEvery list must have search.\n";
-    let rules: Vec<_> = judged_units(ruleset)
-        .into_iter()
-        .filter(|(text, _)| {
-            text.starts_with("Never") || text.starts_with("DB-first") || text.starts_with("Every")
-        })
-        .collect();
-    assert_eq!(rules.len(), 3, "{rules:?}");
-    for (text, why) in rules {
-        assert_eq!(why, Ok(()), "{text:?}");
-    }
-}
-
-#[test]
-fn latex_source_handed_over_is_pasted() {
-    let message = "\\section*{본문 내용 작성}\n\n\\subsection*{입력 설명}\n입력 제한 설명\n\n\\subsection*{예제 입력}\n\\begin{verbatim}\n테스트케이스 예제 입력\n\\end{verbatim}\n\n\\begin{problem}{달리기}\n정규는 반드시 총 거리를 정확히 달려야 한다.\n\\InputFile\n첫째 줄에 정수가 주어진다.\n\\end{problem}";
-    for (text, why) in judged_units(message) {
-        assert_eq!(why, Err(NotBinding::Pasted), "{text:?}");
-    }
 }
 
 #[test]
@@ -618,115 +515,6 @@ fn courtesies_are_spent_and_reports_and_suggestions_bind() {
 }
 
 #[test]
-fn two_lines_that_are_both_output_are_output() {
-    let text = "Here it is:\n\n<StatCard\n    title=\"Total Core Processes\"\n\nRename the variable to totalCoreProcesses.";
-    let verdicts = why(text);
-    assert_eq!(verdicts.last(), Some(&Ok(())), "{verdicts:?}");
-    assert_eq!(
-        verdicts
-            .iter()
-            .filter(|v| **v == Err(NotBinding::Pasted))
-            .count(),
-        2,
-        "{verdicts:?}"
-    );
-}
-
-#[test]
-fn code_pasted_without_a_fence_is_output() {
-    let text = "Here is the function I wrote for the POC, do the same in get_budget_data:\n\nCREATE OR REPLACE FUNCTION sync_first(p_id uuid)\n  RETURNS json\n  AS $$\nBEGIN\n  SELECT\n    short_budget_version_id\n  FROM\n    entities_budgets\n  WHERE\n    id = p_id;\nEND;\n";
-    let verdicts = why(text);
-    assert_eq!(verdicts.first(), Some(&Ok(())), "{verdicts:?}");
-    assert!(
-        verdicts[1..].iter().all(|v| v.is_err()),
-        "the code is not the user's words: {verdicts:?}"
-    );
-}
-
-#[test]
-fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
-    for line in [
-        "Cached:    0 cached, 4 total",
-        "+++++++ ozvrpkrx 1bb61bb7 \"chore: open 0.42.0\"",
-        "<<<<<<< Conflict 1 of 1",
-        "\\\\\\\\\\\\\\ to: slvprlpw 6c1302fb",
-        "<StatCard",
-        "  title=\"Total Core Processes\"",
-        "  onClick={() => go()}",
-    ] {
-        assert!(output_line(line), "{line}");
-    }
-    for line in [
-        "Keep the cache for 4 days.  Then drop it.",
-        "Use <b> for bold, never <strong>.",
-        "Set retries=3 in the config.",
-        "Don't touch the ==== separators.",
-    ] {
-        assert!(!output_line(line), "{line}");
-    }
-    // The user's own sentence heading the rows they pasted under it
-    // is theirs; the rows are not.
-    let message = "in\n\
-        views/tree.xml I want the name column 450px wide and grouped by stage, stages in   #  \"0. Review\",\n\
-        \x20       #         \"1. Scope\",\n\
-        \x20       #         \"2. Final\",\n\
-        \x20       #         \"3. Done\",\n";
-    let prose = Prose::new(message);
-    let judged: Vec<_> = units(message)
-        .iter()
-        .filter(|u| binding(u, &prose, Context::default()).is_ok())
-        .map(|u| u.text(message))
-        .collect();
-    assert_eq!(judged.len(), 1, "{judged:?}");
-    assert!(judged[0].contains("I want the name column"), "{judged:?}");
-    // A build's summary pasted whole, nothing of the user's around it.
-    let message = " Tasks:    3 successful, 4 total\n\
-        Cached:    0 cached, 4 total\n\
-        \x20 Time:    17.343s\n\
-        Failed:    roo-cline#bundle\n";
-    let prose = Prose::new(message);
-    for unit in units(message) {
-        assert_eq!(
-            binding(&unit, &prose, Context::default()),
-            Err(NotBinding::Pasted),
-            "{:?}",
-            unit.text(message)
-        );
-    }
-}
-
-#[test]
-fn a_log_of_levels_and_shell_errors_is_output() {
-    let message = "[INFO] Calling install_all function with chroot target: /\n\
-        /opt/modules/core_system.sh: line 1514: ZFSLCD_INITIALIZED: unbound variable\n\
-        [INFO] Running secure cleanup (exit code: 1)\n";
-    assert!(
-        why(message).iter().all(|w| *w == Err(NotBinding::Pasted)),
-        "{:?}",
-        why(message)
-    );
-    // A macOS terminal, its prompt zsh's.
-    let zsh = "Last login: Wed Oct  8 18:07:42 on ttys001\n/Users/Sam/.zshrc:.:6: no such file or directory: /Users/Sam/.local/bin/env\nSam@Mac ~ % node -e\nnode: -e requires an argument\nzsh: command not found: console.log(require('crypto').randomBytes(32).toString('hex'))\nSam@Mac ~ % \n";
-    assert!(
-        why(zsh).iter().all(|w| *w == Err(NotBinding::Pasted)),
-        "{:?}",
-        why(zsh)
-    );
-    // A browser's console and a compiler's summary, copied whole.
-    let console = "It still crashes\n\n13:04:03.834\nGET\nhttps://example.com/icon.svg\n[HTTP/2 404  115ms]\n\n13:04:03.838 [Store] Hydrated from localStorage:\nObject { h1: {…}, h2: {…} }\nd51cabac4cba624b.js:43:6275\nUncaught TypeError: can't access property \"min\", e is undefined\n\nFound 14 errors in the same file, starting at: src/pages/LoginPage.tsx:16\n ELIFECYCLE  Command failed with exit code 2.\n(base) PS C:\\code\\app> npm run build\n";
-    let judged = why(console);
-    assert!(
-        judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
-        "{judged:?}"
-    );
-    // A sentence that names a level is still the user's.
-    assert_eq!(
-        why("Send the [INFO] lines to stderr, not stdout."),
-        [Ok(())]
-    );
-}
-
-#[test]
 fn a_brief_with_sections_holds_its_queries_and_its_steps_bind() {
     let brief = "# TICKET 3 — Projets\n\n## ÉTAPE 1 — Corriger le bug\n\nSELECT COUNT(*) FROM projets;\nSELECT COUNT(*) FROM sessions;\nSELECT COUNT(*) FROM messages;\nUPDATE sessions SET projet_id = NULL;\n\n## ÉTAPE 2 — Brancher les pôles\n\nAjouter dans le Switch ROUTER une sortie [5] vers POLE_DISPATCHER.\n\nconst routing = $('CERVEAU_XO').first().json.routing;\nconst poles = routing.poles || [];\nreturn poles.map(p => ({ json: p }));\n";
     let units = units(brief);
@@ -782,28 +570,6 @@ fn another_agents_report_or_brief_handed_over_asks_nothing_of_this_agent() {
     assert_eq!(
         why("Here is what Claude should do: never push to main."),
         [Ok(())]
-    );
-}
-
-#[test]
-fn a_terminal_screen_captured_with_its_escapes_is_output() {
-    let message =
-        "Commiting requires a blocking input. Please default to yes. Committing changes...\n\
-        ^[[?1;2c^[]11;rgb:0000/0000/0000^[\\^[[56;1R\n\
-        \x20 Last prompt: Analyze the title extraction failures below.\n\
-        Link this commit to session context?\n";
-    let judged: Vec<&str> = judged_units(message)
-        .into_iter()
-        .filter(|(_, why)| why.is_ok())
-        .map(|(text, _)| text)
-        .collect();
-    assert!(
-        judged.iter().any(|u| u.contains("Please default to yes")),
-        "{judged:?}"
-    );
-    assert!(
-        !judged.iter().any(|u| u.contains("Analyze the title")),
-        "{judged:?}"
     );
 }
 

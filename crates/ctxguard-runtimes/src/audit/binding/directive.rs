@@ -1,0 +1,285 @@
+//! Whether a unit asks the agent to act or to hold to something: words of
+//! obligation or wish, or a clause that opens with an instruction or a ban.
+
+use super::*;
+
+/// The text after what it opens with ("ok, now …").
+pub(super) fn after_lead(text: &str) -> &str {
+    LEAD.find(text).map_or(text, |lead| &text[lead.end()..])
+}
+
+/// Whether the unit asks the agent to act or to hold to something: words of
+/// obligation or wish anywhere, or a clause that opens with an instruction
+/// or a ban ("… main.ts, just call it main-new").
+pub(crate) fn directive(text: &str) -> bool {
+    if ASKS_OF.is_match(text)
+        || PROHIBITION.is_match(text)
+        || FRENCH_BAN.is_match(text)
+        || GOAL_LABEL.is_match(text)
+        || CJK_ASKS.is_match(text)
+        || KOREAN_REQUEST.is_match(text)
+    {
+        return true;
+    }
+    // Words of obligation mistyped by one letter ("neexs to", "alwyas").
+    if text.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        let w = w.to_lowercase();
+        w.chars().count() >= 5
+            && ["always", "never", "needs", "should", "please"]
+                .iter()
+                .any(|m| *m != w && one_letter_off(m, &w))
+    }) {
+        return true;
+    }
+    if fronted_instruction(after_lead(text.trim_start())) || object_first(text) {
+        return true;
+    }
+    text.split([',', ';', '(', ':'])
+        .enumerate()
+        .any(|(n, clause)| {
+            let rest = after_lead(clause.trim_start());
+            // "you can use git to pull it", "feel free to drop it".
+            let rest = PERMITS.find(rest).map_or(rest, |m| &rest[m.end()..]);
+            if REQUEST_FORM.is_match(rest) || BAN.is_match(rest) {
+                return true;
+            }
+            // A verb no list holds, opening the message's first clause
+            // before its object ("Iterate on the interview until …").
+            if n == 0 && verb_of_no_list(rest) {
+                return true;
+            }
+            let mut words = rest
+                .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
+                .filter(|w| !w.is_empty());
+            let first = words.next().unwrap_or_default().to_lowercase();
+            // After the first clause the verb must not be followed by
+            // another verb, so a noun that is also a verb ("…, export looks
+            // good") is not one.
+            imperative(&first)
+                && (n == 0
+                    || words.next().is_none_or(|w| {
+                        let w = w.to_lowercase();
+                        OBJECTS.contains(&w.as_str()) || !AUXILIARIES.contains(&w.as_str())
+                    }))
+        })
+}
+
+/// Words that open a sentence that states, asks or reacts: determiners,
+/// pronouns, prepositions, conjunctions, adverbs, adjectives and nouns a
+/// remark opens with. A word not among them, nor shaped like a noun, an
+/// adjective or an inflected verb, that stands before an object, is taken
+/// for a verb of an instruction.
+#[rustfmt::skip]
+pub(super) const OPENS_NO_INSTRUCTION: &[&str] = &[
+    "a", "an", "the", "this", "that", "these", "those", "some", "any", "every", "each", "all",
+    "both", "either", "neither", "more", "most", "less", "least", "much", "many", "few", "other",
+    "another", "such", "same", "very", "quite", "rather", "really", "almost", "already", "even",
+    "still", "just", "only", "here", "there", "then", "now", "today", "tomorrow", "yesterday",
+    "later", "before", "after", "since", "while", "when", "where", "what", "which", "who", "whom",
+    "whose", "why", "how", "once", "again", "too", "not", "yes", "no", "ok", "okay", "hi", "hello",
+    "hey", "thanks", "thank", "please", "great", "good", "nice", "cool", "awesome", "perfect",
+    "fine", "sure", "right", "wrong", "true", "false", "new", "old", "first", "second", "third",
+    "last", "next", "previous", "current", "without", "within", "about", "above", "across",
+    "against", "along", "among", "around", "at", "behind", "below", "beneath", "beside", "between",
+    "beyond", "by", "despite", "down", "during", "for", "from", "in", "inside", "into", "like",
+    "near", "of", "off", "on", "onto", "out", "outside", "over", "past", "per", "through",
+    "throughout", "to", "toward", "towards", "under", "until", "up", "upon", "with", "via", "my",
+    "your", "his", "her", "its", "our", "their", "i", "you", "he", "she", "it", "we", "they", "me",
+    "him", "us", "them", "anyway", "however", "though", "although", "otherwise", "therefore",
+    "thus", "hence", "overall", "whatever", "everything", "anything", "nothing", "something",
+    "someone", "everyone", "nobody", "somebody", "sorry", "welcome", "except", "regarding",
+    "apart", "because", "maybe", "perhaps", "instead", "glad", "happy", "and", "but", "or", "nor",
+    "so", "yet", "if", "unless", "whether", "than", "as", "also", "well", "ah", "oh", "wow", "hmm",
+    "lol", "btw", "fyi", "tbh", "imo", "re", "weird", "strange", "odd", "funny", "interesting",
+    "amazing", "beautiful", "excellent", "lovely", "better", "worse", "best", "worst", "faster",
+    "slower", "larger", "smaller", "bigger", "easier", "harder", "simpler", "cleaner", "shorter",
+    "longer", "higher", "closer", "further", "together", "never", "ever", "always", "problem",
+    "issue", "error", "question", "context", "idea", "reason", "result", "info", "information",
+    "background", "example", "detail", "details", "thing", "stuff", "part", "point", "rest",
+    "case", "story", "goal", "status", "progress", "feedback", "summary", "response", "answer",
+    "bug", "plus", "minus", "half", "one", "two", "three", "nope", "yeah", "yep", "cause", "cuz",
+    "definitely", "certainly", "basically", "probably", "honestly", "actually", "clearly",
+    "obviously", "apparently", "hopefully", "ideally", "personally", "currently", "usually",
+];
+
+/// Words a verb stands before in an instruction besides its
+/// [`OBJECTS`]: a preposition or a possessive ("iterate on", "interview
+/// about", "update their").
+#[rustfmt::skip]
+pub(super) const AFTER_VERB: &[&str] = &[
+    "their", "his", "her", "its", "about", "for", "from", "into", "through", "at", "by", "away",
+    "around",
+];
+
+/// An instruction after what it is about: "in X:\\addons\\company edit
+/// the view list …", "for photos and receipt add a checkbox …". A
+/// preposition opens it, and a verb before its object follows within five
+/// words.
+pub(super) fn fronted_instruction(rest: &str) -> bool {
+    const FRONTS: &[&str] = &["in", "for", "on", "inside", "within", "at", "from", "under"];
+    let words: Vec<String> = rest
+        .split_whitespace()
+        .take(8)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    let Some(front) = words.first() else {
+        return false;
+    };
+    // What the preposition is about is named bare ("X:\\addons",
+    // "photos and receipt"): after an article or a determiner the words
+    // are a sentence's own ("in the last run the build took an hour").
+    const DETERMINERS: &[&str] = &[
+        "the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "its", "their",
+        "his", "her", "some", "any", "each", "every", "last", "first", "next", "to",
+    ];
+    FRONTS.contains(&front.as_str())
+        && (2..words.len().saturating_sub(1).min(7)).any(|at| {
+            words[1..at]
+                .iter()
+                .all(|w| !DETERMINERS.contains(&w.as_str()))
+                && imperative(&words[at])
+                && OBJECTS.contains(&words[at + 1].as_str())
+        })
+}
+
+/// An instruction after its object, which a pronoun takes up: "the
+/// issues you identified, store them into the memory", "all the
+/// screenshots put them in docs/". No subject or modal stands before the
+/// verb ("we store them in the cache" says what is done).
+pub(super) fn object_first(text: &str) -> bool {
+    static TAKEN_UP: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(r"(?i)\b(\w+)\s+(\w+)\s+(them|it|these|those)\s+(in|into|to|on|under|inside|as)\b")
+    });
+    const SUBJECTS: &[&str] = &[
+        "i", "you", "we", "they", "he", "she", "it", "to", "will", "would", "can", "could",
+        "should", "did", "do", "does", "don't", "didn't", "who", "that", "which", "and", "or",
+        "then", "also", "just",
+    ];
+    TAKEN_UP.captures_iter(text).any(|c| {
+        let before = c.get(1).map_or("", |m| m.as_str()).to_lowercase();
+        let verb = c.get(2).map_or("", |m| m.as_str()).to_lowercase();
+        IMPERATIVES.contains(&verb.as_str()) && !SUBJECTS.contains(&before.as_str())
+    })
+}
+
+/// Whether `rest` opens with a verb of no list before its object: a word
+/// that [`OPENS_NO_INSTRUCTION`] does not hold, not shaped like a noun, an
+/// adjective or an inflected verb (`-ing`, `-ed`, `-ly`, `-s`, `-ful`,
+/// `-ous`, `-ive`, `-able`, `-ible`, `-al`, `-ic`, `-ish`, `-less`,
+/// `-ness`, `-ment`, `-tion`, `-sion`, `-ity`), followed by a word of
+/// [`OBJECTS`] or [`AFTER_VERB`].
+pub(super) fn verb_of_no_list(rest: &str) -> bool {
+    const NOT_A_VERB: &[&str] = &[
+        "ing", "ed", "ly", "ful", "ous", "ive", "able", "ible", "al", "ic", "ish", "less", "ness",
+        "ment", "tion", "sion", "ity",
+    ];
+    let mut words = rest.split_whitespace();
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        return false;
+    };
+    if !first.chars().all(|c| c.is_ascii_alphabetic())
+        || first.len() < 4
+        || first.chars().skip(1).any(|c| c.is_ascii_uppercase())
+    {
+        return false;
+    }
+    let verb = first.to_ascii_lowercase();
+    let object = second
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    !OPENS_NO_INSTRUCTION.contains(&verb.as_str())
+        && !NOT_A_VERB.iter().any(|end| verb.ends_with(end))
+        && (!verb.ends_with('s') || verb.ends_with("ss"))
+        && second.chars().all(|c| c.is_alphanumeric() || c == '\'')
+        && (OBJECTS.contains(&object.as_str()) || AFTER_VERB.contains(&object.as_str()))
+}
+
+/// Whether a word is a verb that opens an instruction (or one mistyped by
+/// a letter).
+pub(super) fn imperative(word: &str) -> bool {
+    if IMPERATIVES.contains(&word) {
+        return true;
+    }
+    // "montre-moi", "fais-le": a verb and the pronoun it takes.
+    if let Some((verb, pronoun)) = word.split_once('-') {
+        const PRONOUNS: &[&str] = &[
+            "moi", "toi", "le", "la", "les", "lui", "nous", "vous", "en", "y", "leur", "me", "te",
+        ];
+        if PRONOUNS.contains(&pronoun) && imperative(verb) {
+            return true;
+        }
+    }
+    // Indonesian asks with a verb in -kan: "implementasikan",
+    // "kerjakan", "tampilkan".
+    if word.is_ascii() && word.len() >= 7 && word.ends_with("kan") {
+        return true;
+    }
+    let typed_without_accents = if word.is_ascii() {
+        UNACCENTED.contains(word)
+    } else {
+        UNACCENTED.contains(&unaccented(word))
+    };
+    if typed_without_accents {
+        return true;
+    }
+    if word.chars().count() < 5 {
+        return false;
+    }
+    // The verbs one letter from `word` share a deletion with it (or are
+    // it less one letter, or it less one letter is them): look those up
+    // rather than measure the distance to every verb.
+    let deletions = word.char_indices().map(|(at, c)| {
+        let mut less = String::with_capacity(word.len());
+        less.push_str(&word[..at]);
+        less.push_str(&word[at + c.len_utf8()..]);
+        less
+    });
+    std::iter::once(word.to_owned())
+        .chain(deletions)
+        .filter_map(|key| TYPOS.get(&key))
+        .flatten()
+        .any(|verb| one_letter_off(verb, word))
+}
+
+/// Each verb of [`IMPERATIVES`] of five letters or more, under itself and
+/// under each of its one-letter deletions.
+pub(super) static TYPOS: LazyLock<std::collections::HashMap<String, Vec<&'static str>>> =
+    LazyLock::new(|| {
+        let mut typos: std::collections::HashMap<String, Vec<&'static str>> =
+            std::collections::HashMap::new();
+        for verb in IMPERATIVES.iter().filter(|verb| verb.len() >= 5) {
+            typos.entry((*verb).to_owned()).or_default().push(verb);
+            for (at, c) in verb.char_indices() {
+                let less = format!("{}{}", &verb[..at], &verb[at + c.len_utf8()..]);
+                typos.entry(less).or_default().push(verb);
+            }
+        }
+        typos
+    });
+
+/// One letter added, dropped, changed or two swapped: a typo of `word`.
+/// Lengths apart by more than one cannot be, and are not compared.
+pub(super) fn one_letter_off(word: &str, typed: &str) -> bool {
+    word.len().abs_diff(typed.len()) <= 4
+        && word.chars().count().abs_diff(typed.chars().count()) <= 1
+        && strsim::damerau_levenshtein(word, typed) == 1
+}
+
+/// Words that follow a noun, not a verb used as an instruction.
+pub(super) const AUXILIARIES: &[&str] = &[
+    "is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should",
+    "does", "did", "looks", "seems", "works", "feels", "sounds", "needs", "goes", "shows", "runs",
+    "fails", "breaks", "appears", "gets", "makes", "takes", "says", "means", "lives", "sits",
+    "stays", "keeps", "uses", "calls", "returns", "starts", "stops", "loads", "renders",
+];
+
+/// What may come before an instruction a user permits: "you can …", "feel
+/// free to …".
+pub(super) static PERMITS: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^(you\s+(can|could|may)\s+(just\s+|also\s+)?|feel\s+free\s+to\s+|pode\s+|podes\s+|du\s+kannst\s+)",
+    )
+});

@@ -1,0 +1,208 @@
+//! The patterns a unit is read with: what asks something of the agent, what
+//! asks only for information, what is spent as it is read, and what is
+//! pasted rather than typed.
+
+use super::*;
+
+/// Compiles a constant pattern.
+pub(super) fn pattern(source: &str) -> Regex {
+    // The patterns of this module are constants: they compile.
+    #[allow(clippy::expect_used)]
+    Regex::new(&scripts(source)).expect("a constant pattern compiles")
+}
+
+/// Words that ask something of the agent wherever they stand: modals of
+/// obligation, wishes, "please". These make even a sentence put as a
+/// question bind ("should we drop it?").
+pub(super) static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|\bwe\s+(are\s+|'re\s+)?(using|use)\s+\w+|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(your|ta|ton|votre|deine?|tu|su|sua)\s+((main|real|only|first)\s+)?(task|mission|job|role|goal|objective|tâche|rôle|objectif|aufgabe|ziel|tarea|tarefa|missão|misión|objetivo)\s+(is|est|ist|es|é)\b|^\W*(act\s+as|act[uú]a\s+como|at[uú]e\s+como|aja\s+como|agis\s+(comme|en\s+tant\s+que)|agissez\s+(comme|en\s+tant\s+que)|agiere\s+als|handle\s+als)\b|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+could\s+(\w+ly\s+|also\s+|just\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|können\s+wir|^\W*((dann|jetzt|nun|also|ok)\s+)*\w+en\s+wir\b|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|tienes\s+que|debe|deben|debes|debemos|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît|tolong|harus|jangan|mohon|perlu|lebih\s+suka|tetap|tetep|saya\s+(mau|ingin)|aku\s+(mau|ingin)|(você|voce|vc)\s+(vai|deve|precisa|tem\s+que)|vamos|solicito|hãy|không\s+được|khong\s+duoc|đừng|phải)\b|(^|[,.;:]\s*)hay\s+\w+|\s(đi|di)\s*[.!]*$",
+    )
+});
+
+/// Words that ask something of the agent in Chinese, Japanese or Korean,
+/// which write no spaces between words: "请", "需要", "不要", "直接",
+/// "してください", "해주세요", and the casual Japanese request that ends on
+/// its verb's て-form ("このバッジを追加して", "ガイド書いて").
+pub(super) static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(^|[，。；：、,;:\s])(把|改用|采用|强制|换成|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|你(先|首先|重新|再|要|来|去|生成|帮|把|直接))|加(一个|上)|建议(你|把|在|将|先|再|用|使用|改|加|拆|保留|删除|统一|增加)|(并|并且)(确认|检查|修复|补充|更新|删除)|还要|要求|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|只能|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|たい(です|と|な|ん|ので|けど|ね|。|$)|たくて|たくない|たくは|てほしい|て欲しい|てもらいたい|てもらえ(ます|る)|てもらって(いい|も)|ていただ(き|け)たい|しようと思|が欲しい|がほしい|がいいです|でいいかな|方がいい|ほうがいい|しないで|必ず|べき|ないでください|[ぁ-んァ-ヶー一-龯](て|で)(ね|よ|ほしい|欲しい)?[。！!～~]*\s*$|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+    )
+});
+
+/// A request put in Japanese as a question: "まとめてもらっていいですか？"
+/// (could you sum it up?), "見ていただけますか" (would you look at it?).
+pub(super) static JAPANESE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"てもらって(いい|も)|てもらえ(ます|る|ない)|ていただけ(ます|ない|る)|てくれ(る|ない|ます)",
+    )
+});
+
+/// A request put in Korean as a question or an order wherever it stands
+/// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check); or
+/// written as notes are, a clause closed by the action's noun: "완료 후
+/// 릴리스" (release once done), "이부분도 제거" (remove this part too).
+pub(super) static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트)\s*(\([^()]*\))?\s*[.!]*\s*$",
+    )
+});
+
+/// A defect the user reports: what they see is wrong, and the fix is what
+/// they ask ("the list view is not showing the columns", "the landmarks
+/// are way too high", "still not working").
+pub(super) static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|(is|are|was|were)\s+(still\s+)?not\s+\w+(ible|able)|(isn't|isnt|aren't|arent|wasn't|wasnt)\s+(still\s+)?\w+(ible|able)|not\s+working|(doesn't|doesnt|does\s+not|don't|dont|didn't|didnt|isn't|isnt|aren't|arent|wasn't|wasnt|won't|can't|cant|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|(don't|dont|do\s+not|can't|cant|cannot)\s+see\s+(the|any|my|your)\s+(changes?|updates?|difference|fix|effect)|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|\bi\s+(can't|cant|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+\w+|\b(an?\s+)?error\s+(is\s+)?(coming|showing|appearing|popping|occurs|occurring|happens|happening)|\bgetting\s+(an?\s+)?error|\b(is|are)\s+throwing\s+(an?\s+)?(\w+\s+){0,2}(errors?|exceptions?)|\b(it|this|that|the\s+\w+)\s+(doesn't|doesnt|doenst|dosent|does\s+not)\s+need\b|\bthere\s+(is|are|'s)\s+(still\s+)?(a\s+|an\s+|some\s+)?(bug|problem|issue|error)s?\b|\bfail(s|ed|ing)?\s+(to\s+\w+|saying|with)\b|\b(still\s+)?(has|have|with)\s+(some\s+)?errors?\b|\byou\s+(didn't|did\s+not|haven't|have\s+not|forgot\s+to|never)\s+\w+|\b(parou(\s+de\s+funcionar)?|(está|esta|estão|estao)\s+(dando|com)\s+erro|dando\s+erro|não\s+é\s+possível|nao\s+e\s+possivel|not\s+found|errad[oa]s?|em\s+branco)\b|没有找到|没找到|找不到|没有(这个|该)|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应",
+    )
+});
+
+/// A ban or a rule for always, at the start of a clause: "don't …",
+/// "never …", "always …", "no console logs".
+pub(super) static BAN: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^(don't|dont|do\s+not|never|always|avoid|no\s+more|only|instead|nicht\s+mehr|niemals|nie|immer|kein|keine|nur|sem|sin|sans|ohne|apenas|somente|solo|seulement)\b",
+    )
+});
+
+/// A short ban standing alone: "no deprecation alias!".
+pub(super) static PROHIBITION: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)^\W*no\s+[\w-]+(\s+[\w-]+){0,2}\s*[!.]*\s*$"));
+
+/// A goal the user states under its label ("Objective: fixing the master
+/// controller", "Goal: cut the build to a minute", "目标：…").
+pub(super) static GOAL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(objective|goal|task|aim|mission|objectif|tâche|ziel|aufgabe|objetivo|tarea|tarefa|目标|任务|目的)\s*[:：]\s*\S",
+    )
+});
+
+/// A French ban, written as a to-do is, with an infinitive ("Ne pas
+/// casser le flux existant", "Surtout pas de migration").
+pub(super) static FRENCH_BAN: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(r"(?i)^\W*(ne\s+(pas|jamais|plus)\s+\w+|surtout\s+(pas|ne)|interdit\s+de)\b")
+});
+
+/// What a clause may open with before its instruction: interjections and
+/// linking words ("ok, now also run it").
+pub(super) static LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|sip|lalu|terus|sekarang|vale|bueno|ahora|agora|então|entao|bon|alors|puis|ensuite|enfin|et|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
+    )
+});
+
+/// How a request is put as a question: it binds.
+pub(super) static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((can|could|would|will|won't|wouldn't|shall)\s+(you\w?|u|we|ya)\b|(why\s+(don't|dont|not)|how\s+about|what\s+about|mind\s|do\s+you\s+mind|is\s+it\s+possible\s+to|would\s+it\s+be\s+possible|can\s+(there|it|this|that)\s+be|is\s+there\s+(a|any)\s+way\s+to|can't|cant|cannot|couldn't|couldnt|(kann|könnte|kannst|könntest)\s+\w+\s+(mir|uns)|(kann|könnte)\s+(mir|uns))\b)",
+    )
+});
+
+/// A statement put up for confirmation: "…, thoughts?", "…, correct?",
+/// "…, any reason not to?". What binds is the statement before it.
+pub(super) static TAG: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)[,;:]\s*(thoughts|correct|right|no|agreed?|ok|okay|yes|make\s+sense|makes\s+sense|sounds?\s+good|any\s*reason\s+not\s+to|wdyt|what\s+do\s+you\s+think|objections?)\s*\?+\W*$",
+    )
+});
+
+/// A question asking the agent for advice about what the user should do.
+pub(super) static ASKS_ADVICE: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)^\W*(should|shall|do|can|must)\s+i\b"));
+
+/// A suggestion put as a question ("maybe by doing lines on the left side?").
+pub(super) static SUGGESTION: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)^\W*(maybe|perhaps|how\s+about|wouldn't\s+it\s+be)\b"));
+
+/// How a question for information opens, with or without its `?`.
+pub(super) static QUESTION_FORM: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((what|why|how|where|when|which|who|whose)('s|\s+(is|are|was|were|do|does|did|can|could|would|should|will|has|have|had|the|we|you|i|it|its|this|that|about|much|many|long|come|exactly|else))\b|(is|are|was|were|do|does|did|has|have|had)\s+(it|we|you|they|there|this|that|the|i|he|she)\b|(was|wie|warum|wo|wann|welche[rsn]?|gibt\s+es)\b)",
+    )
+});
+
+/// How a question for information opens: a question word, in English,
+/// German, Portuguese or Spanish ("which", "where", "em qual", "onde").
+pub(super) static ASKS_WHICH: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(what|which|where|when|who|whose|how\s+(many|much|long|often|does|do|did|is|are|was|were)|why\s+(did|do|does)\s+we|why\s+(is|are|was|were)|welche[rsn]?|wo|wann|wer|em\s+qu(e|al)|qual|quais|onde|quando|quem|cuál|cuáles|dónde|cuándo|quién|qué)\b",
+    )
+});
+
+/// A request to be told something, put as an instruction: "explain to me
+/// what the out of scope items are", "tell me what happens currently",
+/// "can you summarize where the PR is". It asks for information, as a
+/// question does; nothing of it binds once answered.
+pub(super) static ASKS_TO_BE_TOLD: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|help\s+(me|us)\s+(think|understand|decide|figure\s+out)\b)",
+    )
+});
+
+/// An item numbered as Chinese numbers one, with words of its own:
+/// "1、…", "3.1、…", "（2）…".
+pub(super) static CJK_ITEM: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"^\s*(\d+(\.\d+)*、\s*\p{Han}|[（(]\d+[)）]\s*\p{Han}{2})"));
+
+/// Asked to think, about nothing named: "let's think carefully about the
+/// change", "think some more". It shapes the next answer and is spent with it.
+pub(super) static THINK: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((ok|okay|now|so|please|let's|lets)[\s,]+)*(ultra)?think(\s+(carefully|hard|harder|deeply|more|again|some\s+more|step\s+by\s+step|it\s+through|about\s+(it|this|that|the\s+\w+)))*\s*[.!]*\s*$",
+    )
+});
+
+/// Courtesies spent as they are read, beyond the words of [`SPENT`]: an
+/// invitation to ask ("If you have any question please ask"), and a
+/// reaction to what the agent showed that names it ("Okay MergeService
+/// looks good.").
+pub(super) static SPENT_FORM: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((ok|okay|so|and|also|yes|great|thanks)[\s,!.]+)*(if\s+(you\s+have|there\s+(is|are))\s+(any|more|other)\s+questions?|any\s+questions?)[\s,]*((please|just|then|feel\s+free\s+to|don't\s+hesitate\s+to)\s+)?(ask|let\s+me\s+know|tell\s+me)(\s+(me|them|first|before))?\s*[.!]*\s*$|^\W*((ok|okay|und|also|ja|e|y|et)[\s,!.]+)*((wenn|falls)\s+(du|ihr|sie)\s+([^\s,.!?]+\s+){0,2}fragen\s+(hast|habt|haben)|(se|caso)\s+(tiver|tenha|houver|tiverem)\s+([^\s,.!?]+\s+){0,2}(d[uú]vidas?|perguntas?)|si\s+(tienes|tiene|tienen|hay)\s+([^\s,.!?]+\s+){0,2}(dudas?|preguntas?)|si\s+(tu\s+as|vous\s+avez)\s+([^\s,.!?]+\s+){0,2}questions?)[\s,]*[^.!?\n]{0,25}[.!]*\s*$|^\W*((ok|okay|yes|yeah|alright|great|nice|cool)[\s,!.]+)*([^\s,!?]+\s+){1,3}(looks?|seems?|sounds?)\s+(really\s+|very\s+|pretty\s+|so\s+)?(good|great|fine|perfect|nice|awesome|excellent|solid|right|correct)(\s+(to\s+me|now|so\s+far))?\s*[.!]*\s*$|^\W*((ok|okay|yes|good|great)[\s,!.]+)*(proceed|continue|go|move)\s+(on\s+)?(to\s+|with\s+)?(the\s+)?next(\s+(phase|step|task|one|part|stage|item))?\s*[.!]*\s*$",
+    )
+});
+
+/// An ask that names nothing yet: "I want you to do something for me",
+/// "can you help me with something?".
+pub(super) static ASKS_NOTHING_YET: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((ok|okay|hey|so|now)[\s,!.]+)*(i\s+(want|need|would\s+like)\s+you\s+to|can\s+you|could\s+you|would\s+you|please)\s+(do\s+(something|a\s+thing|one\s+thing|me\s+a\s+favou?r)|help\s+me(\s+with\s+something)?)(\s+for\s+me)?\s*[.!?]*\s*$",
+    )
+});
+
+/// An image handed over and nothing asked of it: "look at screenshot with
+/// red arrow", "read the image '/Users/me/Desktop/shot.png'". Spent once
+/// the agent has looked.
+pub(super) fn image_handed_over(text: &str) -> bool {
+    static LOOK: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^\W*((ok|okay|now|so|please|pls)[\s,]+)*(read|look\s+at|see|check|view|open)\s+(the\s+|this\s+|my\s+|attached\s+)?(image|screenshot|screen\s*shot|picture|attachment)s?\b",
+        )
+    });
+    LOOK.is_match(text) && !text.contains(" and ") && !text.contains(',') && word_count(text) <= 10
+}
+
+/// The agent asked for its advice or opinion: "what would you recommend?",
+/// "any opinions or recommendations?". A question, whatever modal it holds.
+pub(super) static ASKS_OPINION: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b((what|which)\s+(would|do|should|will)\s+you\s+(recommend|suggest|propose|advise|prefer|think)|what\s+do\s+you\s+think|any\s+(opinions?|recommendations?|suggestions?|thoughts|ideas)(\s+or\s+\w+)?)\s*\?",
+    )
+});
+
+/// A slash command alone, or a line of a command's options alone
+/// (`--max-iterations 15`, `--completion-promise "COMPLETE" \`): the
+/// command's invocation, spent when it runs.
+pub(super) static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r#"^/[A-Za-z][A-Za-z0-9:_-]*$|^(--[A-Za-z][A-Za-z0-9_-]*(=\S+|\s+("[^"\n]*"|'[^'\n]*'|[^\s-]\S*))?\s*)+\\?$"#,
+    )
+});
+
+/// An operator of code written inline (`firstKeptEntryIndex = 6`).
+pub(super) static OPERATOR: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"\s(=|<-|==|!=|=>|&&|\|\|)\s|[{};]\s*$|^\w+(\.\w+)+:|^\[[A-Z_]+\]$"));
+
+/// A path to an image handed over (a screenshot dropped into the prompt).
+pub(super) static IMAGE_PATH: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)^\S*[/\\][^\n]+\.(png|jpe?g|gif|webp|heic|bmp)$"));

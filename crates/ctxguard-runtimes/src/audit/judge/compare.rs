@@ -1,0 +1,212 @@
+//! Comparing a commitment with a passage of the summary: where it stands
+//! as a unit, folded text, identifiers byte for byte, and the words that
+//! changed.
+
+use super::*;
+
+/// A passage as evidence shows it: its white space folded to single spaces.
+pub(super) fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Choices that say nothing without their question.
+pub(super) const GENERIC_CHOICES: &[&str] = &[
+    "yes", "no", "ok", "okay", "sure", "both", "all", "none", "neither", "either", "other", "skip",
+    "later", "now", "first", "second", "third", "default", "ja", "nein", "beide", "alle", "keine",
+];
+
+/// Where a commitment stands after.
+pub(super) enum Stands {
+    Yes,
+    /// Only after a word that turns it around.
+    Flipped(String),
+    No,
+}
+
+/// Every place `needle` stands in `haystack`.
+pub(super) fn find_all<'a>(
+    haystack: &'a str,
+    needle: &'a str,
+) -> impl Iterator<Item = Range<usize>> + 'a {
+    memchr::memmem::find_iter(haystack.as_bytes(), needle.as_bytes())
+        .map(move |at| at..at + needle.len())
+}
+
+/// Whether the match at `at` is a whole unit: no letter or digit runs on
+/// into it on either side.
+pub(super) fn bounded(haystack: &str, at: Range<usize>) -> bool {
+    let before = haystack[..at.start].chars().next_back();
+    let after = haystack[at.end..].chars().next();
+    let first = haystack[at.clone()].chars().next();
+    let last = haystack[at].chars().next_back();
+    let joins = |a: Option<char>, b: Option<char>| matches!((a, b), (Some(a), Some(b)) if a.is_alphanumeric() && b.is_alphanumeric());
+    !joins(before, first) && !joins(last, after)
+}
+
+/// A word among the three before `at`, on its line, that turns the match
+/// around — unless the commitment says it too.
+pub(super) fn flip_before(haystack: &str, at: usize, text: &str) -> Option<String> {
+    // Only the words of its own sentence, on its own line, before it.
+    let start = haystack[..at]
+        .rfind(['\n', '.', '!', '?', ';', ':', '"', '“', '”'])
+        .map_or(0, |n| n + 1);
+    let before = haystack.get(start..at).unwrap_or_default();
+    let own = Words::of(text);
+    before
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .rev()
+        .take(3)
+        .map(|w| w.to_lowercase().replace('’', "'"))
+        .find(|w| FLIPS.contains(&w.as_str()) && !own.negated)
+}
+
+/// Text as loose quotes are compared: lower case, curly quotes straight,
+/// Markdown emphasis and code marks dropped, white space folded.
+pub(crate) fn fold(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.chars() {
+        let c = match c {
+            // Quotes of any kind are dropped: a summary quotes the user's
+            // "double" quotes as 'single' ones.
+            '‘' | '’' | '`' | '“' | '”' | '„' | '"' => '\'',
+            '*' => continue,
+            c if c.is_whitespace() => {
+                space = true;
+                continue;
+            }
+            c => c,
+        };
+        // "do A , a reminder" is "do A, a reminder" with other spacing.
+        if space && !out.is_empty() && !matches!(c, ',' | '.' | ';' | ':' | '!' | '?' | ')') {
+            out.push(' ');
+        }
+        space = false;
+        out.extend(c.to_lowercase());
+    }
+    out.replace('\'', "")
+}
+
+pub(super) fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+/// Two identifiers name the same thing when they are equal or one is the
+/// other with more of its path: `packages/a/b.ts` and `/home/me/packages/a/b.ts`.
+pub(crate) fn same_identifier(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    long == short
+        || (short.contains('/')
+            && long.ends_with(short)
+            && long[..long.len() - short.len()].ends_with('/'))
+}
+
+/// How many of `before`'s identifiers `after` names.
+pub(crate) fn carried_identifiers(before: &Words, after: &Words) -> usize {
+    before
+        .identifiers
+        .iter()
+        .filter(|a| after.identifiers.iter().any(|b| same_identifier(a, b)))
+        .count()
+}
+
+/// What `after` changes of `before`'s meaning.
+pub(crate) fn changes(before: &Words, after: &Words) -> Vec<String> {
+    let mut changes = Vec::new();
+    let added: Vec<&String> = after
+        .identifiers
+        .iter()
+        .filter(|b| !before.identifiers.iter().any(|a| same_identifier(a, b)))
+        .collect();
+    let missing = before
+        .identifiers
+        .iter()
+        .filter(|a| !after.identifiers.iter().any(|b| same_identifier(a, b)));
+    for identifier in missing {
+        let closest = added
+            .iter()
+            .max_by_key(|other| common_prefix(identifier, other))
+            .filter(|other| common_prefix(identifier, other) >= 3.min(identifier.len()));
+        changes.push(match closest {
+            Some(other) => format!("`{identifier}` became `{other}`"),
+            None => format!("`{identifier}` is missing"),
+        });
+    }
+    if before.negated && !after.negated {
+        changes.push("the negation is gone".to_owned());
+    }
+    if !before.negated && after.negated {
+        changes.push("a negation was added".to_owned());
+    }
+    // "first" and "before" both put it earlier: only an order turned
+    // around, or gone, changes it.
+    let sooner = |words: &std::collections::BTreeSet<&'static str>| {
+        words
+            .iter()
+            .any(|w| matches!(*w, "before" | "first" | "prior" | "until"))
+    };
+    let later = |words: &std::collections::BTreeSet<&'static str>| {
+        words
+            .iter()
+            .any(|w| matches!(*w, "after" | "then" | "once" | "last"))
+    };
+    let kept = (sooner(&before.ordering) && sooner(&after.ordering))
+        || (later(&before.ordering) && later(&after.ordering));
+    if !kept {
+        for word in before.ordering.difference(&after.ordering) {
+            changes.push(format!("the ordering word `{word}` is gone"));
+        }
+    }
+    for word in before.scope.difference(&after.scope) {
+        changes.push(format!("the scope word `{word}` is gone"));
+    }
+    for word in after.scope.difference(&before.scope) {
+        changes.push(format!("the scope word `{word}` was added"));
+    }
+    changes
+}
+
+pub(super) fn common_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// `text` without a quotation mark or backquote at either end that
+/// nothing closes or opens (``` ``wait, stop … ```, `" please analyze …`):
+/// a stray mark the user typed, which a summary quoting them leaves out.
+pub(super) fn unquoted(text: &str) -> &str {
+    const MARKS: &[char] = &['"', '`', '“', '”', '«', '»'];
+    let unpaired = |text: &str, mark: char| match mark {
+        '“' | '”' => text.matches('“').count() != text.matches('”').count(),
+        '«' | '»' => text.matches('«').count() != text.matches('»').count(),
+        mark => text.matches(mark).count() % 2 == 1,
+    };
+    let mut text = text;
+    while let Some(mark) = text.chars().next().filter(|c| MARKS.contains(c)) {
+        if !unpaired(text, mark) && mark != '`' {
+            break;
+        }
+        // A run of backquotes is one mark, paired only by a run as long.
+        let run = text.len() - text.trim_start_matches(mark).len();
+        if mark == '`' && text[run..].contains(&text[..run]) {
+            break;
+        }
+        text = text[run..].trim_start();
+    }
+    while let Some(mark) = text.chars().next_back().filter(|c| MARKS.contains(c)) {
+        if !unpaired(text, mark) && mark != '`' {
+            break;
+        }
+        let run = text.len() - text.trim_end_matches(mark).len();
+        let end = text.len() - run;
+        if mark == '`' && text[..end].contains(&text[end..]) {
+            break;
+        }
+        text = text[..end].trim_end();
+    }
+    text
+}

@@ -1,0 +1,139 @@
+use super::*;
+
+fn after(summary: &str) -> After {
+    After::new(summary, [])
+}
+
+#[test]
+fn a_match_is_a_unit_with_its_polarity() {
+    let a = after("The user must never use the staging database for the tests.\nKnow-how now.");
+    let (outcome, evidence) = a.judge("use the staging database for the tests", None);
+    assert_eq!(outcome, Outcome::Altered);
+    assert!(evidence.is_some_and(|e| e.changes[0].contains("never")));
+    // "No" is not kept by "now".
+    assert_eq!(a.judge_choice("Drop the table?", "No").0, Outcome::Lost);
+    assert_eq!(a.judge("Know-how now.", None).0, Outcome::Verbatim);
+}
+
+#[test]
+fn a_stray_mark_the_user_typed_is_no_part_of_the_quote() {
+    let a = after("- \"please analyze the situation with 10 mesh agents, only analyze.\"\n- wait, stop, this is crazy");
+    assert_eq!(
+        a.judge(
+            "\" please analyze the situation with 10 mesh agents, only analyze.",
+            None
+        )
+        .0,
+        Outcome::Verbatim
+    );
+    assert_eq!(
+        a.judge("``wait, stop, this is crazy", None).0,
+        Outcome::Verbatim
+    );
+    assert_eq!(unquoted("run `make` first"), "run `make` first");
+    assert_eq!(unquoted("\"Keep it\" as it is"), "\"Keep it\" as it is");
+    assert_eq!(unquoted("`cargo test`"), "`cargo test`");
+}
+
+#[test]
+fn a_faithful_quote_is_not_lost() {
+    let a = after("User said: \"Run the tests before\n  applying the patch\" and left.");
+    assert_eq!(
+        a.judge("Run the tests before applying the patch.", None).0,
+        Outcome::Paraphrased
+    );
+    let a = after("- \"Ich möchte, dass du die Dateien im Ordner aufräumst und ...\"");
+    assert_eq!(
+        a.judge(
+            "Ich möchte, dass du die Dateien im Ordner aufräumst und danach alles committest.",
+            None
+        )
+        .0,
+        Outcome::Paraphrased
+    );
+}
+
+#[test]
+fn judging_in_other_words() {
+    let judged = |commitment: &str, summary: &str| after(summary).judge(commitment, None).0;
+    assert_eq!(
+        judged(
+            "Keep the old code for reference.",
+            "For reference, the old code is kept."
+        ),
+        Outcome::Paraphrased
+    );
+    assert_eq!(
+        judged("Do not drop the users table.", "Drop the users table."),
+        Outcome::Altered
+    );
+    assert_eq!(
+        judged("Deploy on Fridays only.", "The build passes."),
+        Outcome::Lost
+    );
+    assert_eq!(
+        judged(
+            "use lenovo-legion-linux cli to increase my fan speed",
+            "1. \"use lenovo-legion cli to increase my fan speed\""
+        ),
+        Outcome::Altered
+    );
+    assert_eq!(
+        judged("where we at?", "Continue from where we left it off."),
+        Outcome::Lost
+    );
+    assert_eq!(
+        judged(
+            "config.ts, fuzzy.ts -> utils",
+            "├── config.ts\n├── fuzzy.ts\n└── shell.ts"
+        ),
+        Outcome::Paraphrased
+    );
+}
+
+#[test]
+fn a_heading_that_shares_a_number_alters_nothing() {
+    let a = after("**Phase 3: SEE SOMETHING SAY SOMETHING Feature**\n- Created ops_tasks.py");
+    assert_eq!(a.judge("lets do phase 3 and 6", None).0, Outcome::Lost);
+    let a = after("Current work: let the build phase run, then commit it.");
+    assert_eq!(a.judge("lets do phase 3 and 6", None).0, Outcome::Lost);
+    let a = after("7. All user messages:\n   - \"do A, a reminder to the user\"");
+    assert_eq!(
+        a.judge("do A , a reminder to the user", None).0,
+        Outcome::Paraphrased
+    );
+}
+
+#[test]
+fn a_path_names_the_same_file_with_more_of_its_path() {
+    assert!(same_identifier(
+        "packages/a/b.ts",
+        "/home/me/packages/a/b.ts"
+    ));
+    assert!(!same_identifier("a/b.ts", "/home/me/xa/b.ts"));
+    assert!(
+        !same_identifier("b.ts", "/home/me/b.ts"),
+        "a bare name is no path"
+    );
+}
+
+#[test]
+fn a_choice_is_carried_by_the_option_chosen() {
+    let a = after("The user chose uuid primary keys. Include an estimate: yes.");
+    assert_eq!(
+        a.judge_choice("Which primary key type?", "uuid primary keys")
+            .0,
+        Outcome::Verbatim
+    );
+    assert_eq!(
+        a.judge_choice("Include an estimate?", "Yes").0,
+        Outcome::Paraphrased
+    );
+    assert_eq!(a.judge_choice("Drop the table?", "Yes").0, Outcome::Lost);
+    let a = after("user chose: cosmic panel applet");
+    assert_eq!(
+        a.judge_choice("Which type?", "COSMIC Panel Applet (Recommended)")
+            .0,
+        Outcome::Paraphrased
+    );
+}

@@ -1,0 +1,201 @@
+//! A paragraph cut into sentences: not after an abbreviation, a number
+//! that opens a list item, or inside a quoted piece.
+
+use super::*;
+
+/// The sentences of the paragraph at `range`: cut at line breaks and at
+/// sentence bounds (UAX #29), except inside the `protected` ranges
+/// (inline code, links, inline HTML).
+pub(super) fn sentences(
+    text: &str,
+    range: Range<usize>,
+    protected: &[Range<usize>],
+) -> Vec<Range<usize>> {
+    let Some(paragraph) = text.get(range.clone()) else {
+        return Vec::new();
+    };
+    let inside = |at: usize| protected.iter().any(|p| p.start < at && at < p.end);
+    let mut out = Vec::new();
+    let mut start = range.start;
+    let mut line_start = range.start;
+    let mut output_before = false;
+    let unwrapped = unwrapped(paragraph);
+    for line in unwrapped.split_inclusive('\n') {
+        let mut at = line_start;
+        // A line of output (a log record, JSON) is kept whole, its periods
+        // ending no sentence; lines of output in a row are one unit.
+        let output = PASTED_LINE.is_match(line);
+        if output && output_before {
+            if let Some(last) = out.last_mut() {
+                let last: &mut Range<usize> = last;
+                last.end = line_start + line.len();
+                start = last.end;
+                line_start += line.len();
+                continue;
+            }
+        }
+        output_before = output;
+        let pieces: Vec<&str> = if output {
+            vec![line]
+        } else {
+            line.split_sentence_bounds()
+                .flat_map(lower_case_starts)
+                .collect()
+        };
+        // The pieces follow one another along the line: only their lengths
+        // are kept, and a piece that goes on into the next is joined to it.
+        // "2.可以": a number that opens a line is the item's, not a
+        // sentence of its own (UAX #29 ends one after "2." before CJK);
+        // "why do we need '2. Builds libnn.a'?": an item quoted with its
+        // number goes on past the number's period.
+        let mut lengths: Vec<usize> = pieces.iter().map(|piece| piece.len()).collect();
+        let (mut n, mut from) = (0, 0);
+        while n + 1 < lengths.len() {
+            let piece = &line[from..from + lengths[n]];
+            if (n == 0 && numbered(piece)) || quotes_a_number(piece) {
+                lengths[n] += lengths.remove(n + 1);
+            } else {
+                from += lengths[n];
+                n += 1;
+            }
+        }
+        for length in lengths {
+            at += length;
+            let end = at;
+            let last_of_line = end == line_start + line.len();
+            if (last_of_line || !inside(end)) && end > start {
+                if last_of_line && inside(end) {
+                    continue;
+                }
+                out.push(start..end);
+                start = end;
+            }
+        }
+        line_start += line.len();
+    }
+    if start < range.end {
+        out.push(start..range.end);
+    }
+    out
+}
+
+/// `paragraph` with the breaks a wrapping box put in it read as spaces (one
+/// byte for one, so every offset holds): text typed in a terminal's or an
+/// editor's box and copied with its lines cut where the box was full ("I'm
+/// more comfortable \nwith @Data", "showing NEW on everything before\n  any
+/// follow-up"). A break is the box's when the line is long (the box was
+/// full) and ends inside a sentence (on a word or a comma), the next goes
+/// on in lower case, and the line keeps the space before the break or the
+/// next is indented to go on; a line of output is never joined.
+pub(super) fn unwrapped(paragraph: &str) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = paragraph.split_inclusive('\n').collect();
+    let mut breaks = Vec::new();
+    let mut at = 0;
+    for pair in lines.windows(2) {
+        let (line, next) = (pair[0], pair[1]);
+        at += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        let spaced = body.ends_with([' ', '\t']) || next.starts_with([' ', '\t']);
+        let inside = body
+            .trim_end()
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || c == ',');
+        let goes_on = next
+            .trim_start()
+            .chars()
+            .next()
+            .is_some_and(char::is_lowercase);
+        // A box wraps a line only once it is full.
+        let long = body.trim().chars().count() >= 40;
+        if spaced
+            && long
+            && inside
+            && goes_on
+            && !PASTED_LINE.is_match(line)
+            && !PASTED_LINE.is_match(next)
+        {
+            breaks.push(at - 1);
+        }
+    }
+    if breaks.is_empty() {
+        return std::borrow::Cow::Borrowed(paragraph);
+    }
+    let mut bytes = paragraph.as_bytes().to_vec();
+    for at in breaks {
+        bytes[at] = b' ';
+    }
+    // A newline byte became a space byte: the text is as valid as it was.
+    String::from_utf8(bytes).map_or(
+        std::borrow::Cow::Borrowed(paragraph),
+        std::borrow::Cow::Owned,
+    )
+}
+
+/// A piece that ends on a quotation mark and a number's period (`… need
+/// '2.`): the quoted item goes on in the next piece.
+pub(super) fn quotes_a_number(piece: &str) -> bool {
+    let body = piece.trim_end();
+    let Some(number) = body.strip_suffix('.') else {
+        return false;
+    };
+    let digits = number.len() - number.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    (1..=3).contains(&digits)
+        && number[..number.len() - digits]
+            .chars()
+            .next_back()
+            .is_some_and(|c| matches!(c, '\'' | '"' | '‘' | '“' | '(' | '`'))
+}
+
+/// Only an item's number: `2.`, `10)`.
+pub(super) fn numbered(piece: &str) -> bool {
+    let piece = piece.trim();
+    piece
+        .strip_suffix(['.', ')'])
+        .is_some_and(|n| (1..=3).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Words after which a period ends no sentence.
+pub(super) const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "no", "mr", "dr",
+];
+
+/// `piece` cut again where a sentence ends and the next begins in lower
+/// case (`make it blue. then run it`), which people type and UAX #29 does
+/// not cut.
+pub(super) fn lower_case_starts(piece: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = piece.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if matches!(bytes[i], b'.' | b'!' | b'?') {
+            let mut j = i + 1;
+            while j < bytes.len() && matches!(bytes[j], b'.' | b'!' | b'?') {
+                j += 1;
+            }
+            let mut k = j;
+            while k < bytes.len() && matches!(bytes[k], b' ' | b'\t') {
+                k += 1;
+            }
+            let word_before = piece[start..i]
+                .rsplit(|c: char| c.is_whitespace() || c == '(')
+                .next()
+                .unwrap_or_default()
+                .to_lowercase();
+            if k > j
+                && k < bytes.len()
+                && bytes[k].is_ascii_lowercase()
+                && !ABBREVIATIONS.contains(&word_before.as_str())
+            {
+                out.push(&piece[start..k]);
+                start = k;
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out.push(&piece[start..]);
+    out
+}
