@@ -62,12 +62,12 @@ pub use ctxguard_core::source::{
     Access, Refusal, SourceFile, Span, Spanned, DEFAULT_MAX_INPUT_BYTES,
 };
 
-pub use ctxguard_core::diagnostics::{
-    Code, Diagnostic, Explanation, Family, Label, Level, Overrides, Severity, Tally, UsageError,
-};
 /// The messages of a command line that cannot be carried out (exit 2),
 /// worded where every other message is.
 pub use ctxguard_core::diagnostics::usage;
+pub use ctxguard_core::diagnostics::{
+    Code, Diagnostic, Explanation, Family, Label, Level, Overrides, Severity, Tally, UsageError,
+};
 
 pub use ctxguard_core::policy::load::{Loaded, Loader, DEFAULT_POLICY, DEFAULT_POLICY_NAME};
 pub use ctxguard_core::policy::{Hint, Kind, OnRules, OrderRule, Origin, Policy, Setting};

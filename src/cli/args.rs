@@ -111,8 +111,24 @@ impl From<InputFormatArg> for InputFormat {
     }
 }
 
+/// How `check`, `verify` and `import` show their findings.
+#[derive(clap::Args)]
+pub struct FindingsFormat {
+    /// How to show the findings: `human` (miette, coloured on a terminal),
+    /// `json`, `sarif` (SARIF 2.1.0) or `github` (workflow commands).
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    format: FormatArg,
+}
+
+impl FindingsFormat {
+    /// The format asked for.
+    pub fn into_format(self) -> Format {
+        self.format.into()
+    }
+}
+
 #[derive(Clone, Copy, ValueEnum)]
-pub enum FormatArg {
+enum FormatArg {
     Human,
     Json,
     Sarif,

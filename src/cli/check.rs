@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use ctxguard::{config, CheckOptions, UsageError};
 
-use super::args::{AccessArgs, FormatArg, SeverityArgs};
+use super::args::{AccessArgs, FindingsFormat, SeverityArgs};
 use super::{Env, Said};
 
 /// Lint policy files, and the runtime configs beside them against the
@@ -34,10 +34,8 @@ pub struct Args {
     /// Say nothing on success (on a terminal, one line says what was checked).
     #[arg(short, long)]
     pub quiet: bool,
-    /// How to show the findings: `human` (miette, coloured on a terminal),
-    /// `json`, `sarif` (SARIF 2.1.0) or `github` (workflow commands).
-    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
-    pub format: FormatArg,
+    #[command(flatten)]
+    pub format: FindingsFormat,
     #[command(flatten)]
     pub severity: SeverityArgs,
     #[command(flatten)]
@@ -72,7 +70,7 @@ impl Args {
             &self.severity.overrides()?,
             &self.access.access(),
         )?;
-        Ok(Said::report(report, self.format.into()).quiet(self.quiet))
+        Ok(Said::report(report, self.format.into_format()).quiet(self.quiet))
     }
 }
 

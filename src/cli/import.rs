@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use ctxguard::{import, UsageError};
 
-use super::args::{AccessArgs, FormatArg, RuntimeArg};
+use super::args::{AccessArgs, FindingsFormat, RuntimeArg};
 use super::{Env, Said};
 
 /// Read an agent runtime's session file and write each compaction in it
@@ -30,10 +30,8 @@ pub struct Args {
     /// The policy whose kinds and hints classify user text.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// How to show the findings: `human` (miette, coloured on a terminal),
-    /// `json`, `sarif` (SARIF 2.1.0) or `github` (workflow commands).
-    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
-    pub format: FormatArg,
+    #[command(flatten)]
+    pub format: FindingsFormat,
     #[command(flatten)]
     pub access: AccessArgs,
 }
@@ -49,7 +47,7 @@ impl Args {
         };
         Ok(Said::report(
             ctxguard::import::import_file(&request)?,
-            self.format.into(),
+            self.format.into_format(),
         ))
     }
 }

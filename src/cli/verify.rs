@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use ctxguard::{Options, UsageError, VerifyRequest, WARNING_LIMIT};
 
-use super::args::{tokens, AccessArgs, Counting, FormatArg, InputFormatArg, SeverityArgs};
+use super::args::{tokens, AccessArgs, Counting, FindingsFormat, InputFormatArg, SeverityArgs};
 use super::{Env, Said};
 
 /// Verify a compaction plan against its trace and the policy.
@@ -35,10 +35,8 @@ pub struct Args {
     pub severity: SeverityArgs,
     #[command(flatten)]
     pub counting: Counting,
-    /// How to show the findings: `human` (miette, coloured on a terminal),
-    /// `json`, `sarif` (SARIF 2.1.0) or `github` (workflow commands).
-    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
-    pub format: FormatArg,
+    #[command(flatten)]
+    pub format: FindingsFormat,
     #[command(flatten)]
     pub access: AccessArgs,
 }
@@ -59,7 +57,7 @@ impl Args {
         };
         Ok(Said::report(
             ctxguard::verify_files(&request),
-            self.format.into(),
+            self.format.into_format(),
         ))
     }
 }
