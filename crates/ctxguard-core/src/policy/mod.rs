@@ -1,7 +1,7 @@
 //! The policy language: text to AST (`parse`, the pest grammar in
-//! `grammar/policy.pest` in this crate), files and `extends` (`load`), the resolved model
-//! (`model`), the linter that resolves and checks it (`lint`), and the
-//! pieces the model is made of: order graph, selectors, hints, ignores.
+//! `grammar/policy.pest` in this crate), files and `extends` (`load`), the
+//! resolved model (`model`), the linter that resolves and checks it (`lint`),
+//! and the pieces the model is made of: order graph, selectors, hints, ignores.
 //! `fmt` lays a policy out canonically.
 
 pub(crate) mod ast;

@@ -1,6 +1,5 @@
-//! Claude Code `settings.json`: the hook table, the
-//! guard ctxguard's hooks make, the switches that turn hooks off, and the
-//! auto-compaction window.
+//! Claude Code `settings.json`: the hook table, the guard ctxguard's hooks
+//! make, the switches that turn hooks off, and the auto-compaction window.
 
 use super::hooks::{self, Rules, Unit};
 use super::Context;

@@ -1,8 +1,7 @@
-//! Codex `config.toml`: the auto-compaction
-//! threshold against the window and the policy, the compaction prompt,
-//! and the feature switch that turns hooks off; and Codex `hooks.json`:
-//! its events, matchers and handlers, and whether ctxguard's guard is
-//! wired in.
+//! Codex `config.toml`: the auto-compaction threshold against the window and
+//! the policy, the compaction prompt, and the feature switch that turns hooks
+//! off; and Codex `hooks.json`: its events, matchers and handlers, and whether
+//! ctxguard's guard is wired in.
 
 use super::hooks::{self, Rules, Unit};
 use super::Context;

@@ -1,5 +1,5 @@
-//! Gemini CLI `settings.json`: the hook table (timeouts in
-//! milliseconds), the compression threshold and the history window.
+//! Gemini CLI `settings.json`: the hook table (timeouts in milliseconds), the
+//! compression threshold and the history window.
 
 use super::hooks::{self, Rules, Unit};
 use super::Context;

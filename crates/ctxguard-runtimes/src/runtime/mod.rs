@@ -1,7 +1,7 @@
-//! Runtime configs: the settings files of agent runtimes, read (`buffer::tree`) and
-//! checked against the team's policy, one file per runtime. `check` finds
-//! them at their conventional places, recognizes a file named on the
-//! command line by its name and content, and applies the safe fixes.
+//! Runtime configs: the settings files of agent runtimes, read (`buffer::tree`)
+//! and checked against the team's policy, one file per runtime. `check` finds
+//! them at their conventional places, recognizes a file named on the command
+//! line by its name and content, and applies the safe fixes.
 //!
 //! | runtime | file |
 //! |---|---|

@@ -1,6 +1,5 @@
-//! OpenHands `config.toml`: the `[condenser]` and what it
-//! forgets. Condenser sections forbid unknown keys: OpenHands refuses to
-//! start on one.
+//! OpenHands `config.toml`: the `[condenser]` and what it forgets. Condenser
+//! sections forbid unknown keys: OpenHands refuses to start on one.
 
 use super::Context;
 use crate::buffer::tree::Node;

@@ -1,6 +1,6 @@
-//! pi `settings.json`: what compaction keeps verbatim
-//! (`keepRecentTokens`) and reserves, against the policy's window; and
-//! whether ctxguard's extension (`ctxguard init pi`) stands beside it.
+//! pi `settings.json`: what compaction keeps verbatim (`keepRecentTokens`) and
+//! reserves, against the policy's window; and whether ctxguard's extension
+//! (`ctxguard init pi`) stands beside it.
 
 use super::Context;
 use crate::diagnostics::codes::runtime as codes;

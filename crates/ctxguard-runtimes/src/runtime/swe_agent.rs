@@ -1,5 +1,5 @@
-//! SWE-agent run YAML: `agent.history_processors`, which
-//! elide old observations without a summary.
+//! SWE-agent run YAML: `agent.history_processors`, which elide old observations
+//! without a summary.
 
 use super::Context;
 use crate::diagnostics::codes::runtime as codes;
