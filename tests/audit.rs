@@ -847,3 +847,33 @@ fn a_prompt_sent_again_is_judged_once_as_its_later_copy() {
         "only the copy sent last is judged: {lines:?}"
     );
 }
+
+/// A session never compacted is not an audit that found nothing lost: the
+/// report says there was nothing to audit.
+#[test]
+fn a_session_without_a_compaction_says_so() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let whole = std::fs::read_to_string(format!("{SESSIONS}/claude-code.jsonl")).expect("read");
+    let before: String = whole
+        .lines()
+        .take(3)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert!(
+        !before.contains("compact_boundary"),
+        "the first lines hold no compaction"
+    );
+    let session = dir.path().join("s.jsonl");
+    std::fs::write(&session, before).expect("written");
+    let session = session.to_str().expect("UTF-8");
+    let output = Test::new().args(&["audit", session]).status(0).run();
+    assert_eq!(
+        output.stdout,
+        "1 session read: no compaction in it, nothing to audit\n"
+    );
+    let (report, status) = audit_json(&[session]);
+    assert_eq!(
+        (report["events"].as_array().map(Vec::len), status),
+        (Some(0), 0)
+    );
+}

@@ -81,6 +81,16 @@ pub(super) fn audited(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     use ctxguard_runtimes::audit::Outcome;
+    // Silence would read as "nothing lost"; a session never compacted has
+    // nothing to audit, and says so.
+    if events.is_empty() && sessions > 0 {
+        let read = plural(sessions, "session", "sessions");
+        let them = if sessions == 1 { "it" } else { "them" };
+        return writeln!(
+            out,
+            "{read} read: no compaction in {them}, nothing to audit"
+        );
+    }
     for event in events {
         let file = ctxguard_core::source::escaped(&event.source_file, 200, "…", |_| false);
         let trigger = event
