@@ -877,3 +877,32 @@ fn a_session_without_a_compaction_says_so() {
         (Some(0), 0)
     );
 }
+
+/// A folder audit says what it did not read: a `.json` file no runtime
+/// wrote, and a file of another kind, beside a session it audited.
+#[test]
+fn a_folder_audit_says_what_it_skipped() {
+    let dir = tempfile::tempdir().expect("a folder");
+    std::fs::copy(format!("{SESSIONS}/pi.jsonl"), dir.path().join("pi.jsonl")).expect("copied");
+    std::fs::write(dir.path().join("package.json"), "{\"name\": \"app\"}\n").expect("written");
+    std::fs::write(dir.path().join("notes.txt"), "not a session\n").expect("written");
+    let folder = dir.path().to_str().expect("UTF-8");
+    let output = Test::new().args(&["audit", folder]).any_status().run();
+    let said: Vec<&str> = output.stdout.lines().rev().take(2).collect();
+    assert_eq!(
+        said,
+        [
+            "  `.traj`",
+            "2 files skipped: 1 is no session ctxguard reads, 1 is not `.jsonl`, `.json` or"
+        ],
+        "{}",
+        output.stdout
+    );
+    // The session itself was audited as it is when named.
+    let (alone, _) = audit_json(&[&format!("{SESSIONS}/pi.jsonl")]);
+    let (in_folder, _) = audit_json(&[folder]);
+    assert_eq!(
+        in_folder["events"].as_array().map(Vec::len),
+        alone["events"].as_array().map(Vec::len)
+    );
+}

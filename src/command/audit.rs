@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::report::fleet::{Fleet, Verdicts};
-use crate::report::{Progress, Report, Subject};
+use crate::report::{Progress, Report, Skipped, Subject};
 use ctxguard_core::diagnostics::Diagnostic;
 use ctxguard_core::policy::load::policy_for_use;
 use ctxguard_core::source::Access;
@@ -55,7 +55,7 @@ pub fn audit_paths(
     on_event: &(dyn Fn(&EventAudit) + Sync),
     progress: &Progress,
 ) -> Report {
-    let report = |diagnostics, events, sessions, tally, fleet| Report {
+    let report = |diagnostics, events, sessions, tally, fleet, skipped| Report {
         subject: Subject::Audit {
             events,
             sessions,
@@ -63,15 +63,19 @@ pub fn audit_paths(
             set_apart: false,
             tally,
             fleet,
+            skipped,
         },
         diagnostics,
     };
     let (policy, mut diagnostics) = match policy_for_use(request.policy.as_deref(), &request.access)
     {
         Ok(loaded) => loaded,
-        Err(diagnostics) => return report(diagnostics, Vec::new(), 0, Verdicts::default(), None),
+        Err(diagnostics) => {
+            let (events, tally) = (Vec::new(), Verdicts::default());
+            return report(diagnostics, events, 0, tally, None, Skipped::default());
+        }
     };
-    let (files, named, unreadable) = sessions(&request.paths);
+    let (files, named, unreadable, other_files) = sessions(&request.paths);
     diagnostics.extend(unreadable);
     progress.start(files.len());
     let empty = || -> Gathered {
@@ -112,9 +116,13 @@ pub fn audit_paths(
     results.sort_by_key(|(at, _)| *at);
     let mut events = Vec::new();
     let mut sessions = 0;
+    let mut skipped = Skipped {
+        not_sessions: 0,
+        other_files,
+    };
     for (_, result) in results {
         match result {
-            Ok(None) => {}
+            Ok(None) => skipped.not_sessions += 1,
             Ok(Some((found, problems))) => {
                 sessions += 1;
                 events.extend(found);
@@ -124,16 +132,18 @@ pub fn audit_paths(
         }
     }
     let fleet = request.fleet.then(|| Box::new(fleet));
-    report(diagnostics, events, sessions, tally, fleet)
+    report(diagnostics, events, sessions, tally, fleet, skipped)
 }
 
 /// The files to audit, in path order: those named, and below each folder
 /// every `.jsonl`, `.json` and `.traj` file (links out of it not followed);
-/// and what below a folder could not be read.
-fn sessions(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>, Vec<Diagnostic>) {
+/// what below a folder could not be read; and how many files below the
+/// folders were of other kinds.
+fn sessions(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>, Vec<Diagnostic>, usize) {
     let mut files = Vec::new();
     let mut named = Vec::new();
     let mut unreadable = Vec::new();
+    let mut other_files = 0;
     for path in paths {
         if !path.is_dir() {
             files.push(path.clone());
@@ -153,14 +163,16 @@ fn sessions(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>, Vec<Diagnostic>) 
             .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
             .map(|entry| entry.into_path())
             .filter(|p| {
-                p.extension()
-                    .is_some_and(|e| e == "jsonl" || e == "json" || e == "traj")
+                let read =
+                    (p.extension()).is_some_and(|e| e == "jsonl" || e == "json" || e == "traj");
+                other_files += usize::from(!read);
+                read
             })
             .collect();
         found.sort();
         files.extend(found);
     }
-    (files, named, unreadable)
+    (files, named, unreadable, other_files)
 }
 
 /// One session: its events audited, and what could not be read. A file

@@ -109,9 +109,21 @@ pub enum Subject {
         tally: fleet::Verdicts,
         /// The sessions summed, when a fleet report was asked for.
         fleet: Option<Box<fleet::Fleet>>,
+        /// Files below the folders named that were not read as sessions.
+        skipped: Skipped,
     },
     /// Text printed as it is: `explain`, `schema`.
     Text(String),
+}
+
+/// Files below the folders an audit was given that it did not read as
+/// sessions, counted so the report can say so.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Skipped {
+    /// `.jsonl`, `.json` or `.traj` files that no runtime ctxguard reads wrote.
+    pub not_sessions: usize,
+    /// Files of other kinds, not opened.
+    pub other_files: usize,
 }
 
 /// A session `ctxguard import` read.

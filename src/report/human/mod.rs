@@ -17,7 +17,7 @@ mod sessions;
 #[cfg(test)]
 mod tests;
 
-use sessions::{audited, imported};
+use sessions::{audited, imported, skipped_files};
 
 /// Narrowest a label is cut to, in columns.
 const MIN_LABEL: usize = 8;
@@ -131,8 +131,12 @@ pub(super) fn render(report: &Report, style: &HumanStyle, out: &mut dyn Write) -
             events,
             sessions,
             set_apart,
+            skipped,
             ..
-        } => audited(events, *sessions, *set_apart, style.width, out)?,
+        } => {
+            audited(events, *sessions, *set_apart, style.width, out)?;
+            skipped_files(*skipped, style.width, out)?;
+        }
         Subject::Plan(_) | Subject::Fmt { .. } | Subject::Saved(_) | Subject::Text(_) => {}
     }
     Ok(())

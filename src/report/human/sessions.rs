@@ -253,6 +253,45 @@ pub(super) fn audited(
     Ok(())
 }
 
+/// What an audit did not read below its folders, when anything: "3 files
+/// skipped: 2 are no session ctxguard reads, 1 is not `.jsonl`, `.json` or
+/// `.traj`".
+pub(super) fn skipped_files(
+    skipped: crate::report::Skipped,
+    width: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let are = |n: usize| {
+        if n == 1 {
+            "1 is".to_owned()
+        } else {
+            format!("{n} are")
+        }
+    };
+    let mut why = Vec::new();
+    if skipped.not_sessions > 0 {
+        why.push(format!(
+            "{} no session ctxguard reads",
+            are(skipped.not_sessions)
+        ));
+    }
+    if skipped.other_files > 0 {
+        let not = if skipped.other_files == 1 {
+            "is not"
+        } else {
+            "are not"
+        };
+        let n = skipped.other_files;
+        why.push(format!("{n} {not} `.jsonl`, `.json` or `.traj`"));
+    }
+    if why.is_empty() {
+        return Ok(());
+    }
+    let total = skipped.not_sessions + skipped.other_files;
+    let skipped = format!("{} skipped: ", plural(total, "file", "files"));
+    writeln!(out, "{}", hanging(&skipped, &why.join(", "), 2, width))
+}
+
 /// "3 units set apart (2 questions, 1 acknowledgement)".
 pub(super) fn set_apart_counts(units: &[ctxguard_runtimes::audit::SetApart]) -> String {
     let mut counts: Vec<(&'static str, usize)> = Vec::new();
