@@ -582,7 +582,7 @@ fn a_file_in_the_wrong_place_is_named_for_what_it_is() {
 }
 
 #[test]
-fn check_and_fmt_say_one_line_on_success_to_a_person_and_nothing_to_a_pipe() {
+fn check_and_fmt_say_one_line_on_success_and_nothing_when_quiet() {
     let dir = tempfile::tempdir().expect("dir");
     std::fs::write(dir.path().join("team.policy"), "extends default\n").expect("written");
     let path = dir.path().join("team.policy");
@@ -601,12 +601,25 @@ fn check_and_fmt_say_one_line_on_success_to_a_person_and_nothing_to_a_pipe() {
         ctxguard::success_line(&report).as_deref(),
         Some("1 policy file already formatted")
     );
-    // Piped (as here), and with --quiet, nothing is said.
-    for quiet in [&[][..], &["--quiet"][..]] {
+    // Piped (as here) too, on standard error: silence would read as
+    // nothing done. With --quiet, nothing is said.
+    for (quiet, said) in [
+        (&[][..], "checked 1 policy file: no problems\n"),
+        (&["--quiet"][..], ""),
+    ] {
         let mut args = vec!["check", "team.policy"];
         args.extend(quiet);
         let output = Test::new().args(&args).current_dir(dir.path()).run();
-        assert_eq!((output.stdout.as_str(), output.stderr.as_str()), ("", ""));
+        assert_eq!((output.stdout.as_str(), output.stderr.as_str()), ("", said));
+    }
+    for (quiet, said) in [
+        (&[][..], "1 policy file already formatted\n"),
+        (&["--quiet"][..], ""),
+    ] {
+        let mut args = vec!["fmt", "--check", "team.policy"];
+        args.extend(quiet);
+        let output = Test::new().args(&args).current_dir(dir.path()).run();
+        assert_eq!((output.stdout.as_str(), output.stderr.as_str()), ("", said));
     }
 }
 

@@ -31,7 +31,7 @@ pub struct Args {
     /// With `--fix`: write nothing, print the changes as a diff.
     #[arg(long, requires = "fix")]
     pub dry_run: bool,
-    /// Say nothing on success (on a terminal, one line says what was checked).
+    /// Say nothing on success (otherwise one line on stderr says what was checked).
     #[arg(short, long)]
     pub quiet: bool,
     #[command(flatten)]

@@ -19,7 +19,7 @@ pub struct Args {
     /// Write nothing; print the changes as a diff and exit 1 if there are any.
     #[arg(long)]
     pub check: bool,
-    /// Say nothing on success (on a terminal, one line says what was done).
+    /// Say nothing on success (otherwise one line on stderr says what was done).
     #[arg(short, long)]
     pub quiet: bool,
     #[command(flatten)]

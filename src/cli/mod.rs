@@ -129,8 +129,9 @@ impl Said {
             } => {
                 let terminal = Terminal::detect(!env.no_color, env.columns);
                 let status = ctxguard::emit(&report, format, &terminal);
-                // A person at a terminal hears what was done; a pipe does not.
-                if !quiet && format == Format::Human && std::io::stderr().is_terminal() {
+                // Success is said, on standard error, never silence that
+                // could be mistaken for nothing done (`--quiet` says nothing).
+                if !quiet && format == Format::Human {
                     if let Some(line) = ctxguard::success_line(&report) {
                         eprintln!("{line}");
                     }
