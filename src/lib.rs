@@ -87,7 +87,7 @@ pub use ctxguard_core::verify::{
 pub use report::{
     emit, html_target, render, render_saved, success_line, usage_error, write, write_audit_line,
     write_html, ExitStatus, Format, HumanStyle, JsonDiagnostic, JsonLabel, JsonReport, Planned,
-    Progress, Report, Subject, Terminal,
+    Progress, Report, Skipped, Subject, Terminal,
 };
 
 pub use command::check::{check, check_with, policy_files, CheckOptions};
