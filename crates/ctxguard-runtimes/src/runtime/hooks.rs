@@ -214,45 +214,34 @@ fn handler_checks(cx: &mut Context<'_>, event: &str, handler: &Node, rules: &Rul
     let Some(value) = cx.number(timeout, "timeout") else {
         return;
     };
-    match rules.unit {
-        Unit::Seconds if value >= 1000.0 => {
-            let fixed = (value / 1000.0).ceil().max(1.0) as u64;
-            let d = codes::timeout_units(
-                cx.file,
-                timeout.span.clone(),
-                rules.runtime,
-                value,
-                "seconds",
-                &super::duration(value),
-                fixed,
-            );
-            let code = d.code;
-            cx.push(d);
-            cx.out.edits.push(Edit {
-                code,
-                span: timeout.span.clone(),
-                replacement: fixed.to_string(),
-            });
-        }
-        Unit::Milliseconds if value > 0.0 && value < 1000.0 => {
-            let fixed = (value * 1000.0) as u64;
-            let d = codes::timeout_units(
-                cx.file,
-                timeout.span.clone(),
-                rules.runtime,
-                value,
-                "milliseconds",
-                &super::duration(value / 1000.0),
-                fixed,
-            );
-            let code = d.code;
-            cx.push(d);
-            cx.out.edits.push(Edit {
-                code,
-                span: timeout.span.clone(),
-                replacement: fixed.to_string(),
-            });
-        }
-        _ => {}
-    }
+    // A timeout written in the other unit: what it reads as, and the fix.
+    let (unit, reads_as, fixed) = match rules.unit {
+        Unit::Seconds if value >= 1000.0 => (
+            "seconds",
+            super::duration(value),
+            (value / 1000.0).ceil().max(1.0) as u64,
+        ),
+        Unit::Milliseconds if value > 0.0 && value < 1000.0 => (
+            "milliseconds",
+            super::duration(value / 1000.0),
+            (value * 1000.0) as u64,
+        ),
+        _ => return,
+    };
+    let d = codes::timeout_units(
+        cx.file,
+        timeout.span.clone(),
+        rules.runtime,
+        value,
+        unit,
+        &reads_as,
+        fixed,
+    );
+    let code = d.code;
+    cx.push(d);
+    cx.out.edits.push(Edit {
+        code,
+        span: timeout.span.clone(),
+        replacement: fixed.to_string(),
+    });
 }
