@@ -1,7 +1,7 @@
 //! `ctxguard audit`: what each compaction of real sessions did to what
 //! the user said.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::ValueEnum;
 use ctxguard::{audit, fleet, usage, Format, Subject, UsageError};
@@ -71,10 +71,10 @@ impl Args {
         };
         // Both pages are refused before any session is read.
         if let Some(page) = &self.html {
-            ctxguard::html_target(page).map_err(|error| cannot_write(page, &error))?;
+            ctxguard::html_target(page).map_err(|error| usage::cannot_write(page, error))?;
         }
         if let Some(target) = &self.fleet_report {
-            fleet::target(target).map_err(|error| cannot_write(target, &error))?;
+            fleet::target(target).map_err(|error| usage::cannot_write(target, error))?;
         }
         let progress = ctxguard::Progress::on_terminal();
         let on_event = |event: &audit::EventAudit| {
@@ -89,7 +89,7 @@ impl Args {
             *set_apart = self.set_apart;
         }
         if let (Some(path), Subject::Audit { events, .. }) = (&self.html, &report.subject) {
-            ctxguard::write_html(path, events).map_err(|error| cannot_write(path, &error))?;
+            ctxguard::write_html(path, events).map_err(|error| usage::cannot_write(path, error))?;
         }
         if let (
             Some(path),
@@ -98,7 +98,8 @@ impl Args {
             },
         ) = (&self.fleet_report, &report.subject)
         {
-            fleet::write(path, fleet, self.redact).map_err(|error| cannot_write(path, &error))?;
+            fleet::write(path, fleet, self.redact)
+                .map_err(|error| usage::cannot_write(path, error))?;
         }
         Ok(match self.format {
             AuditFormatArg::Human => Said::report(report, Format::Human),
@@ -112,10 +113,6 @@ impl Args {
             }
         })
     }
-}
-
-fn cannot_write(path: &Path, error: &std::io::Error) -> UsageError {
-    usage::cannot_write(path, error)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -1,6 +1,6 @@
-//! The environment, read once: every variable the command line honours,
-//! and the folder it runs in. Nothing else in ctxguard reads the
-//! environment; the library is handed what it needs.
+//! The environment, read once: every variable the command line honours.
+//! Nothing else in ctxguard reads the environment; the library is handed
+//! what it needs.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -32,8 +32,6 @@ pub struct Env {
     pub no_color: bool,
     /// `COLUMNS`, when it is a number.
     pub columns: Option<usize>,
-    /// How many folders up from the current one there are.
-    pub depth: usize,
 }
 
 impl Env {
@@ -53,7 +51,6 @@ impl Env {
             gemini_cli_home: path("GEMINI_CLI_HOME"),
             no_color: std::env::var_os("NO_COLOR").is_some(),
             columns: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()),
-            depth: std::env::current_dir().map_or(0, |dir| dir.ancestors().count()),
         }
     }
 

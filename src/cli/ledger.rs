@@ -43,10 +43,7 @@ impl Args {
             LedgerCommand::Export { all } => ledger::Action::Export { all },
         };
         let request = ledger::Request {
-            dir: self
-                .ledger
-                .dir(env)
-                .unwrap_or_else(|| project_ledger_dir(env)),
+            dir: self.ledger.dir(env).unwrap_or_else(project_ledger_dir),
             session: self.session,
             action,
             policy: self.policy,
@@ -64,9 +61,10 @@ impl Args {
 
 /// `.ctxguard/ledger` in the nearest folder up from here that has one
 /// (as a relative path: `../.ctxguard/ledger`), or here.
-fn project_ledger_dir(env: &Env) -> PathBuf {
+fn project_ledger_dir() -> PathBuf {
+    let depth = std::env::current_dir().map_or(0, |dir| dir.ancestors().count());
     let mut up = PathBuf::new();
-    for _ in 0..env.depth {
+    for _ in 0..depth {
         let dir = ledger::default_dir(&up);
         if dir.is_dir() {
             return dir;
