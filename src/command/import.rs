@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::report::{ImportedEvent, ImportedSession, Report, Subject};
 use ctxguard_core::buffer::document::InputFormat;
 use ctxguard_core::diagnostics::codes::import as codes;
+use ctxguard_core::diagnostics::usage::cannot_write;
 use ctxguard_core::diagnostics::{Diagnostic, UsageError};
 use ctxguard_core::policy::load::policy_for_use;
 use ctxguard_core::source::Access;
@@ -180,22 +181,20 @@ fn claim(out: &Path) -> Result<(), UsageError> {
 }
 
 fn write_manifest(out: &Path, session: &str, compactions: usize) -> Result<(), UsageError> {
-    let failed =
-        |what: &Path, error: String| ctxguard_core::diagnostics::usage::cannot_write(what, error);
-    std::fs::create_dir_all(out).map_err(|e| failed(out, e.to_string()))?;
+    std::fs::create_dir_all(out).map_err(|e| cannot_write(out, e))?;
     let path = out.join(MANIFEST);
     let bytes = serde_json::to_vec_pretty(&Manifest {
         session: session.to_owned(),
         compactions,
     })
-    .map_err(|e| failed(&path, e.to_string()))?;
+    .map_err(|e| cannot_write(&path, e))?;
     ctxguard_core::source::write::write_file(
         &path,
         &bytes,
         ctxguard_core::source::write::Backup::None,
     )
     .map(|_| ())
-    .map_err(|e| failed(&path, e.reason))
+    .map_err(|e| cannot_write(&path, e.reason))
 }
 
 fn write_event(
@@ -203,14 +202,11 @@ fn write_event(
     trace: &ctxguard_core::buffer::trace::Trace,
     plan: &ctxguard_core::buffer::plan::Plan,
 ) -> Result<(), UsageError> {
-    let failed = |what: &Path, error: std::io::Error| {
-        ctxguard_core::diagnostics::usage::cannot_write(what, error)
-    };
-    std::fs::create_dir_all(dir).map_err(|e| failed(dir, e))?;
+    std::fs::create_dir_all(dir).map_err(|e| cannot_write(dir, e))?;
     let write = |name: &str, body: &dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>| {
         let path = dir.join(name);
         let mut bytes = Vec::new();
-        body(&mut bytes).map_err(|e| failed(&path, e))?;
+        body(&mut bytes).map_err(|e| cannot_write(&path, e))?;
         ctxguard_core::source::write::write_file(
             &path,
             &bytes,
