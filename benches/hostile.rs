@@ -390,7 +390,7 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
             let ledger = dir.join("ledger");
             let _ = std::fs::remove_dir_all(&ledger);
             let report = ctxguard::hook::run(&ctxguard::hook::Request {
-                runtime: ctxguard::hook::Runtime::ClaudeCode,
+                runtime: ctxguard::hook::Guarded::ClaudeCode,
                 event: ctxguard::hook::Event::UserPromptSubmit,
                 input: std::fs::read(dir.join(first)).expect("payload"),
                 policy: None,
@@ -407,7 +407,7 @@ fn child(dir: &Path, run: &str, first: &str, second: Option<&str>) {
                 "{} {} exit={}",
                 start.elapsed().as_secs_f64(),
                 measure::peak_kib(),
-                reply.exit
+                reply.exit.code()
             );
             return;
         }

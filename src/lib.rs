@@ -65,9 +65,14 @@ pub use ctxguard_core::source::{
 /// The messages of a command line that cannot be carried out (exit 2),
 /// worded where every other message is.
 pub use ctxguard_core::diagnostics::usage;
+
 pub use ctxguard_core::diagnostics::{
     Code, Diagnostic, Explanation, Family, Label, Level, Overrides, Severity, Tally, UsageError,
 };
+/// An agent runtime ctxguard knows; what it does with each is a role of
+/// its own: sessions read ([`import::READ`]), hooks answered
+/// ([`hook::Guarded`]), config files checked ([`config::Kind`]).
+pub use ctxguard_core::facts::Runtime;
 
 pub use ctxguard_core::policy::load::{Loaded, Loader, DEFAULT_POLICY, DEFAULT_POLICY_NAME};
 pub use ctxguard_core::policy::{Hint, Kind, OnRules, OrderRule, Origin, Policy, Setting};
@@ -113,7 +118,7 @@ pub mod import {
     pub use ctxguard_runtimes::import::records::mend_lone_surrogates;
     pub use ctxguard_runtimes::import::{
         classify, compactions, detect, import, import_work, pin, Compaction, Event, Message,
-        Origin, Pin, Runtime, Session, Summary, PIN_SYNTAX,
+        Origin, Pin, Session, Summary, PIN_SYNTAX, READ,
     };
 }
 
@@ -136,11 +141,11 @@ pub mod fleet {
 /// The live guard: a runtime's hook events over the same readers and
 /// checks (`ctxguard hook`).
 pub mod hook {
-    pub use crate::report::hook::{emit_hook as emit, hook_reply as reply, HookReply as Reply};
+    pub use crate::report::hook::{emit_hook as emit, reply, Exit, Reply};
     pub use ctxguard_runtimes::hook::plugin::plugin_hooks;
     pub use ctxguard_runtimes::hook::{
-        hook_not_started as not_started, run_hook as run, Blocked, Gate, HookEvent as Event,
-        HookReport as Report, HookRequest as Request, HookRuntime as Runtime, Judged, Outcome,
+        hook_not_started as not_started, run_hook as run, Blocked, Gate, Guarded,
+        HookEvent as Event, HookReport as Report, HookRequest as Request, Judged, Outcome,
         Reinjection, Unpinned, BLOCKING_SINCE, OUTPUT_CAP,
     };
 }
@@ -178,8 +183,7 @@ pub mod config {
     pub use crate::command::installed::{claude_code as installed_claude_code, Found};
     pub use ctxguard_core::buffer::tree::Syntax;
     pub use ctxguard_runtimes::runtime::{
-        apply, check_config as check, check_installed, Checked, ConfigRuntime as Runtime, Edit,
-        Installed,
+        apply, check_config as check, check_installed, Checked, Edit, Installed, Kind,
     };
 }
 

@@ -1181,8 +1181,8 @@ fn replay(path: &Path) -> (Session, Output, String) {
         .as_str()
         .unwrap_or("manual");
     let file = ctxguard::SourceFile::new(path.display().to_string(), text.as_str());
-    let imported = ctxguard::import::import(&file, Some(ctxguard::import::Runtime::ClaudeCode))
-        .expect("a session");
+    let imported =
+        ctxguard::import::import(&file, Some(ctxguard::Runtime::ClaudeCode)).expect("a session");
     let event = &imported.events[0];
     let id = "replayed";
     for message in &event.trace {

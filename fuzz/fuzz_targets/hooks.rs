@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let event = EVENTS[usize::from(selector) % EVENTS.len()];
     let ledger = std::env::temp_dir().join(format!("ctxguard-fuzz-hooks-{}", std::process::id()));
     let report = ctxguard::hook::run(&ctxguard::hook::Request {
-        runtime: ctxguard::hook::Runtime::ClaudeCode,
+        runtime: ctxguard::hook::Guarded::ClaudeCode,
         event,
         input: payload.to_vec(),
         policy: None,

@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 
 fn request(project: &std::path::Path) -> ctxguard::init::Request {
     ctxguard::init::Request {
-        runtime: ctxguard::hook::Runtime::ClaudeCode,
+        runtime: ctxguard::hook::Guarded::ClaudeCode,
         scope: ctxguard::init::Scope::Project,
         project: project.to_path_buf(),
         config_dir: None,

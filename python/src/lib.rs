@@ -402,10 +402,18 @@ fn tokenizer(name: Option<&str>) -> PyResult<Option<Tokenizer>> {
     .transpose()
 }
 
-fn runtime(name: Option<&str>) -> PyResult<Option<ctxguard::import::Runtime>> {
+fn runtime(name: Option<&str>) -> PyResult<Option<ctxguard::Runtime>> {
     name.map(|name| {
-        ctxguard::import::Runtime::from_name(name)
-            .ok_or_else(|| PyValueError::new_err(format!("unknown runtime `{name}`")))
+        let read = ctxguard::import::READ;
+        read.into_iter()
+            .find(|runtime| runtime.arg() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = read.iter().map(|r| r.arg()).collect();
+                PyValueError::new_err(format!(
+                    "ctxguard reads no sessions of a runtime `{name}`: name one of {}",
+                    names.join(", ")
+                ))
+            })
     })
     .transpose()
 }

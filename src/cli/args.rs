@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 use ctxguard::{
-    hook, import, usage, Access, Budget, Format, InputFormat, Overrides, Tokenizer, UsageError,
+    hook, usage, Access, Budget, Format, InputFormat, Overrides, Runtime, Tokenizer, UsageError,
 };
 
 use super::Env;
@@ -171,14 +171,14 @@ pub enum RuntimeArg {
 }
 
 impl RuntimeArg {
-    pub fn runtime(self) -> Option<import::Runtime> {
+    pub fn runtime(self) -> Option<Runtime> {
         match self {
             RuntimeArg::Auto => None,
-            RuntimeArg::ClaudeCode => Some(import::Runtime::ClaudeCode),
-            RuntimeArg::Codex => Some(import::Runtime::Codex),
-            RuntimeArg::Pi => Some(import::Runtime::Pi),
-            RuntimeArg::Openhands => Some(import::Runtime::OpenHands),
-            RuntimeArg::SweAgent => Some(import::Runtime::SweAgent),
+            RuntimeArg::ClaudeCode => Some(Runtime::ClaudeCode),
+            RuntimeArg::Codex => Some(Runtime::Codex),
+            RuntimeArg::Pi => Some(Runtime::Pi),
+            RuntimeArg::Openhands => Some(Runtime::OpenHands),
+            RuntimeArg::SweAgent => Some(Runtime::SweAgent),
         }
     }
 }
@@ -193,14 +193,14 @@ pub enum HookRuntimeArg {
     OpenClaw,
 }
 
-impl From<HookRuntimeArg> for hook::Runtime {
-    fn from(arg: HookRuntimeArg) -> hook::Runtime {
+impl From<HookRuntimeArg> for hook::Guarded {
+    fn from(arg: HookRuntimeArg) -> hook::Guarded {
         match arg {
-            HookRuntimeArg::ClaudeCode => hook::Runtime::ClaudeCode,
-            HookRuntimeArg::Codex => hook::Runtime::Codex,
-            HookRuntimeArg::Pi => hook::Runtime::Pi,
-            HookRuntimeArg::GeminiCli => hook::Runtime::GeminiCli,
-            HookRuntimeArg::OpenClaw => hook::Runtime::OpenClaw,
+            HookRuntimeArg::ClaudeCode => hook::Guarded::ClaudeCode,
+            HookRuntimeArg::Codex => hook::Guarded::Codex,
+            HookRuntimeArg::Pi => hook::Guarded::Pi,
+            HookRuntimeArg::GeminiCli => hook::Guarded::GeminiCli,
+            HookRuntimeArg::OpenClaw => hook::Guarded::OpenClaw,
         }
     }
 }

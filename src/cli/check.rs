@@ -85,16 +85,16 @@ pub enum ConfigRuntimeArg {
     Openclaw,
 }
 
-impl From<ConfigRuntimeArg> for config::Runtime {
-    fn from(runtime: ConfigRuntimeArg) -> config::Runtime {
+impl From<ConfigRuntimeArg> for config::Kind {
+    fn from(runtime: ConfigRuntimeArg) -> config::Kind {
         match runtime {
-            ConfigRuntimeArg::ClaudeCode => config::Runtime::ClaudeCode,
-            ConfigRuntimeArg::Codex => config::Runtime::Codex,
-            ConfigRuntimeArg::Pi => config::Runtime::Pi,
-            ConfigRuntimeArg::Openhands => config::Runtime::OpenHands,
-            ConfigRuntimeArg::SweAgent => config::Runtime::SweAgent,
-            ConfigRuntimeArg::GeminiCli => config::Runtime::GeminiCli,
-            ConfigRuntimeArg::Openclaw => config::Runtime::OpenClaw,
+            ConfigRuntimeArg::ClaudeCode => config::Kind::ClaudeCode,
+            ConfigRuntimeArg::Codex => config::Kind::Codex,
+            ConfigRuntimeArg::Pi => config::Kind::Pi,
+            ConfigRuntimeArg::Openhands => config::Kind::OpenHands,
+            ConfigRuntimeArg::SweAgent => config::Kind::SweAgent,
+            ConfigRuntimeArg::GeminiCli => config::Kind::GeminiCli,
+            ConfigRuntimeArg::Openclaw => config::Kind::OpenClaw,
         }
     }
 }

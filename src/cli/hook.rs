@@ -54,7 +54,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, env: &Env) -> Result<Said, UsageError> {
-        let runtime: hook::Runtime = self.runtime.into();
+        let runtime: hook::Guarded = self.runtime.into();
         let event = self.event.event_in(runtime).map_err(UsageError)?;
         // A bad cap is the default; an unreadable payload file is a
         // failure of the event, answered as the event allows.
@@ -84,7 +84,7 @@ impl Args {
             input,
             policy: self.policy,
             ledger_dir: self.ledger.dir(env),
-            project_dir: (runtime == hook::Runtime::ClaudeCode)
+            project_dir: (runtime == hook::Guarded::ClaudeCode)
                 .then(|| env.claude_project_dir.clone())
                 .flatten(),
             max_ledger_bytes,
@@ -100,16 +100,16 @@ impl Args {
 /// A hook whose arguments do not parse: the runtime and event named, when
 /// they can be told, so the failure is answered as that event's hook
 /// answers any failure (it never blocks a prompt).
-pub fn named_in(args: &[String]) -> Option<(hook::Runtime, hook::Event)> {
+pub fn named_in(args: &[String]) -> Option<(hook::Guarded, hook::Event)> {
     if args.first().map(String::as_str) != Some("hook") {
         return None;
     }
     let runtime = match args.get(1).map(String::as_str) {
-        Some("codex") => hook::Runtime::Codex,
-        Some("pi") => hook::Runtime::Pi,
-        Some("gemini-cli") => hook::Runtime::GeminiCli,
-        Some("openclaw") => hook::Runtime::OpenClaw,
-        _ => hook::Runtime::ClaudeCode,
+        Some("codex") => hook::Guarded::Codex,
+        Some("pi") => hook::Guarded::Pi,
+        Some("gemini-cli") => hook::Guarded::GeminiCli,
+        Some("openclaw") => hook::Guarded::OpenClaw,
+        _ => hook::Guarded::ClaudeCode,
     };
     let event = hook::Event::from_name_in(runtime, args.get(2)?)?;
     Some((runtime, event))
@@ -135,7 +135,7 @@ pub enum HookEventArg {
 
 impl HookEventArg {
     /// The event as `runtime` names it, if it has it.
-    pub fn event_in(self, runtime: hook::Runtime) -> Result<hook::Event, String> {
+    pub fn event_in(self, runtime: hook::Guarded) -> Result<hook::Event, String> {
         let name = self
             .to_possible_value()
             .map(|value| value.get_name().to_owned())

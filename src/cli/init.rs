@@ -55,20 +55,20 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, env: &Env) -> Result<Said, UsageError> {
-        let runtime: hook::Runtime = self.runtime.into();
+        let runtime: hook::Guarded = self.runtime.into();
         let claude_version = match runtime {
-            hook::Runtime::ClaudeCode => {
+            hook::Guarded::ClaudeCode => {
                 ctxguard::config::installed_claude_code(self.claude_version.as_deref(), &env.claude)
                     .map_err(UsageError)?
                     .version()
                     .cloned()
             }
-            hook::Runtime::Codex
-            | hook::Runtime::Pi
-            | hook::Runtime::GeminiCli
-            | hook::Runtime::OpenClaw => None,
+            hook::Guarded::Codex
+            | hook::Guarded::Pi
+            | hook::Guarded::GeminiCli
+            | hook::Guarded::OpenClaw => None,
         };
-        if self.local && runtime != hook::Runtime::ClaudeCode {
+        if self.local && runtime != hook::Guarded::ClaudeCode {
             return Err(usage::no_local_settings(runtime.name(), runtime.arg()));
         }
         let scope = match (self.user, self.local) {
@@ -77,25 +77,25 @@ impl Args {
             _ => init::Scope::Project,
         };
         let (variable, config_dir) = match runtime {
-            hook::Runtime::ClaudeCode => (
+            hook::Guarded::ClaudeCode => (
                 "CLAUDE_CONFIG_DIR",
                 (env.claude_config_dir.clone()).or_else(|| env.home_dir(".claude")),
             ),
-            hook::Runtime::Codex => (
+            hook::Guarded::Codex => (
                 "CODEX_HOME",
                 (env.codex_home.clone()).or_else(|| env.home_dir(".codex")),
             ),
-            hook::Runtime::Pi => (
+            hook::Guarded::Pi => (
                 "PI_CODING_AGENT_DIR",
                 (env.pi_agent_dir.clone()).or_else(|| env.home_dir(".pi/agent")),
             ),
             // OpenClaw has one configuration, in its state folder.
-            hook::Runtime::OpenClaw => (
+            hook::Guarded::OpenClaw => (
                 "OPENCLAW_STATE_DIR",
                 (env.openclaw_state_dir.clone()).or_else(|| env.home_dir(".openclaw")),
             ),
             // Gemini CLI takes its home folder from `GEMINI_CLI_HOME`.
-            hook::Runtime::GeminiCli => (
+            hook::Guarded::GeminiCli => (
                 "GEMINI_CLI_HOME",
                 (env.gemini_cli_home
                     .as_ref()
@@ -104,7 +104,7 @@ impl Args {
             ),
         };
         let scope = match runtime {
-            hook::Runtime::OpenClaw => init::Scope::User,
+            hook::Guarded::OpenClaw => init::Scope::User,
             _ => scope,
         };
         if scope == init::Scope::User && config_dir.is_none() {

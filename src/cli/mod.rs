@@ -138,13 +138,13 @@ impl Said {
                 }
                 status.code()
             }
-            Said::Hook(report) => ctxguard::hook::emit(&report),
+            Said::Hook(report) => ctxguard::hook::emit(&report).code(),
             Said::Ledger {
                 view,
                 problems,
                 json,
-            } => ctxguard::ledger::emit(&view, &problems, json),
-            Said::Init(result) => ctxguard::init::emit(&result),
+            } => ctxguard::ledger::emit(&view, &problems, json).code(),
+            Said::Init(result) => ctxguard::init::emit(&result).code(),
         }
     }
 }

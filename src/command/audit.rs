@@ -8,10 +8,11 @@ use rayon::prelude::*;
 use crate::report::fleet::{Fleet, Verdicts};
 use crate::report::{Progress, Report, Skipped, Subject};
 use ctxguard_core::diagnostics::Diagnostic;
+use ctxguard_core::facts::Runtime;
 use ctxguard_core::policy::load::policy_for_use;
 use ctxguard_core::source::Access;
 use ctxguard_runtimes::audit::{self, EventAudit};
-use ctxguard_runtimes::import::{self, Runtime};
+use ctxguard_runtimes::import;
 
 /// One session's events and the problems of reading it; `None` for a file
 /// in a folder that is no session.

@@ -12,13 +12,13 @@ use ctxguard_core::policy::lint::shared_names;
 use ctxguard_core::policy::load::{policy_for_use, Loader};
 use ctxguard_core::source::write::Backup;
 use ctxguard_core::source::Access;
-use ctxguard_runtimes::runtime::{self, ConfigRuntime};
+use ctxguard_runtimes::runtime::{self, Kind};
 
 /// How `check` treats runtime configs.
 #[derive(Clone, Debug, Default)]
 pub struct CheckOptions {
     /// Read every file named as this runtime's config.
-    pub runtime: Option<ConfigRuntime>,
+    pub runtime: Option<Kind>,
     /// The team policy configs are checked against; `None`: the one
     /// policy file checked, if there is exactly one, else the default.
     pub policy: Option<PathBuf>,
@@ -101,7 +101,7 @@ pub fn check_with(
             (None, _) => policy_for_use(None, access).map(|(p, _)| p),
         };
         let mut options = options.clone();
-        let claude = configs.iter().any(|(_, r)| *r == ConfigRuntime::ClaudeCode);
+        let claude = configs.iter().any(|(_, r)| *r == Kind::ClaudeCode);
         if let (true, Some(program), None) =
             (claude, &options.ask_claude, &options.installed.claude_code)
         {
@@ -136,7 +136,7 @@ pub fn check_with(
 /// and what was fixed (a diff with `dry_run`).
 fn config(
     path: &Path,
-    runtime: ConfigRuntime,
+    runtime: Kind,
     policy: &ctxguard_core::policy::Policy,
     options: &CheckOptions,
     overrides: &Overrides,
@@ -161,9 +161,9 @@ fn config(
         ));
     }
     let guarded = match runtime {
-        ConfigRuntime::ClaudeCode => Some(ctxguard_runtimes::hook::HookRuntime::ClaudeCode),
-        ConfigRuntime::CodexHooks => Some(ctxguard_runtimes::hook::HookRuntime::Codex),
-        ConfigRuntime::GeminiCli => Some(ctxguard_runtimes::hook::HookRuntime::GeminiCli),
+        Kind::ClaudeCode => Some(ctxguard_runtimes::hook::Guarded::ClaudeCode),
+        Kind::CodexHooks => Some(ctxguard_runtimes::hook::Guarded::Codex),
+        Kind::GeminiCli => Some(ctxguard_runtimes::hook::Guarded::GeminiCli),
         _ => None,
     };
     if let (true, Some(guarded)) = (checked.missing_guard, guarded) {
@@ -213,8 +213,8 @@ fn config(
 #[allow(clippy::type_complexity)]
 fn inputs(
     paths: &[PathBuf],
-    runtime: Option<ConfigRuntime>,
-) -> Result<(Vec<PathBuf>, Vec<(PathBuf, ConfigRuntime)>, Vec<Diagnostic>), UsageError> {
+    runtime: Option<Kind>,
+) -> Result<(Vec<PathBuf>, Vec<(PathBuf, Kind)>, Vec<Diagnostic>), UsageError> {
     let mut files = Vec::new();
     let mut configs = Vec::new();
     let mut problems = Vec::new();
@@ -232,7 +232,7 @@ fn inputs(
             files.push(path.clone());
         } else {
             let head = read_head(path);
-            match ConfigRuntime::recognize(path, &head) {
+            match Kind::recognize(path, &head) {
                 Some(runtime) => configs.push((path.clone(), runtime)),
                 None => files.push(path.clone()),
             }
@@ -255,14 +255,14 @@ fn read_head(path: &Path) -> String {
 /// Every runtime config at its conventional place below `directory`
 /// (`.gitignore` respected, links not followed), and `config.toml` and run
 /// YAML files whose content is a runtime's.
-fn collect_configs(directory: &Path, configs: &mut Vec<(PathBuf, ConfigRuntime)>) {
+fn collect_configs(directory: &Path, configs: &mut Vec<(PathBuf, Kind)>) {
     let walk = walk(directory);
     for entry in walk.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
         let path = entry.path();
-        if let Some(runtime) = ConfigRuntime::by_place(path) {
+        if let Some(runtime) = Kind::by_place(path) {
             configs.push((path.to_path_buf(), runtime));
             continue;
         }
@@ -271,7 +271,7 @@ fn collect_configs(directory: &Path, configs: &mut Vec<(PathBuf, ConfigRuntime)>
             || name.ends_with(".yaml")
             || name.ends_with(".yml");
         if candidate {
-            if let Some(runtime) = ConfigRuntime::recognize(path, &read_head(path)) {
+            if let Some(runtime) = Kind::recognize(path, &read_head(path)) {
                 configs.push((path.to_path_buf(), runtime));
             }
         }

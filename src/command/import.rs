@@ -8,9 +8,10 @@ use ctxguard_core::buffer::document::InputFormat;
 use ctxguard_core::diagnostics::codes::import as codes;
 use ctxguard_core::diagnostics::usage::cannot_write;
 use ctxguard_core::diagnostics::{Diagnostic, UsageError};
+use ctxguard_core::facts::Runtime;
 use ctxguard_core::policy::load::policy_for_use;
 use ctxguard_core::source::Access;
-use ctxguard_runtimes::import::{self, Runtime};
+use ctxguard_runtimes::import;
 
 /// What `ctxguard import` was asked to read and where to write.
 #[derive(Clone, Debug, Default)]
@@ -101,7 +102,7 @@ pub fn import_file(request: &ImportRequest) -> Result<Report, UsageError> {
         diagnostics,
         vec![ImportedSession {
             file: name,
-            runtime: session.runtime.name().to_owned(),
+            runtime: session.runtime.arg().to_owned(),
             detected: session.detected,
             events,
         }],

@@ -34,7 +34,7 @@ enum Found {
     Policy,
     Trace,
     Plan,
-    Session(ctxguard_runtimes::import::Runtime),
+    Session(ctxguard_core::facts::Runtime),
     /// YAML in a file whose name says JSON.
     Yaml,
 }
@@ -70,13 +70,7 @@ pub(crate) fn explain(role: Role, diagnostic: Diagnostic) -> Diagnostic {
             diagnostic.help = Some(format!("pass it as `--plan {name}`"));
         }
         (_, Found::Session(runtime)) => {
-            let runtime = match runtime {
-                ctxguard_runtimes::import::Runtime::ClaudeCode => "Claude Code",
-                ctxguard_runtimes::import::Runtime::Codex => "Codex",
-                ctxguard_runtimes::import::Runtime::Pi => "pi",
-                ctxguard_runtimes::import::Runtime::OpenHands => "OpenHands",
-                ctxguard_runtimes::import::Runtime::SweAgent => "SWE-agent",
-            };
+            let runtime = runtime.name();
             diagnostic.message =
                 format!("`{name}` is a {runtime} session log, not a {}", noun(role));
             diagnostic.help = Some(format!(

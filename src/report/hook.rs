@@ -16,27 +16,51 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::HumanStyle;
+use super::{ExitStatus, HumanStyle};
 use ctxguard_core::diagnostics::Diagnostic;
 use ctxguard_runtimes::audit::Outcome as Kept;
 use ctxguard_runtimes::hook::{
-    one_line, Gate, HookEvent, HookReport, HookRuntime, Outcome, BLOCKING_SINCE,
+    one_line, Gate, Guarded, HookEvent, HookReport, Outcome, BLOCKING_SINCE,
 };
 
-/// A hook's output: standard output, standard error, exit code.
+/// A hook's output: standard output, standard error, how it exits.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct HookReply {
+pub struct Reply {
     /// What the runtime reads (JSON, or nothing).
     pub stdout: String,
-    /// What the user reads (on exit 2), or the debug log.
+    /// What the user reads (on [`Exit::Block`]), or the debug log.
     pub stderr: String,
-    /// 0, or 2 for a refusal and for a summary that lost something.
-    pub exit: i32,
+    /// How the hook exits, in its runtime's protocol.
+    pub exit: Exit,
+}
+
+/// How a hook exits: its runtime's protocol, not ctxguard's
+/// [`ExitStatus`](super::ExitStatus) (a hook that found a loss does not
+/// exit 1, which the runtimes read as a hook that failed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: the runtime goes on and reads standard output.
+    #[default]
+    Proceed,
+    /// 2, Claude Code's blocking exit (pi's extension reads it alike): a
+    /// PreCompact refuses the compaction; after a compaction, the user is
+    /// shown standard error.
+    Block,
+}
+
+impl Exit {
+    /// The process exit code: 0 or 2.
+    pub fn code(self) -> i32 {
+        match self {
+            Exit::Proceed => 0,
+            Exit::Block => 2,
+        }
+    }
 }
 
 /// The reply to a hook call.
-pub fn hook_reply(report: &HookReport) -> HookReply {
-    let mut reply = HookReply::default();
+pub fn reply(report: &HookReport) -> Reply {
+    let mut reply = Reply::default();
     let session = report
         .ledger
         .as_ref()
@@ -113,7 +137,7 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
             }
             if let Some(blocked) = blocked {
                 let lead = match &blocked.gate {
-                    Gate::Honoured if report.runtime == HookRuntime::Pi => "ctxguard cancelled this compaction".to_owned(),
+                    Gate::Honoured if report.runtime == Guarded::Pi => "ctxguard cancelled this compaction".to_owned(),
                     Gate::Honoured => "ctxguard blocked this compaction".to_owned(),
                     Gate::TooOld(version) => format!("ctxguard cannot stop this compaction (Claude Code {version} compacts anyway; blocking needs {BLOCKING_SINCE} or later)"),
                     Gate::Unknown => format!("ctxguard blocked this compaction (Claude Code {BLOCKING_SINCE} and later honour this; older versions compact anyway)"),
@@ -199,7 +223,7 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                     );
                 }
                 // Codex compacts whatever its hook says.
-                HookEvent::PreCompact if report.runtime == HookRuntime::Codex => {
+                HookEvent::PreCompact if report.runtime == Guarded::Codex => {
                     let lead = format!(
                         "ctxguard could not check that the commitments survive this compaction ({first}), and Codex compacts anyway, unguarded."
                     );
@@ -213,9 +237,9 @@ pub fn hook_reply(report: &HookReport) -> HookReply {
                 // version before 2.1.105 compacts anyway, and the user is
                 // told ctxguard could not stop it.
                 HookEvent::PreCompact => {
-                    reply.exit = 2;
+                    reply.exit = Exit::Block;
                     let lead = match report.runtime {
-                        HookRuntime::Pi => format!(
+                        Guarded::Pi => format!(
                             "ctxguard cancelled this compaction: it could not check that the commitments survive it ({first})."
                         ),
                         _ => format!(
@@ -260,15 +284,15 @@ fn wrapped(text: &str) -> String {
 /// message: Claude Code shows the standard error of a PreCompact or
 /// PostCompact hook that exits 2; Codex shows a JSON `systemMessage` (its
 /// exit 2 marks the hook failed, and a PreCompact cannot refuse).
-fn tell(reply: &mut HookReply, runtime: HookRuntime, text: String) {
+fn tell(reply: &mut Reply, runtime: Guarded, text: String) {
     match runtime {
         // pi's extension shows the standard error of an exit 2.
-        HookRuntime::ClaudeCode | HookRuntime::Pi => {
-            reply.exit = 2;
+        Guarded::ClaudeCode | Guarded::Pi => {
+            reply.exit = Exit::Block;
             reply.stderr = text;
         }
         // Gemini CLI takes an exit 2 as a refusal of what the hook guards.
-        HookRuntime::Codex | HookRuntime::GeminiCli | HookRuntime::OpenClaw => {
+        Guarded::Codex | Guarded::GeminiCli | Guarded::OpenClaw => {
             reply.stdout = json!({"systemMessage": text.trim_end()}).to_string();
             reply.stderr = text;
         }
@@ -283,10 +307,10 @@ fn diagnostics_text(diagnostics: &[Diagnostic]) -> String {
         .collect()
 }
 
-/// Writes a hook's reply and returns its exit code. Output that cannot be
+/// Writes a hook's reply and returns how it exits. Output that cannot be
 /// written changes nothing: the hook already did its work.
-pub fn emit_hook(report: &HookReport) -> i32 {
-    let reply = hook_reply(report);
+pub fn emit_hook(report: &HookReport) -> Exit {
+    let reply = reply(report);
     if !reply.stdout.is_empty() {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{}", reply.stdout);
@@ -298,16 +322,16 @@ pub fn emit_hook(report: &HookReport) -> i32 {
     reply.exit
 }
 
-/// Writes what `ctxguard ledger` shows and returns the exit code: 0, or 1
-/// when an append was refused. `json`: the list as JSON.
+/// Writes what `ctxguard ledger` shows and returns the exit status:
+/// failure when an append was refused. `json`: the list as JSON.
 pub fn emit_ledger(
     view: &ctxguard_runtimes::hook::ledger::LedgerView,
     problems: &[Diagnostic],
     json: bool,
-) -> i32 {
+) -> ExitStatus {
     use ctxguard_runtimes::hook::ledger::LedgerView;
     let mut out = String::new();
-    let mut status = 0;
+    let mut status = ExitStatus::Success;
     match view {
         LedgerView::List { ledger, state, all } => {
             let shown: Vec<&ctxguard_runtimes::hook::Active> = state
@@ -422,7 +446,7 @@ pub fn emit_ledger(
         LedgerView::Changed { said, .. } => out.push_str(&format!("{said}\n")),
         LedgerView::Export(trace) => out.push_str(trace),
         LedgerView::Failed(diagnostics) => {
-            status = 1;
+            status = ExitStatus::Failure;
             let _ = std::io::stderr()
                 .lock()
                 .write_all(diagnostics_text(diagnostics).as_bytes());
@@ -451,20 +475,20 @@ fn written_for(installed: &ctxguard_runtimes::hook::init::Installed) -> String {
         can_refuse, has_post_compact, BLOCKING_SINCE, POST_COMPACT_SINCE,
     };
     let events = installed.events.join(", ");
-    if installed.runtime == HookRuntime::Pi {
+    if installed.runtime == Guarded::Pi {
         return "  for pi: an extension that calls ctxguard at each prompt (UserPromptSubmit), before a compaction (PreCompact: a compaction the commitments cannot survive is cancelled) and after it (PostCompact: the summary checked; SessionStart: the commitments given back at the next turn)\n  pi loads it at its next start (or `/reload`); it runs the command `--command` names (`ctxguard` on the PATH by default)\n  pi lets an extension cancel a compaction or write the summary itself, not add to the summarizer's instructions: ctxguard does not ask the summarizer to keep the commitments\n"
             .to_owned();
     }
-    if installed.runtime == HookRuntime::Codex {
+    if installed.runtime == Guarded::Codex {
         return format!(
             "  for Codex: {events}; the compaction prompt is Codex's own, then the policy's rules for the user's commitments (`experimental_compact_prompt_file`)\n  Codex runs new hooks only once you trust them: start `codex`, which says hooks need review, and review and trust them there; a project's hooks run only in a trusted project\n  Codex compacts whatever its hooks say: ctxguard checks each summary after it (read from the session file) and gives the commitments back; it cannot refuse a compaction\n"
         );
     }
-    if installed.runtime == HookRuntime::OpenClaw {
+    if installed.runtime == Guarded::OpenClaw {
         return "  for OpenClaw: a plugin that calls ctxguard before each prompt is built: the prompt's commitments are recorded, a compaction's summary among the run's messages is checked once, and while it stands the active commitments are put before each prompt, word for word\n  OpenClaw loads it at its next start (the Gateway, or each `openclaw agent --local`); it runs the command `--command` names (`ctxguard` on the PATH by default); what ctxguard says goes to standard error\n  OpenClaw's compaction hooks only observe: ctxguard cannot refuse a compaction or add to the summarizer's instructions\n"
             .to_owned();
     }
-    if installed.runtime == HookRuntime::GeminiCli {
+    if installed.runtime == Guarded::GeminiCli {
         return format!(
             "  for Gemini CLI: {events}; each prompt's commitments are recorded, and each request to the model is looked at: after a compaction the summary is checked, once, and the commitments are given back word for word in every request that carries it\n  Gemini CLI cannot refuse a compaction or add to its instructions, and shows a hook's message only in its debug log (F12): what a summary lost is in `ctxguard ledger list` and the model is told it with the commitments\n"
         );
@@ -485,17 +509,18 @@ fn written_for(installed: &ctxguard_runtimes::hook::init::Installed) -> String {
 }
 
 /// Writes what `ctxguard init` did (with `--dry-run`, the diff) and
-/// returns the exit code.
+/// returns the exit status: usage when settings could not be read or
+/// written.
 pub fn emit_init(
     result: &Result<ctxguard_runtimes::hook::init::Installed, Vec<Diagnostic>>,
-) -> i32 {
+) -> ExitStatus {
     let installed = match result {
         Ok(installed) => installed,
         Err(diagnostics) => {
             let _ = std::io::stderr()
                 .lock()
                 .write_all(diagnostics_text(diagnostics).as_bytes());
-            return 2;
+            return ExitStatus::Usage;
         }
     };
     let path = installed.path.display();
@@ -555,5 +580,5 @@ pub fn emit_init(
         out.push_str(&written_for(installed));
     }
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
-    0
+    ExitStatus::Success
 }

@@ -4,7 +4,7 @@
 //! | module | stage | holds |
 //! |---|---|---|
 //! | [`source`] | read | bytes to UTF-8 text that remembers its name and lines (held in memory, or left on disk and read back a range at a time); spans; the one function every file ctxguard writes goes through |
-//! | [`facts`] | model | what is known of the runtimes' versions |
+//! | [`facts`] | model | the runtimes ctxguard knows (`Runtime`), and what is known of their versions |
 //! | [`diagnostics`] | all | codes, the diagnostic type, severity overrides, explanations, suggestions: every message's wording |
 //! | [`buffer`] | read, model | traces and plans: JSON, YAML and JSON Lines readers, a large trace read as it streams, the typed models, token counts; runtime settings read as spanned trees |
 //! | [`policy`] | read, model, check | the policy language: grammar, AST, `extends`, the resolved model, the linter, `fmt` |

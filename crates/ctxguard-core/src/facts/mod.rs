@@ -1,10 +1,13 @@
-//! What each version of a runtime really does, as measured by driving the
-//! real clients (`tests/runtimes`): which hook events a version knows, what
-//! it does with a settings file it cannot fully read, which hooks can
-//! refuse a compaction. Pure data: the config lint, `init` and the hooks
-//! all read it, so they cannot disagree.
+//! The runtimes ctxguard knows ([`Runtime`]), and what each version of one
+//! really does, as measured by driving the real clients (`tests/runtimes`):
+//! which hook events a version knows, what it does with a settings file it
+//! cannot fully read, which hooks can refuse a compaction. Pure data: the
+//! config lint, `init` and the hooks all read it, so they cannot disagree.
 
 pub mod claude_code;
+mod runtime;
+
+pub use runtime::Runtime;
 
 /// A dotted version number (`2.1.105`), compared part by part.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -241,7 +241,7 @@ struct Said {
 /// Audits every compaction of an imported session.
 pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
     let name = session.file.name();
-    let runtime = session.runtime.name();
+    let runtime = session.runtime.arg();
     let mut said: Vec<Said> = Vec::new();
     let mut set_apart: Vec<SetApart> = Vec::new();
     // Every user message so far, as support for what a summary attributes.

@@ -7,7 +7,7 @@ use jsonc_parser::ParseOptions;
 use serde_json::{json, Value};
 
 use super::init::InitRequest;
-use super::{HookEvent, HookRuntime};
+use super::{Guarded, HookEvent};
 use crate::facts::claude_code as facts;
 use crate::facts::Version;
 
@@ -50,11 +50,11 @@ pub(crate) const GEMINI_HOOKS: [(HookEvent, Option<&str>, u64); 2] = [
 ];
 
 /// The events `runtime`'s hooks are written for.
-pub(crate) fn hooks_of(runtime: HookRuntime) -> &'static [(HookEvent, Option<&'static str>, u64)] {
+pub(crate) fn hooks_of(runtime: Guarded) -> &'static [(HookEvent, Option<&'static str>, u64)] {
     match runtime {
-        HookRuntime::ClaudeCode => &HOOKS,
-        HookRuntime::Codex | HookRuntime::Pi => &CODEX_HOOKS,
-        HookRuntime::GeminiCli | HookRuntime::OpenClaw => &GEMINI_HOOKS,
+        Guarded::ClaudeCode => &HOOKS,
+        Guarded::Codex | Guarded::Pi => &CODEX_HOOKS,
+        Guarded::GeminiCli | Guarded::OpenClaw => &GEMINI_HOOKS,
     }
 }
 
@@ -62,12 +62,12 @@ pub(crate) fn hooks_of(runtime: HookRuntime) -> &'static [(HookEvent, Option<&'s
 /// events that version runs, and `PostCompact` only for a known version
 /// that has it (any older one would drop every hook of the file).
 pub(crate) fn wanted(event: HookEvent, version: Option<&Version>) -> bool {
-    wanted_by(HookRuntime::ClaudeCode, event, version)
+    wanted_by(Guarded::ClaudeCode, event, version)
 }
 
 /// [`wanted`] for `runtime`: another runtime gets each of its events.
-pub(crate) fn wanted_by(runtime: HookRuntime, event: HookEvent, version: Option<&Version>) -> bool {
-    if runtime != HookRuntime::ClaudeCode {
+pub(crate) fn wanted_by(runtime: Guarded, event: HookEvent, version: Option<&Version>) -> bool {
+    if runtime != Guarded::ClaudeCode {
         return hooks_of(runtime).iter().any(|(e, _, _)| *e == event);
     }
     match version {
@@ -80,7 +80,7 @@ pub(crate) fn wanted_by(runtime: HookRuntime, event: HookEvent, version: Option<
 /// as the shell that runs it splits it (a path with a space stays one
 /// word).
 pub(crate) fn hook_command(
-    runtime: HookRuntime,
+    runtime: Guarded,
     program: &str,
     event: HookEvent,
     policy: Option<&str>,
@@ -100,7 +100,7 @@ pub(crate) fn hook_command(
     }
     // Where no PostCompact hook is written, SessionStart checks the summary
     // (or the next prompt, when the client writes it after SessionStart).
-    if runtime == HookRuntime::ClaudeCode
+    if runtime == Guarded::ClaudeCode
         && matches!(event, HookEvent::SessionStart | HookEvent::UserPromptSubmit)
         && !wanted(HookEvent::PostCompact, version)
     {
@@ -125,7 +125,7 @@ pub(super) fn group(
     );
     let mut group = handlers(command, matcher, timeout);
     // Gemini CLI reads a timeout in milliseconds, and shows a hook by name.
-    if request.runtime == HookRuntime::GeminiCli {
+    if request.runtime == Guarded::GeminiCli {
         group["hooks"][0]["timeout"] = json!(timeout * 1000);
         group["hooks"][0]["name"] = json!("ctxguard");
     }
@@ -142,7 +142,7 @@ pub(super) fn handlers(command: String, matcher: Option<&str>, timeout: u64) -> 
 }
 
 /// Whether `handler` is ctxguard's hook for `runtime`.
-pub(super) fn ours_for(runtime: HookRuntime, handler: &Value) -> bool {
+pub(super) fn ours_for(runtime: Guarded, handler: &Value) -> bool {
     handler
         .get("command")
         .and_then(Value::as_str)
@@ -154,7 +154,7 @@ pub(super) fn ours_for(runtime: HookRuntime, handler: &Value) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct OurHook {
     /// The runtime it was written for.
-    pub runtime: HookRuntime,
+    pub runtime: Guarded,
     /// The program: `ctxguard`, or the path `--command` gave.
     pub program: String,
     /// The event it handles.
@@ -177,9 +177,9 @@ pub(crate) fn parse_ours(command: &str) -> Option<OurHook> {
     };
     let name = program.rsplit(['/', '\\']).next().unwrap_or(program);
     let runtime = match runtime.as_str() {
-        "claude-code" => HookRuntime::ClaudeCode,
-        "codex" => HookRuntime::Codex,
-        "gemini-cli" => HookRuntime::GeminiCli,
+        "claude-code" => Guarded::ClaudeCode,
+        "codex" => Guarded::Codex,
+        "gemini-cli" => Guarded::GeminiCli,
         _ => return None,
     };
     if !name.starts_with("ctxguard")

@@ -9,7 +9,7 @@ use super::check::{check_summary, judge, record_check, unchecked};
 use super::events::{answer, read, read_transcript, record_in, typed, Call, Failure, Said};
 use super::ledger::{Commitment, Entry, Snapshot, Source, State};
 use super::reinject::{instructions, reinject, HEAD as REINJECTION_HEAD};
-use super::{Blocked, Gate, HookRuntime, Outcome};
+use super::{Blocked, Gate, Guarded, Outcome};
 use crate::buffer::plan::{Entry as PlanEntry, Plan, PlanRegion};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::facts::Version;
@@ -72,9 +72,9 @@ pub(super) fn pre_compact(
         .or_else(|| guard.written_for.cloned());
     let gate = match (guard.runtime, running) {
         // Codex runs PreCompact hooks but compacts whatever they say.
-        (HookRuntime::Codex | HookRuntime::GeminiCli | HookRuntime::OpenClaw, _) => Gate::Never,
+        (Guarded::Codex | Guarded::GeminiCli | Guarded::OpenClaw, _) => Gate::Never,
         // pi's extension cancels a refused compaction.
-        (HookRuntime::Pi, _) => Gate::Honoured,
+        (Guarded::Pi, _) => Gate::Honoured,
         (_, Some(v)) if crate::facts::claude_code::can_refuse(&v) => Gate::Honoured,
         (_, Some(v)) => Gate::TooOld(v.to_string()),
         (_, None) => Gate::Unknown,
@@ -93,7 +93,7 @@ pub(super) fn pre_compact(
     // A compaction that goes ahead is asked to keep every active
     // commitment; one refused is not asked anything. (Codex takes nothing
     // a PreCompact hook prints into the compaction.)
-    let instructions = if blocked || guard.runtime != HookRuntime::ClaudeCode {
+    let instructions = if blocked || guard.runtime != Guarded::ClaudeCode {
         None
     } else {
         let active: Vec<_> = state.active().collect();
@@ -210,14 +210,14 @@ pub(super) fn post_compact(
     let from_file = payload
         .transcript_path
         .as_ref()
-        .filter(|_| guard.runtime != HookRuntime::ClaudeCode || payload.compact_summary.is_none())
+        .filter(|_| guard.runtime != Guarded::ClaudeCode || payload.compact_summary.is_none())
         .and_then(|path| read_transcript(guard.runtime, path, access));
     let (summary, carried, read) = match (
         from_file.as_ref().and_then(|t| unchecked(&state, t)),
         payload.compact_summary.as_deref(),
     ) {
         (Some(found), _) => (found.text.as_str(), found.carried.as_slice(), true),
-        (None, Some(summary)) if guard.runtime != HookRuntime::Codex => (summary, &[][..], false),
+        (None, Some(summary)) if guard.runtime != Guarded::Codex => (summary, &[][..], false),
         _ => return Ok(Outcome::Quiet),
     };
     // Nothing is typed between a compaction and its PostCompact hook.
@@ -268,7 +268,7 @@ pub(super) fn session_start(
     let give_back = match source {
         Some("compact") => true,
         // Codex keeps a hook's context in the rollout: a resume holds it.
-        Some("resume") if guard.runtime == HookRuntime::Codex => false,
+        Some("resume") if guard.runtime == Guarded::Codex => false,
         Some("resume") => transcript
             .as_ref()
             .and_then(|t| t.given_back.as_ref())

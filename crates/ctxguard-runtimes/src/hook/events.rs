@@ -4,7 +4,7 @@
 //! in `compaction`; Gemini CLI's and OpenClaw's request hook, BeforeModel,
 //! in `request`). The runtimes name their
 //! events and payload fields alike; their session files, and what an event
-//! can do, differ ([`HookRuntime`]). Nothing here prints; `report::hook`
+//! can do, differ ([`Guarded`]). Nothing here prints; `report::hook`
 //! turns each outcome into the hook's output and exit code.
 
 use std::collections::HashSet;
@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::check::{check_summary, pending, recheck, unchecked, undone};
 use super::ledger::{Commitment, Entry, Ledger, Source, State};
 use super::payload::Payload;
-use super::{HookEvent, HookRuntime, Outcome, Unpinned};
+use super::{Guarded, HookEvent, Outcome, Unpinned};
 use crate::buffer::trace::Derived;
 use crate::diagnostics::Diagnostic;
 use crate::facts::Version;
@@ -67,7 +67,7 @@ impl PolicyOnce<'_> {
 /// How the hooks were installed, as their command lines say.
 pub(super) struct Guard<'a> {
     /// The runtime calling.
-    pub runtime: HookRuntime,
+    pub runtime: Guarded,
     /// The version `init` wrote the hooks for.
     pub written_for: Option<&'a Version>,
     /// No PostCompact hook checks summaries (a plugin, a version before
@@ -109,17 +109,13 @@ pub(super) fn handle(
 
 /// The session file at `path` as it stands, read as `runtime` writes it
 /// (Gemini CLI's chat file is not read: its hooks see what they need).
-pub(super) fn read_transcript(
-    runtime: HookRuntime,
-    path: &str,
-    access: &Access,
-) -> Option<Current> {
+pub(super) fn read_transcript(runtime: Guarded, path: &str, access: &Access) -> Option<Current> {
     let read = || crate::source::read::read_session(std::path::Path::new(path), access).ok();
     match runtime {
-        HookRuntime::ClaudeCode => Some(current(&read()?)),
-        HookRuntime::Codex => Some(crate::import::codex::current(&read()?)),
-        HookRuntime::Pi => Some(crate::import::pi::current(&read()?)),
-        HookRuntime::GeminiCli | HookRuntime::OpenClaw => None,
+        Guarded::ClaudeCode => Some(current(&read()?)),
+        Guarded::Codex => Some(crate::import::codex::current(&read()?)),
+        Guarded::Pi => Some(crate::import::pi::current(&read()?)),
+        Guarded::GeminiCli | Guarded::OpenClaw => None,
     }
 }
 
@@ -165,7 +161,7 @@ fn prompt(call: &Call<'_>, problems: &mut Vec<Diagnostic>) -> Result<Outcome, Fa
     // once, judged again with the messages it preserved, which Claude Code
     // writes after PostCompact judged the summary alone.
     let first = guard.check_summary && pending(&state);
-    let again = guard.runtime == HookRuntime::ClaudeCode && undone(&state);
+    let again = guard.runtime == Guarded::ClaudeCode && undone(&state);
     let transcript = (first || again)
         .then_some(payload.transcript_path.as_ref())
         .flatten()

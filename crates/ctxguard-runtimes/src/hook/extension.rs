@@ -148,7 +148,7 @@ mod tests {
     #[test]
     fn the_extension_carries_the_command_and_policy_and_is_known_again() {
         let request = InitRequest {
-            runtime: super::super::HookRuntime::Pi,
+            runtime: super::super::Guarded::Pi,
             scope: Scope::Project,
             project: PathBuf::from("/p"),
             config_dir: None,

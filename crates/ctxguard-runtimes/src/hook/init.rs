@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::commands::{group, hooks_of, installed_as, ours_for, wanted_by};
 use super::loadable::{hooks_twice, not_strict};
-use super::HookRuntime;
+use super::Guarded;
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::facts::claude_code as facts;
@@ -44,7 +44,7 @@ pub enum Scope {
 #[derive(Clone, Debug)]
 pub struct InitRequest {
     /// The runtime whose hooks are written.
-    pub runtime: HookRuntime,
+    pub runtime: Guarded,
     /// Which settings file.
     pub scope: Scope,
     /// The project folder (`--project`, `--local`).
@@ -72,7 +72,7 @@ pub struct InitRequest {
 #[derive(Clone, Debug)]
 pub struct Installed {
     /// The runtime whose hooks were written.
-    pub runtime: HookRuntime,
+    pub runtime: Guarded,
     /// The settings file.
     pub path: PathBuf,
     /// Its text before (`None`: it did not exist).
@@ -154,10 +154,10 @@ impl Installed {
 /// The settings file of `request`'s scope.
 pub fn settings_path(request: &InitRequest) -> PathBuf {
     let (folder, file) = match request.runtime {
-        HookRuntime::Codex => (".codex", "hooks.json"),
-        HookRuntime::GeminiCli => (".gemini", "settings.json"),
-        HookRuntime::OpenClaw => (".openclaw", "openclaw.json"),
-        HookRuntime::ClaudeCode | HookRuntime::Pi => (".claude", ""),
+        Guarded::Codex => (".codex", "hooks.json"),
+        Guarded::GeminiCli => (".gemini", "settings.json"),
+        Guarded::OpenClaw => (".openclaw", "openclaw.json"),
+        Guarded::ClaudeCode | Guarded::Pi => (".claude", ""),
     };
     if !file.is_empty() {
         return match request.scope {
@@ -182,10 +182,10 @@ pub fn settings_path(request: &InitRequest) -> PathBuf {
 
 /// Merges (or removes) the hooks; writes unless `dry_run`.
 pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
-    if request.runtime == HookRuntime::Pi {
+    if request.runtime == Guarded::Pi {
         return super::extension::install(request);
     }
-    if request.runtime == HookRuntime::OpenClaw {
+    if request.runtime == Guarded::OpenClaw {
         return super::openclaw::install(request);
     }
     if let Some(version) = &request.claude_version {
@@ -214,7 +214,7 @@ pub fn init(request: &InitRequest) -> Result<Installed, Vec<Diagnostic>> {
         bom: opens_with_bom(&path),
         ..Installed::of(request, path.clone(), before, after)
     };
-    if request.runtime == HookRuntime::Codex {
+    if request.runtime == Guarded::Codex {
         let (also, left) = super::prompt::codex_prompt(request, &path)?;
         installed.also = also;
         installed.left = left;
@@ -302,7 +302,7 @@ fn opens_with_bom(path: &Path) -> bool {
 /// `text`, a settings file of `runtime`, with ctxguard's hooks merged in
 /// as `ctxguard init` merges them (for `claude_version`), for `check --fix`.
 pub fn merge_text(
-    runtime: HookRuntime,
+    runtime: Guarded,
     text: &str,
     claude_version: Option<Version>,
 ) -> Result<String, Vec<Diagnostic>> {
@@ -315,20 +315,20 @@ pub fn merge_text(
 }
 
 /// The settings file's name, as messages show it.
-fn settings_name(runtime: HookRuntime) -> &'static str {
+fn settings_name(runtime: Guarded) -> &'static str {
     match runtime {
-        HookRuntime::ClaudeCode => "settings.json",
-        HookRuntime::Codex => "hooks.json",
-        HookRuntime::Pi => super::extension::FILE_NAME,
-        HookRuntime::GeminiCli => "settings.json",
-        HookRuntime::OpenClaw => "openclaw.json",
+        Guarded::ClaudeCode => "settings.json",
+        Guarded::Codex => "hooks.json",
+        Guarded::Pi => super::extension::FILE_NAME,
+        Guarded::GeminiCli => "settings.json",
+        Guarded::OpenClaw => "openclaw.json",
     }
 }
 
 /// The request that installs hooks running `command` with `policy` for
 /// `claude_version`, to merge them into a text already read.
 fn install(
-    runtime: HookRuntime,
+    runtime: Guarded,
     command: String,
     policy: Option<String>,
     claude_version: Option<Version>,
@@ -359,7 +359,7 @@ fn merged(
         _ => "{}\n",
     };
     // Gemini CLI reads its settings with comments; the others strictly.
-    if request.runtime != HookRuntime::GeminiCli {
+    if request.runtime != Guarded::GeminiCli {
         if let Some(refused) = not_strict(request.runtime, &name, text) {
             return Err(vec![refused]);
         }
@@ -483,7 +483,7 @@ mod tests {
 
     fn request(remove: bool) -> InitRequest {
         InitRequest {
-            runtime: HookRuntime::ClaudeCode,
+            runtime: Guarded::ClaudeCode,
             scope: Scope::Project,
             project: PathBuf::from("/p"),
             config_dir: None,
@@ -522,7 +522,7 @@ mod tests {
                         .as_array()
                         .unwrap()
                         .iter()
-                        .any(|h| ours_for(HookRuntime::ClaudeCode, h))
+                        .any(|h| ours_for(Guarded::ClaudeCode, h))
                 })
                 .collect();
             assert_eq!(mine.len(), 1, "{}", event.name());

@@ -5,7 +5,7 @@
 
 use jsonc_parser::ParseOptions;
 
-use super::HookRuntime;
+use super::Guarded;
 use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
@@ -57,7 +57,7 @@ pub(crate) fn strict_json_error(text: &str) -> Option<(std::ops::Range<usize>, S
 /// The refusal of a settings file that writes `hooks`, or an event in it,
 /// twice: the runtime reads only the last, and an edit of either would
 /// leave the guard out of effect or take another tool's hooks.
-pub(super) fn hooks_twice(runtime: HookRuntime, name: &str, text: &str) -> Option<Diagnostic> {
+pub(super) fn hooks_twice(runtime: Guarded, name: &str, text: &str) -> Option<Diagnostic> {
     use crate::buffer::tree;
     let file = std::sync::Arc::new(SourceFile::new(name, text));
     let root = tree::read(&file, tree::Syntax::Json).ok()?;
@@ -85,7 +85,7 @@ pub(super) fn hooks_twice(runtime: HookRuntime, name: &str, text: &str) -> Optio
 }
 
 /// The refusal of a settings file Claude Code would not load.
-pub(super) fn not_strict(runtime: HookRuntime, name: &str, text: &str) -> Option<Diagnostic> {
+pub(super) fn not_strict(runtime: Guarded, name: &str, text: &str) -> Option<Diagnostic> {
     let (range, why) = strict_json_error(text)?;
     let file = SourceFile::new(name, text);
     Some(

@@ -39,6 +39,7 @@ use std::path::{Path, PathBuf};
 use crate::audit::{Evidence, Invented, Outcome as Kept};
 use crate::diagnostics::codes::hook as codes;
 use crate::diagnostics::Diagnostic;
+use crate::facts::Runtime;
 use crate::source::Access;
 
 pub use events::BLOCKING_SINCE;
@@ -47,10 +48,10 @@ pub use payload::Payload;
 pub use reinject::{Reinjection, OUTPUT_CAP};
 pub use told::{check_told, one_line, Then};
 
-/// The runtime whose hook is called: the events are named alike, the
-/// session files and what each event can do differ.
+/// A runtime ctxguard guards live, whose hook is called: the events are
+/// named alike, the session files and what each event can do differ.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum HookRuntime {
+pub enum Guarded {
     /// Claude Code: a transcript of records; PreCompact can refuse (from
     /// 2.1.105) and its output joins the compaction's instructions.
     #[default]
@@ -77,27 +78,40 @@ pub enum HookRuntime {
     OpenClaw,
 }
 
-impl HookRuntime {
+impl Guarded {
+    /// Every runtime ctxguard guards live.
+    pub const ALL: [Guarded; 5] = [
+        Guarded::ClaudeCode,
+        Guarded::Codex,
+        Guarded::Pi,
+        Guarded::GeminiCli,
+        Guarded::OpenClaw,
+    ];
+
+    /// The runtime it is.
+    pub fn runtime(self) -> Runtime {
+        match self {
+            Guarded::ClaudeCode => Runtime::ClaudeCode,
+            Guarded::Codex => Runtime::Codex,
+            Guarded::Pi => Runtime::Pi,
+            Guarded::GeminiCli => Runtime::GeminiCli,
+            Guarded::OpenClaw => Runtime::OpenClaw,
+        }
+    }
+
+    /// `runtime`, when ctxguard guards it live.
+    pub fn of(runtime: Runtime) -> Option<Guarded> {
+        Guarded::ALL.into_iter().find(|g| g.runtime() == runtime)
+    }
+
     /// Its name, as a person says it.
     pub fn name(self) -> &'static str {
-        match self {
-            HookRuntime::ClaudeCode => "Claude Code",
-            HookRuntime::Codex => "Codex",
-            HookRuntime::Pi => "pi",
-            HookRuntime::GeminiCli => "Gemini CLI",
-            HookRuntime::OpenClaw => "OpenClaw",
-        }
+        self.runtime().name()
     }
 
     /// Its name on the command line (`hook codex PreCompact`).
     pub fn arg(self) -> &'static str {
-        match self {
-            HookRuntime::ClaudeCode => "claude-code",
-            HookRuntime::Codex => "codex",
-            HookRuntime::Pi => "pi",
-            HookRuntime::GeminiCli => "gemini-cli",
-            HookRuntime::OpenClaw => "openclaw",
-        }
+        self.runtime().arg()
     }
 }
 
@@ -138,7 +152,7 @@ impl HookEvent {
 
     /// The event `runtime` names `name` (Gemini CLI's `BeforeAgent` is the
     /// prompt's hook), among those ctxguard handles for it.
-    pub fn from_name_in(runtime: HookRuntime, name: &str) -> Option<HookEvent> {
+    pub fn from_name_in(runtime: Guarded, name: &str) -> Option<HookEvent> {
         HookEvent::ALL
             .into_iter()
             .find(|e| e.handled_in(runtime) && e.name_in(runtime) == name)
@@ -147,9 +161,9 @@ impl HookEvent {
     /// Whether ctxguard handles this event for `runtime`: Gemini CLI and
     /// OpenClaw have only the prompt and the request to the model, which is
     /// theirs alone.
-    pub fn handled_in(self, runtime: HookRuntime) -> bool {
+    pub fn handled_in(self, runtime: Guarded) -> bool {
         match runtime {
-            HookRuntime::GeminiCli | HookRuntime::OpenClaw => {
+            Guarded::GeminiCli | Guarded::OpenClaw => {
                 matches!(self, HookEvent::UserPromptSubmit | HookEvent::BeforeModel)
             }
             _ => self != HookEvent::BeforeModel,
@@ -157,9 +171,9 @@ impl HookEvent {
     }
 
     /// The event's name in `runtime`'s settings and payloads.
-    pub fn name_in(self, runtime: HookRuntime) -> &'static str {
+    pub fn name_in(self, runtime: Guarded) -> &'static str {
         match (runtime, self) {
-            (HookRuntime::GeminiCli, HookEvent::UserPromptSubmit) => "BeforeAgent",
+            (Guarded::GeminiCli, HookEvent::UserPromptSubmit) => "BeforeAgent",
             _ => self.name(),
         }
     }
@@ -181,7 +195,7 @@ impl HookEvent {
 #[derive(Clone, Debug)]
 pub struct HookRequest {
     /// The runtime calling.
-    pub runtime: HookRuntime,
+    pub runtime: Guarded,
     /// Which event the hook was installed for.
     pub event: HookEvent,
     /// The payload as the runtime sent it.
@@ -314,7 +328,7 @@ pub enum Outcome {
 #[derive(Debug)]
 pub struct HookReport {
     /// The runtime that called.
-    pub runtime: HookRuntime,
+    pub runtime: Guarded,
     /// The event.
     pub event: HookEvent,
     /// The session's ledger, when there was one.
@@ -330,7 +344,7 @@ pub struct HookReport {
 /// A hook call that could not start (its arguments, its payload file): a
 /// report of `event` that failed with `why`, answered as any failure of
 /// that event is (PreCompact refuses; UserPromptSubmit never blocks).
-pub fn hook_not_started(runtime: HookRuntime, event: HookEvent, why: &str) -> HookReport {
+pub fn hook_not_started(runtime: Guarded, event: HookEvent, why: &str) -> HookReport {
     failed(
         runtime,
         event,
@@ -346,7 +360,7 @@ pub fn hook_not_started(runtime: HookRuntime, event: HookEvent, why: &str) -> Ho
 }
 
 /// A report of `event` that failed, before it had a ledger, with `why`.
-fn failed(runtime: HookRuntime, event: HookEvent, why: Diagnostic) -> HookReport {
+fn failed(runtime: Guarded, event: HookEvent, why: Diagnostic) -> HookReport {
     HookReport {
         runtime,
         event,

@@ -256,7 +256,7 @@ mod tests {
 
     fn request(remove: bool) -> InitRequest {
         InitRequest {
-            runtime: super::super::HookRuntime::OpenClaw,
+            runtime: super::super::Guarded::OpenClaw,
             scope: super::super::init::Scope::User,
             project: PathBuf::from("."),
             config_dir: Some(PathBuf::from("/home/me/.openclaw")),

@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::commands::{handlers, hook_command, wanted, HOOKS};
-use super::{HookEvent, HookRuntime};
+use super::{Guarded, HookEvent};
 
 /// The hooks of ctxguard's Claude Code plugin
 /// (`plugins/claude-code/hooks/hooks.json`): what `init` writes for a
@@ -20,7 +20,7 @@ pub fn plugin_hooks() -> Value {
         if !wanted(event, None) {
             continue;
         }
-        let mut command = hook_command(HookRuntime::ClaudeCode, "ctxguard", event, None, None);
+        let mut command = hook_command(Guarded::ClaudeCode, "ctxguard", event, None, None);
         // A guard that cannot run refuses: without ctxguard on the `PATH`
         // the compaction is refused (exit 2) and the user told why, not
         // let through unguarded.

@@ -23,7 +23,7 @@ use super::check::checked;
 use super::events::{read, Call, Failure};
 use super::ledger::hash;
 use super::reinject::reinject;
-use super::{HookRuntime, Outcome, Payload};
+use super::{Guarded, Outcome, Payload};
 use crate::diagnostics::Diagnostic;
 
 /// The model's answer Gemini CLI writes after a compaction's summary.
@@ -76,7 +76,7 @@ pub(super) fn summary_in(messages: &[Value]) -> Option<(usize, &str)> {
 }
 
 /// The summary among the messages of `runtime`'s payload.
-fn found(runtime: HookRuntime, payload: &Payload) -> Option<Found<'_>> {
+fn found(runtime: Guarded, payload: &Payload) -> Option<Found<'_>> {
     let user_after = |messages: &[Value]| {
         messages
             .iter()
@@ -84,7 +84,7 @@ fn found(runtime: HookRuntime, payload: &Payload) -> Option<Found<'_>> {
             .map(|m| (content(m), true))
             .collect()
     };
-    if runtime == HookRuntime::GeminiCli {
+    if runtime == Guarded::GeminiCli {
         let messages = payload.llm_request.get("messages")?.as_array()?;
         let (index, summary) = summary_in(messages)?;
         return Some(Found {
@@ -153,7 +153,7 @@ pub(super) fn before_model(
     let kinds: Vec<String> = policy.kinds.iter().map(|k| k.name.clone()).collect();
     // OpenClaw's plugin puts the context SessionStart gives before the
     // prompt, and says what the check found.
-    if runtime != HookRuntime::GeminiCli {
+    if runtime != Guarded::GeminiCli {
         let session = &ledger.session;
         return Ok(
             match reinject(&active, &kinds, session, check.as_ref(), told.as_deref()) {
@@ -193,7 +193,7 @@ mod tests {
             br#"{"session_id":"s","messages":[{"role":"compactionSummary","summary":"Decisions: keep"},{"role":"assistant","content":[{"type":"text","text":"ok"}]},{"role":"user","content":"Run the tests."}]}"#,
         )
         .unwrap();
-        let found = found(HookRuntime::OpenClaw, &payload).unwrap();
+        let found = found(Guarded::OpenClaw, &payload).unwrap();
         assert_eq!((found.index, found.summary), (0, "Decisions: keep"));
         assert_eq!(found.carried, [("Run the tests.".to_owned(), true)]);
         let before =
@@ -203,7 +203,7 @@ mod tests {
     }
 
     fn found_none(payload: &Payload) -> bool {
-        found(HookRuntime::OpenClaw, payload).is_none()
+        found(Guarded::OpenClaw, payload).is_none()
     }
 
     #[test]

@@ -17,68 +17,31 @@ use std::sync::Arc;
 
 use crate::diagnostics::codes::import as codes;
 use crate::diagnostics::Diagnostic;
+use crate::facts::Runtime;
 use crate::source::SourceFile;
 
 pub use classify::{event as classify, pin, Pin, PIN_SYNTAX};
 
-/// An agent runtime whose session files ctxguard reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Runtime {
-    /// Claude Code (`~/.claude/projects/…/SESSION.jsonl`).
-    ClaudeCode,
-    /// OpenAI Codex CLI rollouts (`~/.codex/sessions/…/rollout-….jsonl`).
-    Codex,
-    /// The pi coding agent (`~/.pi/agent/sessions/…/….jsonl`).
-    Pi,
-    /// OpenHands: V0 event files, or V1 events, as one JSON array or JSON Lines.
-    OpenHands,
-    /// SWE-agent trajectories (`….traj`).
-    SweAgent,
-}
+/// The runtimes whose session files ctxguard reads, in the order `--from`
+/// lists them.
+pub const READ: [Runtime; 5] = [
+    Runtime::ClaudeCode,
+    Runtime::Codex,
+    Runtime::Pi,
+    Runtime::OpenHands,
+    Runtime::SweAgent,
+];
 
-impl Runtime {
-    /// Every runtime, in the order `--from` lists them.
-    pub const ALL: [Runtime; 5] = [
-        Runtime::ClaudeCode,
-        Runtime::Codex,
-        Runtime::Pi,
-        Runtime::OpenHands,
-        Runtime::SweAgent,
-    ];
-
-    /// `claude-code`, `codex`, `pi`, `openhands`, `swe-agent`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Runtime::ClaudeCode => "claude-code",
-            Runtime::Codex => "codex",
-            Runtime::Pi => "pi",
-            Runtime::OpenHands => "openhands",
-            Runtime::SweAgent => "swe-agent",
-        }
-    }
-
-    /// The runtime named `name`.
-    pub fn from_name(name: &str) -> Option<Runtime> {
-        Runtime::ALL
-            .into_iter()
-            .find(|runtime| runtime.name() == name)
-    }
-
-    fn importer(self) -> &'static dyn Importer {
-        match self {
-            Runtime::ClaudeCode => &claude_code::ClaudeCode,
-            Runtime::Codex => &codex::Codex,
-            Runtime::Pi => &pi::Pi,
-            Runtime::OpenHands => &openhands::OpenHands,
-            Runtime::SweAgent => &swe_agent::SweAgent,
-        }
-    }
-}
-
-impl std::fmt::Display for Runtime {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+/// The reader of `runtime`'s session files; `None` for a runtime whose
+/// sessions ctxguard does not read (Gemini CLI, OpenClaw).
+fn importer(runtime: Runtime) -> Option<&'static dyn Importer> {
+    match runtime {
+        Runtime::ClaudeCode => Some(&claude_code::ClaudeCode),
+        Runtime::Codex => Some(&codex::Codex),
+        Runtime::Pi => Some(&pi::Pi),
+        Runtime::OpenHands => Some(&openhands::OpenHands),
+        Runtime::SweAgent => Some(&swe_agent::SweAgent),
+        Runtime::GeminiCli | Runtime::OpenClaw => None,
     }
 }
 
@@ -293,14 +256,14 @@ pub fn import_work() -> u64 {
 
 /// The runtime whose session `text` is, recognized from its content.
 pub fn detect(text: &str) -> Option<Runtime> {
-    Runtime::ALL
-        .into_iter()
-        .find(|runtime| runtime.importer().recognizes(text))
+    READ.into_iter()
+        .find(|&runtime| importer(runtime).is_some_and(|i| i.recognizes(text)))
 }
 
 /// Reads `file` as a session of `runtime`, or of the runtime its content
-/// shows (`None`). A file no importer recognizes is an error; records that
-/// cannot be read are problems of the session, never a panic.
+/// shows (`None`). A file no importer recognizes is an error, and so is a
+/// runtime whose sessions ctxguard does not read; records that cannot be
+/// read are problems of the session, never a panic.
 pub fn import(
     file: &Arc<SourceFile>,
     runtime: Option<Runtime>,
@@ -312,8 +275,11 @@ pub fn import(
             None => return Err(Box::new(codes::unknown_session(file))),
         },
     };
+    let Some(importer) = importer(runtime) else {
+        return Err(Box::new(codes::not_read(file, runtime)));
+    };
     let mut problems = Vec::new();
-    let events = runtime.importer().events(file, &mut problems);
+    let events = importer.events(file, &mut problems);
     Ok(Session {
         file: Arc::clone(file),
         runtime,
@@ -345,4 +311,28 @@ pub fn compactions(
             (event.compaction(n + 1), trace, plan, findings)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_runtime_whose_sessions_are_not_read_is_refused_by_name() {
+        let file = SourceFile::new("chat.json", "{\"sessionId\": \"s\", \"messages\": []}");
+        let refused = import(&file, Some(Runtime::GeminiCli)).unwrap_err();
+        assert_eq!(refused.code, crate::diagnostics::Code::UnknownSession);
+        assert!(
+            refused.message.contains("as a Gemini CLI session"),
+            "{}",
+            refused.message
+        );
+        assert!(refused
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("ctxguard init gemini-cli"));
+        // Every runtime `--from` names has a reader.
+        assert!(READ.iter().all(|&runtime| importer(runtime).is_some()));
+    }
 }

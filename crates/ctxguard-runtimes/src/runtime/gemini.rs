@@ -110,7 +110,7 @@ pub(super) fn check(cx: &mut Context<'_>) {
     };
     let wanted: Vec<&str> = crate::hook::commands::GEMINI_HOOKS
         .iter()
-        .map(|(event, _, _)| event.name_in(crate::hook::HookRuntime::GeminiCli))
+        .map(|(event, _, _)| event.name_in(crate::hook::Guarded::GeminiCli))
         .collect();
     hooks::missing_guard(
         cx,

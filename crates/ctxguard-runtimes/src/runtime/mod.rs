@@ -27,12 +27,14 @@ use std::sync::Arc;
 
 use crate::buffer::tree::{self, Node, Syntax};
 use crate::diagnostics::{Diagnostic, Severity};
+use crate::facts::Runtime;
 use crate::policy::Policy;
 use crate::source::{SourceFile, Span};
 
-/// A runtime whose config `check` reads.
+/// A runtime's config file that `check` reads: which runtime, and which
+/// of its files (Codex has two).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConfigRuntime {
+pub enum Kind {
     /// Claude Code `settings.json`.
     ClaudeCode,
     /// Codex `config.toml`.
@@ -51,44 +53,49 @@ pub enum ConfigRuntime {
     OpenClaw,
 }
 
-impl ConfigRuntime {
-    /// Every runtime, in the order the docs list them.
-    pub const ALL: [ConfigRuntime; 8] = [
-        ConfigRuntime::ClaudeCode,
-        ConfigRuntime::Codex,
-        ConfigRuntime::CodexHooks,
-        ConfigRuntime::Pi,
-        ConfigRuntime::OpenHands,
-        ConfigRuntime::SweAgent,
-        ConfigRuntime::GeminiCli,
-        ConfigRuntime::OpenClaw,
+impl Kind {
+    /// Every config file, in the order the docs list them.
+    pub const ALL: [Kind; 8] = [
+        Kind::ClaudeCode,
+        Kind::Codex,
+        Kind::CodexHooks,
+        Kind::Pi,
+        Kind::OpenHands,
+        Kind::SweAgent,
+        Kind::GeminiCli,
+        Kind::OpenClaw,
     ];
+
+    /// The runtime whose config it is.
+    pub fn runtime(self) -> Runtime {
+        match self {
+            Kind::ClaudeCode => Runtime::ClaudeCode,
+            Kind::Codex | Kind::CodexHooks => Runtime::Codex,
+            Kind::Pi => Runtime::Pi,
+            Kind::OpenHands => Runtime::OpenHands,
+            Kind::SweAgent => Runtime::SweAgent,
+            Kind::GeminiCli => Runtime::GeminiCli,
+            Kind::OpenClaw => Runtime::OpenClaw,
+        }
+    }
 
     /// The runtime's name in messages.
     pub fn name(self) -> &'static str {
-        match self {
-            ConfigRuntime::ClaudeCode => "Claude Code",
-            ConfigRuntime::Codex | ConfigRuntime::CodexHooks => "Codex",
-            ConfigRuntime::Pi => "pi",
-            ConfigRuntime::OpenHands => "OpenHands",
-            ConfigRuntime::SweAgent => "SWE-agent",
-            ConfigRuntime::GeminiCli => "Gemini CLI",
-            ConfigRuntime::OpenClaw => "OpenClaw",
-        }
+        self.runtime().name()
     }
 
     /// The syntax its config is written in.
     pub fn syntax(self) -> Syntax {
         match self {
-            ConfigRuntime::Codex | ConfigRuntime::OpenHands => Syntax::Toml,
-            ConfigRuntime::SweAgent => Syntax::Yaml,
+            Kind::Codex | Kind::OpenHands => Syntax::Toml,
+            Kind::SweAgent => Syntax::Yaml,
             _ => Syntax::Json,
         }
     }
 
     /// The runtime whose conventional config `path` is, by its name and
     /// folder alone.
-    pub fn by_place(path: &Path) -> Option<ConfigRuntime> {
+    pub fn by_place(path: &Path) -> Option<Kind> {
         let name = path.file_name()?.to_str()?;
         let folder = path
             .parent()
@@ -96,20 +103,20 @@ impl ConfigRuntime {
             .and_then(|n| n.to_str())
             .unwrap_or("");
         match (folder, name) {
-            (".claude", "settings.json" | "settings.local.json") => Some(ConfigRuntime::ClaudeCode),
-            (".codex", "config.toml") => Some(ConfigRuntime::Codex),
-            (".codex", "hooks.json") => Some(ConfigRuntime::CodexHooks),
-            (".pi", "settings.json") => Some(ConfigRuntime::Pi),
-            (".gemini", "settings.json") => Some(ConfigRuntime::GeminiCli),
-            (_, "openclaw.json" | "openclaw.json5") => Some(ConfigRuntime::OpenClaw),
+            (".claude", "settings.json" | "settings.local.json") => Some(Kind::ClaudeCode),
+            (".codex", "config.toml") => Some(Kind::Codex),
+            (".codex", "hooks.json") => Some(Kind::CodexHooks),
+            (".pi", "settings.json") => Some(Kind::Pi),
+            (".gemini", "settings.json") => Some(Kind::GeminiCli),
+            (_, "openclaw.json" | "openclaw.json5") => Some(Kind::OpenClaw),
             _ => None,
         }
     }
 
     /// The runtime a config file is, by its place, else by its content:
     /// `None` when it is none ctxguard knows.
-    pub fn recognize(path: &Path, text: &str) -> Option<ConfigRuntime> {
-        if let Some(runtime) = ConfigRuntime::by_place(path) {
+    pub fn recognize(path: &Path, text: &str) -> Option<Kind> {
+        if let Some(runtime) = Kind::by_place(path) {
             return Some(runtime);
         }
         let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -127,26 +134,26 @@ impl ConfigRuntime {
                     .lines()
                     .any(|l| openhands.iter().any(|s| l.trim_start().starts_with(s)))
                 {
-                    Some(ConfigRuntime::OpenHands)
+                    Some(Kind::OpenHands)
                 } else if text
                     .lines()
                     .any(|l| codex.iter().any(|k| l.trim_start().starts_with(k)))
                 {
-                    Some(ConfigRuntime::Codex)
+                    Some(Kind::Codex)
                 } else {
                     None
                 }
             }
             "yaml" | "yml" => text
                 .contains("history_processors")
-                .then_some(ConfigRuntime::SweAgent),
+                .then_some(Kind::SweAgent),
             "json" | "json5" | "jsonc" => {
                 if text.contains("\"hooks\"") && text.contains("PreCompress") {
-                    Some(ConfigRuntime::GeminiCli)
+                    Some(Kind::GeminiCli)
                 } else if text.contains("\"hooks\"") || text.contains("autoCompact") {
-                    Some(ConfigRuntime::ClaudeCode)
+                    Some(Kind::ClaudeCode)
                 } else if text.contains("keepRecentTokens") && text.contains("reserveTokens") {
-                    Some(ConfigRuntime::Pi)
+                    Some(Kind::Pi)
                 } else {
                     None
                 }
@@ -297,7 +304,7 @@ pub struct Installed {
 }
 
 /// Checks `file` as a config of `runtime` against `policy`.
-pub fn check_config(file: &Arc<SourceFile>, runtime: ConfigRuntime, policy: &Policy) -> Checked {
+pub fn check_config(file: &Arc<SourceFile>, runtime: Kind, policy: &Policy) -> Checked {
     check_installed(file, runtime, policy, &Installed::default())
 }
 
@@ -305,7 +312,7 @@ pub fn check_config(file: &Arc<SourceFile>, runtime: ConfigRuntime, policy: &Pol
 /// versions `installed` names.
 pub fn check_installed(
     file: &Arc<SourceFile>,
-    runtime: ConfigRuntime,
+    runtime: Kind,
     policy: &Policy,
     installed: &Installed,
 ) -> Checked {
@@ -334,14 +341,14 @@ pub fn check_installed(
         ));
     }
     match runtime {
-        ConfigRuntime::ClaudeCode => claude_code::check(&mut cx),
-        ConfigRuntime::Codex => codex::check(&mut cx),
-        ConfigRuntime::CodexHooks => codex::check_hooks(&mut cx),
-        ConfigRuntime::Pi => pi::check(&mut cx),
-        ConfigRuntime::OpenHands => openhands::check(&mut cx),
-        ConfigRuntime::SweAgent => swe_agent::check(&mut cx),
-        ConfigRuntime::GeminiCli => gemini::check(&mut cx),
-        ConfigRuntime::OpenClaw => openclaw::check(&mut cx),
+        Kind::ClaudeCode => claude_code::check(&mut cx),
+        Kind::Codex => codex::check(&mut cx),
+        Kind::CodexHooks => codex::check_hooks(&mut cx),
+        Kind::Pi => pi::check(&mut cx),
+        Kind::OpenHands => openhands::check(&mut cx),
+        Kind::SweAgent => swe_agent::check(&mut cx),
+        Kind::GeminiCli => gemini::check(&mut cx),
+        Kind::OpenClaw => openclaw::check(&mut cx),
     }
     let mut out = cx.out;
     out.edits.sort_by_key(|e| e.span.start);

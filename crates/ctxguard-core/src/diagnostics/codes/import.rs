@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::echo;
 use crate::diagnostics::explain::Explanation;
 use crate::diagnostics::{Code, Diagnostic};
+use crate::facts::Runtime;
 use crate::source::{SourceFile, Span};
 
 // `unknown-session`
@@ -46,6 +47,25 @@ pub fn unknown_session(file: &Arc<SourceFile>) -> Diagnostic {
             "name the runtime with `--from claude-code|codex|pi|openhands|swe-agent` if it is one",
         )
     }
+}
+
+/// `file` was named a session of `runtime`, whose sessions ctxguard does
+/// not read.
+pub fn not_read(file: &Arc<SourceFile>, runtime: Runtime) -> Diagnostic {
+    let name: &str = &echo(file.name());
+    Diagnostic::new(
+        Code::UnknownSession,
+        format!(
+            "`{name}` cannot be read as a {} session: ctxguard reads the sessions of Claude Code, Codex, pi, OpenHands and SWE-agent",
+            runtime.name()
+        ),
+    )
+    .file(name)
+    .help(format!(
+        "{} is guarded live by its hooks (`ctxguard init {}`); audit a session of a runtime ctxguard reads",
+        runtime.name(),
+        runtime.arg()
+    ))
 }
 
 // `session-record`
