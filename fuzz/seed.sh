@@ -3,7 +3,7 @@
 set -eu
 cd "$(dirname "$0")"
 mkdir -p corpus/policy corpus/fmt corpus/readers corpus/verify corpus/importers corpus/hooks corpus/settings
-for file in ../tests/ui/check/*.policy ../policies/*.policy ../policies/examples/*.policy; do
+for file in ../tests/ui/check/*.policy ../crates/ctxguard-core/policies/*.policy ../policies/examples/*.policy; do
   cp "$file" corpus/policy/
   cp "$file" corpus/fmt/
 done

@@ -76,7 +76,7 @@ fn assert_canonical(name: &str, text: &str) {
 
 #[test]
 fn shipped_policies_are_formatted() {
-    for path in ctxguard::policy_files(&["policies".into()])
+    for path in ctxguard::policy_files(&["policies".into(), "crates/ctxguard-core/policies".into()])
         .expect("policies")
         .0
     {

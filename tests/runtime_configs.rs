@@ -350,10 +350,11 @@ fn codex_and_gemini_hooks_are_checked_and_the_guard_merged() {
 }
 
 /// The pi fixtures that stand for a guarded set-up hold the extension as
-/// `init pi` writes it: each is a link to `plugins/pi/ctxguard.ts`.
+/// `init pi` writes it: each is a link to `crates/ctxguard-runtimes/plugins/pi/ctxguard.ts`.
 #[test]
 fn the_pi_fixtures_hold_the_extension_as_init_writes_it() {
-    let extension = std::fs::read_to_string("plugins/pi/ctxguard.ts").expect("the extension");
+    let extension = std::fs::read_to_string("crates/ctxguard-runtimes/plugins/pi/ctxguard.ts")
+        .expect("the extension");
     for case in [
         "clean",
         "invalid-config",

@@ -61,7 +61,7 @@ fn check_json_reports() {
 #[test]
 fn every_shipped_policy_is_clean() {
     let report = ctxguard::check(
-        &["policies".into()],
+        &["policies".into(), "crates/ctxguard-core/policies".into()],
         &Overrides::default(),
         &ctxguard::Access::default(),
     )

@@ -15,7 +15,7 @@ use crate::source::read::{self as input, Unread};
 use crate::source::{Access, Refusal, SourceFile};
 
 /// The default policy, built into the binary.
-pub const DEFAULT_POLICY: &str = include_str!("../../../../policies/default.policy");
+pub const DEFAULT_POLICY: &str = include_str!("../../policies/default.policy");
 
 /// The deepest `extends` chain read: each policy holds a copy of its
 /// parent's model, so the chain's memory grows with the square of its depth.
@@ -40,7 +40,7 @@ pub fn policy_for_use(
 }
 
 impl Policy {
-    /// The built-in default policy (`policies/default.policy`), compiled
+    /// The built-in default policy (`crates/ctxguard-core/policies/default.policy`), compiled
     /// once per process: an embedder verifying many buffers pays for it once.
     pub fn builtin() -> Arc<Policy> {
         static BUILTIN: std::sync::LazyLock<Arc<Policy>> = std::sync::LazyLock::new(|| {

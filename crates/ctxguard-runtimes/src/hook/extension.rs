@@ -1,5 +1,5 @@
 //! `ctxguard init pi`: pi is guarded by an extension, not a hooks file.
-//! The extension (`plugins/pi/ctxguard.ts`, in the language pi loads) calls
+//! The extension (`crates/ctxguard-runtimes/plugins/pi/ctxguard.ts`, in the language pi loads) calls
 //! `ctxguard hook pi EVENT` at pi's prompt and compaction events; `init`
 //! writes it into pi's extensions folder with the command (and policy)
 //! the hooks run, and `--remove` takes it out again when it is still what
@@ -12,7 +12,7 @@ use crate::diagnostics::codes::input as codes;
 use crate::diagnostics::Diagnostic;
 
 /// The extension, as the repository holds it.
-const TEMPLATE: &str = include_str!("../../../../plugins/pi/ctxguard.ts");
+const TEMPLATE: &str = include_str!("../../plugins/pi/ctxguard.ts");
 
 /// The file's name in pi's extensions folder.
 pub const FILE_NAME: &str = "ctxguard.ts";

@@ -1,5 +1,5 @@
 //! `ctxguard init openclaw`: OpenClaw is guarded by a plugin, not a hooks
-//! file. The plugin (`plugins/openclaw/`, JavaScript as OpenClaw loads it)
+//! file. The plugin (`crates/ctxguard-runtimes/plugins/openclaw/`, JavaScript as OpenClaw loads it)
 //! calls `ctxguard hook openclaw EVENT` before each prompt is built; `init`
 //! writes it into OpenClaw's state folder (`OPENCLAW_STATE_DIR`, else
 //! `~/.openclaw`) as `extensions/ctxguard/`, with the command (and policy)
@@ -22,17 +22,14 @@ use crate::diagnostics::Diagnostic;
 
 /// The plugin's files, as the repository holds them.
 const FILES: [(&str, &str); 3] = [
-    (
-        "index.js",
-        include_str!("../../../../plugins/openclaw/index.js"),
-    ),
+    ("index.js", include_str!("../../plugins/openclaw/index.js")),
     (
         "openclaw.plugin.json",
-        include_str!("../../../../plugins/openclaw/openclaw.plugin.json"),
+        include_str!("../../plugins/openclaw/openclaw.plugin.json"),
     ),
     (
         "package.json",
-        include_str!("../../../../plugins/openclaw/package.json"),
+        include_str!("../../plugins/openclaw/package.json"),
     ),
 ];
 
