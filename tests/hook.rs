@@ -1099,6 +1099,31 @@ fn init_writes_what_the_claude_code_version_runs() {
     assert!(bad.stderr.contains("is not a version"), "{}", bad.stderr);
 }
 
+/// `init` says when git would commit what the hooks record of the user's
+/// typing (`.ctxguard/ledger` not ignored in a git work tree), and stops
+/// saying it once `.gitignore` covers it; outside git it says nothing.
+#[test]
+fn init_says_to_ignore_the_ledgers_where_git_would_commit_them() {
+    let dir = tempfile::tempdir().expect("dir");
+    let init = || {
+        Test::new()
+            .args(&["init", "claude-code", "--claude-version", "2.1.332"])
+            .current_dir(dir.path())
+            .run()
+    };
+    let advice = "add `.ctxguard/` to `.gitignore`";
+    assert!(!init().stdout.contains(advice), "not a git work tree");
+    std::fs::create_dir(dir.path().join(".git")).expect("dir");
+    let said = init().stdout;
+    assert!(said.contains(advice), "{said}");
+    assert!(said.contains(".ctxguard/ledger"), "{said}");
+    std::fs::write(dir.path().join(".gitignore"), "target/\n.ctxguard/\n").expect("written");
+    let said = init().stdout;
+    assert!(!said.contains(advice), "{said}");
+    std::fs::write(dir.path().join(".gitignore"), "/.ctxguard/ledger/\n").expect("written");
+    assert!(!init().stdout.contains(advice));
+}
+
 #[test]
 fn init_refuses_settings_claude_code_would_not_load() {
     // A comment; a raw control character inside a string (found by fuzzing

@@ -579,6 +579,12 @@ pub fn emit_init(
     if !installed.removed {
         out.push_str(&written_for(installed));
     }
+    if let Some(folder) = &installed.ledger_tracked {
+        out.push_str(&format!(
+            "  the hooks keep what you type in `{}`, which git would commit with the project: add `.ctxguard/` to `.gitignore`\n",
+            folder.display()
+        ));
+    }
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
     ExitStatus::Success
 }

@@ -97,6 +97,10 @@ pub struct Installed {
     /// Why a file was left as it is (Codex: a compaction prompt of the
     /// user's own).
     pub left: Option<String>,
+    /// The folder the project's commitment ledgers are written to, when
+    /// the project is a git work tree that does not ignore it: what the
+    /// user types would be committed with the code.
+    pub ledger_tracked: Option<PathBuf>,
 }
 
 /// A file `init` changes beside the settings.
@@ -142,6 +146,9 @@ impl Installed {
             bom: false,
             also: Vec::new(),
             left: None,
+            ledger_tracked: (!request.remove)
+                .then(|| ledger_tracked(&request.project))
+                .flatten(),
         }
     }
 
@@ -178,6 +185,35 @@ pub fn settings_path(request: &InitRequest) -> PathBuf {
             .unwrap_or_else(|| PathBuf::from(".claude"))
             .join("settings.json"),
     }
+}
+
+/// Where the hooks write the project's ledgers (`.ctxguard/ledger`), when
+/// `project` is a git work tree whose ignore files (its `.gitignore`,
+/// `.git/info/exclude`, the user's global excludes) do not cover it.
+fn ledger_tracked(project: &Path) -> Option<PathBuf> {
+    if !project.join(".git").exists() {
+        return None;
+    }
+    let folder = super::default_dir(project);
+    let mut builder = ignore::gitignore::GitignoreBuilder::new(project);
+    for file in [
+        project.join(".gitignore"),
+        project.join(".git").join("info").join("exclude"),
+    ] {
+        if file.is_file() {
+            // A line that does not parse ignores nothing, as in git.
+            let _ = builder.add(file);
+        }
+    }
+    let ledger = folder.join("session.jsonl");
+    let ignored = |matcher: &ignore::gitignore::Gitignore| {
+        matcher
+            .matched_path_or_any_parents(&ledger, false)
+            .is_ignore()
+    };
+    let local = builder.build().ok()?;
+    let (global, _) = ignore::gitignore::Gitignore::global();
+    (!ignored(&local) && !ignored(&global)).then_some(folder)
 }
 
 /// Merges (or removes) the hooks; writes unless `dry_run`.
