@@ -77,6 +77,7 @@ fn check_json_report() {
             "json",
             "tests/ui/check/unknown-kind.policy",
             "policies",
+            "crates/ctxguard-core/policies",
         ])
         .status(1)
         .run();
@@ -481,10 +482,11 @@ fn help_fits_80_columns_when_piped_and_every_option_says_what_it_does() {
             assert!(said, "`{command} --help`: `{option}` has no help");
         }
     }
-    // `report` re-renders a saved JSON report: no human format to offer.
+    // `report` re-renders a saved JSON report in the formats the others
+    // write, `human` first and by default.
     let help = Test::new().args(&["report", "--help"]).run().stdout;
     assert!(
-        help.contains("json, sarif, github]") && !help.contains("human"),
+        help.contains("[default: human]") && help.contains("human, json, sarif, github]"),
         "{help}"
     );
 }

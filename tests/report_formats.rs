@@ -118,12 +118,32 @@ fn a_saved_report_renders_as_if_run_again() {
             .status(1)
             .run();
     }
-    // A saved report has no source text to show: `human` is not offered.
-    Test::new()
-        .args(&["report", "--from", &saved, "--format", "human"])
-        .stderr_contains("[possible values: json, sarif, github]")
-        .status(2)
-        .run();
+    // The human report again (the default format, as everywhere): each
+    // finding with its code, message and place, the snippet left out (the
+    // saved report holds places, not text), and the same verdict line.
+    let human = Test::new()
+        .args(&["report", "--from", &saved])
+        .status(1)
+        .run()
+        .stdout;
+    let direct = Test::verify(DRIFT).status(1).run().stdout;
+    let verdict = |text: &str| text[text.find("verdict: ").expect("a verdict line")..].to_owned();
+    assert_eq!(verdict(&human), verdict(&direct));
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let findings = report["diagnostics"].as_array().expect("diagnostics");
+    assert!(findings.len() >= 2);
+    for finding in findings {
+        let code = format!("ctxguard::{}", finding["code"].as_str().expect("code"));
+        let place = format!(
+            "at {}:{}:{}",
+            finding["file"].as_str().expect("file"),
+            finding["line"],
+            finding["column"]
+        );
+        assert!(human.contains(&code), "{code}: {human}");
+        assert!(human.contains(&place), "{place}: {human}");
+    }
+    assert!(!human.contains("╭─["), "no snippet: {human}");
     Test::new()
         .args(&["report", "--from", "README.md", "--format", "sarif"])
         .stderr_contains("is not a report saved with `--format json`")

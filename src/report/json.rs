@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde::{Deserialize, Serialize};
 
 use super::{Report, Subject};
-use ctxguard_core::diagnostics::{Diagnostic, Label};
+use ctxguard_core::diagnostics::{Code, Diagnostic, Label, Severity};
 use ctxguard_core::verify::{Stats, Verdict};
 
 /// One diagnostic in the JSON report.
@@ -111,6 +111,100 @@ impl JsonDiagnostic {
             notes: diagnostic.notes.clone(),
             labels,
         }
+    }
+}
+
+impl JsonDiagnostic {
+    /// The diagnostic again, for the human format: where it was, as a
+    /// note (`at FILE:LINE:COLUMN`), not as a snippet, since a saved report
+    /// holds places, not text (and the files it names are not read again).
+    /// `None`: a code this version does not know.
+    pub(super) fn revived(&self) -> Option<Diagnostic> {
+        let code = Code::from_name(&self.code)?;
+        let severity = match self.severity.as_str() {
+            "error" => Severity::Error,
+            _ => Severity::Warning,
+        };
+        let mut diagnostic = Diagnostic::new(code, self.message.clone()).severity(severity);
+        diagnostic.commitment = self.commitment.clone();
+        diagnostic.region = self.region.clone();
+        diagnostic.help = self.help.clone();
+        if let Some(file) = &self.file {
+            diagnostic = diagnostic.file(file.clone());
+        }
+        let place = |file: &str, line: usize, column: usize| format!("{file}:{line}:{column}");
+        for (n, label) in self.labels.iter().enumerate() {
+            let at = place(&label.file, label.line, label.column);
+            diagnostic = diagnostic.note(match (n, label.message.is_empty()) {
+                (0, true) => format!("at {at}"),
+                (0, false) => format!("at {at}: {}", label.message),
+                (_, true) => format!("and at {at}"),
+                (_, false) => format!("and at {at}: {}", label.message),
+            });
+        }
+        if self.labels.is_empty() {
+            if let (Some(file), Some(line), Some(column)) = (&self.file, self.line, self.column) {
+                diagnostic = diagnostic.note(format!("at {}", place(file, line, column)));
+            }
+        }
+        for note in &self.notes {
+            diagnostic = diagnostic.note(note.clone());
+        }
+        Some(diagnostic)
+    }
+}
+
+impl JsonReport {
+    /// The report as the command that saved it made it, for the human
+    /// format; an error names a code this version does not know.
+    pub(super) fn revived(&self) -> io::Result<Report> {
+        let mut diagnostics = Vec::with_capacity(self.diagnostics.len());
+        for saved in &self.diagnostics {
+            let revived = saved.revived().ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "the saved report has the code `{}`, which this version of ctxguard does not know; render it as json, sarif or github",
+                        saved.code
+                    ),
+                )
+            })?;
+            diagnostics.push(revived);
+        }
+        let subject = if let Some(events) = &self.events {
+            let mut tally = super::fleet::Verdicts::default();
+            for event in events {
+                tally.count(event.verdict);
+            }
+            let files: std::collections::HashSet<&str> =
+                events.iter().map(|e| e.source_file.as_str()).collect();
+            Subject::Audit {
+                events: events.clone(),
+                sessions: files.len(),
+                streamed: false,
+                set_apart: false,
+                tally,
+                fleet: None,
+                skipped: super::Skipped::default(),
+            }
+        } else if let Some(sessions) = &self.sessions {
+            Subject::Import(sessions.clone())
+        } else if let Some(files) = self.files {
+            Subject::Check {
+                files,
+                configs: 0,
+                fixes: Vec::new(),
+            }
+        } else {
+            Subject::Verify(
+                self.verdict
+                    .map(|verdict| (verdict, self.stats.clone().unwrap_or_default())),
+            )
+        };
+        Ok(Report {
+            subject,
+            diagnostics,
+        })
     }
 }
 

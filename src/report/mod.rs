@@ -365,7 +365,7 @@ pub fn write(
         Subject::Check { .. } | Subject::Verify(_) | Subject::Import(_) | Subject::Audit { .. } => {
             render(report, format, &terminal.stdout, out)
         }
-        Subject::Saved(saved) => render_saved(saved, format, out),
+        Subject::Saved(_) => render(report, format, &terminal.stdout, out),
         Subject::Plan(planned) => {
             write_diagnostics(&report.diagnostics, &terminal.stderr)?;
             match planned {
@@ -416,24 +416,22 @@ pub fn render(
     style: &HumanStyle,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    match format {
-        Format::Human => human::render(report, style, out),
-        other => render_saved(&JsonReport::new(report), other, out),
+    match (format, &report.subject) {
+        (Format::Human, Subject::Saved(saved)) => human::render(&saved.revived()?, style, out),
+        (Format::Human, _) => human::render(report, style, out),
+        (other, _) => render_saved(&JsonReport::new(report), other, out),
     }
 }
 
-/// Renders a report as saved by `--format json`, in a format that needs no
-/// source text: JSON again, SARIF or GitHub commands. Human output needs the
-/// inputs for its snippets and is refused.
+/// Renders a report as saved by `--format json`: JSON again, SARIF, GitHub
+/// commands, or the human report without snippets (a saved report holds
+/// where each finding is, not the text there), in plain style.
 pub fn render_saved(report: &JsonReport, format: Format, out: &mut dyn Write) -> io::Result<()> {
     match format {
         Format::Json => json::render(report, out),
         Format::Sarif => sarif::render(report, out),
         Format::Github => github::render(report, out),
-        Format::Human => Err(io::Error::new(
-            io::ErrorKind::Unsupported,
-            "a saved report has no source text to show; choose json, sarif or github",
-        )),
+        Format::Human => human::render(&report.revived()?, &HumanStyle::plain(), out),
     }
 }
 
