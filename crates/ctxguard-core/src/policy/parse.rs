@@ -377,6 +377,18 @@ fn syntax_error(source: &Arc<SourceFile>, error: &pest::error::Error<Rule>) -> D
     if starts_statement {
         push("a statement (`kind`, `order`, `budget`, `on`, ...)".to_owned());
     }
+    // A kind's own statement written on its own: say where it belongs.
+    if starts_statement && line_start && matches!(found, "hint" | "doc" | "severity") {
+        return codes::syntax_error(format!(
+            "`{found}` belongs inside a kind's block, not on its own"
+        ))
+        .label(
+            source,
+            span,
+            format!("`{found}` outside a `kind NAME {{ … }}` block"),
+        )
+        .help(block_help(text, offset, found));
+    }
     let at_line_end = rest.is_empty() || rest.starts_with(['\n', '\r']);
     let unterminated =
         rest.starts_with('"') && !rest.lines().next().unwrap_or("")[1..].contains('"');
@@ -412,6 +424,40 @@ fn syntax_error(source: &Arc<SourceFile>, error: &pest::error::Error<Rule>) -> D
         diagnostic = diagnostic.help(help);
     }
     diagnostic
+}
+
+/// How to put a kind's statement (`found`, at `offset`) in a kind's block:
+/// the block of the `kind NAME` just above it, when that has none.
+fn block_help(text: &str, offset: usize, found: &str) -> String {
+    let above = text[..offset]
+        .lines()
+        .rev()
+        .map(|line| line.split('#').next().unwrap_or("").trim())
+        .find(|line| !line.is_empty());
+    let words: Vec<&str> = above.map_or(Vec::new(), |l| l.split_whitespace().collect());
+    match words.as_slice() {
+        ["kind", name] => format!(
+            "give `kind {name}` a block and move the line into it: `kind {name} {{`, then `{found} …` on its own line, then `}}`"
+        ),
+        // Just after a block closed: the kind whose block that was.
+        ["}"] => {
+            let opened = text[..offset].lines().rev().find_map(|line| {
+                match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+                    ["kind", name, "{", ..] => Some((*name).to_owned()),
+                    _ => None,
+                }
+            });
+            match opened {
+                Some(name) => format!(
+                    "move it into the block of `kind {name}` above, before its closing `}}`"
+                ),
+                None => "move it into the block of the kind it is for, before its closing `}`".to_owned(),
+            }
+        }
+        _ => format!(
+            "move it into the block of the kind it is for: `kind NAME {{`, then `{found} …` on its own line, then `}}`"
+        ),
+    }
 }
 
 /// A likely fix for a syntax error, from the line it happened on.
