@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::path::Path;
+
 use common::Test;
 
 /// The code blocks of `markdown` fenced with `fence` (`yaml`, or `` for a
@@ -67,4 +69,87 @@ fn the_readme_trace_and_plan_go_together() {
         output.stdout
     );
     assert_eq!(output.status, 0, "{}", output.stdout);
+}
+
+/// Every `ctxguard` command line of the README's shell examples is one the
+/// command line accepts, run in a project of its own (the repository's
+/// `tests/` and `policies/` linked in, a home of its own): none is refused
+/// for its arguments, and each whose files are all there runs to a verdict
+/// or a finding (exit 0, 1 or 3), not a usage error.
+#[test]
+fn every_readme_command_line_is_accepted() {
+    let readme = std::fs::read_to_string("README.md").expect("README");
+    let project = tempfile::tempdir().expect("a project");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for linked in ["tests", "policies"] {
+        std::os::unix::fs::symlink(root.join(linked), project.path().join(linked)).expect("link");
+    }
+    let home = project.path().join("home");
+    std::fs::create_dir(&home).expect("home");
+    // A session's first prompt, for the `ledger` lines: it pins `no-drop`.
+    let prompt = std::fs::read_to_string("tests/fixtures/hooks/claude-code/UserPromptSubmit.json")
+        .expect("a prompt's payload")
+        .replace("TRANSCRIPT", "transcript.jsonl")
+        .replace(
+            "\"/repo\"",
+            &format!("{:?}", project.path().display().to_string()),
+        );
+    std::fs::write(project.path().join("transcript.jsonl"), "").expect("a transcript");
+    Test::new()
+        .args(&["hook", "claude-code", "UserPromptSubmit"])
+        .current_dir(project.path())
+        .stdin(prompt)
+        .status(0)
+        .run();
+    let mut ran = 0;
+    for block in blocks(&readme, "sh") {
+        for line in block.lines() {
+            let Some(words) = command_words(line) else {
+                continue;
+            };
+            let args: Vec<&str> = words.iter().map(String::as_str).collect();
+            let output = Test::new()
+                .args(&args)
+                .current_dir(project.path())
+                .env("HOME", home.to_str().expect("a UTF-8 path"))
+                .any_status()
+                .run();
+            ran += 1;
+            assert!(
+                !output.stderr.contains("Usage: ctxguard"),
+                "README: `{line}` is refused for its arguments:\n{}",
+                output.stderr
+            );
+            let files_there = words.iter().skip(1).all(|word| {
+                !(word.contains('/') || word.ends_with(".jsonl") || word.ends_with(".json"))
+                    || project.path().join(word).exists()
+            });
+            if files_there {
+                assert!(
+                    [0, 1, 3].contains(&output.status),
+                    "README: `{line}` exits {}:\n{}",
+                    output.status,
+                    output.stderr
+                );
+            }
+        }
+    }
+    assert!(ran >= 20, "only {ran} command lines found in the README");
+}
+
+/// The words of a `ctxguard` command line, as the shell splits them,
+/// without the command's name, its comment or a redirection; `None` for
+/// any other line.
+fn command_words(line: &str) -> Option<Vec<String>> {
+    let words = shell_words::split(line.trim()).ok()?;
+    if words.first().map(String::as_str) != Some("ctxguard") {
+        return None;
+    }
+    let words: Vec<String> = words
+        .into_iter()
+        .skip(1)
+        .take_while(|w| !w.starts_with('#') && !w.starts_with('>'))
+        .collect();
+    // `ctxguard --version` is the only line without a command.
+    (!words.is_empty()).then_some(words)
 }
