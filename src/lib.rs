@@ -58,6 +58,9 @@
 mod command;
 mod report;
 
+/// `ctxguard lsp`: the language server for policy files.
+pub mod lsp;
+
 pub use ctxguard_core::source::{
     Access, Refusal, SourceFile, Span, Spanned, DEFAULT_MAX_INPUT_BYTES,
 };

@@ -26,7 +26,7 @@ const CRATES: &[(&str, &[&str])] = &[
         "crates/ctxguard-runtimes/src",
         &["import", "audit", "hook", "runtime"],
     ),
-    ("src", &["report", "command", "cli"]),
+    ("src", &["report", "command", "lsp", "cli"]),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

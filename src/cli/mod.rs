@@ -14,6 +14,7 @@ mod hook;
 mod import;
 mod init;
 mod ledger;
+mod lsp;
 mod plan;
 mod report;
 mod schema;
@@ -57,6 +58,7 @@ enum Command {
     Hook(hook::Args),
     Ledger(ledger::Args),
     Init(init::Args),
+    Lsp(lsp::Args),
 }
 
 impl Command {
@@ -74,6 +76,7 @@ impl Command {
             Command::Hook(args) => args.run(env),
             Command::Ledger(args) => args.run(env),
             Command::Init(args) => args.run(env),
+            Command::Lsp(args) => args.run(env),
         }
     }
 }
@@ -96,6 +99,9 @@ enum Said {
     },
     /// What `init` wrote, or why it wrote nothing.
     Init(Result<ctxguard::init::Installed, Vec<Diagnostic>>),
+    /// The language server answered until its client let it go: all it
+    /// had to say went over the protocol.
+    Served,
 }
 
 impl Said {
@@ -145,6 +151,7 @@ impl Said {
                 json,
             } => ctxguard::ledger::emit(&view, &problems, json).code(),
             Said::Init(result) => ctxguard::init::emit(&result).code(),
+            Said::Served => ExitStatus::Success.code(),
         }
     }
 }

@@ -1,0 +1,508 @@
+//! `ctxguard lsp`: a language server for policy files, over standard input
+//! and output. What `check` says of a policy, as the user types (the same
+//! codes, messages, help and notes, on the same spans); `fmt` as the
+//! editor's formatting; hover on a code or a kind (`explain`, the kind's
+//! `doc`); go to a kind's `kind` statement or an `extends` parent;
+//! completion of keywords, kinds and codes; and a quick fix for every "did
+//! you mean". The transport and the messages are `lsp-server` and
+//! `lsp-types`; the work is the library's.
+
+mod position;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
+    PublishDiagnostics,
+};
+use lsp_types::request::{
+    CodeActionRequest, Completion, Formatting, GotoDefinition, HoverRequest, Request as _,
+};
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams,
+    CodeActionProviderCapability, CompletionItem, CompletionItemKind, CompletionParams,
+    CompletionResponse, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentFormattingParams,
+    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams,
+    HoverProviderCapability, Location, MarkupContent, MarkupKind, NumberOrString, OneOf,
+    PublishDiagnosticsParams, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextEdit, Url, WorkspaceEdit,
+};
+
+use ctxguard_core::diagnostics::explain::explanation;
+use ctxguard_core::diagnostics::{Code, Diagnostic, Severity};
+use ctxguard_core::policy::fmt::format_source;
+use ctxguard_core::policy::load::{Loaded, Loader};
+use ctxguard_core::source::SourceFile;
+
+use position::{offset_of, range_of};
+
+/// The words that start a statement, and those inside a kind's block.
+const STATEMENTS: [(&str, &str); 8] = [
+    ("policy", "names the policy: `policy NAME`"),
+    (
+        "extends",
+        "builds on a parent: `extends default` or `extends \"path.policy\"`",
+    ),
+    (
+        "kind",
+        "declares a commitment kind: `kind NAME { doc … hint … severity … }`",
+    ),
+    ("order", "an order the plan must keep: `order A before B`"),
+    (
+        "preserve",
+        "`preserve order`: commitments keep their relative order",
+    ),
+    (
+        "tokenizer",
+        "how tokens are counted: `o200k_base`, `cl100k_base` or `approx`",
+    ),
+    (
+        "budget",
+        "`budget window TOKENS` or `budget commitments PERCENT%`",
+    ),
+    (
+        "on",
+        "what a finding does: `on mismatch|unclassified|over-budget …`",
+    ),
+];
+const KIND_ITEMS: [(&str, &str); 3] = [
+    ("doc", "what the kind is for: `doc \"…\"`"),
+    (
+        "hint",
+        "text that looks like this kind: `hint /pattern/flags`",
+    ),
+    (
+        "severity",
+        "`severity error` (losing one rejects) or `severity warning`",
+    ),
+];
+
+/// Serves the protocol on standard input and output until the client
+/// asks it to exit. An error is the transport's.
+pub fn serve() -> Result<(), String> {
+    let (connection, threads) = Connection::stdio();
+    let capabilities = ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(lsp_types::CompletionOptions::default()),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        ..ServerCapabilities::default()
+    };
+    let capabilities = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
+    connection
+        .initialize(capabilities)
+        .map_err(|e| e.to_string())?;
+    let mut server = Server {
+        documents: HashMap::new(),
+    };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection
+                    .handle_shutdown(&request)
+                    .map_err(|e| e.to_string())?
+                {
+                    break;
+                }
+                let response = server.answer(request);
+                connection
+                    .sender
+                    .send(Message::Response(response))
+                    .map_err(|e| e.to_string())?;
+            }
+            Message::Notification(notification) => {
+                for published in server.notice(notification) {
+                    connection
+                        .sender
+                        .send(Message::Notification(published))
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    drop(connection);
+    threads.join().map_err(|e| e.to_string())
+}
+
+/// An open policy: its text, and what loading it found.
+struct Document {
+    source: Arc<SourceFile>,
+    loaded: Arc<Loaded>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+struct Server {
+    documents: HashMap<Url, Document>,
+}
+
+impl Server {
+    fn notice(&mut self, notification: Notification) -> Vec<Notification> {
+        let changed = match notification.method.as_str() {
+            DidOpenTextDocument::METHOD => notification
+                .extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
+                .ok()
+                .map(|p| (p.text_document.uri, p.text_document.text)),
+            DidChangeTextDocument::METHOD => notification
+                .extract::<lsp_types::DidChangeTextDocumentParams>(DidChangeTextDocument::METHOD)
+                .ok()
+                .and_then(|p| {
+                    let text = p.content_changes.into_iter().last()?.text;
+                    Some((p.text_document.uri, text))
+                }),
+            DidCloseTextDocument::METHOD => {
+                if let Ok(p) = notification
+                    .extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
+                {
+                    self.documents.remove(&p.text_document.uri);
+                    return vec![publish(p.text_document.uri, Vec::new())];
+                }
+                None
+            }
+            _ => None,
+        };
+        let Some((uri, text)) = changed else {
+            return Vec::new();
+        };
+        let document = checked(&uri, text);
+        let diagnostics = document
+            .diagnostics
+            .iter()
+            .map(|d| to_lsp(&uri, &document.source, d))
+            .collect();
+        self.documents.insert(uri.clone(), document);
+        vec![publish(uri, diagnostics)]
+    }
+
+    fn answer(&self, request: Request) -> Response {
+        let id = request.id.clone();
+        let result = match request.method.as_str() {
+            HoverRequest::METHOD => request
+                .extract::<HoverParams>(HoverRequest::METHOD)
+                .ok()
+                .map(|(_, p)| serde_json::to_value(self.hover(&p)).unwrap_or_default()),
+            GotoDefinition::METHOD => request
+                .extract::<GotoDefinitionParams>(GotoDefinition::METHOD)
+                .ok()
+                .map(|(_, p)| serde_json::to_value(self.definition(&p)).unwrap_or_default()),
+            Completion::METHOD => request
+                .extract::<CompletionParams>(Completion::METHOD)
+                .ok()
+                .map(|(_, p)| serde_json::to_value(self.completion(&p)).unwrap_or_default()),
+            Formatting::METHOD => request
+                .extract::<DocumentFormattingParams>(Formatting::METHOD)
+                .ok()
+                .map(|(_, p)| serde_json::to_value(self.formatting(&p)).unwrap_or_default()),
+            CodeActionRequest::METHOD => request
+                .extract::<CodeActionParams>(CodeActionRequest::METHOD)
+                .ok()
+                .map(|(_, p)| serde_json::to_value(self.code_actions(&p)).unwrap_or_default()),
+            _ => {
+                return Response::new_err(
+                    id,
+                    lsp_server::ErrorCode::MethodNotFound as i32,
+                    format!("ctxguard's server does not answer `{}`", request.method),
+                )
+            }
+        };
+        match result {
+            Some(value) => Response::new_ok(id, value),
+            None => Response::new_err(
+                id,
+                lsp_server::ErrorCode::InvalidParams as i32,
+                "the request's parameters could not be read".to_owned(),
+            ),
+        }
+    }
+
+    /// The document at `uri` and the word at `position` in it.
+    fn word_at(
+        &self,
+        uri: &Url,
+        position: lsp_types::Position,
+    ) -> Option<(&Document, String, std::ops::Range<usize>)> {
+        let document = self.documents.get(uri)?;
+        let text = document.source.text();
+        let at = offset_of(text, position);
+        let is_word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
+        let start = text[..at]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_word(*c))
+            .last()
+            .map_or(at, |(i, _)| i);
+        let end = text[at..]
+            .char_indices()
+            .find(|(_, c)| !is_word(*c))
+            .map_or(text.len(), |(i, _)| at + i);
+        (start < end).then(|| (document, text[start..end].to_owned(), start..end))
+    }
+
+    fn hover(&self, params: &HoverParams) -> Option<Hover> {
+        let place = &params.text_document_position_params;
+        let (document, word, span) = self.word_at(&place.text_document.uri, place.position)?;
+        let text = if let Some(code) = Code::from_name(&word) {
+            let explained = explanation(code);
+            format!(
+                "**{}** ({})\n\n{}\n\n{}\n\n*Fix:* {}",
+                code.name(),
+                code.default_severity().name(),
+                explained.summary,
+                explained.details,
+                explained.fix
+            )
+        } else if let Some(kind) = document
+            .loaded
+            .policy
+            .as_ref()
+            .and_then(|p| p.kinds.iter().find(|k| k.name == word))
+        {
+            format!(
+                "kind **{}**: {}",
+                kind.name,
+                kind.doc.as_deref().unwrap_or("(no `doc`)")
+            )
+        } else {
+            let (_, about) = STATEMENTS
+                .iter()
+                .chain(KIND_ITEMS.iter())
+                .find(|(keyword, _)| *keyword == word)?;
+            format!("`{word}` {about}")
+        };
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: text,
+            }),
+            range: Some(range_of(document.source.text(), span)),
+        })
+    }
+
+    fn definition(&self, params: &GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
+        let place = &params.text_document_position_params;
+        let (document, word, _) = self.word_at(&place.text_document.uri, place.position)?;
+        let text = document.source.text();
+        // `extends "parent.policy"`: the parent's first line.
+        let line_start = text[..offset_of(text, place.position)]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let line = text[line_start..].lines().next().unwrap_or("");
+        if let Some(quoted) = line.trim_start().strip_prefix("extends") {
+            let parent = quoted.trim().trim_matches('"');
+            let base = file_path(&place.text_document.uri)?;
+            let path = base.parent().unwrap_or(Path::new(".")).join(parent);
+            let uri = Url::from_file_path(path.canonicalize().ok()?).ok()?;
+            let start = lsp_types::Position::new(0, 0);
+            return Some(GotoDefinitionResponse::Scalar(Location::new(
+                uri,
+                lsp_types::Range::new(start, start),
+            )));
+        }
+        // A kind: its `kind` statement, in this file or the one it is in.
+        let policy = document.loaded.policy.as_ref()?;
+        let kind = policy.kinds.iter().find(|k| k.name == word)?;
+        let origin = &kind.origin;
+        let uri = if origin.file.name() == document.source.name() {
+            place.text_document.uri.clone()
+        } else {
+            Url::from_file_path(Path::new(origin.file.name()).canonicalize().ok()?).ok()?
+        };
+        Some(GotoDefinitionResponse::Scalar(Location::new(
+            uri,
+            range_of(origin.file.text(), origin.span.clone()),
+        )))
+    }
+
+    fn completion(&self, params: &CompletionParams) -> Option<CompletionResponse> {
+        let place = &params.text_document_position;
+        let document = self.documents.get(&place.text_document.uri)?;
+        let text = document.source.text();
+        let at = offset_of(text, place.position);
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let before = &text[line_start..at];
+        let item = |label: &str, kind: CompletionItemKind, detail: &str| CompletionItem {
+            label: label.to_owned(),
+            kind: Some(kind),
+            detail: Some(detail.to_owned()),
+            ..CompletionItem::default()
+        };
+        let mut items = Vec::new();
+        if before.contains("ctxguard-ignore") {
+            for code in Code::ALL {
+                items.push(item(
+                    code.name(),
+                    CompletionItemKind::CONSTANT,
+                    explanation(*code).summary,
+                ));
+            }
+        } else if before.trim().is_empty() {
+            let inside_block =
+                text[..line_start].matches('{').count() > text[..line_start].matches('}').count();
+            let words: &[(&str, &str)] = if inside_block {
+                &KIND_ITEMS
+            } else {
+                &STATEMENTS
+            };
+            for (keyword, about) in words {
+                items.push(item(keyword, CompletionItemKind::KEYWORD, about));
+            }
+        } else if let Some(policy) = &document.loaded.policy {
+            for kind in &policy.kinds {
+                items.push(item(
+                    &kind.name,
+                    CompletionItemKind::CLASS,
+                    kind.doc.as_deref().unwrap_or("a commitment kind"),
+                ));
+            }
+        }
+        Some(CompletionResponse::Array(items))
+    }
+
+    fn formatting(&self, params: &DocumentFormattingParams) -> Option<Vec<TextEdit>> {
+        let document = self.documents.get(&params.text_document.uri)?;
+        let text = document.source.text();
+        let formatted = format_source(&document.source).ok()?;
+        if formatted == text {
+            return Some(Vec::new());
+        }
+        Some(vec![TextEdit::new(
+            range_of(text, 0..text.len()),
+            formatted,
+        )])
+    }
+
+    /// A quick fix for each "did you mean `X`?" among the diagnostics in
+    /// the range: `X` in place of the word the finding points at.
+    fn code_actions(&self, params: &CodeActionParams) -> Option<Vec<CodeActionOrCommand>> {
+        let uri = &params.text_document.uri;
+        let document = self.documents.get(uri)?;
+        let text = document.source.text();
+        let wanted = offset_of(text, params.range.start)..offset_of(text, params.range.end);
+        let mut actions = Vec::new();
+        for diagnostic in &document.diagnostics {
+            let Some(label) = diagnostic.primary() else {
+                continue;
+            };
+            if label.file.name() != document.source.name()
+                || label.span.end < wanted.start
+                || label.span.start > wanted.end
+            {
+                continue;
+            }
+            let Some(suggestion) = diagnostic
+                .help
+                .as_deref()
+                .and_then(|help| help.strip_prefix("did you mean `"))
+                .and_then(|rest| rest.split('`').next())
+            else {
+                continue;
+            };
+            let edit = TextEdit::new(range_of(text, label.span.clone()), suggestion.to_owned());
+            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: format!("Replace with `{suggestion}`"),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![to_lsp(uri, &document.source, diagnostic)]),
+                edit: Some(WorkspaceEdit::new(HashMap::from([(
+                    uri.clone(),
+                    vec![edit],
+                )]))),
+                is_preferred: Some(true),
+                ..CodeAction::default()
+            }));
+        }
+        Some(actions)
+    }
+}
+
+/// The path a `file:` URI names.
+fn file_path(uri: &Url) -> Option<PathBuf> {
+    uri.to_file_path().ok()
+}
+
+/// The document at `uri`, loaded as `check` loads a policy: `extends`
+/// relative to its folder; its own diagnostics, in its own terms.
+fn checked(uri: &Url, text: String) -> Document {
+    let path = file_path(uri).unwrap_or_else(|| PathBuf::from(uri.path()));
+    let name = path.display().to_string();
+    let source = SourceFile::new(name.clone(), text);
+    let mut loader = Loader::new();
+    let loaded = loader.load_source(Arc::clone(&source), path.parent().map(Path::to_path_buf));
+    let diagnostics = loader
+        .diagnostics()
+        .filter(|d| {
+            d.primary()
+                .map_or(d.file_name() == Some(name.as_str()), |l| {
+                    l.file.name() == name
+                })
+        })
+        .cloned()
+        .collect();
+    Document {
+        source,
+        loaded,
+        diagnostics,
+    }
+}
+
+/// A finding as the editor shows it: the code, the message with its help,
+/// the other labels and notes as related information.
+fn to_lsp(uri: &Url, source: &Arc<SourceFile>, diagnostic: &Diagnostic) -> lsp_types::Diagnostic {
+    let text = source.text();
+    let range = diagnostic
+        .primary()
+        .filter(|l| l.file.name() == source.name())
+        .map_or_else(|| range_of(text, 0..0), |l| range_of(text, l.span.clone()));
+    let mut message = diagnostic.message.clone();
+    if let Some(help) = &diagnostic.help {
+        message.push_str(&format!("\nhelp: {help}"));
+    }
+    for note in &diagnostic.notes {
+        message.push_str(&format!("\nnote: {note}"));
+    }
+    let related: Vec<DiagnosticRelatedInformation> = diagnostic
+        .labels
+        .iter()
+        .filter(|l| l.file.name() == source.name() && !l.message.is_empty())
+        .map(|l| DiagnosticRelatedInformation {
+            location: Location::new(uri.clone(), range_of(text, l.span.clone())),
+            message: l.message.clone(),
+        })
+        .collect();
+    lsp_types::Diagnostic {
+        range,
+        severity: Some(match diagnostic.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+        }),
+        code: Some(NumberOrString::String(diagnostic.code.name().to_owned())),
+        source: Some("ctxguard".to_owned()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        ..lsp_types::Diagnostic::default()
+    }
+}
+
+fn publish(uri: Url, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
+    Notification::new(
+        PublishDiagnostics::METHOD.to_owned(),
+        PublishDiagnosticsParams::new(uri, diagnostics, None),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::position::position_of;
+
+    #[test]
+    fn positions_count_utf16_code_units() {
+        let text = "policy a\n# é😀 x\n";
+        let x = text.find('x').unwrap();
+        assert_eq!(position_of(text, x), lsp_types::Position::new(1, 6));
+        assert_eq!(super::offset_of(text, lsp_types::Position::new(1, 6)), x);
+    }
+}
