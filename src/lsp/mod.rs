@@ -100,21 +100,31 @@ pub fn serve() -> Result<(), String> {
     let mut server = Server {
         documents: HashMap::new(),
     };
+    // After `shutdown` only `exit` is acted on; a second `shutdown` (a
+    // client stopping and then quitting sends two) is answered again.
+    let mut shut_down = false;
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
-                if connection
-                    .handle_shutdown(&request)
-                    .map_err(|e| e.to_string())?
-                {
-                    break;
-                }
-                let response = server.answer(request);
+                let response = if request.method == "shutdown" {
+                    shut_down = true;
+                    Response::new_ok(request.id, ())
+                } else if shut_down {
+                    Response::new_err(
+                        request.id,
+                        lsp_server::ErrorCode::InvalidRequest as i32,
+                        "the server is shutting down".to_owned(),
+                    )
+                } else {
+                    server.answer(request)
+                };
                 connection
                     .sender
                     .send(Message::Response(response))
                     .map_err(|e| e.to_string())?;
             }
+            Message::Notification(notification) if notification.method == "exit" => break,
+            Message::Notification(_) if shut_down => {}
             Message::Notification(notification) => {
                 for published in server.notice(notification) {
                     connection
