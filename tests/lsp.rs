@@ -230,3 +230,57 @@ fn the_server_answers_as_check_fmt_and_explain_do() {
     assert_eq!(published["diagnostics"], json!([]));
     server.stop();
 }
+
+/// A runtime's config opened in the editor gets `check`'s findings, and
+/// `check --fix`'s safe fix as a quick fix.
+#[test]
+fn a_runtime_config_gets_its_findings_and_its_fixes() {
+    let fixture = "tests/fixtures/configs/claude-code/hook-timeout-units/.claude/settings.json";
+    let text = std::fs::read_to_string(fixture).expect("the fixture");
+    let dir = tempfile::tempdir().expect("a folder");
+    let path = dir.path().join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().expect("a folder")).expect("folders");
+    std::fs::write(&path, &text).expect("written");
+    let uri = format!("file://{}", path.display());
+    let mut server = Server::start();
+    server.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}),
+    );
+    let published = server.expect("textDocument/publishDiagnostics");
+    let finding = published["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .find(|d| d["code"] == "hook-timeout-units")
+        .unwrap_or_else(|| panic!("{published}"))
+        .clone();
+    let line = finding["range"]["start"]["line"].as_u64().expect("a line");
+    assert_eq!(
+        text.lines().nth(line as usize).map(str::trim),
+        Some("\"timeout\": 60000")
+    );
+    let actions = server.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": finding["range"], "context": {"diagnostics": [finding]}}),
+    );
+    let fix = actions
+        .as_array()
+        .expect("actions")
+        .iter()
+        .find(|a| {
+            a["title"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("hook-timeout-units")
+        })
+        .unwrap_or_else(|| panic!("{actions}"));
+    assert_eq!(fix["edit"]["changes"][&uri][0]["newText"], "60");
+    // Formatting is the policy language's, not a config's.
+    let edits = server.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    assert!(edits.is_null(), "{edits}");
+    server.stop();
+}

@@ -1,10 +1,11 @@
-//! `ctxguard lsp`: a language server for policy files, over standard input
-//! and output. What `check` says of a policy, as the user types (the same
+//! `ctxguard lsp`: a language server for policy files (and runtime configs),
+//! over standard input and output. What `check` says of a policy or a
+//! runtime's config, as the user types (the same
 //! codes, messages, help and notes, on the same spans); `fmt` as the
 //! editor's formatting; hover on a code or a kind (`explain`, the kind's
 //! `doc`); go to a kind's `kind` statement or an `extends` parent;
-//! completion of keywords, kinds and codes; and a quick fix for every "did
-//! you mean". The transport and the messages are `lsp-server` and
+//! completion of keywords, kinds and codes; a quick fix for every "did
+//! you mean" and every fix `check --fix` makes in a config. The transport and the messages are `lsp-server` and
 //! `lsp-types`; the work is the library's.
 
 mod position;
@@ -35,7 +36,9 @@ use ctxguard_core::diagnostics::explain::explanation;
 use ctxguard_core::diagnostics::{Code, Diagnostic, Severity};
 use ctxguard_core::policy::fmt::format_source;
 use ctxguard_core::policy::load::{Loaded, Loader};
+use ctxguard_core::policy::Policy;
 use ctxguard_core::source::SourceFile;
+use ctxguard_runtimes::runtime::{check_config, Edit, Kind};
 
 use position::{offset_of, range_of};
 
@@ -140,11 +143,14 @@ pub fn serve() -> Result<(), String> {
     threads.join().map_err(|e| e.to_string())
 }
 
-/// An open policy: its text, and what loading it found.
+/// An open document: its text, and what checking it found.
 struct Document {
     source: Arc<SourceFile>,
-    loaded: Arc<Loaded>,
+    /// A policy as loaded; `None` for a runtime's config.
+    loaded: Option<Arc<Loaded>>,
     diagnostics: Vec<Diagnostic>,
+    /// A runtime config's safe fixes (`check --fix`), offered as quick fixes.
+    fixes: Vec<Edit>,
 }
 
 struct Server {
@@ -268,8 +274,8 @@ impl Server {
             )
         } else if let Some(kind) = document
             .loaded
-            .policy
             .as_ref()
+            .and_then(|l| l.policy.as_ref())
             .and_then(|p| p.kinds.iter().find(|k| k.name == word))
         {
             format!(
@@ -314,7 +320,7 @@ impl Server {
             )));
         }
         // A kind: its `kind` statement, in this file or the one it is in.
-        let policy = document.loaded.policy.as_ref()?;
+        let policy = document.loaded.as_ref()?.policy.as_ref()?;
         let kind = policy.kinds.iter().find(|k| k.name == word)?;
         let origin = &kind.origin;
         let uri = if origin.file.name() == document.source.name() {
@@ -361,7 +367,7 @@ impl Server {
             for (keyword, about) in words {
                 items.push(item(keyword, CompletionItemKind::KEYWORD, about));
             }
-        } else if let Some(policy) = &document.loaded.policy {
+        } else if let Some(policy) = document.loaded.as_ref().and_then(|l| l.policy.as_ref()) {
             for kind in &policy.kinds {
                 items.push(item(
                     &kind.name,
@@ -375,6 +381,7 @@ impl Server {
 
     fn formatting(&self, params: &DocumentFormattingParams) -> Option<Vec<TextEdit>> {
         let document = self.documents.get(&params.text_document.uri)?;
+        document.loaded.as_ref()?;
         let text = document.source.text();
         let formatted = format_source(&document.source).ok()?;
         if formatted == text {
@@ -425,6 +432,22 @@ impl Server {
                 ..CodeAction::default()
             }));
         }
+        // A runtime config's safe fixes, as `check --fix` makes them.
+        for fix in &document.fixes {
+            if fix.span.end < wanted.start || fix.span.start > wanted.end {
+                continue;
+            }
+            let edit = TextEdit::new(range_of(text, fix.span.clone()), fix.replacement.clone());
+            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: format!("Fix {} (as `ctxguard check --fix` does)", fix.code.name()),
+                kind: Some(CodeActionKind::QUICKFIX),
+                edit: Some(WorkspaceEdit::new(HashMap::from([(
+                    uri.clone(),
+                    vec![edit],
+                )]))),
+                ..CodeAction::default()
+            }));
+        }
         Some(actions)
     }
 }
@@ -434,12 +457,26 @@ fn file_path(uri: &Url) -> Option<PathBuf> {
     uri.to_file_path().ok()
 }
 
-/// The document at `uri`, loaded as `check` loads a policy: `extends`
-/// relative to its folder; its own diagnostics, in its own terms.
+/// The document at `uri`, checked as `check` checks it: a runtime's config
+/// (recognized by its place or content) against the built-in policy, with
+/// its safe fixes; anything else as a policy, `extends` relative to its
+/// folder; its own diagnostics, in its own terms.
 fn checked(uri: &Url, text: String) -> Document {
     let path = file_path(uri).unwrap_or_else(|| PathBuf::from(uri.path()));
     let name = path.display().to_string();
+    let config = (path.extension().is_none_or(|e| e != "policy"))
+        .then(|| Kind::recognize(&path, &text))
+        .flatten();
     let source = SourceFile::new(name.clone(), text);
+    if let Some(kind) = config {
+        let checked = check_config(&source, kind, &Policy::builtin());
+        return Document {
+            source,
+            loaded: None,
+            diagnostics: checked.diagnostics,
+            fixes: checked.edits,
+        };
+    }
     let mut loader = Loader::new();
     let loaded = loader.load_source(Arc::clone(&source), path.parent().map(Path::to_path_buf));
     let diagnostics = loader
@@ -454,8 +491,9 @@ fn checked(uri: &Url, text: String) -> Document {
         .collect();
     Document {
         source,
-        loaded,
+        loaded: Some(loaded),
         diagnostics,
+        fixes: Vec::new(),
     }
 }
 
