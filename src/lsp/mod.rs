@@ -197,32 +197,18 @@ impl Server {
 
     fn answer(&self, request: Request) -> Response {
         let id = request.id.clone();
-        let result = match request.method.as_str() {
-            HoverRequest::METHOD => request
-                .extract::<HoverParams>(HoverRequest::METHOD)
-                .ok()
-                .map(|(_, p)| serde_json::to_value(self.hover(&p)).unwrap_or_default()),
-            GotoDefinition::METHOD => request
-                .extract::<GotoDefinitionParams>(GotoDefinition::METHOD)
-                .ok()
-                .map(|(_, p)| serde_json::to_value(self.definition(&p)).unwrap_or_default()),
-            Completion::METHOD => request
-                .extract::<CompletionParams>(Completion::METHOD)
-                .ok()
-                .map(|(_, p)| serde_json::to_value(self.completion(&p)).unwrap_or_default()),
-            Formatting::METHOD => request
-                .extract::<DocumentFormattingParams>(Formatting::METHOD)
-                .ok()
-                .map(|(_, p)| serde_json::to_value(self.formatting(&p)).unwrap_or_default()),
-            CodeActionRequest::METHOD => request
-                .extract::<CodeActionParams>(CodeActionRequest::METHOD)
-                .ok()
-                .map(|(_, p)| serde_json::to_value(self.code_actions(&p)).unwrap_or_default()),
+        let method = request.method.clone();
+        let result = match method.as_str() {
+            HoverRequest::METHOD => on::<HoverRequest>(request, |p| self.hover(p)),
+            GotoDefinition::METHOD => on::<GotoDefinition>(request, |p| self.definition(p)),
+            Completion::METHOD => on::<Completion>(request, |p| self.completion(p)),
+            Formatting::METHOD => on::<Formatting>(request, |p| self.formatting(p)),
+            CodeActionRequest::METHOD => on::<CodeActionRequest>(request, |p| self.code_actions(p)),
             _ => {
                 return Response::new_err(
                     id,
                     lsp_server::ErrorCode::MethodNotFound as i32,
-                    format!("ctxguard's server does not answer `{}`", request.method),
+                    format!("ctxguard's server does not answer `{method}`"),
                 )
             }
         };
@@ -540,6 +526,16 @@ fn publish(uri: Url, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
         PublishDiagnostics::METHOD.to_owned(),
         PublishDiagnosticsParams::new(uri, diagnostics, None),
     )
+}
+
+/// Reads a request's parameters as `R` and answers with `f`'s result, or
+/// `None` when the parameters are not `R`'s.
+fn on<R: lsp_types::request::Request>(
+    request: Request,
+    f: impl FnOnce(&R::Params) -> R::Result,
+) -> Option<serde_json::Value> {
+    let (_, params) = request.extract::<R::Params>(R::METHOD).ok()?;
+    serde_json::to_value(f(&params)).ok()
 }
 
 #[cfg(test)]
