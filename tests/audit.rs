@@ -606,6 +606,47 @@ fn a_runtimes_notice_on_pis_format_is_not_the_user() {
 }
 
 #[test]
+fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
+    let (report, _) = judged("openclaw-envelope.jsonl");
+    assert_unheard(
+        &report,
+        1,
+        &["message_id", "Feishu", "HEARTBEAT", "untrusted", "GMT+8"],
+    );
+    assert_judged(
+        &report,
+        1,
+        &[
+            "Send me the AI news digest every morning at 7.",
+            "Store the digests as HTML files on the desktop.",
+        ],
+    );
+}
+
+#[test]
+fn codexs_questions_are_answered_by_the_user_and_an_encrypted_summary_leaves_them_unchecked() {
+    let (report, status) = judged("codex-question.jsonl");
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "What level of tag refactor do you want? → Vault-wide redesign"
+        ),
+        "unauditable"
+    );
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Which tag form is canonical? → Frontmatter tags (Recommended)"
+        ),
+        "unauditable"
+    );
+    assert_eq!(report["events"][0]["verdict"], "unauditable");
+    assert_ne!(status, 0, "an encrypted summary is never 'nothing lost'");
+}
+
+#[test]
 fn output_pasted_whole_is_the_tools_and_the_words_after_it_are_the_users() {
     let (report, _) = judged("pasted-output.jsonl");
     let apart = set_apart(&report, 1);

@@ -298,7 +298,17 @@ fn score(labels: &Labels, events: &[AuditedEvent]) -> (Tally, Vec<String>) {
                 .confusion
                 .entry((grade.to_owned(), judged.to_owned()))
                 .or_default() += 1;
-            if grade != "verbatim" {
+            if grade == "unknown" {
+                // Nobody can tell what an encrypted summary kept: not a
+                // loss to find, but the audit must say it cannot check it.
+                if !found.iter().any(|j| j.outcome == "unauditable") {
+                    misses.push(format!(
+                        "compaction {n}: not said to be uncheckable (audit: {judged}) line {}: {:?}",
+                        label.line,
+                        clip(&label.quote)
+                    ));
+                }
+            } else if grade != "verbatim" {
                 tally.missed_by_compaction += 1;
                 if found
                     .iter()

@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::units::{scripts, Shape, Unit, PASTED_LINE};
+use super::units::{question_number, scripts, Shape, Unit, PASTED_LINE};
 use crate::verify::text::Words;
 
 mod directive;
@@ -209,6 +209,11 @@ pub(crate) fn words_bind(
     if COMMAND.is_match(text.trim()) {
         return Err(NotBinding::Command);
     }
+    // "问题1\nC": the user's answer to the agent's first question.
+    let mut lines = text.trim().lines();
+    if lines.next().is_some_and(question_number) && lines.next().is_some() {
+        return Ok(());
+    }
     // "Fix it now" alone approves what the agent proposed; after the
     // user's own report or list in the same message it asks for that.
     let approves = approval(text) && !refers_within(message.text, text);
@@ -247,6 +252,10 @@ pub(crate) fn words_bind(
             if !question(statement) && directive(statement) {
                 return Ok(());
             }
+        }
+        // "Why are you writing typescript?": a reproach, the broken rule.
+        if REPROACH.is_match(text) {
+            return Ok(());
         }
         // "What would you recommend?": the agent's opinion asked for.
         if ASKS_OPINION.is_match(text) {
@@ -366,7 +375,7 @@ fn question_mark(text: &str) -> bool {
 /// option).
 static OWN_SETUP: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"^\s*(\d+[.、)]\s*|第[一二三四五六七八九十]\s*)?(我(们)?的[^，。？?！!,]{0,20}|(开发|运行|部署|测试|生产)环境)(是|为|没有|只有|有|在|用)[^，。？?！!,]",
+        r"^\s*(\d+[.、)]\s*|第[一二三四五六七八九十]\s*)?(我(们)?的[^，。？?！!,]{0,20}|(开发|运行|部署|测试|生产)环境|[^，。？?！!,]{0,12}(我|我们)(这边|这里))(是|为|没有|只有|有|在|用)[^，。？?！!,]",
     )
 });
 

@@ -49,12 +49,23 @@ pub(crate) fn scripts(source: &str) -> String {
     out
 }
 
+/// A line that only numbers a question the user answers on the next line:
+/// "问题1", "Question 2", "Q3:", "第2题".
+pub(crate) fn question_number(line: &str) -> bool {
+    static QUESTION_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        Regex::new(r"(?i)^(问题|题目?|question|q)\s*\d+\s*[:：.]?$|^第\s*[\d一二三四五六七八九十]+\s*题[:：]?$")
+            .expect("the question-number pattern compiles")
+    });
+    QUESTION_NUMBER.is_match(line.trim())
+}
+
 /// Text that is output handed over, not words written: a log line, a
 /// stack frame, a JSON record, a shell prompt.
 pub(crate) static PASTED_LINE: LazyLock<Regex> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Regex::new(&scripts(
-        r#"(?mi)^\s*(\{"|\[\{"|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|at\s+\S+\s+\(|at\s+.*:\d+:\d+\)?\s*$|File\s+"|Traceback\b|\w*(error|exception|warning)(\[E\d+\])?:|(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•⨯✖▲⚠]\s|(modified|new\s+file|deleted|renamed|both\s+modified):\s|On\s+branch\s|Changes\s+(not\s+staged|to\s+be\s+committed)|Untracked\s+files:|(Enumerating|Counting|Compressing|Writing|Receiving|Resolving)\s+(objects|deltas):|Total\s+\d+\s+\(delta|remote:\s|To\s+\S+\.git\s*$|[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s|index:\s|[|*]\s*$|\|\s{2,}|\*\s+commit\s|"[^"\n]+"\s*:\s|(import|export|const|let|var|function|def|class|return|async\s+function|public|private|protected|package|#include|fn|impl|struct|enum|interface|type)\s+\S|(if|for|while|switch|catch)\s*\(|[}\])][;,)]*\s*$|</?[a-zA-Z][\w-]*(\s[^>]*)?>)|\S+:\d+:\d+|;\s*$|=>\s*\{?\s*$|\{\s*$"#,
+        r#"(?mi)^\s*(\{"|\[\{"|\{'|'[^'\n]+'\s*:\s|(raise|throw)\s+\S|\^{3,}\s*$|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|at\s+\S+\s+\(|at\s+.*:\d+:\d+\)?\s*$|File\s+"|Traceback\b|\w*(error|exception|warning)(\[E\d+\])?:|(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•⨯✖▲⚠]\s|(modified|new\s+file|deleted|renamed|both\s+modified):\s|On\s+branch\s|Changes\s+(not\s+staged|to\s+be\s+committed)|Untracked\s+files:|(Enumerating|Counting|Compressing|Writing|Receiving|Resolving)\s+(objects|deltas):|Total\s+\d+\s+\(delta|remote:\s|To\s+\S+\.git\s*$|[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s|index:\s|[|*]\s*$|\|\s{2,}|\*\s+commit\s|"[^"\n]+"\s*:\s|(import|export|const|let|var|function|def|class|return|async\s+function|public|private|protected|package|#include|fn|impl|struct|enum|interface|type)\s+\S|(if|for|while|switch|catch)\s*\(|[}\])][;,)]*\s*$|</?[a-zA-Z][\w-]*(\s[^>]*)?>)|\S+:\d+:\d+|;\s*$|=>\s*\{?\s*$|\{\s*$"#,
     ))
     .expect("the pasted pattern compiles")
 });

@@ -6,12 +6,13 @@
 //! remote compaction's summary is encrypted (`encrypted_content`): it is
 //! imported, and the event says that it cannot be audited.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::records::{self, Record};
-use super::{Current, Event, Importer, LastSummary, Message, Origin, Summary};
+use super::{Current, Event, Importer, LastSummary, Message, Origin, Summary, ANSWER_MARK};
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
@@ -109,6 +110,7 @@ fn replay(records: &[Record]) -> (Vec<Event>, Vec<Message>) {
     let mut tokens: Option<u64> = None;
     let mut version: Option<&str> = None;
     let mut events = Vec::new();
+    let mut asked = Asked::default();
     for record in records {
         match record.str("/type") {
             Some("session_meta") => {
@@ -116,7 +118,10 @@ fn replay(records: &[Record]) -> (Vec<Event>, Vec<Message>) {
             }
             Some("response_item") => {
                 if let Some(payload) = record.value.get("payload") {
-                    history.extend(item(payload, record.line, None));
+                    match asked.answers(payload, record.line) {
+                        Some(answers) => history.extend(answers),
+                        None => history.extend(item(payload, record.line, None)),
+                    }
                 }
             }
             Some("event_msg") => match record.str("/payload/type") {
@@ -145,6 +150,65 @@ fn replay(records: &[Record]) -> (Vec<Event>, Vec<Message>) {
         }
     }
     (events, history)
+}
+
+/// The questions Codex's `request_user_input` tool put to the user, by
+/// call, until the user's answers come back as the call's output: the
+/// choices are the user's, not the tool's.
+#[derive(Default)]
+struct Asked {
+    /// Each open call's questions: their ids and texts.
+    open: HashMap<String, Vec<(String, String)>>,
+}
+
+impl Asked {
+    /// The user's answers when `payload` is the output of a question call
+    /// (`{"answers": {id: {"answers": [choice, …]}}}`), one message each;
+    /// `None` for any other item, which a question call is too once noted.
+    fn answers(&mut self, payload: &Value, line: u64) -> Option<Vec<Message>> {
+        let get = |name: &str| payload.get(name).and_then(Value::as_str);
+        let call = get("call_id")?;
+        match get("type")? {
+            "function_call" if get("name") == Some("request_user_input") => {
+                let arguments: Value = serde_json::from_str(get("arguments")?).ok()?;
+                let questions = arguments
+                    .get("questions")?
+                    .as_array()?
+                    .iter()
+                    .filter_map(|q| {
+                        let id = q.get("id")?.as_str()?;
+                        let text = q.get("question").and_then(Value::as_str).unwrap_or(id);
+                        Some((id.to_owned(), text.to_owned()))
+                    })
+                    .collect();
+                self.open.insert(call.to_owned(), questions);
+                None
+            }
+            "function_call_output" => {
+                let questions = self.open.get(call)?;
+                let output: Value = serde_json::from_str(get("output")?).ok()?;
+                let answered = output.get("answers")?.as_object()?;
+                let mut messages = Vec::new();
+                for (id, question) in questions {
+                    let choices = answered
+                        .get(id)
+                        .and_then(|a| a.get("answers"))
+                        .and_then(Value::as_array);
+                    for choice in choices.into_iter().flatten().filter_map(Value::as_str) {
+                        messages.push(Message {
+                            origin: Origin::Answer,
+                            text: format!("{question} {ANSWER_MARK}{choice}"),
+                            line,
+                            record: None,
+                        });
+                    }
+                }
+                self.open.remove(call);
+                Some(messages)
+            }
+            _ => None,
+        }
+    }
 }
 
 fn compaction(record: &Record, history: &mut Vec<Message>, tokens: Option<u64>) -> Event {

@@ -254,13 +254,16 @@ fn message(entry: &Record) -> Option<Message> {
                     let text = records::text_of(content);
                     // OpenClaw, on pi's format, gives the model its own
                     // notices as user messages: "[Tue 2026-02-17 14:55 EST]
-                    // [System Message] … A subagent task …".
-                    let origin = if SYSTEM_NOTICE.is_match(&text) {
-                        Origin::Runtime
+                    // [System Message] … A subagent task …", "[System: The
+                    // bot encountered a Feishu API permission error …]",
+                    // and its heartbeat poll ("Read HEARTBEAT.md if it
+                    // exists …"); the user's own messages come wrapped in
+                    // what the chat channel says of them.
+                    if SYSTEM_NOTICE.is_match(&text) || HEARTBEAT.is_match(&text) {
+                        make(Origin::Runtime, text)
                     } else {
-                        Origin::User
-                    };
-                    make(origin, text)
+                        make(Origin::User, ENVELOPE.replace_all(&text, "").into_owned())
+                    }
                 }
                 "assistant" => make(Origin::Assistant, assistant_text(content)),
                 "toolResult" | "bashExecution" => make(Origin::Tool, tool_text(entry, content)),
@@ -289,8 +292,29 @@ fn message(entry: &Record) -> Option<Message> {
 static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    regex::Regex::new(r"^\s*(\[[^\]\n]{0,60}\]\s*)?\[System Message\]")
+    regex::Regex::new(r"^\s*(\[[^\]\n]{0,60}\]\s*)?\[System( Message\]|:)")
         .expect("the notice pattern compiles")
+});
+
+/// OpenClaw's heartbeat poll, its default prompt or one configured after it.
+static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(r"^\s*Read HEARTBEAT\.md\b").expect("the heartbeat pattern compiles")
+});
+
+/// What OpenClaw's chat channels wrap a user's message in: the time it
+/// was sent ("[Fri 2026-03-06 09:38 GMT+8] "), the channel's message id
+/// on a line of its own, the conversation's and the sender's
+/// metadata as JSON blocks ("Sender (untrusted metadata):"), and the
+/// system events it queued ("System: [2026-03-06 10:09:12 GMT+8] …").
+static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(
+        r"(?m)^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System: \[\d{4}-\d{2}-\d{2}[^\]\n]*\][^\n]*(\n|$)",
+    )
+    .expect("the envelope pattern compiles")
 });
 
 fn assistant_text(content: &Value) -> String {

@@ -328,12 +328,14 @@ impl<'a> Prose<'a> {
 
 /// A line that is one cell of a table copied from a page or a sheet,
 /// a cell to a line: a figure, a date, an amount ("￥182.63", "7.81%",
-/// "2026-04-16").
+/// "2026-04-16"); not the number of a question the user answers on the
+/// next line ("问题1", "Question 2", "Q3:").
 pub(super) fn cell(line: &str) -> bool {
     let line = line.trim();
     line.chars().count() <= 24
         && line.split_whitespace().count() <= 2
         && line.chars().any(|c| c.is_ascii_digit())
+        && !question_number(line)
 }
 
 /// Where the user says that what follows is another agent's: its report

@@ -22,6 +22,11 @@ pub(super) fn sentences(
     let unwrapped = unwrapped(paragraph);
     for line in unwrapped.split_inclusive('\n') {
         let mut at = line_start;
+        // "问题1" on a line of its own, the answer on the next: one unit.
+        if question_number(line) && line_start + line.len() < range.end {
+            line_start += line.len();
+            continue;
+        }
         // A line of output (a log record, JSON) is kept whole, its periods
         // ending no sentence; lines of output in a row are one unit.
         let output = PASTED_LINE.is_match(line);

@@ -591,3 +591,57 @@ fn a_casual_japanese_request_ends_on_its_verbs_te_form() {
     );
     assert_eq!(why("コントリビューションガイド書いて"), [Ok(())]);
 }
+
+#[test]
+fn a_reproach_holds_the_rule_it_says_was_broken() {
+    assert_eq!(why("Why are you writing typscript?"), [Ok(())]);
+    assert_eq!(
+        why("我之前说了在workspace下有workspace-assistant和workspace-thegreatimage，平时默认用assistant，为什么你又把heartbeat记到了workspace文件夹下？"),
+        [Ok(())]
+    );
+    assert_eq!(why("why did it fail?"), [Err(NotBinding::Question)]);
+    assert_eq!(
+        why("why are these two tests slow?"),
+        [Err(NotBinding::Question)]
+    );
+}
+
+#[test]
+fn chinese_items_numbered_with_a_dot_and_asks_without_a_verb_of_the_list_bind() {
+    for text in [
+        "2.linkedin的话，暂时只登记url让人工去进行就可以。",
+        "3.你再拓展下思路有什么办法可以拿到KP的联系方式",
+        "3.先优化好目前项目结构",
+        "寻找到多个kp和kp联系方式很重要",
+        "只有公司的也差点，像上面说的，尽可能可以链接到多个KP和对接人。",
+        "了解完之后删除NEW_SESSION_INDEX.md，已经没有用了。",
+        "读完项目内重要的文件，开始制定新计划，开始新一轮的测试。",
+        "指纹浏览器目前我这边有Mullvad Browser。",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+}
+
+#[test]
+fn answers_to_numbered_questions_are_the_users_choices_not_a_table() {
+    let text = "问题1\nC\n问题2\nA，然后md操作只留下曾经执行过\n问题3\nE";
+    let units = units(text);
+    let said: Vec<&str> = units.iter().map(|u| u.text(text)).collect();
+    assert_eq!(
+        said,
+        [
+            "问题1\nC",
+            "问题2\nA，然后md操作只留下曾经执行过",
+            "问题3\nE"
+        ]
+    );
+    assert_eq!(why(text), [Ok(()), Ok(()), Ok(())]);
+}
+
+#[test]
+fn a_python_dict_printed_in_a_traceback_is_output() {
+    let text = "View error context:\n{'file': '/mnt/extra-addons/checklist/views/contract_info.xml',\n 'line': 5,\n 'name': 'project.project.contract.info.form',\n 'view.model': 'project.project',\n 'xmlid': 'edit_project_inherit_contract_info'}";
+    for result in why(text).into_iter().skip(1) {
+        assert_eq!(result, Err(NotBinding::Pasted), "{text}");
+    }
+}
