@@ -104,6 +104,26 @@ pub struct Typed {
 /// 40,000 commitments that no compaction can hold.
 pub const MATERIAL: usize = 160;
 
+/// Messages of the shapes users type, judged once by [`warm_up`].
+const WARM_UP: &[&str] = &[
+    "Please keep the importer at src/import/mod.rs and never drop its tests. Why did the build fail?",
+    "- Use staging for the tests\n- 1. Don't commit yet, ok?\n\nError: exit code 1\n  at main (src/app.ts:3:9)",
+    "请不要删除测试，先分析原因。\n问题1\nC\n2.你再检查一下配置就可以。",
+    "テストを追加してください。このファイルは削除しないで。",
+    "테스트를 추가해 주세요. 이 파일은 지우지 마.",
+];
+
+/// Compiles the patterns the judgment of typed text needs by judging a few
+/// messages of the shapes users type. A hook that will judge what the user
+/// typed runs it on a second thread while it reads its ledger and the
+/// transcript, so that the patterns are ready, not compiled on the way.
+pub fn warm_up() {
+    let policy = Policy::builtin();
+    for text in WARM_UP {
+        let _ = typed_units(&policy, text, false);
+    }
+}
+
 /// What the user typed in one message, cut into units: what binds, what is
 /// set apart and why. `answering`: the agent's message before it offered
 /// a choice, so a short reply is one. The audit and the live guard both

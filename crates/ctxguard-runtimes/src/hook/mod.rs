@@ -438,6 +438,18 @@ fn run(request: &HookRequest) -> HookReport {
     if payload.agent_id.is_some() && event != HookEvent::PostToolUse {
         return report(None, Outcome::Quiet);
     }
+    // What the user typed is judged below, after the ledger and the
+    // transcript are read: the judgment's patterns compile meanwhile on
+    // another core. (Nothing waits for this thread; a hook that ends first
+    // ends with it.)
+    if matches!(
+        event,
+        HookEvent::UserPromptSubmit | HookEvent::PreCompact | HookEvent::PostCompact
+    ) {
+        let _ = std::thread::Builder::new()
+            .name("warm-up".to_owned())
+            .spawn(crate::audit::warm_up);
+    }
     let dir = ledger_dir(request, &payload);
     let ledger = Ledger::new(&dir, session, request.max_ledger_bytes);
     let policy = events::PolicyOnce {
