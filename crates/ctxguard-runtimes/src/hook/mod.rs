@@ -438,14 +438,12 @@ fn run(request: &HookRequest) -> HookReport {
     if payload.agent_id.is_some() && event != HookEvent::PostToolUse {
         return report(None, Outcome::Quiet);
     }
-    // What the user typed is judged below, after the ledger and the
-    // transcript are read: the judgment's patterns compile meanwhile on
+    // What the user typed is judged below (the prompt; at a compaction,
+    // what the transcript holds since the last), after the ledger and the
+    // transcript are read: the patterns that judge it compile meanwhile on
     // another core. (Nothing waits for this thread; a hook that ends first
     // ends with it.)
-    if matches!(
-        event,
-        HookEvent::UserPromptSubmit | HookEvent::PreCompact | HookEvent::PostCompact
-    ) {
+    if matches!(event, HookEvent::UserPromptSubmit | HookEvent::PreCompact) {
         let _ = std::thread::Builder::new()
             .name("warm-up".to_owned())
             .spawn(crate::audit::warm_up);
