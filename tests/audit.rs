@@ -611,7 +611,15 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
     assert_unheard(
         &report,
         1,
-        &["message_id", "Feishu", "HEARTBEAT", "untrusted", "GMT+8"],
+        &[
+            "message_id",
+            "Feishu",
+            "HEARTBEAT",
+            "untrusted",
+            "GMT+8",
+            "bar chart",
+            "inbound",
+        ],
     );
     assert_judged(
         &report,
@@ -619,6 +627,7 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
         &[
             "Send me the AI news digest every morning at 7.",
             "Store the digests as HTML files on the desktop.",
+            "Use this chart layout for the digest.",
         ],
     );
 }

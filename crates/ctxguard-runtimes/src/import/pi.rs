@@ -262,7 +262,7 @@ fn message(entry: &Record) -> Option<Message> {
                     if SYSTEM_NOTICE.is_match(&text) || HEARTBEAT.is_match(&text) {
                         make(Origin::Runtime, text)
                     } else {
-                        make(Origin::User, ENVELOPE.replace_all(&text, "").into_owned())
+                        make(Origin::User, unwrapped(&text))
                     }
                 }
                 "assistant" => make(Origin::Assistant, assistant_text(content)),
@@ -294,6 +294,40 @@ static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
     #[allow(clippy::expect_used)]
     regex::Regex::new(r"^\s*(\[[^\]\n]{0,60}\]\s*)?\[System( Message\]|:)")
         .expect("the notice pattern compiles")
+});
+
+/// What the user typed of an OpenClaw message: its chat channel's
+/// wrapping taken off ([`ENVELOPE`]), and of a picture, video or file the
+/// user sent, the caption they typed, not the description a model wrote
+/// of it ("[Image]\nUser text:\n… \nDescription:\n…"); a voice message's
+/// transcription is the user's words and stays.
+fn unwrapped(text: &str) -> String {
+    let text = ENVELOPE.replace_all(text, "");
+    let text = MEDIA.replace_all(&text, "$typed");
+    CHANNEL.replace_all(&text, "").into_owned()
+}
+
+/// A picture, video or file a model described for the agent, in OpenClaw's
+/// media understanding: only what the user typed with it is theirs.
+static MEDIA: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(
+        r"(?ms)^\[(Image|Video|Document|File|Sticker)\]\nUser text:\n(?P<typed>.*?)\n?Description:\n.*",
+    )
+    .expect("the media pattern compiles")
+});
+
+/// The chat channel's header on what the user typed ("[Feishu ou_… Sun
+/// 2026-03-29 17:48 GMT+8] name: "), and the path or placeholder of the
+/// file they sent with it.
+static CHANNEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(
+        r"(?m)^\[(Feishu|Lark|Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|LINE|Line|WeChat|QQ|DingTalk)\b[^\]\n]*\][ \t]*([^:\n]{1,60}:[ \t]+)?|\S*/\.openclaw/media/inbound/\S+|<media:\w+>",
+    )
+    .expect("the channel pattern compiles")
 });
 
 /// OpenClaw's heartbeat poll, its default prompt or one configured after it.
