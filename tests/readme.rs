@@ -50,8 +50,8 @@ fn the_documented_policy_is_formatted_and_valid() {
 }
 
 #[test]
-fn the_readme_trace_and_plan_go_together() {
-    let readme = std::fs::read_to_string("README.md").expect("README");
+fn the_documented_trace_and_plan_go_together() {
+    let readme = std::fs::read_to_string("docs/commands.md").expect("docs");
     let section = readme
         .split("## Traces and plans")
         .nth(1)
@@ -71,19 +71,34 @@ fn the_readme_trace_and_plan_go_together() {
     assert_eq!(output.status, 0, "{}", output.stdout);
 }
 
-/// Every `ctxguard` command line of the README's shell examples is one the
-/// command line accepts, run in a project of its own (the repository's
+/// Every `ctxguard` command line of the shell examples of the README and
+/// of `docs/` is one the command line accepts, run in a project of its own (the repository's
 /// `tests/` and `policies/` linked in, a home of its own): none is refused
 /// for its arguments, and each whose files are all there runs to a verdict
 /// or a finding (exit 0, 1 or 3), not a usage error.
 #[test]
-fn every_readme_command_line_is_accepted() {
-    let readme = std::fs::read_to_string("README.md").expect("README");
+fn every_documented_command_line_is_accepted() {
+    let mut readme = std::fs::read_to_string("README.md").expect("README");
+    let mut docs: Vec<_> = std::fs::read_dir("docs")
+        .expect("docs")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    for doc in docs {
+        readme.push_str(&std::fs::read_to_string(doc).expect("a doc"));
+    }
     let project = tempfile::tempdir().expect("a project");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for linked in ["tests", "policies"] {
         std::os::unix::fs::symlink(root.join(linked), project.path().join(linked)).expect("link");
     }
+    // A policy of the project's own, for the lines that check a folder.
+    std::fs::copy(
+        "crates/ctxguard-core/policies/default.policy",
+        project.path().join("team.policy"),
+    )
+    .expect("a policy");
     let home = project.path().join("home");
     std::fs::create_dir(&home).expect("home");
     // A session's first prompt, for the `ledger` lines: it pins `no-drop`.
@@ -134,7 +149,10 @@ fn every_readme_command_line_is_accepted() {
             }
         }
     }
-    assert!(ran >= 20, "only {ran} command lines found in the README");
+    assert!(
+        ran >= 20,
+        "only {ran} command lines found in the README and docs/"
+    );
 }
 
 /// The words of a `ctxguard` command line, as the shell splits them,
@@ -152,4 +170,76 @@ fn command_words(line: &str) -> Option<Vec<String>> {
         .collect();
     // `ctxguard --version` is the only line without a command.
     (!words.is_empty()).then_some(words)
+}
+
+/// `docs/commands.md` names every command `ctxguard --help` lists, every
+/// command of those that have their own (`ledger pin`), and every long
+/// option each one's `--help` shows: the reference cannot fall behind the
+/// command line.
+#[test]
+fn the_command_reference_names_every_command_and_option() {
+    let docs = std::fs::read_to_string("docs/commands.md").expect("docs");
+    let commands = listed_commands(&help(&[]));
+    assert!(commands.len() >= 12, "{commands:?}");
+    let mut missing = Vec::new();
+    let mut queue: Vec<Vec<String>> = commands.into_iter().map(|c| vec![c]).collect();
+    while let Some(command) = queue.pop() {
+        let named = format!("ctxguard {}", command.join(" "));
+        let words: Vec<&str> = command.iter().map(String::as_str).collect();
+        let text = help(&words);
+        if command.len() == 1 && !docs.contains(&named) {
+            missing.push(named.clone());
+        }
+        if command.len() > 1 && !docs.contains(command.last().map_or("", String::as_str)) {
+            missing.push(named.clone());
+        }
+        for option in long_options(&text) {
+            if !docs.contains(&option) {
+                missing.push(format!("{named} {option}"));
+            }
+        }
+        if command.len() == 1 {
+            for sub in listed_commands(&text) {
+                queue.push(vec![command[0].clone(), sub]);
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/commands.md does not name: {missing:#?}"
+    );
+}
+
+/// What `ctxguard ARGS --help` prints.
+fn help(args: &[&str]) -> String {
+    let mut with_help: Vec<&str> = args.to_vec();
+    with_help.push("--help");
+    Test::new().args(&with_help).status(0).run().stdout
+}
+
+/// The commands a `--help` lists under "Commands:", `help` left out.
+fn listed_commands(help: &str) -> Vec<String> {
+    let line = regex::Regex::new(r"^  ([a-z][a-z0-9-]*)\s").expect("a pattern");
+    help.split("Commands:")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .map(|section| {
+            section
+                .lines()
+                .filter_map(|l| line.captures(l).map(|c| c[1].to_owned()))
+                .filter(|c| c != "help")
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The long options a `--help` shows, `--help` and `--version` left out.
+fn long_options(help: &str) -> Vec<String> {
+    let option =
+        regex::Regex::new(r"(?m)^\s+(?:-[A-Za-z], )?(--[a-z][a-z0-9-]*)").expect("a pattern");
+    option
+        .captures_iter(help)
+        .map(|c| c[1].to_owned())
+        .filter(|o| o != "--help" && o != "--version")
+        .collect()
 }

@@ -2,7 +2,7 @@
 //! the same counts as OpenAI's tiktoken (ordinary encoding), from encodings
 //! built into the binary, in time linear in the text on any input
 //! (GitHub's `bpe-openai`, and rank tables that need no start-up for short
-//! texts: `exact`; the README has the measurements). `approx` is an
+//! texts: `exact`; `docs/performance.md` has the measurements). `approx` is an
 //! estimate, ceil(UTF-8 bytes / 4), for models whose tokenizer is not public.
 
 mod exact;
