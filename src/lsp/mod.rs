@@ -230,7 +230,7 @@ impl Server {
     ) -> Option<(&Document, String, std::ops::Range<usize>)> {
         let document = self.documents.get(uri)?;
         let text = document.source.text();
-        let at = offset_of(text, position);
+        let at = offset_of(&document.source, position);
         let is_word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
         let start = text[..at]
             .char_indices()
@@ -281,7 +281,7 @@ impl Server {
                 kind: MarkupKind::Markdown,
                 value: text,
             }),
-            range: Some(range_of(document.source.text(), span)),
+            range: Some(range_of(&document.source, span)),
         })
     }
 
@@ -290,9 +290,9 @@ impl Server {
         let (document, word, _) = self.word_at(&place.text_document.uri, place.position)?;
         let text = document.source.text();
         // `extends "parent.policy"`: the parent's first line.
-        let line_start = text[..offset_of(text, place.position)]
-            .rfind('\n')
-            .map_or(0, |i| i + 1);
+        let (_, line_start) = document
+            .source
+            .line_at(offset_of(&document.source, place.position));
         let line = text[line_start..].lines().next().unwrap_or("");
         if let Some(quoted) = line.trim_start().strip_prefix("extends") {
             let parent = quoted.trim().trim_matches('"');
@@ -316,7 +316,7 @@ impl Server {
         };
         Some(GotoDefinitionResponse::Scalar(Location::new(
             uri,
-            range_of(origin.file.text(), origin.span.clone()),
+            range_of(&origin.file, origin.span.clone()),
         )))
     }
 
@@ -324,8 +324,8 @@ impl Server {
         let place = &params.text_document_position;
         let document = self.documents.get(&place.text_document.uri)?;
         let text = document.source.text();
-        let at = offset_of(text, place.position);
-        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let at = offset_of(&document.source, place.position);
+        let (_, line_start) = document.source.line_at(at);
         let before = &text[line_start..at];
         let item = |label: &str, kind: CompletionItemKind, detail: &str| CompletionItem {
             label: label.to_owned(),
@@ -374,7 +374,7 @@ impl Server {
             return Some(Vec::new());
         }
         Some(vec![TextEdit::new(
-            range_of(text, 0..text.len()),
+            range_of(&document.source, 0..text.len()),
             formatted,
         )])
     }
@@ -384,8 +384,8 @@ impl Server {
     fn code_actions(&self, params: &CodeActionParams) -> Option<Vec<CodeActionOrCommand>> {
         let uri = &params.text_document.uri;
         let document = self.documents.get(uri)?;
-        let text = document.source.text();
-        let wanted = offset_of(text, params.range.start)..offset_of(text, params.range.end);
+        let wanted = offset_of(&document.source, params.range.start)
+            ..offset_of(&document.source, params.range.end);
         let mut actions = Vec::new();
         for diagnostic in &document.diagnostics {
             let Some(label) = diagnostic.primary() else {
@@ -405,7 +405,10 @@ impl Server {
             else {
                 continue;
             };
-            let edit = TextEdit::new(range_of(text, label.span.clone()), suggestion.to_owned());
+            let edit = TextEdit::new(
+                range_of(&document.source, label.span.clone()),
+                suggestion.to_owned(),
+            );
             actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: format!("Replace with `{suggestion}`"),
                 kind: Some(CodeActionKind::QUICKFIX),
@@ -423,7 +426,10 @@ impl Server {
             if fix.span.end < wanted.start || fix.span.start > wanted.end {
                 continue;
             }
-            let edit = TextEdit::new(range_of(text, fix.span.clone()), fix.replacement.clone());
+            let edit = TextEdit::new(
+                range_of(&document.source, fix.span.clone()),
+                fix.replacement.clone(),
+            );
             actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: format!("Fix {} (as `ctxguard check --fix` does)", fix.code.name()),
                 kind: Some(CodeActionKind::QUICKFIX),
@@ -486,11 +492,13 @@ fn checked(uri: &Url, text: String) -> Document {
 /// A finding as the editor shows it: the code, the message with its help,
 /// the other labels and notes as related information.
 fn to_lsp(uri: &Url, source: &Arc<SourceFile>, diagnostic: &Diagnostic) -> lsp_types::Diagnostic {
-    let text = source.text();
     let range = diagnostic
         .primary()
         .filter(|l| l.file.name() == source.name())
-        .map_or_else(|| range_of(text, 0..0), |l| range_of(text, l.span.clone()));
+        .map_or_else(
+            || range_of(source, 0..0),
+            |l| range_of(source, l.span.clone()),
+        );
     let mut message = diagnostic.message.clone();
     if let Some(help) = &diagnostic.help {
         message.push_str(&format!("\nhelp: {help}"));
@@ -503,7 +511,7 @@ fn to_lsp(uri: &Url, source: &Arc<SourceFile>, diagnostic: &Diagnostic) -> lsp_t
         .iter()
         .filter(|l| l.file.name() == source.name() && !l.message.is_empty())
         .map(|l| DiagnosticRelatedInformation {
-            location: Location::new(uri.clone(), range_of(text, l.span.clone())),
+            location: Location::new(uri.clone(), range_of(source, l.span.clone())),
             message: l.message.clone(),
         })
         .collect();
@@ -540,13 +548,26 @@ fn on<R: lsp_types::request::Request>(
 
 #[cfg(test)]
 mod tests {
-    use super::position::position_of;
+    use super::position::{offset_of, position_of};
+    use ctxguard_core::source::SourceFile;
 
     #[test]
     fn positions_count_utf16_code_units() {
-        let text = "policy a\n# é😀 x\n";
-        let x = text.find('x').unwrap();
-        assert_eq!(position_of(text, x), lsp_types::Position::new(1, 6));
-        assert_eq!(super::offset_of(text, lsp_types::Position::new(1, 6)), x);
+        let source = SourceFile::new("t.policy", "policy a\n# é😀 x\n");
+        let x = source.text().find('x').unwrap();
+        assert_eq!(position_of(&source, x), lsp_types::Position::new(1, 6));
+        assert_eq!(offset_of(&source, lsp_types::Position::new(1, 6)), x);
+    }
+
+    #[test]
+    fn lines_end_where_the_protocol_ends_them() {
+        // LF, CRLF and a lone CR each end a line; a column past the end of
+        // a line is its end, before the break.
+        let source = SourceFile::new("t.policy", "a\r\nbb\rccc\n");
+        let c = source.text().find('c').unwrap();
+        assert_eq!(position_of(&source, c), lsp_types::Position::new(2, 0));
+        assert_eq!(offset_of(&source, lsp_types::Position::new(1, 9)), 5);
+        assert_eq!(offset_of(&source, lsp_types::Position::new(0, 9)), 1);
+        assert_eq!(offset_of(&source, lsp_types::Position::new(7, 0)), 10);
     }
 }

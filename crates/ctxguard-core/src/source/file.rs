@@ -315,6 +315,24 @@ impl SourceFile {
             - 1
     }
 
+    /// The 0-based line that holds byte `offset`, and the byte it starts
+    /// at (lines end at LF, CRLF or a lone CR, as in [`Self::line_col`]).
+    pub fn line_at(&self, offset: usize) -> (usize, usize) {
+        let line = self.line_of(offset.min(self.len()));
+        (line, self.line_starts()[line])
+    }
+
+    /// The bytes of 0-based `line`, without its line break; `None` past
+    /// the last line.
+    pub fn line_span(&self, line: usize) -> Option<Span> {
+        let starts = self.line_starts();
+        let start = *starts.get(line)?;
+        let next = starts.get(line + 1).copied().unwrap_or(self.len());
+        // A line holds no break but the one that ends it.
+        let end = start + self.slice(start..next).trim_end_matches(['\n', '\r']).len();
+        Some(start..end)
+    }
+
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = self.floor_char_boundary(offset.min(self.len()));
@@ -422,7 +440,8 @@ impl SourceFile {
             })
     }
 
-    pub(super) fn floor_char_boundary(&self, mut offset: usize) -> usize {
+    /// `offset`, or the start of the character it falls inside.
+    pub fn floor_char_boundary(&self, mut offset: usize) -> usize {
         let Some(disk) = &self.disk else {
             while !self.text.is_char_boundary(offset) {
                 offset -= 1;
