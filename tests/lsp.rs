@@ -284,3 +284,42 @@ fn a_runtime_config_gets_its_findings_and_its_fixes() {
     assert!(edits.is_null(), "{edits}");
     server.stop();
 }
+
+/// Go to definition on an `extends` statement opens the parent it loaded,
+/// a comment after it or not.
+#[test]
+fn extends_goes_to_the_parent_it_loaded() {
+    let dir = tempfile::tempdir().expect("a folder");
+    std::fs::write(
+        dir.path().join("base.policy"),
+        "policy base\nextends default\n",
+    )
+    .expect("written");
+    let child = "policy team\nextends \"base.policy\"  # the team's base\n";
+    let path = dir.path().join("team.policy");
+    std::fs::write(&path, child).expect("written");
+    let uri = format!("file://{}", path.display());
+    let mut server = Server::start();
+    server.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "ctxguard-policy", "version": 1, "text": child}}),
+    );
+    server.expect("textDocument/publishDiagnostics");
+    let parent = format!(
+        "file://{}",
+        dir.path()
+            .join("base.policy")
+            .canonicalize()
+            .expect("the parent")
+            .display()
+    );
+    for character in [2, 12] {
+        let definition = server.request("textDocument/definition", at(&uri, 1, character));
+        assert_eq!(definition["uri"], parent.as_str(), "{definition}");
+    }
+    // Elsewhere it is a kind's name or nothing.
+    assert!(server
+        .request("textDocument/definition", at(&uri, 0, 2))
+        .is_null());
+    server.stop();
+}

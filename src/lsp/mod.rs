@@ -288,22 +288,18 @@ impl Server {
     fn definition(&self, params: &GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
         let place = &params.text_document_position_params;
         let (document, word, _) = self.word_at(&place.text_document.uri, place.position)?;
-        let text = document.source.text();
-        // `extends "parent.policy"`: the parent's first line.
-        let (_, line_start) = document
-            .source
-            .line_at(offset_of(&document.source, place.position));
-        let line = text[line_start..].lines().next().unwrap_or("");
-        if let Some(quoted) = line.trim_start().strip_prefix("extends") {
-            let parent = quoted.trim().trim_matches('"');
-            let base = file_path(&place.text_document.uri)?;
-            let path = base.parent().unwrap_or(Path::new(".")).join(parent);
-            let uri = Url::from_file_path(path.canonicalize().ok()?).ok()?;
-            let start = lsp_types::Position::new(0, 0);
-            return Some(GotoDefinitionResponse::Scalar(Location::new(
-                uri,
-                lsp_types::Range::new(start, start),
-            )));
+        // On the `extends` statement: the parent it loaded, at its first line.
+        let at = offset_of(&document.source, place.position);
+        if let Some((statement, parent)) = document.loaded.as_ref()?.parent.as_ref() {
+            if statement.start <= at && at <= statement.end {
+                let file = parent.source.as_ref()?;
+                let uri = Url::from_file_path(Path::new(file.name()).canonicalize().ok()?).ok()?;
+                let start = lsp_types::Position::new(0, 0);
+                return Some(GotoDefinitionResponse::Scalar(Location::new(
+                    uri,
+                    lsp_types::Range::new(start, start),
+                )));
+            }
         }
         // A kind: its `kind` statement, in this file or the one it is in.
         let policy = document.loaded.as_ref()?.policy.as_ref()?;

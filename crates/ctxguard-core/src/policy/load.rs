@@ -12,7 +12,7 @@ use crate::policy::parse::parse;
 use crate::policy::Policy;
 use crate::source::access::Admitted;
 use crate::source::read::{self as input, Unread};
-use crate::source::{Access, Refusal, SourceFile};
+use crate::source::{Access, Refusal, SourceFile, Span};
 
 /// The default policy, built into the binary.
 pub const DEFAULT_POLICY: &str = include_str!("../../policies/default.policy");
@@ -113,6 +113,9 @@ pub struct Loaded {
     pub policy: Option<Arc<Policy>>,
     /// What is wrong with this file.
     pub diagnostics: Vec<Diagnostic>,
+    /// Its `extends` statement's span, and the parent that statement
+    /// loaded, when it did.
+    pub parent: Option<(Span, Arc<Loaded>)>,
 }
 
 impl Loaded {
@@ -183,6 +186,7 @@ impl Loader {
                     source: None,
                     policy: None,
                     diagnostics: vec![Diagnostic::from(*diagnostic)],
+                    parent: None,
                 },
             ),
         }
@@ -254,6 +258,7 @@ impl Loader {
                     source: Some(source),
                     policy: None,
                     diagnostics,
+                    parent: None,
                 },
             );
         };
@@ -263,12 +268,12 @@ impl Loader {
             .statements
             .iter()
             .find_map(|statement| match &statement.node {
-                StatementKind::Extends(parent) => Some(parent),
+                StatementKind::Extends(parent) => Some((statement.span.clone(), parent)),
                 _ => None,
             });
         let parent = match extends {
             None => Ok(None),
-            Some(parent) => self
+            Some((_, parent)) => self
                 .parent(&parent.node, directory.as_deref())
                 .map_err(|found| {
                     let (diagnostic, label) = *found;
@@ -276,6 +281,7 @@ impl Loader {
                 }),
         };
         self.in_progress.pop();
+        let loaded_parent = parent.as_ref().ok().and_then(Clone::clone);
         let parent = match &parent {
             Ok(Some(loaded)) => match &loaded.policy {
                 Some(policy) => Parent::Policy(policy),
@@ -293,6 +299,7 @@ impl Loader {
                 source: Some(source),
                 policy: Some(Arc::new(policy)),
                 diagnostics,
+                parent: extends.map(|(span, _)| span).zip(loaded_parent),
             },
         )
     }
