@@ -104,13 +104,11 @@ pub fn named_in(args: &[String]) -> Option<(hook::Guarded, hook::Event)> {
     if args.first().map(String::as_str) != Some("hook") {
         return None;
     }
-    let runtime = match args.get(1).map(String::as_str) {
-        Some("codex") => hook::Guarded::Codex,
-        Some("pi") => hook::Guarded::Pi,
-        Some("gemini-cli") => hook::Guarded::GeminiCli,
-        Some("openclaw") => hook::Guarded::OpenClaw,
-        _ => hook::Guarded::ClaudeCode,
-    };
+    let runtime = args
+        .get(1)
+        .and_then(|arg| ctxguard::Runtime::from_arg(arg))
+        .and_then(hook::Guarded::of)
+        .unwrap_or(hook::Guarded::ClaudeCode);
     let event = hook::Event::from_name_in(runtime, args.get(2)?)?;
     Some((runtime, event))
 }
