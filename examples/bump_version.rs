@@ -86,20 +86,12 @@ fn bump(root: &Path, version: &str) -> Result<String, String> {
         write(path, text + "\n")?;
     }
 
-    let readme = read("README.md")?;
-    let tag = |v: &str| format!("v{v}");
-    let pinned = readme.replace(
-        &format!("rev: {}", tag(&old)),
-        &format!("rev: {}", tag(version)),
-    );
-    let pinned = pinned.replace(
-        &format!("ctxguard@{}", tag(&old)),
-        &format!("ctxguard@{}", tag(version)),
-    );
-    let pinned = pinned.replace(
-        &format!("--tag {}", tag(&old)),
-        &format!("--tag {}", tag(version)),
-    );
+    // The pre-commit hook's `rev:`, the Action's `ctxguard@` and
+    // `cargo install`'s `--tag`, each naming the release's tag.
+    let mut pinned = read("README.md")?;
+    for pin in ["rev: ", "ctxguard@", "--tag "] {
+        pinned = pinned.replace(&format!("{pin}v{old}"), &format!("{pin}v{version}"));
+    }
     write("README.md", pinned)?;
     Ok(old)
 }
