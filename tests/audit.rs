@@ -619,6 +619,12 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "GMT+8",
             "bar chart",
             "inbound",
+            "Queued",
+            "SIGTERM",
+            "潘神",
+            "send an image back",
+            "Startup sequence",
+            "destructive",
         ],
     );
     assert_judged(
@@ -628,6 +634,8 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "Send me the AI news digest every morning at 7.",
             "Store the digests as HTML files on the desktop.",
             "Use this chart layout for the digest.",
+            "Translate the course terms with the glossary in terms.md.",
+            "Keep the narration in Mandarin.",
         ],
     );
 }

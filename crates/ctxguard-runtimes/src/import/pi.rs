@@ -302,7 +302,8 @@ static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
 /// of it ("[Image]\nUser text:\n… \nDescription:\n…"); a voice message's
 /// transcription is the user's words and stays.
 fn unwrapped(text: &str) -> String {
-    let text = ENVELOPE.replace_all(text, "");
+    let text = without_sender(text);
+    let text = ENVELOPE.replace_all(&text, "");
     let text = MEDIA.replace_all(&text, "$typed");
     CHANNEL.replace_all(&text, "").into_owned()
 }
@@ -340,16 +341,48 @@ static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 /// What OpenClaw's chat channels wrap a user's message in: the time it
 /// was sent ("[Fri 2026-03-06 09:38 GMT+8] "), the channel's message id
 /// on a line of its own, the conversation's and the sender's
-/// metadata as JSON blocks ("Sender (untrusted metadata):"), and the
-/// system events it queued ("System: [2026-03-06 10:09:12 GMT+8] …").
+/// metadata as JSON blocks ("Sender (untrusted metadata):"), the system
+/// events it queued, every line of them ("System: [2026-03-06 10:09:12
+/// GMT+8] …", "System: Session was just compacted. …"), the header of
+/// messages queued while the agent was busy ("[Queued messages while agent
+/// was busy]", "---", "Queued #1"), and the note on a file the user sent
+/// ("[media attached: …]", "To send an image back, prefer the message
+/// tool …").
 static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
     regex::Regex::new(
-        r"(?m)^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System: \[\d{4}-\d{2}-\d{2}[^\]\n]*\][^\n]*(\n|$)",
+        r"(?m)^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+[ \t]*(\n|$)|^\[media attached\b[^\n]*\][ \t]*(\n|$)|^To send an image back, prefer the message tool\b[^\n]*(\n|$)",
     )
     .expect("the envelope pattern compiles")
 });
+
+/// The sender's name OpenClaw writes before what they typed in a group
+/// chat ("潘神: 翻译工作做的怎么样啦"), as its metadata names them.
+fn without_sender(text: &str) -> std::borrow::Cow<'_, str> {
+    static SENDER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(r#"(?m)^\s*"sender":\s*("(?:[^"\\\n]|\\.)*")"#)
+            .expect("the sender pattern compiles")
+    });
+    let Some(name) = SENDER
+        .captures(text)
+        .and_then(|found| serde_json::from_str::<String>(found.get(1)?.as_str()).ok())
+        .filter(|name| !name.trim().is_empty())
+    else {
+        return text.into();
+    };
+    let prefix = format!("{name}: ");
+    if !text.lines().any(|line| line.starts_with(&prefix)) {
+        return text.into();
+    }
+    text.lines()
+        .map(|line| line.strip_prefix(&prefix).unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into()
+}
 
 fn assistant_text(content: &Value) -> String {
     let Value::Array(blocks) = content else {
