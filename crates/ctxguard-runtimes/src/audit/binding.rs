@@ -218,6 +218,7 @@ pub(crate) fn words_bind(
     // user's own report or list in the same message it asks for that.
     let approves = approval(text) && !refers_within(message.text, text);
     if spent(text)
+        || GO_ON.is_match(text)
         || approves
         || THINK.is_match(text)
         || SPENT_FORM.is_match(text)
@@ -317,8 +318,10 @@ pub(crate) fn words_bind(
     if message.form && FIELD.is_match(text.trim_end()) && word_count(text) <= 16 {
         return Ok(());
     }
-    // A short reply to a choice the agent offered.
-    if answering && word_count(text) <= 4 {
+    // A short reply to a choice the agent offered; not one that tells of
+    // the user themselves ("ive fixed those", "ich hoffe das geht"): a
+    // choice the user makes in their own words is a wish, read above.
+    if answering && word_count(text) <= 4 && !OF_ONESELF.is_match(text) {
         return Ok(());
     }
     if words.content.len() < 2 {
@@ -344,6 +347,11 @@ pub(crate) fn words_bind(
     }
     Err(NotBinding::Remark)
 }
+
+/// A sentence whose subject is the user: "I've fixed those", "ich hoffe
+/// das geht", "je pense que oui".
+static OF_ONESELF: LazyLock<Regex> =
+    LazyLock::new(|| pattern(r"(?i)^\W*(i|i'm|im|i've|ive|i'll|ill|i'd|ich|je|j'ai|eu|yo|io)\b"));
 
 /// Agreeing with a choice: see [`words_bind`].
 static ENDORSES: LazyLock<Regex> = LazyLock::new(|| {

@@ -37,6 +37,10 @@ pub(crate) fn directive(text: &str) -> bool {
     text.split([',', ';', '(', ':'])
         .enumerate()
         .any(|(n, clause)| {
+            // "…, lets continue with our plan": a control word, spent.
+            if GO_ON.is_match(clause) {
+                return false;
+            }
             let rest = after_lead(clause.trim_start());
             // "you can use git to pull it", "feel free to drop it".
             let rest = PERMITS.find(rest).map_or(rest, |m| &rest[m.end()..]);
@@ -100,6 +104,8 @@ pub(super) const OPENS_NO_INSTRUCTION: &[&str] = &[
     "bug", "plus", "minus", "half", "one", "two", "three", "nope", "yeah", "yep", "cause", "cuz",
     "definitely", "certainly", "basically", "probably", "honestly", "actually", "clearly",
     "obviously", "apparently", "hopefully", "ideally", "personally", "currently", "usually",
+    "i've", "ive", "i'm", "im", "i'll", "i'd", "we've", "weve", "we're", "it's", "that's",
+    "thats", "there's", "theres", "here's", "heres",
 ];
 
 /// Words a verb stands before in an instruction besides its
@@ -281,5 +287,14 @@ pub(super) const AUXILIARIES: &[&str] = &[
 pub(super) static PERMITS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?i)^(you\s+(can|could|may)\s+(just\s+|also\s+)?|feel\s+free\s+to\s+|pode\s+|podes\s+|du\s+kannst\s+)",
+    )
+});
+
+/// A clause that only tells the agent to go on with what it was doing
+/// ("lets continue with our plan", "please proceed", "keep going"): a
+/// control word, spent as it is read.
+pub(super) static GO_ON: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((ok|okay|so|now|then|yes|and|great|good)[\s,!.]+)*((let's|lets|let\s+us|please|pls)\s+)?(continue|proceed|carry\s+on|keep\s+going|go\s+on|resume)(\s+(with|on))?(\s+(the|our|this|your|my))?(\s+(plan|work|task|tasks|implementation|step|steps))?(\s+(please|then|now))?\s*[.!]*\s*$",
     )
 });

@@ -198,7 +198,37 @@ fn what_binds_and_what_does_not() {
     let units = units("Rustup");
     let answering = Context { answering: true };
     assert_eq!(binding(&units[0], &Prose::new("Rustup"), answering), Ok(()));
+    // A short reply after a choice that tells of the user is no choice.
+    for remark in ["ive fixed those", "ich hoffe das geht."] {
+        let said = crate::audit::units::units(remark);
+        assert_eq!(
+            binding(&said[0], &Prose::new(remark), answering),
+            Err(NotBinding::Remark),
+            "{remark}"
+        );
+    }
     assert_eq!(why("https://github.com/acme/api"), [Ok(())]);
+}
+
+#[test]
+fn going_on_with_the_plan_is_spent_and_what_comes_with_it_binds() {
+    assert_eq!(
+        why("lets continue with our plan"),
+        [Err(NotBinding::Acknowledgement)]
+    );
+    assert_eq!(
+        why("ok, please proceed with the implementation"),
+        [Err(NotBinding::Acknowledgement)]
+    );
+    assert_eq!(why("keep going"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(
+        why("continue with the implementation, but keep the tests green"),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("continue with the plan and do not touch the migrations"),
+        [Ok(())]
+    );
 }
 
 #[test]
