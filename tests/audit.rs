@@ -964,3 +964,38 @@ fn a_folder_audit_says_what_it_skipped() {
         alone["events"].as_array().map(Vec::len)
     );
 }
+
+#[test]
+fn a_compaction_on_a_branch_the_pi_session_left_is_judged_along_its_own_branch() {
+    let (report, status) = judged("pi-branch.jsonl");
+    assert_eq!(status, 1, "the branch left behind lost a commitment");
+    let events = report["events"].as_array().expect("events");
+    assert_eq!(events.len(), 2, "both compactions are audited");
+    assert_eq!(events[0]["compaction_line"], 6);
+    assert_eq!(events[1]["compaction_line"], 10);
+    assert_eq!(
+        outcome_of(&report, 1, "Write the report in French."),
+        "lost"
+    );
+    assert!(events[0]["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .any(|note| note
+            .as_str()
+            .unwrap_or("")
+            .contains("branch the session left")));
+    // What was said only on the branch left behind is not the current
+    // branch's; what both share is.
+    assert!(!outcomes(&report, 2)
+        .iter()
+        .any(|(_, text)| text.contains("French")));
+    assert_ne!(
+        outcome_of(&report, 2, "Write the report in German."),
+        "lost"
+    );
+    assert_ne!(
+        outcome_of(&report, 2, "Keep the API version at v2."),
+        "lost"
+    );
+}

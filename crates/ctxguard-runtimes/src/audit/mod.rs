@@ -240,6 +240,21 @@ struct Said {
 
 /// Audits every compaction of an imported session.
 pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
+    // Each branch of the session's tree is judged by what was said on it.
+    let mut branches: Vec<usize> = session.events.iter().map(|e| e.branch).collect();
+    branches.sort_unstable();
+    branches.dedup();
+    let mut audits: Vec<EventAudit> = branches
+        .into_iter()
+        .flat_map(|branch| audit_branch(policy, session, branch))
+        .collect();
+    audits.sort_by_key(|audit| audit.compaction.event);
+    audits
+}
+
+/// Audits the compactions of one branch of the session, numbered as the
+/// session's compactions are.
+fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Vec<EventAudit> {
     let name = session.file.name();
     let runtime = session.runtime.arg();
     let mut said: Vec<Said> = Vec::new();
@@ -254,6 +269,9 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
     let mut last_sent: Option<(u64, String)> = None;
     let mut audits = Vec::new();
     for (n, event) in session.events.iter().enumerate() {
+        if event.branch != branch {
+            continue;
+        }
         for (m, message) in event.trace.iter().enumerate() {
             if !matches!(
                 message.origin,

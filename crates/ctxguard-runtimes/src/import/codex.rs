@@ -321,6 +321,7 @@ fn compaction(record: &Record, history: &mut Vec<Message>, tokens: Option<u64>) 
         notes,
         partial: false,
         unplaced: 0,
+        branch: 0,
     }
 }
 

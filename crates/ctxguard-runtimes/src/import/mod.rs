@@ -180,6 +180,11 @@ pub struct Event {
     /// User records before the compaction that the buffer rebuilt for it
     /// does not hold: what they said could not be placed.
     pub unplaced: usize,
+    /// The branch of the session's tree it stands on: 0 for the path the
+    /// session is on now, another number for each branch the session left
+    /// (pi, after the user went back to an earlier entry). A compaction is
+    /// judged against what was said on its own branch.
+    pub branch: usize,
 }
 
 /// Where a compaction stands in its session, as reports name it.

@@ -80,6 +80,7 @@ impl Importer for OpenHands {
                     notes: Vec::new(),
                     partial: false,
                     unplaced: 0,
+                    branch: 0,
                 }
             })
             .collect()

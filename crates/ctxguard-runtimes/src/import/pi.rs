@@ -37,90 +37,135 @@ impl Importer for Pi {
 
     fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
         let records = records::lines(file, problems);
-        let path = path(&records);
-        let compactions: Vec<usize> = path
-            .iter()
-            .enumerate()
-            .filter(|(_, &r)| records[r].str("/type") == Some("compaction"))
-            .map(|(at, _)| at)
-            .collect();
-        // Where each compaction's kept messages start, as a place on the
-        // path: looked up, not searched for, so a name that names nothing
-        // costs nothing.
-        let mut by_id: HashMap<&str, usize> = HashMap::new();
-        let mut by_line: HashMap<u64, usize> = HashMap::new();
-        for (at, &r) in path.iter().enumerate() {
-            if let Some(id) = records[r].str("/id") {
-                by_id.entry(id).or_insert(at);
+        let now = path(&records);
+        let mut events = events_on(&records, &now, |_| true);
+        // A compaction on a branch the session left (the user went back to
+        // an earlier entry, or pi replayed entries after an error) is
+        // judged too, along its own branch: the model saw that buffer then.
+        let on_now: std::collections::HashSet<usize> = now.iter().copied().collect();
+        let by_id = ids(&records);
+        let mut branches: Vec<(usize, Vec<usize>)> = Vec::new();
+        for r in 0..records.len() {
+            if records[r].str("/type") != Some("compaction") || on_now.contains(&r) {
+                continue;
             }
-            by_line.entry(records[r].line).or_insert(at);
-        }
-        let first_kept = |at: usize| -> Option<usize> {
-            let entry = &records[path[at]];
-            let found = match entry.str("/firstKeptEntryId") {
-                Some(id) => by_id.get(id),
-                // v1: entry N (the header is entry 0) stands on line N + 1.
-                None => by_line.get(&(entry.u64("/firstKeptEntryIndex")? + 1)),
+            let path = path_to(&records, &by_id, r);
+            // A branch is named by its first entry off the path of now.
+            let Some(&first) = path.iter().find(|at| !on_now.contains(at)) else {
+                continue;
             };
-            found.copied().filter(|&kept| kept < at)
-        };
-        let mut events = Vec::new();
-        for (k, &at) in compactions.iter().enumerate() {
-            let entry = &records[path[at]];
-            let mut notes = Vec::new();
-            let mut trace = Vec::new();
-            let start = match k.checked_sub(1).map(|p| compactions[p]) {
-                Some(previous) => {
-                    let summary = &records[path[previous]];
-                    trace.push(summary_message(summary));
-                    first_kept(previous).unwrap_or(previous + 1)
-                }
-                None => 0,
-            };
-            for &r in &path[start..at] {
-                trace.extend(message(&records[r]));
+            match branches.iter_mut().find(|(f, _)| *f == first) {
+                Some((_, compactions)) => compactions.push(r),
+                None => branches.push((first, vec![r])),
             }
-            let kept_from = first_kept(at);
-            if kept_from.is_none() && names_kept(entry) {
-                notes.push("the first kept entry it names is not on the path before it: nothing is taken as kept".to_owned());
-            }
-            let kept_lines: std::collections::HashSet<u64> = kept_from
-                .map(|from| {
-                    path[from.max(start)..at]
-                        .iter()
-                        .map(|&r| records[r].line)
-                        .collect()
-                })
-                .unwrap_or_default();
-            let kept = (0..trace.len())
-                .filter(|&m| {
-                    trace[m].origin != Origin::Summary && kept_lines.contains(&trace[m].line)
-                })
-                .collect();
-            let summary = summary_message(entry);
-            events.push(Event {
-                line: entry.line,
-                record: entry.str("/id").map(str::to_owned),
-                trigger: entry.flag("/fromHook").then(|| "extension".to_owned()),
-                tokens_before: entry.u64("/tokensBefore"),
-                tokens_after: None,
-                version: None,
-                at: entry.str("/timestamp").map(str::to_owned),
-                trace,
-                summary: Some(Summary {
-                    text: summary.text,
-                    line: entry.line,
-                    record: entry.str("/id").map(str::to_owned),
-                    opaque: false,
-                }),
-                kept,
-                notes,
-                partial: false,
-                unplaced: 0,
-            });
         }
+        for (n, (first, compactions)) in branches.iter().enumerate() {
+            let Some(&last) = compactions.last() else {
+                continue;
+            };
+            let path = path_to(&records, &by_id, last);
+            let left = format!(
+                "on a branch the session left: the entries from line {} on were later set aside, so this compaction is judged along its own branch",
+                records[*first].line
+            );
+            for mut event in events_on(&records, &path, |r| compactions.contains(&r)) {
+                event.branch = n + 1;
+                event.notes.push(left.clone());
+                events.push(event);
+            }
+        }
+        events.sort_by_key(|event| event.line);
         events
     }
+}
+
+/// The events of the compactions along `path` that `judged` picks, each
+/// against the buffer its path gave the model.
+fn events_on(records: &[Record], path: &[usize], judged: impl Fn(usize) -> bool) -> Vec<Event> {
+    let compactions: Vec<usize> = path
+        .iter()
+        .enumerate()
+        .filter(|(_, &r)| records[r].str("/type") == Some("compaction"))
+        .map(|(at, _)| at)
+        .collect();
+    // Where each compaction's kept messages start, as a place on the
+    // path: looked up, not searched for, so a name that names nothing
+    // costs nothing.
+    let mut by_id: HashMap<&str, usize> = HashMap::new();
+    let mut by_line: HashMap<u64, usize> = HashMap::new();
+    for (at, &r) in path.iter().enumerate() {
+        if let Some(id) = records[r].str("/id") {
+            by_id.entry(id).or_insert(at);
+        }
+        by_line.entry(records[r].line).or_insert(at);
+    }
+    let first_kept = |at: usize| -> Option<usize> {
+        let entry = &records[path[at]];
+        let found = match entry.str("/firstKeptEntryId") {
+            Some(id) => by_id.get(id),
+            // v1: entry N (the header is entry 0) stands on line N + 1.
+            None => by_line.get(&(entry.u64("/firstKeptEntryIndex")? + 1)),
+        };
+        found.copied().filter(|&kept| kept < at)
+    };
+    let mut events = Vec::new();
+    for (k, &at) in compactions.iter().enumerate() {
+        if !judged(path[at]) {
+            continue;
+        }
+        let entry = &records[path[at]];
+        let mut notes = Vec::new();
+        let mut trace = Vec::new();
+        let start = match k.checked_sub(1).map(|p| compactions[p]) {
+            Some(previous) => {
+                let summary = &records[path[previous]];
+                trace.push(summary_message(summary));
+                first_kept(previous).unwrap_or(previous + 1)
+            }
+            None => 0,
+        };
+        for &r in &path[start..at] {
+            trace.extend(message(&records[r]));
+        }
+        let kept_from = first_kept(at);
+        if kept_from.is_none() && names_kept(entry) {
+            notes.push("the first kept entry it names is not on the path before it: nothing is taken as kept".to_owned());
+        }
+        let kept_lines: std::collections::HashSet<u64> = kept_from
+            .map(|from| {
+                path[from.max(start)..at]
+                    .iter()
+                    .map(|&r| records[r].line)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let kept = (0..trace.len())
+            .filter(|&m| trace[m].origin != Origin::Summary && kept_lines.contains(&trace[m].line))
+            .collect();
+        let summary = summary_message(entry);
+        events.push(Event {
+            line: entry.line,
+            record: entry.str("/id").map(str::to_owned),
+            trigger: entry.flag("/fromHook").then(|| "extension".to_owned()),
+            tokens_before: entry.u64("/tokensBefore"),
+            tokens_after: None,
+            version: None,
+            at: entry.str("/timestamp").map(str::to_owned),
+            trace,
+            summary: Some(Summary {
+                text: summary.text,
+                line: entry.line,
+                record: entry.str("/id").map(str::to_owned),
+                opaque: false,
+            }),
+            kept,
+            notes,
+            partial: false,
+            unplaced: 0,
+            branch: 0,
+        });
+    }
+    events
 }
 
 /// A session file as it stands while pi runs: the buffer along the path
@@ -200,16 +245,25 @@ fn path(records: &[Record]) -> Vec<usize> {
         .filter(|&r| records[r].str("/type") != Some("session"))
         .collect();
     let tree = entries.iter().any(|&r| records[r].str("/id").is_some());
-    if !tree {
-        return entries;
+    match entries.last() {
+        Some(&last) if tree => path_to(records, &ids(records), last),
+        _ => entries,
     }
-    let by_id: HashMap<&str, usize> = entries
-        .iter()
-        .filter_map(|&r| records[r].str("/id").map(|id| (id, r)))
-        .collect();
+}
+
+/// Every entry by its id.
+fn ids(records: &[Record]) -> HashMap<&str, usize> {
+    (0..records.len())
+        .filter(|&r| records[r].str("/type") != Some("session"))
+        .filter_map(|r| records[r].str("/id").map(|id| (id, r)))
+        .collect()
+}
+
+/// The path from the root to entry `to`, by its parents.
+fn path_to(records: &[Record], by_id: &HashMap<&str, usize>, to: usize) -> Vec<usize> {
     let mut path = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let mut at = entries.last().copied();
+    let mut at = Some(to);
     while let Some(r) = at {
         if !seen.insert(r) {
             break;

@@ -116,6 +116,7 @@ impl Importer for SweAgent {
                 notes: Vec::new(),
                 partial: false,
                 unplaced: 0,
+                branch: 0,
             });
         }
         events

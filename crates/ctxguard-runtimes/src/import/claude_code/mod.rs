@@ -397,6 +397,7 @@ impl Session<'_> {
             notes,
             partial: self.partial,
             unplaced,
+            branch: 0,
         };
         (event, preserved)
     }
