@@ -283,9 +283,21 @@ fn chinese_japanese_and_korean_asks_bind_and_their_questions_ask() {
         "接下来的信息使用中文",
         "我希望可以与你一起针对于实际用户问题一起进行分析，然后优化测试用例",
         "pr 올리고 pr 을 서브에이전트 심층리뷰시켜",
+        // The modal 要 after what it is said of, a verb to open with, a
+        // search to make: "questions must show in full", "use pnpm",
+        // "search online", "send a screenshot over".
+        "题目要显示完整",
+        "每一题都要看过",
+        "用pnpm",
+        "参照《上分专项》的布局和排版优化",
+        "上网找",
+        "发截图过来。",
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
+    // "主要"/"重要"/"只要"/"要是" are no modal; "用户" is no verb.
+    assert_eq!(why("这个主要是布局的问题"), [Err(NotBinding::Remark)]);
+    assert_eq!(why("用户很多"), [Err(NotBinding::Remark)]);
     assert_eq!(
         why("需要我把页面点击到沟通，TM的客户聊天列表吗"),
         [Err(NotBinding::Question)]
