@@ -615,6 +615,7 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "message_id",
             "Feishu",
             "HEARTBEAT",
+            "heartbeat poll",
             "untrusted",
             "GMT+8",
             "bar chart",

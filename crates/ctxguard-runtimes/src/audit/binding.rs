@@ -206,7 +206,7 @@ pub(crate) fn words_bind(
     message: &Prose,
     answering: bool,
 ) -> Result<(), NotBinding> {
-    if COMMAND.is_match(text.trim()) {
+    if COMMAND.is_match(text.trim()) || COMPACT_NOW.is_match(text) {
         return Err(NotBinding::Command);
     }
     // "问题1\nC": the user's answer to the agent's first question.

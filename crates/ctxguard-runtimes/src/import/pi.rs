@@ -385,11 +385,14 @@ static CHANNEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
     .expect("the channel pattern compiles")
 });
 
-/// OpenClaw's heartbeat poll, its default prompt or one configured after it.
+/// OpenClaw's heartbeat poll, its default prompt or one configured after
+/// it, and the markers it writes for its own wake-ups ("[OpenClaw heartbeat
+/// poll]", "[OpenClaw exec completion]").
 static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    regex::Regex::new(r"^\s*Read HEARTBEAT\.md\b").expect("the heartbeat pattern compiles")
+    regex::Regex::new(r"^\s*(Read HEARTBEAT\.md\b|\[OpenClaw [a-z ]{1,40}\])")
+        .expect("the heartbeat pattern compiles")
 });
 
 /// What OpenClaw's chat channels wrap a user's message in: the time it

@@ -209,6 +209,14 @@ pub(super) static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A compaction asked for in words ("先compact以下", "please compact now"):
+/// a command to the runtime, spent when it runs.
+pub(super) static COMPACT_NOW: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(先|请|please\s+|pls\s+|now\s+|let's\s+|lets\s+)?/?compact(\s+(now|it|this|the\s+context))?\s*(以下|一下|下)?[。.!！]*\s*$",
+    )
+});
+
 /// An operator of code written inline (`firstKeptEntryIndex = 6`).
 pub(super) static OPERATOR: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"\s(=|<-|==|!=|=>|&&|\|\|)\s|[{};]\s*$|^\w+(\.\w+)+:|^\[[A-Z_]+\]$"));

@@ -336,6 +336,20 @@ impl After {
             Some((label, remark)) if remark.ends_with(')') => label.trim(),
             _ => whole,
         };
+        // Several options picked at once ("skill文本优化, 知识沉淀审查"):
+        // kept as written when each stands as written.
+        let picked: Vec<&str> = whole
+            .split(", ")
+            .map(str::trim)
+            .filter(|option| !option.is_empty())
+            .collect();
+        if picked.len() > 1
+            && picked
+                .iter()
+                .all(|option| matches!(self.stands(option), Stands::Yes))
+        {
+            return (Outcome::Verbatim, None);
+        }
         let words = Words::of(choice);
         let telling = words.content.len() >= 2
             || !words.identifiers.is_empty()

@@ -136,4 +136,17 @@ fn a_choice_is_carried_by_the_option_chosen() {
             .0,
         Outcome::Paraphrased
     );
+    // Several options picked: each stands as written.
+    let a = after(r#"Selected "skill文本优化" and "知识沉淀审查" as next steps."#);
+    assert_eq!(
+        a.judge_choice("接下来您希望我做什么？", "skill文本优化, 知识沉淀审查")
+            .0,
+        Outcome::Verbatim
+    );
+    let a = after(r#"Selected "skill文本优化" as the next step."#);
+    assert_ne!(
+        a.judge_choice("接下来您希望我做什么？", "skill文本优化, 知识沉淀审查")
+            .0,
+        Outcome::Verbatim
+    );
 }

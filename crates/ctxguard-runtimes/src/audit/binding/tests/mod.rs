@@ -190,6 +190,8 @@ fn what_binds_and_what_does_not() {
         [Err(NotBinding::Pasted)]
     );
     assert_eq!(why("/compact"), [Err(NotBinding::Command)]);
+    assert_eq!(why("先compact以下"), [Err(NotBinding::Command)]);
+    assert_eq!(why("please compact now"), [Err(NotBinding::Command)]);
     assert_eq!(why("/gsd:execute-plan .planning/01-02-PLAN.md"), [Ok(())]);
     assert_eq!(
         why("/var/folders/x/T/Screenshot 2025.png"),
