@@ -332,7 +332,15 @@ pub(crate) fn words_bind(
     // that states in the polite declarative of Korean or Japanese
     // ("…충돌을 원천 차단합니다.", "…を保存します。") describes, as a lesson
     // or a report does, and asks nothing.
-    if (unit.shape == Shape::Item || CJK_ITEM.is_match(text)) && !POLITE_STATEMENT.is_match(text) {
+    // Clauses set side by side with full-width semicolons are a list too.
+    let side_by_side = text.trim_end().ends_with('；')
+        || message
+            .text
+            .get(..unit.range.start)
+            .is_some_and(|before| before.trim_end().ends_with('；'));
+    if (unit.shape == Shape::Item || side_by_side || CJK_ITEM.is_match(text))
+        && !POLITE_STATEMENT.is_match(text)
+    {
         return Ok(());
     }
     // A defect reported is a fix asked for.

@@ -43,8 +43,11 @@ pub(super) fn sentences(
         let pieces: Vec<&str> = if output {
             vec![line]
         } else {
+            // A full-width semicolon sets clauses side by side, each a
+            // requirement of its own ("…看不到完整的页脚；不需要judges那页").
             line.split_sentence_bounds()
                 .flat_map(lower_case_starts)
+                .flat_map(|piece| piece.split_inclusive('；'))
                 .collect()
         };
         // The pieces follow one another along the line: only their lengths

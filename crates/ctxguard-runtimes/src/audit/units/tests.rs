@@ -239,3 +239,24 @@ fn an_item_quoted_with_its_number_is_not_cut_at_the_numbers_period() {
         ]
     );
 }
+
+#[test]
+fn clauses_set_side_by_side_with_full_width_semicolons_are_units_of_their_own() {
+    let text = "首页的滚动有的时候会翻不到最下面，看不到完整的页脚；不需要judges那页，需要去掉；faq那页页脚下面有深色空白";
+    assert_eq!(
+        shaped(text),
+        [
+            (
+                "首页的滚动有的时候会翻不到最下面，看不到完整的页脚；",
+                Shape::Sentence
+            ),
+            ("不需要judges那页，需要去掉；", Shape::Sentence),
+            ("faq那页页脚下面有深色空白", Shape::Sentence),
+        ]
+    );
+    // Inline code keeps its semicolons.
+    assert_eq!(
+        shaped("用 `a；b` 作为分隔"),
+        [("用 `a；b` 作为分隔", Shape::Sentence)]
+    );
+}

@@ -689,3 +689,14 @@ fn a_python_dict_printed_in_a_traceback_is_output() {
         assert_eq!(result, Err(NotBinding::Pasted), "{text}");
     }
 }
+
+#[test]
+fn clauses_set_side_by_side_bind_as_the_items_of_a_list() {
+    // "The FAQ page has dark space under its footer", after a request in
+    // the same row of clauses: a defect listed to be fixed.
+    assert_eq!(
+        why("不需要judges那页，需要去掉；faq那页页脚下面有深色空白"),
+        [Ok(()), Ok(())]
+    );
+    assert_eq!(why("faq那页页脚下面有深色空白"), [Err(NotBinding::Remark)]);
+}
