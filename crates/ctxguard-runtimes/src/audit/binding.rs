@@ -275,11 +275,15 @@ pub(crate) fn words_bind(
         }
         // "Should I add it to my path?" asks for advice.
         let advice = ASKS_ADVICE.is_match(rest);
-        let first = rest
+        let mut opening = rest
             .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
-            .find(|w| !w.is_empty())
-            .unwrap_or_default()
-            .to_lowercase();
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase);
+        let first = opening.next().unwrap_or_default();
+        // "do we duplicate the contracts?": a verb before its subject asks.
+        let subject_follows = opening.next().is_some_and(|second| {
+            ["we", "you", "i", "they", "he", "she"].contains(&second.as_str())
+        });
         // "Write it to a file, no?" is an instruction with a tag question.
         return if !advice
             && (ASKS_OF.is_match(text)
@@ -287,7 +291,7 @@ pub(crate) fn words_bind(
                 || JAPANESE_REQUEST.is_match(text)
                 || SUGGESTION.is_match(rest)
                 || REQUEST_FORM.is_match(rest)
-                || imperative(&first))
+                || (imperative(&first) && !subject_follows))
         {
             Ok(())
         } else {

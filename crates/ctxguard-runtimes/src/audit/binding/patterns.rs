@@ -26,7 +26,7 @@ pub(super) static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// its verb's て-form ("このバッジを追加して", "ガイド書いて").
 pub(super) static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(^|[，。；：、,;:\s]|^\s*\d+[.．)）]\s*|之后|然后)(把|改用|采用|用[^户途法量处于来]|参照|参考|发(送|给)?[^现生布展送给]|上网|查[^到看]|强制|换成|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|开始|继续|搜索|寻找|查找|测试|安装|接入|读完|阅读|调整|完善|补充|标记|拆分|合并|迁移|清理|归档|配置|写下|写入|写好|也可以|你(先|首先|重新|再|要|来|去|生成|帮|把|直接|现在))|尽可能|尽量|只(留|保留|做|用|改)|(很|非常|最)重要|(就可以|就行|即可)[。！!]*\s*$|加(一个|上)|建议(你|把|在|将|先|再|用|使用|改|加|拆|保留|删除|统一|增加)|(并|并且)(确认|检查|修复|补充|更新|删除)|还要|要求|(^|[^主重需只不将快想还紧摘纲概])要[^是么不求点素闻]|(自己|上网|去|再)(找|查|搜)|(找|查|搜|试试|改掉|删掉|过来)[吧啊呀]?[。！!]*\s*$|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|只能|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|たい(です|と|な|ん|ので|けど|ね|。|$)|たくて|たくない|たくは|てほしい|て欲しい|てもらいたい|てもらえ(ます|る)|てもらって(いい|も)|ていただ(き|け)たい|しようと思|が欲しい|がほしい|がいいです|でいいかな|方がいい|ほうがいい|しないで|必ず|べき|ないでください|[ぁ-んァ-ヶー一-龯](て|で)(ね|よ|ほしい|欲しい)?[。！!～~]*\s*$|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
+        r"(^|[，。；：、,;:\s]|^\s*\d+[.．)）]\s*|之后|然后)(把|改用|采用|用[^户途法量处于来]|参照|参考|发(送|给)?[^现生布展送给]|上网|查[^到看]|强制|换成|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|开始|继续|搜索|寻找|查找|测试|安装|接入|读完|阅读|调整|完善|补充|标记|拆分|合并|迁移|清理|归档|配置|写下|写入|写好|也可以|你(先|首先|重新|再|要|来|去|生成|帮|把|直接|现在))|尽可能|尽量|只(留|保留|做|用|改)|(很|非常|最)重要|(就可以|就行|即可)[。！!]*\s*$|加(一个|上)|建议(你|把|在|将|先|再|用|使用|改|加|拆|保留|删除|统一|增加)|(并|并且)(确认|检查|修复|补充|更新|删除)|还要|要求|(^|[^主重需只不将快想还紧摘纲概觉像能会])要[^是么不求点素闻]|(自己|上网|去|再)(找|查|搜)|(找|查|搜|试试|改掉|删掉|过来)[吧啊呀]?[。！!]*\s*$|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|只能|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|たい(です|と|な|ん|ので|けど|ね|。|$)|たくて|たくない|たくは|てほしい|て欲しい|てもらいたい|てもらえ(ます|る)|てもらって(いい|も)|ていただ(き|け)たい|しようと思|が欲しい|がほしい|がいいです|でいいかな|方がいい|ほうがいい|しないで|必ず|べき|ないでください|[ぁ-んァ-ヶー一-龯](て|で)(ね|よ|ほしい|欲しい)?[。！!～~]*\s*$|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
     )
 });
 
@@ -117,7 +117,7 @@ pub(super) static SUGGESTION: LazyLock<Regex> =
 /// How a question for information opens, with or without its `?`.
 pub(super) static QUESTION_FORM: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((what|why|how|where|when|which|who|whose)('s|\s+(is|are|was|were|do|does|did|can|could|would|should|will|has|have|had|the|we|you|i|it|its|this|that|about|much|many|long|come|exactly|else))\b|(is|are|was|were|do|does|did|has|have|had)\s+(it|we|you|they|there|this|that|the|i|he|she)\b|(was|wie|warum|wo|wann|welche[rsn]?|gibt\s+es)\b)",
+        r"(?i)^\W*((anything|something)\s+else\b|(what|why|how|where|when|which|who|whose)('s|\s+(is|are|was|were|do|does|did|can|could|would|should|will|has|have|had|the|we|you|i|it|its|this|that|about|much|many|long|come|exactly|else))\b|(is|are|was|were|do|does|did|has|have|had)\s+(it|we|you|they|there|this|that|the|i|he|she)\b|(was|wie|warum|wo|wann|welche[rsn]?|gibt\s+es)\b)",
     )
 });
 
@@ -135,7 +135,7 @@ pub(super) static ASKS_WHICH: LazyLock<Regex> = LazyLock::new(|| {
 /// question does; nothing of it binds once answered.
 pub(super) static ASKS_TO_BE_TOLD: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|help\s+(me|us)\s+(think|understand|decide|figure\s+out)\b)",
+        r"(?i)^\W*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|help\s+(me|us)\s+(think|understand|decide|figure\s+out)\b)|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
     )
 });
 
@@ -188,7 +188,7 @@ pub(super) fn image_handed_over(text: &str) -> bool {
 /// workspace文件夹下？", "你怎么没记得呢？") holds the rule it broke.
 pub(super) static REPROACH: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\bwhy\s+(are|were)\s+you\s+(still\s+|again\s+)?\w+ing\b|\bwhy\s+did\s+you\s+(\w+\s+)?(delete|remove|change|add|create|write|use|drop|rename|move|revert|break|ignore|skip|commit|push)\b|怎么(又|还|没)|为什么(你)?(又|还是?|没有?|不)|我(之前|刚才|已经|不是)(都)?(说|讲|告诉)|不是(说|让你)",
+        r"(?i)\bwhy\s+(are|were)\s+you\s+(still\s+|again\s+)?\w+ing\b|\bwhy\s+did\s+you\s+(\w+\s+)?(delete|remove|change|add|create|write|use|drop|rename|move|revert|break|ignore|skip|commit|push)\b|怎么(又|还|没)|为什么(你)?(又|还是?|没有?)|为什么你不|我(之前|刚才|已经|不是)(都)?(说|讲|告诉)|不是(说|让你)",
     )
 });
 
@@ -196,7 +196,7 @@ pub(super) static REPROACH: LazyLock<Regex> = LazyLock::new(|| {
 /// "any opinions or recommendations?". A question, whatever modal it holds.
 pub(super) static ASKS_OPINION: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((what|which)\s+(would|do|should|will)\s+you\s+(recommend|suggest|propose|advise|prefer|think)|what\s+do\s+you\s+think|any\s+(opinions?|recommendations?|suggestions?|thoughts|ideas)(\s+or\s+\w+)?)\s*\?",
+        r"(?i)\b((what|which)\s+(would|do|should|will)\s+you\s+(recommend|suggest|propose|advise|prefer|think)|what\s+do\s+you\s+think|any\s+(opinions?|recommendations?|suggestions?|thoughts|ideas)(\s+or\s+\w+)?)\s*\?|^\W*(is\s+there\s+)?(anything|something)\s+else\b[^.!]*\?\s*$",
     )
 });
 

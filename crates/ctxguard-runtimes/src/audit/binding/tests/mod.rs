@@ -700,3 +700,26 @@ fn clauses_set_side_by_side_bind_as_the_items_of_a_list() {
     );
     assert_eq!(why("faq那页页脚下面有深色空白"), [Err(NotBinding::Remark)]);
 }
+
+#[test]
+fn questions_that_hold_a_verb_or_a_modal_still_ask() {
+    for text in [
+        // "Why not just do crunches?": no reproach without a "you".
+        "反向卷腹有什么好处，为什么不直接卷？",
+        // "… introduce it to me": information asked for.
+        "全身功能性包括什么，给我介绍一下",
+        // "Should I buy 42mm or 46mm?": advice asked for.
+        "apple watch series 11我买42mm好还是46mm好？",
+        "do we duplicate grpc contracts or what?",
+        "anything else we need to cover?",
+    ] {
+        assert_eq!(why(text), [Err(NotBinding::Question)], "{text}");
+    }
+    // "I feel it is going to cramp": no modal.
+    assert_eq!(
+        why("我拿了个12kg的壶铃，但是我不敢使劲掂，感觉要抽筋。"),
+        [Err(NotBinding::Remark)]
+    );
+    assert_eq!(why("为什么你不用中文回答？"), [Ok(())]);
+    assert_eq!(why("do it again without the cache?"), [Ok(())]);
+}
