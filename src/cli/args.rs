@@ -2,9 +2,11 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
 use ctxguard::{
-    hook, usage, Access, Budget, Format, InputFormat, Overrides, Runtime, Tokenizer, UsageError,
+    config, hook, import, usage, Access, Budget, Format, InputFormat, Overrides, Runtime,
+    Tokenizer, UsageError,
 };
 
 use super::Env;
@@ -160,49 +162,54 @@ pub fn tokens(text: &str) -> Result<u64, String> {
         .map_err(|_| format!("`{text}` is not a number of tokens (write `64000` or `64_000`)"))
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum RuntimeArg {
-    Auto,
-    ClaudeCode,
-    Codex,
-    Pi,
-    Openhands,
-    SweAgent,
+/// A runtime named on the command line by its [`Runtime::arg`], one of
+/// `runtimes` (the runtimes a command takes), made what the command needs
+/// by `take`: one list of names for every command, the runtimes' own.
+fn runtime_among<T: Clone + Send + Sync + 'static>(
+    runtimes: impl IntoIterator<Item = Runtime>,
+    take: fn(Runtime) -> Option<T>,
+) -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(runtimes.into_iter().map(Runtime::arg)).try_map(move |name| {
+        Runtime::from_arg(&name)
+            .and_then(take)
+            .ok_or_else(|| format!("`{name}` is not a runtime this command takes"))
+    })
 }
 
-impl RuntimeArg {
-    pub fn runtime(self) -> Option<Runtime> {
-        match self {
-            RuntimeArg::Auto => None,
-            RuntimeArg::ClaudeCode => Some(Runtime::ClaudeCode),
-            RuntimeArg::Codex => Some(Runtime::Codex),
-            RuntimeArg::Pi => Some(Runtime::Pi),
-            RuntimeArg::Openhands => Some(Runtime::OpenHands),
-            RuntimeArg::SweAgent => Some(Runtime::SweAgent),
-        }
-    }
+/// `--from`: the runtime that wrote the sessions, or `auto` to recognize
+/// each by its content.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadFrom(pub Option<Runtime>);
+
+/// The runtimes whose sessions ctxguard reads ([`import::READ`]), and
+/// `auto`.
+pub fn read_from() -> impl TypedValueParser<Value = ReadFrom> {
+    PossibleValuesParser::new(
+        std::iter::once("auto").chain(import::READ.into_iter().map(Runtime::arg)),
+    )
+    .try_map(|name| match name.as_str() {
+        "auto" => Ok(ReadFrom(None)),
+        _ => Runtime::from_arg(&name)
+            .map(|runtime| ReadFrom(Some(runtime)))
+            .ok_or_else(|| format!("`{name}` is not a runtime whose sessions ctxguard reads")),
+    })
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum HookRuntimeArg {
-    ClaudeCode,
-    Codex,
-    Pi,
-    GeminiCli,
-    #[value(name = "openclaw")]
-    OpenClaw,
+/// The runtimes ctxguard guards live ([`hook::Guarded`]).
+pub fn guarded() -> impl TypedValueParser<Value = hook::Guarded> {
+    runtime_among(
+        hook::Guarded::ALL.into_iter().map(hook::Guarded::runtime),
+        hook::Guarded::of,
+    )
 }
 
-impl From<HookRuntimeArg> for hook::Guarded {
-    fn from(arg: HookRuntimeArg) -> hook::Guarded {
-        match arg {
-            HookRuntimeArg::ClaudeCode => hook::Guarded::ClaudeCode,
-            HookRuntimeArg::Codex => hook::Guarded::Codex,
-            HookRuntimeArg::Pi => hook::Guarded::Pi,
-            HookRuntimeArg::GeminiCli => hook::Guarded::GeminiCli,
-            HookRuntimeArg::OpenClaw => hook::Guarded::OpenClaw,
-        }
-    }
+/// The runtimes whose config files `check` reads, each as its main file.
+pub fn config_of() -> impl TypedValueParser<Value = config::Kind> {
+    runtime_among(Runtime::ALL, |runtime| {
+        config::Kind::ALL
+            .into_iter()
+            .find(|kind| kind.runtime() == runtime)
+    })
 }
 
 /// Where ledgers are kept and how large they may grow.

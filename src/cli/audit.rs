@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use ctxguard::{audit, fleet, usage, Format, Subject, UsageError};
 
-use super::args::{AccessArgs, RuntimeArg};
+use super::args::{read_from, AccessArgs, ReadFrom};
 use super::{Env, Said};
 
 /// Audit what each compaction of real sessions did to what the user
@@ -24,8 +24,8 @@ pub struct Args {
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// The runtime that wrote them; `auto` recognizes each.
-    #[arg(long, value_enum, default_value_t = RuntimeArg::Auto)]
-    pub from: RuntimeArg,
+    #[arg(long, default_value = "auto", value_parser = read_from())]
+    pub from: ReadFrom,
     /// The team policy: kinds, hints, severities.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
@@ -60,7 +60,7 @@ impl Args {
         let stream = self.format == AuditFormatArg::Jsonl;
         let request = audit::Request {
             paths: self.paths,
-            from: self.from.runtime(),
+            from: self.from.0,
             policy: self.policy,
             access: self.access.access(),
             stream: stream && self.html.is_none(),

@@ -2,10 +2,9 @@
 
 use std::path::PathBuf;
 
-use clap::ValueEnum;
 use ctxguard::{config, CheckOptions, UsageError};
 
-use super::args::{AccessArgs, FindingsFormat, SeverityArgs};
+use super::args::{config_of, AccessArgs, FindingsFormat, SeverityArgs};
 use super::{Env, Said};
 
 /// Lint policy files, and the runtime configs beside them against the
@@ -18,8 +17,8 @@ pub struct Args {
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Read every file named as this runtime's config.
-    #[arg(long, value_enum, value_name = "NAME")]
-    pub runtime: Option<ConfigRuntimeArg>,
+    #[arg(long, value_name = "NAME", value_parser = config_of())]
+    pub runtime: Option<config::Kind>,
     /// The team policy configs are checked against; by default the one
     /// policy file checked, else the built-in default.
     #[arg(long, value_name = "FILE")]
@@ -57,7 +56,7 @@ impl Args {
             None => None,
         };
         let options = CheckOptions {
-            runtime: self.runtime.map(Into::into),
+            runtime: self.runtime,
             policy: self.policy,
             fix: self.fix,
             dry_run: self.dry_run,
@@ -71,30 +70,5 @@ impl Args {
             &self.access.access(),
         )?;
         Ok(Said::report(report, self.format.into_format()).quiet(self.quiet))
-    }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum ConfigRuntimeArg {
-    ClaudeCode,
-    Codex,
-    Pi,
-    Openhands,
-    SweAgent,
-    GeminiCli,
-    Openclaw,
-}
-
-impl From<ConfigRuntimeArg> for config::Kind {
-    fn from(runtime: ConfigRuntimeArg) -> config::Kind {
-        match runtime {
-            ConfigRuntimeArg::ClaudeCode => config::Kind::ClaudeCode,
-            ConfigRuntimeArg::Codex => config::Kind::Codex,
-            ConfigRuntimeArg::Pi => config::Kind::Pi,
-            ConfigRuntimeArg::Openhands => config::Kind::OpenHands,
-            ConfigRuntimeArg::SweAgent => config::Kind::SweAgent,
-            ConfigRuntimeArg::GeminiCli => config::Kind::GeminiCli,
-            ConfigRuntimeArg::Openclaw => config::Kind::OpenClaw,
-        }
     }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use ctxguard::{hook, Access, UsageError};
 
-use super::args::{HookRuntimeArg, LedgerArgs};
+use super::args::{guarded, LedgerArgs};
 use super::{Env, Said};
 
 /// Run as a runtime's hook: the event's JSON payload on stdin.
@@ -24,8 +24,8 @@ use super::{Env, Said};
 #[derive(clap::Args)]
 pub struct Args {
     /// The runtime calling.
-    #[arg(value_enum)]
-    pub runtime: HookRuntimeArg,
+    #[arg(value_parser = guarded())]
+    pub runtime: hook::Guarded,
     /// The hook event, as the runtime names it.
     #[arg(value_enum)]
     pub event: HookEventArg,
@@ -54,7 +54,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, env: &Env) -> Result<Said, UsageError> {
-        let runtime: hook::Guarded = self.runtime.into();
+        let runtime = self.runtime;
         let event = self.event.event_in(runtime).map_err(UsageError)?;
         // A bad cap is the default; an unreadable payload file is a
         // failure of the event, answered as the event allows.

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use ctxguard::{import, UsageError};
 
-use super::args::{AccessArgs, FindingsFormat, RuntimeArg};
+use super::args::{read_from, AccessArgs, FindingsFormat, ReadFrom};
 use super::{Env, Said};
 
 /// Read an agent runtime's session file and write each compaction in it
@@ -22,8 +22,8 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     pub session: PathBuf,
     /// The runtime that wrote it; `auto` recognizes it from its records.
-    #[arg(long, value_enum, default_value_t = RuntimeArg::Auto)]
-    pub from: RuntimeArg,
+    #[arg(long, default_value = "auto", value_parser = read_from())]
+    pub from: ReadFrom,
     /// The folder to write each compaction's trace and plan into.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -40,7 +40,7 @@ impl Args {
     pub fn run(self, _env: &Env) -> Result<Said, UsageError> {
         let request = import::Request {
             session: self.session,
-            from: self.from.runtime(),
+            from: self.from.0,
             out: self.out,
             policy: self.policy,
             access: self.access.access(),

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use ctxguard::{hook, init, usage, Access, UsageError};
 
-use super::args::HookRuntimeArg;
+use super::args::guarded;
 use super::{Env, Said};
 
 /// Install ctxguard's hooks in a runtime's settings, beside any others.
@@ -23,8 +23,8 @@ use super::{Env, Said};
 #[derive(clap::Args)]
 pub struct Args {
     /// The runtime.
-    #[arg(value_enum)]
-    pub runtime: HookRuntimeArg,
+    #[arg(value_parser = guarded())]
+    pub runtime: hook::Guarded,
     /// The project's shared settings (the default).
     #[arg(long, conflicts_with_all = ["user", "local"])]
     pub project: bool,
@@ -55,7 +55,7 @@ pub struct Args {
 
 impl Args {
     pub fn run(self, env: &Env) -> Result<Said, UsageError> {
-        let runtime: hook::Guarded = self.runtime.into();
+        let runtime = self.runtime;
         let claude_version = match runtime {
             hook::Guarded::ClaudeCode => {
                 ctxguard::config::installed_claude_code(self.claude_version.as_deref(), &env.claude)
