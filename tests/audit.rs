@@ -446,6 +446,13 @@ fn claude_code_2_0_an_edit_rejected_in_the_editor_carries_the_users_words() {
 }
 
 #[test]
+fn claude_code_2_1_a_hooks_refusal_of_an_edit_is_not_the_users_words() {
+    let (report, _) = judged("hook-refusal-2.1.jsonl");
+    assert_judged(&report, 1, &["Write the review notes to docs/review.md."]);
+    assert_unheard(&report, 1, &["Fact-Forcing", "present these facts", "Glob"]);
+}
+
+#[test]
 fn a_message_is_cut_where_a_person_would_cut_it() {
     let (report, _) = judged("markdown.jsonl");
     let said = outcomes(&report, 1);

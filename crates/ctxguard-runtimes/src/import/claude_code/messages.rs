@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::user::{self, answers, asks, questions, Typed};
-use super::{version, Session, ANSWER_MARK};
+use super::{version, Index, Session, ANSWER_MARK};
 use crate::import::records::{self, Record};
 use crate::import::{Message, Origin};
 
@@ -63,7 +63,7 @@ impl Session<'_> {
                 }
                 Some("user") => {
                     last_id = None;
-                    user_messages(record, &self.index.tools, &mut messages);
+                    user_messages(record, &self.index, &mut messages);
                 }
                 Some("attachment") => {
                     last_id = None;
@@ -179,11 +179,8 @@ fn assistant_text(record: &Record) -> String {
 /// A user record: typed text, tool results (with the words and choices
 /// the user gave through them), or text the runtime wrote (markers,
 /// `isMeta` expansions and caveats, the compact summary).
-fn user_messages(
-    record: &Record,
-    tools: &HashMap<&str, (&str, &Value)>,
-    messages: &mut Vec<Message>,
-) {
+fn user_messages(record: &Record, index: &Index, messages: &mut Vec<Message>) {
+    let tools = &index.tools;
     let uuid = record.str("/uuid").map(str::to_owned);
     let message = |origin, text: String| Message {
         origin,
@@ -218,8 +215,17 @@ fn user_messages(
                             .and_then(Value::as_str)
                             .and_then(|id| tools.get(id));
                         let is_error = block.get("is_error").and_then(Value::as_bool);
+                        // A call a PreToolUse hook answered, in the
+                        // terminal (no editor to reject an edit in): its
+                        // error is the hook's refusal, not the user's words.
+                        let refused_by_hook = record.str("/entrypoint") == Some("cli")
+                            && block
+                                .get("tool_use_id")
+                                .and_then(Value::as_str)
+                                .is_some_and(|id| index.hooked.contains(id));
                         if let Some(words) = user::rejection_words(&text).or_else(|| {
-                            let (name, _) = tool.filter(|_| is_error == Some(true))?;
+                            let (name, _) =
+                                tool.filter(|_| is_error == Some(true) && !refused_by_hook)?;
                             // Claude Code 1.0 wrote the edit tools' errors
                             // bare: only from 2.0 on is a bare one the user's.
                             version(record)

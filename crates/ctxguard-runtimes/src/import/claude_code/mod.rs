@@ -104,6 +104,9 @@ struct Index<'r> {
     by_uuid: HashMap<&'r str, usize>,
     by_message: HashMap<&'r str, Vec<usize>>,
     tools: HashMap<&'r str, (&'r str, &'r Value)>,
+    /// Tool calls a PreToolUse hook answered (its `attachment` records
+    /// name them): an error such a call returns may be the hook's.
+    hooked: std::collections::HashSet<&'r str>,
 }
 
 impl<'r> Index<'r> {
@@ -112,10 +115,14 @@ impl<'r> Index<'r> {
             by_uuid: HashMap::new(),
             by_message: HashMap::new(),
             tools: HashMap::new(),
+            hooked: std::collections::HashSet::new(),
         };
         for (i, record) in records.iter().enumerate() {
             if let Some(uuid) = record.str("/uuid") {
                 index.by_uuid.insert(uuid, i);
+            }
+            if record.str("/attachment/hookEvent") == Some("PreToolUse") {
+                index.hooked.extend(record.str("/attachment/toolUseID"));
             }
             if record.str("/type") != Some("assistant") {
                 continue;
