@@ -1007,3 +1007,19 @@ fn a_compaction_on_a_branch_the_pi_session_left_is_judged_along_its_own_branch()
         "lost"
     );
 }
+
+#[test]
+fn records_a_resumed_session_wrote_again_are_read_where_they_were_first_written() {
+    let (report, _) = judged("resumed-replay-2.1.jsonl");
+    let judged: Vec<u64> = report["events"][0]["commitments"]
+        .as_array()
+        .expect("commitments")
+        .iter()
+        .filter_map(|c| c["source_line"].as_u64())
+        .collect();
+    assert_eq!(
+        judged,
+        [1],
+        "only the message before the boundary, where it was first written"
+    );
+}

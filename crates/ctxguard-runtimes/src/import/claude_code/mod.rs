@@ -118,8 +118,12 @@ impl<'r> Index<'r> {
             hooked: std::collections::HashSet::new(),
         };
         for (i, record) in records.iter().enumerate() {
+            // A record written again under its uuid (a resumed session
+            // replays earlier records at the end of the file) is the one
+            // first written: a chain walked back from a compaction never
+            // steps past it into what came after.
             if let Some(uuid) = record.str("/uuid") {
-                index.by_uuid.insert(uuid, i);
+                index.by_uuid.entry(uuid).or_insert(i);
             }
             if record.str("/attachment/hookEvent") == Some("PreToolUse") {
                 index.hooked.extend(record.str("/attachment/toolUseID"));
