@@ -723,3 +723,20 @@ fn questions_that_hold_a_verb_or_a_modal_still_ask() {
     assert_eq!(why("为什么你不用中文回答？"), [Ok(())]);
     assert_eq!(why("do it again without the cache?"), [Ok(())]);
 }
+
+#[test]
+fn what_the_user_lost_or_keeps_getting_and_the_point_they_make_bind() {
+    for text in [
+        "i lost the base css styleing in antora",
+        "getting \"unresolved include directive in modules/pages/flybuys.adoc\"",
+        "all i ask is that you defend any code you write.",
+        "my point is just to be intentional.",
+        "im talking about secondary_tab and parameterized_name",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    assert_eq!(
+        why("i lost my train of thought, what were we doing?"),
+        [Err(NotBinding::Question)]
+    );
+}
