@@ -351,6 +351,12 @@ pub(crate) fn words_bind(
     if DEFECT.is_match(text) {
         return Ok(());
     }
+    // The agent corrected: "no it's definitely a collection of chats",
+    // "actually the table is called users_v2". What the user sets right
+    // holds from then on.
+    if CORRECTS.is_match(text) && word_count(text) >= 5 {
+        return Ok(());
+    }
     // A choice the user makes their own by agreeing with it, said of what
     // it is ("I agree with the retained status reasoning", "Null status on
     // initial load is the right call"); "ok, makes sense" alone is spent.
@@ -364,6 +370,13 @@ pub(crate) fn words_bind(
 /// das geht", "je pense que oui".
 static OF_ONESELF: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)^\W*(i|i'm|im|i've|ive|i'll|ill|i'd|ich|je|j'ai|eu|yo|io)\b"));
+
+/// A correction of what the agent took for so: see [`words_bind`].
+static CORRECTS: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(no|nope|nah|actually|not\s+quite|wrong)\b[,.!:;]?\s+(it|it's|its|that|that's|thats|this|the|they|we|we're|you|there|i|i'm|im)\b",
+    )
+});
 
 /// Agreeing with a choice: see [`words_bind`].
 static ENDORSES: LazyLock<Regex> = LazyLock::new(|| {

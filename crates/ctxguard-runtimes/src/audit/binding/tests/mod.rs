@@ -740,3 +740,13 @@ fn what_the_user_lost_or_keeps_getting_and_the_point_they_make_bind() {
         [Err(NotBinding::Question)]
     );
 }
+
+#[test]
+fn a_correction_of_what_the_agent_took_for_so_binds() {
+    assert_eq!(
+        why("no it's definitely a collection of chats - they see coach chat, member support, etc."),
+        [Ok(())]
+    );
+    assert_eq!(why("actually the table is called users_v2 now"), [Ok(())]);
+    assert_eq!(why("no that's fine"), [Err(NotBinding::Remark)]);
+}
