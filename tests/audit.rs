@@ -43,6 +43,16 @@ fn invented(report: &Value, n: usize) -> Vec<&str> {
         .collect()
 }
 
+/// The lines of the commitments event `n` judged.
+fn judged_lines(report: &Value, n: usize) -> Vec<u64> {
+    report["events"][n - 1]["commitments"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["source_line"].as_u64())
+        .collect()
+}
+
 fn outcome_of(report: &Value, n: usize, text: &str) -> String {
     outcomes(report, n)
         .into_iter()
@@ -900,12 +910,7 @@ fn statements_in_a_language_the_audit_does_not_read_are_not_called_safe() {
 #[test]
 fn a_prompt_sent_again_is_judged_once_as_its_later_copy() {
     let (report, _) = judged("sent-again.jsonl");
-    let lines: Vec<u64> = report["events"][0]["commitments"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["source_line"].as_u64())
-        .collect();
+    let lines = judged_lines(&report, 1);
     // Line 1 was interrupted (line 2) and sent again (line 3).
     assert!(!lines.is_empty(), "{report}");
     assert!(
@@ -1011,14 +1016,8 @@ fn a_compaction_on_a_branch_the_pi_session_left_is_judged_along_its_own_branch()
 #[test]
 fn records_a_resumed_session_wrote_again_are_read_where_they_were_first_written() {
     let (report, _) = judged("resumed-replay-2.1.jsonl");
-    let judged: Vec<u64> = report["events"][0]["commitments"]
-        .as_array()
-        .expect("commitments")
-        .iter()
-        .filter_map(|c| c["source_line"].as_u64())
-        .collect();
     assert_eq!(
-        judged,
+        judged_lines(&report, 1),
         [1],
         "only the message before the boundary, where it was first written"
     );

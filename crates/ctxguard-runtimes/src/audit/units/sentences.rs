@@ -169,8 +169,9 @@ pub(super) const ABBREVIATIONS: &[&str] = &[
 ];
 
 /// `piece` cut again where a sentence ends and the next begins in lower
-/// case (`make it blue. then run it`), which people type and UAX #29 does
-/// not cut.
+/// case (`make it blue. then run it`), or after a period typed between
+/// spaces (`how it works . 1 line answer`), which people type and UAX #29
+/// does not cut.
 pub(super) fn lower_case_starts(piece: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -191,9 +192,12 @@ pub(super) fn lower_case_starts(piece: &str) -> Vec<&str> {
                 .next()
                 .unwrap_or_default()
                 .to_lowercase();
+            // A period typed between spaces ("how it works . 1 line
+            // answer") ends a sentence whatever starts the next.
+            let spaced = i > 0 && matches!(bytes[i - 1], b' ' | b'\t');
             if k > j
                 && k < bytes.len()
-                && bytes[k].is_ascii_lowercase()
+                && (bytes[k].is_ascii_lowercase() || (spaced && bytes[k].is_ascii_alphanumeric()))
                 && !ABBREVIATIONS.contains(&word_before.as_str())
             {
                 out.push(&piece[start..k]);

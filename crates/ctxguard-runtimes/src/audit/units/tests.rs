@@ -260,3 +260,18 @@ fn clauses_set_side_by_side_with_full_width_semicolons_are_units_of_their_own() 
         [("用 `a；b` 作为分隔", Shape::Sentence)]
     );
 }
+
+#[test]
+fn a_period_typed_between_spaces_ends_a_sentence() {
+    let text = "Do you have the full details of Layerinfinite and how it works . 1 line answer";
+    assert_eq!(
+        shaped(text),
+        [
+            (
+                "Do you have the full details of Layerinfinite and how it works .",
+                Shape::Sentence
+            ),
+            ("1 line answer", Shape::Sentence),
+        ]
+    );
+}
