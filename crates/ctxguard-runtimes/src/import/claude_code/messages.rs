@@ -63,7 +63,7 @@ impl Session<'_> {
                 }
                 Some("user") => {
                     last_id = None;
-                    user_messages(record, &self.index, &mut messages);
+                    user_messages(record, self.index, &mut messages);
                 }
                 Some("attachment") => {
                     last_id = None;
