@@ -351,6 +351,14 @@ pub(crate) fn words_bind(
     if DEFECT.is_match(text) {
         return Ok(());
     }
+    // A view the user gives in a design talk: "i think a sqlite is the
+    // source of truth", "i think 30 messages per user is enough".
+    if let Some(view) = VIEW.captures(text) {
+        let said = view.name("said").map_or("", |m| m.as_str());
+        if word_count(said) >= 4 && !question(said) {
+            return Ok(());
+        }
+    }
     // The agent corrected: "no it's definitely a collection of chats",
     // "actually the table is called users_v2". What the user sets right
     // holds from then on.
@@ -370,6 +378,13 @@ pub(crate) fn words_bind(
 /// das geht", "je pense que oui".
 static OF_ONESELF: LazyLock<Regex> =
     LazyLock::new(|| pattern(r"(?i)^\W*(i|i'm|im|i've|ive|i'll|ill|i'd|ich|je|j'ai|eu|yo|io)\b"));
+
+/// A view the user states, and what it says: see [`words_bind`].
+static VIEW: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((also|and|but|so|ok|okay|well|yes|yeah)[\s,]+)*(i\s+(really\s+|still\s+|also\s+)?(think|believe|feel)|imo|in\s+my\s+opinion)\s+(that\s+)?(?P<said>.+)$",
+    )
+});
 
 /// A correction of what the agent took for so: see [`words_bind`].
 static CORRECTS: LazyLock<Regex> = LazyLock::new(|| {

@@ -750,3 +750,21 @@ fn a_correction_of_what_the_agent_took_for_so_binds() {
     assert_eq!(why("actually the table is called users_v2 now"), [Ok(())]);
     assert_eq!(why("no that's fine"), [Err(NotBinding::Remark)]);
 }
+
+#[test]
+fn a_view_stated_in_a_design_talk_and_a_plan_proposed_bind() {
+    for text in [
+        "i think a sqlite is the source of truth.",
+        "i think 30 message per user is enough.",
+        "we can start with our server first then implement gossip to allow people to join.",
+        "we can setup roadmap.",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    // Too little to hold, or asked.
+    assert_eq!(why("i think so."), [Err(NotBinding::Fragment)]);
+    assert_eq!(
+        why("i think we are done, what is next?"),
+        [Err(NotBinding::Question)]
+    );
+}
