@@ -571,3 +571,53 @@ fn spent(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// An entry of a list a line announced ("All models must include:" over
+/// "id (cuid/uuid)", "createdAt, updatedAt"): a name, a field, an option —
+/// a few words, or a few names set side by side, with no sentence or rule
+/// of their own. Such a list is one requirement with the line over it,
+/// as a person reads it.
+pub(crate) fn entry(text: &str) -> bool {
+    static RULE: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(
+            r"(?i)\b(must|mustn't|should|shouldn't|shall|never|always|only|not|don't|dont|need|needs|required|cannot|can't)\b|必须|不要|不能|禁止|只|务必|一定",
+        )
+    });
+    // What parentheses hold is a note on the name, not a sentence of its own.
+    let mut bare = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' | '（' => depth += 1,
+            ')' | '）' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => bare.push(c),
+            _ => {}
+        }
+    }
+    let bare = bare.trim();
+    // A file named, or one thing mapped to another ("ChatScreen →
+    // Dashboard tabs"), is a requirement of its own, judged as such.
+    static OWN: LazyLock<Regex> = LazyLock::new(|| {
+        pattern(
+            r"→|->|=>|\w\.(tsx?|jsx?|py|rs|md|json|ya?ml|toml|go|java|kt|swift|sql|sh|css|html|vue|rb|php|c|h|cpp)\b",
+        )
+    });
+    // A field with its value ("收货地址：印度", "Name: ____") is a value
+    // given, or one still to give, not a name in a list.
+    !bare.is_empty()
+        && !OWN.is_match(text)
+        && !bare.contains([':', '：'])
+        && !bare.ends_with(['.', '!', '?', ';', '。', '！', '？', '；'])
+        && !RULE.is_match(bare)
+        && bare
+            .split([',', '，', '、', '/', '+'])
+            .all(|names| word_count(names) <= 5)
+}
+
+/// The line `text` without the colon that ends it, when one does: the words
+/// that announce a list.
+pub(crate) fn announces(text: &str) -> Option<&str> {
+    let trimmed = text.trim_end();
+    let words = trimmed.strip_suffix([':', '：'])?;
+    (!words.trim().is_empty()).then_some(words)
+}

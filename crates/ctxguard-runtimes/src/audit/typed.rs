@@ -160,8 +160,43 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                     && binding::binding(unit, &message, context).is_ok()
             });
         let count = cut.len();
-        for (n, unit) in cut.into_iter().enumerate() {
+        // The units a line that announces a list took in with it.
+        let mut taken_until = 0;
+        for (n, unit) in cut.iter().enumerate() {
+            if n < taken_until {
+                continue;
+            }
             let text = unit.text(prose).to_owned();
+            // "All models must include:" over "id (cuid/uuid)",
+            // "createdAt, updatedAt": the list is one requirement with the
+            // line that announces it, held and judged as one.
+            if statements <= MATERIAL {
+                if let Some(end) = enumeration(prose, &cut, n) {
+                    let words = binding::announces(&text).map_or(0, str::len);
+                    let announcing = units::Unit {
+                        range: unit.range.start..unit.range.start + words,
+                        shape: unit.shape,
+                    };
+                    let binds = match binding::binding(&announcing, &message, context) {
+                        Ok(()) => true,
+                        Err(NotBinding::Remark) => adopted && opens_line(prose, unit.range.start),
+                        Err(_) => false,
+                    };
+                    if binds {
+                        let entries: Vec<&str> = cut[n + 1..end]
+                            .iter()
+                            .map(|u| u.text(prose).trim())
+                            .collect();
+                        statements += 1;
+                        typed.binds.push(piece(
+                            policy,
+                            format!("{} {}", text.trim(), entries.join("; ")),
+                        ));
+                        taken_until = end;
+                        continue;
+                    }
+                }
+            }
             // Past the bound the message is material whatever the rest
             // is: the rest is set apart unjudged.
             if statements > MATERIAL {
@@ -169,7 +204,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 typed.apart.push((text, NotBinding::Pasted));
                 continue;
             }
-            let verdict = match binding::binding(&unit, &message, context) {
+            let verdict = match binding::binding(unit, &message, context) {
                 // What opens each line or paragraph of the list names what
                 // is asked ("Custom Fields on Contacts — store email, …");
                 // what follows it in the paragraph comments on it
@@ -269,6 +304,33 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
             .extend(material.into_iter().map(|p| (p.text, NotBinding::Pasted)));
     }
     typed
+}
+
+/// Where the list that unit `n` of `cut` announces ends (the index after
+/// its last entry), when unit `n` ends with a colon and two entries or
+/// more ([`binding::entry`]) follow it: the items nested under it, or the
+/// lines that follow it, each opening its line.
+fn enumeration(text: &str, cut: &[units::Unit], n: usize) -> Option<usize> {
+    let lead = &cut[n];
+    binding::announces(lead.text(text))?;
+    let indent = |at: usize| at - units::line_start(text, at);
+    let mut end = n + 1;
+    let first = cut.get(end)?;
+    let items = first.shape == units::Shape::Item;
+    while let Some(unit) = cut.get(end) {
+        let follows = if items {
+            unit.shape == units::Shape::Item
+                // Under an item, only the items nested in it.
+                && (lead.shape != units::Shape::Item || indent(unit.range.start) > indent(lead.range.start))
+        } else {
+            unit.shape == units::Shape::Sentence && opens_line(text, unit.range.start)
+        };
+        if !follows || !binding::entry(unit.text(text)) {
+            break;
+        }
+        end += 1;
+    }
+    (end - n > 2).then_some(end)
 }
 
 /// Whether `at` opens its line of `text`: only white space, or a list
@@ -405,6 +467,31 @@ mod tests {
             "i cant open the settings page",
         ] {
             assert_eq!(binds(report), [report], "{report}");
+        }
+    }
+
+    #[test]
+    fn a_list_of_names_a_line_announces_is_one_requirement_with_it() {
+        let found = binds("DO NOT invent new models. Use these canonical concepts:\n\n- Dealer/Org (tenant)\n- Vehicle (including type: STOCK/COURTESY)\n- FormField (fields)\n\nAll models must include:\n- id (cuid/uuid)\n- dealerId\n- createdAt, updatedAt\n");
+        assert_eq!(
+            found,
+            [
+                "DO NOT invent new models.",
+                "Use these canonical concepts: Dealer/Org (tenant); Vehicle (including type: STOCK/COURTESY); FormField (fields)",
+                "All models must include: id (cuid/uuid); dealerId; createdAt, updatedAt",
+            ]
+        );
+        // Items that are sentences, rules or files of their own stay apart.
+        for list in [
+            "Auto completion must:\n- mark the task completed when the form is submitted.\n- attach a timeline event.\n",
+            "Edit these files:\n- src/app/page.tsx\n- src/lib/db.ts\n",
+            "Map the screens:\n- ChatScreen → Dashboard tabs\n- Terminal → Dashboard tabs\n",
+        ] {
+            let found = binds(list);
+            assert!(
+                found.iter().all(|b| !b.contains(':') || !b.contains(';')),
+                "{list:?} was taken as one: {found:?}"
+            );
         }
     }
 
