@@ -682,6 +682,26 @@ fn codexs_questions_are_answered_by_the_user_and_an_encrypted_summary_leaves_the
 }
 
 #[test]
+fn a_codex_question_declined_chooses_nothing_and_the_note_typed_beside_it_is_the_users() {
+    let (report, _) = judged("codex-question-note.jsonl");
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Please ask me questions in plain text instead of multiple choice."
+        ),
+        "lost"
+    );
+    let judged = outcomes(&report, 1);
+    assert!(
+        judged
+            .iter()
+            .all(|(_, text)| !text.contains("None of the above") && !text.contains("user_note")),
+        "{judged:?}"
+    );
+}
+
+#[test]
 fn output_pasted_whole_is_the_tools_and_the_words_after_it_are_the_users() {
     let (report, _) = judged("pasted-output.jsonl");
     let apart = set_apart(&report, 1);

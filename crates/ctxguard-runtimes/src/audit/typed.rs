@@ -41,7 +41,11 @@ pub(super) fn message_units(
                 why: NotBinding::Fragment,
             })];
         }
-        if answer.as_ref().is_some_and(|(_, a)| moves_on(a)) {
+        // "None of the above" declines every option: it chooses nothing.
+        if answer
+            .as_ref()
+            .is_some_and(|(_, a)| moves_on(a) || declines(a))
+        {
             return vec![Found::Apart(SetApart {
                 source_line: Some(message.line),
                 text: message.text.clone(),
@@ -376,6 +380,13 @@ fn moves_on(choice: &str) -> bool {
                 .strip_prefix(word)
                 .is_some_and(|rest| rest.starts_with([' ', ',', '—', '-', '.']))
     })
+}
+
+/// A choice that takes none of the options offered ("None of the above").
+fn declines(choice: &str) -> bool {
+    let folded = super::judge::fold(choice);
+    let folded = folded.trim_end_matches('.');
+    ["none of the above", "none of these", "neither"].contains(&folded)
 }
 
 /// Where a document pasted into a message starts: in a message of 1,500

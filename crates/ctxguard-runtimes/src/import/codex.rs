@@ -195,12 +195,23 @@ impl Asked {
                         .and_then(|a| a.get("answers"))
                         .and_then(Value::as_array);
                     for choice in choices.into_iter().flatten().filter_map(Value::as_str) {
-                        messages.push(Message {
-                            origin: Origin::Answer,
-                            text: format!("{question} {ANSWER_MARK}{choice}"),
-                            line,
-                            record: None,
-                        });
+                        // What the user typed beside the options is their
+                        // words, not an option of the question's.
+                        let message = match choice.strip_prefix("user_note:") {
+                            Some(note) => Message {
+                                origin: Origin::User,
+                                text: note.trim().to_owned(),
+                                line,
+                                record: None,
+                            },
+                            None => Message {
+                                origin: Origin::Answer,
+                                text: format!("{question} {ANSWER_MARK}{choice}"),
+                                line,
+                                record: None,
+                            },
+                        };
+                        messages.push(message);
                     }
                 }
                 self.open.remove(call);
