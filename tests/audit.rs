@@ -659,6 +659,32 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
 }
 
 #[test]
+fn openclaws_subagent_context_and_its_memory_flush_turn_are_not_the_users() {
+    let (report, _) = judged("openclaw-internal.jsonl");
+    assert_unheard(
+        &report,
+        1,
+        &[
+            "runtime context",
+            "MCP",
+            "Cargo.toml",
+            "Structured markdown",
+            "memory flush",
+            "durable memories",
+            "NO_REPLY",
+        ],
+    );
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Fix the compile errors in the runtime crate first."
+        ),
+        "verbatim"
+    );
+}
+
+#[test]
 fn codexs_questions_are_answered_by_the_user_and_an_encrypted_summary_leaves_them_unchecked() {
     let (report, status) = judged("codex-question.jsonl");
     assert_eq!(

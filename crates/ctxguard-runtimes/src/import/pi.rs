@@ -342,11 +342,18 @@ fn message(entry: &Record) -> Option<Message> {
     }
 }
 
-/// A notice a runtime on pi's format writes as a user message.
+/// A notice a runtime on pi's format writes as a user message: OpenClaw's
+/// system notices, the context it gives the model when a subagent's task
+/// ends ("OpenClaw runtime context (internal): This context is
+/// runtime-generated, not user-authored."), and the turn it asks for just
+/// before it compacts ("Pre-compaction memory flush. Store durable memories
+/// now …").
 static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    regex::Regex::new(r"^\s*(\[[^\]\n]{0,60}\]\s*)?\[System( Message\]|:)")
+    regex::Regex::new(
+        r"^\s*(\[[^\]\n]{0,60}\]\s*)?(\[System( Message\]|:)|OpenClaw runtime context \(internal\):|Pre-compaction memory flush\.)",
+    )
         .expect("the notice pattern compiles")
 });
 
