@@ -154,7 +154,7 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                                 push(&mut out, text, item.start..at, Shape::Item);
                                 push(&mut out, text, at..item.end, Shape::Item);
                             }
-                            None => push(&mut out, text, item, Shape::Item),
+                            None => push_item(&mut out, text, item),
                         }
                     }
                 }
@@ -390,6 +390,34 @@ fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
         range: start..start + trimmed.len(),
         shape,
     });
+}
+
+/// An item, cut where a full-width semicolon sets clauses side by side on
+/// its line, each a requirement of its own ("- 交互设计：对话 + 功能区；非语言
+/// 交互放在功能区；语言风格可以选标准/温暖/毒舌").
+fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>) {
+    let Some(body) = text.get(item.clone()) else {
+        return;
+    };
+    if body.trim_end().contains('\n') || !body.contains('；') {
+        push(out, text, item, Shape::Item);
+        return;
+    }
+    // Never inside inline code (`a；b`).
+    let mut start = item.start;
+    let mut ticks = 0;
+    for (at, c) in body.char_indices() {
+        match c {
+            '`' => ticks += 1,
+            '；' if ticks % 2 == 0 => {
+                let end = item.start + at + c.len_utf8();
+                push(out, text, start..end, Shape::Item);
+                start = end;
+            }
+            _ => {}
+        }
+    }
+    push(out, text, start..item.end, Shape::Item);
 }
 
 /// Where the answer starts in an item that is a question with its answer

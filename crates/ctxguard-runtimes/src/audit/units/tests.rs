@@ -275,3 +275,16 @@ fn a_period_typed_between_spaces_ends_a_sentence() {
         ]
     );
 }
+
+#[test]
+fn an_item_is_cut_where_full_width_semicolons_set_clauses_side_by_side() {
+    assert_eq!(
+        shaped("- 交互设计：对话 + 功能区（Bento）；非语言交互放在功能区；语言风格可以选标准/温暖/毒舌\n- 用 `a；b` 作为分隔\n"),
+        [
+            ("交互设计：对话 + 功能区（Bento）；", Shape::Item),
+            ("非语言交互放在功能区；", Shape::Item),
+            ("语言风格可以选标准/温暖/毒舌", Shape::Item),
+            ("用 `a；b` 作为分隔", Shape::Item),
+        ]
+    );
+}

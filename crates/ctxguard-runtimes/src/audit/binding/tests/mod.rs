@@ -294,6 +294,10 @@ fn chinese_japanese_and_korean_asks_bind_and_their_questions_ask() {
         "参照《上分专项》的布局和排版优化",
         "上网找",
         "发截图过来。",
+        // "compare it with …, list the differences in a table, give your
+        // suggestions", "put it in the panel".
+        "对比/home/a/docs/mvp.md，表格方式列出对比，给出你的优化建议",
+        "非语言交互放在功能区",
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
@@ -732,6 +736,8 @@ fn what_the_user_lost_or_keeps_getting_and_the_point_they_make_bind() {
         "all i ask is that you defend any code you write.",
         "my point is just to be intentional.",
         "im talking about secondary_tab and parameterized_name",
+        "you have to show the cycle sum of baseline and ai-tune for each model",
+        "you've got to keep the old endpoint alive",
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
