@@ -85,6 +85,56 @@ const MEMORY_INPUT: (&str, &str) = ("<user-memory-input>", "</user-memory-input>
 const HIVE_MIND: &str = "🧠 HIVE MIND COLLECTIVE INTELLIGENCE SYSTEM";
 const OBJECTIVE: &str = "🎯 Objective:";
 
+/// Claude Code's built-in commands that it runs itself rather than send
+/// to the model (`/init`, `/review` and `/security-review` are prompts,
+/// and not here).
+const LOCAL_COMMANDS: &[&str] = &[
+    "add-dir",
+    "agents",
+    "bashes",
+    "bug",
+    "clear",
+    "config",
+    "context",
+    "cost",
+    "doctor",
+    "effort",
+    "exit",
+    "export",
+    "fast",
+    "feedback",
+    "help",
+    "hooks",
+    "ide",
+    "install-github-app",
+    "keybindings",
+    "login",
+    "logout",
+    "mcp",
+    "memory",
+    "model",
+    "output-style",
+    "permissions",
+    "plugin",
+    "plugins",
+    "privacy-settings",
+    "release-notes",
+    "rename",
+    "resume",
+    "rewind",
+    "sandbox",
+    "skills",
+    "status",
+    "statusline",
+    "tasks",
+    "terminal-setup",
+    "theme",
+    "todos",
+    "upgrade",
+    "usage",
+    "vim",
+];
+
 /// How the runtime opens the prompt it makes of an approved plan.
 const PLAN_PROMPT: &str = "Implement the following plan:";
 
@@ -105,6 +155,12 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
             .and_then(|c| c.get(1))
             .map(|name| name.as_str().trim());
         if let Some(name @ ("/compact" | "compact")) = name {
+            return Typed::Command(name.to_owned());
+        }
+        // A command Claude Code runs itself, never the model: what it is
+        // given configures the runtime (`/plugin install …`, `/model opus`)
+        // and is spent with it.
+        if let Some(name) = name.filter(|n| LOCAL_COMMANDS.contains(&n.trim_start_matches('/'))) {
             return Typed::Command(name.to_owned());
         }
         return match COMMAND_ARGS.captures(text).and_then(|c| c.get(1)) {
@@ -328,6 +384,8 @@ mod tests {
             typed(review, false),
             Typed::User("and prepare to run docgen".to_owned())
         );
+        let plugin = "<command-name>/plugin</command-name>\n            <command-message>plugin</command-message>\n            <command-args>install oh-my-claudecode</command-args>";
+        assert_eq!(typed(plugin, false), Typed::Command("/plugin".to_owned()));
         let clear = "<command-name>/clear</command-name>\n<command-args></command-args>";
         assert_eq!(typed(clear, false), Typed::Command("/clear".to_owned()));
         let compact = "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args>summarize state</command-args>";
