@@ -235,6 +235,9 @@ pub(crate) fn words_bind(
     if lead_in(text) && !BAN.is_match(after_lead(text)) && !CJK_ASKS.is_match(text) {
         return Err(NotBinding::Debris);
     }
+    if unit.shape == Shape::Sentence && capital_heading(message.text, unit, text) {
+        return Err(NotBinding::Debris);
+    }
     if ASKS_TO_BE_TOLD.is_match(after_lead(text)) {
         return Err(NotBinding::Question);
     }
@@ -620,4 +623,38 @@ pub(crate) fn announces(text: &str) -> Option<&str> {
     let trimmed = text.trim_end();
     let words = trimmed.strip_suffix([':', '：'])?;
     (!words.trim().is_empty()).then_some(words)
+}
+
+/// A line written as a heading in capitals, with no Markdown to mark it,
+/// over what follows it: "NON-NEGOTIABLE REQUIREMENTS", "PROJECT CONTEXT
+/// (READ THIS CAREFULLY)", "PHASE 1 — PLANNER (repo read + plan)". A
+/// shouted instruction ("DO NOT DELETE THE DATABASE") asks something, and
+/// is no heading.
+fn capital_heading(message: &str, unit: &Unit, text: &str) -> bool {
+    let (start, end) = (unit.range.start, unit.range.end);
+    let opens = message
+        .get(super::units::line_start(message, start)..start)
+        .is_some_and(|before| before.trim().is_empty());
+    let rest = message.get(end..).unwrap_or_default();
+    let closes = rest.trim_start_matches([' ', '\t']).starts_with('\n') && !rest.trim().is_empty();
+    if !opens || !closes {
+        return false;
+    }
+    // What parentheses hold may be in any case.
+    let mut bare = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => bare.push(c),
+            _ => {}
+        }
+    }
+    let letters = bare.chars().filter(|c| c.is_alphabetic());
+    letters.clone().count() >= 4
+        && letters.clone().all(char::is_uppercase)
+        && word_count(&bare) <= 8
+        && !bare.trim_end().ends_with(['.', '!', '?'])
+        && !directive(&bare.to_lowercase())
 }

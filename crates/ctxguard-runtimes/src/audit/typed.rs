@@ -507,6 +507,27 @@ mod tests {
     }
 
     #[test]
+    fn a_heading_written_in_capitals_is_no_requirement_and_a_shouted_ask_is() {
+        let found = binds("NON-NEGOTIABLE REQUIREMENTS\nMust work with real uploaded videos.\n\nPROJECT CONTEXT (READ THIS CAREFULLY)\nThis repo is RallyCoach.\n\nDO NOT DELETE THE DATABASE\nKeep the old endpoint.\n");
+        assert!(
+            !found
+                .iter()
+                .any(|b| b.contains("REQUIREMENTS") || b.contains("CONTEXT")),
+            "{found:?}"
+        );
+        assert!(
+            found.iter().any(|b| b == "DO NOT DELETE THE DATABASE"),
+            "{found:?}"
+        );
+        assert!(
+            found
+                .iter()
+                .any(|b| b == "Must work with real uploaded videos."),
+            "{found:?}"
+        );
+    }
+
+    #[test]
     fn a_template_of_fields_still_to_fill_binds_nothing() {
         let binds = binds("请按这个模板给我报价：\n✅ 总件数：xx件\n✅ 尺寸规格：如：35*30*20cm\nName: ____\n收货地址：印度，邮编680655\n");
         assert!(
