@@ -685,6 +685,28 @@ fn openclaws_subagent_context_and_its_memory_flush_turn_are_not_the_users() {
 }
 
 #[test]
+fn what_a_memory_plugin_recalled_of_the_user_is_not_the_users() {
+    let (report, _) = judged("openclaw-memory.jsonl");
+    assert_unheard(
+        &report,
+        1,
+        &[
+            "Reference memory",
+            "用户配置心跳系统",
+            "最佳实践",
+            "猜测配置",
+            "MEMORY.md",
+            "原始query",
+            "memory flush",
+        ],
+    );
+    assert_eq!(
+        outcome_of(&report, 1, "回测结果都要存到 backtest/ 目录下"),
+        "verbatim"
+    );
+}
+
+#[test]
 fn codexs_questions_are_answered_by_the_user_and_an_encrypted_summary_leaves_them_unchecked() {
     let (report, status) = judged("codex-question.jsonl");
     assert_eq!(

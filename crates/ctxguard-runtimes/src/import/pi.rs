@@ -306,6 +306,7 @@ fn message(entry: &Record) -> Option<Message> {
             match entry.str("/message/role")? {
                 "user" => {
                     let text = records::text_of(content);
+                    let text = without_recalled_memory(&text).to_owned();
                     // OpenClaw, on pi's format, gives the model its own
                     // notices as user messages: "[Tue 2026-02-17 14:55 EST]
                     // [System Message] … A subagent task …", "[System: The
@@ -340,6 +341,24 @@ fn message(entry: &Record) -> Option<Message> {
         }
         _ => None,
     }
+}
+
+/// A user message without what a memory plugin put before it (EverMemOS
+/// on OpenClaw: "Note: Reference memory below. … <memory> … </memory> …
+/// user原始query："), the traits and skills it recalled: the plugin's
+/// words about the user, not the user's.
+fn without_recalled_memory(text: &str) -> &str {
+    static RECALLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(
+            r"(?s)\A\s*Note: Reference memory below\..*?files as they are provided above\.[\x{200B}\s]*(u\x{200B}*s\x{200B}*e\x{200B}*r\x{200B}*原\x{200B}*始\x{200B}*q\x{200B}*u\x{200B}*e\x{200B}*r\x{200B}*y\x{200B}*[：:][\x{200B}\s]*)?",
+        )
+        .expect("the recalled-memory pattern compiles")
+    });
+    RECALLED
+        .find(text)
+        .map_or(text, |found| &text[found.end()..])
 }
 
 /// A notice a runtime on pi's format writes as a user message: OpenClaw's
