@@ -209,6 +209,14 @@ fn a_log_of_levels_and_shell_errors_is_output() {
         judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
         "{judged:?}"
     );
+    // An error tracker's page copied from a browser: its frames folded
+    // ("Show 4 more frames") and their callers.
+    let tracker = "It breaks on the reminders page.\n\nShow 4 more frames\nCalled from: action_view/base.rb in public_send\nShow 45 more frames\nCalled from: sentry/hub.rb in configure_scope\n";
+    let judged = why(tracker);
+    assert!(
+        judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{judged:?}"
+    );
     // A sentence that names a level is still the user's.
     assert_eq!(
         why("Send the [INFO] lines to stderr, not stdout."),
