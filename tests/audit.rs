@@ -707,6 +707,33 @@ fn what_a_memory_plugin_recalled_of_the_user_is_not_the_users() {
 }
 
 #[test]
+fn openclaws_startup_greeting_and_its_post_compaction_audit_are_not_the_users() {
+    let (report, _) = judged("openclaw-startup.jsonl");
+    assert_unheard(
+        &report,
+        1,
+        &[
+            "new session",
+            "greet",
+            "persona",
+            "1-3 sentences",
+            "Post-Compaction Audit",
+            "WORKFLOW_AUTO",
+            "Read tool",
+            "operating protocols",
+        ],
+    );
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Archive the failed strategy before you start the next one."
+        ),
+        "verbatim"
+    );
+}
+
+#[test]
 fn codexs_questions_are_answered_by_the_user_and_an_encrypted_summary_leaves_them_unchecked() {
     let (report, status) = judged("codex-question.jsonl");
     assert_eq!(

@@ -364,14 +364,15 @@ fn without_recalled_memory(text: &str) -> &str {
 /// A notice a runtime on pi's format writes as a user message: OpenClaw's
 /// system notices, the context it gives the model when a subagent's task
 /// ends ("OpenClaw runtime context (internal): This context is
-/// runtime-generated, not user-authored."), and the turn it asks for just
+/// runtime-generated, not user-authored."), the turn it asks for just
 /// before it compacts ("Pre-compaction memory flush. Store durable memories
-/// now …").
+/// now …"), and the greeting it asks for when a session starts ("A new
+/// session was started via /new or /reset. …").
 static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
     regex::Regex::new(
-        r"^\s*(\[[^\]\n]{0,60}\]\s*)?(\[System( Message\]|:)|OpenClaw runtime context \(internal\):|Pre-compaction memory flush\.)",
+        r"^\s*(\[[^\]\n]{0,60}\]\s*)?(\[System( Message\]|:)|OpenClaw runtime context \(internal\):|Pre-compaction memory flush\.|A new session was started via /new or /reset\.)",
     )
         .expect("the notice pattern compiles")
 });
@@ -426,7 +427,9 @@ static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 /// on a line of its own, the conversation's and the sender's
 /// metadata as JSON blocks ("Sender (untrusted metadata):"), the system
 /// events it queued, every line of them ("System: [2026-03-06 10:09:12
-/// GMT+8] …", "System: Session was just compacted. …"), the header of
+/// GMT+8] …", "System: Session was just compacted. …"), its audit after a
+/// compaction with the lines that follow it ("System: … Post-Compaction
+/// Audit: … after memory compaction."), the header of
 /// messages queued while the agent was busy ("[Queued messages while agent
 /// was busy]", "---", "Queued #1"), and the note on a file the user sent
 /// ("[media attached: …]", "To send an image back, prefer the message
@@ -435,7 +438,7 @@ static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
     regex::Regex::new(
-        r"(?m)^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+[ \t]*(\n|$)|^\[media attached\b[^\n]*\][ \t]*(\n|$)|^To send an image back, prefer the message tool\b[^\n]*(\n|$)",
+        r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+[ \t]*(\n|$)|^\[media attached\b[^\n]*\][ \t]*(\n|$)|^To send an image back, prefer the message tool\b[^\n]*(\n|$)",
     )
     .expect("the envelope pattern compiles")
 });
