@@ -250,7 +250,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     // headings) is the user's material, not the user's words: only what they
     // wrote before it is read for commitments.
     let own;
-    let (text, document) = match document_start(text) {
+    let (text, document) = match document_start(text).or_else(|| chat_log_start(text)) {
         Some(at) => match quoted_document(&text[..at], &text[at..]) {
             // What the user wrote after the quotation closed is theirs too.
             (document, after) if !after.trim().is_empty() => {
@@ -417,6 +417,23 @@ fn document_start(text: &str) -> Option<usize> {
     (!text[..first].trim().is_empty() && !brief && headings.next().is_some()).then_some(first)
 }
 
+/// Where a chat log pasted into a message starts: the first of two
+/// turns or more marked with their time and speaker ("[15:15] You: …
+/// [15:15] Sara: …"), often pasted without its line breaks. What the user
+/// wrote before it is theirs; the log is handed over.
+fn chat_log_start(text: &str) -> Option<usize> {
+    static TURN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(
+            r"\[\d{1,2}:\d{2}(:\d{2})?\][ \t]+[^\s:\[\]]{1,30}([ \t][^\s:\[\]]{1,30})?:[ \t]",
+        )
+        .expect("the chat turn pattern compiles")
+    });
+    let mut turns = TURN.find_iter(text);
+    let first = turns.next()?;
+    turns.next().map(|_| first.start())
+}
+
 /// A document the user put in quotation marks (`build this "# Research
 /// … ---" BUILD SOMETHING SIMILAR`), the quotation opened before where
 /// the document starts: the document up to where the quotation closes,
@@ -525,6 +542,12 @@ mod tests {
                 .any(|b| b == "Must work with real uploaded videos."),
             "{found:?}"
         );
+    }
+
+    #[test]
+    fn a_chat_log_pasted_after_the_users_words_is_handed_over() {
+        let found = binds("Make the chat look more like Telegram. [15:14] System: Welcome to Simple Voice Agient! [15:15] You: get the top headlines [15:15] Sara: Of course! Let me pull that info. Would you like me to go into more detail?");
+        assert_eq!(found, ["Make the chat look more like Telegram."]);
     }
 
     #[test]
