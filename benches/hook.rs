@@ -53,7 +53,9 @@ fn main() {
                 ),
             };
             let text = format!("Commitment {n}: keep the importer at src/import/mod_{n}.rs and never drop its tests.");
-            let commitment = ctxguard::ledger::Commitment::new(&kind, key, text, derived, ctxguard::ledger::Source::default());
+            // As the hooks record them: counted once, with the policy's tokenizer.
+            let commitment = ctxguard::ledger::Commitment::new(&kind, key, text, derived, ctxguard::ledger::Source::default())
+                .counted(ctxguard::Tokenizer::O200kBase);
             match derived {
                 ctxguard::Derived::Pin => ctxguard::ledger::Entry::Pinned(commitment),
                 ctxguard::Derived::Answer => ctxguard::ledger::Entry::Confirmed(commitment),

@@ -148,7 +148,8 @@ pub fn ledger_command(
                 text.clone(),
                 Derived::Pin,
                 source,
-            );
+            )
+            .counted(policy.tokenizer.value);
             let said = format!(
                 "pinned {} ({}) in session {}",
                 commitment.id, commitment.kind, ledger.session

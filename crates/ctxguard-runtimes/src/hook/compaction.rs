@@ -153,7 +153,7 @@ fn from_transcript(
 /// Whether the active commitments fit the policy: `verify` of a plan that
 /// keeps every one, so the hook escalates exactly when `verify` would.
 fn fits(policy: &Policy, state: &State, name: &str) -> (Verdict, u64, Option<u64>, Option<String>) {
-    let trace = state.to_trace(name, false);
+    let trace = state.to_counted_trace(name, policy.tokenizer.value);
     let plan = Plan::unplaced(
         trace
             .regions

@@ -201,7 +201,8 @@ pub(super) fn typed(
         .filter_map(|piece| {
             let derived = piece.derived?;
             let mut c =
-                Commitment::new(&piece.kind, piece.key, piece.text, derived, source.clone());
+                Commitment::new(&piece.kind, piece.key, piece.text, derived, source.clone())
+                    .counted(policy.tokenizer.value);
             c.hint = piece.hint;
             Some(c)
         })
@@ -222,6 +223,7 @@ pub(super) fn answer(policy: &Policy, question: &str, choice: &str, source: Sour
         Derived::Answer,
         source,
     )
+    .counted(policy.tokenizer.value)
 }
 
 /// Where commitments handed to [`record`] come from.
@@ -326,6 +328,7 @@ fn tool(call: &Call<'_>, problems: &mut Vec<Diagnostic>) -> Result<Outcome, Fail
                     Derived::Answer,
                     source.clone(),
                 )
+                .counted(policy.tokenizer.value)
             })
             .into_iter()
             .collect(),

@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use crate::buffer::tokens::Tokenizer;
 use crate::buffer::trace::{Content, Provenance, Region, RegionKind, Role, Status, Trace};
 use crate::diagnostics::codes::hook as codes;
 use crate::diagnostics::Diagnostic;
@@ -163,6 +164,22 @@ impl State {
                 self.check_line = line;
             }
         }
+    }
+
+    /// The active commitments as a ctxguard trace whose regions give the
+    /// tokens the ledger counted with `tokenizer` when it recorded them;
+    /// `verify` counts only the others (recorded before it kept counts, or
+    /// under another policy's tokenizer).
+    pub fn to_counted_trace(&self, ledger: &str, tokenizer: Tokenizer) -> Trace {
+        let mut trace = self.to_trace(ledger, false);
+        let active = self
+            .commitments
+            .iter()
+            .filter(|c| c.status == Status::Active);
+        for (region, active) in trace.regions.iter_mut().zip(active) {
+            region.tokens = active.commitment.tokens_by(tokenizer);
+        }
+        trace
     }
 
     /// The commitments as a ctxguard trace: the active ones, and with

@@ -3,9 +3,12 @@
 //! compaction's snapshot; a summary's check), in the JSON they are written
 //! as.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::buffer::tokens::Tokenizer;
 use crate::buffer::trace::{Derived, RegionKind};
 
 /// One line of the ledger.
@@ -99,6 +102,11 @@ pub struct Commitment {
     /// Where it came from.
     #[serde(default)]
     pub source: Source,
+    /// Its tokens by the tokenizer that counted them (`{"o200k_base": 25}`),
+    /// counted once when it was recorded, so that a compaction's budget is
+    /// checked without counting the ledger again.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tokens: BTreeMap<String, u64>,
 }
 
 /// Where a record came from.
@@ -224,7 +232,20 @@ impl Commitment {
             derived,
             hint: None,
             source,
+            tokens: BTreeMap::new(),
         }
+    }
+
+    /// The commitment with its tokens counted by `tokenizer`.
+    pub fn counted(mut self, tokenizer: Tokenizer) -> Commitment {
+        let tokens = crate::buffer::tokens::count(tokenizer, &self.text);
+        self.tokens.insert(tokenizer.name().to_owned(), tokens);
+        self
+    }
+
+    /// Its tokens by `tokenizer`, when they were counted with it.
+    pub fn tokens_by(&self, tokenizer: Tokenizer) -> Option<u64> {
+        self.tokens.get(tokenizer.name()).copied()
     }
 
     /// Pinned by the user, or a choice they made: what is shown first when
