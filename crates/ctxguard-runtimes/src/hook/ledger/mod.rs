@@ -509,6 +509,40 @@ mod tests {
     }
 
     #[test]
+    fn the_tokens_a_commitment_was_counted_with_are_read_back_for_its_tokenizer_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = Ledger::new(dir.path(), "s1", DEFAULT_MAX_LEDGER_BYTES);
+        let counted = |text: &str| match pin(text, None) {
+            Entry::Pinned(c) => Entry::Pinned(c.counted(Tokenizer::Approx)),
+            other => other,
+        };
+        // One counted when recorded, one from a ledger written before counts.
+        ledger
+            .append(vec![
+                counted("Never force-push to main."),
+                pin("Use v2.", None),
+            ])
+            .unwrap();
+        let state = ledger.read().unwrap();
+        let given = |tokenizer| {
+            state
+                .to_counted_trace("s1", tokenizer)
+                .regions
+                .iter()
+                .map(|r| r.tokens)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(given(Tokenizer::Approx), [Some(7), None]);
+        assert_eq!(given(Tokenizer::O200kBase), [None, None]);
+        // An export gives no counts: `verify` counts what it is given.
+        assert!(state
+            .to_trace("s1", false)
+            .regions
+            .iter()
+            .all(|r| r.tokens.is_none()));
+    }
+
+    #[test]
     fn a_torn_last_line_is_skipped_reported_and_kept_apart_from_the_next() {
         let dir = tempfile::tempdir().unwrap();
         let ledger = Ledger::new(dir.path(), "s1", DEFAULT_MAX_LEDGER_BYTES);
