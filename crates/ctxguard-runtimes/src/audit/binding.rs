@@ -658,3 +658,9 @@ fn capital_heading(message: &str, unit: &Unit, text: &str) -> bool {
         && !bare.trim_end().ends_with(['.', '!', '?'])
         && !directive(&bare.to_lowercase())
 }
+
+/// A line that gives a field its value ("AgentId：4378623307", "Port: 8080"),
+/// not one still to fill in ("Name: ____").
+pub(crate) fn field_line(text: &str) -> bool {
+    FIELD.is_match(text.trim_end()) && !blank_field(text)
+}

@@ -174,7 +174,21 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
             // "All models must include:" over "id (cuid/uuid)",
             // "createdAt, updatedAt": the list is one requirement with the
             // line that announces it, held and judged as one.
+            // Fields given their values a line each, one after another
+            // ("AgentId：…", "Client ID：…", "RobotCode：…"): one record,
+            // held and judged as one.
             if statements <= MATERIAL {
+                let binds = |unit: &units::Unit| {
+                    binding::binding(unit, &message, context) != Err(NotBinding::Pasted)
+                };
+                if let Some(end) = record(prose, &cut, n, binds) {
+                    // As typed, so that it is verbatim where it stands whole.
+                    let whole = &prose[unit.range.start..cut[end - 1].range.end];
+                    statements += 1;
+                    typed.binds.push(piece(policy, whole.to_owned()));
+                    taken_until = end;
+                    continue;
+                }
                 if let Some(end) = enumeration(prose, &cut, n) {
                     let words = binding::announces(&text).map_or(0, str::len);
                     let announcing = units::Unit {
@@ -187,15 +201,10 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                         Err(_) => false,
                     };
                     if binds {
-                        let entries: Vec<&str> = cut[n + 1..end]
-                            .iter()
-                            .map(|u| u.text(prose).trim())
-                            .collect();
+                        // As typed, so that it is verbatim where it stands whole.
+                        let whole = &prose[unit.range.start..cut[end - 1].range.end];
                         statements += 1;
-                        typed.binds.push(piece(
-                            policy,
-                            format!("{} {}", text.trim(), entries.join("; ")),
-                        ));
+                        typed.binds.push(piece(policy, whole.to_owned()));
                         taken_until = end;
                         continue;
                     }
@@ -335,6 +344,42 @@ fn enumeration(text: &str, cut: &[units::Unit], n: usize) -> Option<usize> {
         end += 1;
     }
     (end - n > 2).then_some(end)
+}
+
+/// Where the record that starts at unit `n` of `cut` ends (the index after
+/// its last field), when three lines or more in a row, nothing between
+/// them, each give a field its value and are typed (`binds`: not an error
+/// object's fields pasted, not a form's blanks).
+fn record(
+    text: &str,
+    cut: &[units::Unit],
+    n: usize,
+    binds: impl Fn(&units::Unit) -> bool,
+) -> Option<usize> {
+    let is_field = |unit: &units::Unit| {
+        unit.shape == units::Shape::Sentence
+            && opens_line(text, unit.range.start)
+            && (unit.range.end == text.len() || text[unit.range.end..].starts_with(['\n', '\r']))
+            && binding::field_line(unit.text(text))
+            && binds(unit)
+    };
+    // Only a line break between one field and the next.
+    let adjoin = |a: &units::Unit, b: &units::Unit| {
+        let gap = &text[a.range.end..b.range.start];
+        gap.trim().is_empty() && !gap.contains("\n\n")
+    };
+    if n > 0 && is_field(&cut[n - 1]) && adjoin(&cut[n - 1], &cut[n]) {
+        return None;
+    }
+    let mut end = n;
+    while let Some(unit) = cut.get(end) {
+        let adjoins = end == n || adjoin(&cut[end - 1], unit);
+        if !adjoins || !is_field(unit) {
+            break;
+        }
+        end += 1;
+    }
+    (end - n >= 3).then_some(end)
 }
 
 /// Whether `at` opens its line of `text`: only white space, or a list
@@ -505,8 +550,8 @@ mod tests {
             found,
             [
                 "DO NOT invent new models.",
-                "Use these canonical concepts: Dealer/Org (tenant); Vehicle (including type: STOCK/COURTESY); FormField (fields)",
-                "All models must include: id (cuid/uuid); dealerId; createdAt, updatedAt",
+                "Use these canonical concepts:\n\n- Dealer/Org (tenant)\n- Vehicle (including type: STOCK/COURTESY)\n- FormField (fields)",
+                "All models must include:\n- id (cuid/uuid)\n- dealerId\n- createdAt, updatedAt",
             ]
         );
         // Items that are sentences, rules or files of their own stay apart.
@@ -517,7 +562,7 @@ mod tests {
         ] {
             let found = binds(list);
             assert!(
-                found.iter().all(|b| !b.contains(':') || !b.contains(';')),
+                found.iter().all(|b| !b.contains('\n')),
                 "{list:?} was taken as one: {found:?}"
             );
         }
@@ -548,6 +593,25 @@ mod tests {
     fn a_chat_log_pasted_after_the_users_words_is_handed_over() {
         let found = binds("Make the chat look more like Telegram. [15:14] System: Welcome to Simple Voice Agient! [15:15] You: get the top headlines [15:15] Sara: Of course! Let me pull that info. Would you like me to go into more detail?");
         assert_eq!(found, ["Make the chat look more like Telegram."]);
+    }
+
+    #[test]
+    fn fields_given_their_values_a_line_each_are_one_record() {
+        let found = binds("Configure these agents in openclaw.json:\n御史台\nAgentId：4378623307\nClient ID：dingt5gx\nRobotCode：dingt5gx\n\n史官\nAgentId：4378693146\nClient ID：dinguuxq\nRobotCode：dinguuxq\n");
+        assert!(
+            found.contains(
+                &"AgentId：4378623307\nClient ID：dingt5gx\nRobotCode：dingt5gx".to_owned()
+            ),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(
+                &"AgentId：4378693146\nClient ID：dinguuxq\nRobotCode：dinguuxq".to_owned()
+            ),
+            "{found:?}"
+        );
+        // Two fields are no record.
+        assert!(binds("Port: 8080\nHost: db.internal\n").len() == 2);
     }
 
     #[test]
