@@ -171,17 +171,14 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 continue;
             }
             let text = unit.text(prose).to_owned();
-            // "All models must include:" over "id (cuid/uuid)",
-            // "createdAt, updatedAt": the list is one requirement with the
-            // line that announces it, held and judged as one.
             // Fields given their values a line each, one after another
             // ("AgentId：…", "Client ID：…", "RobotCode：…"): one record,
             // held and judged as one.
             if statements <= MATERIAL {
-                let binds = |unit: &units::Unit| {
+                let typed_here = |unit: &units::Unit| {
                     binding::binding(unit, &message, context) != Err(NotBinding::Pasted)
                 };
-                if let Some(end) = record(prose, &cut, n, binds) {
+                if let Some(end) = record(prose, &cut, n, typed_here) {
                     // As typed, so that it is verbatim where it stands whole.
                     let whole = &prose[unit.range.start..cut[end - 1].range.end];
                     statements += 1;
@@ -189,6 +186,9 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                     taken_until = end;
                     continue;
                 }
+                // "All models must include:" over "id (cuid/uuid)",
+                // "createdAt, updatedAt": the list is one requirement with
+                // the line that announces it, held and judged as one.
                 if let Some(end) = enumeration(prose, &cut, n) {
                     let words = binding::announces(&text).map_or(0, str::len);
                     let announcing = units::Unit {
@@ -348,20 +348,20 @@ fn enumeration(text: &str, cut: &[units::Unit], n: usize) -> Option<usize> {
 
 /// Where the record that starts at unit `n` of `cut` ends (the index after
 /// its last field), when three lines or more in a row, nothing between
-/// them, each give a field its value and are typed (`binds`: not an error
-/// object's fields pasted, not a form's blanks).
+/// them, each give a field its value and were typed (`typed_here`: not an
+/// error object's fields pasted; never a form's blanks).
 fn record(
     text: &str,
     cut: &[units::Unit],
     n: usize,
-    binds: impl Fn(&units::Unit) -> bool,
+    typed_here: impl Fn(&units::Unit) -> bool,
 ) -> Option<usize> {
     let is_field = |unit: &units::Unit| {
         unit.shape == units::Shape::Sentence
             && opens_line(text, unit.range.start)
             && (unit.range.end == text.len() || text[unit.range.end..].starts_with(['\n', '\r']))
             && binding::field_line(unit.text(text))
-            && binds(unit)
+            && typed_here(unit)
     };
     // Only a line break between one field and the next.
     let adjoin = |a: &units::Unit, b: &units::Unit| {
