@@ -587,16 +587,7 @@ pub(crate) fn entry(text: &str) -> bool {
         )
     });
     // What parentheses hold is a note on the name, not a sentence of its own.
-    let mut bare = String::with_capacity(text.len());
-    let mut depth = 0usize;
-    for c in text.chars() {
-        match c {
-            '(' | '（' => depth += 1,
-            ')' | '）' => depth = depth.saturating_sub(1),
-            _ if depth == 0 => bare.push(c),
-            _ => {}
-        }
-    }
+    let bare = outside_parentheses(text);
     let bare = bare.trim();
     // A file named, or one thing mapped to another ("ChatScreen →
     // Dashboard tabs"), is a requirement of its own, judged as such.
@@ -641,16 +632,7 @@ fn capital_heading(message: &str, unit: &Unit, text: &str) -> bool {
         return false;
     }
     // What parentheses hold may be in any case.
-    let mut bare = String::with_capacity(text.len());
-    let mut depth = 0usize;
-    for c in text.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            _ if depth == 0 => bare.push(c),
-            _ => {}
-        }
-    }
+    let bare = outside_parentheses(text);
     let letters = bare.chars().filter(|c| c.is_alphabetic());
     letters.clone().count() >= 4
         && letters.clone().all(char::is_uppercase)
@@ -663,4 +645,19 @@ fn capital_heading(message: &str, unit: &Unit, text: &str) -> bool {
 /// not one still to fill in ("Name: ____").
 pub(crate) fn field_line(text: &str) -> bool {
     FIELD.is_match(text.trim_end()) && !blank_field(text)
+}
+
+/// `text` without what its parentheses, plain or full-width, hold.
+fn outside_parentheses(text: &str) -> String {
+    let mut bare = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' | '（' => depth += 1,
+            ')' | '）' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => bare.push(c),
+            _ => {}
+        }
+    }
+    bare
 }
