@@ -5,53 +5,29 @@
 //! token of every shipped policy is coloured, and each statement's parts
 //! get the scopes an editor theme colours.
 
+#[path = "support/npm_install.rs"]
+mod npm_install;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const GRAMMAR: &str = "editors/ctxguard-policy.tmLanguage.json";
 const PACKAGES: [&str; 2] = ["vscode-textmate@9.3.2", "vscode-oniguruma@2.0.1"];
 
-/// The folder the engine is installed in, installed once: by one test of
-/// this process while the others wait, into a folder of its own that is
-/// then renamed into place, so no test ever reads a half-installed engine.
+/// The folder the engine is installed in, installed once.
 fn engine() -> PathBuf {
-    static ENGINE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    ENGINE
-        .get_or_init(|| {
-            let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("textmate");
-            let installed = |dir: &Path| {
-                dir.join("node_modules")
-                    .join("vscode-oniguruma")
-                    .join("package.json")
-                    .exists()
-            };
-            if !installed(&dir) {
-                let fresh = dir.with_extension(format!("installing-{}", std::process::id()));
-                let _ = std::fs::remove_dir_all(&fresh);
-                std::fs::create_dir_all(&fresh).expect("a folder for the engine");
-                let status = Command::new("npm")
-                    .args(["install", "--silent", "--no-audit", "--no-fund", "--prefix"])
-                    .arg(&fresh)
-                    .args(PACKAGES)
-                    .status()
-                    .unwrap_or_else(|e| panic!("npm (Node.js) is needed to run the grammar: {e}"));
-                assert!(status.success(), "npm install {PACKAGES:?} failed");
-                // Another process may have put one in place meanwhile:
-                // that one stays; a half-made one left by a process that
-                // died is replaced.
-                if installed(&dir) {
-                    let _ = std::fs::remove_dir_all(&fresh);
-                } else {
-                    let _ = std::fs::remove_dir_all(&dir);
-                    if std::fs::rename(&fresh, &dir).is_err() {
-                        let _ = std::fs::remove_dir_all(&fresh);
-                    }
-                }
-                assert!(installed(&dir), "the engine is not in {}", dir.display());
-            }
-            dir.join("node_modules")
-        })
-        .clone()
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("textmate");
+    let installed = || {
+        dir.join("node_modules")
+            .join("vscode-oniguruma")
+            .join("package.json")
+            .exists()
+    };
+    let specs = PACKAGES.map(str::to_owned);
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    npm_install::install_once(&dir, &specs, &path, installed)
+        .unwrap_or_else(|e| panic!("the engine is needed to run the grammar: {e}"));
+    dir.join("node_modules")
 }
 
 /// Each file's lines, each a list of (text, scopes).

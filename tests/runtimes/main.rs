@@ -17,6 +17,8 @@ mod codex;
 mod fixtures;
 mod gemini;
 mod npm;
+#[path = "../support/npm_install.rs"]
+mod npm_install;
 mod openclaw;
 mod pi;
 mod sandbox;

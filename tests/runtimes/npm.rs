@@ -3,7 +3,6 @@
 //! a version is needed, and run from there.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 /// A package at a version.
 #[derive(Clone, Debug)]
@@ -68,46 +67,9 @@ impl Package {
         if let Some(node) = self.node_package() {
             node.install()?;
         }
-        if self.command().exists() {
-            return Ok(());
-        }
-        std::fs::create_dir_all(root()).map_err(|e| format!("{}: {e}", root().display()))?;
-        let lock_path = suffixed(&self.dir(), ".lock");
-        let lock = std::fs::File::create(&lock_path)
-            .map_err(|e| format!("{}: {e}", lock_path.display()))?;
-        lock.lock()
-            .map_err(|e| format!("{}: {e}", lock_path.display()))?;
-        if self.command().exists() {
-            return Ok(());
-        }
-        let partial = suffixed(&self.dir(), ".partial");
-        let _ = std::fs::remove_dir_all(&partial);
-        let _ = std::fs::remove_dir_all(self.dir());
-        std::fs::create_dir_all(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
-        let output = Command::new("npm")
-            .env("PATH", self.path())
-            .args([
-                "install",
-                "--no-audit",
-                "--no-fund",
-                "--loglevel=error",
-                "--prefix",
-            ])
-            .arg(&partial)
-            .arg(self.spec())
-            .output()
-            .map_err(|e| {
-                format!("npm could not be started ({e}): the runtime tests need Node.js and npm")
-            })?;
-        if !output.status.success() {
-            return Err(format!(
-                "npm install {} failed:\n{}",
-                self.spec(),
-                String::from_utf8_lossy(&output.stderr)
-            ));
-        }
-        std::fs::rename(&partial, self.dir())
-            .map_err(|e| format!("{}: {e}", self.dir().display()))?;
+        crate::npm_install::install_once(&self.dir(), &[self.spec()], &self.path(), || {
+            self.command().exists()
+        })?;
         if !self.command().exists() {
             return Err(format!(
                 "{} installed no `{}` command",
@@ -117,13 +79,6 @@ impl Package {
         }
         Ok(())
     }
-}
-
-/// `path` with `suffix` after its name (`a@2.1.332` → `a@2.1.332.lock`).
-fn suffixed(path: &std::path::Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
 }
 
 /// Where packages are installed.
