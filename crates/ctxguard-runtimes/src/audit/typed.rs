@@ -178,18 +178,12 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 let typed_here = |unit: &units::Unit| {
                     binding::binding(unit, &message, context) != Err(NotBinding::Pasted)
                 };
-                if let Some(end) = record(prose, &cut, n, typed_here) {
-                    // As typed, so that it is verbatim where it stands whole.
-                    let whole = &prose[unit.range.start..cut[end - 1].range.end];
-                    statements += 1;
-                    typed.binds.push(piece(policy, whole.to_owned()));
-                    taken_until = end;
-                    continue;
-                }
                 // "All models must include:" over "id (cuid/uuid)",
                 // "createdAt, updatedAt": the list is one requirement with
-                // the line that announces it, held and judged as one.
-                if let Some(end) = enumeration(prose, &cut, n) {
+                // the line that announces it, held and judged as one when
+                // that line binds.
+                let announced = || {
+                    let end = enumeration(prose, &cut, n)?;
                     let words = binding::announces(&text).map_or(0, str::len);
                     let announcing = units::Unit {
                         range: unit.range.start..unit.range.start + words,
@@ -200,14 +194,15 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                         Err(NotBinding::Remark) => adopted && opens_line(prose, unit.range.start),
                         Err(_) => false,
                     };
-                    if binds {
-                        // As typed, so that it is verbatim where it stands whole.
-                        let whole = &prose[unit.range.start..cut[end - 1].range.end];
-                        statements += 1;
-                        typed.binds.push(piece(policy, whole.to_owned()));
-                        taken_until = end;
-                        continue;
-                    }
+                    binds.then_some(end)
+                };
+                if let Some(end) = record(prose, &cut, n, typed_here).or_else(announced) {
+                    // As typed, so that it is verbatim where it stands whole.
+                    let whole = &prose[unit.range.start..cut[end - 1].range.end];
+                    statements += 1;
+                    typed.binds.push(piece(policy, whole.to_owned()));
+                    taken_until = end;
+                    continue;
                 }
             }
             // Past the bound the message is material whatever the rest
