@@ -89,6 +89,7 @@ const OBJECTIVE: &str = "🎯 Objective:";
 /// to the model (`/init`, `/review` and `/security-review` are prompts,
 /// and not here).
 const LOCAL_COMMANDS: &[&str] = &[
+    "compact",
     "add-dir",
     "agents",
     "bashes",
@@ -147,19 +148,14 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
     let start = text.trim_start();
     if start.starts_with("<command-name>") || start.starts_with("<command-message>") {
         // A slash command: its arguments are the user's words; alone, it is
-        // the command the user ran. What `/compact` is given steers the
-        // summary it makes and is spent with it: the command, not a
-        // commitment.
+        // the command the user ran. A command Claude Code runs itself is
+        // given what it spends: what `/compact` is given steers the
+        // summary it makes, what `/plugin install …` or `/model opus` is
+        // given configures the runtime; the command, not a commitment.
         let name = COMMAND_NAME
             .captures(text)
             .and_then(|c| c.get(1))
             .map(|name| name.as_str().trim());
-        if let Some(name @ ("/compact" | "compact")) = name {
-            return Typed::Command(name.to_owned());
-        }
-        // A command Claude Code runs itself, never the model: what it is
-        // given configures the runtime (`/plugin install …`, `/model opus`)
-        // and is spent with it.
         if let Some(name) = name.filter(|n| LOCAL_COMMANDS.contains(&n.trim_start_matches('/'))) {
             return Typed::Command(name.to_owned());
         }
@@ -167,10 +163,8 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
             Some(args) if !args.as_str().trim().is_empty() => {
                 Typed::User(args.as_str().trim().to_owned())
             }
-            _ => match COMMAND_NAME.captures(text).and_then(|c| c.get(1)) {
-                Some(name) if !name.as_str().trim().is_empty() => {
-                    Typed::Command(name.as_str().trim().to_owned())
-                }
+            _ => match name {
+                Some(name) if !name.is_empty() => Typed::Command(name.to_owned()),
                 _ => Typed::Runtime,
             },
         };
