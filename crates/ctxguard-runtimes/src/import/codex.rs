@@ -197,21 +197,16 @@ impl Asked {
                     for choice in choices.into_iter().flatten().filter_map(Value::as_str) {
                         // What the user typed beside the options is their
                         // words, not an option of the question's.
-                        let message = match choice.strip_prefix("user_note:") {
-                            Some(note) => Message {
-                                origin: Origin::User,
-                                text: note.trim().to_owned(),
-                                line,
-                                record: None,
-                            },
-                            None => Message {
-                                origin: Origin::Answer,
-                                text: format!("{question} {ANSWER_MARK}{choice}"),
-                                line,
-                                record: None,
-                            },
+                        let (origin, text) = match choice.strip_prefix("user_note:") {
+                            Some(note) => (Origin::User, note.trim().to_owned()),
+                            None => (Origin::Answer, format!("{question} {ANSWER_MARK}{choice}")),
                         };
-                        messages.push(message);
+                        messages.push(Message {
+                            origin,
+                            text,
+                            line,
+                            record: None,
+                        });
                     }
                 }
                 self.open.remove(call);
