@@ -305,8 +305,8 @@ fn message(entry: &Record) -> Option<Message> {
                 .unwrap_or(&Value::Null);
             match entry.str("/message/role")? {
                 "user" => {
-                    let text = records::text_of(content);
-                    let text = without_recalled_memory(&text).to_owned();
+                    let mut text = records::text_of(content);
+                    text.drain(..recalled_memory_end(&text));
                     // OpenClaw, on pi's format, gives the model its own
                     // notices as user messages: "[Tue 2026-02-17 14:55 EST]
                     // [System Message] … A subagent task …", "[System: The
@@ -343,11 +343,11 @@ fn message(entry: &Record) -> Option<Message> {
     }
 }
 
-/// A user message without what a memory plugin put before it (EverMemOS
-/// on OpenClaw: "Note: Reference memory below. … <memory> … </memory> …
-/// user原始query："), the traits and skills it recalled: the plugin's
-/// words about the user, not the user's.
-fn without_recalled_memory(text: &str) -> &str {
+/// Where a user message starts after what a memory plugin put before it
+/// (EverMemOS on OpenClaw: "Note: Reference memory below. … <memory> …
+/// </memory> … user原始query："), the traits and skills it recalled: the
+/// plugin's words about the user, not the user's; 0 when there are none.
+fn recalled_memory_end(text: &str) -> usize {
     static RECALLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
@@ -356,9 +356,7 @@ fn without_recalled_memory(text: &str) -> &str {
         )
         .expect("the recalled-memory pattern compiles")
     });
-    RECALLED
-        .find(text)
-        .map_or(text, |found| &text[found.end()..])
+    RECALLED.find(text).map_or(0, |found| found.end())
 }
 
 /// A notice a runtime on pi's format writes as a user message: OpenClaw's
