@@ -3,6 +3,13 @@
 
 use super::*;
 
+/// A URL written out bare, up to the space or the bracket after it.
+static BARE_URL: LazyLock<Regex> = LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Regex::new(r"https?://[^\s`'\x22)<>\]]+").expect("the URL pattern compiles")
+});
+
 /// The sentences of the paragraph at `range`: cut at line breaks and at
 /// sentence bounds (UAX #29), except inside the `protected` ranges
 /// (inline code, links, inline HTML).
@@ -14,7 +21,18 @@ pub(super) fn sentences(
     let Some(paragraph) = text.get(range.clone()) else {
         return Vec::new();
     };
-    let inside = |at: usize| protected.iter().any(|p| p.start < at && at < p.end);
+    // A bare URL is one word: its `?` and `.` end no sentence
+    // ("…/mail/u/1/?ogbl#inbox").
+    let urls: Vec<Range<usize>> = BARE_URL
+        .find_iter(paragraph)
+        .map(|url| range.start + url.start()..range.start + url.end())
+        .collect();
+    let inside = |at: usize| {
+        protected
+            .iter()
+            .chain(&urls)
+            .any(|p| p.start < at && at < p.end)
+    };
     let mut out = Vec::new();
     let mut start = range.start;
     let mut line_start = range.start;

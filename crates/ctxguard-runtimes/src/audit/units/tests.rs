@@ -137,6 +137,17 @@ fn prose_is_cut_at_line_breaks_but_never_inside_code_or_links() {
             Shape::Sentence
         )]
     );
+    // A bare URL's `?` ends no sentence.
+    assert_eq!(
+        shaped("log in here https://mail.example.com/mail/u/1/?ogbl#inbox browser is open. Go."),
+        [
+            (
+                "log in here https://mail.example.com/mail/u/1/?ogbl#inbox browser is open.",
+                Shape::Sentence
+            ),
+            ("Go.", Shape::Sentence),
+        ]
+    );
     assert_eq!(
         shaped("1.可以\n2.发货时间为：1-7天。"),
         [
