@@ -451,8 +451,22 @@ fn roles_missions_defects_and_instructions_in_other_languages_bind() {
         "đừng xóa bảng users",
         "no toques jamás",
         "Goal: the build takes a minute at most",
+        // Russian: a need, an obligation, an instruction after "now".
+        "нужно поправить стили, что бы нормально отображался для всех размеров",
+        "девелопер должен быть саб агент",
+        "теперь сделай и протестируй разработчика",
+        "протестируй что получилось",
+        "не трогай миграции",
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
+    }
+}
+
+#[test]
+fn russian_reports_and_remarks_ask_nothing() {
+    for text in ["вчера было много работы", "я уже запустил тесты"]
+    {
+        assert_ne!(why(text), [Ok(())], "{text}");
     }
 }
 
