@@ -374,7 +374,43 @@ pub(crate) fn words_bind(
     if ENDORSES.is_match(text) && word_count(text) >= 6 {
         return Ok(());
     }
+    if run_on_instruction(text) {
+        return Ok(());
+    }
     Err(NotBinding::Remark)
+}
+
+/// An instruction inside a sentence typed on without punctuation: "ok
+/// GUI has no chat box make it more sleek", "over right the old one then
+/// start using the new you". A verb stands before its object, or after
+/// "then", with no subject, modal or "to" before it ("the tests make it
+/// slow", "we could make it faster" and "I tried to make it work" say
+/// what is).
+fn run_on_instruction(text: &str) -> bool {
+    const NOT_BEFORE: &[&str] = &[
+        "i", "you", "we", "they", "he", "she", "it", "me", "us", "him", "her", "them", "to",
+        "will", "would", "can", "could", "should", "must", "may", "might", "shall", "did", "do",
+        "does", "don't", "dont", "didn't", "didnt", "doesn't", "not", "never", "who", "that",
+        "which", "the", "a", "an", "this", "my", "our", "your", "their", "its", "i'll", "ill",
+        "i'd", "we'll", "you'll", "they", "lets", "let's", "also", "just",
+    ];
+    if text.contains(['.', ',', ';', ':', '!', '?']) || word_count(text) < 8 {
+        return false;
+    }
+    let words: Vec<String> = text.split_whitespace().map(|w| w.to_lowercase()).collect();
+    (1..words.len().saturating_sub(1)).any(|at| {
+        let (before, verb, next) = (&words[at - 1], &words[at], &words[at + 1]);
+        if !IMPERATIVES.contains(&verb.as_str()) {
+            return false;
+        }
+        if before == "then" {
+            return !AUXILIARIES.contains(&next.as_str());
+        }
+        OBJECTS.contains(&next.as_str())
+            && !NOT_BEFORE.contains(&before.as_str())
+            && !before.ends_with('s')
+            && !before.ends_with("ed")
+    })
 }
 
 /// A sentence whose subject is the user: "I've fixed those", "ich hoffe

@@ -463,6 +463,23 @@ fn roles_missions_defects_and_instructions_in_other_languages_bind() {
 }
 
 #[test]
+fn an_instruction_typed_on_without_punctuation_binds() {
+    for text in [
+        "ok GUI has no chat box make it more sleek and look more like telegram",
+        "ok and over right the old one then start useing the new you",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    for text in [
+        "the new tests make it slow on every run for me",
+        "yesterday I tried to make it work with the old driver",
+        "the build went fine then stopped after the linker step",
+    ] {
+        assert_ne!(why(text), [Ok(())], "{text}");
+    }
+}
+
+#[test]
 fn russian_reports_and_remarks_ask_nothing() {
     for text in ["вчера было много работы", "я уже запустил тесты"]
     {
