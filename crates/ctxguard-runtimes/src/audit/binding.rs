@@ -377,6 +377,11 @@ pub(crate) fn words_bind(
     if run_on_instruction(text) {
         return Ok(());
     }
+    // A measure the user gives of what they have or did: "体重88.8，身高
+    // 182", "36kg×12", "the budget is $40k".
+    if MEASURE.is_match(text) {
+        return Ok(());
+    }
     Err(NotBinding::Remark)
 }
 
@@ -412,6 +417,13 @@ fn run_on_instruction(text: &str) -> bool {
             && !before.ends_with("ed")
     })
 }
+
+/// A number with its unit, or an amount of money.
+static MEASURE: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\d(\.\d+)?\s*(kg|lbs?|cm|mm|km|kcal|cal|%|次|组|分钟|小时|公里|公斤|斤|元|块|万|岁|gb|mb|tb|ms|px|rem|ghz|mhz|gbps|mbps|°)(\W|\d|$)|[$€£¥￥]\s*\d",
+    )
+});
 
 /// A sentence whose subject is the user: "I've fixed those", "ich hoffe
 /// das geht", "je pense que oui".

@@ -480,6 +480,21 @@ fn an_instruction_typed_on_without_punctuation_binds() {
 }
 
 #[test]
+fn a_measure_the_user_gives_is_a_value() {
+    for text in [
+        "体重88.8，身高182，体脂30.4%",
+        "哑铃推肩26lb×12，35lb×10×2",
+        "the whole thing came to $1,200 last month",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    assert_eq!(
+        why("the second run was a lot calmer than the first"),
+        [Err(NotBinding::Remark)]
+    );
+}
+
+#[test]
 fn russian_reports_and_remarks_ask_nothing() {
     for text in ["вчера было много работы", "я уже запустил тесты"]
     {
