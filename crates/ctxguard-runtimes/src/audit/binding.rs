@@ -292,6 +292,7 @@ pub(crate) fn words_bind(
             && (ASKS_OF.is_match(text)
                 || KOREAN_REQUEST.is_match(text)
                 || JAPANESE_REQUEST.is_match(text)
+                || CHINESE_REQUEST.is_match(text)
                 || SUGGESTION.is_match(rest)
                 || REQUEST_FORM.is_match(rest)
                 || (imperative(&first) && !subject_follows))

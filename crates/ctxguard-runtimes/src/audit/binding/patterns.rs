@@ -38,6 +38,16 @@ pub(super) static JAPANESE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A request put in Chinese as a question: "可不可以先去找一下有什么健身
+/// skill？", "你可以总结出一个优化p4p的skill吗", "不能用 firebase 的服務嗎？"
+/// (why not use Firebase's), "换一下不就行了？" (just swap them), "深蹲结束后
+/// 练一下山羊挺身行不行？".
+pub(super) static CHINESE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"可不可以|能不能|[你妳您](可以|能|能否|有(办|辦)法)|有没有办法|有沒有辦法|^\W*不(能|可以)[^，。？?]{2,}[吗嗎]|不就(好|行|可以)了|(行|好)不(行|好)[？?]*\s*$|麻(烦|煩)[你妳您]",
+    )
+});
+
 /// A request put in Korean as a question or an order wherever it stands
 /// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check); or
 /// written as notes are, a clause closed by the action's noun: "완료 후

@@ -298,9 +298,16 @@ fn chinese_japanese_and_korean_asks_bind_and_their_questions_ask() {
         // suggestions", "put it in the panel".
         "对比/home/a/docs/mvp.md，表格方式列出对比，给出你的优化建议",
         "非语言交互放在功能区",
+        // Requests put as questions: "could you first look for a fitness
+        // skill?", "can't we use Firebase's?", "just swap them, no?".
+        "可不可以先去找一下有什么健身skill？",
+        "你可以总结出一个优化p4p的skill吗",
+        "不能用 firebase 的服務嗎？",
+        "换一下不就行了？",
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
+    assert_eq!(why("这个可以吗？"), [Err(NotBinding::Question)]);
     // "主要"/"重要"/"只要"/"要是" are no modal; "用户" is no verb.
     assert_eq!(why("这个主要是布局的问题"), [Err(NotBinding::Remark)]);
     assert_eq!(why("用户很多"), [Err(NotBinding::Remark)]);
