@@ -59,13 +59,14 @@ pub(super) fn sentences(
         }
         output_before = output;
         let pieces: Vec<&str> = if output {
-            vec![line]
+            output_after_colon(line)
         } else {
             // A full-width semicolon sets clauses side by side, each a
             // requirement of its own ("…看不到完整的页脚；不需要judges那页").
             line.split_sentence_bounds()
                 .flat_map(lower_case_starts)
                 .flat_map(|piece| piece.split_inclusive('；'))
+                .flat_map(output_after_colon)
                 .collect()
         };
         // The pieces follow one another along the line: only their lengths
@@ -103,6 +104,26 @@ pub(super) fn sentences(
         out.push(start..range.end);
     }
     out
+}
+
+/// `piece` cut after a colon that hands over output pasted on the same
+/// line ("these are the console errors: \"12:30:47.526 Navigated to …",
+/// "here it is: ActionView::Template::Error No route matches …"): the
+/// words before it are the user's, the output is a unit of its own. Only
+/// long output, so a short list after a colon stays in its sentence.
+pub(super) fn output_after_colon(piece: &str) -> Vec<&str> {
+    const LONG: usize = 120;
+    let cut = piece.match_indices([':', '：']).find_map(|(at, colon)| {
+        let after = at + colon.len();
+        let rest = piece[after..].trim_start();
+        let rest = rest.trim_start_matches(['"', '\'', '“', '`']);
+        (rest.len() >= LONG && PASTED_LINE.is_match(rest.lines().next().unwrap_or("")))
+            .then_some(after)
+    });
+    match cut {
+        Some(at) => vec![&piece[..at], &piece[at..]],
+        None => vec![piece],
+    }
 }
 
 /// `paragraph` with the breaks a wrapping box put in it read as spaces (one

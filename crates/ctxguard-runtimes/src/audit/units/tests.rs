@@ -137,6 +137,23 @@ fn prose_is_cut_at_line_breaks_but_never_inside_code_or_links() {
             Shape::Sentence
         )]
     );
+    // Output pasted after a colon on the same line is a unit of its own.
+    let log = "12:30:47.526 Navigated to https://example.com/master-controller?tab=typography 12:30:48.101 Uncaught TypeError: Cannot read properties of undefined (reading 'map')";
+    let line = format!("its just on port 443, these are the console errors: \"{log}\"");
+    assert_eq!(
+        shaped(&line),
+        [
+            (
+                "its just on port 443, these are the console errors:",
+                Shape::Sentence
+            ),
+            (&format!("\"{log}\"")[..], Shape::Sentence),
+        ]
+    );
+    assert_eq!(
+        shaped("Rules: keep it short"),
+        [("Rules: keep it short", Shape::Sentence)]
+    );
     // A bare URL's `?` ends no sentence.
     assert_eq!(
         shaped("log in here https://mail.example.com/mail/u/1/?ogbl#inbox browser is open. Go."),
