@@ -188,6 +188,12 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                 }
             }
             Event::Start(Tag::Heading { .. }) if items.is_empty() => {
+                if let Some(prose) = underlined_prose(text, &range) {
+                    for sentence in sentences(text, prose, &[]) {
+                        push(&mut out, text, sentence, Shape::Sentence);
+                    }
+                    continue;
+                }
                 match hash_bullet(text, &range) {
                     Some(item) => push(&mut out, text, item, Shape::Item),
                     None => push(&mut out, text, range, Shape::Heading),
@@ -500,6 +506,22 @@ fn hash_bullet(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
         let marks = line.len() - text[line.clone()][level..].trim_start().len();
         line.start + marks..line.end
     })
+}
+
+/// The text over a line of `=` or `-` that Markdown reads as a heading,
+/// when it is prose the user underlined to set a section off ("Use server
+/// actions for each step save. Validate with Zod.\n=====", pasted
+/// prompts draw such rules): it ends a sentence, or is too long for a
+/// title. The range is the text without its underline.
+fn underlined_prose(text: &str, range: &Range<usize>) -> Option<Range<usize>> {
+    let source = text.get(range.clone())?;
+    if source.trim_start().starts_with('#') {
+        return None;
+    }
+    let body = source.trim_end().rsplit_once('\n')?.0;
+    let words = body.split_whitespace().count();
+    let ends_sentence = body.trim_end().ends_with(['.', '!', '?', '。', '！', '？']);
+    (ends_sentence || words > 12).then(|| range.start..range.start + body.len())
 }
 
 /// A list item's range without its marker (`-`, `*`, `+`, `1.`, `2)`) and

@@ -316,3 +316,15 @@ fn an_item_is_cut_where_full_width_semicolons_set_clauses_side_by_side() {
         ]
     );
 }
+
+#[test]
+fn prose_underlined_with_a_rule_is_prose_not_a_heading() {
+    assert_eq!(
+        shaped("NOTE: Use server actions. Validate with Zod.\n=========\n\nSetup\n-----\n"),
+        [
+            ("NOTE: Use server actions.", Shape::Sentence),
+            ("Validate with Zod.", Shape::Sentence),
+            ("Setup\n-----", Shape::Heading),
+        ]
+    );
+}
