@@ -116,7 +116,8 @@ pub(super) fn output_after_colon(piece: &str) -> Vec<&str> {
     let cut = piece.match_indices([':', '：']).find_map(|(at, colon)| {
         let after = at + colon.len();
         let rest = piece[after..].trim_start();
-        let rest = rest.trim_start_matches(['"', '\'', '“', '`']);
+        // A quote may open it; a fence opens Markdown, not output.
+        let rest = rest.trim_start_matches(['"', '\'', '“']);
         (rest.len() >= LONG && PASTED_LINE.is_match(rest.lines().next().unwrap_or("")))
             .then_some(after)
     });
