@@ -65,6 +65,18 @@ fn a_terminal_session_copied_in_is_output_and_the_words_around_it_are_the_users(
         assert!(PROMPT.is_match(prompt), "{prompt}");
     }
     assert!(!PROMPT.is_match("mail bob@example.com the report"));
+    // Ubuntu's answer to a command it does not have, after the session's
+    // paragraph ended.
+    let message = "me@box:~$ rdt login\nrdt: command not found\n\nCommand 'rdt' not found, did you mean:\n command 'rt' from deb rt4-clients (4.4.4)\n command 'rmt' from deb tar (1.35)\nTry: sudo apt install <deb name>";
+    let prose = Prose::new(message);
+    for unit in units(message) {
+        assert_eq!(
+            binding(&unit, &prose, Context::default()),
+            Err(NotBinding::Pasted),
+            "{:?}",
+            unit.text(message)
+        );
+    }
 }
 
 #[test]
