@@ -630,6 +630,18 @@ mod tests;
 /// of their own. Such a list is one requirement with the line over it,
 /// as a person reads it.
 pub(crate) fn entry(text: &str) -> bool {
+    entry_of(text, 5)
+}
+
+/// Whether `text` is an entry of a list written as lines of their own
+/// without Markdown's markers ("Main must not do it itself unless:" over
+/// " the task is too small to justify delegation", " the task is final
+/// synthesis"): as [`entry`], a clause of up to twelve words too.
+pub(crate) fn line_entry(text: &str) -> bool {
+    entry_of(text, 12)
+}
+
+fn entry_of(text: &str, most_words: usize) -> bool {
     static RULE: LazyLock<Regex> = LazyLock::new(|| {
         pattern(
             r"(?i)\b(must|mustn't|should|shouldn't|shall|never|always|only|not|don't|dont|need|needs|required|cannot|can't)\b|必须|不要|不能|禁止|只|务必|一定",
@@ -654,7 +666,7 @@ pub(crate) fn entry(text: &str) -> bool {
         && !RULE.is_match(bare)
         && bare
             .split([',', '，', '、', '/', '+'])
-            .all(|names| word_count(names) <= 5)
+            .all(|names| word_count(names) <= most_words)
 }
 
 /// The line `text` without the colon that ends it, when one does: the words

@@ -333,7 +333,12 @@ fn enumeration(text: &str, cut: &[units::Unit], n: usize) -> Option<usize> {
         } else {
             unit.shape == units::Shape::Sentence && opens_line(text, unit.range.start)
         };
-        if !follows || !binding::entry(unit.text(text)) {
+        let entry = if items {
+            binding::entry(unit.text(text))
+        } else {
+            binding::line_entry(unit.text(text))
+        };
+        if !follows || !entry {
             break;
         }
         end += 1;
@@ -561,6 +566,18 @@ mod tests {
                 "{list:?} was taken as one: {found:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_conditions_a_rule_lists_a_line_each_are_one_requirement_with_it() {
+        let found = binds("Main must NOT execute most decomposed work itself unless:\n\n the task is too small to justify delegation\n\n the task is highly sensitive and atomic\n\n the task is final synthesis/validation\n\nThis must be explicit in runtime logic.\n");
+        assert_eq!(
+            found,
+            [
+                "Main must NOT execute most decomposed work itself unless:\n\n the task is too small to justify delegation\n\n the task is highly sensitive and atomic\n\n the task is final synthesis/validation",
+                "This must be explicit in runtime logic.",
+            ]
+        );
     }
 
     #[test]
