@@ -111,6 +111,12 @@ pub(crate) struct Prose<'a> {
     /// ("I got this from Codex:", "here is the prompt I gave Codex:") to
     /// the end: its report and its brief are not asks of this agent.
     handed_over: Option<Range<usize>>,
+    /// A conversation with an agent copied from its editor panel, tool
+    /// calls and all (`[Tool: Write] {…}`, a task's `IN` and `OUT`), from
+    /// the start to the end of the paragraph that holds its last marker:
+    /// the prompts in it are the agent's and an earlier session's, not
+    /// asks of this one.
+    transcript: Option<Range<usize>>,
     /// A terminal's screen captured with its escape sequences (`^[[59;1R`),
     /// from the first line that holds one to the end.
     captured: Option<Range<usize>>,
@@ -280,6 +286,7 @@ impl<'a> Prose<'a> {
             tagged,
             form: fields >= 3 && fields * 2 >= filled && !again,
             handed_over: handed_over(text).map(|start| start..text.len()),
+            transcript: transcript(text),
             captured: text
                 .match_indices('\n')
                 .map(|(at, _)| at + 1)
@@ -305,6 +312,7 @@ impl<'a> Prose<'a> {
             &self.terminal,
             &self.copied_answer,
             &self.handed_over,
+            &self.transcript,
             &self.captured,
         ]
         .into_iter()
@@ -404,6 +412,16 @@ pub(super) fn rule(line: &str) -> bool {
 
 /// Where the paragraph that goes on at `at` (or, at a blank line, the
 /// next one) ends: at its blank line, or at the end of the text.
+/// The span of [`Prose::transcript`]: three marker lines or more.
+fn transcript(text: &str) -> Option<Range<usize>> {
+    static MARKER: LazyLock<Regex> =
+        LazyLock::new(|| pattern(r"(?m)^(\[Tool:\s*[\w.-]+\]|IN|OUT)\s*$|^\[Tool:\s*[\w.-]+\]\s"));
+    let mut markers = MARKER.find_iter(text);
+    let first = markers.next()?;
+    let (count, last) = markers.fold((1, first.end()), |(n, _), m| (n + 1, m.end()));
+    (count >= 3).then(|| 0..paragraph_end(text, last))
+}
+
 pub(super) fn paragraph_end(text: &str, at: usize) -> usize {
     let mut end = at;
     let mut within = false;

@@ -257,3 +257,18 @@ fn a_terminal_screen_captured_with_its_escapes_is_output() {
         "{judged:?}"
     );
 }
+
+#[test]
+fn a_conversation_copied_from_an_agents_panel_is_handed_over() {
+    let message = "Create a complete backend. Include:\n1. package.json with all dependencies\nTask:Build frontend app\nIN\nCreate a complete frontend.\nOUT\nDone.\n[Tool: Write] {\"file_path\":\"a.ts\"}\n[Tool: Bash] npm install\n\nNow deploy it to staging.";
+    let prose = Prose::new(message);
+    for unit in units(message) {
+        let text = unit.text(message);
+        let why = binding(&unit, &prose, Context::default());
+        if text.starts_with("Now deploy") {
+            assert_eq!(why, Ok(()), "{text:?}");
+        } else {
+            assert_eq!(why, Err(NotBinding::Pasted), "{text:?}");
+        }
+    }
+}
