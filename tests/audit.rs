@@ -669,6 +669,8 @@ fn openclaws_subagent_context_and_its_memory_flush_turn_are_not_the_users() {
             "MCP",
             "Cargo.toml",
             "Structured markdown",
+            "Compile Agent",
+            "gemma",
             "memory flush",
             "durable memories",
             "NO_REPLY",

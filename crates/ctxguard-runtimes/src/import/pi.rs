@@ -362,7 +362,8 @@ fn recalled_memory_end(text: &str) -> usize {
 /// A notice a runtime on pi's format writes as a user message: OpenClaw's
 /// system notices, the context it gives the model when a subagent's task
 /// ends ("OpenClaw runtime context (internal): This context is
-/// runtime-generated, not user-authored."), the turn it asks for just
+/// runtime-generated, not user-authored.", fenced in later releases by
+/// `<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>`), the turn it asks for just
 /// before it compacts ("Pre-compaction memory flush. Store durable memories
 /// now …"), and the greeting it asks for when a session starts ("A new
 /// session was started via /new or /reset. …").
@@ -370,7 +371,7 @@ static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
     regex::Regex::new(
-        r"^\s*(\[[^\]\n]{0,60}\]\s*)?(\[System( Message\]|:)|OpenClaw runtime context \(internal\):|Pre-compaction memory flush\.|A new session was started via /new or /reset\.)",
+        r"^\s*(\[[^\]\n]{0,60}\]\s*)?(<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\s*)?(\[System( Message\]|:)|OpenClaw runtime context \(internal\):|Pre-compaction memory flush\.|A new session was started via /new or /reset\.)",
     )
         .expect("the notice pattern compiles")
 });
