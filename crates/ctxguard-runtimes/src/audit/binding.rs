@@ -398,7 +398,7 @@ fn run_on_instruction(text: &str) -> bool {
         "will", "would", "can", "could", "should", "must", "may", "might", "shall", "did", "do",
         "does", "don't", "dont", "didn't", "didnt", "doesn't", "not", "never", "who", "that",
         "which", "the", "a", "an", "this", "my", "our", "your", "their", "its", "i'll", "ill",
-        "i'd", "we'll", "you'll", "they", "lets", "let's", "also", "just",
+        "i'd", "we'll", "you'll", "lets", "let's", "also", "just",
     ];
     if text.contains(['.', ',', ';', ':', '!', '?']) || word_count(text) < 8 {
         return false;
