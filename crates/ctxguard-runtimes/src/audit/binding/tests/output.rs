@@ -68,14 +68,8 @@ fn a_terminal_session_copied_in_is_output_and_the_words_around_it_are_the_users(
     // Ubuntu's answer to a command it does not have, after the session's
     // paragraph ended.
     let message = "me@box:~$ rdt login\nrdt: command not found\n\nCommand 'rdt' not found, did you mean:\n command 'rt' from deb rt4-clients (4.4.4)\n command 'rmt' from deb tar (1.35)\nTry: sudo apt install <deb name>";
-    let prose = Prose::new(message);
-    for unit in units(message) {
-        assert_eq!(
-            binding(&unit, &prose, Context::default()),
-            Err(NotBinding::Pasted),
-            "{:?}",
-            unit.text(message)
-        );
+    for (text, why) in super::judged_units(message) {
+        assert_eq!(why, Err(NotBinding::Pasted), "{text:?}");
     }
 }
 
@@ -186,14 +180,8 @@ fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
         Cached:    0 cached, 4 total\n\
         \x20 Time:    17.343s\n\
         Failed:    roo-cline#bundle\n";
-    let prose = Prose::new(message);
-    for unit in units(message) {
-        assert_eq!(
-            binding(&unit, &prose, Context::default()),
-            Err(NotBinding::Pasted),
-            "{:?}",
-            unit.text(message)
-        );
+    for (text, why) in super::judged_units(message) {
+        assert_eq!(why, Err(NotBinding::Pasted), "{text:?}");
     }
 }
 
@@ -261,10 +249,7 @@ fn a_terminal_screen_captured_with_its_escapes_is_output() {
 #[test]
 fn a_conversation_copied_from_an_agents_panel_is_handed_over() {
     let message = "Create a complete backend. Include:\n1. package.json with all dependencies\nTask:Build frontend app\nIN\nCreate a complete frontend.\nOUT\nDone.\n[Tool: Write] {\"file_path\":\"a.ts\"}\n[Tool: Bash] npm install\n\nNow deploy it to staging.";
-    let prose = Prose::new(message);
-    for unit in units(message) {
-        let text = unit.text(message);
-        let why = binding(&unit, &prose, Context::default());
+    for (text, why) in super::judged_units(message) {
         if text.starts_with("Now deploy") {
             assert_eq!(why, Ok(()), "{text:?}");
         } else {
