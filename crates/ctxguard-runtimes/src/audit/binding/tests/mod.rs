@@ -304,6 +304,13 @@ fn chinese_japanese_and_korean_asks_bind_and_their_questions_ask() {
         "你可以总结出一个优化p4p的skill吗",
         "不能用 firebase 的服務嗎？",
         "换一下不就行了？",
+        "你现在分析一下这个Guardrails 有没有冲突点？",
+        "要不你做个slash command出来？",
+        // Instructions and defects: "put it on the desktop", "regenerate
+        // the Word file", "no illustration can be seen".
+        "放到桌面",
+        "重新生成word文档",
+        "看不到插图",
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
@@ -458,6 +465,10 @@ fn roles_missions_defects_and_instructions_in_other_languages_bind() {
         "đừng xóa bảng users",
         "no toques jamás",
         "Goal: the build takes a minute at most",
+        // Portuguese and Spanish requests put as questions.
+        "Tem algo que pode ser feito na Etapa 1 e 2 para ganhar mais velocidade de instalação ?",
+        "consegue me ajudar com o relatório?",
+        "¿puedes revisar el script de instalación?",
         // Russian: a need, an obligation, an instruction after "now".
         "нужно поправить стили, что бы нормально отображался для всех размеров",
         "девелопер должен быть саб агент",
