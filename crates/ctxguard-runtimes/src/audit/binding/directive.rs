@@ -34,6 +34,9 @@ pub(crate) fn directive(text: &str) -> bool {
     if fronted_instruction(after_lead(text.trim_start())) || object_first(text) {
         return true;
     }
+    // "Rafael, convene the full Council.", "🛡️ Michael: conduct an audit":
+    // the clause after the name the user calls opens like a message.
+    let addressed = text.split([',', ':']).next().is_some_and(vocative);
     text.split([',', ';', '(', ':'])
         .enumerate()
         .any(|(n, clause)| {
@@ -49,7 +52,7 @@ pub(crate) fn directive(text: &str) -> bool {
             }
             // A verb no list holds, opening the message's first clause
             // before its object ("Iterate on the interview until …").
-            if n == 0 && verb_of_no_list(rest) {
+            if (n == 0 || (n == 1 && addressed)) && verb_of_no_list(rest) {
                 return true;
             }
             let mut words = rest
@@ -65,6 +68,21 @@ pub(crate) fn directive(text: &str) -> bool {
                         let w = w.to_lowercase();
                         OBJECTS.contains(&w.as_str()) || !AUXILIARIES.contains(&w.as_str())
                     }))
+        })
+}
+
+/// Whether `clause` only calls someone by name: one or two words, each
+/// capitalized, after any emoji ("Rafael", "🛡️ Michael", "Council").
+fn vocative(clause: &str) -> bool {
+    let words: Vec<&str> = clause
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .split_whitespace()
+        .collect();
+    (1..=2).contains(&words.len())
+        && words.iter().all(|w| {
+            w.chars().next().is_some_and(char::is_uppercase)
+                && w.chars().all(char::is_alphabetic)
+                && !OPENS_NO_INSTRUCTION.contains(&w.to_lowercase().as_str())
         })
 }
 

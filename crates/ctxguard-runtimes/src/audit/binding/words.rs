@@ -103,6 +103,8 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "realiza", "adiciona", "cria", "coloca", "deixa", "tira", "roda", "testa", "ajusta",
     "atualiza", "muda", "troca", "arruma", "conserta", "atente", "cuide", "faz", "salva", "guarda",
     "cria", "termina", "segue", "publica", "sobe", "tenta", "analisa", "lista", "documenta",
+    "descubra", "veja", "analise", "investigue", "refaça", "refaca", "confira", "otimize",
+    "resolva", "limpe", "instale", "reinicie",
     // Portuguese infinitives, as a to-do is written in it ("listar o que
     // falta", "criar um plano de execução").
     "listar", "evoluir", "criar", "fazer", "tentar", "subir", "implementar", "adicionar",

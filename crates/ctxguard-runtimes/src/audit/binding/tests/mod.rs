@@ -315,6 +315,11 @@ fn chinese_japanese_and_korean_asks_bind_and_their_questions_ask() {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
     assert_eq!(why("这个可以吗？"), [Err(NotBinding::Question)]);
+    // A name alone before a remark calls no one to act.
+    assert_eq!(
+        why("Rafael, this dashboard looks great today"),
+        [Err(NotBinding::Remark)]
+    );
     // "主要"/"重要"/"只要"/"要是" are no modal; "用户" is no verb.
     assert_eq!(why("这个主要是布局的问题"), [Err(NotBinding::Remark)]);
     assert_eq!(why("用户很多"), [Err(NotBinding::Remark)]);
@@ -465,6 +470,14 @@ fn roles_missions_defects_and_instructions_in_other_languages_bind() {
         "đừng xóa bảng users",
         "no toques jamás",
         "Goal: the build takes a minute at most",
+        // An agent called by name, then told what to do; a prompt opened
+        // with the word that asks for more thinking.
+        "Rafael, convene the full Council.",
+        "🛡️ Michael: Conduct a 'Flash Audit' on the proposed stack.",
+        "ultrathink faça uma nova análise do log pois os erros continuam",
+        "ultrathink descubra o que sobreescreveu o frontend",
+        "你继续做Day2的项目吧",
+        "注意这类课程的专业名词的翻译。",
         // Portuguese and Spanish requests put as questions.
         "Tem algo que pode ser feito na Etapa 1 e 2 para ganhar mais velocidade de instalação ?",
         "consegue me ajudar com o relatório?",
