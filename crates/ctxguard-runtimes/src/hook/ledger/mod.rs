@@ -171,20 +171,18 @@ impl State {
     /// `verify` counts only the others (recorded before it kept counts, or
     /// under another policy's tokenizer).
     pub fn to_counted_trace(&self, ledger: &str, tokenizer: Tokenizer) -> Trace {
-        let mut trace = self.to_trace(ledger, false);
-        let active = self
-            .commitments
-            .iter()
-            .filter(|c| c.status == Status::Active);
-        for (region, active) in trace.regions.iter_mut().zip(active) {
-            region.tokens = active.commitment.tokens_by(tokenizer);
-        }
-        trace
+        self.trace(ledger, false, Some(tokenizer))
     }
 
     /// The commitments as a ctxguard trace: the active ones, and with
     /// `all` the discharged ones too, marked so.
     pub fn to_trace(&self, ledger: &str, all: bool) -> Trace {
+        self.trace(ledger, all, None)
+    }
+
+    /// The trace of [`State::to_trace`], each region with the tokens
+    /// counted with `counted` when the ledger holds them.
+    fn trace(&self, ledger: &str, all: bool, counted: Option<Tokenizer>) -> Trace {
         let regions = self
             .commitments
             .iter()
@@ -210,6 +208,7 @@ impl State {
                 region.role = Some(Role::User);
                 region.status = active.status;
                 region.derived = Some(c.derived);
+                region.tokens = counted.and_then(|tokenizer| c.tokens_by(tokenizer));
                 region.source = Some(Box::new(Provenance {
                     file: ledger.to_owned(),
                     line: Some(active.line),
