@@ -416,9 +416,11 @@ pub(super) fn rule(line: &str) -> bool {
 fn transcript(text: &str) -> Option<Range<usize>> {
     static MARKER: LazyLock<Regex> =
         LazyLock::new(|| pattern(r"(?m)^(\[Tool:\s*[\w.-]+\]|IN|OUT)\s*$|^\[Tool:\s*[\w.-]+\]\s"));
+    // From where the last marker starts: its match may run on over the
+    // line break after it, into the blank line before the user's words.
     let mut markers = MARKER.find_iter(text);
     let first = markers.next()?;
-    let (count, last) = markers.fold((1, first.end()), |(n, _), m| (n + 1, m.end()));
+    let (count, last) = markers.fold((1, first.start()), |(n, _), m| (n + 1, m.start()));
     (count >= 3).then(|| 0..paragraph_end(text, last))
 }
 

@@ -248,12 +248,18 @@ fn a_terminal_screen_captured_with_its_escapes_is_output() {
 
 #[test]
 fn a_conversation_copied_from_an_agents_panel_is_handed_over() {
-    let message = "Create a complete backend. Include:\n1. package.json with all dependencies\nTask:Build frontend app\nIN\nCreate a complete frontend.\nOUT\nDone.\n[Tool: Write] {\"file_path\":\"a.ts\"}\n[Tool: Bash] npm install\n\nNow deploy it to staging.";
-    for (text, why) in super::judged_units(message) {
-        if text.starts_with("Now deploy") {
-            assert_eq!(why, Ok(()), "{text:?}");
-        } else {
-            assert_eq!(why, Err(NotBinding::Pasted), "{text:?}");
+    // The user's words after the paragraph of the last marker, whichever
+    // marker that is, are theirs.
+    for message in [
+        "Create a complete backend. Include:\n1. package.json with all dependencies\nTask:Build frontend app\nIN\nCreate a complete frontend.\nOUT\nDone.\n[Tool: Write] {\"file_path\":\"a.ts\"}\n[Tool: Bash] npm install\n\nNow deploy it to staging.",
+        "Task:Build frontend app\nIN\nCreate a complete frontend.\n[Tool: Write] {\"file_path\":\"a.ts\"}\nOUT\n\nNow deploy it to staging.",
+    ] {
+        for (text, why) in super::judged_units(message) {
+            if text.starts_with("Now deploy") {
+                assert_eq!(why, Ok(()), "{text:?}");
+            } else {
+                assert_eq!(why, Err(NotBinding::Pasted), "{text:?}");
+            }
         }
     }
 }
