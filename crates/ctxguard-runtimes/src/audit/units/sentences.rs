@@ -59,7 +59,7 @@ pub(super) fn sentences(
         }
         output_before = output;
         let pieces: Vec<&str> = if output {
-            output_after_colon(line)
+            output_after_colon(line).collect()
         } else {
             // A full-width semicolon sets clauses side by side, each a
             // requirement of its own ("…看不到完整的页脚；不需要judges那页").
@@ -111,7 +111,7 @@ pub(super) fn sentences(
 /// "here it is: ActionView::Template::Error No route matches …"): the
 /// words before it are the user's, the output is a unit of its own. Only
 /// long output, so a short list after a colon stays in its sentence.
-pub(super) fn output_after_colon(piece: &str) -> Vec<&str> {
+pub(super) fn output_after_colon(piece: &str) -> impl Iterator<Item = &str> {
     const LONG: usize = 120;
     let cut = piece.match_indices([':', '：']).find_map(|(at, colon)| {
         let after = at + colon.len();
@@ -121,10 +121,11 @@ pub(super) fn output_after_colon(piece: &str) -> Vec<&str> {
         (rest.len() >= LONG && PASTED_LINE.is_match(rest.lines().next().unwrap_or("")))
             .then_some(after)
     });
-    match cut {
-        Some(at) => vec![&piece[..at], &piece[at..]],
-        None => vec![piece],
-    }
+    let (words, output) = match cut {
+        Some(at) => (&piece[..at], Some(&piece[at..])),
+        None => (piece, None),
+    };
+    std::iter::once(words).chain(output)
 }
 
 /// `paragraph` with the breaks a wrapping box put in it read as spaces (one
