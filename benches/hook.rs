@@ -69,24 +69,35 @@ fn main() {
     let transcript = dir.join("transcript.jsonl");
     let mut lines = String::new();
     let mut parent = serde_json::Value::Null;
+    let mut prompts = Vec::new();
     for n in 0..400 {
+        prompts.push(format!("Prompt {n}: run the tests before applying patch {n}."));
         let user = format!("u{n}");
         let assistant = format!("a{n}");
-        lines.push_str(&json!({"parentUuid": parent, "isSidechain": false, "sessionId": "bench", "version": "2.1.226", "type": "user", "uuid": user, "message": {"role": "user", "content": format!("Prompt {n}: run the tests before applying patch {n}.")}}).to_string());
+        lines.push_str(&json!({"parentUuid": parent, "isSidechain": false, "sessionId": "bench", "version": "2.1.226", "type": "user", "uuid": user, "message": {"role": "user", "content": prompts[n]}}).to_string());
         lines.push('\n');
         lines.push_str(&json!({"parentUuid": user, "isSidechain": false, "sessionId": "bench", "version": "2.1.226", "type": "assistant", "uuid": assistant, "message": {"id": format!("m{n}"), "role": "assistant", "content": [{"type": "text", "text": "Done. ".repeat(400)}]}}).to_string());
         lines.push('\n');
         parent = json!(assistant);
     }
     std::fs::write(&transcript, lines).expect("transcript");
+    // The hooks were installed before the session began: the prompt hook
+    // heard every prompt the transcript holds.
+    let heard: Vec<&str> = prompts.iter().map(String::as_str).collect();
+    ledger.hear(&heard).expect("prompts marked heard");
+    let heard_file = ledger.path.with_extension("heard");
+    let marks = std::fs::read(&heard_file).expect("the marks read");
     let summary = "Summary:\n1. Primary Request: keep the importers and their tests.\n".repeat(200);
     let t = transcript.display().to_string();
     let events: Vec<(&str, String)> = vec![
         ("UserPromptSubmit", String::new()),
         ("PostToolUse", json!({"session_id": "bench", "tool_name": "AskUserQuestion", "tool_response": {"answers": {"Which key?": "uuid"}}}).to_string()),
-        // A session's first compaction reads the whole transcript; a later
-        // one, what was written since the one before.
+        // A session's first compaction reads the whole transcript, and
+        // judges what the prompt hook did not hear: nothing, or (the hooks
+        // installed mid-session) every prompt. A later one reads what was
+        // written since the one before.
         ("PreCompact (first)", json!({"session_id": "bench", "transcript_path": t, "trigger": "auto", "custom_instructions": ""}).to_string()),
+        ("PreCompact (installed late)", json!({"session_id": "bench", "transcript_path": t, "trigger": "auto", "custom_instructions": ""}).to_string()),
         ("PreCompact (later)", json!({"session_id": "bench", "transcript_path": t, "trigger": "auto", "custom_instructions": ""}).to_string()),
         ("PostCompact", json!({"session_id": "bench", "trigger": "auto", "compact_summary": summary}).to_string()),
         ("SessionStart", json!({"session_id": "bench", "source": "compact"}).to_string()),
@@ -97,7 +108,7 @@ fn main() {
         std::fs::metadata(&transcript).map_or(0, |m| m.len()) / 1024
     );
     println!(
-        "{:18} {:>9} {:>9} {:>9}",
+        "{:28} {:>9} {:>9} {:>9}",
         "event", "p50 ms", "p99 ms", "max ms"
     );
     // The ledger as written, for the runs that start from it.
@@ -106,8 +117,13 @@ fn main() {
         let event = label.split(' ').next().unwrap_or(label);
         let mut times: Vec<f64> = (0..runs)
             .map(|n| {
-                if label.ends_with("(first)") {
+                if label.ends_with("(first)") || label.ends_with("(installed late)") {
                     std::fs::write(&ledger.path, &pristine).expect("the ledger restored");
+                }
+                if label.ends_with("(installed late)") {
+                    let _ = std::fs::remove_file(&heard_file);
+                } else if label.ends_with("(first)") {
+                    std::fs::write(&heard_file, &marks).expect("the marks restored");
                 }
                 let payload = if event == "UserPromptSubmit" {
                     json!({"session_id": "bench", "prompt": format!("pin value port-{n}: 54{n:02}\nPlease keep going. Never drop the users table.")}).to_string()
@@ -148,7 +164,7 @@ fn main() {
         let at =
             |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1];
         println!(
-            "{label:18} {:>9.1} {:>9.1} {:>9.1}",
+            "{label:28} {:>9.1} {:>9.1} {:>9.1}",
             at(0.5),
             at(0.99),
             times[times.len() - 1]

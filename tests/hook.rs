@@ -389,6 +389,47 @@ fn pre_compact_catches_up_with_the_transcript() {
 }
 
 #[test]
+fn the_catch_up_judges_only_what_the_prompt_hook_did_not_hear() {
+    // Heard as typed under the default policy: an identifier.
+    let mut session = Session::new().with_transcript("transcript-2.1.226.jsonl");
+    let parser = "Keep the parser at src/legacy/parser_v2.py for now.";
+    let prompt =
+        format!(r#"{{"session_id":"5e55-0001","transcript_path":"TRANSCRIPT","prompt":"{parser}"}}"#);
+    assert_eq!(session.hook("UserPromptSubmit", &prompt, &[]).status, 0);
+    // A prompt typed while no hook ran is in the transcript only.
+    let linter = "Always run the linter before a commit.";
+    let mut transcript = std::fs::read_to_string(&session.transcript).expect("transcript");
+    transcript.push_str(&json!({"parentUuid": "a-1", "type": "user", "sessionId": "5e55-0001", "version": "2.1.226", "message": {"role": "user", "content": linter}, "uuid": "u-2", "timestamp": "2026-08-18T18:01:00.000Z"}).to_string());
+    transcript.push('\n');
+    std::fs::write(&session.transcript, transcript).expect("written");
+    // The compaction's hook runs under a policy that would read the heard
+    // prompt as a constraint: judged again, it would be recorded twice.
+    session = session.with_policy("kind constraint {\n  hint /\\b(keep|always)\\b/i\n}\n");
+    assert_eq!(session.fixture("PreCompact-manual").status, 0);
+    let recorded: Vec<(String, String)> = session
+        .commitments()
+        .iter()
+        .map(|c| {
+            let field = |f: &str| c[f].as_str().unwrap_or("").to_owned();
+            (field("text"), field("kind"))
+        })
+        .collect();
+    assert_eq!(
+        recorded,
+        [
+            (parser.to_owned(), "identifier".to_owned()),
+            (linter.to_owned(), "constraint".to_owned())
+        ]
+    );
+    // Without the marks, the compaction's hook judges every prompt again.
+    std::fs::remove_file(session.ledger_dir().join("5e55-0001.heard")).expect("the marks");
+    std::fs::write(session.ledger_dir().join("5e55-0001.jsonl"), "").expect("emptied");
+    assert_eq!(session.fixture("PreCompact-manual").status, 0);
+    assert_eq!(session.commitments().len(), 2);
+    assert!(session.commitments().iter().all(|c| c["kind"] == "constraint"));
+}
+
+#[test]
 fn a_discharge_or_unpin_outlasts_the_catch_up_and_saying_it_again_holds_again() {
     let session = Session::new().with_transcript("transcript-2.1.226.jsonl");
     let parser = "Keep the parser at src/legacy/parser_v2.py for now.";

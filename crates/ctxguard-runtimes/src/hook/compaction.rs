@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::check::{check_summary, judge, record_check, unchecked};
 use super::events::{answer, read, read_transcript, record_in, typed, Call, Failure, Said};
-use super::ledger::{Commitment, Entry, Snapshot, Source, State};
+use super::ledger::{hash, Commitment, Entry, Snapshot, Source, State};
 use super::reinject::{instructions, reinject, HEAD as REINJECTION_HEAD};
 use super::{Blocked, Gate, Guarded, Outcome};
 use crate::buffer::plan::{Entry as PlanEntry, Plan, PlanRegion};
@@ -55,7 +55,14 @@ pub(super) fn pre_compact(
                 .and_then(|s| s.transcript_lines)
                 .filter(|&seen| seen <= now.lines)
                 .unwrap_or(0);
-            let since: Vec<_> = now.messages.into_iter().filter(|m| m.line > seen).collect();
+            // And what the prompt hook heard is in the ledger already.
+            let heard = ledger.heard();
+            let since: Vec<_> = now
+                .messages
+                .into_iter()
+                .filter(|m| m.line > seen)
+                .filter(|m| m.origin != Origin::User || !heard.contains(&hash(&m.text)))
+                .collect();
             caught_up = from_transcript(policy, path, &since);
         }
     }

@@ -156,6 +156,10 @@ fn prompt(call: &Call<'_>, problems: &mut Vec<Diagnostic>) -> Result<Outcome, Fa
     };
     let (commitments, typed) = typed(policy, prompt, &source);
     let (recorded, state) = record(ledger, commitments, Said::Now, problems)?;
+    // Its commitments are in the ledger: a compaction's hook need not
+    // judge it again. (The mark only saves that work: unwritten, the
+    // prompt is judged again, and nothing is lost.)
+    let _ = ledger.hear(&[prompt]);
     // The last compaction's summary, when SessionStart could not check it
     // (the client writes it to the transcript after that hook runs); or,
     // once, judged again with the messages it preserved, which Claude Code

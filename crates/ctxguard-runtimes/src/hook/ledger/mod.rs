@@ -391,6 +391,70 @@ impl Ledger {
     }
 }
 
+/// What the prompt hook heard: `DIR/SESSION.heard`, beside the ledger, the
+/// hash of each prompt it judged, a line each. A compaction's hook judges
+/// the transcript's user messages to catch what the prompt hook did not
+/// hear (typed before the hooks were installed, or while a hook failed);
+/// a message whose hash is here was judged as it was typed, and its
+/// commitments are in the ledger already. The file only saves that work:
+/// missing, unreadable or full, every message is judged again. It is not
+/// a ledger record, so a ledger stays readable by every version.
+impl Ledger {
+    fn heard_path(&self) -> PathBuf {
+        self.path.with_extension("heard")
+    }
+
+    /// Marks `prompts` heard: appended, as the ledger appends, once the
+    /// commitments they hold are in the ledger (never before, so a prompt
+    /// is never marked heard and its commitments missing).
+    pub fn hear(&self, prompts: &[&str]) -> Result<(), LedgerError> {
+        let mut bytes = Vec::new();
+        for prompt in prompts {
+            bytes.extend_from_slice(hash(prompt).as_bytes());
+            bytes.push(b'\n');
+        }
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let path = self.heard_path();
+        let max_bytes = self.max_bytes;
+        let refused = |reason: String| LedgerError::Refused {
+            path: path.display().to_string(),
+            reason,
+        };
+        let appended = crate::source::write::append_file(&path, &bytes, |_, len| {
+            if len.saturating_add(bytes.len() as u64) > max_bytes {
+                return Err(refused(format!(
+                    "`{}` holds {len} bytes, the cap",
+                    path.display()
+                )));
+            }
+            Ok(Vec::new())
+        });
+        appended.map_err(|error| refused(error.reason))?
+    }
+
+    /// The hashes of the prompts marked heard: none when the file is
+    /// missing, is a link or cannot be read.
+    pub fn heard(&self) -> HashSet<String> {
+        let path = self.heard_path();
+        let Ok(Some((mut file, _))) = crate::source::read::open_no_follow(&path) else {
+            return HashSet::new();
+        };
+        if file.lock_shared().is_err() {
+            return HashSet::new();
+        }
+        let Ok(bytes) = crate::source::read::read_at_most(&mut file, self.max_bytes) else {
+            return HashSet::new();
+        };
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .filter(|line| line.starts_with("sha256:") && line.len() == 71)
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
 impl Ledger {
     /// Every record that reads, with its line.
     pub fn records(&self) -> Result<Vec<(u64, Record)>, LedgerError> {
@@ -613,6 +677,39 @@ mod tests {
         let refused = ledger.append(vec![pin(&"x".repeat(400), None)]);
         assert!(matches!(refused, Err(LedgerError::Full(_))));
         assert_eq!(std::fs::read(&ledger.path).unwrap(), before);
+    }
+
+    #[test]
+    fn heard_prompts_are_marked_beside_the_ledger() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = Ledger::new(dir.path(), "s1.a", 1_000);
+        assert!(ledger.heard().is_empty());
+        ledger.hear(&["Never drop columns.", "ok"]).unwrap();
+        ledger.hear(&[]).unwrap();
+        let heard = ledger.heard();
+        assert_eq!(heard.len(), 2);
+        assert!(heard.contains(&hash("ok")));
+        assert!(dir.path().join("s1.a.heard").is_file());
+        // Full: refused, and what it held is still read.
+        let full = Ledger::new(dir.path(), "s1.a", 150);
+        assert!(full.hear(&["one more"]).is_err());
+        assert_eq!(full.heard().len(), 2);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn heard_prompts_are_never_marked_or_read_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::write(&elsewhere, format!("{}\n", hash("planted"))).unwrap();
+        let linked = Ledger::new(dir.path(), "s2", 1_000);
+        std::os::unix::fs::symlink(&elsewhere, dir.path().join("s2.heard")).unwrap();
+        assert!(linked.heard().is_empty());
+        assert!(linked.hear(&["Never drop columns."]).is_err());
+        assert_eq!(
+            std::fs::read_to_string(&elsewhere).unwrap(),
+            format!("{}\n", hash("planted"))
+        );
     }
 
     #[test]
