@@ -71,7 +71,9 @@ fn main() {
     let mut parent = serde_json::Value::Null;
     let mut prompts = Vec::new();
     for n in 0..400 {
-        prompts.push(format!("Prompt {n}: run the tests before applying patch {n}."));
+        prompts.push(format!(
+            "Prompt {n}: run the tests before applying patch {n}."
+        ));
         let user = format!("u{n}");
         let assistant = format!("a{n}");
         lines.push_str(&json!({"parentUuid": parent, "isSidechain": false, "sessionId": "bench", "version": "2.1.226", "type": "user", "uuid": user, "message": {"role": "user", "content": prompts[n]}}).to_string());

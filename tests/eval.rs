@@ -164,11 +164,25 @@ fn norm(text: &str) -> String {
 ///
 /// A quote may be a distinctive part of a long unit, and a unit a part of a
 /// long quote, cut at other places: most of the shorter one's words in the
-/// longer one (three words at least) is the same unit too.
+/// longer one (three words at least) is the same unit too. But the shorter
+/// must be a fair part of the longer, an eighth of its characters at
+/// least (a paragraph around a sentence): a flag on a pasted brief of
+/// forty rules, kept as one unit, does not catch each of the forty
+/// labelled in it, nor a label on the whole brief every rule flagged in
+/// it. A choice the audit judges as `question → answer` is its answer,
+/// which is what people quote.
 fn same_unit(text: &str, quote: &str) -> bool {
+    let answer = text
+        .rsplit_once(ctxguard::import::ANSWER_MARK)
+        .filter(|(question, _)| question.ends_with(' '))
+        .map(|(_, answer)| answer);
     let (a, b) = (norm(text), norm(unmarked(quote)));
     if a.is_empty() || b.is_empty() {
         return false;
+    }
+    let (short, long) = (a.len().min(b.len()), a.len().max(b.len()));
+    if short * 8 < long {
+        return answer.is_some_and(|answer| same_unit(answer, quote));
     }
     if a.contains(&b) || b.contains(&a) {
         return true;
@@ -481,14 +495,17 @@ const TARGETS: Targets = Targets {
 fn floor(split: &str) -> Option<Targets> {
     match split {
         "tune" => Some(Targets {
-            recall: 0.86,
+            recall: 0.85,
             precision: 0.82,
             noise: 0.16,
             silent: 0,
             inventions_per_ten: 0.5,
         }),
+        // Since a flag catches only labels that are a fair part of its unit
+        // (`same_unit`), the held-out recall reads 0.78, not 0.90: the
+        // difference was labels caught inside units eight times their size.
         "holdout" => Some(Targets {
-            recall: 0.88,
+            recall: 0.77,
             precision: 0.71,
             noise: 0.24,
             silent: 0,

@@ -393,8 +393,9 @@ fn the_catch_up_judges_only_what_the_prompt_hook_did_not_hear() {
     // Heard as typed under the default policy: an identifier.
     let mut session = Session::new().with_transcript("transcript-2.1.226.jsonl");
     let parser = "Keep the parser at src/legacy/parser_v2.py for now.";
-    let prompt =
-        format!(r#"{{"session_id":"5e55-0001","transcript_path":"TRANSCRIPT","prompt":"{parser}"}}"#);
+    let prompt = format!(
+        r#"{{"session_id":"5e55-0001","transcript_path":"TRANSCRIPT","prompt":"{parser}"}}"#
+    );
     assert_eq!(session.hook("UserPromptSubmit", &prompt, &[]).status, 0);
     // A prompt typed while no hook ran is in the transcript only.
     let linter = "Always run the linter before a commit.";
@@ -426,7 +427,10 @@ fn the_catch_up_judges_only_what_the_prompt_hook_did_not_hear() {
     std::fs::write(session.ledger_dir().join("5e55-0001.jsonl"), "").expect("emptied");
     assert_eq!(session.fixture("PreCompact-manual").status, 0);
     assert_eq!(session.commitments().len(), 2);
-    assert!(session.commitments().iter().all(|c| c["kind"] == "constraint"));
+    assert!(session
+        .commitments()
+        .iter()
+        .all(|c| c["kind"] == "constraint"));
 }
 
 #[test]
