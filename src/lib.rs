@@ -121,7 +121,7 @@ pub mod import {
     pub use ctxguard_runtimes::import::records::mend_lone_surrogates;
     pub use ctxguard_runtimes::import::{
         classify, compactions, detect, import, import_work, pin, Compaction, Event, Message,
-        Origin, Pin, Session, Summary, ANSWER_MARK, PIN_SYNTAX, READ,
+        Origin, Pin, Session, Summary, PIN_SYNTAX, READ,
     };
 }
 

@@ -164,25 +164,11 @@ fn norm(text: &str) -> String {
 ///
 /// A quote may be a distinctive part of a long unit, and a unit a part of a
 /// long quote, cut at other places: most of the shorter one's words in the
-/// longer one (three words at least) is the same unit too. But the shorter
-/// must be a fair part of the longer, an eighth of its characters at
-/// least (a paragraph around a sentence): a flag on a pasted brief of
-/// forty rules, kept as one unit, does not catch each of the forty
-/// labelled in it, nor a label on the whole brief every rule flagged in
-/// it. A choice the audit judges as `question → answer` is its answer,
-/// which is what people quote.
+/// longer one (three words at least) is the same unit too.
 fn same_unit(text: &str, quote: &str) -> bool {
-    let answer = text
-        .rsplit_once(ctxguard::import::ANSWER_MARK)
-        .filter(|(question, _)| question.ends_with(' '))
-        .map(|(_, answer)| answer);
     let (a, b) = (norm(text), norm(unmarked(quote)));
     if a.is_empty() || b.is_empty() {
         return false;
-    }
-    let (short, long) = (a.len().min(b.len()), a.len().max(b.len()));
-    if short * 8 < long {
-        return answer.is_some_and(|answer| same_unit(answer, quote));
     }
     if a.contains(&b) || b.contains(&a) {
         return true;
@@ -292,19 +278,25 @@ fn score(labels: &Labels, events: &[AuditedEvent]) -> (Tally, Vec<String>) {
             tally.silent += 1;
             misses.push(format!("compaction {n}: silent pass"));
         }
-        let matches = |label: &Label| -> Vec<&Judged> {
+        let matches = |label: &Label| -> Vec<(usize, &Judged)> {
             event
                 .commitments
                 .iter()
-                .filter(|j| j.line == Some(label.line) && same_unit(&j.text, &label.quote))
+                .enumerate()
+                .filter(|(_, j)| j.line == Some(label.line) && same_unit(&j.text, &label.quote))
                 .collect()
         };
+        // A flag catches one label: a unit the audit kept whole around
+        // several requirements (a pasted brief of forty rules) catches one
+        // of them, not forty. (A quote may still be a distinctive part of
+        // its unit: one label, one unit.)
+        let mut credited = std::collections::HashSet::new();
         for label in &applicable {
             let grade = label.outcomes[&n].as_str();
             let found = matches(label);
             let judged = found
                 .iter()
-                .map(|j| j.outcome.as_str())
+                .map(|(_, j)| j.outcome.as_str())
                 .filter(|o| GRADES.contains(o))
                 .max_by_key(|o| severity(o))
                 .unwrap_or("not judged");
@@ -315,7 +307,7 @@ fn score(labels: &Labels, events: &[AuditedEvent]) -> (Tally, Vec<String>) {
             if grade == "unknown" {
                 // Nobody can tell what an encrypted summary kept: not a
                 // loss to find, but the audit must say it cannot check it.
-                if !found.iter().any(|j| j.outcome == "unauditable") {
+                if !found.iter().any(|(_, j)| j.outcome == "unauditable") {
                     misses.push(format!(
                         "compaction {n}: not said to be uncheckable (audit: {judged}) line {}: {:?}",
                         label.line,
@@ -324,12 +316,22 @@ fn score(labels: &Labels, events: &[AuditedEvent]) -> (Tally, Vec<String>) {
                 }
             } else if grade != "verbatim" {
                 tally.missed_by_compaction += 1;
-                if found
+                let flags: Vec<usize> = found
                     .iter()
-                    .any(|j| j.outcome != "verbatim" && GRADES.contains(&j.outcome.as_str()))
-                {
+                    .filter(|(_, j)| {
+                        j.outcome != "verbatim" && GRADES.contains(&j.outcome.as_str())
+                    })
+                    .map(|(i, _)| *i)
+                    .collect();
+                if let Some(&i) = flags.iter().find(|i| !credited.contains(*i)) {
+                    credited.insert(i);
                     tally.reported += 1;
                 } else {
+                    let judged = if flags.is_empty() {
+                        judged.to_owned()
+                    } else {
+                        format!("{judged}, in a unit that caught another label")
+                    };
                     misses.push(format!(
                         "compaction {n}: missed ({grade}, audit: {judged}) line {}: {:?}",
                         label.line,
@@ -495,17 +497,17 @@ const TARGETS: Targets = Targets {
 fn floor(split: &str) -> Option<Targets> {
     match split {
         "tune" => Some(Targets {
-            recall: 0.85,
+            recall: 0.79,
             precision: 0.82,
             noise: 0.16,
             silent: 0,
             inventions_per_ten: 0.5,
         }),
-        // Since a flag catches only labels that are a fair part of its unit
-        // (`same_unit`), the held-out recall reads 0.78, not 0.90: the
-        // difference was labels caught inside units eight times their size.
+        // Since a flag catches one label (`score`), the held-out recall
+        // reads 0.74, not 0.90: the difference was labels caught inside
+        // units the audit kept whole around several of them.
         "holdout" => Some(Targets {
-            recall: 0.77,
+            recall: 0.73,
             precision: 0.71,
             noise: 0.24,
             silent: 0,
