@@ -792,13 +792,18 @@ fn output_pasted_whole_is_the_tools_and_the_words_after_it_are_the_users() {
         apart.iter().filter(|(why, _)| why == "pasted").count() >= 10,
         "{apart:?}"
     );
-    let judged = outcomes(&report, 1);
+    // Only the user's own request is judged, a clause at a time.
+    let judged: Vec<String> = outcomes(&report, 1)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
     assert_eq!(
-        judged.len(),
-        1,
-        "only the user's own request is judged: {judged:?}"
+        judged,
+        [
+            "Fix the type errors in vscode-webview",
+            "keep the node engine at 20.19.2."
+        ]
     );
-    assert!(judged[0].1.starts_with("Fix the type errors"), "{judged:?}");
 }
 
 #[test]

@@ -2,6 +2,10 @@
 //! ([`super::binding`]); a document handed over, a pasted log, material
 //! beyond what anyone types as rules set apart; pins taken as written.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use super::binding::{self, NotBinding};
 use super::units::{self, units};
 use super::SetApart;
@@ -243,7 +247,14 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
             match verdict {
                 Ok(()) => {
                     statements += 1;
-                    typed.binds.push(piece(policy, text));
+                    match clauses(prose, unit, &message) {
+                        Some(parts) => typed.binds.extend(
+                            parts
+                                .into_iter()
+                                .map(|part| piece(policy, prose[part].to_owned())),
+                        ),
+                        None => typed.binds.push(piece(policy, text)),
+                    }
                 }
                 Err(why) => typed.apart.push((text, why)),
             }
@@ -312,6 +323,105 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
             .extend(material.into_iter().map(|p| (p.text, NotBinding::Pasted)));
     }
     typed
+}
+
+/// The clauses of a sentence typed on one after another, each asking
+/// something of its own ("start with the phase 0 fixes, build a good plan,
+/// review the plan with Fable, and do the execution in parallel", "вынеси
+/// это в конфиг, и добавь тесты"): a person holds each apart, and a
+/// summary keeps one and drops another. A sentence is cut where a comma or
+/// a semicolon (then perhaps "and"), or "and then", ends a clause, never
+/// inside brackets, quotes or code; a clause that does not bind alone ("if
+/// the tests fail", "but not the users table", "Redis") stays with the one
+/// before it, or the first with the one after. None unless two clauses or
+/// more bind alone.
+fn clauses(
+    prose: &str,
+    unit: &units::Unit,
+    message: &binding::Prose,
+) -> Option<Vec<std::ops::Range<usize>>> {
+    static CUT: LazyLock<Regex> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Regex::new(
+            r"(?i)(,\s+|;\s+|，|；)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+",
+        )
+        .expect("the clause pattern compiles")
+    });
+    if unit.shape != units::Shape::Sentence {
+        return None;
+    }
+    // Each clause binds as a sentence of its own would, not as a short
+    // reply to the choice the agent offered.
+    let alone = binding::Context { answering: false };
+    let text = unit.text(prose);
+    let base = unit.range.start;
+    // Where brackets, quotes and code hold the text, nothing is cut.
+    let mut held = vec![false; text.len() + 1];
+    let (mut depth, mut quoted, mut code) = (0usize, false, false);
+    for (at, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' | '（' | '「' | '“' => depth += 1,
+            ')' | ']' | '}' | '）' | '」' | '”' => depth = depth.saturating_sub(1),
+            '"' => quoted = !quoted,
+            '`' => code = !code,
+            _ => {}
+        }
+        held[at] = depth > 0 || quoted || code;
+    }
+    // The clauses: where each starts and ends, the cut between them left out.
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for cut in CUT.find_iter(text) {
+        if held[cut.start()] {
+            continue;
+        }
+        parts.push(from..cut.start());
+        from = cut.end();
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    parts.push(from..text.len());
+    let binds = |range: &std::ops::Range<usize>| {
+        let part = &text[range.clone()];
+        let long_enough = part.split_whitespace().count() >= 3
+            || part.chars().filter(|c| !c.is_ascii()).count() >= 4;
+        long_enough
+            && binding::binding(
+                &units::Unit {
+                    range: base + range.start..base + range.end,
+                    shape: units::Shape::Sentence,
+                },
+                message,
+                alone,
+            )
+            .is_ok()
+    };
+    // A clause that does not bind alone joins the one before it.
+    let mut kept: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut pending: Option<usize> = None;
+    for part in parts {
+        let start = pending.take().unwrap_or(part.start);
+        let whole = start..part.end;
+        if binds(&part) {
+            kept.push(whole);
+        } else if let Some(last) = kept.last_mut() {
+            last.end = part.end;
+        } else {
+            pending = Some(start);
+        }
+    }
+    (kept.len() >= 2).then(|| {
+        kept.into_iter()
+            .map(|range| {
+                let part = &text[range.clone()];
+                let lead = part.len() - part.trim_start().len();
+                let tail = part.len() - part.trim_end().len();
+                base + range.start + lead..base + range.end - tail
+            })
+            .collect()
+    })
 }
 
 /// Where the list that unit `n` of `cut` announces ends (the index after
@@ -530,6 +640,35 @@ mod tests {
             .into_iter()
             .map(|p| p.text)
             .collect()
+    }
+
+    #[test]
+    fn clauses_typed_on_one_after_another_each_bind_apart() {
+        assert_eq!(
+            binds("start with the phase 0 website fixes, build a good plan, review the plan with Fable, and do the execution with Sonnet 5 in parallel where you can."),
+            [
+                "start with the phase 0 website fixes",
+                "build a good plan",
+                "review the plan with Fable",
+                "do the execution with Sonnet 5 in parallel where you can."
+            ]
+        );
+        assert_eq!(
+            binds("Keep the parser at src/legacy/parser_v2.py (do not rename it, ever), and then run the tests."),
+            [
+                "Keep the parser at src/legacy/parser_v2.py (do not rename it, ever)",
+                "run the tests."
+            ]
+        );
+        // A clause that asks nothing alone stays with its neighbour.
+        for whole in [
+            "Use Postgres, Redis and Kafka for the queue.",
+            "If the tests fail, fix them before the commit.",
+            "Never drop the users table, not even in staging.",
+            "Set the limit to 1,000 requests a minute.",
+        ] {
+            assert_eq!(binds(whole), [whole], "{whole}");
+        }
     }
 
     #[test]
