@@ -331,7 +331,8 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
 /// это в конфиг, и добавь тесты"): a person holds each apart, and a
 /// summary keeps one and drops another. A sentence is cut where a comma or
 /// a semicolon (then perhaps "and"), or "and then", ends a clause, never
-/// inside brackets, quotes or code; a clause that does not bind alone ("if
+/// inside brackets, quotes or code (not at Chinese commas, which set the
+/// parts of one thought apart: "，" is not ","); a clause that does not bind alone ("if
 /// the tests fail", "but not the users table", "Redis") stays with the one
 /// before it, or the first with the one after. None unless two clauses or
 /// more bind alone.
@@ -344,7 +345,7 @@ fn clauses(
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         Regex::new(
-            r"(?i)(,\s+|;\s+|，|；)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+",
+            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+",
         )
         .expect("the clause pattern compiles")
     });
@@ -640,6 +641,17 @@ mod tests {
             .into_iter()
             .map(|p| p.text)
             .collect()
+    }
+
+    #[test]
+    fn the_steps_of_a_procedure_the_user_lays_out_bind() {
+        for step in [
+            "第二步，收集资料。",
+            "第九步，针对这份投资分析报告生成5个相关tag。",
+            "Step 3: the release notes.",
+        ] {
+            assert_eq!(binds(step), [step], "{step}");
+        }
     }
 
     #[test]

@@ -30,6 +30,14 @@ pub(super) static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A step of a procedure the user lays out for the agent: "第二步，收集资料。"
+/// (step two, gather the material), "步骤3：…", "Step 4: …", "Paso 2 -".
+pub(super) static STEP: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(第\s*[一二三四五六七八九十百\d]+\s*步|步骤\s*[一二三四五六七八九十\d]+|(step|paso|passo|etapa|schritt|étape|шаг)\s*\d+\s*[:：.)\-—])",
+    )
+});
+
 /// A request put in Japanese as a question: "まとめてもらっていいですか？"
 /// (could you sum it up?), "見ていただけますか" (would you look at it?).
 pub(super) static JAPANESE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {

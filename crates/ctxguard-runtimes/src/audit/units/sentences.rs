@@ -71,7 +71,7 @@ pub(super) fn sentences(
         };
         // The pieces follow one another along the line: only their lengths
         // are kept, and a piece that goes on into the next is joined to it.
-        // "2.可以": a number that opens a line is the item's, not a
+        // "2.可以": a number alone is the item's that follows, not a
         // sentence of its own (UAX #29 ends one after "2." before CJK);
         // "why do we need '2. Builds libnn.a'?": an item quoted with its
         // number goes on past the number's period.
@@ -79,9 +79,16 @@ pub(super) fn sentences(
         let (mut n, mut from) = (0, 0);
         while n + 1 < lengths.len() {
             let piece = &line[from..from + lengths[n]];
-            if (n == 0 && numbered(piece)) || quotes_a_number(piece) {
+            if numbered(piece) || quotes_a_number(piece) {
                 lengths[n] += lengths.remove(n + 1);
             } else {
+                // "1.技术（…）2.增长（…）": items numbered along one line;
+                // the number is the next item's, not the end of this one.
+                let number = next_items_number(piece);
+                if number > 0 && number < lengths[n] {
+                    lengths[n] -= number;
+                    lengths[n + 1] += number;
+                }
                 from += lengths[n];
                 n += 1;
             }
@@ -194,6 +201,27 @@ pub(super) fn quotes_a_number(piece: &str) -> bool {
             .chars()
             .next_back()
             .is_some_and(|c| matches!(c, '\'' | '"' | '‘' | '“' | '(' | '`'))
+}
+
+/// How many bytes at the end of `piece` are the number of the item that
+/// follows it on the same line, typed with no space after its period
+/// (`…（毛利率持续低迷）4.` before `竞争…`): a number of one or two digits
+/// after a bracket, a full stop or a CJK character; 0 for anything else
+/// (`version 2.`, `v2.`, a sentence that ends with a space after it).
+pub(super) fn next_items_number(piece: &str) -> usize {
+    let Some(number) = piece.strip_suffix('.') else {
+        return 0;
+    };
+    let digits = number.len() - number.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let before = number[..number.len() - digits].chars().next_back();
+    let after_item = before.is_some_and(|c| {
+        matches!(c, ')' | '）' | '。' | '；' | '」' | '”') || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+    });
+    if (1..=2).contains(&digits) && after_item {
+        digits + 1
+    } else {
+        0
+    }
 }
 
 /// Only an item's number: `2.`, `10)`.

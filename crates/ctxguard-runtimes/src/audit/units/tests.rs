@@ -328,3 +328,19 @@ fn prose_underlined_with_a_rule_is_prose_not_a_heading() {
         ]
     );
 }
+
+#[test]
+fn items_numbered_along_one_line_are_cut_before_each_number() {
+    let text = "从五个角度去搜集。1.技术（自研能力）（查看论文）2.增长（ARR）3.成本（算力储备）。Version 2. Then ship it.";
+    assert_eq!(
+        shaped(text),
+        [
+            ("从五个角度去搜集。", Shape::Sentence),
+            ("1.技术（自研能力）（查看论文）", Shape::Sentence),
+            ("2.增长（ARR）", Shape::Sentence),
+            ("3.成本（算力储备）。", Shape::Sentence),
+            ("Version 2.", Shape::Sentence),
+            ("Then ship it.", Shape::Sentence),
+        ]
+    );
+}
