@@ -38,7 +38,7 @@ use crate::verify::text::Words;
 static USER_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    Regex::new(&super::units::scripts(r"(?i)^[\W\d]*((user|user's|users')\s+[\w\s&/-]*?(preferences?|requirements?|constraints?|rules|instructions|decisions?|choices?)|(key\s+|hard\s+|important\s+|explicit\s+)?(preferences?|requirements?|constraints?|rules|instructions))[\W]*$"))
+    Regex::new(&super::units::scripts(r"(?i)^(\W|\d)*((user|user's|users')\s+(\w|\s|[&/-])*?(preferences?|requirements?|constraints?|rules|instructions|decisions?|choices?)|(key\s+|hard\s+|important\s+|explicit\s+)?(preferences?|requirements?|constraints?|rules|instructions))\W*$"))
         .expect("the heading pattern compiles")
 });
 

@@ -28,22 +28,45 @@ const LETTER: &str = r"0-9A-Za-z_\u{AA}\u{B5}\u{BA}\u{C0}-\u{D6}\u{D8}-\u{F6}\u{
 /// dozen in these patterns costs a fraction of a millisecond to compile
 /// in every process (a hook runs on every prompt) and makes a larger
 /// automaton to search with.
+///
+/// Outside a bracketed class each is written case-sensitive (`(?-i:…)`):
+/// the letters already hold both cases, and folding the case of their
+/// ranges under `(?i)` is most of what compiling such a pattern costs.
+/// (Inside a class, where no flag can be set, a class is nested.)
 pub(crate) fn scripts(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
-    let mut chars = source.chars();
+    let mut chars = source.chars().peekable();
+    // How deep in bracketed classes, and whether a `]` now would be a
+    // literal (first in its class).
+    let (mut depth, mut opened) = (0usize, false);
     while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('w') => out.push_str(&format!("[{LETTER}]")),
-            Some('W') => out.push_str(&format!("[^{LETTER}]")),
-            Some(other) => {
-                out.push('\\');
-                out.push(other);
+        let was_opened = std::mem::take(&mut opened);
+        match c {
+            '\\' => match chars.next() {
+                Some('w') if depth == 0 => out.push_str(&format!("(?-i:[{LETTER}])")),
+                Some('W') if depth == 0 => out.push_str(&format!("(?-i:[^{LETTER}])")),
+                Some('w') => out.push_str(&format!("[{LETTER}]")),
+                Some('W') => out.push_str(&format!("[^{LETTER}]")),
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => out.push('\\'),
+            },
+            '[' => {
+                out.push(c);
+                depth += 1;
+                opened = true;
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
             }
-            None => out.push('\\'),
+            ']' if depth > 0 && !was_opened => {
+                out.push(c);
+                depth -= 1;
+            }
+            _ => out.push(c),
         }
     }
     out

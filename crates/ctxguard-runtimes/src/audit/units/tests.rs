@@ -344,3 +344,18 @@ fn items_numbered_along_one_line_are_cut_before_each_number() {
         ]
     );
 }
+
+#[test]
+fn script_letters_match_both_cases_inside_and_outside_classes() {
+    let re = |source: &str| regex::Regex::new(&scripts(source)).unwrap();
+    // Outside a class, written case-sensitive: the letters hold both cases.
+    assert_eq!(scripts(r"\w"), format!("(?-i:[{LETTER}])"));
+    for text in ["Éb", "éB", "Жb", "жB"] {
+        assert!(re(r"(?i)^\wb$").is_match(text), "{text}");
+    }
+    assert!(!re(r"(?i)^\W").is_match("Ärger"));
+    // Inside a class (and after `[^` or a literal `]`), nested as before.
+    assert!(re(r"^[\w.-]+$").is_match("Ärger.v2-x"));
+    assert!(re(r"^[^\w]+$").is_match(" ,;"));
+    assert!(re(r"^[]\w]+$").is_match("]a]"));
+}
