@@ -644,6 +644,12 @@ mod tests {
     }
 
     #[test]
+    fn lines_a_process_stamps_with_its_elapsed_time_are_its_output() {
+        let log = "Processing triggers for man-db (2.12.0-4build2) ...\n[91880 ms] \nWARNING: apt does not have a stable CLI interface.\n\n[91880 ms] Start: Run in host: usermod -aG docker root\n[91939 ms]";
+        assert_eq!(binds(log), Vec::<String>::new());
+    }
+
+    #[test]
     fn the_steps_of_a_procedure_the_user_lays_out_bind() {
         for step in [
             "第二步，收集资料。",

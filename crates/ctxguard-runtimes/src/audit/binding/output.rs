@@ -170,19 +170,33 @@ impl<'a> Prose<'a> {
         // Lines padded to a terminal's width: how many, the first and the last.
         let (mut padded, mut padded_span) = (0usize, None::<Range<usize>>);
         // What a process stamps its log lines with ("(APIServer
-        // pid=75986)", "[worker-1]"), on three lines or more: each of them
-        // is its output.
-        let line_stamps: Vec<Option<&str>> = text
+        // pid=75986)", "[worker-1]", "[91880 ms]"), on three lines or more:
+        // each of them is its output. Stamps that differ only in their
+        // digits (a time, a worker's number) are one process's.
+        let line_stamps: Vec<Option<String>> = text
             .split_inclusive('\n')
-            .map(|line| STAMP.find(line).map(|stamp| stamp.as_str().trim()))
+            .map(|line| {
+                STAMP.find(line).map(|stamp| {
+                    stamp
+                        .as_str()
+                        .trim()
+                        .chars()
+                        .map(|c| if c.is_ascii_digit() { '0' } else { c })
+                        .collect()
+                })
+            })
             .collect();
         let mut stamps = std::collections::HashMap::<&str, usize>::new();
         for stamp in line_stamps.iter().flatten() {
-            *stamps.entry(stamp).or_default() += 1;
+            *stamps.entry(stamp.as_str()).or_default() += 1;
         }
         let stamped_lines: Vec<bool> = line_stamps
             .iter()
-            .map(|stamp| stamp.is_some_and(|stamp| stamps.get(stamp).is_some_and(|&n| n >= 3)))
+            .map(|stamp| {
+                stamp
+                    .as_deref()
+                    .is_some_and(|stamp| stamps.get(stamp).is_some_and(|&n| n >= 3))
+            })
             .collect();
         // Another assistant's answer in a chat copied whole: where it
         // started, and those closed.
