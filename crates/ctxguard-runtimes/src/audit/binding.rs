@@ -332,6 +332,11 @@ pub(crate) fn words_bind(
     if answering && word_count(text) <= 4 && !OF_ONESELF.is_match(text) {
         return Ok(());
     }
+    // Options the agent offered, named by their numbers ("option 1, then
+    // option 2", "1 and 3"): a choice however many words name it.
+    if answering && word_count(text) <= 10 && OPTIONS_NAMED.is_match(text) {
+        return Ok(());
+    }
     if words.content.len() < 2 {
         return Err(NotBinding::Fragment);
     }
@@ -423,6 +428,14 @@ fn run_on_instruction(text: &str) -> bool {
 static MEASURE: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
         r"(?i)\d(\.\d+)?\s*(kg|lbs?|cm|mm|km|kcal|cal|%|次|组|分钟|小时|公里|公斤|斤|元|块|万|岁|gb|mb|tb|ms|px|rem|ghz|mhz|gbps|mbps|°)(\W|\d|$)|[$€£¥￥]\s*\d",
+    )
+});
+
+/// Options named by their numbers, as a reply to a choice: "option 1, then
+/// option 2", "opción 2", "1 and 3", "2 then 4".
+static OPTIONS_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((go\s+with|let's\s+do|do|take|start\s+with|first)\s+)?(option|choice|opci[oó]n|op[cç][aã]o|variante?|#)\s*\d+\b|^\W*\d{1,2}\s*((,|and|&|then|und|dann|y|e|et|puis|luego|depois|和|然后)\s*\d{1,2}\s*)+\W*$",
     )
 });
 

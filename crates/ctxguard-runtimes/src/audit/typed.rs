@@ -650,6 +650,27 @@ mod tests {
     }
 
     #[test]
+    fn options_named_by_their_numbers_answer_a_choice() {
+        let answer = |text: &str| -> Vec<String> {
+            typed_units(&Policy::builtin(), text, true)
+                .binds
+                .into_iter()
+                .map(|p| p.text)
+                .collect()
+        };
+        for choice in [
+            "option 1, then option 2",
+            "1 and 3",
+            "let's do option 4 first",
+        ] {
+            assert_eq!(answer(choice), [choice], "{choice}");
+        }
+        // Not as a message of its own, nor a sentence that counts.
+        assert!(binds("option 1, then option 2").is_empty());
+        assert!(answer("we had 2 and 3 bugs left over from the last sprint").is_empty());
+    }
+
+    #[test]
     fn the_steps_of_a_procedure_the_user_lays_out_bind() {
         for step in [
             "第二步，收集资料。",
