@@ -718,7 +718,19 @@ fn capital_heading(message: &str, unit: &Unit, text: &str) -> bool {
 /// A line that gives a field its value ("AgentId：4378623307", "Port: 8080"),
 /// not one still to fill in ("Name: ____").
 pub(crate) fn field_line(text: &str) -> bool {
-    FIELD.is_match(text.trim_end()) && !blank_field(text)
+    FIELD.is_match(text.trim_end()) && !blank_field(text) && !clause_valued(text)
+}
+
+/// Whether what follows a line's label is a clause, not a value: words
+/// set apart by commas, or more than six of them ("第一阶段：使用当前模拟
+/// 数据，验证整个SOP流程", "Phase 2: add a simple web search, then the
+/// browser"). Lines of such are steps or rules, each its own; lines of
+/// values ("Client ID：ding…", "Port: 8443") are one record.
+fn clause_valued(text: &str) -> bool {
+    let value = text
+        .split_once([':', '：'])
+        .map_or("", |(_, value)| value.trim());
+    value.contains(['，', '。', '；']) || value.contains(", ") || word_count(value) > 6
 }
 
 /// `text` without what its parentheses, plain or full-width, hold.

@@ -671,6 +671,15 @@ mod tests {
     }
 
     #[test]
+    fn labelled_lines_whose_values_are_clauses_are_steps_not_one_record() {
+        let stages = "第一阶段：使用当前模拟数据，验证整个SOP流程\n第二阶段：添加简单的web_search集成，搜索基本信息\n第三阶段：完善web_fetch和browser集成，获取深度数据";
+        assert_eq!(binds(stages), stages.lines().collect::<Vec<_>>());
+        let record =
+            "AgentId：4378623307\nClient ID：dingt5gxbqpnjbssi8ix\nRobotCode：dingt5gxbqpnjbssi8ix";
+        assert_eq!(binds(record), [record]);
+    }
+
+    #[test]
     fn the_steps_of_a_procedure_the_user_lays_out_bind() {
         for step in [
             "第二步，收集资料。",
