@@ -331,11 +331,11 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
 /// это в конфиг, и добавь тесты"): a person holds each apart, and a
 /// summary keeps one and drops another. A sentence is cut where a comma or
 /// a semicolon (then perhaps "and"), or "and then", ends a clause, never
-/// inside brackets, quotes or code (not at Chinese commas, which set the
-/// parts of one thought apart: "，" is not ","); a clause that does not bind alone ("if
-/// the tests fail", "but not the users table", "Redis") stays with the one
-/// before it, or the first with the one after. None unless two clauses or
-/// more bind alone.
+/// inside brackets, quotes or code, and not at Chinese commas, which set
+/// the parts of one thought apart ("，" is not ","). A clause that does not
+/// bind alone ("if the tests fail", "but not the users table", "Redis")
+/// stays with the one before it, or the first with the one after. None
+/// unless two clauses or more bind alone.
 fn clauses(
     prose: &str,
     unit: &units::Unit,
