@@ -87,7 +87,7 @@ fn main() {
     // heard every prompt the transcript holds.
     let heard: Vec<&str> = prompts.iter().map(String::as_str).collect();
     ledger.hear(&heard).expect("prompts marked heard");
-    let heard_file = ledger.path.with_extension("heard");
+    let heard_file = ledger.heard_path();
     let marks = std::fs::read(&heard_file).expect("the marks read");
     let summary = "Summary:\n1. Primary Request: keep the importers and their tests.\n".repeat(200);
     let t = transcript.display().to_string();

@@ -400,7 +400,8 @@ impl Ledger {
 /// missing, unreadable or full, every message is judged again. It is not
 /// a ledger record, so a ledger stays readable by every version.
 impl Ledger {
-    fn heard_path(&self) -> PathBuf {
+    /// `DIR/SESSION.heard`.
+    pub fn heard_path(&self) -> PathBuf {
         self.path.with_extension("heard")
     }
 
