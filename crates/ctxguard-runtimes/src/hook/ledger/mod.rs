@@ -373,22 +373,35 @@ impl Ledger {
 
     /// The ledger's bytes from `offset` on, read as [`Ledger::bytes`] reads.
     fn bytes_from(&self, offset: u64) -> Result<Vec<u8>, LedgerError> {
-        let refused = |error: std::io::Error| LedgerError::Refused {
-            path: self.name(),
-            reason: format!("`{}` cannot be read: {error}", self.name()),
-        };
-        let Some((mut file, _)) =
-            crate::source::read::open_no_follow(&self.path).map_err(refused)?
-        else {
-            return Ok(Vec::new());
-        };
-        file.lock_shared().map_err(self.io("lock"))?;
-        file.seek(SeekFrom::Start(offset))
-            .map_err(self.io("read"))?;
         // A torn line or two past the cap are still read.
         let limit = self.max_bytes.saturating_mul(2).saturating_sub(offset);
-        crate::source::read::read_at_most(&mut file, limit).map_err(refused)
+        read_locked(&self.path, offset, limit)
     }
+}
+
+/// At most `limit` bytes of the file at `path` from `offset` on (none of a
+/// missing one), under a shared lock so no append is seen half written,
+/// from a regular file only: never through a link, never a FIFO.
+fn read_locked(path: &Path, offset: u64, limit: u64) -> Result<Vec<u8>, LedgerError> {
+    let name = path.display().to_string();
+    let refused = |error: std::io::Error| LedgerError::Refused {
+        path: name.clone(),
+        reason: format!("`{name}` cannot be read: {error}"),
+    };
+    let io = |action: &'static str| {
+        let path = name.clone();
+        move |error| LedgerError::Io {
+            action,
+            path,
+            error,
+        }
+    };
+    let Some((mut file, _)) = crate::source::read::open_no_follow(path).map_err(refused)? else {
+        return Ok(Vec::new());
+    };
+    file.lock_shared().map_err(io("lock"))?;
+    file.seek(SeekFrom::Start(offset)).map_err(io("read"))?;
+    crate::source::read::read_at_most(&mut file, limit).map_err(refused)
 }
 
 /// What the prompt hook heard: `DIR/SESSION.heard`, beside the ledger, the
@@ -438,16 +451,7 @@ impl Ledger {
     /// The hashes of the prompts marked heard: none when the file is
     /// missing, is a link or cannot be read.
     pub fn heard(&self) -> HashSet<String> {
-        let path = self.heard_path();
-        let Ok(Some((mut file, _))) = crate::source::read::open_no_follow(&path) else {
-            return HashSet::new();
-        };
-        if file.lock_shared().is_err() {
-            return HashSet::new();
-        }
-        let Ok(bytes) = crate::source::read::read_at_most(&mut file, self.max_bytes) else {
-            return HashSet::new();
-        };
+        let bytes = read_locked(&self.heard_path(), 0, self.max_bytes).unwrap_or_default();
         String::from_utf8_lossy(&bytes)
             .lines()
             .filter(|line| line.starts_with("sha256:") && line.len() == 71)
