@@ -441,14 +441,35 @@ impl After {
                 })
                 .count()
         };
+        // Which of the commitment's names each piece carries, as bits, when
+        // it has at most 64: a run's count is then the bits of its pieces,
+        // with no name compared again for every window the run holds.
+        let ids: Vec<&String> = wanted.identifiers.iter().collect();
+        let name_bits = bits && names && ids.len() <= 64;
+        let mut carries = vec![0u64; if name_bits { self.pieces.len() } else { 0 }];
+        if name_bits {
+            for &at in &self.named {
+                let piece = &self.pieces[at].1.identifiers;
+                for (bit, a) in ids.iter().enumerate() {
+                    if piece.iter().any(|b| same_identifier(a, b)) {
+                        carries[at] |= 1 << bit;
+                    }
+                }
+            }
+        }
         let mut best: Option<(f64, Range<usize>)> = None;
-        let mut consider = |covered: f64, range: Range<usize>| {
-            let score = covered + 0.25 * share(carried(&range), wanted.identifiers.len())
+        // A window's score, given how many of the commitment's names its
+        // pieces carry (`None`: count them).
+        let mut consider = |covered: f64, carrying: Option<usize>, range: Range<usize>| {
+            let carrying = carrying.unwrap_or_else(|| carried(&range));
+            let score = covered + 0.25 * share(carrying, wanted.identifiers.len())
                 - 0.02 * (range.len() - 1) as f64;
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
                 best = Some((score, range));
             }
         };
+        let counted = |mask: u64| name_bits.then_some(mask.count_ones() as usize);
+        let carries_at = |at: usize| carries.get(at).copied().unwrap_or(0);
         if bits {
             // Every piece past the first costs: a window whose first or last
             // piece adds no word and names nothing scores less than the
@@ -464,19 +485,20 @@ impl After {
                 }
             };
             if let Some(&first) = has.first() {
-                consider(of(first), 0..1);
+                consider(of(first), counted(carries_at(0)), 0..1);
             }
             for start in 0..has.len() {
                 if has[start] == 0 && !named(start) {
                     continue;
                 }
-                let mut mask = 0u64;
+                let (mut mask, mut carrying) = (0u64, 0u64);
                 let run = has.iter().enumerate().skip(start).take(WINDOW);
                 for (end, &bits) in run {
                     let adds = bits & !mask != 0 || named(end);
                     mask |= bits;
+                    carrying |= carries_at(end);
                     if end == start || adds {
-                        consider(of(mask), start..end + 1);
+                        consider(of(mask), counted(carrying), start..end + 1);
                     }
                 }
             }
@@ -504,7 +526,11 @@ impl After {
             }
             let windows = self.windows.iter().zip(&candidate);
             for range in windows.filter(|(_, c)| **c).map(|(w, _)| w) {
-                consider(wanted.covered_by(&self.words_of(range)), range.clone());
+                consider(
+                    wanted.covered_by(&self.words_of(range)),
+                    None,
+                    range.clone(),
+                );
             }
         }
         let Some((_, range)) = best else {
