@@ -8,7 +8,8 @@
 //! | [`runtime`] | check | the runtimes' own settings checked: `.claude/settings.json`, `.codex/config.toml`, … |
 //!
 //! Each module depends only on the ones above it in this table, and on
-//! `ctxguard-core`. The crate is a layer of the `ctxguard` crate, whose API
+//! `ctxguard-core`; `pattern` (a regular expression that says "no" fast on
+//! text of any script) is below them all. The crate is a layer of the `ctxguard` crate, whose API
 //! is the documented one; nothing here prints.
 
 #![cfg_attr(
@@ -21,4 +22,5 @@ use ctxguard_core::{buffer, diagnostics, facts, policy, source, verify};
 pub mod audit;
 pub mod hook;
 pub mod import;
+mod pattern;
 pub mod runtime;

@@ -15,10 +15,10 @@
 //! German, Portuguese, Spanish, French, Indonesian, Russian, Chinese, Japanese
 //! and Korean.
 
+use crate::pattern::Pattern;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::units::{question_number, scripts, Shape, Unit, PASTED_LINE};
@@ -123,7 +123,7 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
 /// 35*30*20cm", "Name: ____", "Date: <today>"). It says what to ask for,
 /// not what the user wants.
 fn blank_field(text: &str) -> bool {
-    static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
+    static PLACEHOLDER: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
             r"(?i)(^|[^a-z])x{2,4}([^a-z]|$)|_{3,}|^\s*(如|例如|比如)\s*[（(：:]|^\s*(e\.g\.|eg[.:]|for example)|^\s*<[^<>]{1,30}>\s*$|^\s*\[[^\[\]]{1,30}\]\s*$",
         )
@@ -425,7 +425,7 @@ fn run_on_instruction(text: &str) -> bool {
 }
 
 /// A number with its unit, or an amount of money.
-static MEASURE: LazyLock<Regex> = LazyLock::new(|| {
+static MEASURE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)\d(\.\d+)?\s*(kg|lbs?|cm|mm|km|kcal|cal|%|次|组|分钟|小时|公里|公斤|斤|元|块|万|岁|gb|mb|tb|ms|px|rem|ghz|mhz|gbps|mbps|°)(\W|\d|$)|[$€£¥￥]\s*\d",
     )
@@ -433,7 +433,7 @@ static MEASURE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Options named by their numbers, as a reply to a choice: "option 1, then
 /// option 2", "opción 2", "1 and 3", "2 then 4".
-static OPTIONS_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+static OPTIONS_NAMED: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((go\s+with|let's\s+do|do|take|start\s+with|first)\s+)?(option|choice|opci[oó]n|op[cç][aã]o|variante?|#)\s*\d+\b|^\W*\d{1,2}\s*((,|and|&|then|und|dann|y|e|et|puis|luego|depois|和|然后)\s*\d{1,2}\s*)+\W*$",
     )
@@ -441,25 +441,25 @@ static OPTIONS_NAMED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A sentence whose subject is the user: "I've fixed those", "ich hoffe
 /// das geht", "je pense que oui".
-static OF_ONESELF: LazyLock<Regex> =
+static OF_ONESELF: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)^\W*(i|i'm|im|i've|ive|i'll|ill|i'd|ich|je|j'ai|eu|yo|io)\b"));
 
 /// A view the user states, and what it says: see [`words_bind`].
-static VIEW: LazyLock<Regex> = LazyLock::new(|| {
+static VIEW: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((also|and|but|so|ok|okay|well|yes|yeah)[\s,]+)*(i\s+(really\s+|still\s+|also\s+)?(think|believe|feel)|imo|in\s+my\s+opinion)\s+(that\s+)?(?P<said>.+)$",
     )
 });
 
 /// A correction of what the agent took for so: see [`words_bind`].
-static CORRECTS: LazyLock<Regex> = LazyLock::new(|| {
+static CORRECTS: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*(no|nope|nah|actually|not\s+quite|wrong)\b[,.!:;]?\s+(it|it's|its|that|that's|thats|this|the|they|we|we're|you|there|i|i'm|im)\b",
     )
 });
 
 /// Agreeing with a choice: see [`words_bind`].
-static ENDORSES: LazyLock<Regex> = LazyLock::new(|| {
+static ENDORSES: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)\b(i\s+(totally\s+|fully\s+|completely\s+|also\s+)?agree\s+(with|on|that)|(totally|fully|completely)\s+agree|(is|'s|sounds\s+like|seems\s+like)\s+the\s+right\s+(call|choice|approach|way|move|decision|trade-?off)|makes\s+(more\s+|total\s+|perfect\s+|a\s+lot\s+of\s+)?sense|(i'm|i\s+am)\s+(fine|ok|okay|good|happy)\s+with)\b",
     )
@@ -486,7 +486,7 @@ fn question_mark(text: &str) -> bool {
 /// The user's own thing and what it is or holds, in Chinese: "我的…是…",
 /// "我们的…为…", "我的计划中现在没有关键词的选项" (my plan has no keyword
 /// option).
-static OWN_SETUP: LazyLock<Regex> = LazyLock::new(|| {
+static OWN_SETUP: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"^\s*(\d+[.、)]\s*|第[一二三四五六七八九十]\s*)?(我(们)?的[^，。？?！!,]{0,20}|(开发|运行|部署|测试|生产)环境|[^，。？?！!,]{0,12}(我|我们)(这边|这里))(是|为|没有|只有|有|在|用)[^，。？?！!,]",
     )
@@ -510,7 +510,7 @@ fn labelled_value(text: &str) -> bool {
 /// a version or a number, after "is", "lives at", "=" ("the full plan is
 /// in ARCHITECTURE_V2.md").
 fn value_stated(text: &str, words: &Words) -> bool {
-    static STATES: LazyLock<Regex> = LazyLock::new(|| {
+    static STATES: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
             r"(?i)\b(is|are|lives?\s+(at|in|under)|located\s+(at|in)|sits?\s+(at|in)|points?\s+to|runs?\s+on|set\s+to|(defined|declared|implemented|called|configured|stored|kept)\s+(in|at|from|by)|looks?\s+like\s+this)\b|\s=\s",
         )
@@ -526,7 +526,7 @@ fn value_stated(text: &str, words: &Words) -> bool {
 }
 
 /// A file named with its extension: `project_architecture.md`.
-static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| {
+static FILE_NAME: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"^[\w.-]+\.(md|txt|json|ya?ml|toml|csv|pdf|docx?|xlsx?|html?|sql|py|ts|tsx|js|jsx|rs|go|java|rb|sh)$",
     )
@@ -655,7 +655,7 @@ pub(crate) fn line_entry(text: &str) -> bool {
 }
 
 fn entry_of(text: &str, most_words: usize) -> bool {
-    static RULE: LazyLock<Regex> = LazyLock::new(|| {
+    static RULE: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
             r"(?i)\b(must|mustn't|should|shouldn't|shall|never|always|only|not|don't|dont|need|needs|required|cannot|can't)\b|必须|不要|不能|禁止|只|务必|一定",
         )
@@ -665,7 +665,7 @@ fn entry_of(text: &str, most_words: usize) -> bool {
     let bare = bare.trim();
     // A file named, or one thing mapped to another ("ChatScreen →
     // Dashboard tabs"), is a requirement of its own, judged as such.
-    static OWN: LazyLock<Regex> = LazyLock::new(|| {
+    static OWN: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
             r"→|->|=>|\w\.(tsx?|jsx?|py|rs|md|json|ya?ml|toml|go|java|kt|swift|sql|sh|css|html|vue|rb|php|c|h|cpp)\b",
         )

@@ -23,9 +23,8 @@
 //! "the user asked to commit and push". An earlier summary is no support:
 //! it may have invented the same thing.
 
+use crate::pattern::Pattern;
 use std::sync::LazyLock;
-
-use regex::Regex;
 
 use super::judge::fold;
 use super::units::{units, Shape};
@@ -35,46 +34,46 @@ use crate::verify::text::Words;
 /// Headings under which a summary lists rules it says the user set: one
 /// that names the user, or a bare "Constraints" — not "Firebase Storage
 /// Rules", which names a subject.
-static USER_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+static USER_HEADING: LazyLock<Pattern> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    Regex::new(&super::units::scripts(r"(?i)^(\W|\d)*((user|user's|users')\s+(\w|\s|[&/-])*?(preferences?|requirements?|constraints?|rules|instructions|decisions?|choices?)|(key\s+|hard\s+|important\s+|explicit\s+)?(preferences?|requirements?|constraints?|rules|instructions))\W*$"))
+    Pattern::new(&super::units::scripts(r"(?i)^(\W|\d)*((user|user's|users')\s+(\w|\s|[&/-])*?(preferences?|requirements?|constraints?|rules|instructions|decisions?|choices?)|(key\s+|hard\s+|important\s+|explicit\s+)?(preferences?|requirements?|constraints?|rules|instructions))\W*$"))
         .expect("the heading pattern compiles")
 });
 
 /// A label that names the user ("User Preferences", "user's rules").
-static NAMES_USER: LazyLock<Regex> = LazyLock::new(|| {
+static NAMES_USER: LazyLock<Pattern> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    Regex::new(r"(?i)\busers?'?s?\b").expect("the user pattern compiles")
+    Pattern::new(r"(?i)\busers?'?s?\b").expect("the user pattern compiles")
 });
 
 /// Sentences that attribute a requirement or a choice to the user; the
 /// match ends where the attributed words start.
-static ATTRIBUTED: LazyLock<Regex> = LazyLock::new(|| {
+static ATTRIBUTED: LazyLock<Pattern> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    Regex::new(r"(?i)\b(the )?user('s)? (explicitly |specifically |also |then |later )?(wants|wanted|prefers|preferred|requires|required|insists|insisted|expects|expected|requested|demands|demanded|likes|chose|decided|selected|approved|confirmed|specified|instructed|mandated|asked (me |you |claude |us )?(to|for))\b|\bper (the )?user'?s? (request|instruction|preference|choice)\b|\bas (the )?user (requested|asked|wanted|specified)\b")
+    Pattern::new(r"(?i)\b(the )?user('s)? (explicitly |specifically |also |then |later )?(wants|wanted|prefers|preferred|requires|required|insists|insisted|expects|expected|requested|demands|demanded|likes|chose|decided|selected|approved|confirmed|specified|instructed|mandated|asked (me |you |claude |us )?(to|for))\b|\bper (the )?user'?s? (request|instruction|preference|choice)\b|\bas (the )?user (requested|asked|wanted|specified)\b")
         .expect("the attribution pattern compiles")
 });
 
 /// Where the words a sentence attributes to the user end: at a dash or a
 /// sentence of the agent's own ("… - I created …").
-static OWN_WORDS: LazyLock<Regex> = LazyLock::new(|| {
+static OWN_WORDS: LazyLock<Pattern> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    Regex::new(r"\s[-—–]\s|\.\s|;\s|:\s+I\b|,\s+(so|which|then|and)\s+I\b")
+    Pattern::new(r"\s[-—–]\s|\.\s|;\s|:\s+I\b|,\s+(so|which|then|and)\s+I\b")
         .expect("the clause pattern compiles")
 });
 
 /// Text in quotes or backticks: what a sentence claims as exact.
-static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
+static QUOTED: LazyLock<Pattern> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    Regex::new(r#"`([^`\n]{2,})`|"([^"\n]{2,})"|“([^”\n]{2,})”"#)
+    Pattern::new(r#"`([^`\n]{2,})`|"([^"\n]{2,})"|“([^”\n]{2,})”"#)
         .expect("the quote pattern compiles")
 });
 
 /// An aside in round brackets, not nested: see [`invented`].
-static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+static ASIDE: LazyLock<Pattern> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    Regex::new(r"\([^()\n]*\)").expect("the aside pattern compiles")
+    Pattern::new(r"\([^()\n]*\)").expect("the aside pattern compiles")
 });
 
 /// Below this share of its content words in what the user said, a rule
@@ -201,10 +200,10 @@ fn label_heard(
         impl FnOnce() -> std::collections::BTreeSet<String>,
     >,
 ) -> bool {
-    static LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    static LABEL: LazyLock<Pattern> = LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
-        Regex::new(&super::units::scripts(
+        Pattern::new(&super::units::scripts(
             r"^\W*\*\*([^*:\n]{2,40})\*\*\s*:|^\W*\*\*([^*:\n]{2,40}):\*\*",
         ))
         .expect("the label pattern compiles")

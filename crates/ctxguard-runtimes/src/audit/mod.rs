@@ -446,10 +446,10 @@ static NEW_VALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 
 /// Words with which a user takes back what they said last ("actually,
 /// scratch that", "revert that", "stattdessen …").
-static WITHDRAWS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+static WITHDRAWS: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    regex::Regex::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b")
+    crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b")
         .expect("the withdrawal pattern compiles")
 });
 

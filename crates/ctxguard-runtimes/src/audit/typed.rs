@@ -2,9 +2,8 @@
 //! ([`super::binding`]); a document handed over, a pasted log, material
 //! beyond what anyone types as rules set apart; pins taken as written.
 
+use crate::pattern::Pattern;
 use std::sync::LazyLock;
-
-use regex::Regex;
 
 use super::binding::{self, NotBinding};
 use super::units::{self, units};
@@ -341,10 +340,10 @@ fn clauses(
     unit: &units::Unit,
     message: &binding::Prose,
 ) -> Option<Vec<std::ops::Range<usize>>> {
-    static CUT: LazyLock<Regex> = LazyLock::new(|| {
+    static CUT: LazyLock<Pattern> = LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
-        Regex::new(
+        Pattern::new(
             r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+",
         )
         .expect("the clause pattern compiles")
@@ -622,9 +621,9 @@ fn quoted_document<'t>(before: &str, document: &'t str) -> (&'t str, &'t str) {
 
 /// How a document written as a prompt for the agent opens: a heading that
 /// names a prompt or a task, or a role given to the agent.
-static BRIEF: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+static BRIEF: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    regex::Regex::new(&super::units::scripts(
+    Pattern::new(&super::units::scripts(
         r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^\W*(you\s+are\s+(a|an)\s+\w+|your\s+(task|job|role|mission)\s+is)\b",
     ))
     .expect("the brief pattern compiles")

@@ -6,12 +6,12 @@
 //! a link. Headings, rules and table headers are kept apart as what they
 //! are, so they can be set aside rather than judged.
 
+use crate::pattern::Pattern;
 use std::ops::Range;
 
 use std::sync::LazyLock;
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
-use regex::Regex;
 use unicode_segmentation::UnicodeSegmentation;
 
 mod sentences;
@@ -75,9 +75,9 @@ pub(crate) fn scripts(source: &str) -> String {
 /// A line that only numbers a question the user answers on the next line:
 /// "问题1", "Question 2", "Q3:", "第2题".
 pub(crate) fn question_number(line: &str) -> bool {
-    static QUESTION_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    static QUESTION_NUMBER: LazyLock<Pattern> = LazyLock::new(|| {
         #[allow(clippy::expect_used)]
-        Regex::new(r"(?i)^(问题|题目?|question|q)\s*\d+\s*[:：.]?$|^第\s*[\d一二三四五六七八九十]+\s*题[:：]?$")
+        Pattern::new(r"(?i)^(问题|题目?|question|q)\s*\d+\s*[:：.]?$|^第\s*[\d一二三四五六七八九十]+\s*题[:：]?$")
             .expect("the question-number pattern compiles")
     });
     QUESTION_NUMBER.is_match(line.trim())
@@ -85,9 +85,9 @@ pub(crate) fn question_number(line: &str) -> bool {
 
 /// Text that is output handed over, not words written: a log line, a
 /// stack frame, a JSON record, a shell prompt.
-pub(crate) static PASTED_LINE: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static PASTED_LINE: LazyLock<Pattern> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    Regex::new(&scripts(
+    Pattern::new(&scripts(
         r#"(?mi)^\s*(\{"|\[\{"|\{'|'[^'\n]+'\s*:\s|(raise|throw)\s+\S|show\s+\d+\s+more\s+frames?\s*$|called\s+from:\s|\^{3,}\s*$|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|at\s+\S+\s+\(|at\s+.*:\d+:\d+\)?\s*$|File\s+"|Traceback\b|\w*(error|exception|warning)(\[E\d+\])?:|(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•⨯✖▲⚠]\s|(modified|new\s+file|deleted|renamed|both\s+modified):\s|On\s+branch\s|Changes\s+(not\s+staged|to\s+be\s+committed)|Untracked\s+files:|(Enumerating|Counting|Compressing|Writing|Receiving|Resolving)\s+(objects|deltas):|Total\s+\d+\s+\(delta|remote:\s|To\s+\S+\.git\s*$|[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s|index:\s|[|*]\s*$|\|\s{2,}|\*\s+commit\s|"[^"\n]+"\s*:\s|(import|export|const|let|var|function|def|class|return|async\s+function|public|private|protected|package|#include|fn|impl|struct|enum|interface|type)\s+\S|(if|for|while|switch|catch)\s*\(|[}\])][;,)]*\s*$|</?[a-zA-Z][\w-]*(\s[^>]*)?>)|\S+:\d+:\d+|;\s*$|=>\s*\{?\s*$|\{\s*$"#,
     ))
     .expect("the pasted pattern compiles")
@@ -369,10 +369,10 @@ fn unclosed(text: &str, block: Range<usize>, content: Range<usize>) -> Option<us
 /// first (after a list number), three words or more, and none of code's
 /// marks (`=`, braces, `;`, a call).
 fn reads_as_prose(line: &str) -> bool {
-    static CODE_MARK: LazyLock<Regex> = LazyLock::new(|| {
+    static CODE_MARK: LazyLock<Pattern> = LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
-        Regex::new(r"[={};]|[A-Za-z0-9_]\(|^\s|^(#|//|--|/\*|\*)")
+        Pattern::new(r"[={};]|[A-Za-z0-9_]\(|^\s|^(#|//|--|/\*|\*)")
             .expect("the code pattern compiles")
     });
     let line = line.trim_end();
@@ -388,10 +388,11 @@ fn reads_as_prose(line: &str) -> bool {
 /// A line that is only a tag (`<summary>`, `</analysis>`): runtimes wrap a
 /// summary in one, and Markdown would take all that follows it, up to a
 /// blank line, for raw HTML.
-static TAG_LINE: LazyLock<Regex> = LazyLock::new(|| {
+static TAG_LINE: LazyLock<Pattern> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    Regex::new(&scripts(r"(?m)^[ \t]*</?[A-Za-z][\w-]*>[ \t]*$")).expect("the tag pattern compiles")
+    Pattern::new(&scripts(r"(?m)^[ \t]*</?[A-Za-z][\w-]*>[ \t]*$"))
+        .expect("the tag pattern compiles")
 });
 
 /// `text` with every line that is only a tag blanked out, byte for byte,

@@ -2,6 +2,7 @@
 //! obligation or wish, or a clause that opens with an instruction or a ban.
 
 use super::*;
+use crate::pattern::Pattern;
 
 /// The text after what it opens with ("ok, now …").
 pub(super) fn after_lead(text: &str) -> &str {
@@ -175,7 +176,7 @@ pub(super) fn fronted_instruction(rest: &str) -> bool {
 /// screenshots put them in docs/". No subject or modal stands before the
 /// verb ("we store them in the cache" says what is done).
 pub(super) fn object_first(text: &str) -> bool {
-    static TAKEN_UP: LazyLock<Regex> = LazyLock::new(|| {
+    static TAKEN_UP: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(r"(?i)\b(\w+)\s+(\w+)\s+(them|it|these|those)\s+(in|into|to|on|under|inside|as)\b")
     });
     const SUBJECTS: &[&str] = &[
@@ -303,7 +304,7 @@ pub(super) const AUXILIARIES: &[&str] = &[
 
 /// What may come before an instruction a user permits: "you can …", "feel
 /// free to …".
-pub(super) static PERMITS: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static PERMITS: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^(you\s+(can|could|may)\s+(just\s+|also\s+)?|feel\s+free\s+to\s+|pode\s+|podes\s+|du\s+kannst\s+)",
     )
@@ -312,7 +313,7 @@ pub(super) static PERMITS: LazyLock<Regex> = LazyLock::new(|| {
 /// A clause that only tells the agent to go on with what it was doing
 /// ("lets continue with our plan", "please proceed", "keep going"): a
 /// control word, spent as it is read.
-pub(super) static GO_ON: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static GO_ON: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((ok|okay|so|now|then|yes|and|great|good)[\s,!.]+)*((let's|lets|let\s+us|please|pls)\s+)?(continue|proceed|carry\s+on|keep\s+going|go\s+on|resume)(\s+(with|on))?(\s+(the|our|this|your|my))?(\s+(plan|work|task|tasks|implementation|step|steps))?(\s+(please|then|now))?\s*[.!]*\s*$",
     )

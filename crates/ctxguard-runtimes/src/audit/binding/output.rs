@@ -4,6 +4,7 @@
 //! ([`Prose`]), so a unit inside them is set apart as pasted.
 
 use super::*;
+use crate::pattern::Pattern;
 
 /// A line as a terminal or a browser console prints it, beyond what
 /// [`PASTED_LINE`] knows: box drawing and prompt glyphs (and those an
@@ -17,7 +18,7 @@ use super::*;
 /// cleanup`), a shell's error (`setup.sh: line 23: syntax error`), and
 /// what Ubuntu says of a command it does not have (`Command 'rdt' not
 /// found, did you mean:`, `command 'rt' from deb rt4-clients`).
-pub(super) static TERMINAL_LINE: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static TERMINAL_LINE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r#"^\s*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻]|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)"#,
     )
@@ -52,18 +53,18 @@ pub(super) fn output_line(line: &str) -> bool {
 /// A line of LaTeX source: it opens with a command and its argument
 /// (`\subsection*{Input}`, `\exmpfile{a}{b}%`), or is a command alone
 /// (`\InputFile`).
-pub(super) static LATEX_LINE: LazyLock<Regex> =
+pub(super) static LATEX_LINE: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"^\s*\\[A-Za-z]+\*?(\{|\[|\s*%?\s*$)"));
 
 /// A LaTeX environment opening or closing on a line of its own:
 /// `\begin{verbatim}`, `\end{problem}`.
-pub(super) static LATEX_ENVIRONMENT: LazyLock<Regex> =
+pub(super) static LATEX_ENVIRONMENT: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"^\s*\\(?<edge>begin|end)\{(?<name>[A-Za-z*]+)\}"));
 
 /// A line of code pasted without a fence: indented and ending as code
 /// does (`,`, `;`, an opening bracket, `=>`), a line that opens with a SQL
 /// keyword in capitals, or closing brackets alone.
-pub(super) static CODE_LINE: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static CODE_LINE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"^(\s{2,}\S[^\n]*([,;({\[]|\)|=>)\s*$|\s*(SELECT|FROM|WHERE|AND|OR|JOIN|LEFT\s+JOIN|INNER\s+JOIN|GROUP\s+BY|ORDER\s+BY|INSERT\s+INTO|UPDATE|DELETE\s+FROM|CREATE|RETURNS|RETURN|DECLARE|BEGIN|END|WITH|VALUES|SET|UNION|LIMIT|HAVING)(\s|;|$)|\s*[)}\]]+[;,)]*\s*$)",
     )
@@ -74,7 +75,7 @@ pub(super) static CODE_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// `[me@host app]$`, `❯ npm test`, `PS C:\app> dir`, `me@Mac ~ % ls`. What stands between
 /// the first prompt of a message and the output of its last is a terminal
 /// session the user copied.
-pub(super) static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static PROMPT: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"^(\s*[$❯➜λ]\s+\S|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|(\([\w.-]+\)\s+)?PS\s+[A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+\s+\S+\s+%(\s|$))",
     )
@@ -132,12 +133,12 @@ pub(crate) struct Prose<'a> {
 }
 
 /// A tag opening or closing a section, alone on its line.
-pub(super) static SECTION_TAG: LazyLock<Regex> =
+pub(super) static SECTION_TAG: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"^\s*<(?<close>/)?(?<name>[^\s<>/!?][^\s<>/]{0,40})>\s*$"));
 
 /// A field and its value on a line of its own: a short label, a colon, a
 /// short value.
-pub(super) static FIELD: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static FIELD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(r"^\s*[-*]?\s*(?<label>[^:：\s\[][^:：]{0,39})[:：]\s*\S[^\n]{0,80}$")
 });
 
@@ -367,7 +368,7 @@ pub(super) fn cell(line: &str) -> bool {
 /// the other agent:") or the brief they gave it ("here is the prompt I gave
 /// Codex:"). A brief written for this agent ("the prompt for Claude:")
 /// binds, and is not this.
-pub(super) static HANDED_OVER: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static HANDED_OVER: LazyLock<Pattern> = LazyLock::new(|| {
     let agent = r"(the\s+)?(codex|claude|chatgpt|gpt[-\w.]*|gemini|cursor|copilot|devin|aider|windsurf|(an)?other\s+agent)\b";
     pattern(&format!(
         r"(?i)\b(i\s+got\s+this\s+(back\s+)?from\s+{agent}|(here\s+is|here's|this\s+is)\s+what\s+{agent}\s+(said|wrote|replied|answered|suggested|returned|produced|reported|came\s+up\s+with|gave\s+me|told\s+me)|(the\s+)?(output|report|response|answer|reply)\s+(from|of)\s+{agent}|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?\s+{agent})"
@@ -391,7 +392,7 @@ pub(super) fn handed_over(text: &str) -> Option<usize> {
 
 /// Who speaks next in a chat copied from a chat app, on a line of its
 /// own: "You said:", "ChatGPT said:", "O ChatGPT disse:".
-pub(super) static CHAT_SAID: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static CHAT_SAID: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\s*((?<user>you\s+said|você\s+disse|voce\s+disse|tú\s+dijiste|tu\s+dijiste|vous\s+avez\s+dit|du\s+hast\s+gesagt)|(?<assistant>(o\s+|el\s+)?(chatgpt|claude|gemini|copilot|grok|deepseek)\s+(said|disse|dijo|a\s+dit|hat\s+gesagt)))\s*:?\s*$",
     )
@@ -399,19 +400,19 @@ pub(super) static CHAT_SAID: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A statement closed in the polite declarative of Korean (`-ㅂ니다`,
 /// `-습니다`) or Japanese (`です`, `ます`).
-pub(super) static POLITE_STATEMENT: LazyLock<Regex> =
+pub(super) static POLITE_STATEMENT: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(니다|です|ます)[.。!！]?\s*$"));
 
 /// A Markdown heading of a section: `#` to `######`, then a capital.
-pub(super) static SECTION_HEADING: LazyLock<Regex> =
+pub(super) static SECTION_HEADING: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?m)^#{1,6}[ \t]+\p{Lu}"));
 
 /// A call written as code does: a name with its bracket right after it.
-pub(super) static CALL: LazyLock<Regex> = LazyLock::new(|| pattern(r"[\w.]\("));
+pub(super) static CALL: LazyLock<Pattern> = LazyLock::new(|| pattern(r"[\w.]\("));
 
 /// What a line of a log opens with in brackets: the process or the
 /// worker that wrote it.
-pub(super) static STAMP: LazyLock<Regex> =
+pub(super) static STAMP: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"^\s*[(\[][^()\[\]\n]{2,40}[)\]]"));
 
 /// A line drawn across to set sections apart (`========`, `────`,
@@ -428,7 +429,7 @@ pub(super) fn rule(line: &str) -> bool {
 /// next one) ends: at its blank line, or at the end of the text.
 /// The span of [`Prose::transcript`]: three marker lines or more.
 fn transcript(text: &str) -> Option<Range<usize>> {
-    static MARKER: LazyLock<Regex> =
+    static MARKER: LazyLock<Pattern> =
         LazyLock::new(|| pattern(r"(?m)^(\[Tool:\s*[\w.-]+\]|IN|OUT)\s*$|^\[Tool:\s*[\w.-]+\]\s"));
     // From where the last marker starts: its match may run on over the
     // line break after it, into the blank line before the user's words.
@@ -454,14 +455,14 @@ pub(super) fn paragraph_end(text: &str, at: usize) -> usize {
 
 /// The agent speaking of what it does next, as users do not write to it:
 /// "Let me check the gradient norms", "Now I'll run the tests".
-pub(super) static AGENT_VOICE: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static AGENT_VOICE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)\b(let\s+me\s+(check|look|run|read|see|verify|investigate|fix|update|try|examine|start|add|create|find|search|explore|analy[sz]e)|(now\s+)?i'll\s+(now\s+)?(check|look|run|read|verify|investigate|fix|update|try|start|add|create|implement)|i'm\s+going\s+to)\b",
     )
 });
 
 /// The user speaking: `I`, `we`, `please`, as tools do not write.
-pub(super) static VOICE: LazyLock<Regex> =
+pub(super) static VOICE: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)\b(i|i'm|i'd|i've|we|we're|let's|please|pls)\b"));
 
 /// Output, not words: most lines (or a block that opens as output and goes

@@ -5,16 +5,16 @@
 use super::*;
 
 /// Compiles a constant pattern.
-pub(super) fn pattern(source: &str) -> Regex {
+pub(super) fn pattern(source: &str) -> Pattern {
     // The patterns of this module are constants: they compile.
     #[allow(clippy::expect_used)]
-    Regex::new(&scripts(source)).expect("a constant pattern compiles")
+    Pattern::new(&scripts(source)).expect("a constant pattern compiles")
 }
 
 /// Words that ask something of the agent wherever they stand: modals of
 /// obligation, wishes, "please". These make even a sentence put as a
 /// question bind ("should we drop it?").
-pub(super) static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static ASKS_OF: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)\b(please|pls|plz|must|mustn't|should|shouldn't|shall|ought\s+to|needs?\s+to|(has|have)\s+to\s+be|(you|u)(\s+(have|got)|'ve\s+got)\s+to\b|needs\s+an?|want\s+you|i\s+(would\s+|'d\s+)?(only\s+|really\s+|just\s+|also\s+|actually\s+|still\s+|definitely\s+|do\s+)?(want|like|prefer|need)\b|i\s+(suggest|propose|vote|recommend)\b|i\s+(don't|dont|do\s+not|won't|wont)\s+(really\s+|even\s+)?(want|need|like)\b|we\s+(\w+\s+)?want\b|\bwe\s+(are\s+|'re\s+)?(using|use)\s+\w+|(i'm|i\s+am|we're|we\s+are)\s+(trying|aiming|planning)\s+to\b|\b(the|our|my)\s+((real|main|overall|end|ultimate|whole|primary|actual|only)\s+)?(goal|idea|aim|objective|intent|intention|purpose)\s+((of\s+\w+|here)\s+)?(is|was)\b|part\s+of\s+the\s+goal|\b(your|ta|ton|votre|deine?|tu|su|sua)\s+((main|real|only|first)\s+)?(task|mission|job|role|goal|objective|tâche|rôle|objectif|aufgabe|ziel|tarea|tarefa|missão|misión|objetivo)\s+(is|est|ist|es|é)\b|^\W*(act\s+as|act[uú]a\s+como|at[uú]e\s+como|aja\s+como|agis\s+(comme|en\s+tant\s+que)|agissez\s+(comme|en\s+tant\s+que)|agiere\s+als|handle\s+als)\b|\b(can|could)\s+just\s+\w+|i\s+(would\s+|'d\s+)?(expect|expected)\b|works\s+for\s+me|(i'm|i\s+am)\s+leaning|i\s+meant\b|all\s+i\s+ask\b|(my|the)\s+(whole\s+)?point\s+is\b|(i'm|im|i\s+am)\s+(talking|speaking)\s+about\b|no\s+need\b|(we|you)\s+(don't|dont|do\s+not)\s+need\b|we\s+(\w+ly\s+|also\s+|still\s+)need\b|we\s+(could|can)\s+(\w+ly\s+|also\s+|just\s+|first\s+)?(use|define|add|make|move|drop|remove|keep|put|have|get\s+rid|start|set\s*up|implement|build|limit|go\s+with|try)\b|i\s+thought\s+(we|the\s+plan|you|it\s+was|\w+\s+might)\b|the\s+rule\s+is\b|we('ll|\s+will)\s+(keep|stick|go\s+with|do|use|build|train|run|make|add|implement|deploy|ship|write|need)\b|i'd\s+(like|prefer|love)|would\s+(also\s+|really\s+)?be\s+(nice|great|good|better|cool|ideal)|nice\s+to\s+have|i\s+wonder\s+if|interested\s+in|let's|lets|make\s+sure|ensure|important|crucial|can\s+you|could\s+you|would\s+you|will\s+you|can\s+we|could\s+we|we\s+need|bitte|möchte|möchten|sollte|solltest|sollst|soll|sollen|muss|müssen|musst|brauche|brauchen|wichtig|stelle\s+sicher|lass\s+uns|können\s+wir|^\W*((dann|jetzt|nun|also|ok)\s+)*\w+en\s+wir\b|kannst\s+du|könntest\s+du|würdest\s+du|wäre\s+mir|preciso|precisa|tem\s+que|têm\s+que|deve|devem|por\s+favor|lembrando|não\s+(pode|deve|quero)|sempre|nunca|necesito|tiene\s+que|tienes\s+que|debe|deben|debes|debemos|hay\s+que|siempre|jamás|il\s+faut|doit|doivent|toujours|jamais|s'il\s+te\s+plaît|s'il\s+vous\s+plaît|tolong|harus|jangan|mohon|perlu|lebih\s+suka|tetap|tetep|saya\s+(mau|ingin)|aku\s+(mau|ingin)|(você|voce|vc)\s+(vai|deve|precisa|tem\s+que)|vamos|solicito|hãy|không\s+được|khong\s+duoc|đừng|phải|нужно|надо|необходимо|должен|должна|должно|должны|следует|пожалуйста|нельзя|обязательно|хочу|хотелось\s+бы|давай|давайте|не\s+забудь|не\s+(трогай|меняй|удаляй|делай|используй|добавляй|пиши|запускай|пуш\w*|коммить\w*))\b|(^|[,.;:]\s*)hay\s+\w+|\s(đi|di)\s*[.!]*$",
     )
@@ -24,7 +24,7 @@ pub(super) static ASKS_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// which write no spaces between words: "请", "需要", "不要", "直接",
 /// "してください", "해주세요", and the casual Japanese request that ends on
 /// its verb's て-form ("このバッジを追加して", "ガイド書いて").
-pub(super) static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static CJK_ASKS: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(^|[，。；：、,;:\s]|^\s*\d+[.．)）]\s*|之后|然后)(把|改用|采用|用[^户途法量处于来]|参照|参考|发(送|给)?[^现生布展送给]|上网|查[^到看]|强制|换成|保存|记住|记录|分析|确认|检查|修改|修复|添加|增加|新增|删除|去掉|实现|生成|创建|编写|整理|总结|梳理|优化|重构|运行|执行|部署|提交|更新|替换|移除|扮演|带我|帮助我|先|结合|实施|彻底|输出到|开始|继续|搜索|寻找|查找|测试|安装|接入|读完|阅读|调整|完善|补充|标记|拆分|合并|迁移|清理|归档|配置|写下|写入|写好|写进|写到|放到|重新|立即|插入|对比|列出|给出|画出|也可以|你(先|首先|重新|再|要|来|去|生成|帮|把|直接|现在|继续)|注意|告诉我|就用)|尽可能|尽量|放在|只(留|保留|做|用|改)|(很|非常|最)重要|(就可以|就行|即可)[。！!]*\s*$|加(一个|上)|建议(你|把|在|将|先|再|用|使用|改|加|拆|保留|删除|统一|增加)|(并|并且)(确认|检查|修复|补充|更新|删除)|还要|要求|(^|[^主重需只不将快想还紧摘纲概觉像能会])要[^是么不求点素闻]|(自己|上网|去|再)(找|查|搜)|(找|查|搜|试试|改掉|删掉|过来)[吧啊呀]?[。！!]*\s*$|希望|不超过|请|需要|必须|一定要|应该|不要|不用|不需要|别再|务必|记得|确保|保证|只需|只要|直接|帮我|给我|调用|改成|改为|不能|禁止|我要|先不|要[左右居集对用改加去删换]|我希望|希望你|我想你|我想要|只能|我不想|不想要|我不希望|不做参考|告诉你|你可以自己|只有[^，。？?]{1,20}(可以|能)|使用中文|用中文|保持|保留|按照|してください|して下さい|たい(です|と|な|ん|ので|けど|ね|。|$)|たくて|たくない|たくは|てほしい|て欲しい|てもらいたい|てもらえ(ます|る)|てもらって(いい|も)|ていただ(き|け)たい|しようと思|が欲しい|がほしい|がいいです|でいいかな|方がいい|ほうがいい|しないで|必ず|べき|ないでください|[ぁ-んァ-ヶー一-龯](て|で)(ね|よ|ほしい|欲しい)?[。！!～~]*\s*$|해\s*주세요|하지\s*마|반드시|해야|(해|해줘|줘|줘요|시켜|하자|해라|하세요|해봐|닫아|올려|만들어|고쳐|지워|바꿔|추가해|확인해|정리해)[.!~]*\s*$",
     )
@@ -32,7 +32,7 @@ pub(super) static CJK_ASKS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A step of a procedure the user lays out for the agent: "第二步，收集资料。"
 /// (step two, gather the material), "步骤3：…", "Step 4: …", "Paso 2 -".
-pub(super) static STEP: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static STEP: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*(第\s*[一二三四五六七八九十百\d]+\s*步|步骤\s*[一二三四五六七八九十\d]+|(step|paso|passo|etapa|schritt|étape|шаг)\s*\d+\s*[:：.)\-—])",
     )
@@ -40,7 +40,7 @@ pub(super) static STEP: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A request put in Japanese as a question: "まとめてもらっていいですか？"
 /// (could you sum it up?), "見ていただけますか" (would you look at it?).
-pub(super) static JAPANESE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static JAPANESE_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"てもらって(いい|も)|てもらえ(ます|る|ない)|ていただけ(ます|ない|る)|てくれ(る|ない|ます)",
     )
@@ -50,7 +50,7 @@ pub(super) static JAPANESE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// skill？", "你可以总结出一个优化p4p的skill吗", "不能用 firebase 的服務嗎？"
 /// (why not use Firebase's), "换一下不就行了？" (just swap them), "深蹲结束后
 /// 练一下山羊挺身行不行？".
-pub(super) static CHINESE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static CHINESE_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"可不可以|能不能|[你妳您](可以|能|能否|有(办|辦)法)|有没有办法|有沒有辦法|^\W*不(能|可以)[^，。？?]{2,}[吗嗎]|不就(好|行|可以)了|(行|好)不(行|好)[？?]*\s*$|麻(烦|煩)[你妳您]|^\W*要不(要|你|就)?|^\W*[你妳您](先|现在|現在|再|去|来|來)?(分析|列|看看|检查|檢查|排查|查一下|找|做|写|寫|改|整理|对比|對比)",
     )
@@ -60,7 +60,7 @@ pub(super) static CHINESE_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check); or
 /// written as notes are, a clause closed by the action's noun: "완료 후
 /// 릴리스" (release once done), "이부분도 제거" (remove this part too).
-pub(super) static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static KOREAN_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트)\s*(\([^()]*\))?\s*[.!]*\s*$",
     )
@@ -69,7 +69,7 @@ pub(super) static KOREAN_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
 /// A defect the user reports: what they see is wrong, and the fix is what
 /// they ask ("the list view is not showing the columns", "the landmarks
 /// are way too high", "still not working").
-pub(super) static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static DEFECT: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|(is|are|was|were)\s+(still\s+)?not\s+\w+(ible|able)|(isn't|isnt|aren't|arent|wasn't|wasnt)\s+(still\s+)?\w+(ible|able)|not\s+working|(doesn't|doesnt|does\s+not|don't|dont|didn't|didnt|isn't|isnt|aren't|arent|wasn't|wasnt|won't|can't|cant|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|(don't|dont|do\s+not|can't|cant|cannot)\s+see\s+(the|any|my|your)\s+(changes?|updates?|difference|fix|effect)|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|\bi\s+(can't|cant|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+\w+|\b(an?\s+)?error\s+(is\s+)?(coming|showing|appearing|popping|occurs|occurring|happens|happening)|\bgetting\s+(an?\s+)?error|^\W*((i'm|im|i\s+am|we're|we\s+are)\s+)?(still\s+)?getting\s+[\x22“`']|\b(i|we)\s+(lost|lose|broke)\s+(the|my|our|all)\b|\b(is|are)\s+throwing\s+(an?\s+)?(\w+\s+){0,2}(errors?|exceptions?)|\b(it|this|that|the\s+\w+)\s+(doesn't|doesnt|doenst|dosent|does\s+not)\s+need\b|\bthere\s+(is|are|'s)\s+(still\s+)?(a\s+|an\s+|some\s+)?(bug|problem|issue|error)s?\b|\bfail(s|ed|ing)?\s+(to\s+\w+|saying|with)\b|\b(still\s+)?(has|have|with)\s+(some\s+)?errors?\b|\byou\s+(didn't|did\s+not|haven't|have\s+not|forgot\s+to|never)\s+\w+|\b(parou(\s+de\s+funcionar)?|(está|esta|estão|estao)\s+(dando|com)\s+erro|dando\s+erro|não\s+é\s+possível|nao\s+e\s+possivel|not\s+found|errad[oa]s?|em\s+branco)\b|没有找到|没找到|找不到|没有(这个|该)|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应|看不到|看不见|都没有|丢失|重复显示|缺失",
     )
@@ -77,19 +77,19 @@ pub(super) static DEFECT: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A ban or a rule for always, at the start of a clause: "don't …",
 /// "never …", "always …", "no console logs".
-pub(super) static BAN: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static BAN: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^(don't|dont|do\s+not|never|always|avoid|no\s+more|only|instead|nicht\s+mehr|niemals|nie|immer|kein|keine|nur|sem|sin|sans|ohne|apenas|somente|solo|seulement)\b",
     )
 });
 
 /// A short ban standing alone: "no deprecation alias!".
-pub(super) static PROHIBITION: LazyLock<Regex> =
+pub(super) static PROHIBITION: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)^\W*no\s+[\w-]+(\s+[\w-]+){0,2}\s*[!.]*\s*$"));
 
 /// A goal the user states under its label ("Objective: fixing the master
 /// controller", "Goal: cut the build to a minute", "目标：…").
-pub(super) static GOAL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static GOAL_LABEL: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*(objective|goal|task|aim|mission|objectif|tâche|ziel|aufgabe|objetivo|tarea|tarefa|目标|任务|目的)\s*[:：]\s*\S",
     )
@@ -97,20 +97,20 @@ pub(super) static GOAL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A French ban, written as a to-do is, with an infinitive ("Ne pas
 /// casser le flux existant", "Surtout pas de migration").
-pub(super) static FRENCH_BAN: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static FRENCH_BAN: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(r"(?i)^\W*(ne\s+(pas|jamais|plus)\s+\w+|surtout\s+(pas|ne)|interdit\s+de)\b")
 });
 
 /// What a clause may open with before its instruction: interjections and
 /// linking words ("ok, now also run it").
-pub(super) static LEAD: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static LEAD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|sip|lalu|terus|sekarang|vale|bueno|ahora|agora|então|entao|bon|alors|puis|ensuite|enfin|et|ок|окей|хорошо|ладно|теперь|сейчас|потом|затем|также|так\s+же|ещё|еще|и|а|ultrathink|megathink|think\s+(very\s+)?hard(er)?|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
     )
 });
 
 /// How a request is put as a question: it binds.
-pub(super) static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static REQUEST_FORM: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((can|could|would|will|won't|wouldn't|shall)\s+(you\w?|u|we|ya)\b|(why\s+(don't|dont|not)|how\s+about|what\s+about|mind\s|do\s+you\s+mind|is\s+it\s+possible\s+to|would\s+it\s+be\s+possible|can\s+(there|it|this|that)\s+be|is\s+there\s+(a|any)\s+way\s+to|(tem|há)\s+(algo|algum\s+jeito|como)|d[áa]\s+(pra|para)|(é|seria)\s+poss[íi]vel|(voc[êe]\s+)?(consegue|poderia)\s+\w+|(puedes|podr[íi]as|se\s+puede)\s+\w+|hay\s+(algo|alguna\s+forma|alguna\s+manera)|can't|cant|cannot|couldn't|couldnt|(kann|könnte|kannst|könntest)\s+\w+\s+(mir|uns)|(kann|könnte)\s+(mir|uns))\b)",
     )
@@ -118,22 +118,22 @@ pub(super) static REQUEST_FORM: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A statement put up for confirmation: "…, thoughts?", "…, correct?",
 /// "…, any reason not to?". What binds is the statement before it.
-pub(super) static TAG: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static TAG: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)[,;:]\s*(thoughts|correct|right|no|agreed?|ok|okay|yes|make\s+sense|makes\s+sense|sounds?\s+good|any\s*reason\s+not\s+to|wdyt|what\s+do\s+you\s+think|objections?)\s*\?+\W*$",
     )
 });
 
 /// A question asking the agent for advice about what the user should do.
-pub(super) static ASKS_ADVICE: LazyLock<Regex> =
+pub(super) static ASKS_ADVICE: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)^\W*(should|shall|do|can|must)\s+i\b"));
 
 /// A suggestion put as a question ("maybe by doing lines on the left side?").
-pub(super) static SUGGESTION: LazyLock<Regex> =
+pub(super) static SUGGESTION: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)^\W*(maybe|perhaps|how\s+about|wouldn't\s+it\s+be)\b"));
 
 /// How a question for information opens, with or without its `?`.
-pub(super) static QUESTION_FORM: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static QUESTION_FORM: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((anything|something)\s+else\b|(what|why|how|where|when|which|who|whose)('s|\s+(is|are|was|were|do|does|did|can|could|would|should|will|has|have|had|the|we|you|i|it|its|this|that|about|much|many|long|come|exactly|else))\b|(is|are|was|were|do|does|did|has|have|had)\s+(it|we|you|they|there|this|that|the|i|he|she)\b|(was|wie|warum|wo|wann|welche[rsn]?|gibt\s+es)\b)",
     )
@@ -141,7 +141,7 @@ pub(super) static QUESTION_FORM: LazyLock<Regex> = LazyLock::new(|| {
 
 /// How a question for information opens: a question word, in English,
 /// German, Portuguese or Spanish ("which", "where", "em qual", "onde").
-pub(super) static ASKS_WHICH: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static ASKS_WHICH: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*(what|which|where|when|who|whose|how\s+(many|much|long|often|does|do|did|is|are|was|were)|why\s+(did|do|does)\s+we|why\s+(is|are|was|were)|welche[rsn]?|wo|wann|wer|em\s+qu(e|al)|qual|quais|onde|quando|quem|cuál|cuáles|dónde|cuándo|quién|qué)\b",
     )
@@ -151,7 +151,7 @@ pub(super) static ASKS_WHICH: LazyLock<Regex> = LazyLock::new(|| {
 /// what the out of scope items are", "tell me what happens currently",
 /// "can you summarize where the PR is". It asks for information, as a
 /// question does; nothing of it binds once answered.
-pub(super) static ASKS_TO_BE_TOLD: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static ASKS_TO_BE_TOLD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|help\s+(me|us)\s+(think|understand|decide|figure\s+out)\b)|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
     )
@@ -159,13 +159,13 @@ pub(super) static ASKS_TO_BE_TOLD: LazyLock<Regex> = LazyLock::new(|| {
 
 /// An item numbered as Chinese numbers one, with words of its own:
 /// "1、…", "3.1、…", "（2）…".
-pub(super) static CJK_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static CJK_ITEM: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(r"^\s*(\d+(\.\d+)*、\s*\p{Han}|[（(]\d+[)）]\s*\p{Han}{2}|\d+[.．]\s*[A-Za-z]*\p{Han})")
 });
 
 /// Asked to think, about nothing named: "let's think carefully about the
 /// change", "think some more". It shapes the next answer and is spent with it.
-pub(super) static THINK: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static THINK: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((ok|okay|now|so|please|let's|lets)[\s,]+)*(ultra)?think(\s+(carefully|hard|harder|deeply|more|again|some\s+more|step\s+by\s+step|it\s+through|about\s+(it|this|that|the\s+\w+)))*\s*[.!]*\s*$",
     )
@@ -175,7 +175,7 @@ pub(super) static THINK: LazyLock<Regex> = LazyLock::new(|| {
 /// invitation to ask ("If you have any question please ask"), and a
 /// reaction to what the agent showed that names it ("Okay MergeService
 /// looks good.").
-pub(super) static SPENT_FORM: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static SPENT_FORM: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((ok|okay|so|and|also|yes|great|thanks)[\s,!.]+)*(if\s+(you\s+have|there\s+(is|are))\s+(any|more|other)\s+questions?|any\s+questions?)[\s,]*((please|just|then|feel\s+free\s+to|don't\s+hesitate\s+to)\s+)?(ask|let\s+me\s+know|tell\s+me)(\s+(me|them|first|before))?\s*[.!]*\s*$|^\W*((ok|okay|und|also|ja|e|y|et)[\s,!.]+)*((wenn|falls)\s+(du|ihr|sie)\s+([^\s,.!?]+\s+){0,2}fragen\s+(hast|habt|haben)|(se|caso)\s+(tiver|tenha|houver|tiverem)\s+([^\s,.!?]+\s+){0,2}(d[uú]vidas?|perguntas?)|si\s+(tienes|tiene|tienen|hay)\s+([^\s,.!?]+\s+){0,2}(dudas?|preguntas?)|si\s+(tu\s+as|vous\s+avez)\s+([^\s,.!?]+\s+){0,2}questions?)[\s,]*[^.!?\n]{0,25}[.!]*\s*$|^\W*((ok|okay|yes|yeah|alright|great|nice|cool)[\s,!.]+)*([^\s,!?]+\s+){1,3}(looks?|seems?|sounds?)\s+(really\s+|very\s+|pretty\s+|so\s+)?(good|great|fine|perfect|nice|awesome|excellent|solid|right|correct)(\s+(to\s+me|now|so\s+far))?\s*[.!]*\s*$|^\W*((ok|okay|yes|good|great)[\s,!.]+)*(proceed|continue|go|move)\s+(on\s+)?(to\s+|with\s+)?(the\s+)?next(\s+(phase|step|task|one|part|stage|item))?\s*[.!]*\s*$",
     )
@@ -183,7 +183,7 @@ pub(super) static SPENT_FORM: LazyLock<Regex> = LazyLock::new(|| {
 
 /// An ask that names nothing yet: "I want you to do something for me",
 /// "can you help me with something?".
-pub(super) static ASKS_NOTHING_YET: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static ASKS_NOTHING_YET: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((ok|okay|hey|so|now)[\s,!.]+)*(i\s+(want|need|would\s+like)\s+you\s+to|can\s+you|could\s+you|would\s+you|please)\s+(do\s+(something|a\s+thing|one\s+thing|me\s+a\s+favou?r)|help\s+me(\s+with\s+something)?)(\s+for\s+me)?\s*[.!?]*\s*$",
     )
@@ -193,7 +193,7 @@ pub(super) static ASKS_NOTHING_YET: LazyLock<Regex> = LazyLock::new(|| {
 /// red arrow", "read the image '/Users/me/Desktop/shot.png'". Spent once
 /// the agent has looked.
 pub(super) fn image_handed_over(text: &str) -> bool {
-    static LOOK: LazyLock<Regex> = LazyLock::new(|| {
+    static LOOK: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
             r"(?i)^\W*((ok|okay|now|so|please|pls)[\s,]+)*(read|look\s+at|see|check|view|open)\s+(the\s+|this\s+|my\s+|attached\s+)?(image|screenshot|screen\s*shot|picture|attachment)s?\b",
         )
@@ -204,7 +204,7 @@ pub(super) fn image_handed_over(text: &str) -> bool {
 /// A reproach put as a question: what the agent did against what the user
 /// asked ("why are you writing typescript?", "为什么你又把heartbeat记到了
 /// workspace文件夹下？", "你怎么没记得呢？") holds the rule it broke.
-pub(super) static REPROACH: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static REPROACH: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)\bwhy\s+(are|were)\s+you\s+(still\s+|again\s+)?\w+ing\b|\bwhy\s+did\s+you\s+(\w+\s+)?(delete|remove|change|add|create|write|use|drop|rename|move|revert|break|ignore|skip|commit|push)\b|怎么(又|还|没)|为什么(你)?(又|还是?|没有?)|为什么你不|我(之前|刚才|已经|不是)(都)?(说|讲|告诉)|不是(说|让你)",
     )
@@ -212,7 +212,7 @@ pub(super) static REPROACH: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The agent asked for its advice or opinion: "what would you recommend?",
 /// "any opinions or recommendations?". A question, whatever modal it holds.
-pub(super) static ASKS_OPINION: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static ASKS_OPINION: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)\b((what|which)\s+(would|do|should|will)\s+you\s+(recommend|suggest|propose|advise|prefer|think)|what\s+do\s+you\s+think|any\s+(opinions?|recommendations?|suggestions?|thoughts|ideas)(\s+or\s+\w+)?)\s*\?|^\W*(is\s+there\s+)?(anything|something)\s+else\b[^.!]*\?\s*$",
     )
@@ -221,7 +221,7 @@ pub(super) static ASKS_OPINION: LazyLock<Regex> = LazyLock::new(|| {
 /// A slash command alone, or a line of a command's options alone
 /// (`--max-iterations 15`, `--completion-promise "COMPLETE" \`): the
 /// command's invocation, spent when it runs.
-pub(super) static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static COMMAND: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r#"^/[A-Za-z][A-Za-z0-9:_-]*$|^(--[A-Za-z][A-Za-z0-9_-]*(=\S+|\s+("[^"\n]*"|'[^'\n]*'|[^\s-]\S*))?\s*)+\\?$"#,
     )
@@ -229,16 +229,16 @@ pub(super) static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A compaction asked for in words ("先compact以下", "please compact now"):
 /// a command to the runtime, spent when it runs.
-pub(super) static COMPACT_NOW: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static COMPACT_NOW: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*(先|请|please\s+|pls\s+|now\s+|let's\s+|lets\s+)?/?compact(\s+(now|it|this|the\s+context))?\s*(以下|一下|下)?[。.!！]*\s*$",
     )
 });
 
 /// An operator of code written inline (`firstKeptEntryIndex = 6`).
-pub(super) static OPERATOR: LazyLock<Regex> =
+pub(super) static OPERATOR: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"\s(=|<-|==|!=|=>|&&|\|\|)\s|[{};]\s*$|^\w+(\.\w+)+:|^\[[A-Z_]+\]$"));
 
 /// A path to an image handed over (a screenshot dropped into the prompt).
-pub(super) static IMAGE_PATH: LazyLock<Regex> =
+pub(super) static IMAGE_PATH: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)^\S*[/\\][^\n]+\.(png|jpe?g|gif|webp|heic|bmp)$"));

@@ -2,12 +2,13 @@
 //! that opens a list item, or inside a quoted piece.
 
 use super::*;
+use crate::pattern::Pattern;
 
 /// A URL written out bare, up to the space or the bracket after it.
-static BARE_URL: LazyLock<Regex> = LazyLock::new(|| {
+static BARE_URL: LazyLock<Pattern> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    Regex::new(r"https?://[^\s`'\x22)<>\]]+").expect("the URL pattern compiles")
+    Pattern::new(r"https?://[^\s`'\x22)<>\]]+").expect("the URL pattern compiles")
 });
 
 /// The sentences of the paragraph at `range`: cut at line breaks and at

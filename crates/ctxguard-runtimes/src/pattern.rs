@@ -1,0 +1,227 @@
+//! A pattern that answers "no" fast on text of any script.
+//!
+//! The regex crate's fast automaton reads Unicode's word bounds (`\b`) on
+//! ASCII text only: on a line with one curly quote, an arrow or a word of
+//! Chinese, a pattern with `\b` is run by the slow one instead, and the
+//! patterns that read what a user typed are most of them. Most lines match
+//! none of them, so a [`Pattern`] asked often enough of such text asks it
+//! first the pattern as written without its word bounds: that matches
+//! wherever the pattern does (a bound only forbids), runs on the fast
+//! automaton, and so says "no" to most lines at its speed. Only a line it
+//! matches is searched with the pattern as written, so every answer is the
+//! pattern's own.
+
+use std::borrow::Cow;
+use std::ops::Deref;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::OnceLock;
+
+use regex::{Captures, Match, Regex, Replacer};
+
+/// How many times a pattern is asked of text of another script before its
+/// looser twin is compiled: a hook that judges a prompt or two would not
+/// earn back the compiling; an audit of a folder asks some patterns
+/// millions of times.
+const WARM: u32 = 256;
+
+/// A compiled pattern, with its looser twin compiled once it has been
+/// asked often enough.
+#[derive(Debug)]
+pub(crate) struct Pattern {
+    exact: Regex,
+    /// The source without word bounds, when it has any.
+    loose_source: Option<String>,
+    loose: OnceLock<Option<Regex>>,
+    /// How many times it was asked of text the fast automaton cannot read
+    /// with `\b`, and how many of those its looser twin let through; and
+    /// whether the twin let most through (`\b(i|we)\b` without its bounds
+    /// matches most lines), so it is asked no more.
+    asked: AtomicU32,
+    passed: AtomicU32,
+    useless: AtomicBool,
+}
+
+impl Pattern {
+    /// Compiles `source`.
+    pub(crate) fn new(source: &str) -> Result<Pattern, regex::Error> {
+        let exact = Regex::new(source)?;
+        let loose = unbounded(source);
+        Ok(Pattern {
+            exact,
+            loose_source: (loose != source).then_some(loose),
+            loose: OnceLock::new(),
+            asked: AtomicU32::new(0),
+            passed: AtomicU32::new(0),
+            useless: AtomicBool::new(false),
+        })
+    }
+
+    /// Whether the pattern can match `haystack`: `false` only when it
+    /// cannot.
+    fn may_match(&self, haystack: &str) -> bool {
+        let Some(source) = &self.loose_source else {
+            return true;
+        };
+        if haystack.is_ascii() {
+            return true;
+        }
+        let asked = self.asked.fetch_add(1, Ordering::Relaxed);
+        if asked < WARM || self.useless.load(Ordering::Relaxed) {
+            return true;
+        }
+        // Asked as many times again: the twin stays if it answered "no" to
+        // at least half.
+        if asked >= 2 * WARM && self.passed.load(Ordering::Relaxed) * 2 > asked - WARM {
+            self.useless.store(true, Ordering::Relaxed);
+            return true;
+        }
+        // The loose source is the pattern's, less some assertions: it
+        // compiles when the pattern does (and if it did not, the pattern
+        // as written still answers).
+        let loose = self.loose.get_or_init(|| Regex::new(source).ok());
+        let may = loose.as_ref().is_none_or(|loose| loose.is_match(haystack));
+        if may {
+            self.passed.fetch_add(1, Ordering::Relaxed);
+        }
+        may
+    }
+
+    /// As [`Regex::is_match`].
+    pub(crate) fn is_match(&self, haystack: &str) -> bool {
+        self.may_match(haystack) && self.exact.is_match(haystack)
+    }
+
+    /// As [`Regex::find`].
+    pub(crate) fn find<'h>(&self, haystack: &'h str) -> Option<Match<'h>> {
+        self.may_match(haystack)
+            .then(|| self.exact.find(haystack))
+            .flatten()
+    }
+
+    /// As [`Regex::captures`].
+    pub(crate) fn captures<'h>(&self, haystack: &'h str) -> Option<Captures<'h>> {
+        self.may_match(haystack)
+            .then(|| self.exact.captures(haystack))
+            .flatten()
+    }
+
+    /// As [`Regex::replace_all`].
+    pub(crate) fn replace_all<'h, R: Replacer>(&self, haystack: &'h str, with: R) -> Cow<'h, str> {
+        if self.may_match(haystack) {
+            self.exact.replace_all(haystack, with)
+        } else {
+            Cow::Borrowed(haystack)
+        }
+    }
+}
+
+/// The rest of [`Regex`]'s methods, as written.
+impl Deref for Pattern {
+    type Target = Regex;
+
+    fn deref(&self) -> &Regex {
+        &self.exact
+    }
+}
+
+/// `source` without its word bounds (`\b`, `\B`) outside bracketed
+/// classes, where `\b` is a backspace.
+fn unbounded(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    let (mut depth, mut opened) = (0usize, false);
+    while let Some(c) = chars.next() {
+        let was_opened = std::mem::take(&mut opened);
+        match c {
+            '\\' => match chars.next() {
+                Some('b' | 'B') if depth == 0 => {
+                    // `\b{start}` and its kind: the braces go with it.
+                    if chars.peek() == Some(&'{') {
+                        for c in chars.by_ref() {
+                            if c == '}' {
+                                break;
+                            }
+                        }
+                    }
+                }
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => out.push('\\'),
+            },
+            '[' => {
+                out.push(c);
+                depth += 1;
+                opened = true;
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
+            }
+            ']' if depth > 0 && !was_opened => {
+                out.push(c);
+                depth -= 1;
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_loose_pattern_drops_only_word_bounds_outside_classes() {
+        assert_eq!(unbounded(r"\bdo\s+not\b"), r"do\s+not");
+        assert_eq!(unbounded(r"[\b\]x]\Bq\b{start}z"), r"[\b\]x]qz");
+        assert_eq!(unbounded(r"[]\b]\\b"), r"[]\b]\\b");
+        assert_eq!(unbounded(r"no bounds"), "no bounds");
+    }
+
+    #[test]
+    fn answers_are_the_patterns_own_on_text_of_any_script() {
+        let pattern = Pattern::new(r"(?i)\b(нужно|please|do\s+not)\b").unwrap();
+        let long = |s: &str| format!("{s} {}", "→ слово ".repeat(10));
+        // Warmed up, so the looser twin is asked.
+        for _ in 0..WARM {
+            assert!(!pattern.is_match(&long("x")));
+        }
+        for (text, matches) in [
+            ("please keep it", true),
+            ("pleased to meet you", false),
+            ("Нужно оставить тесты", true),
+            ("ненужно", false),
+            ("使用please吧", false),
+            ("do not drop columns", true),
+        ] {
+            let text = long(text);
+            assert!(!text.is_ascii());
+            assert_eq!(pattern.is_match(&text), matches, "{text}");
+            assert_eq!(pattern.is_match(&text), pattern.exact.is_match(&text));
+            assert_eq!(
+                pattern.find(&text).map(|m| m.range()),
+                pattern.exact.find(&text).map(|m| m.range())
+            );
+        }
+        assert!(pattern.loose.get().is_some_and(Option::is_some));
+        assert_eq!(pattern.replace_all(&long("x"), "y"), long("x"));
+        assert_eq!(
+            pattern.replace_all(&long("please"), "P"),
+            pattern.exact.replace_all(&long("please"), "P")
+        );
+    }
+
+    #[test]
+    fn a_twin_that_lets_most_through_is_asked_no_more() {
+        let pattern = Pattern::new(r"(?i)\b(i|we)\b").unwrap();
+        let line = "it is what we said → ok";
+        for _ in 0..3 * WARM {
+            assert!(pattern.is_match(line));
+        }
+        assert!(pattern.useless.load(Ordering::Relaxed));
+        assert!(!pattern.is_match("it→wes"));
+    }
+}
