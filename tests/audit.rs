@@ -1124,3 +1124,30 @@ fn records_a_resumed_session_wrote_again_are_read_where_they_were_first_written(
         "only the message before the boundary, where it was first written"
     );
 }
+
+#[test]
+fn a_document_the_user_said_they_would_paste_in_is_handed_over() {
+    let (report, _) = judged("announced-paste.jsonl");
+    let apart = set_apart(&report, 1);
+    assert!(
+        apart
+            .iter()
+            .any(|(why, text)| why == "pasted" && text.starts_with("1) Identity")),
+        "{apart:?}"
+    );
+    // The announcement and the request after the paste are the user's.
+    let judged: Vec<String> = outcomes(&report, 1)
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
+    assert!(
+        judged.iter().all(|text| !text.contains("You prefer")),
+        "{judged:?}"
+    );
+    assert!(
+        judged
+            .iter()
+            .any(|text| text.contains("Keep my notes in memory/profile.md")),
+        "{judged:?}"
+    );
+}

@@ -112,7 +112,7 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if pasted(text) || code(text) || message.in_pasted_output(unit.range.start, text) {
         return Err(NotBinding::Pasted);
     }
-    if blank_field(text) {
+    if blank_field(text) || logged(text) {
         return Err(NotBinding::Pasted);
     }
     words_bind(unit, &simplified(text), message, answering)
@@ -137,6 +137,20 @@ fn blank_field(text: &str) -> bool {
             Some(PLACEHOLDER.is_match(value))
         })
         .unwrap_or(false)
+}
+
+/// A log the user keeps of what they did, measured: three quantities or
+/// more and nothing asked ("高位下拉29kg×12，36kg×12，43kg×10", "bench 60kg x 8,
+/// 65kg x 6, 70kg x 4"). It reports; what to make of it is the agent's.
+pub(crate) fn logged(text: &str) -> bool {
+    static QUANTITY: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)\d+(\.\d+)?\s*((kg|lbs?|km|kcal|cal|reps?|sets?)([^a-z]|$)|公里|公斤|斤|次|组|分钟|卡)|[×*]\s*\d+|\d\s*x\s*\d+",
+        )
+    });
+    QUANTITY.find_iter(text).take(3).count() >= 3
+        && !ASKS_OF.is_match(text)
+        && !CJK_ASKS.is_match(text)
 }
 
 /// The user's own words typed on the same line as output they pasted: a

@@ -267,6 +267,9 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
     // The user's last message, and its line: what a message sent again
     // supersedes.
     let mut last_sent: Option<(u64, String)> = None;
+    // Whether the user's last message said they would paste something in
+    // ("I will ask ChatGPT to summarize its notes, and then paste them in").
+    let mut announced = false;
     let mut audits = Vec::new();
     for (n, event) in session.events.iter().enumerate() {
         if event.branch != branch {
@@ -313,6 +316,22 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
                 last_sent = Some((message.line, message.text.clone()));
             }
             last_line = Some(message.line);
+            // What the user said they would paste, pasted: a document
+            // handed over, long, not words written to the agent.
+            if message.origin == Origin::User {
+                let pasted =
+                    std::mem::replace(&mut announced, ANNOUNCES_PASTE.is_match(&message.text))
+                        && message.text.len() >= PASTED_DOCUMENT
+                        && message.text.lines().count() >= 10;
+                if pasted {
+                    set_apart.push(SetApart {
+                        source_line: Some(message.line),
+                        text: message.text.clone(),
+                        why: NotBinding::Pasted,
+                    });
+                    continue;
+                }
+            }
             let answering = asked_before(&event.trace[..m]);
             // "yes option 1": a short reply to the choices the agent put
             // makes the option chosen the user's, in the agent's words.
@@ -443,6 +462,21 @@ static NEW_VALUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
     regex::Regex::new(r"(?i)^(no,?\s+|actually,?\s+|make\s+it\s+|change\s+it\s+to\s+)[\w./:-]*\d[\w./:%-]*(\s+instead)?[.!]?$")
         .expect("the new-value pattern compiles")
 });
+
+/// Words with which a user says their next message is something they
+/// will paste in: "I'll paste the notes", "let me paste it in", "我一会儿
+/// 贴给你".
+static ANNOUNCES_PASTE: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::LazyLock::new(
+    || {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        crate::pattern::Pattern::new(r"(?i)\b((i('ll|\s+will|\s+am\s+going\s+to|'m\s+going\s+to)|let\s+me|then)\s+(\S+\s+){0,3}?paste|paste\s+(it|them|this|that|those)\s+(in|here|below))\b|(我|等下|一会儿?)(会|再)?(贴|粘贴|复制)(给你|过来|上来|进来)")
+            .expect("the announcement pattern compiles")
+    },
+);
+
+/// The shortest message that, announced, is a document pasted in.
+const PASTED_DOCUMENT: usize = 1_000;
 
 /// Words with which a user takes back what they said last ("actually,
 /// scratch that", "revert that", "stattdessen …").

@@ -344,7 +344,7 @@ fn clauses(
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         Pattern::new(
-            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+",
+            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再)",
         )
         .expect("the clause pattern compiles")
     });
@@ -355,6 +355,10 @@ fn clauses(
     // reply to the choice the agent offered.
     let alone = binding::Context { answering: false };
     let text = unit.text(prose);
+    // A log of what the user did is one report, not clauses to judge apart.
+    if binding::logged(text) {
+        return None;
+    }
     let base = unit.range.start;
     // Where brackets, quotes and code hold the text, nothing is cut.
     let mut held = vec![false; text.len() + 1];
@@ -377,7 +381,12 @@ fn clauses(
             continue;
         }
         parts.push(from..cut.start());
-        from = cut.end();
+        // "，并把…" (", and put …"): the Chinese comma is cut, the word that
+        // joins the clause stays its first.
+        from = match cut.as_str().strip_prefix('，') {
+            Some(_) => cut.start() + '，'.len_utf8(),
+            None => cut.end(),
+        };
     }
     if parts.is_empty() {
         return None;
@@ -686,6 +695,67 @@ mod tests {
             "Step 3: the release notes.",
         ] {
             assert_eq!(binds(step), [step], "{step}");
+        }
+    }
+
+    #[test]
+    fn chinese_clauses_joined_by_a_word_that_adds_a_request_bind_apart() {
+        assert_eq!(
+            binds("现在我希望你在这个hook里强调一下要使用workspace/workspace-assist，并把刚刚的错误记到self-improve中"),
+            [
+                "现在我希望你在这个hook里强调一下要使用workspace/workspace-assist",
+                "并把刚刚的错误记到self-improve中"
+            ]
+        );
+        // A comma alone cuts no Chinese sentence.
+        assert_eq!(
+            binds("身体状态好了以后，也不太想特别肌肥大，之前练过不喜欢"),
+            ["身体状态好了以后，也不太想特别肌肥大，之前练过不喜欢"]
+        );
+    }
+
+    #[test]
+    fn chinese_requests_wishes_likes_and_complaints_bind() {
+        for text in [
+            "推荐一个蛋白粉品牌，性价比高，口碑好",
+            "那你现在在memory.md中写下“hello world !”",
+            "你看看还有什么合适的skill，也安上",
+            "时间长了我想看到长时间的总结，和我的变化",
+            "因为我喜欢练肩，我觉得肩练好了好看",
+            "你都没提醒我哑铃卧推还没做",
+            "你咋不告诉我单位",
+            "我刚刚用这个命令备份了文件，现在把这个任务交给你，每天晚上00:00进行备份",
+        ] {
+            assert_eq!(binds(text), [text], "{text}");
+        }
+    }
+
+    #[test]
+    fn german_instructions_bind() {
+        for text in [
+            "arbeite genau",
+            "teile die aufgabe in kleine schritte, damit man ohne freeze weiterkommt",
+        ] {
+            assert_eq!(binds(text), [text], "{text}");
+        }
+    }
+
+    #[test]
+    fn a_log_of_sets_and_weights_reports_and_asks_nothing() {
+        for log in [
+            "高位下拉29kg×12，36kg×12，43kg×12，43kg×10",
+            "36×12×3，43×12",
+            "哑铃飞鸟递减组7kg，5kg，3kg各12次一组，做了三组，最后一组5kg，3kg各12次",
+            "bench 60kg x 8, 65kg x 6, 70kg x 4",
+        ] {
+            assert_eq!(binds(log), Vec::<String>::new(), "{log}");
+        }
+        // Quantities asked for bind.
+        for asked in [
+            "给我安排三组，每组12次，重量20kg",
+            "Please set the timeouts to 30 min, 45 min and 60 min.",
+        ] {
+            assert_eq!(binds(asked), [asked], "{asked}");
         }
     }
 

@@ -86,6 +86,9 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "verschiebe", "merke", "analysiere", "transferiere", "fasse", "aktualisiere", "überprüfe",
     "kopiere", "öffne", "schließe", "sende", "schick", "schicke", "erkläre", "beschreibe",
     "ergänze", "integriere", "korrigiere", "behebe", "richte", "konfiguriere", "lade", "hole",
+    "arbeite", "teile", "achte", "sorge", "bleibe", "vermeide", "beachte", "plane", "dokumentiere",
+    "erweitere", "optimiere", "vereinfache", "ersetze", "wiederhole", "überarbeite", "zerlege",
+    "bearbeite", "antworte", "erzeuge", "generiere", "sammle", "trenne", "priorisiere",
     // Portuguese, Spanish and French instructions.
     "faça", "faca", "crie", "adicione", "remova", "use", "mude", "altere", "corrija", "ajuste",
     "implemente", "atualize", "coloque", "deixe", "mantenha", "verifique", "teste", "rode",
