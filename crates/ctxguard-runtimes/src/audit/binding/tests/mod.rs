@@ -852,3 +852,17 @@ fn a_view_stated_in_a_design_talk_and_a_plan_proposed_bind() {
         [Err(NotBinding::Question)]
     );
 }
+
+#[test]
+fn asking_to_be_told_about_something_asks() {
+    for text in [
+        "tell me about how you save and structure information about me",
+        "talk to me about how your workspace is organized",
+        "ok, summarise my situation with givery",
+        "help me come up with some options.",
+    ] {
+        assert_eq!(why(text), [Err(NotBinding::Question)], "{text}");
+    }
+    // What is to be made of it binds.
+    assert_eq!(why("summarize the changes into docs/summary.md"), [Ok(())]);
+}
