@@ -34,42 +34,13 @@ const LETTER: &str = r"0-9A-Za-z_\u{AA}\u{B5}\u{BA}\u{C0}-\u{D6}\u{D8}-\u{F6}\u{
 /// ranges under `(?i)` is most of what compiling such a pattern costs.
 /// (Inside a class, where no flag can be set, a class is nested.)
 pub(crate) fn scripts(source: &str) -> String {
-    let mut out = String::with_capacity(source.len());
-    let mut chars = source.chars().peekable();
-    // How deep in bracketed classes, and whether a `]` now would be a
-    // literal (first in its class).
-    let (mut depth, mut opened) = (0usize, false);
-    while let Some(c) = chars.next() {
-        let was_opened = std::mem::take(&mut opened);
-        match c {
-            '\\' => match chars.next() {
-                Some('w') if depth == 0 => out.push_str(&format!("(?-i:[{LETTER}])")),
-                Some('W') if depth == 0 => out.push_str(&format!("(?-i:[^{LETTER}])")),
-                Some('w') => out.push_str(&format!("[{LETTER}]")),
-                Some('W') => out.push_str(&format!("[^{LETTER}]")),
-                Some(other) => {
-                    out.push('\\');
-                    out.push(other);
-                }
-                None => out.push('\\'),
-            },
-            '[' => {
-                out.push(c);
-                depth += 1;
-                opened = true;
-                if chars.peek() == Some(&'^') {
-                    out.push('^');
-                    chars.next();
-                }
-            }
-            ']' if depth > 0 && !was_opened => {
-                out.push(c);
-                depth -= 1;
-            }
-            _ => out.push(c),
-        }
-    }
-    out
+    crate::pattern::escapes(source, |c, in_class| match (c, in_class) {
+        ('w', false) => Some(format!("(?-i:[{LETTER}])")),
+        ('W', false) => Some(format!("(?-i:[^{LETTER}])")),
+        ('w', true) => Some(format!("[{LETTER}]")),
+        ('W', true) => Some(format!("[^{LETTER}]")),
+        _ => None,
+    })
 }
 
 /// A line that only numbers a question the user answers on the next line:
