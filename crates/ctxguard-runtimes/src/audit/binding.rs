@@ -15,13 +15,13 @@
 //! German, Portuguese, Spanish, French, Indonesian, Russian, Chinese, Japanese
 //! and Korean.
 
-use crate::pattern::Pattern;
 use std::ops::Range;
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
 use super::units::{question_number, scripts, Shape, Unit, PASTED_LINE};
+use crate::pattern::Pattern;
 use crate::verify::text::Words;
 
 mod directive;

@@ -23,12 +23,12 @@
 //! "the user asked to commit and push". An earlier summary is no support:
 //! it may have invented the same thing.
 
-use crate::pattern::Pattern;
 use std::sync::LazyLock;
 
 use super::judge::fold;
 use super::units::{units, Shape};
 use super::Invented;
+use crate::pattern::Pattern;
 use crate::verify::text::Words;
 
 /// Headings under which a summary lists rules it says the user set: one

@@ -2,7 +2,6 @@
 //! ([`super::binding`]); a document handed over, a pasted log, material
 //! beyond what anyone types as rules set apart; pins taken as written.
 
-use crate::pattern::Pattern;
 use std::sync::LazyLock;
 
 use super::binding::{self, NotBinding};
@@ -10,6 +9,7 @@ use super::units::{self, units};
 use super::SetApart;
 use crate::buffer::trace::{Derived, RegionKind};
 use crate::import::{self, Origin, ANSWER_MARK};
+use crate::pattern::Pattern;
 use crate::policy::Policy;
 
 /// What one unit of a user's message is.

@@ -6,13 +6,14 @@
 //! a link. Headings, rules and table headers are kept apart as what they
 //! are, so they can be set aside rather than judged.
 
-use crate::pattern::Pattern;
 use std::ops::Range;
 
 use std::sync::LazyLock;
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use unicode_segmentation::UnicodeSegmentation;
+
+use crate::pattern::Pattern;
 
 mod sentences;
 
