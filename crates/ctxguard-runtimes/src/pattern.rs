@@ -71,13 +71,15 @@ impl Pattern {
         }
         // Asked as many times again: the twin stays if it answered "no" to
         // at least half.
-        if asked >= 2 * WARM && self.passed.load(Ordering::Relaxed) * 2 > asked - WARM {
+        let passed = u64::from(self.passed.load(Ordering::Relaxed));
+        if asked >= 2 * WARM && passed * 2 > u64::from(asked - WARM) {
             self.useless.store(true, Ordering::Relaxed);
             return true;
         }
-        // The loose source is the pattern's, less some assertions: it
-        // compiles when the pattern does (and if it did not, the pattern
-        // as written still answers).
+        // The loose source is the pattern's, less its word bounds: it
+        // compiles when the pattern does, but for a bound written with
+        // braces (`\b{start}`); a twin that does not compile lets all
+        // through, and the pattern as written answers alone.
         let loose = self.loose.get_or_init(|| Regex::new(source).ok());
         let may = loose.as_ref().is_none_or(|loose| loose.is_match(haystack));
         if may {
