@@ -12,11 +12,11 @@
 //! pattern's own.
 
 use std::borrow::Cow;
-use std::ops::Deref;
+use std::iter::Take;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::OnceLock;
 
-use regex::{Captures, Match, Regex, Replacer};
+use regex::{CaptureMatches, Captures, Match, Matches, Regex, Replacer};
 
 /// How many times a pattern is asked of text of another script before its
 /// looser twin is compiled: a hook that judges a prompt or two would not
@@ -107,6 +107,26 @@ impl Pattern {
             .flatten()
     }
 
+    /// As [`Regex::find_iter`]: none at all where the twin says the
+    /// pattern cannot match (the iterator searches only when asked).
+    pub(crate) fn find_iter<'r, 'h>(&'r self, haystack: &'h str) -> Take<Matches<'r, 'h>> {
+        let may = self.may_match(haystack);
+        self.exact
+            .find_iter(haystack)
+            .take(if may { usize::MAX } else { 0 })
+    }
+
+    /// As [`Regex::captures_iter`] (see [`Pattern::find_iter`]).
+    pub(crate) fn captures_iter<'r, 'h>(
+        &'r self,
+        haystack: &'h str,
+    ) -> Take<CaptureMatches<'r, 'h>> {
+        let may = self.may_match(haystack);
+        self.exact
+            .captures_iter(haystack)
+            .take(if may { usize::MAX } else { 0 })
+    }
+
     /// As [`Regex::replace_all`].
     pub(crate) fn replace_all<'h, R: Replacer>(&self, haystack: &'h str, with: R) -> Cow<'h, str> {
         if self.may_match(haystack) {
@@ -114,15 +134,6 @@ impl Pattern {
         } else {
             Cow::Borrowed(haystack)
         }
-    }
-}
-
-/// The rest of [`Regex`]'s methods, as written.
-impl Deref for Pattern {
-    type Target = Regex;
-
-    fn deref(&self) -> &Regex {
-        &self.exact
     }
 }
 
@@ -226,7 +237,36 @@ mod tests {
                 pattern.find(&text).map(|m| m.range()),
                 pattern.exact.find(&text).map(|m| m.range())
             );
+            let ranges = |found: Vec<Match>| found.iter().map(Match::range).collect::<Vec<_>>();
+            assert_eq!(
+                ranges(pattern.find_iter(&text).collect()),
+                ranges(pattern.exact.find_iter(&text).collect())
+            );
+            assert_eq!(
+                ranges(
+                    pattern
+                        .captures_iter(&text)
+                        .filter_map(|c| c.get(1))
+                        .collect()
+                ),
+                ranges(
+                    pattern
+                        .exact
+                        .captures_iter(&text)
+                        .filter_map(|c| c.get(1))
+                        .collect()
+                )
+            );
         }
+        // Where the twin says no, nothing is found, not even the empty
+        // match the pattern would find in empty text.
+        let empty = Pattern::new(r"\bfoo\b|^$").unwrap();
+        for _ in 0..=WARM {
+            assert_eq!(empty.find_iter("→ bar").count(), 0);
+            assert_eq!(empty.captures_iter("→ bar").count(), 0);
+        }
+        assert!(empty.loose.get().is_some_and(Option::is_some));
+        assert_eq!(empty.exact.find_iter("").count(), 1);
         assert!(pattern.loose.get().is_some_and(Option::is_some));
         assert_eq!(pattern.replace_all(&long("x"), "y"), long("x"));
         assert_eq!(

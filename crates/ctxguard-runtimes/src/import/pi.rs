@@ -402,11 +402,14 @@ static MEDIA: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
 /// The chat channel's header on what the user typed ("[Feishu ou_… Sun
 /// 2026-03-29 17:48 GMT+8] name: "), and the path or placeholder of the
 /// file they sent with it.
-static CHANNEL: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::LazyLock::new(|| {
-    // A constant pattern: it compiles.
+static CHANNEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles. A name ends where a non-word
+    // character follows it, written as a class rather than `\b`: the fast
+    // automaton reads `\b` on ASCII text only, and this pattern is asked of
+    // every message in every script.
     #[allow(clippy::expect_used)]
-    crate::pattern::Pattern::new(
-        r"(?m)^\[(Feishu|Lark|Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|LINE|Line|WeChat|QQ|DingTalk)\b[^\]\n]*\][ \t]*([^:\n]{1,60}:[ \t]+)?|\S*/\.openclaw/media/inbound/\S+|<media:\w+>",
+    regex::Regex::new(
+        r"(?m)^\[(?:Feishu|Lark|Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|LINE|Line|WeChat|QQ|DingTalk)(?:[^\w\]\n][^\]\n]*)?\][ \t]*(?:[^:\n]{1,60}:[ \t]+)?|\S*/\.openclaw/media/inbound/\S+|<media:\w+>",
     )
     .expect("the channel pattern compiles")
 });
@@ -433,11 +436,14 @@ static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 /// was busy]", "---", "Queued #1"), and the note on a file the user sent
 /// ("[media attached: …]", "To send an image back, prefer the message
 /// tool …").
-static ENVELOPE: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::LazyLock::new(|| {
-    // A constant pattern: it compiles.
+static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles. A name ends where a non-word
+    // character follows it, written as a class rather than `\b`: the fast
+    // automaton reads `\b` on ASCII text only, and this pattern is asked of
+    // every message in every script.
     #[allow(clippy::expect_used)]
-    crate::pattern::Pattern::new(
-        r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+[ \t]*(\n|$)|^\[media attached\b[^\n]*\][ \t]*(\n|$)|^To send an image back, prefer the message tool\b[^\n]*(\n|$)",
+    regex::Regex::new(
+        r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)",
     )
     .expect("the envelope pattern compiles")
 });
