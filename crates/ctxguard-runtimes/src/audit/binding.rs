@@ -31,8 +31,8 @@ mod simplified;
 mod words;
 
 use directive::*;
-pub(crate) use output::Prose;
 use output::*;
+pub(crate) use output::{output_tails, Prose};
 use patterns::*;
 use simplified::simplified;
 use words::*;
@@ -99,7 +99,7 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     }
     match unit.shape {
         Shape::Heading | Shape::Html => return Err(NotBinding::Debris),
-        Shape::Quote => return Err(NotBinding::Pasted),
+        Shape::Quote | Shape::Output => return Err(NotBinding::Pasted),
         Shape::Code => {
             return if text.lines().count() > 3 || PASTED_LINE.is_match(text) {
                 Err(NotBinding::Pasted)
@@ -245,8 +245,14 @@ pub(crate) fn words_bind(
         return Err(NotBinding::Debris);
     }
     // "Here is what I found:" leads into what follows; "Do not commit yet,
-    // see:" and "请重新分析：" ask something themselves.
-    if lead_in(text) && !BAN.is_match(after_lead(text)) && !CJK_ASKS.is_match(text) {
+    // see:" and "请重新分析：" ask something themselves. One that ends its
+    // message leads into nothing ("let's commit plan files as docs:") and
+    // is judged as the sentence it is.
+    let follows = message
+        .text
+        .get(unit.range.end..)
+        .is_some_and(|rest| !rest.trim().is_empty());
+    if follows && lead_in(text) && !BAN.is_match(after_lead(text)) && !CJK_ASKS.is_match(text) {
         return Err(NotBinding::Debris);
     }
     if unit.shape == Shape::Sentence && capital_heading(message.text, unit, text) {

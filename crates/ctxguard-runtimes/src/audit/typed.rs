@@ -158,7 +158,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     let mut statements = 0;
     let mut flush = |prose: &mut String, typed: &mut Typed| {
         let message = binding::Prose::new(prose);
-        let cut = units(prose);
+        let cut = binding::output_tails(prose, units(prose));
         // "Build this." under a list the user pasted: the list's remarks
         // are what they ask for.
         let adopted = cut.len() > 1
@@ -649,6 +649,23 @@ mod tests {
             .into_iter()
             .map(|p| p.text)
             .collect()
+    }
+
+    #[test]
+    fn output_pasted_under_an_item_without_a_blank_line_is_cut_off_it() {
+        let text = "1) No paywall, existem ofertas que não foram implementadas\n2) Além disso, o mapeamento das imagens tem que ser condizente com o FireStore, pois hoje está ocasionando erros, \n[ExerciseImageCache] listAll failed for exercises/back_neck_stretch: User does not have permission.\r\n[ExerciseImageCache] Fallback path not found: exercises/back_neck_stretch/media/0.jpg\n3) Retirar do paywall a duplicação";
+        assert_eq!(
+            binds(text),
+            [
+                "No paywall, existem ofertas que não foram implementadas",
+                "Além disso, o mapeamento das imagens tem que ser condizente com o FireStore, pois hoje está ocasionando erros,",
+                "Retirar do paywall a duplicação",
+            ]
+        );
+        // One line of output is the user's to quote.
+        let one = "- fix the crash we see in the cache\n[ExerciseImageCache] listAll failed for back_neck_stretch";
+        assert_eq!(binds(one).len(), 1);
+        assert!(binds(one)[0].ends_with("back_neck_stretch"));
     }
 
     #[test]

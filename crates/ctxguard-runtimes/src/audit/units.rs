@@ -82,6 +82,9 @@ pub(crate) enum Shape {
     Quote,
     /// Raw HTML.
     Html,
+    /// Output pasted under the user's words in the same item or paragraph
+    /// (cut off them by the judgment of what binds).
+    Output,
 }
 
 /// One unit of a message: where it stands in the message's text, and its shape.

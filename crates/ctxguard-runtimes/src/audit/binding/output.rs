@@ -43,6 +43,70 @@ pub(super) fn pasted_line(line: &str) -> bool {
     !words_ending_in_semicolon
 }
 
+/// `units` of `text`, each that goes on from the user's own words into
+/// output pasted under them without a blank line ("2) the images must
+/// match Firestore, it fails today,\n[Cache] listAll failed …\n[Cache]
+/// Fallback path not found …") cut where the output starts: the words are
+/// judged as the user's, the output is set apart as pasted. Only two
+/// output lines or more, to the unit's end, make a tail.
+pub(crate) fn output_tails(text: &str, units: Vec<Unit>) -> Vec<Unit> {
+    let mut out = Vec::with_capacity(units.len());
+    for unit in units {
+        let body = unit.text(text);
+        let cut = (unit.shape != Shape::Code && body.contains('\n'))
+            .then(|| output_tail(body))
+            .flatten();
+        match cut {
+            Some(at) => {
+                let at = unit.range.start + at;
+                let head = text[unit.range.start..at].trim_end().len();
+                out.push(Unit {
+                    range: unit.range.start..unit.range.start + head,
+                    shape: unit.shape,
+                });
+                out.push(Unit {
+                    range: at..unit.range.end,
+                    shape: Shape::Output,
+                });
+            }
+            None => out.push(unit),
+        }
+    }
+    out
+}
+
+/// Where in `body` the output that runs to its end starts, when a line of
+/// words comes before it and it is two lines or more.
+fn output_tail(body: &str) -> Option<usize> {
+    let mut starts: Vec<usize> = vec![0];
+    starts.extend(body.match_indices('\n').map(|(at, _)| at + 1));
+    let line = |n: usize| {
+        let end = starts.get(n + 1).map_or(body.len(), |&e| e);
+        &body[starts[n]..end]
+    };
+    let lines = starts.len();
+    // What a process stamps its lines with ("[ExerciseImageCache]"), when
+    // two lines or more open with it, marks them as its output too.
+    let stamps: Vec<Option<&str>> = (0..lines)
+        .map(|n| STAMP.find(line(n)).map(|m| m.as_str().trim()))
+        .collect();
+    let output_at = |n: usize| {
+        let l = line(n);
+        output_line(l)
+            || stamps[n].is_some_and(|s| stamps.iter().filter(|t| **t == Some(s)).count() >= 2)
+    };
+    let mut first = lines;
+    while first > 0 && (line(first - 1).trim().is_empty() || output_at(first - 1)) {
+        first -= 1;
+    }
+    let output = (first..lines)
+        .filter(|&n| !line(n).trim().is_empty())
+        .count();
+    let words_before =
+        (0..first).any(|n| !output_at(n) && line(n).chars().any(char::is_alphabetic));
+    (first > 0 && output >= 2 && words_before).then(|| starts[first])
+}
+
 pub(super) fn output_line(line: &str) -> bool {
     pasted_line(line)
         || TERMINAL_LINE.is_match(line)

@@ -182,7 +182,15 @@ fn what_binds_and_what_does_not() {
         why("ok, this looks amazing, start implementing"),
         [Err(NotBinding::Acknowledgement)]
     );
-    assert_eq!(why("do this each run:"), [Err(NotBinding::Debris)]);
+    assert_eq!(
+        why("do this each run:\n\n- lint the workspace"),
+        [Err(NotBinding::Debris), Ok(())]
+    );
+    // Nothing follows: the lead-in leads into nothing and asks itself.
+    assert_eq!(
+        why("use subagents to handle all actions. let's commit plan files as docs:"),
+        [Ok(()), Ok(())]
+    );
     assert_eq!(why("yeah, fix it up"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(why("fix the footer"), [Ok(())]);
     assert_eq!(
