@@ -153,7 +153,7 @@ pub(super) static ASKS_WHICH: LazyLock<Pattern> = LazyLock::new(|| {
 /// question does; nothing of it binds once answered.
 pub(super) static ASKS_TO_BE_TOLD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|so|now|and|then)[\s,]+)*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|((tell|talk\s+to)\s+(me|us)\s+(a\s+bit\s+|more\s+)?about|(summarize|summarise)\s+(my|our)|help\s+(me|us)\s+(think|understand|decide|figure\s+out|come\s+up\s+with|brainstorm))\b)|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
+        r"(?i)^\W*((ok|okay|so|now|and|then)[\s,]+)*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|((tell|talk\s+to)\s+(me|us)\s+(a\s+bit\s+|more\s+)?about|(summarize|summarise)\s+(my|our)|help\s+(me|us)\s+(think|understand|decide|figure\s+out|come\s+up\s+with|brainstorm))\b|((can|could|would|will)\s+(you|u)\s+)?(please\s+)?(repeat\s+(that|this|it|the\s+(last|current)|your\s+last)|say\s+(that|it)\s+again)\b)|^\W*((ok|okay|also|und)[\s,]+)*(kannst|könntest)\s+du\s+[^?\n]{0,40}\bwiederholen\b|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
     )
 });
 
@@ -167,7 +167,7 @@ pub(super) static CJK_ITEM: LazyLock<Pattern> = LazyLock::new(|| {
 /// change", "think some more". It shapes the next answer and is spent with it.
 pub(super) static THINK: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|now|so|please|let's|lets)[\s,]+)*(ultra)?think(\s+(carefully|hard|harder|deeply|more|again|some\s+more|step\s+by\s+step|it\s+through|about\s+(it|this|that|the\s+\w+)))*\s*[.!]*\s*$",
+        r"(?i)^\W*((ok|okay|now|so|please|let's|lets)[\s,]+|(can|could|would|will)\s+(you|u)\s+(please\s+)?)*(ultra)?think(\s+(carefully|hard|harder|deeply|more|again|some\s+more|step\s+by\s+step|it\s+through|about\s+(it|this|that|the\s+\w+)))*\s*[.!?]*\s*$",
     )
 });
 

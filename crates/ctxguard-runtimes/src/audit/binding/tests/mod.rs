@@ -868,9 +868,20 @@ fn asking_to_be_told_about_something_asks() {
         "talk to me about how your workspace is organized",
         "ok, summarise my situation with givery",
         "help me come up with some options.",
+        "can you repeat the last message?",
+        "kannst du die aktuelle message wiederholen?!",
     ] {
         assert_eq!(why(text), [Err(NotBinding::Question)], "{text}");
     }
     // What is to be made of it binds.
     assert_eq!(why("summarize the changes into docs/summary.md"), [Ok(())]);
+    assert_eq!(
+        why("repeat the migration for the staging database"),
+        [Ok(())]
+    );
+    // Asked to think harder, the agent is asked nothing to keep.
+    assert_eq!(
+        why("can you ultrathink about this?"),
+        [Err(NotBinding::Acknowledgement)]
+    );
 }
