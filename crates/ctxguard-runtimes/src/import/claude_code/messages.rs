@@ -182,10 +182,16 @@ fn assistant_text(record: &Record) -> String {
 fn user_messages(record: &Record, index: &Index, messages: &mut Vec<Message>) {
     let tools = &index.tools;
     let uuid = record.str("/uuid").map(str::to_owned);
+    // A record a resumed session replayed stands where it was first written.
+    let line = index
+        .replayed
+        .get(&record.line)
+        .copied()
+        .unwrap_or(record.line);
     let message = |origin, text: String| Message {
         origin,
         text,
-        line: record.line,
+        line,
         record: uuid.clone(),
     };
     let content = record

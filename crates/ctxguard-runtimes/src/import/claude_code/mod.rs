@@ -107,6 +107,10 @@ struct Index<'r> {
     /// Tool calls a PreToolUse hook answered (its `attachment` records
     /// name them): an error such a call returns may be the hook's.
     hooked: std::collections::HashSet<&'r str>,
+    /// User records a resumed session wrote again under new uuids (the
+    /// conversation replayed, every record of it stamped with one time),
+    /// by line: the line where the same words were first written.
+    replayed: HashMap<u64, u64>,
 }
 
 impl<'r> Index<'r> {
@@ -116,6 +120,7 @@ impl<'r> Index<'r> {
             by_message: HashMap::new(),
             tools: HashMap::new(),
             hooked: std::collections::HashSet::new(),
+            replayed: replayed(records),
         };
         for (i, record) in records.iter().enumerate() {
             // A record written again under its uuid (a resumed session
@@ -152,6 +157,97 @@ impl<'r> Index<'r> {
             }
         }
         index
+    }
+}
+
+/// How many records one time stamps, at least, when a resumed session
+/// replays them: a message and what the runtime writes with it share a
+/// time too, but not with so many.
+const REPLAYED_RUN: usize = 4;
+
+/// The user records a resumed session replayed under new uuids, by line,
+/// each with the line of the record it copies: a user record whose
+/// words were written before, block for block, and whose time is the time
+/// of the record before or after it and of [`REPLAYED_RUN`] records or more
+/// (a replay writes every record it copies with one time; a message typed
+/// again is typed at a time of its own). A copy is the message first written, not the user saying it again.
+fn replayed(records: &[Record]) -> HashMap<u64, u64> {
+    // What the user typed, not what a tool returned (which can be large,
+    // and is copied with the call it answers).
+    let typed = |record: &Record| {
+        record.str("/type") == Some("user")
+            && !record.flag("/isMeta")
+            && match record.value.pointer("/message/content") {
+                Some(Value::String(_)) => true,
+                Some(Value::Array(blocks)) => blocks
+                    .iter()
+                    .all(|b| b.get("type").and_then(Value::as_str) == Some("text")),
+                _ => false,
+            }
+    };
+    let stamp = |at: usize| records.get(at).and_then(|r: &Record| r.str("/timestamp"));
+    // How many records each time stamps: a replay stamps a run of them.
+    let mut stamped: HashMap<&str, usize> = HashMap::new();
+    for i in 0..records.len() {
+        if let Some(t) = stamp(i) {
+            *stamped.entry(t).or_default() += 1;
+        }
+    }
+    let copies: Vec<usize> = (0..records.len())
+        .filter(|&i| {
+            typed(&records[i])
+                && stamp(i).is_some_and(|t| {
+                    stamped.get(t).is_some_and(|&n| n >= REPLAYED_RUN)
+                        && (i.checked_sub(1).and_then(stamp) == Some(t) || stamp(i + 1) == Some(t))
+                })
+        })
+        .collect();
+    let mut replayed = HashMap::new();
+    let Some(&first_copy) = copies.first() else {
+        return replayed;
+    };
+    let mut first: HashMap<&str, u64> = HashMap::new();
+    let mut copies = copies.into_iter().peekable();
+    for (i, record) in records.iter().enumerate() {
+        crate::import::work(1);
+        if !typed(record) {
+            continue;
+        }
+        let texts = block_texts(record);
+        let is_copy = i >= first_copy && copies.next_if_eq(&i).is_some();
+        let earlier = is_copy
+            .then(|| {
+                texts
+                    .iter()
+                    .map(|t| first.get(t).copied())
+                    .collect::<Option<Vec<u64>>>()
+            })
+            .flatten()
+            .and_then(|lines| lines.into_iter().min());
+        match earlier {
+            Some(line) => {
+                replayed.insert(record.line, line);
+            }
+            None => {
+                for text in texts {
+                    first.entry(text).or_insert(record.line);
+                }
+            }
+        }
+    }
+    replayed
+}
+
+/// The text of each of a user record's blocks: a replay may write the
+/// blocks of one record as records of their own.
+fn block_texts(record: &Record) -> Vec<&str> {
+    match record.value.pointer("/message/content") {
+        Some(Value::String(text)) => vec![text.as_str()],
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -476,5 +572,78 @@ impl Session<'_> {
             .filter(|&m| lines.contains(&trace[m].line))
             .collect();
         (kept, records)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn records(values: &[Value]) -> Vec<Record> {
+        (1..)
+            .zip(values)
+            .map(|(line, value)| Record {
+                line,
+                value: value.clone(),
+            })
+            .collect()
+    }
+
+    fn user(uuid: &str, at: &str, content: Value) -> Value {
+        serde_json::json!({"type": "user", "uuid": uuid, "timestamp": at,
+            "message": {"role": "user", "content": content}})
+    }
+
+    fn assistant(uuid: &str, at: &str) -> Value {
+        serde_json::json!({"type": "assistant", "uuid": uuid, "timestamp": at,
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}]}})
+    }
+
+    #[test]
+    fn a_resumed_sessions_replay_stands_where_it_was_first_written() {
+        let ask = "Help me think through the sync endpoint.";
+        let file = records(&[
+            user(
+                "a",
+                "t1",
+                serde_json::json!([
+                    {"type": "text", "text": "<ide_selection>x</ide_selection>"},
+                    {"type": "text", "text": ask}
+                ]),
+            ),
+            assistant("b", "t2"),
+            user("c", "t3", serde_json::json!("Use option 2.")),
+            assistant("d", "t4"),
+            // The replay: the same words under new uuids, one time for all,
+            // one record's blocks written as records of their own.
+            user(
+                "e",
+                "t9",
+                serde_json::json!([{"type": "text", "text": "<ide_selection>x</ide_selection>"}]),
+            ),
+            user(
+                "f",
+                "t9",
+                serde_json::json!([{"type": "text", "text": ask}]),
+            ),
+            assistant("g", "t9"),
+            user("h", "t9", serde_json::json!("Use option 2.")),
+            assistant("i", "t9"),
+            // Typed again at a time of its own: the user says it again.
+            user("j", "t10", serde_json::json!("Use option 2.")),
+        ]);
+        let replayed = replayed(&file);
+        assert_eq!(replayed.get(&5), Some(&1));
+        assert_eq!(replayed.get(&6), Some(&1));
+        assert_eq!(replayed.get(&8), Some(&3));
+        assert_eq!(replayed.get(&10), None);
+        // A message and what is written with it share a time, and are no replay.
+        let pair = records(&[
+            user("a", "t1", serde_json::json!("Use option 2.")),
+            assistant("b", "t2"),
+            user("c", "t3", serde_json::json!("Use option 2.")),
+            assistant("d", "t3"),
+        ]);
+        assert!(super::replayed(&pair).is_empty());
     }
 }
