@@ -90,10 +90,12 @@ fn output_tail(body: &str) -> Option<usize> {
     let stamps: Vec<Option<&str>> = (0..lines)
         .map(|n| STAMP.find(line(n)).map(|m| m.as_str().trim()))
         .collect();
+    let mut stamped: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for stamp in stamps.iter().flatten() {
+        *stamped.entry(stamp).or_default() += 1;
+    }
     let output_at = |n: usize| {
-        let l = line(n);
-        output_line(l)
-            || stamps[n].is_some_and(|s| stamps.iter().filter(|t| **t == Some(s)).count() >= 2)
+        output_line(line(n)) || stamps[n].is_some_and(|s| stamped.get(s).is_some_and(|&c| c >= 2))
     };
     let mut first = lines;
     while first > 0 && (line(first - 1).trim().is_empty() || output_at(first - 1)) {

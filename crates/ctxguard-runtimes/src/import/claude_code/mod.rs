@@ -170,7 +170,8 @@ const REPLAYED_RUN: usize = 4;
 /// words were written before, block for block, and whose time is the time
 /// of the record before or after it and of [`REPLAYED_RUN`] records or more
 /// (a replay writes every record it copies with one time; a message typed
-/// again is typed at a time of its own). A copy is the message first written, not the user saying it again.
+/// again is typed at a time of its own). A copy is the message first
+/// written, not the user saying it again.
 fn replayed(records: &[Record]) -> HashMap<u64, u64> {
     // What the user typed, not what a tool returned (which can be large,
     // and is copied with the call it answers).
@@ -203,9 +204,9 @@ fn replayed(records: &[Record]) -> HashMap<u64, u64> {
         })
         .collect();
     let mut replayed = HashMap::new();
-    let Some(&first_copy) = copies.first() else {
+    if copies.is_empty() {
         return replayed;
-    };
+    }
     let mut first: HashMap<&str, u64> = HashMap::new();
     let mut copies = copies.into_iter().peekable();
     for (i, record) in records.iter().enumerate() {
@@ -214,7 +215,7 @@ fn replayed(records: &[Record]) -> HashMap<u64, u64> {
             continue;
         }
         let texts = block_texts(record);
-        let is_copy = i >= first_copy && copies.next_if_eq(&i).is_some();
+        let is_copy = copies.next_if_eq(&i).is_some();
         let earlier = is_copy
             .then(|| {
                 texts
