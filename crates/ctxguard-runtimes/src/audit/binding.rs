@@ -247,11 +247,13 @@ pub(crate) fn words_bind(
     // "Here is what I found:" leads into what follows; "Do not commit yet,
     // see:" and "请重新分析：" ask something themselves. One that ends its
     // message leads into nothing ("let's commit plan files as docs:") and
-    // is judged as the sentence it is.
+    // is judged as the sentence it is, as is one that says where the text
+    // after it goes ("Remplacer options.systemMessage par ce texte :").
     let follows = message
         .text
         .get(unit.range.end..)
-        .is_some_and(|rest| !rest.trim().is_empty());
+        .is_some_and(|rest| !rest.trim().is_empty())
+        && !message.puts_after(unit.range.end);
     if follows && lead_in(text) && !BAN.is_match(after_lead(text)) && !CJK_ASKS.is_match(text) {
         return Err(NotBinding::Debris);
     }

@@ -669,6 +669,24 @@ mod tests {
     }
 
     #[test]
+    fn text_given_to_be_put_in_place_is_the_material_of_the_ask() {
+        let text = "Remplacer le contenu de options.systemMessage par exactement ceci :\n\nTu es KORE, le Chief of Staff.\nTu ne dis jamais \"en tant qu'IA\".\nMaximum 1 question par message.\n\nTester avec cette séquence sur Telegram :\n1. /reset\n2. Envoyer \"Projet fitness\"";
+        let bound = binds(text);
+        assert_eq!(
+            bound.first().map(String::as_str),
+            Some("Remplacer le contenu de options.systemMessage par exactement ceci :")
+        );
+        assert!(bound.iter().all(|b| !b.starts_with("Tu ")), "{bound:?}");
+        assert!(
+            bound.iter().any(|b| b.contains("Projet fitness")),
+            "{bound:?}"
+        );
+        // The same lines given as the user's own rules for this agent bind.
+        let own = "Tu es KORE, le Chief of Staff.\nTu ne dis jamais \"en tant qu'IA\".";
+        assert!(!binds(own).is_empty());
+    }
+
+    #[test]
     fn lines_a_process_stamps_with_its_elapsed_time_are_its_output() {
         let log = "Processing triggers for man-db (2.12.0-4build2) ...\n[91880 ms] \nWARNING: apt does not have a stable CLI interface.\n\n[91880 ms] Start: Run in host: usermod -aG docker root\n[91939 ms]";
         assert_eq!(binds(log), Vec::<String>::new());

@@ -178,6 +178,12 @@ pub(crate) struct Prose<'a> {
     /// ("I got this from Codex:", "here is the prompt I gave Codex:") to
     /// the end: its report and its brief are not asks of this agent.
     handed_over: Option<Range<usize>>,
+    /// Text the user gives to be put in place (a bot's system prompt, a
+    /// rule, a paragraph), after the line that says where ("Remplacer
+    /// options.systemMessage par ce texte :", "replace the rule with:"), to
+    /// the next step of the user's own ("Tester …", "CORRECTION 3 —") or
+    /// the end: the line that says where asks; what it puts is material.
+    put_in_place: Vec<Range<usize>>,
     /// A conversation with an agent copied from its editor panel, tool
     /// calls and all (`[Tool: Write] {…}`, a task's `IN` and `OUT`), from
     /// the start to the end of the paragraph that holds its last marker:
@@ -367,6 +373,7 @@ impl<'a> Prose<'a> {
             tagged,
             form: fields >= 3 && fields * 2 >= filled && !again,
             handed_over: handed_over(text).map(|start| start..text.len()),
+            put_in_place: put_in_place(text),
             transcript: transcript(text),
             captured: text
                 .match_indices('\n')
@@ -379,6 +386,16 @@ impl<'a> Prose<'a> {
                 .min()
                 .map(|start| start..text.len()),
         }
+    }
+
+    /// Whether text to be put in place starts right after `end`: the line
+    /// that ends there says where it goes, and asks.
+    pub(super) fn puts_after(&self, end: usize) -> bool {
+        self.put_in_place.iter().any(|span| {
+            self.text
+                .get(end..span.start)
+                .is_some_and(|between| between.trim().is_empty())
+        })
     }
 
     /// Whether what starts at `start` stands inside output the user pasted:
@@ -400,6 +417,7 @@ impl<'a> Prose<'a> {
         .flatten()
         .chain(&self.tagged)
         .chain(&self.chat_answers)
+        .chain(&self.put_in_place)
         .any(|b| b.contains(&start))
         {
             return true;
@@ -427,6 +445,64 @@ pub(super) fn cell(line: &str) -> bool {
         && line.split_whitespace().count() <= 2
         && line.chars().any(|c| c.is_ascii_digit())
         && !question_number(line)
+}
+
+/// A line that says where the text after it goes: a verb that puts, what
+/// is put (a prompt, a message, a text, a rule), and the text announced at
+/// its end ("… par ce texte :", "… with the following:", "… par :").
+static PUTS: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(remplac\w*|ajout\w*|insér\w*|replac\w*|add|append|insert|set|put|paste|substitu\w*|reemplaz\w*)\b.*\b(prompt|system\s*message|systemmessage|texte|text|contenu|content|paragraphe|paragraph|description|règle|rule|instructions?|section)\b|\b(prompt|system\s*message|systemmessage|texte|text|contenu|content|paragraphe|paragraph|description|règle|rule|instructions?|section)\b.*\b(remplac\w*|ajout\w*|insér\w*|replac\w*|add|append|insert|set|put|paste|substitu\w*|reemplaz\w*)\b",
+    )
+});
+
+/// How a line that says where text goes ends: what it is put by or with,
+/// then a colon.
+static PUT_BY: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(par|with|by|to|por|com|avec|as|après|after|before|avant|below|under|sous)\b[^:\n]{0,80}[:：]\s*$|\b(par|with|por|com|avec)\s*[:：]\s*$",
+    )
+});
+
+/// A line that goes on with the user's own steps after text put in place:
+/// a heading, a test, a check, a correction, a step, a report, turning
+/// something off and on.
+static OWN_STEP: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\s*(#{1,6}\s|(\d+[.)]\s*)?(tester|test|testing|vérifier|verify|check|correction|mise\s+à\s+jour|update|étape|etape|step|paso|schritt|ticket|lister|rapporter|report|désactiver|réactiver|activer|deactivate|activate|publier|publish|déployer|deploy)\b)",
+    )
+});
+
+/// The spans of [`Prose::put_in_place`].
+fn put_in_place(text: &str) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut previous = "";
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        // A line that says where may go on from the line before it.
+        let said = if PUT_BY.is_match(line) {
+            let joined = format!("{} {}", previous.trim_end(), line.trim());
+            PUTS.is_match(line) || PUTS.is_match(&joined)
+        } else {
+            false
+        };
+        if let Some(from) = open {
+            if said || OWN_STEP.is_match(line) {
+                spans.push(from..start);
+                open = None;
+            }
+        }
+        if said {
+            open = Some(at);
+        }
+        previous = line;
+    }
+    spans.extend(open.map(|from| from..text.len()));
+    spans.retain(|span| !text[span.clone()].trim().is_empty());
+    spans
 }
 
 /// Where the user says that what follows is another agent's: its report
