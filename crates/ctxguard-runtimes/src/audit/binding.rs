@@ -115,6 +115,10 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if blank_field(text) || logged(text) {
         return Err(NotBinding::Pasted);
     }
+    // "[Image #2]": where the user pasted a picture, the runtime's mark.
+    if IMAGE_MARKS.is_match(text) {
+        return Err(NotBinding::Debris);
+    }
     words_bind(unit, &simplified(text), message, answering)
 }
 

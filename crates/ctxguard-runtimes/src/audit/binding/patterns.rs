@@ -189,6 +189,10 @@ pub(super) static ASKS_NOTHING_YET: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
+/// Nothing but the marks Claude Code puts where pictures were pasted.
+pub(super) static IMAGE_MARKS: LazyLock<Pattern> =
+    LazyLock::new(|| pattern(r"^(\s*\[Image #\d+\])+\s*$"));
+
 /// An image handed over and nothing asked of it: "look at screenshot with
 /// red arrow", "read the image '/Users/me/Desktop/shot.png'". Spent once
 /// the agent has looked.

@@ -145,6 +145,10 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
     if meta {
         return Typed::Runtime;
     }
+    // "[Image #1] the first change was made, but …": where the user pasted
+    // a picture before their words, the runtime's mark for it; the words
+    // after it are the user's.
+    let text = after_image_marks(text);
     let start = text.trim_start();
     if start.starts_with("<command-name>") || start.starts_with("<command-message>") {
         // A slash command: its arguments are the user's words; alone, it is
@@ -218,6 +222,20 @@ pub(crate) fn typed(text: &str, meta: bool) -> Typed {
     } else {
         Typed::User(words.to_owned())
     }
+}
+
+/// `text` after the marks Claude Code puts where the user pasted a picture
+/// before typing (`[Image #1] `, `[Image #2]`).
+fn after_image_marks(text: &str) -> &str {
+    let mut rest = text.trim_start();
+    while let Some(after) = rest.strip_prefix("[Image #") {
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        match after[digits..].strip_prefix(']') {
+            Some(next) if digits > 0 => rest = next.trim_start(),
+            _ => break,
+        }
+    }
+    rest
 }
 
 /// How the runtime's text opens when the user rejects a tool call.
@@ -387,6 +405,17 @@ mod tests {
         // What the runtime echoes of a command is its own.
         let echo = "<local-command-stdout>Cleared</local-command-stdout>";
         assert_eq!(typed(echo, false), Typed::Runtime);
+        // A picture pasted before the words: the mark is the runtime's,
+        // the words the user's; a mark alone is the runtime's.
+        assert_eq!(
+            typed(
+                "[Image #1] the add membership button still shows the old ui [Image #2]",
+                false
+            ),
+            Typed::User("the add membership button still shows the old ui [Image #2]".to_owned())
+        );
+        assert_eq!(typed("[Image #1] [Image #2]", false), Typed::Runtime);
+        assert_eq!(typed("[Image #1]", false), Typed::Runtime);
     }
 
     #[test]

@@ -194,6 +194,10 @@ fn what_binds_and_what_does_not() {
     assert_eq!(why("yeah, fix it up"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(why("fix the footer"), [Ok(())]);
     assert_eq!(
+        why("fix the footer. [Image #2]"),
+        [Ok(()), Err(NotBinding::Debris)]
+    );
+    assert_eq!(
         why("TypeError: Cannot read properties of undefined\n    at render (app.js:10:5)\n    at main (app.js:2:1)"),
         [Err(NotBinding::Pasted)]
     );
