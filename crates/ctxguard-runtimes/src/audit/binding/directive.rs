@@ -315,6 +315,6 @@ pub(super) static PERMITS: LazyLock<Pattern> = LazyLock::new(|| {
 /// control word, spent as it is read.
 pub(super) static GO_ON: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|so|now|then|yes|and|great|good)[\s,!.]+)*((let's|lets|let\s+us|please|pls)\s+)?(continue|proceed|carry\s+on|keep\s+going|go\s+on|resume)(\s+(with|on))?(\s+(the|our|this|your|my))?(\s+(plan|work|task|tasks|implementation|step|steps))?(\s+(please|then|now))?\s*[.!]*\s*$",
+        r"(?i)^\W*((ok|okay|so|now|then|yes|and|great|good)[\s,!.]+)*((let's|lets|let\s+us|please|pls)\s+)?(continue|proceed|carry\s+on|keep\s+(going|fixing|working|trying|at\s+it)|go\s+on|resume|(have|take)\s+a\s+look)(\s+(with|on))?(\s+(the|our|this|your|my))?(\s+(plan|work|task|tasks|implementation|step|steps))?(\s+(please|then|now))?\s*[.!]*\s*$",
     )
 });

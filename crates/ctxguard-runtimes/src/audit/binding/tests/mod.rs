@@ -32,6 +32,13 @@ fn what_binds_and_what_does_not() {
     );
     assert_eq!(why("can you help me fix the login?"), [Ok(())]);
     assert_eq!(why("好的"), [Err(NotBinding::Acknowledgement)]);
+    // Chinese instructions to switch, to carry out, to back up.
+    assert_eq!(why("切换到小米大模型"), [Ok(())]);
+    assert_eq!(
+        why("进行一次自我冥想反思，然后进行备份，也备份一份到github"),
+        [Ok(())]
+    );
+    assert_eq!(why("备份完成了"), [Err(NotBinding::Remark)]);
     assert_eq!(why("oke kerjakan 1 dan 2"), [Ok(())]);
     // A lesson's list states; the user's list asks.
     assert_eq!(
@@ -192,6 +199,12 @@ fn what_binds_and_what_does_not() {
         [Ok(()), Ok(())]
     );
     assert_eq!(why("yeah, fix it up"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(why("keep fixing"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(
+        why("yes lets have a look"),
+        [Err(NotBinding::Acknowledgement)]
+    );
+    assert_eq!(why("take a look at the login bug"), [Ok(())]);
     assert_eq!(why("fix the footer"), [Ok(())]);
     assert_eq!(
         why("fix the footer. [Image #2]"),
@@ -199,6 +212,11 @@ fn what_binds_and_what_does_not() {
     );
     assert_eq!(
         why("TypeError: Cannot read properties of undefined\n    at render (app.js:10:5)\n    at main (app.js:2:1)"),
+        [Err(NotBinding::Pasted)]
+    );
+    // A container build's log, a step a line.
+    assert_eq!(
+        why("#8 1.500 fatal: could not read password for 'https://github.com': terminal prompts disabled\n#8 ERROR: process \"/bin/sh -c go install\" did not complete successfully: exit code: 1"),
         [Err(NotBinding::Pasted)]
     );
     assert_eq!(why("/compact"), [Err(NotBinding::Command)]);
@@ -874,6 +892,7 @@ fn asking_to_be_told_about_something_asks() {
         "help me come up with some options.",
         "can you repeat the last message?",
         "kannst du die aktuelle message wiederholen?!",
+        "yes walk me through that",
     ] {
         assert_eq!(why(text), [Err(NotBinding::Question)], "{text}");
     }
