@@ -374,19 +374,28 @@ fn clauses(
         held[at] = depth > 0 || quoted || code;
     }
     // The clauses: where each starts and ends, the cut between them left out.
+    let mut cuts: Vec<(usize, usize)> = CUT
+        .find_iter(text)
+        .map(|cut| {
+            // "，并把…" (", and put …"): the Chinese comma is cut, the word
+            // that joins the clause stays its first.
+            let next = match cut.as_str().strip_prefix('，') {
+                Some(_) => cut.start() + '，'.len_utf8(),
+                None => cut.end(),
+            };
+            (cut.start(), next)
+        })
+        .collect();
+    cuts.extend(run_on_cuts(text));
+    cuts.sort_unstable();
     let mut parts = Vec::new();
     let mut from = 0;
-    for cut in CUT.find_iter(text) {
-        if held[cut.start()] {
+    for (start, next) in cuts {
+        if held[start] || start < from {
             continue;
         }
-        parts.push(from..cut.start());
-        // "，并把…" (", and put …"): the Chinese comma is cut, the word that
-        // joins the clause stays its first.
-        from = match cut.as_str().strip_prefix('，') {
-            Some(_) => cut.start() + '，'.len_utf8(),
-            None => cut.end(),
-        };
+        parts.push(from..start);
+        from = next;
     }
     if parts.is_empty() {
         return None;
@@ -431,6 +440,46 @@ fn clauses(
             })
             .collect()
     })
+}
+
+/// Where a sentence typed on without a stop or a comma, many asks in one
+/// breath ("use this to upgrade our local agent lets try to use our
+/// hardware … set them up in a virtual environment … name our agent
+/// BooAgent …"), may be cut: before a word that opens an ask ("lets", "i
+/// want", "set", "name") and is no verb's object or complement ("try to
+/// use"). Each cut is where the clause before it ends and where the next
+/// one starts; `clauses` keeps only the ones that leave asks on both sides.
+fn run_on_cuts(text: &str) -> Vec<(usize, usize)> {
+    static OPENS: LazyLock<Pattern> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(
+            r"(?i)\s((also|and|then|now|so)\s+)?((i\s+want|i\s+need|i'?d\s+like|lets|let's|we\s+need|we\s+should|you'?re\s+gonna|your\s+gonna|you\s+are\s+gonna|please|make\s+sure|dont|don't|do\s+not|never|always|save|create|set|setup|name|use|add|remove|delete|build|install|run|document|show|put|keep|write|update|test|check)\b)",
+        )
+        .expect("the run-on pattern compiles")
+    });
+    // A run-on: long, and no stop or comma in it.
+    if text.split_whitespace().count() < 25 || text.contains([',', ';', '.', '!', '?', '，', '。'])
+    {
+        return Vec::new();
+    }
+    // Words after which an opening word is a verb's object or complement,
+    // or the clause's own verb ("to use", "i set", "will run").
+    const BOUND: &[&str] = &[
+        "to", "i", "we", "you", "they", "he", "she", "it", "will", "can", "could", "would",
+        "should", "must", "may", "might", "and", "or", "the", "a", "an", "not", "also", "then",
+        "now", "so", "is", "are", "was", "be", "gonna", "just", "me", "us",
+    ];
+    OPENS
+        .captures_iter(text)
+        .filter_map(|found| {
+            let all = found.get(0)?;
+            let opens = found.get(3)?;
+            let before = text[..all.start()].split_whitespace().next_back()?;
+            (!BOUND.contains(&before.to_lowercase().as_str()))
+                .then_some((all.start(), opens.start()))
+        })
+        .collect()
 }
 
 /// Where the list that unit `n` of `cut` announces ends (the index after
@@ -684,6 +733,31 @@ mod tests {
         // The same lines given as the user's own rules for this agent bind.
         let own = "Tu es KORE, le Chief of Staff.\nTu ne dis jamais \"en tant qu'IA\".";
         assert!(!binds(own).is_empty());
+    }
+
+    #[test]
+    fn a_sentence_typed_on_without_stops_is_judged_an_ask_at_a_time() {
+        let text = "use this to upgrade our local agent lets try to use our hardware we have local i want to run our model agent as a cluster set them up in a virtual environment using conda or whatever is better name our agent BooAgent";
+        let bound = binds(text);
+        assert!(bound.len() >= 3, "{bound:?}");
+        assert!(
+            bound
+                .iter()
+                .any(|b| b.starts_with("set them up in a virtual environment")),
+            "{bound:?}"
+        );
+        assert!(
+            bound.iter().any(|b| b == "name our agent BooAgent"),
+            "{bound:?}"
+        );
+        // "try to use": a verb's complement, not an ask of its own.
+        assert!(
+            bound.iter().all(|b| !b.starts_with("use our hardware")),
+            "{bound:?}"
+        );
+        // With its stops and commas, a sentence is cut where they are.
+        let punctuated = "Use this to upgrade our local agent, and set them up in a virtual environment using conda or whatever is better for the models we run on this machine and the laptop.";
+        assert_eq!(binds(punctuated).len(), 2);
     }
 
     #[test]
