@@ -214,6 +214,11 @@ fn what_binds_and_what_does_not() {
         why("TypeError: Cannot read properties of undefined\n    at render (app.js:10:5)\n    at main (app.js:2:1)"),
         [Err(NotBinding::Pasted)]
     );
+    // A Go struct's field, its tag and all.
+    assert_eq!(
+        why("    Variants           []*MobileHandsetVariant    `json:\"variants\"`"),
+        [Err(NotBinding::Pasted)]
+    );
     // A container build's log, a step a line.
     assert_eq!(
         why("#8 1.500 fatal: could not read password for 'https://github.com': terminal prompts disabled\n#8 ERROR: process \"/bin/sh -c go install\" did not complete successfully: exit code: 1"),
