@@ -122,6 +122,10 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "exécuter", "confirmer", "rapporter", "activer", "désactiver", "brancher", "envoyer",
     "relancer", "valider", "nettoyer", "documenter", "déployer", "installer", "configurer",
     "appliquer", "écrire", "remplacer", "conserver", "éviter", "respecter", "signaler",
+    "réécrire", "éliminer", "tronquer", "trouver", "identifier", "ouvrir", "lister", "relire",
+    "récupérer", "insérer", "copier", "réactiver", "forcer", "limiter", "générer", "migrer",
+    "transformer", "sauvegarder", "publier", "reprendre", "vider", "purger", "filtrer",
+    "archiver", "rediriger", "renvoyer", "stocker",
     // Indonesian instructions: the verb's root, and the form with -kan or
     // -i that asks it of someone.
     "buat", "buatkan", "tambah", "tambahkan", "tampilkan", "ubah", "ganti", "hapus", "perbaiki",

@@ -32,6 +32,19 @@ fn what_binds_and_what_does_not() {
     );
     assert_eq!(why("can you help me fix the login?"), [Ok(())]);
     assert_eq!(why("好的"), [Err(NotBinding::Acknowledgement)]);
+    // French requests, bans and to-dos in the infinitive.
+    assert_eq!(
+        why("tu peux faire en sorte de ne plus afficher ce message"),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("Deux corrections SQL uniquement, ne rien toucher d'autre."),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("Réécrire la requête UPDATE pour éliminer la référence au CTE."),
+        [Ok(())]
+    );
     // Chinese instructions to switch, to carry out, to back up.
     assert_eq!(why("切换到小米大模型"), [Ok(())]);
     assert_eq!(
