@@ -87,16 +87,9 @@ fn output_tail(body: &str) -> Option<usize> {
     let lines = starts.len();
     // What a process stamps its lines with ("[ExerciseImageCache]"), when
     // two lines or more open with it, marks them as its output too.
-    let stamps: Vec<Option<&str>> = (0..lines)
-        .map(|n| STAMP.find(line(n)).map(|m| m.as_str().trim()))
-        .collect();
-    let mut stamped: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for stamp in stamps.iter().flatten() {
-        *stamped.entry(stamp).or_default() += 1;
-    }
-    let output_at = |n: usize| {
-        output_line(line(n)) || stamps[n].is_some_and(|s| stamped.get(s).is_some_and(|&c| c >= 2))
-    };
+    let stamps: Vec<Option<&str>> = (0..lines).map(|n| stamp(line(n))).collect();
+    let stamped = shared_stamps(&stamps, 2);
+    let output_at = |n: usize| output_line(line(n)) || stamped[n];
     let mut first = lines;
     while first > 0 && (line(first - 1).trim().is_empty() || output_at(first - 1)) {
         first -= 1;
@@ -249,28 +242,15 @@ impl<'a> Prose<'a> {
         let line_stamps: Vec<Option<String>> = text
             .split_inclusive('\n')
             .map(|line| {
-                STAMP.find(line).map(|stamp| {
+                stamp(line).map(|stamp| {
                     stamp
-                        .as_str()
-                        .trim()
                         .chars()
                         .map(|c| if c.is_ascii_digit() { '0' } else { c })
                         .collect()
                 })
             })
             .collect();
-        let mut stamps = std::collections::HashMap::<&str, usize>::new();
-        for stamp in line_stamps.iter().flatten() {
-            *stamps.entry(stamp.as_str()).or_default() += 1;
-        }
-        let stamped_lines: Vec<bool> = line_stamps
-            .iter()
-            .map(|stamp| {
-                stamp
-                    .as_deref()
-                    .is_some_and(|stamp| stamps.get(stamp).is_some_and(|&n| n >= 3))
-            })
-            .collect();
+        let stamped_lines = shared_stamps(&line_stamps, 3);
         // Another assistant's answer in a chat copied whole: where it
         // started, and those closed.
         let (mut answer_from, mut chat_answers) = (None::<usize>, Vec::new());
@@ -447,12 +427,20 @@ pub(super) fn cell(line: &str) -> bool {
         && !question_number(line)
 }
 
-/// A line that says where the text after it goes: a verb that puts, what
-/// is put (a prompt, a message, a text, a rule), and the text announced at
-/// its end ("… par ce texte :", "… with the following:", "… par :").
-static PUTS: LazyLock<Pattern> = LazyLock::new(|| {
+/// A line that says where the text after it goes names a verb that puts
+/// and what is put (a prompt, a message, a text, a rule), in either order,
+/// and ends on the text it announces ("… par ce texte :", "… with the
+/// following:", "… par :", [`PUT_BY`]).
+static PUT_VERB: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(remplac\w*|ajout\w*|insér\w*|replac\w*|add|append|insert|set|put|paste|substitu\w*|reemplaz\w*)\b.*\b(prompt|system\s*message|systemmessage|texte|text|contenu|content|paragraphe|paragraph|description|règle|rule|instructions?|section)\b|\b(prompt|system\s*message|systemmessage|texte|text|contenu|content|paragraphe|paragraph|description|règle|rule|instructions?|section)\b.*\b(remplac\w*|ajout\w*|insér\w*|replac\w*|add|append|insert|set|put|paste|substitu\w*|reemplaz\w*)\b",
+        r"(?i)\b(remplac\w*|ajout\w*|insér\w*|replac\w*|add|append|insert|set|put|paste|substitu\w*|reemplaz\w*)\b",
+    )
+});
+
+/// What a line that says where text goes names as put: see [`PUT_VERB`].
+static PUT_WHAT: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(prompt|system\s*message|systemmessage|texte|text|contenu|content|paragraphe|paragraph|description|règle|rule|instructions?|section)\b",
     )
 });
 
@@ -483,11 +471,9 @@ fn put_in_place(text: &str) -> Vec<Range<usize>> {
         let start = at;
         at += line.len();
         // A line that says where may go on from the line before it.
-        let said = if PUT_BY.is_match(line) {
+        let said = PUT_BY.is_match(line) && {
             let joined = format!("{} {}", previous.trim_end(), line.trim());
-            PUTS.is_match(line) || PUTS.is_match(&joined)
-        } else {
-            false
+            PUT_VERB.is_match(&joined) && PUT_WHAT.is_match(&joined)
         };
         if let Some(from) = open {
             if said || OWN_STEP.is_match(line) {
@@ -551,6 +537,27 @@ pub(super) static SECTION_HEADING: LazyLock<Pattern> =
 
 /// A call written as code does: a name with its bracket right after it.
 pub(super) static CALL: LazyLock<Pattern> = LazyLock::new(|| pattern(r"[\w.]\("));
+
+/// The stamp `line` opens with ([`STAMP`]), trimmed.
+fn stamp(line: &str) -> Option<&str> {
+    STAMP.find(line).map(|found| found.as_str().trim())
+}
+
+/// For each line's stamp, whether `at_least` lines carry the same one.
+fn shared_stamps<S: AsRef<str>>(stamps: &[Option<S>], at_least: usize) -> Vec<bool> {
+    let mut counts = std::collections::HashMap::<&str, usize>::new();
+    for stamp in stamps.iter().flatten() {
+        *counts.entry(stamp.as_ref()).or_default() += 1;
+    }
+    stamps
+        .iter()
+        .map(|stamp| {
+            stamp
+                .as_ref()
+                .is_some_and(|stamp| counts.get(stamp.as_ref()).is_some_and(|&n| n >= at_least))
+        })
+        .collect()
+}
 
 /// What a line of a log opens with in brackets: the process or the
 /// worker that wrote it.
