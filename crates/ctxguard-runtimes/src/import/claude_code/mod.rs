@@ -186,21 +186,20 @@ fn replayed(records: &[Record]) -> HashMap<u64, u64> {
                 _ => false,
             }
     };
-    let stamp = |at: usize| records.get(at).and_then(|r: &Record| r.str("/timestamp"));
-    // How many records each time stamps: a replay stamps a run of them.
+    // Each record's time, read once; and how many records each time
+    // stamps: a replay stamps a run of them.
+    let stamps: Vec<Option<&str>> = records.iter().map(|r| r.str("/timestamp")).collect();
+    let stamp = |at: usize| stamps.get(at).copied().flatten();
     let mut stamped: HashMap<&str, usize> = HashMap::new();
-    for i in 0..records.len() {
-        if let Some(t) = stamp(i) {
-            *stamped.entry(t).or_default() += 1;
-        }
+    for t in stamps.iter().flatten() {
+        *stamped.entry(t).or_default() += 1;
     }
     let copies: Vec<usize> = (0..records.len())
         .filter(|&i| {
-            typed(&records[i])
-                && stamp(i).is_some_and(|t| {
-                    stamped.get(t).is_some_and(|&n| n >= REPLAYED_RUN)
-                        && (i.checked_sub(1).and_then(stamp) == Some(t) || stamp(i + 1) == Some(t))
-                })
+            stamp(i).is_some_and(|t| {
+                stamped.get(t).is_some_and(|&n| n >= REPLAYED_RUN)
+                    && (i.checked_sub(1).and_then(stamp) == Some(t) || stamp(i + 1) == Some(t))
+            }) && typed(&records[i])
         })
         .collect();
     let mut replayed = HashMap::new();
