@@ -9,8 +9,8 @@
 //!
 //! Each module depends only on the ones above it in this table, and on
 //! `ctxguard-core`; `pattern` (a regular expression that says "no" fast on
-//! text of any script) is below them all. The crate is a layer of the `ctxguard` crate, whose API
-//! is the documented one; nothing here prints.
+//! text of any script) is below them all. The crate is a layer of the
+//! `ctxguard` crate, whose API is the documented one; nothing here prints.
 
 #![cfg_attr(
     not(test),
