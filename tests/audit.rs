@@ -245,6 +245,51 @@ fn real_sessions() {
     assert!(outcomes(&report, 1).iter().all(|(o, _)| o == "verbatim"));
 }
 
+/// Every real session of the shared corpus, audited in each format and to
+/// an HTML page: an answer with a documented status, never a crash. (The
+/// human report once recursed without end on a commitment whose first
+/// word was wider than its line.)
+#[test]
+fn every_real_session_audits_in_every_format() {
+    let Some(corpus) = common::shared_corpus("real", "the shared corpus of real sessions") else {
+        return;
+    };
+    let mut sessions: Vec<_> = std::fs::read_dir(&corpus)
+        .expect("the corpus lists")
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.is_dir())
+        .collect();
+    sessions.sort();
+    assert!(sessions.len() >= 5, "{sessions:?}");
+    let page = tempfile::tempdir().expect("a folder for the page");
+    for session in &sessions {
+        let path = session.to_str().expect("utf-8");
+        for format in ["human", "json", "jsonl"] {
+            let html = page.path().join("audit.html");
+            let mut args = vec!["audit", "--format", format, path];
+            let html_arg = html.to_str().expect("utf-8");
+            if format == "human" {
+                args.extend(["--html", html_arg]);
+            }
+            let output = Test::new().args(&args).any_status().run();
+            assert!(
+                [0, 1, 3].contains(&output.status)
+                    || (output.status == 2 && output.stderr.contains("ctxguard::")),
+                "audit --format {format} {path} exited {}:\n{}{}",
+                output.status,
+                output.stdout,
+                output.stderr
+            );
+            assert!(
+                !output.stderr.contains("panicked") && !output.stderr.contains("overflow"),
+                "{}",
+                output.stderr
+            );
+        }
+    }
+}
+
 #[test]
 fn the_html_report_renders_in_a_browser() {
     let dir = tempfile::tempdir().expect("temporary directory");

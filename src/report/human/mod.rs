@@ -171,12 +171,16 @@ fn wrapped(label: &str, text: &str, width: usize) -> String {
 /// by `indent` columns; a word wider than that is left whole, and a lead
 /// too wide for the text's first word (a long path) has a line of its own.
 pub(super) fn hanging(lead: &str, text: &str, indent: usize, width: usize) -> String {
-    let indent = " ".repeat(indent);
     let first_word = text.split(' ').next().unwrap_or_default();
-    if lead.chars().count() + first_word.chars().count() > width {
+    let lead_width = lead.chars().count();
+    // Only a lead wider than the indent gains by a line of its own: under
+    // the indent, a word wider than the line stays whole where it is.
+    if lead_width > indent && lead_width + first_word.chars().count() > width {
+        let indent = " ".repeat(indent);
         let rest = hanging(&indent, text, indent.len(), width);
         return format!("{}\n{rest}", lead.trim_end());
     }
+    let indent = " ".repeat(indent);
     let options = textwrap::Options::new(width)
         .initial_indent(lead)
         .subsequent_indent(&indent)

@@ -16,3 +16,19 @@ fn a_lead_wider_than_the_width_has_a_line_of_its_own() {
         "verdict: compact (0 errors and 0 warnings); 14 tokens before, 14 after of a\n         128000-token window"
     );
 }
+
+/// A first word wider than the line under the indent (a long path quoted
+/// at the start of a commitment) stays whole after the lead: it once had
+/// the lead put on a line of its own again and again, until the stack ran
+/// out, on a real pi session.
+#[test]
+fn a_first_word_wider_than_the_line_stays_whole() {
+    let word = "@packages/coding-agent/src/tui/tui-renderer.ts";
+    let shown = hanging("  paraphrased line 2  ", &format!("{word} in full"), 14, 40);
+    assert_eq!(
+        shown,
+        format!("  paraphrased line 2\n              {word}\n              in full")
+    );
+    let shown = hanging("  lost  ", &format!("{word} in full"), 8, 40);
+    assert_eq!(shown, format!("  lost  {word}\n        in full"));
+}
