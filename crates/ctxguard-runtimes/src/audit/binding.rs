@@ -32,7 +32,7 @@ mod words;
 
 use directive::*;
 use output::*;
-pub(crate) use output::{output_tails, Prose};
+pub(crate) use output::{output_tails, rule, Prose};
 use patterns::*;
 use simplified::simplified;
 use words::*;

@@ -273,7 +273,15 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
             }
             (document, _) => (&text[..at], Some(document)),
         },
-        None => (text, None),
+        // Another assistant's reply pasted in: what the user wrote before
+        // and after it is theirs.
+        None => match reply_span(text) {
+            Some(reply) => {
+                own = format!("{}\n\n{}", &text[..reply.start], &text[reply.end..]);
+                (own.as_str(), Some(&text[reply]))
+            }
+            None => (text, None),
+        },
     };
     if let Some(document) = document {
         for unit in units(document) {
@@ -647,6 +655,100 @@ fn chat_log_start(text: &str) -> Option<usize> {
     turns.next().map(|_| first.start())
 }
 
+/// Where another chat assistant's reply pasted into a message stands: a
+/// long passage that speaks to the user as an assistant does ("here's a
+/// refined version of your project", "I'll help you perfect it", "Do you
+/// want me to …?", "copy that prompt and send it to …"). It runs from the
+/// paragraph that first speaks so (with the headings just before it), or
+/// from the end of the user's lead line ("arifos init and wire it to the
+/// server:"), to the end of the message, but for a last short paragraph
+/// of the user's own ("now audit what we have implemented"). A reply the
+/// user adopts ("this is what I am trying to build:") or gives as a
+/// prompt for the agent is theirs to hold the agent to, and stays.
+fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
+    if text.len() < 1000 {
+        return None;
+    }
+    // The reply is the bulk of the message: it speaks so where it opens
+    // or where it closes, not somewhere in the middle of a log.
+    const EDGE: usize = 1500;
+    let voice = REPLY_VOICE.find(text)?;
+    let closing = REPLY_VOICE
+        .find_iter(text)
+        .last()
+        .is_some_and(|last| last.end() + EDGE > text.len());
+    // The user's lead: a first line whose own words end with a colon
+    // before the reply goes on, on the same line or the next.
+    let first_line = text.lines().next().unwrap_or_default();
+    let lead = first_line
+        .find([':', '：'])
+        .filter(|&at| at <= 300 && at < voice.start())
+        .filter(|&at| {
+            let words = &first_line[..at];
+            !words.trim_start().starts_with(['[', '<', '{'])
+                && words.split_whitespace().count() >= 3
+        })
+        .map(|at| at + first_line[at..].chars().next().map_or(1, char::len_utf8));
+    let start = match lead {
+        Some(after) if voice.start() < EDGE || closing => after,
+        _ if voice.start() < EDGE => {
+            // The paragraph that first speaks so, with the headings and
+            // rules set just before it.
+            let mut start = text[..voice.start()].rfind("\n\n").map_or(0, |at| at + 2);
+            while start > 0 {
+                let before = text[..start].trim_end();
+                let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+                let line = before[line_start..].trim();
+                if line.starts_with('#') || binding::rule(line) || line.is_empty() {
+                    start = line_start;
+                } else {
+                    break;
+                }
+            }
+            start
+        }
+        _ => return None,
+    };
+    let own_before = &text[..start];
+    if ADOPTS_REPLY.is_match(own_before) || BRIEF.is_match(&text[start..]) {
+        return None;
+    }
+    // The user's last words after the reply: a short last paragraph that
+    // does not speak as the reply does.
+    let end = text
+        .trim_end()
+        .rfind("\n\n")
+        .filter(|&at| at > voice.end())
+        .filter(|&at| {
+            let last = &text[at..];
+            last.split_whitespace().count() <= 60
+                && !REPLY_VOICE.is_match(last)
+                && !last.contains("```")
+        })
+        .unwrap_or(text.len());
+    (end - start >= 800).then_some(start..end)
+}
+
+/// How an assistant speaks to the person it answers: what it offers,
+/// what it hands them, what it asks them to do with it.
+static REPLY_VOICE: LazyLock<Pattern> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Pattern::new(
+        r"(?i)\bhere(?:'s|\s+is)\s+(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:version|guide|plan|breakdown|overview|architecture|draft|rewrite)\s+(?:of|for)\s+your\b|\b(?:i'll|i\s+will|i\s+can|i'd\s+be\s+happy\s+to)\s+help\s+you\b|\b(?:do\s+you\s+want|would\s+you\s+like)\s+me\s+to\b|\bi\s+can\s+(?:also\s+)?(?:turn|convert|expand|make|write|build|draft|generate)\s+(?:this|it|these)\s+into\b|\b(?:copy|paste)\s+(?:that|this)\s+(?:prompt|message|text)\s+(?:and|into)\b|¿quieres\s+que\b|\bexcelente\s+visión\b|\bvocê\s+quer\s+que\s+eu\b|\bvoulez-vous\s+que\s+je\b|需要我(?:帮你|为你)|我可以(?:帮你|为你)",
+    )
+    .expect("the reply voice pattern compiles")
+});
+
+/// What the user writes to make a reply they paste what they ask for:
+/// "this is what I am trying to build:", "build this", "implement it".
+static ADOPTS_REPLY: LazyLock<Pattern> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Pattern::new(
+        r"(?i)\b(?:this\s+is\s+what\s+(?:i|we)(?:'m|'re|\s+am|\s+are)?\s+(?:trying\s+to\s+|going\s+to\s+|want\s+to\s+)?(?:build|make|create|do)|(?:build|implement|follow|apply|execute)\s+(?:this|these|it)\b)",
+    )
+    .expect("the adoption pattern compiles")
+});
+
 /// A document the user put in quotation marks (`build this "# Research
 /// … ---" BUILD SOMETHING SIMILAR`), the quotation opened before where
 /// the document starts: the document up to where the quotation closes,
@@ -963,6 +1065,49 @@ mod tests {
                 .iter()
                 .any(|b| b == "Must work with real uploaded videos."),
             "{found:?}"
+        );
+    }
+
+    #[test]
+    fn another_assistants_reply_pasted_in_is_handed_over_and_the_users_words_bind() {
+        let steps: String = (1..=12)
+            .map(|n| {
+                format!("#### Step {n}\nInstall the service with `sudo apt install -y pkg{n}` and start it.\n\n")
+            })
+            .collect();
+        // A reply that opens the message, under its heading, and the
+        // user's own last words after it.
+        let message = format!(
+            "### Rephrased Project Overview\n\nAfter researching the docs, here's a refined version of your project. It runs on your VPS.\n\n{steps}now rephrase this as a guide and AUDIT WHAT WE HAVE IMPLEMENTED, then tell me what is left"
+        );
+        assert_eq!(
+            binds(&message),
+            ["now rephrase this as a guide and AUDIT WHAT WE HAVE IMPLEMENTED, then tell me what is left"]
+        );
+        // The user's lead line, the reply glued to its colon, and the reply
+        // closing as an assistant does.
+        let message = format!(
+            "wire the whole pipeline to the mcp server and keep the tests:Core principle\n\n{steps}I can turn this into a real Python module next, with Pydantic models."
+        );
+        assert_eq!(
+            binds(&message),
+            ["wire the whole pipeline to the mcp server and keep the tests:"]
+        );
+        // A reply the user adopts as what to build is theirs.
+        let adopted = format!(
+            "Ok this is what I am trying to build: Great vision! Here's the architecture for your platform:\n\n{steps}"
+        );
+        assert!(binds(&adopted).len() > 5, "{:?}", binds(&adopted));
+        // An assistant's words deep inside a long paste are not where a
+        // reply opens or closes: the message is judged as it stands.
+        let log: String = (0..60)
+            .map(|n| format!("14:{:02}\tAli\tI am at the bank {n}\n", n % 60))
+            .collect();
+        let chat = format!("Please keep this log safe and never delete it.\n\n{log}17:12\tAli\tWould you like me to buy anything?\n{log}");
+        assert!(
+            binds(&chat).contains(&"Please keep this log safe and never delete it.".to_owned()),
+            "{:?}",
+            binds(&chat)
         );
     }
 

@@ -566,7 +566,7 @@ pub(super) static STAMP: LazyLock<Pattern> =
 
 /// A line drawn across to set sections apart (`========`, `────`,
 /// `***`): decoration, neither the user's words nor output.
-pub(super) fn rule(line: &str) -> bool {
+pub(crate) fn rule(line: &str) -> bool {
     let line = line.trim();
     line.chars().count() >= 3
         && line
