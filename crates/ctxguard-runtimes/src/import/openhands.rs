@@ -323,7 +323,10 @@ fn message_v1(event: &Record) -> Option<Message> {
             ),
         ),
         "ObservationEvent" | "UserRejectObservation" | "AgentErrorEvent" => {
-            let observation = event.value.get("observation").unwrap_or(&event.value);
+            let observation = event
+                .value
+                .get("observation")
+                .unwrap_or_else(|| event.value.whole());
             let text = observation
                 .get("content")
                 .map(records::text_of)

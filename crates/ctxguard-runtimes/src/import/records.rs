@@ -3,8 +3,10 @@
 //! reported with its place; the rest is still read. A cut-off last line is
 //! what a runtime leaves while it is still writing, and is said so.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::diagnostics::codes::import as codes;
@@ -16,7 +18,7 @@ use crate::source::{SourceFile, Span};
 pub(super) struct Record {
     /// 1-based.
     pub line: u64,
-    pub value: Value,
+    pub value: Fields,
 }
 
 impl Record {
@@ -39,6 +41,133 @@ impl Record {
     }
 }
 
+/// A record's value. An object read from a line is kept a field at a
+/// time, each checked and kept as written and parsed the first time it is
+/// asked for: the tool outputs, progress reports and file snapshots that
+/// make up most of a session's bytes, and that the importers never read,
+/// cost a scan, not a tree.
+#[derive(Debug)]
+pub(super) struct Fields {
+    /// The fields as written, in order; `None` for a value given whole.
+    fields: Option<Vec<Field>>,
+    /// The whole value, when given whole or once asked for.
+    whole: OnceLock<Value>,
+}
+
+#[derive(Debug)]
+struct Field {
+    key: String,
+    raw: Box<RawValue>,
+    value: OnceLock<Value>,
+}
+
+impl Field {
+    fn value(&self) -> &Value {
+        // Checked as JSON when it was read: it parses.
+        self.value
+            .get_or_init(|| serde_json::from_str(self.raw.get()).unwrap_or(Value::Null))
+    }
+}
+
+impl From<Value> for Fields {
+    fn from(value: Value) -> Fields {
+        Fields {
+            fields: None,
+            whole: OnceLock::from(value),
+        }
+    }
+}
+
+impl Fields {
+    /// The field `key`: the last one of that name, as a parser keeps it.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match &self.fields {
+            None => self.whole().get(key),
+            Some(fields) => fields.iter().rev().find(|f| f.key == key).map(Field::value),
+        }
+    }
+
+    /// As [`Value::pointer`].
+    pub fn pointer(&self, pointer: &str) -> Option<&Value> {
+        if self.fields.is_none() || pointer.is_empty() {
+            return self.whole().pointer(pointer);
+        }
+        let rest = pointer.strip_prefix('/')?;
+        let (token, tail) = rest.find('/').map_or((rest, ""), |at| rest.split_at(at));
+        let value = if token.contains('~') {
+            self.get(&token.replace("~1", "/").replace("~0", "~"))
+        } else {
+            self.get(token)
+        }?;
+        if tail.is_empty() {
+            Some(value)
+        } else {
+            value.pointer(tail)
+        }
+    }
+
+    /// The whole value.
+    pub fn whole(&self) -> &Value {
+        self.whole.get_or_init(|| {
+            Value::Object(
+                self.fields
+                    .iter()
+                    .flatten()
+                    .map(|f| (f.key.clone(), f.value().clone()))
+                    .collect(),
+            )
+        })
+    }
+}
+
+/// An object read a field at a time ([`Fields`]).
+struct Object(Vec<Field>);
+
+impl<'de> Deserialize<'de> for Object {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Object, D::Error> {
+        struct Fields;
+        impl<'de> Visitor<'de> for Fields {
+            type Value = Object;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object, A::Error> {
+                let mut fields = Vec::new();
+                while let Some((key, raw)) = map.next_entry::<String, Box<RawValue>>()? {
+                    fields.push(Field {
+                        key,
+                        raw,
+                        value: OnceLock::new(),
+                    });
+                }
+                Ok(Object(fields))
+            }
+        }
+        deserializer.deserialize_map(Fields)
+    }
+}
+
+/// The next value of `text`, which holds one at least: an object a field
+/// at a time, anything else whole; and the bytes it took. A value that
+/// does not parse gives the parser's error.
+fn next_value(text: &str) -> Option<(Result<Fields, serde_json::Error>, usize)> {
+    if text.trim_start().starts_with('{') {
+        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Object>();
+        let next = stream.next()?;
+        Some((
+            next.map(|Object(fields)| Fields {
+                fields: Some(fields),
+                whole: OnceLock::new(),
+            }),
+            stream.byte_offset(),
+        ))
+    } else {
+        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+        let next = stream.next()?;
+        Some((next.map(Fields::from), stream.byte_offset()))
+    }
+}
+
 /// Every line of `file` that holds a JSON value; blank lines are skipped.
 pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Record> {
     let text = file.text();
@@ -55,18 +184,29 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
         // (pi does, when a write races another): each is read, both on
         // this line.
         let content = mend_lone_surrogates(content);
-        let mut stream = serde_json::Deserializer::from_str(&content).into_iter::<Value>();
-        loop {
-            match stream.next() {
-                None => break,
-                Some(Ok(value)) => records.push(Record {
-                    line: index as u64 + 1,
-                    value,
-                }),
-                Some(Err(error)) => {
+        let mut at = 0;
+        while let Some((next, took)) = next_value(&content[at..]) {
+            match next {
+                Ok(value) => {
+                    records.push(Record {
+                        line: index as u64 + 1,
+                        value,
+                    });
+                    at += took;
+                }
+                Err(mut error) => {
+                    // The parser's place in the line, not in what is left
+                    // of it after the records before on the same line.
+                    if at > 0 {
+                        let mut whole =
+                            serde_json::Deserializer::from_str(&content).into_iter::<Value>();
+                        if let Some(Err(same)) = whole.find(Result::is_err) {
+                            error = same;
+                        }
+                    }
                     // Nothing but white space after it: the last line.
                     let last = text[offset..].trim().is_empty();
-                    let from = start + stream.byte_offset();
+                    let from = start + at;
                     let span: Span = from..start + content.len();
                     problems.push(codes::unreadable_record(
                         file,
@@ -190,7 +330,7 @@ pub(super) fn array_or_lines(
             Some(Ok(value)) => {
                 records.push(Record {
                     line: file.line_col(at).0 as u64,
-                    value,
+                    value: value.into(),
                 });
                 at += stream.byte_offset();
             }

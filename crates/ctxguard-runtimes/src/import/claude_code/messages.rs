@@ -209,7 +209,9 @@ fn user_messages(record: &Record, index: &Index, messages: &mut Vec<Message>) {
         Typed::Plan => messages.push(message(Origin::Plan, text.to_owned())),
         Typed::Command(name) => messages.push(message(Origin::Command, name)),
     };
-    let structured = record.value.get("toolUseResult").unwrap_or(&Value::Null);
+    // What the tool gave back, whole: read only where a rejection or an
+    // answer is looked for in it.
+    let structured = || record.value.get("toolUseResult").unwrap_or(&Value::Null);
     match content {
         Value::Array(blocks) => {
             for block in blocks {
@@ -237,7 +239,7 @@ fn user_messages(record: &Record, index: &Index, messages: &mut Vec<Message>) {
                             version(record)
                                 .is_some_and(|v| v.at_least("2"))
                                 .then(|| {
-                                    user::editor_rejection_words(name, &text, true, structured)
+                                    user::editor_rejection_words(name, &text, true, structured())
                                 })
                                 .flatten()
                         }) {
@@ -253,7 +255,8 @@ fn user_messages(record: &Record, index: &Index, messages: &mut Vec<Message>) {
                             messages.push(message(Origin::Plan, plan.to_owned()));
                         } else if let Some(&(_, input)) = tool.filter(|(name, _)| asks(name)) {
                             // The choices are the user's, not the tool's output.
-                            for (question, choice) in answers(structured, &text, &questions(input))
+                            for (question, choice) in
+                                answers(structured(), &text, &questions(input))
                             {
                                 messages.push(message(
                                     Origin::Answer,

@@ -584,7 +584,7 @@ mod tests {
             .zip(values)
             .map(|(line, value)| Record {
                 line,
-                value: value.clone(),
+                value: value.clone().into(),
             })
             .collect()
     }
