@@ -670,19 +670,31 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
         return None;
     }
     // The reply is the bulk of the message: it speaks so where it opens
-    // or where it closes, not somewhere in the middle of a log.
+    // or where it closes, not somewhere in the middle of a log; only those
+    // ends are read.
     const EDGE: usize = 1500;
-    let voice = REPLY_VOICE.find(text)?;
+    let mut head = EDGE.min(text.len());
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len().saturating_sub(EDGE);
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
     let closing = REPLY_VOICE
-        .find_iter(text)
-        .last()
-        .is_some_and(|last| last.end() + EDGE > text.len());
+        .find(&text[tail..])
+        .map(|m| tail + m.start()..tail + m.end());
+    let voice = REPLY_VOICE
+        .find(&text[..head])
+        .map(|m| m.range())
+        .or_else(|| closing.clone())?;
+    let closing = closing.is_some();
     // The user's lead: a first line whose own words end with a colon
     // before the reply goes on, on the same line or the next.
     let first_line = text.lines().next().unwrap_or_default();
     let lead = first_line
         .find([':', '：'])
-        .filter(|&at| at <= 300 && at < voice.start())
+        .filter(|&at| at <= 300 && at < voice.start)
         .filter(|&at| {
             let words = &first_line[..at];
             !words.trim_start().starts_with(['[', '<', '{'])
@@ -690,11 +702,11 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
         })
         .map(|at| at + first_line[at..].chars().next().map_or(1, char::len_utf8));
     let start = match lead {
-        Some(after) if voice.start() < EDGE || closing => after,
-        _ if voice.start() < EDGE => {
+        Some(after) if voice.start < EDGE || closing => after,
+        _ if voice.start < EDGE => {
             // The paragraph that first speaks so, with the headings and
             // rules set just before it.
-            let mut start = text[..voice.start()].rfind("\n\n").map_or(0, |at| at + 2);
+            let mut start = text[..voice.start].rfind("\n\n").map_or(0, |at| at + 2);
             while start > 0 {
                 let before = text[..start].trim_end();
                 let line_start = before.rfind('\n').map_or(0, |at| at + 1);
@@ -718,7 +730,7 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
     let end = text
         .trim_end()
         .rfind("\n\n")
-        .filter(|&at| at > voice.end())
+        .filter(|&at| at > voice.end)
         .filter(|&at| {
             let last = &text[at..];
             last.split_whitespace().count() <= 60
