@@ -781,6 +781,34 @@ fn openclaws_startup_greeting_and_its_post_compaction_audit_are_not_the_users() 
 }
 
 #[test]
+fn openclaws_bootstrap_prompt_hatch_greeting_and_system_events_are_not_the_users() {
+    let (report, _) = judged("openclaw-bootstrap.jsonl");
+    assert_unheard(
+        &report,
+        1,
+        &[
+            "Bootstrap",
+            "BOOTSTRAP",
+            "Wake up",
+            "Retry after",
+            "HEARTBEAT",
+            "Evening",
+            "DISCIPLINE",
+            "Replying to",
+            "Interactive Card",
+        ],
+    );
+    assert_eq!(
+        outcome_of(
+            &report,
+            1,
+            "Back up the gateway config to ~/backups before every upgrade."
+        ),
+        "verbatim"
+    );
+}
+
+#[test]
 fn codexs_questions_are_answered_by_the_user_and_an_encrypted_summary_leaves_them_unchecked() {
     let (report, status) = judged("codex-question.jsonl");
     assert_eq!(

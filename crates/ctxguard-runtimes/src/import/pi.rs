@@ -315,9 +315,18 @@ fn message(entry: &Record) -> Option<Message> {
                     // exists …"); the user's own messages come wrapped in
                     // what the chat channel says of them.
                     if SYSTEM_NOTICE.is_match(&text) || HEARTBEAT.is_match(&text) {
+                        return make(Origin::Runtime, text);
+                    }
+                    // Under the channel's wrapping and the runtime's own
+                    // lines, a heartbeat poll still, or the greeting
+                    // OpenClaw's terminal sends by itself when an agent
+                    // first hatches ("Wake up, my friend!").
+                    let own = unwrapped(&text);
+                    let bare = own.trim_matches(|c: char| c.is_whitespace() || c == '\u{200b}');
+                    if HEARTBEAT.is_match(bare) || bare == HATCH_GREETING {
                         make(Origin::Runtime, text)
                     } else {
-                        make(Origin::User, unwrapped(&text))
+                        make(Origin::User, own)
                     }
                 }
                 "assistant" => make(Origin::Assistant, assistant_text(content)),
@@ -414,6 +423,10 @@ static CHANNEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
     .expect("the channel pattern compiles")
 });
 
+/// What OpenClaw's terminal sends as the first user message, by itself,
+/// when an agent hatches.
+const HATCH_GREETING: &str = "Wake up, my friend!";
+
 /// OpenClaw's heartbeat poll, its default prompt or one configured after
 /// it, and the markers it writes for its own wake-ups ("[OpenClaw heartbeat
 /// poll]", "[OpenClaw exec completion]").
@@ -435,7 +448,12 @@ static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 /// messages queued while the agent was busy ("[Queued messages while agent
 /// was busy]", "---", "Queued #1"), and the note on a file the user sent
 /// ("[media attached: …]", "To send an image back, prefer the message
-/// tool …").
+/// tool …"); the prompt it puts before the first message of a workspace
+/// not yet set up ("[Bootstrap pending]" and its lines, to the blank line),
+/// the mark of a message sent again after a model failed ("[Retry after
+/// the previous model attempt failed or timed out]"), the system events of
+/// later releases ("System (untrusted): …") and the mark of the message a
+/// chat reply answers ("[Replying to: "[Interactive Card]"]").
 static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles. A name ends where a non-word
     // character follows it, written as a class rather than `\b`: the fast
@@ -443,7 +461,7 @@ static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
     // every message in every script.
     #[allow(clippy::expect_used)]
     regex::Regex::new(
-        r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)",
+        r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap pending\][^\n]*(?:\n[^\n]+)*(\n|$)|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)",
     )
     .expect("the envelope pattern compiles")
 });
