@@ -809,6 +809,23 @@ fn openclaws_bootstrap_prompt_hatch_greeting_and_system_events_are_not_the_users
 }
 
 #[test]
+fn a_branch_openclaw_rewrote_judges_the_users_words_where_they_were_first_written() {
+    let (report, _) = judged("openclaw-rewritten-branch.jsonl");
+    // Both compactions judge the two messages at the lines the user wrote
+    // them on, not at the copies the rewritten branch holds (lines 7, 9).
+    assert_eq!(judged_lines(&report, 1), [2, 4]);
+    assert_eq!(judged_lines(&report, 2), [2, 4]);
+    assert_eq!(
+        outcome_of(
+            &report,
+            2,
+            "Keep the nightly backups in ~/backups and never delete the old ones."
+        ),
+        "lost"
+    );
+}
+
+#[test]
 fn codexs_questions_are_answered_by_the_user_and_an_encrypted_summary_leaves_them_unchecked() {
     let (report, status) = judged("codex-question.jsonl");
     assert_eq!(

@@ -75,8 +75,49 @@ impl Importer for Pi {
             }
         }
         events.sort_by_key(|event| event.line);
+        // A user message OpenClaw wrote again on a branch it rewrote stands
+        // where the user first wrote it.
+        let copies = copies(&records);
+        for message in events.iter_mut().flat_map(|event| event.trace.iter_mut()) {
+            if let Some(&first) = copies.get(&message.line) {
+                message.line = first;
+            }
+        }
         events
     }
+}
+
+/// The user messages written again under new ids when OpenClaw rewrote a
+/// branch (the whole history copied after an error, every copy written at
+/// one time), by line, with the line each was first written on: an entry
+/// whose message carries the time it was sent, to the millisecond, and
+/// the words of one written before.
+fn copies(records: &[Record]) -> HashMap<u64, u64> {
+    let mut first: HashMap<(u64, String), u64> = HashMap::new();
+    let mut copies = HashMap::new();
+    for record in records {
+        if record.str("/type") != Some("message") || record.str("/message/role") != Some("user") {
+            continue;
+        }
+        let Some(sent) = record.u64("/message/timestamp") else {
+            continue;
+        };
+        let text = records::text_of(
+            record
+                .value
+                .pointer("/message/content")
+                .unwrap_or(&Value::Null),
+        );
+        match first.entry((sent, text)) {
+            std::collections::hash_map::Entry::Occupied(original) => {
+                copies.insert(record.line, *original.get());
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(record.line);
+            }
+        }
+    }
+    copies
 }
 
 /// The events of the compactions along `path` that `judged` picks, each
