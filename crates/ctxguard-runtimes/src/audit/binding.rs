@@ -288,7 +288,7 @@ pub(crate) fn words_bind(
             return Ok(());
         }
         // "What would you recommend?": the agent's opinion asked for.
-        if ASKS_OPINION.is_match(text) {
+        if ASKS_OPINION.is_match(text) || ASKED_LAST.is_match(text) {
             return Err(NotBinding::Question);
         }
         let rest = after_lead(text);
@@ -493,7 +493,7 @@ static ENDORSES: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// A question for information: it ends in `?` or opens like one.
 pub(crate) fn question(text: &str) -> bool {
-    question_mark(text) || QUESTION_FORM.is_match(after_lead(text))
+    question_mark(text) || QUESTION_FORM.is_match(after_lead(text)) || ASKED_LAST.is_match(text)
 }
 
 /// Whether the text ends as a question does: a question mark, or a

@@ -107,7 +107,7 @@ pub(super) static FRENCH_BAN: LazyLock<Pattern> = LazyLock::new(|| {
 /// linking words ("ok, now also run it").
 pub(super) static LEAD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|sip|lalu|terus|sekarang|vale|bueno|ahora|agora|então|entao|bon|alors|puis|ensuite|enfin|et|ок|окей|хорошо|ладно|теперь|сейчас|потом|затем|также|так\s+же|ещё|еще|и|а|ultrathink|megathink|think\s+(very\s+)?hard(er)?|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
+        r"(?i)^(\W*(ok|okay|alright|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|oke\s+deh|sip|lalu|terus|trus|sekarang|dan|oia|o\s+iya|oh\s+iya|iya|ya|deh|nah|jadi|kamu|km|kmu|vale|bueno|ahora|agora|então|entao|bon|alors|puis|ensuite|enfin|et|ок|окей|хорошо|ладно|теперь|сейчас|потом|затем|также|так\s+же|ещё|еще|и|а|ultrathink|megathink|think\s+(very\s+)?hard(er)?|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
     )
 });
 
@@ -134,10 +134,15 @@ pub(super) static ASKS_ADVICE: LazyLock<Pattern> =
 pub(super) static SUGGESTION: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)^\W*(maybe|perhaps|how\s+about|wouldn't\s+it\s+be)\b"));
 
+/// An Indonesian question for information, which puts its question word
+/// last ("kamu sekarang pakai model apa": which model are you using now).
+pub(super) static ASKED_LAST: LazyLock<Pattern> =
+    LazyLock::new(|| pattern(r"(?i)\b(apa|gimana|bagaimana|berapa|siapa|kapan)\W*$"));
+
 /// How a question for information opens, with or without its `?`.
 pub(super) static QUESTION_FORM: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((anything|something)\s+else\b|(what|why|how|where|when|which|who|whose)('s|\s+(is|are|was|were|do|does|did|can|could|would|should|will|has|have|had|the|we|you|i|it|its|this|that|about|much|many|long|come|exactly|else))\b|(is|are|was|were|do|does|did|has|have|had)\s+(it|we|you|they|there|this|that|the|i|he|she)\b|(was|wie|warum|wo|wann|welche[rsn]?|gibt\s+es)\b)",
+        r"(?i)^\W*((anything|something)\s+else\b|(what|why|how|where|when|which|who|whose)('s|\s+(is|are|was|were|do|does|did|can|could|would|should|will|has|have|had|the|we|you|i|it|its|this|that|about|much|many|long|come|exactly|else))\b|(is|are|was|were|do|does|did|has|have|had)\s+(it|we|you|they|there|this|that|the|i|he|she)\b|(was|wie|warum|wo|wann|welche[rsn]?|gibt\s+es)\b|(apa|apakah|gimana|bagaimana|berapa|kenapa|mengapa|siapa|kapan)\b)",
     )
 });
 

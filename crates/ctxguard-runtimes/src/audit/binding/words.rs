@@ -132,6 +132,8 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "cek", "periksa", "coba", "lihat", "baca", "simpan", "kirim", "jalankan", "gunakan", "pakai",
     "pastikan", "masukkan", "hilangkan", "pindahkan", "rapikan", "sesuaikan", "padukan", "kasih",
     "berikan", "jelaskan", "tulis", "tuliskan", "bikin", "bikinkan", "redesain", "desain",
+    "bantu", "hitung", "ambil", "cari", "catat", "ingat", "atur", "isi", "susun", "rangkum",
+    "bikinin", "tulisin", "cariin", "benerin", "kerjain",
     // Russian instructions, familiar and polite.
     "сделай", "сделайте", "добавь", "добавьте", "удали", "удалите", "убери", "уберите",
     "проверь", "проверьте", "исправь", "исправьте", "поправь", "поправьте", "протестируй",

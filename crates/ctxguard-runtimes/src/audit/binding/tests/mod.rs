@@ -926,3 +926,33 @@ fn asking_to_be_told_about_something_asks() {
         [Err(NotBinding::Acknowledgement)]
     );
 }
+
+#[test]
+fn casual_indonesian_requests_bind_and_its_questions_ask() {
+    for text in [
+        "oia bantu saya hitung pengeluran rutin saya tiap bulan",
+        "dan tulis kembali dsini",
+        "ya tulis kan kembali yg di gambar kesini",
+        "oke deh km buatkan aja script ocr nya",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    for text in [
+        "kamu sekarang pakai model apa",
+        "Siapa kamu",
+        "gimana caranya",
+    ] {
+        assert_eq!(why(text), [Err(NotBinding::Question)], "{text}");
+    }
+}
+
+#[test]
+fn an_agents_terminal_copied_with_its_spaces_lost_is_output() {
+    // The no-break spaces of the terminal became replacement characters.
+    let pasted = "Here this issues :\n\u{23fa}\u{fffd}Read\u{fffd}2\u{fffd}files\u{fffd}(ctrl+o\u{fffd}to\u{fffd}expand)\n\u{fffd}\u{fffd}\u{23bf}\u{fffd} Loaded\u{fffd}CLAUDE.md\n\u{23fa}\u{fffd}Bash(bun\u{fffd}outdated)\n\u{fffd}\u{fffd}\u{23bf}\u{fffd} bun\u{fffd}outdated\u{fffd}v1.3.10\n\u{fffd}\u{fffd}\u{23bf}\u{fffd} (timeout\u{fffd}30s)";
+    let judged = why(pasted);
+    assert!(
+        judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{judged:?}"
+    );
+}
