@@ -681,13 +681,21 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
     while !text.is_char_boundary(tail) {
         tail += 1;
     }
+    // A close that tells the user to pass a prompt on ("copy that prompt
+    // and send it to Michael") says that what stands above it is a brief
+    // for the agent, which binds.
     let closing = REPLY_VOICE
         .find(&text[tail..])
+        .filter(|m| !m.as_str().to_lowercase().contains("prompt"))
         .map(|m| tail + m.start()..tail + m.end());
-    let voice = REPLY_VOICE
+    // Where it opens: not in the last paragraph, which closes it.
+    let last_paragraph = text.trim_end().rfind("\n\n").unwrap_or(0);
+    let opening = REPLY_VOICE
         .find(&text[..head])
         .map(|m| m.range())
-        .or_else(|| closing.clone())?;
+        .filter(|m| m.start < last_paragraph);
+    let opens = opening.is_some();
+    let voice = opening.or_else(|| closing.clone())?;
     let closing = closing.is_some();
     // The user's lead: a first line whose own words end with a colon
     // before the reply goes on, on the same line or the next.
@@ -702,8 +710,8 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
         })
         .map(|at| at + first_line[at..].chars().next().map_or(1, char::len_utf8));
     let start = match lead {
-        Some(after) if voice.start < EDGE || closing => after,
-        _ if voice.start < EDGE => {
+        Some(after) if opens || closing => after,
+        _ if opens => {
             // The paragraph that first speaks so, with the headings and
             // rules set just before it.
             let mut start = text[..voice.start].rfind("\n\n").map_or(0, |at| at + 2);
@@ -718,6 +726,15 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
                 }
             }
             start
+        }
+        // Only its close speaks so: the reply follows the user's own
+        // first paragraph.
+        _ if closing => {
+            let first_break = text.find("\n\n")?;
+            if text[..first_break].split_whitespace().count() > 80 {
+                return None;
+            }
+            first_break + 2
         }
         _ => return None,
     };
@@ -746,7 +763,7 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
 static REPLY_VOICE: LazyLock<Pattern> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Pattern::new(
-        r"(?i)\bhere(?:'s|\s+is)\s+(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:version|guide|plan|breakdown|overview|architecture|draft|rewrite)\s+(?:of|for)\s+your\b|\b(?:i'll|i\s+will|i\s+can|i'd\s+be\s+happy\s+to)\s+help\s+you\b|\b(?:do\s+you\s+want|would\s+you\s+like)\s+me\s+to\b|\bi\s+can\s+(?:also\s+)?(?:turn|convert|expand|make|write|build|draft|generate)\s+(?:this|it|these)\s+into\b|\b(?:copy|paste)\s+(?:that|this)\s+(?:prompt|message|text)\s+(?:and|into)\b|¿quieres\s+que\b|\bexcelente\s+visión\b|\bvocê\s+quer\s+que\s+eu\b|\bvoulez-vous\s+que\s+je\b|需要我(?:帮你|为你)|我可以(?:帮你|为你)",
+        r"(?i)\bhere(?:'s|\s+is)\s+(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:version|guide|plan|breakdown|overview|architecture|draft|rewrite)\s+(?:of|for)\s+your\b|\b(?:i'll|i\s+will|i\s+can|i'd\s+be\s+happy\s+to)\s+help\s+you\b|\b(?:do\s+you\s+want|would\s+you\s+like)\s+me\s+to\b|\bi\s+can\s+(?:also\s+)?(?:turn|convert|expand|make|write|build|draft|generate)\s+(?:this|it|these)\s+into\b|\b(?:copy|paste)\s+(?:that|this)\s+(?:prompt|message|text)\s+(?:and|into)\b|\bif\s+desired,?\s+the\s+next\s+step\b|\bif\s+you(?:'d)?\s+(?:like|want),?\s+i\s+can\b|\blet\s+me\s+know\s+if\s+you(?:'d)?\s+(?:like|want)\s+me\s+to\b|¿quieres\s+que\b|\bexcelente\s+visión\b|\bvocê\s+quer\s+que\s+eu\b|\bvoulez-vous\s+que\s+je\b|需要我(?:帮你|为你)|我可以(?:帮你|为你)",
     )
     .expect("the reply voice pattern compiles")
 });
@@ -1105,6 +1122,21 @@ mod tests {
             binds(&message),
             ["wire the whole pipeline to the mcp server and keep the tests:"]
         );
+        // Only the reply's close speaks so: it follows the user's own
+        // first paragraph.
+        let message = format!(
+            "These integrations are fake, so we should delete them.\n\nXMAD Control System\n\n{steps}If you want, I can also draft the dashboard next."
+        );
+        assert_eq!(
+            binds(&message),
+            ["These integrations are fake, so we should delete them."]
+        );
+        // A reply that closes by telling the user to send its prompt on is
+        // a brief for the agent.
+        let brief = format!(
+            "Michael, build me a dashboard.\n\nREQUIREMENTS:\n{steps}Lucy, copy that prompt and send it to Michael in your dashboard!"
+        );
+        assert!(binds(&brief).len() > 5, "{:?}", binds(&brief));
         // A reply the user adopts as what to build is theirs.
         let adopted = format!(
             "Ok this is what I am trying to build: Great vision! Here's the architecture for your platform:\n\n{steps}"
