@@ -656,15 +656,18 @@ fn chat_log_start(text: &str) -> Option<usize> {
 }
 
 /// Where another chat assistant's reply pasted into a message stands: a
-/// long passage that speaks to the user as an assistant does ("here's a
-/// refined version of your project", "I'll help you perfect it", "Do you
-/// want me to …?", "copy that prompt and send it to …"). It runs from the
-/// paragraph that first speaks so (with the headings just before it), or
-/// from the end of the user's lead line ("arifos init and wire it to the
-/// server:"), to the end of the message, but for a last short paragraph
-/// of the user's own ("now audit what we have implemented"). A reply the
-/// user adopts ("this is what I am trying to build:") or gives as a
-/// prompt for the agent is theirs to hold the agent to, and stays.
+/// long passage that speaks to the user as an assistant does where it
+/// opens ("here's a refined version of your project", "I'll help you
+/// perfect it") or where it closes ("Do you want me to …?", "If desired,
+/// the next step would be …"). It runs from the paragraph that first
+/// speaks so (with the headings just before it), from the end of the
+/// user's lead line ("arifos init and wire it to the server:"), or, when
+/// only its close speaks so, from after the user's own first paragraph,
+/// to the end of the message, but for a last short paragraph of the
+/// user's own ("now audit what we have implemented"). A reply the user
+/// adopts ("this is what I am trying to build:"), one written as a brief,
+/// and one that closes by telling the user to pass its prompt on to the
+/// agent are theirs to hold the agent to, and stay.
 fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
     if text.len() < 1000 {
         return None;
