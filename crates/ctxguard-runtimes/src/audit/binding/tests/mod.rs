@@ -956,3 +956,19 @@ fn an_agents_terminal_copied_with_its_spaces_lost_is_output() {
         "{judged:?}"
     );
 }
+
+#[test]
+fn a_need_put_to_the_agent_and_a_change_put_as_what_can_be_bind() {
+    for text in [
+        "you need follow discussion doc standard to move them with proper reference",
+        "you may need add type, dm or group",
+        "also the four star can be a little bigger.",
+        "the contact table can be simplified",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    assert_eq!(
+        why("do you need anything else?"),
+        [Err(NotBinding::Question)]
+    );
+}
