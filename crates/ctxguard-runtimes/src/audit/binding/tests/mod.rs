@@ -972,3 +972,15 @@ fn a_need_put_to_the_agent_and_a_change_put_as_what_can_be_bind() {
         [Err(NotBinding::Question)]
     );
 }
+
+#[test]
+fn chinese_asks_to_make_a_report_run_first_and_be_told_bind() {
+    for text in [
+        "那这个东西做一份完整报告",
+        "那就先跑gate，一步一步的跑",
+        "筛完了入门考试再跟我说",
+        "除了不赚钱的和wf筛掉的都全部上",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+}
