@@ -47,15 +47,19 @@ impl Record {
 /// make up most of a session's bytes, and that the importers never read,
 /// cost a scan, not a tree.
 #[derive(Debug)]
-pub(super) struct Fields {
-    /// The fields as written, in order; `None` for a value given whole.
-    fields: Option<Vec<Field>>,
-    /// The whole value, when given whole or once asked for.
-    whole: OnceLock<Value>,
+pub(super) enum Fields {
+    /// A value given whole.
+    Whole(Value),
+    /// An object read from a line: its fields as written, in order, and
+    /// the whole value once it is asked for.
+    Read {
+        fields: Vec<Field>,
+        whole: OnceLock<Value>,
+    },
 }
 
 #[derive(Debug)]
-struct Field {
+pub(super) struct Field {
     key: String,
     raw: Box<RawValue>,
     value: OnceLock<Value>,
@@ -71,25 +75,24 @@ impl Field {
 
 impl From<Value> for Fields {
     fn from(value: Value) -> Fields {
-        Fields {
-            fields: None,
-            whole: OnceLock::from(value),
-        }
+        Fields::Whole(value)
     }
 }
 
 impl Fields {
     /// The field `key`: the last one of that name, as a parser keeps it.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        match &self.fields {
-            None => self.whole().get(key),
-            Some(fields) => fields.iter().rev().find(|f| f.key == key).map(Field::value),
+        match self {
+            Fields::Whole(value) => value.get(key),
+            Fields::Read { fields, .. } => {
+                fields.iter().rev().find(|f| f.key == key).map(Field::value)
+            }
         }
     }
 
     /// As [`Value::pointer`].
     pub fn pointer(&self, pointer: &str) -> Option<&Value> {
-        if self.fields.is_none() || pointer.is_empty() {
+        if matches!(self, Fields::Whole(_)) || pointer.is_empty() {
             return self.whole().pointer(pointer);
         }
         let rest = pointer.strip_prefix('/')?;
@@ -108,15 +111,17 @@ impl Fields {
 
     /// The whole value.
     pub fn whole(&self) -> &Value {
-        self.whole.get_or_init(|| {
-            Value::Object(
-                self.fields
-                    .iter()
-                    .flatten()
-                    .map(|f| (f.key.clone(), f.value().clone()))
-                    .collect(),
-            )
-        })
+        match self {
+            Fields::Whole(value) => value,
+            Fields::Read { fields, whole } => whole.get_or_init(|| {
+                Value::Object(
+                    fields
+                        .iter()
+                        .map(|f| (f.key.clone(), f.value().clone()))
+                        .collect(),
+                )
+            }),
+        }
     }
 }
 
@@ -125,8 +130,8 @@ struct Object(Vec<Field>);
 
 impl<'de> Deserialize<'de> for Object {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Object, D::Error> {
-        struct Fields;
-        impl<'de> Visitor<'de> for Fields {
+        struct Visit;
+        impl<'de> Visitor<'de> for Visit {
             type Value = Object;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a JSON object")
@@ -143,7 +148,7 @@ impl<'de> Deserialize<'de> for Object {
                 Ok(Object(fields))
             }
         }
-        deserializer.deserialize_map(Fields)
+        deserializer.deserialize_map(Visit)
     }
 }
 
@@ -155,8 +160,8 @@ fn next_value(text: &str) -> Option<(Result<Fields, serde_json::Error>, usize)> 
         let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Object>();
         let next = stream.next()?;
         Some((
-            next.map(|Object(fields)| Fields {
-                fields: Some(fields),
+            next.map(|Object(fields)| Fields::Read {
+                fields,
                 whole: OnceLock::new(),
             }),
             stream.byte_offset(),
