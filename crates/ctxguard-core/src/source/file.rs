@@ -441,12 +441,9 @@ impl SourceFile {
     }
 
     /// `offset`, or the start of the character it falls inside.
-    pub fn floor_char_boundary(&self, mut offset: usize) -> usize {
+    pub fn floor_char_boundary(&self, offset: usize) -> usize {
         let Some(disk) = &self.disk else {
-            while !self.text.is_char_boundary(offset) {
-                offset -= 1;
-            }
-            return offset;
+            return floor_char_boundary(&self.text, offset);
         };
         let offset = offset.min(disk.len());
         // A character is at most 4 bytes: its start is among the 3 before.
@@ -535,6 +532,16 @@ pub fn escaped<'t>(
         }
     }
     Cow::Owned(shown)
+}
+
+/// `at`, or the start of the character of `text` it falls inside; the end
+/// of `text` when `at` is past it.
+pub fn floor_char_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 #[cfg(test)]

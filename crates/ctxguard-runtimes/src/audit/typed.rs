@@ -630,10 +630,7 @@ fn document_start(text: &str) -> Option<usize> {
     // nothing of theirs before it for it to be handed over with. So is a
     // prompt written for the agent and handed over as one ("Here is the
     // prompt for Claude: # PROMPT FOR CLAUDE … You are a senior engineer").
-    let mut end = text.len().min(first + 600);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = crate::source::floor_char_boundary(text, first + 600);
     let brief = BRIEF.is_match(&text[first..end]);
     (!text[..first].trim().is_empty() && !brief && headings.next().is_some()).then_some(first)
 }
@@ -676,10 +673,7 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
     // or where it closes, not somewhere in the middle of a log; only those
     // ends are read.
     const EDGE: usize = 1500;
-    let mut head = EDGE.min(text.len());
-    while !text.is_char_boundary(head) {
-        head -= 1;
-    }
+    let head = crate::source::floor_char_boundary(text, EDGE);
     let mut tail = text.len().saturating_sub(EDGE);
     while !text.is_char_boundary(tail) {
         tail += 1;

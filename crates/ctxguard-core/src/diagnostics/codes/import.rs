@@ -32,11 +32,7 @@ pub fn unknown_session(file: &Arc<SourceFile>) -> Diagnostic {
     .file(name);
     // A Letta export keeps the summary but not what it replaced.
     let text = file.text();
-    let mut end = text.len().min(64 << 10);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let head = &text[..end];
+    let head = &text[..crate::source::floor_char_boundary(text, 64 << 10)];
     let letta = ["system_alert", "in_context_message_ids", "compaction_stats"]
         .iter()
         .any(|marker| head.contains(marker));
