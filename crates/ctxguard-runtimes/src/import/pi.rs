@@ -351,17 +351,17 @@ fn message(entry: &Record) -> Option<Message> {
                     // OpenClaw, on pi's format, gives the model its own
                     // notices as user messages: "[Tue 2026-02-17 14:55 EST]
                     // [System Message] … A subagent task …", "[System: The
-                    // bot encountered a Feishu API permission error …]",
-                    // and its heartbeat poll ("Read HEARTBEAT.md if it
-                    // exists …"); the user's own messages come wrapped in
-                    // what the chat channel says of them.
-                    if SYSTEM_NOTICE.is_match(&text) || HEARTBEAT.is_match(&text) {
+                    // bot encountered a Feishu API permission error …]";
+                    // the user's own messages come wrapped in what the chat
+                    // channel says of them.
+                    if SYSTEM_NOTICE.is_match(&text) {
                         return make(Origin::Runtime, text);
                     }
                     // Under the channel's wrapping and the runtime's own
-                    // lines, a heartbeat poll still, or the greeting
-                    // OpenClaw's terminal sends by itself when an agent
-                    // first hatches ("Wake up, my friend!").
+                    // lines (if any), its heartbeat poll ("Read HEARTBEAT.md
+                    // if it exists …"), or the greeting OpenClaw's terminal
+                    // sends by itself when an agent first hatches ("Wake up,
+                    // my friend!").
                     let own = unwrapped(&text);
                     let bare = own.trim_matches(|c: char| c.is_whitespace() || c == '\u{200b}');
                     if HEARTBEAT.is_match(bare) || bare == HATCH_GREETING {
