@@ -685,12 +685,14 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
         .find(&text[tail..])
         .filter(|m| !m.as_str().to_lowercase().contains("prompt"))
         .map(|m| tail + m.start()..tail + m.end());
+    // Where the last paragraph starts (at its blank line): the reply's
+    // close, or the user's last words after it.
+    let last_break = text.trim_end().rfind("\n\n");
     // Where it opens: not in the last paragraph, which closes it.
-    let last_paragraph = text.trim_end().rfind("\n\n").unwrap_or(0);
     let opening = REPLY_VOICE
         .find(&text[..head])
         .map(|m| m.range())
-        .filter(|m| m.start < last_paragraph);
+        .filter(|m| m.start < last_break.unwrap_or(0));
     let opens = opening.is_some();
     let voice = opening.or_else(|| closing.clone())?;
     let closing = closing.is_some();
@@ -741,9 +743,7 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
     }
     // The user's last words after the reply: a short last paragraph that
     // does not speak as the reply does.
-    let end = text
-        .trim_end()
-        .rfind("\n\n")
+    let end = last_break
         .filter(|&at| at > voice.end)
         .filter(|&at| {
             let last = &text[at..];
