@@ -826,6 +826,24 @@ fn a_branch_openclaw_rewrote_judges_the_users_words_where_they_were_first_writte
 }
 
 #[test]
+fn a_pi_session_that_starts_partway_is_read_and_keeps_what_stands_before_its_compaction() {
+    // No header; the first entry's parent and the first kept entry are
+    // before the file: both messages were kept, and the file is said to
+    // start partway.
+    let (report, status) = judged("openclaw-headless.jsonl");
+    assert_eq!(status, 0, "{report:#}");
+    assert_eq!(judged_lines(&report, 1), [2, 4]);
+    for said in [
+        "Never share my phone number with anyone who messages the Discord bot.",
+        "Track every creator account in tracker.xlsx.",
+    ] {
+        assert_eq!(outcome_of(&report, 1, said), "verbatim");
+    }
+    let notes = report["events"][0]["notes"].to_string();
+    assert!(notes.contains("starts partway"), "{notes}");
+}
+
+#[test]
 fn codexs_questions_are_answered_by_the_user_and_an_encrypted_summary_leaves_them_unchecked() {
     let (report, status) = judged("codex-question.jsonl");
     assert_eq!(

@@ -27,11 +27,34 @@ const SUMMARY_SUFFIX: &str = "\n</summary>";
 const BRANCH_PREFIX: &str =
     "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
 
+/// The types of the entries of pi's session tree (and of OpenClaw's, which
+/// writes pi's format).
+const ENTRY_TYPES: [&str; 9] = [
+    "message",
+    "compaction",
+    "branch_summary",
+    "custom",
+    "custom_message",
+    "model_change",
+    "thinking_level_change",
+    "label",
+    "session_info",
+];
+
 impl Importer for Pi {
     fn recognizes(&self, text: &str) -> bool {
-        records::first_object(text).is_some_and(|header| {
-            header.get("type").and_then(Value::as_str) == Some("session")
-                && (header.get("cwd").is_some() || header.get("version").is_some())
+        records::first_object(text).is_some_and(|first| {
+            let kind = first.get("type").and_then(Value::as_str);
+            let header = kind == Some("session")
+                && (first.get("cwd").is_some() || first.get("version").is_some());
+            // A file that starts partway through a session (its head cut
+            // off, or never written) starts with an entry of the tree: an
+            // id, the id of its parent, a type pi writes, a time.
+            let entry = kind.is_some_and(|kind| ENTRY_TYPES.contains(&kind))
+                && first.get("id").is_some_and(Value::is_string)
+                && first.get("parentId").is_some()
+                && first.get("timestamp").is_some();
+            header || entry
         })
     }
 
@@ -140,9 +163,17 @@ fn events_on(records: &[Record], path: &[usize], judged: impl Fn(usize) -> bool)
         }
         by_line.entry(records[r].line).or_insert(at);
     }
+    // The file starts partway through the session when the path's first
+    // entry names a parent the file does not hold.
+    let partial = path
+        .first()
+        .is_some_and(|&root| records[root].str("/parentId").is_some());
     let first_kept = |at: usize| -> Option<usize> {
         let entry = &records[path[at]];
         let found = match entry.str("/firstKeptEntryId") {
+            // Kept from an entry before the file's first: everything on
+            // the path before the compaction was kept.
+            Some(id) if partial && !records.iter().any(|r| r.str("/id") == Some(id)) => Some(&0),
             Some(id) => by_id.get(id),
             // v1: entry N (the header is entry 0) stands on line N + 1.
             None => by_line.get(&(entry.u64("/firstKeptEntryIndex")? + 1)),
@@ -201,7 +232,7 @@ fn events_on(records: &[Record], path: &[usize], judged: impl Fn(usize) -> bool)
             }),
             kept,
             notes,
-            partial: false,
+            partial,
             unplaced: 0,
             branch: 0,
         });
