@@ -2,8 +2,9 @@
 //! Claude Code runs it (a new process, the payload on stdin), on a session
 //! whose ledger already holds 10,000 commitments (or
 //! `CTXGUARD_HOOK_COMMITMENTS`). Prints p50, p99 and the slowest of
-//! `CTXGUARD_HOOK_RUNS` runs per event (default 100). The ledger and
-//! transcript are generated under `target/bench-data/hook`.
+//! `CTXGUARD_HOOK_RUNS` runs per event (default 100); `CTXGUARD_HOOK_ONLY`
+//! times only the events whose label contains it (to profile one). The
+//! ledger and transcript are generated under `target/bench-data/hook`.
 
 use std::io::Write;
 use std::path::Path;
@@ -115,7 +116,11 @@ fn main() {
     );
     // The ledger as written, for the runs that start from it.
     let pristine = std::fs::read(&ledger.path).expect("the ledger reads");
+    let only = std::env::var("CTXGUARD_HOOK_ONLY").unwrap_or_default();
     for (label, payload) in events {
+        if !label.contains(&only) {
+            continue;
+        }
         let event = label.split(' ').next().unwrap_or(label);
         let mut times: Vec<f64> = (0..runs)
             .map(|n| {
