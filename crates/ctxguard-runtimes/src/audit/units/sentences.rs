@@ -66,6 +66,7 @@ pub(super) fn sentences(
             // requirement of its own ("…看不到完整的页脚；不需要judges那页").
             line.split_sentence_bounds()
                 .flat_map(lower_case_starts)
+                .flat_map(spaced_cjk)
                 .flat_map(|piece| piece.split_inclusive('；'))
                 .flat_map(output_after_colon)
                 .collect()
@@ -277,6 +278,39 @@ pub(super) fn lower_case_starts(piece: &str) -> Vec<&str> {
         } else {
             i += 1;
         }
+    }
+    out.push(&piece[start..]);
+    out
+}
+
+/// Whether `c` is written in Chinese characters or Japanese kana, which
+/// put no spaces between words.
+fn han_or_kana(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
+}
+
+/// `piece` cut after a space typed between Chinese or Japanese words
+/// ("ありがとう 心の支えになってね", "这事情先放放 你先研究一下"): these scripts
+/// put no space inside a sentence, so a space between their characters
+/// ends one, as a line break would (chat clients that flatten a message's
+/// lines leave exactly this). Korean, which spaces its words, is never cut.
+pub(super) fn spaced_cjk(piece: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut before: Option<char> = None;
+    let mut space_from: Option<usize> = None;
+    for (i, c) in piece.char_indices() {
+        if c == ' ' || c == '\u{3000}' {
+            if space_from.is_none() {
+                space_from = Some(i);
+            }
+            continue;
+        }
+        if space_from.take().is_some() && before.is_some_and(han_or_kana) && han_or_kana(c) {
+            out.push(&piece[start..i]);
+            start = i;
+        }
+        before = Some(c);
     }
     out.push(&piece[start..]);
     out

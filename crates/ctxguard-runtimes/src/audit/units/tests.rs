@@ -359,3 +359,28 @@ fn script_letters_match_both_cases_inside_and_outside_classes() {
     assert!(re(r"^[^\w]+$").is_match(" ,;"));
     assert!(re(r"^[]\w]+$").is_match("]a]"));
 }
+
+#[test]
+fn a_space_between_chinese_or_japanese_words_ends_a_sentence_and_korean_spaces_do_not() {
+    // A chat client that flattened the message's lines left spaces where
+    // they broke.
+    let text = "ありがとう 心の支えになってね🙏";
+    assert_eq!(
+        shaped(text),
+        [
+            ("ありがとう", Shape::Sentence),
+            ("心の支えになってね🙏", Shape::Sentence)
+        ]
+    );
+    assert_eq!(
+        shaped("这事情先放放 你先研究一下 firebase 的文档"),
+        [
+            ("这事情先放放", Shape::Sentence),
+            ("你先研究一下 firebase 的文档", Shape::Sentence)
+        ]
+    );
+    assert_eq!(
+        shaped("파일 구조 확인해봐"),
+        [("파일 구조 확인해봐", Shape::Sentence)]
+    );
+}
