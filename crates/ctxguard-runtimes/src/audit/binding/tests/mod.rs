@@ -89,6 +89,27 @@ fn what_binds_and_what_does_not() {
         [Ok(())]
     );
     assert_eq!(why("cho phien ban cli truoc di"), [Ok(())]);
+    // Vietnamese asks by the verb it opens with, by "for me", by "I want",
+    // and says "no need"; "list for me" and "explain" ask to be told.
+    for ask in [
+        "tóm tắt giúp anh bài này nhé",
+        "thêm vào raw với tag #tech và #underthehood nha",
+        "chạy lại cron f1",
+        "dịch giúp anh",
+        "anh muốn cài trên linux á",
+        "bài này chưa hay lắm, không cần lưu đâu nha",
+        "vậy đọc cho anh bài viết này đi",
+    ] {
+        assert_eq!(why(ask), [Ok(())], "{ask}");
+    }
+    for told in [
+        "list cho anh các cron mà em đang có",
+        "giải thích cách hacker tấn công đi",
+        "今日の予定教えて",
+        "現状を調べて私に説明してください",
+    ] {
+        assert_eq!(why(told), [Err(NotBinding::Question)], "{told}");
+    }
     // Defects reported in English: each asks for its fix.
     for defect in [
         "Currently, there is a bug where the transpiler cannot find a function from another file.",
