@@ -796,7 +796,17 @@ fn openclaws_bootstrap_prompt_hatch_greeting_and_system_events_are_not_the_users
             "DISCIPLINE",
             "Replying to",
             "Interactive Card",
+            "async command",
+            "Current time",
+            "Queued",
+            "truncat",
+            "AGENTS.md",
         ],
+    );
+    assert_judged(
+        &report,
+        1,
+        &["Keep the upgrade log in ~/backups/upgrade.log."],
     );
     assert_eq!(
         outcome_of(

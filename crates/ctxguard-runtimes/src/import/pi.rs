@@ -518,10 +518,14 @@ static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 /// compaction with the lines that follow it ("System: … Post-Compaction
 /// Audit: … after memory compaction."), the header of
 /// messages queued while the agent was busy ("[Queued messages while agent
-/// was busy]", "---", "Queued #1"), and the note on a file the user sent
+/// was busy]", "---", "Queued #1", "Queued #2 (from Julius)"), and the note on a file the user sent
 /// ("[media attached: …]", "To send an image back, prefer the message
 /// tool …"); the prompt it puts before the first message of a workspace
-/// not yet set up ("[Bootstrap pending]" and its lines, to the blank line),
+/// not yet set up ("[Bootstrap pending]" and its lines, to the blank line)
+/// and its warning that the workspace's files were cut ("[Bootstrap
+/// truncation warning]" and its lines), what it adds after a command it ran
+/// in the background ended ("An async command you ran earlier has
+/// completed. …", "Current time: … / 2026-04-20 12:35 UTC"),
 /// the mark of a message sent again after a model failed ("[Retry after
 /// the previous model attempt failed or timed out]"), the system events of
 /// later releases ("System (untrusted): …") and the mark of the message a
@@ -533,7 +537,7 @@ static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
     // every message in every script.
     #[allow(clippy::expect_used)]
     regex::Regex::new(
-        r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap pending\][^\n]*(?:\n[^\n]+)*(\n|$)|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)",
+        r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^Current time: [^\n]* / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*(\n|$)|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)",
     )
     .expect("the envelope pattern compiles")
 });
