@@ -306,7 +306,14 @@ pub(super) fn spaced_cjk(piece: &str) -> Vec<&str> {
             }
             continue;
         }
-        if space_from.take().is_some() && before.is_some_and(han_or_kana) && han_or_kana(c) {
+        // A case particle opens no sentence ("1段階的応答 で行こう", let's go
+        // with stepwise replies): the space stood inside one.
+        let particle = matches!(c, 'を' | 'が' | 'は' | 'に' | 'へ' | 'の' | 'で');
+        if space_from.take().is_some()
+            && before.is_some_and(han_or_kana)
+            && han_or_kana(c)
+            && !particle
+        {
             out.push(&piece[start..i]);
             start = i;
         }

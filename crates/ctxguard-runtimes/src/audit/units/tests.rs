@@ -379,6 +379,11 @@ fn a_space_between_chinese_or_japanese_words_ends_a_sentence_and_korean_spaces_d
             ("你先研究一下 firebase 的文档", Shape::Sentence)
         ]
     );
+    // A particle after the space carries the sentence on.
+    assert_eq!(
+        shaped("1段階的応答 で行こう！"),
+        [("1段階的応答 で行こう！", Shape::Sentence)]
+    );
     assert_eq!(
         shaped("파일 구조 확인해봐"),
         [("파일 구조 확인해봐", Shape::Sentence)]

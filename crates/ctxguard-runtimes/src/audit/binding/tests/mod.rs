@@ -367,6 +367,19 @@ fn chinese_japanese_and_korean_asks_bind_and_their_questions_ask() {
         // suggestions", "put it in the panel".
         "对比/home/a/docs/mvp.md，表格方式列出对比，给出你的优化建议",
         "非语言交互放在功能区",
+        // "look into it", "put it aside for now", "shelve it"; Japanese
+        // asks by "お願い", "よろしく", "let's", "no need to", a polite
+        // て-form, and a て-form closed by an emoji.
+        "github上面有没有相应的，针对openclaw的开源方案，研究一下",
+        "这事情先放放",
+        "如果停了的，就搁置掉",
+        "スケジュールやタスク管理もお願いしたいです",
+        "じゃそのAI技術トレンドの最新情報をよろしく",
+        "1段階的応答 で行こう！",
+        "進捗通知は、無しにしましょう",
+        "コード変更の実行はしなくていいよ",
+        ".obsidianをみて下さい",
+        "心の支えになってね🙏",
         // Requests put as questions: "could you first look for a fitness
         // skill?", "can't we use Firebase's?", "just swap them, no?".
         "可不可以先去找一下有什么健身skill？",
