@@ -624,7 +624,9 @@ fn document_start(text: &str) -> Option<usize> {
         .chain(text.match_indices('\n').map(|(at, _)| at + 1))
         .filter(|&at| at < text.len())
         .filter(|&at| units::heading_at(text, at).is_some_and(|(_, _, bullet)| !bullet));
-    let first = headings.next()?;
+    let Some(first) = headings.next() else {
+        return flattened_document_start(text);
+    };
     // A message that opens with its first heading is the user's own brief
     // ("# System prompt — …", a task written up as a document): there is
     // nothing of theirs before it for it to be handed over with. So is a
@@ -633,6 +635,33 @@ fn document_start(text: &str) -> Option<usize> {
     let end = crate::source::floor_char_boundary(text, first + 600);
     let brief = BRIEF.is_match(&text[first..end]);
     (!text[..first].trim().is_empty() && !brief && headings.next().is_some()).then_some(first)
+}
+
+/// Where a document pasted with its line breaks flattened into spaces
+/// starts ("I found this: # ClawDeck — Your Task Dashboard … ## How it
+/// works 1. …", as some chat channels hand a message over): at the first of
+/// two headings or more written inside a line, one of them a section's
+/// (`##`), after words of the user's own. A brief written so stays.
+fn flattened_document_start(text: &str) -> Option<usize> {
+    static INLINE_HEADING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(r"[ \t](#{1,3}) [^\s#]").expect("the inline heading pattern compiles")
+    });
+    let mut first = None;
+    let mut count = 0;
+    let mut section = false;
+    for found in INLINE_HEADING.captures_iter(text) {
+        let (Some(whole), Some(marks)) = (found.get(0), found.get(1)) else {
+            continue;
+        };
+        first.get_or_insert(whole.start() + 1);
+        count += 1;
+        section |= marks.len() >= 2;
+    }
+    let first = first?;
+    let end = crate::source::floor_char_boundary(text, first + 600);
+    let brief = BRIEF.is_match(&text[first..end]);
+    (count >= 2 && section && !text[..first].trim().is_empty() && !brief).then_some(first)
 }
 
 /// Where a chat log pasted into a message starts: the first of two
@@ -1189,6 +1218,31 @@ mod tests {
         assert!(
             binds.iter().any(|b| b.contains("680655")),
             "a field filled in still binds: {binds:?}"
+        );
+    }
+
+    #[test]
+    fn a_document_pasted_with_its_lines_flattened_is_handed_over() {
+        let sections = "## Your workflow 1. Call `GET /tasks?assigned=true` to get tasks assigned to you 2. Pick the first task (oldest assignment) 3. Move it to \"in_progress\" and start working ".repeat(8);
+        let message = format!(
+            "can we spin up a agent? Keep it on my laptop. I found this: # ClawDeck — Your Task Dashboard ClawDeck is where your human manages your work queue. {sections}## Tips - When stuck, mark blocked — your human will unblock you"
+        );
+        assert!(message.len() >= 1500);
+        let kept = binds(&message);
+        assert!(
+            kept.contains(&"Keep it on my laptop.".to_owned()),
+            "{kept:?}"
+        );
+        assert!(
+            !kept.iter().any(|b| b.contains("Pick the first task")),
+            "{kept:?}"
+        );
+        // A brief written so binds.
+        let brief = format!("Read this first. # Task You are the MAIN agent. Your task is to harden the importer. {sections}");
+        let brief = binds(&brief);
+        assert!(
+            brief.iter().any(|b| b.contains("Pick the first task")),
+            "{brief:?}"
         );
     }
 
