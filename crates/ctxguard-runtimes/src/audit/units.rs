@@ -261,7 +261,8 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
 /// Whether a paragraph is code pasted without a fence: a definition or an
 /// assignment that opens a block (`class MindState(BaseModel):`, `def
 /// run(raw: str) -> Envelope:`, `PIPELINE = [`, `interface Props {`) with
-/// lines under it, or imports alone (`from typing import Literal`).
+/// lines under it, imports alone (`from typing import Literal`) or opening
+/// a list of names, or a decorator over what it decorates.
 fn unfenced_code(paragraph: &str) -> bool {
     let lines: Vec<&str> = paragraph.lines().filter(|l| !l.trim().is_empty()).collect();
     let Some(first) = lines.first().map(|l| l.trim()) else {
@@ -274,6 +275,38 @@ fn unfenced_code(paragraph: &str) -> bool {
                 && (line.ends_with(';') || !line.contains(' ') || line.contains(" from ")))
     };
     if lines.iter().all(|l| import(l)) {
+        return true;
+    }
+    // Imports that open a list of names (`from aiogram.types import (`),
+    // and a decorator over what it decorates (`@router.message(…)` over
+    // `async def cmd_start(…):`).
+    if lines.len() >= 2
+        && ((first.starts_with("from ") && first.ends_with(" import ("))
+            || (first.starts_with("import ") && first.ends_with(" {")))
+    {
+        return true;
+    }
+    let defines = |line: &str| {
+        let line = line.trim_start();
+        [
+            "def ",
+            "async def ",
+            "class ",
+            "function ",
+            "async function ",
+            "export ",
+        ]
+        .iter()
+        .any(|o| line.starts_with(o))
+    };
+    if first.starts_with('@')
+        && first.len() > 1
+        && first[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+        && !first.contains(char::is_whitespace)
+        && lines
+            .get(1)
+            .is_some_and(|second| defines(second) || second.trim_start().starts_with('@'))
+    {
         return true;
     }
     const OPENERS: &[&str] = &[

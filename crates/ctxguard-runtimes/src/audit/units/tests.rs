@@ -214,6 +214,23 @@ fn code_pasted_without_a_fence_is_one_block() {
             ("Keep it: small.", Shape::Sentence),
         ]
     );
+    // Imports that open a list of names, and a decorator over what it
+    // decorates.
+    let text = "Use the new buttons.\n\nfrom aiogram.types import (\n    CallbackQuery,\n    InlineKeyboardButton,\n)\n\n@router.message(CommandStart())\nasync def cmd_start(message: Message) -> None:\n    await message.answer(\"hi\")";
+    assert_eq!(
+        shaped(text),
+        [
+            ("Use the new buttons.", Shape::Sentence),
+            (
+                "from aiogram.types import (\n    CallbackQuery,\n    InlineKeyboardButton,\n)",
+                Shape::Code
+            ),
+            (
+                "@router.message(CommandStart())\nasync def cmd_start(message: Message) -> None:\n    await message.answer(\"hi\")",
+                Shape::Code
+            ),
+        ]
+    );
 }
 
 #[test]
