@@ -166,7 +166,7 @@ pub(super) static ASKS_WHICH: LazyLock<Pattern> = LazyLock::new(|| {
 /// binds once answered.
 pub(super) static ASKS_TO_BE_TOLD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|so|now|and|then)[\s,]+)*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|((tell|talk\s+to)\s+(me|us)\s+(a\s+bit\s+|more\s+)?about|(summarize|summarise)\s+(my|our)|help\s+(me|us)\s+(think|understand|decide|figure\s+out|come\s+up\s+with|brainstorm)|walk\s+(me|us)\s+through)\b|((can|could|would|will)\s+(you|u)\s+)?(please\s+)?(repeat\s+(that|this|it|the\s+(last|current)|your\s+last)|say\s+(that|it)\s+again)\b)|^\W*((ok|okay|also|und)[\s,]+)*(kannst|könntest)\s+du\s+[^?\n]{0,40}\bwiederholen\b|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(教えて|説明して)(ください|下さい|くれ|ね|よ)?[。！!？?～~]*\s*$|^\W*(list|liệt\s+kê|giải\s+thích|kể)\s+cho\s+(anh|em|mình|tôi|chị)\b|^\W*giải\s+thích\b|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
+        r"(?i)^\W*((ok|okay|so|now|and|then)[\s,]+)*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|((tell|talk\s+to)\s+(me|us)\s+(a\s+bit\s+|more\s+)?about|(summarize|summarise)\s+(my|our)|help\s+(me|us)\s+(think|understand|decide|figure\s+out|come\s+up\s+with|brainstorm)|(i|we)\s+need\s+(some\s+)?help\s+(on|with|in|deciding|figuring\s+out)\s+(what|which|how|whether)|walk\s+(me|us)\s+through)\b|((can|could|would|will)\s+(you|u)\s+)?(please\s+)?(repeat\s+(that|this|it|the\s+(last|current)|your\s+last)|say\s+(that|it)\s+again)\b)|^\W*((ok|okay|also|und)[\s,]+)*(kannst|könntest)\s+du\s+[^?\n]{0,40}\bwiederholen\b|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(教えて|説明して)(ください|下さい|くれ|ね|よ)?[。！!？?～~]*\s*$|^\W*(list|liệt\s+kê|giải\s+thích|kể)\s+cho\s+(anh|em|mình|tôi|chị)\b|^\W*giải\s+thích\b|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
     )
 });
 
@@ -228,10 +228,11 @@ pub(super) static REPROACH: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// The agent asked for its advice or opinion: "what would you recommend?",
-/// "any opinions or recommendations?". A question, whatever modal it holds.
+/// "any opinions or recommendations?", "what would you suggest" typed
+/// without its question mark. A question, whatever modal it holds.
 pub(super) static ASKS_OPINION: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((what|which)\s+(would|do|should|will)\s+you\s+(recommend|suggest|propose|advise|prefer|think)|what\s+do\s+you\s+think|any\s+(opinions?|recommendations?|suggestions?|thoughts|ideas)(\s+or\s+\w+)?)\s*\?|^\W*(is\s+there\s+)?(anything|something)\s+else\b[^.!]*\?\s*$",
+        r"(?i)\b((what|which)\s+(would|do|should|will)\s+you\s+(recommend|suggest|propose|advise|prefer|think)|what\s+do\s+you\s+think|any\s+(opinions?|recommendations?|suggestions?|thoughts|ideas)(\s+or\s+\w+)?)\s*\?|^\W*(is\s+there\s+)?(anything|something)\s+else\b[^.!]*\?\s*$|^\W*((ok|okay|so|and|then)[\s,]+)*(what|which)\s+(would|do|should)\s+you\s+(recommend|suggest|propose|advise)\b[^.!?]*$",
     )
 });
 

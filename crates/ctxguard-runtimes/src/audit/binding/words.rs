@@ -19,7 +19,7 @@ pub(super) const SPENT: &[&str] = &[
     "nein", "danke", "gut", "super", "weiter", "mach", "genau", "bitte", "passt", "jetzt", "und",
     "das", "es", "is", "cheers", "indeed", "ofc", "course", "of", "absolutely", "definitely",
     "yolo", "ack", "noted", "understood", "got", "gotcha", "resume", "start", "implementing",
-    "begin", "ready", "fire", "away", "oke", "cukup", "lanjut", "lanjutkan", "sip", "mantap",
+    "begin", "ready", "fire", "away", "get", "started", "oke", "cukup", "lanjut", "lanjutkan", "sip", "mantap",
     "terima", "kasih", "makasih", "siap", "iya", "betul", "bagus", "vale", "sí", "si", "gracias",
     "dale", "listo", "perfecto", "bien", "sigue", "continua", "continúa", "merci", "oui",
     "parfait", "d'accord", "obrigado", "obrigada", "sim", "beleza", "ótimo", "certo",

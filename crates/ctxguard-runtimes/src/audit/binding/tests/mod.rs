@@ -14,6 +14,7 @@ pub(super) fn why(text: &str) -> Vec<Result<(), NotBinding>> {
 fn what_binds_and_what_does_not() {
     assert_eq!(why("ok"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(why("yes, go ahead"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(why("ok get started"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(why("where are we?"), [Err(NotBinding::Question)]);
     assert_eq!(
         why("what is the current local branch and which branch have we been working on"),
@@ -103,6 +104,9 @@ fn what_binds_and_what_does_not() {
         assert_eq!(why(ask), [Ok(())], "{ask}");
     }
     for told in [
+        "what would you suggest",
+        "what would you recommend to make a appealing profitable product",
+        "i need some help on what makes the most sense",
         "list cho anh các cron mà em đang có",
         "giải thích cách hacker tấn công đi",
         "今日の予定教えて",
