@@ -111,6 +111,7 @@ fn what_binds_and_what_does_not() {
         "giải thích cách hacker tấn công đi",
         "今日の予定教えて",
         "現状を調べて私に説明してください",
+        "セキュリティ上の事なので知りたいです",
     ] {
         assert_eq!(why(told), [Err(NotBinding::Question)], "{told}");
     }
@@ -384,6 +385,9 @@ fn chinese_japanese_and_korean_asks_bind_and_their_questions_ask() {
         "コード変更の実行はしなくていいよ",
         ".obsidianをみて下さい",
         "心の支えになってね🙏",
+        // Korean "let's": "이건 다 빼고 처음부터 다시 해보자" (leave all this
+        // out and let's try again from the start).
+        "이건 다 빼고 처음부터 다시 ㄱㄱ 해보자",
         // Requests put as questions: "could you first look for a fitness
         // skill?", "can't we use Firebase's?", "just swap them, no?".
         "可不可以先去找一下有什么健身skill？",
