@@ -260,6 +260,24 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
         }
         prose.clear();
     };
+    // Files the user attached, their text put in the message by the
+    // runtime, are handed over as a pasted document is; one written as a
+    // brief for the agent is read as the user's own words.
+    let attached;
+    let text = match attachments(text) {
+        Some((own, handed_over)) => {
+            for file in handed_over {
+                for unit in units(&file) {
+                    typed
+                        .apart
+                        .push((unit.text(&file).to_owned(), NotBinding::Pasted));
+                }
+            }
+            attached = own;
+            attached.as_str()
+        }
+        None => text,
+    };
     // A document handed over (a spec, a report pasted whole, with its
     // headings) is the user's material, not the user's words: only what they
     // wrote before it is read for commitments.
@@ -635,6 +653,87 @@ fn document_start(text: &str) -> Option<usize> {
     let end = crate::source::floor_char_boundary(text, first + 600);
     let brief = BRIEF.is_match(&text[first..end]);
     (!text[..first].trim().is_empty() && !brief && headings.next().is_some()).then_some(first)
+}
+
+/// The files attached to a message whose text the runtime put in it
+/// (OpenClaw: `<file name="prompts.md" mime="text/markdown">…</file>`):
+/// the message with each file taken out, a brief written for the agent
+/// ("# Prompt untuk OpenClaw Bot …", "You are …") put back as paragraphs
+/// of the user's own, and the files handed over. A file whose line breaks
+/// the channel flattened into spaces has them back before its headings,
+/// list items and table rows. `None` when nothing is attached.
+fn attachments(text: &str) -> Option<(String, Vec<String>)> {
+    static FILE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(r#"(?s)<file name="[^"\n]*"(?: mime="[^"\n]*")?>(.*?)</file>"#)
+            .expect("the attached file pattern compiles")
+    });
+    let mut own = String::new();
+    let mut handed_over = Vec::new();
+    let mut briefs = Vec::new();
+    let mut at = 0;
+    for file in FILE.captures_iter(text) {
+        let (Some(whole), Some(content)) = (file.get(0), file.get(1)) else {
+            continue;
+        };
+        own.push_str(&text[at..whole.start()]);
+        own.push_str("\n\n");
+        at = whole.end();
+        let content = content.as_str().trim();
+        let head = crate::source::floor_char_boundary(content, 600);
+        if BRIEF.is_match(&content[..head]) {
+            briefs.push(unflattened(content));
+        } else {
+            handed_over.push(content.to_owned());
+        }
+    }
+    if at == 0 {
+        return None;
+    }
+    own.push_str(&text[at..]);
+    for brief in briefs {
+        own.push_str("\n\n");
+        own.push_str(&brief);
+    }
+    Some((own, handed_over))
+}
+
+/// `text` with the line breaks a channel flattened into spaces put back
+/// before its Markdown: headings, list items, table rows. Text that kept
+/// its line breaks is returned as it is.
+fn unflattened(text: &str) -> String {
+    static MARKS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(r"\| \|| (#{1,6} )| (- )| (\d{1,2}\. )")
+            .expect("the Markdown marks pattern compiles")
+    });
+    if text.contains('\n') {
+        return text.to_owned();
+    }
+    let lines = MARKS.replace_all(text, |found: &regex::Captures<'_>| {
+        if let Some(heading) = found.get(1) {
+            format!("\n\n{}", heading.as_str())
+        } else if let Some(item) = found.get(2).or_else(|| found.get(3)) {
+            format!("\n{}", item.as_str())
+        } else {
+            "|\n|".to_owned()
+        }
+    });
+    // A table's first row stood on the line of what came before it
+    // ("## Sistem Klasifikasi | Kode | Kategori |").
+    let mut out = String::with_capacity(lines.len() + 16);
+    for line in lines.split_inclusive('\n') {
+        let row = line.trim_end().ends_with('|') && !line.starts_with('|');
+        match line.find(" | ").filter(|_| row) {
+            Some(at) => {
+                out.push_str(&line[..at]);
+                out.push_str("\n\n");
+                out.push_str(&line[at + 1..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
 }
 
 /// Where a document pasted with its line breaks flattened into spaces
@@ -1218,6 +1317,28 @@ mod tests {
         assert!(
             binds.iter().any(|b| b.contains("680655")),
             "a field filled in still binds: {binds:?}"
+        );
+    }
+
+    #[test]
+    fn an_attached_file_is_handed_over_and_an_attached_brief_binds() {
+        let message = "<file name=\"file_5.json\" mime=\"application/json\"> [{\"id\": 1, \"content\": \"Always answer in English.\"}] </file> <file name=\"file_6.md\" mime=\"text/markdown\"> # Prompt untuk OpenClaw Bot ## Aturan Penting - ID harus SELALU increment, tidak boleh duplikat - Jawab selalu dalam Bahasa Indonesia </file>";
+        let kept = binds(message);
+        for rule in [
+            "ID harus SELALU increment, tidak boleh duplikat",
+            "Jawab selalu dalam Bahasa Indonesia",
+        ] {
+            assert!(kept.contains(&rule.to_owned()), "{rule:?} not in {kept:?}");
+        }
+        // The data file is handed over.
+        assert!(
+            !kept.iter().any(|b| b.contains("Always answer")),
+            "{kept:?}"
+        );
+        // Flattened Markdown has its lines back: headings, items, rows.
+        assert_eq!(
+            unflattened("## Sistem | Kode | Kategori | |---|---| | PE | Prompt Engineering | ## Aturan - ID harus increment 1. Baca isi prompt-nya"),
+            "## Sistem\n\n| Kode | Kategori |\n|---|---|\n| PE | Prompt Engineering |\n\n## Aturan\n- ID harus increment\n1. Baca isi prompt-nya"
         );
     }
 
