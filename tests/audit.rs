@@ -801,6 +801,7 @@ fn openclaws_bootstrap_prompt_hatch_greeting_and_system_events_are_not_the_users
             "Queued",
             "truncat",
             "AGENTS.md",
+            "media:",
         ],
     );
     assert_judged(
