@@ -650,9 +650,8 @@ fn document_start(text: &str) -> Option<usize> {
     // nothing of theirs before it for it to be handed over with. So is a
     // prompt written for the agent and handed over as one ("Here is the
     // prompt for Claude: # PROMPT FOR CLAUDE … You are a senior engineer").
-    let end = crate::source::floor_char_boundary(text, first + 600);
-    let brief = BRIEF.is_match(&text[first..end]);
-    (!text[..first].trim().is_empty() && !brief && headings.next().is_some()).then_some(first)
+    (!text[..first].trim().is_empty() && !brief_at(text, first) && headings.next().is_some())
+        .then_some(first)
 }
 
 /// The files attached to a message whose text the runtime put in it
@@ -680,8 +679,7 @@ fn attachments(text: &str) -> Option<(String, Vec<String>)> {
         own.push_str("\n\n");
         at = whole.end();
         let content = content.as_str().trim();
-        let head = crate::source::floor_char_boundary(content, 600);
-        if BRIEF.is_match(&content[..head]) {
+        if brief_at(content, 0) {
             briefs.push(unflattened(content));
         } else {
             handed_over.push(content.to_owned());
@@ -758,9 +756,8 @@ fn flattened_document_start(text: &str) -> Option<usize> {
         section |= marks.len() >= 2;
     }
     let first = first?;
-    let end = crate::source::floor_char_boundary(text, first + 600);
-    let brief = BRIEF.is_match(&text[first..end]);
-    (count >= 2 && section && !text[..first].trim().is_empty() && !brief).then_some(first)
+    (count >= 2 && section && !text[..first].trim().is_empty() && !brief_at(text, first))
+        .then_some(first)
 }
 
 /// Where a chat log pasted into a message starts: the first of two
@@ -931,6 +928,13 @@ fn quoted_document<'t>(before: &str, document: &'t str) -> (&'t str, &'t str) {
         }
         _ => (document, ""),
     }
+}
+
+/// Whether what starts at `at` in `text` is a brief written for the agent:
+/// its first 600 bytes open as one ("# Prompt …", "You are a …").
+fn brief_at(text: &str, at: usize) -> bool {
+    let end = crate::source::floor_char_boundary(text, at + 600);
+    BRIEF.is_match(&text[at..end])
 }
 
 /// How a document written as a prompt for the agent opens: a heading that
