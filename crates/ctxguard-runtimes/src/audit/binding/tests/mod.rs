@@ -476,6 +476,13 @@ fn a_defect_reported_is_a_fix_asked_for() {
 
 #[test]
 fn goals_wants_and_verbs_of_no_list_bind() {
+    // What the user is after, and what we cannot do.
+    for want in [
+        "but i am really looking for money",
+        "we cant do the arb bot remember",
+    ] {
+        assert_eq!(why(want), [Ok(())], "{want}");
+    }
     for text in [
         "I don't want to show text.",
         "We want these adapters so we can provide all the information to a small model.",
