@@ -518,19 +518,19 @@ static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 /// compaction with the lines that follow it ("System: … Post-Compaction
 /// Audit: … after memory compaction."), the header of
 /// messages queued while the agent was busy ("[Queued messages while agent
-/// was busy]", "---", "Queued #1", "Queued #2 (from Julius)"), and the note on a file the user sent
-/// ("[media attached: …]", "To send an image back, prefer the message
-/// tool …"); the prompt it puts before the first message of a workspace
-/// not yet set up ("[Bootstrap pending]" and its lines, to the blank line)
-/// and its warning that the workspace's files were cut ("[Bootstrap
-/// truncation warning]" and its lines), what it adds after a command it ran
-/// in the background ended ("An async command you ran earlier has
-/// completed. …", "Current time: … / 2026-04-20 12:35 UTC"),
-/// the mark of a message sent again after a model failed ("[Retry after
-/// the previous model attempt failed or timed out]"), the system events of
-/// later releases ("System (untrusted): …"), the mark of the message a
-/// chat reply answers ("[Replying to: "[Interactive Card]"]") and the mark
-/// of a file sent ("<media:document>").
+/// was busy]", "---", "Queued #1", "Queued #2 (from Julius)"), and the
+/// note on a file the user sent ("[media attached: …]", "To send an image
+/// back, prefer the message tool …"); the prompt it puts before the first
+/// message of a workspace not yet set up ("[Bootstrap pending]" and its
+/// lines, to the blank line) and its warning that the workspace's files
+/// were cut ("[Bootstrap truncation warning]" and its lines), what it adds
+/// after a command it ran in the background ended ("An async command you
+/// ran earlier has completed. …", "Current time: … / 2026-04-20 12:35
+/// UTC"), the mark of a message sent again after a model failed ("[Retry
+/// after the previous model attempt failed or timed out]"), the system
+/// events of later releases ("System (untrusted): …"), the mark of the
+/// message a chat reply answers ("[Replying to: "[Interactive Card]"]")
+/// and the mark of a file sent ("<media:document>").
 static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles. A name ends where a non-word
     // character follows it, written as a class rather than `\b`: the fast
