@@ -60,13 +60,13 @@ impl Importer for Pi {
 
     fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
         let records = records::lines(file, problems);
-        let now = path(&records);
-        let mut events = events_on(&records, &now, |_| true);
+        let by_id = ids(&records);
+        let now = path(&records, &by_id);
+        let mut events = events_on(&records, &by_id, &now, |_| true);
         // A compaction on a branch the session left (the user went back to
         // an earlier entry, or pi replayed entries after an error) is
         // judged too, along its own branch: the model saw that buffer then.
         let on_now: std::collections::HashSet<usize> = now.iter().copied().collect();
-        let by_id = ids(&records);
         let mut branches: Vec<(usize, Vec<usize>)> = Vec::new();
         for r in 0..records.len() {
             if records[r].str("/type") != Some("compaction") || on_now.contains(&r) {
@@ -91,7 +91,7 @@ impl Importer for Pi {
                 "on a branch the session left: the entries from line {} on were later set aside, so this compaction is judged along its own branch",
                 records[*first].line
             );
-            for mut event in events_on(&records, &path, |r| compactions.contains(&r)) {
+            for mut event in events_on(&records, &by_id, &path, |r| compactions.contains(&r)) {
                 event.branch = n + 1;
                 event.notes.push(left.clone());
                 events.push(event);
@@ -144,8 +144,14 @@ fn copies(records: &[Record]) -> HashMap<u64, u64> {
 }
 
 /// The events of the compactions along `path` that `judged` picks, each
-/// against the buffer its path gave the model.
-fn events_on(records: &[Record], path: &[usize], judged: impl Fn(usize) -> bool) -> Vec<Event> {
+/// against the buffer its path gave the model; `all` is every entry of the
+/// file by its id.
+fn events_on(
+    records: &[Record],
+    all: &HashMap<&str, usize>,
+    path: &[usize],
+    judged: impl Fn(usize) -> bool,
+) -> Vec<Event> {
     let compactions: Vec<usize> = path
         .iter()
         .enumerate()
@@ -173,7 +179,7 @@ fn events_on(records: &[Record], path: &[usize], judged: impl Fn(usize) -> bool)
         let found = match entry.str("/firstKeptEntryId") {
             // Kept from an entry before the file's first: everything on
             // the path before the compaction was kept.
-            Some(id) if partial && !records.iter().any(|r| r.str("/id") == Some(id)) => Some(&0),
+            Some(id) if partial && !all.contains_key(id) => Some(&0),
             Some(id) => by_id.get(id),
             // v1: entry N (the header is entry 0) stands on line N + 1.
             None => by_line.get(&(entry.u64("/firstKeptEntryIndex")? + 1)),
@@ -246,7 +252,7 @@ fn events_on(records: &[Record], path: &[usize], judged: impl Fn(usize) -> bool)
 pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
     let mut problems = Vec::new();
     let records = records::lines(file, &mut problems);
-    let path = path(&records);
+    let path = path(&records, &ids(&records));
     let last = path
         .iter()
         .rposition(|&r| records[r].str("/type") == Some("compaction"));
@@ -311,14 +317,16 @@ fn names_kept(entry: &Record) -> bool {
 }
 
 /// The entries the buffer is built from, in order: every line after the
-/// header (v1), or the path from the last entry to the root (v2 and later).
-fn path(records: &[Record]) -> Vec<usize> {
+/// header (v1), or the path from the last entry to the root (v2 and later),
+/// `by_id` being every entry by its id.
+fn path(records: &[Record], by_id: &HashMap<&str, usize>) -> Vec<usize> {
     let entries: Vec<usize> = (0..records.len())
         .filter(|&r| records[r].str("/type") != Some("session"))
         .collect();
-    let tree = entries.iter().any(|&r| records[r].str("/id").is_some());
+    // A tree when any entry has an id.
+    let tree = !by_id.is_empty();
     match entries.last() {
-        Some(&last) if tree => path_to(records, &ids(records), last),
+        Some(&last) if tree => path_to(records, by_id, last),
         _ => entries,
     }
 }
