@@ -286,18 +286,30 @@ fn unfenced_code(paragraph: &str) -> bool {
     {
         return true;
     }
+    // What opens a definition, and what else opens a named block.
+    const DEFINITIONS: &[&str] = &[
+        "class ",
+        "def ",
+        "async def ",
+        "function ",
+        "async function ",
+        "export ",
+    ];
+    const OPENERS: &[&str] = &[
+        "interface ",
+        "struct ",
+        "enum ",
+        "impl ",
+        "fn ",
+        "pub fn ",
+        "pub struct ",
+        "type ",
+        "const ",
+        "let ",
+    ];
     let defines = |line: &str| {
         let line = line.trim_start();
-        [
-            "def ",
-            "async def ",
-            "class ",
-            "function ",
-            "async function ",
-            "export ",
-        ]
-        .iter()
-        .any(|o| line.starts_with(o))
+        DEFINITIONS.iter().any(|o| line.starts_with(o))
     };
     if first.starts_with('@')
         && first.len() > 1
@@ -309,26 +321,11 @@ fn unfenced_code(paragraph: &str) -> bool {
     {
         return true;
     }
-    const OPENERS: &[&str] = &[
-        "class ",
-        "def ",
-        "async def ",
-        "function ",
-        "async function ",
-        "interface ",
-        "struct ",
-        "enum ",
-        "impl ",
-        "fn ",
-        "pub fn ",
-        "pub struct ",
-        "export ",
-        "type ",
-        "const ",
-        "let ",
-    ];
     let opens_block = first.ends_with([':', '{', '(', '[']);
-    let named = OPENERS.iter().any(|o| first.starts_with(o))
+    let named = DEFINITIONS
+        .iter()
+        .chain(OPENERS)
+        .any(|o| first.starts_with(o))
         || first
             .split_once(" = ")
             .is_some_and(|(name, _)| !name.is_empty() && !name.contains(char::is_whitespace));
