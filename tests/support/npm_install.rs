@@ -32,6 +32,12 @@ pub fn install_once(
     let _ = std::fs::remove_dir_all(&partial);
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
+    // npm's download cache is of no use once the packages are installed
+    // (they are never installed again), and would double what the
+    // runtimes take on disk: it is the install's own, and removed after;
+    // the log a failure names is kept beside it.
+    let cache = suffixed(dir, ".npm-cache");
+    let _ = std::fs::remove_dir_all(&cache);
     let output = Command::new("npm")
         .env("PATH", path)
         .args([
@@ -39,11 +45,17 @@ pub fn install_once(
             "--no-audit",
             "--no-fund",
             "--loglevel=error",
-            "--prefix",
+            "--cache",
         ])
+        .arg(&cache)
+        .arg("--logs-dir")
+        .arg(suffixed(dir, ".npm-logs"))
+        .arg("--prefix")
         .arg(&partial)
         .args(specs)
-        .output()
+        .output();
+    let _ = std::fs::remove_dir_all(&cache);
+    let output = output
         .map_err(|e| format!("npm could not be started ({e}): these tests need Node.js and npm"))?;
     if !output.status.success() {
         return Err(format!(

@@ -168,13 +168,16 @@ pub fn settings(package: &Package) -> Result<(), Failed> {
             format!("{case}: check --claude-version {version} says {found:?} of\n{text}")
         })?;
     }
-    // `timeout` is seconds: a hook given 2 that would sleep 30 lives past
-    // its first second and is not waited for to the end.
+    // `timeout` is seconds: a hook given 2 that would sleep 60 lives past
+    // its first second and is not waited for to the end. Only a client
+    // that waited for it takes 60 seconds (the hook's own); on a loaded
+    // machine `claude -p` alone has taken 20.
+    const HOOK_SLEEPS: u64 = 60;
     let claude = Claude::new(package, "settings-timeout", &server.url());
     let (started, second) = (claude.dir.join("started"), claude.dir.join("second"));
     let settings = json!({"hooks": {"UserPromptSubmit": [{"hooks": [{
         "type": "command",
-        "command": format!("touch {}; sleep 1; touch {}; sleep 30", started.display(), second.display()),
+        "command": format!("touch {}; sleep 1; touch {}; sleep {HOOK_SLEEPS}", started.display(), second.display()),
         "timeout": 2,
     }]}]}});
     std::fs::write(claude.settings(), settings.to_string()).map_err(|e| e.to_string())?;
@@ -185,10 +188,10 @@ pub fn settings(package: &Package) -> Result<(), Failed> {
         format!("timeout: claude -p failed\n{}", said(&output))
     })?;
     ensure(
-        started.exists() && second.exists() && took < Duration::from_secs(20),
+        started.exists() && second.exists() && took < Duration::from_secs(HOOK_SLEEPS),
         || {
             format!(
-            "timeout 2 on a hook that sleeps 30: it lived a second: {}; Claude Code went on after {took:?} (ctxguard reads `timeout` as seconds)",
+            "timeout 2 on a hook that sleeps {HOOK_SLEEPS} s: it lived a second: {}; Claude Code went on after {took:?} (ctxguard reads `timeout` as seconds)",
             second.exists()
         )
         },
