@@ -226,8 +226,18 @@ pub(super) fn verb_of_no_list(rest: &str) -> bool {
 /// Whether a word is a verb that opens an instruction (or one mistyped by
 /// a letter).
 pub(super) fn imperative(word: &str) -> bool {
-    if IMPERATIVES.contains(&word) {
+    if IMPERATIVES.contains(&word) || SPANISH.contains(&word) {
         return true;
+    }
+    // "pásalo", "asegúrate": a Spanish verb and the pronoun written onto it.
+    if word.len() > 4 {
+        let bare = unaccented(word);
+        if SPANISH_PRONOUNS.iter().any(|pronoun| {
+            bare.strip_suffix(pronoun)
+                .is_some_and(|verb| verb.len() >= 3 && SPANISH_UNACCENTED.contains(verb))
+        }) {
+            return true;
+        }
     }
     // "montre-moi", "fais-le": a verb and the pronoun it takes.
     if let Some((verb, pronoun)) = word.split_once('-') {
@@ -270,13 +280,17 @@ pub(super) fn imperative(word: &str) -> bool {
         .any(|verb| one_letter_off(verb, word))
 }
 
-/// Each verb of [`IMPERATIVES`] of five letters or more, under itself and
-/// under each of its one-letter deletions.
+/// Each verb of [`IMPERATIVES`] and [`SPANISH`] of five letters or more,
+/// under itself and under each of its one-letter deletions.
 pub(super) static TYPOS: LazyLock<std::collections::HashMap<String, Vec<&'static str>>> =
     LazyLock::new(|| {
         let mut typos: std::collections::HashMap<String, Vec<&'static str>> =
             std::collections::HashMap::new();
-        for verb in IMPERATIVES.iter().filter(|verb| verb.len() >= 5) {
+        for verb in IMPERATIVES
+            .iter()
+            .chain(SPANISH)
+            .filter(|verb| verb.len() >= 5)
+        {
             typos.entry((*verb).to_owned()).or_default().push(verb);
             for (at, c) in verb.char_indices() {
                 let less = format!("{}{}", &verb[..at], &verb[at + c.len_utf8()..]);

@@ -94,16 +94,13 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "implemente", "atualize", "coloque", "deixe", "mantenha", "verifique", "teste", "rode",
     "execute", "mova", "renomeie", "delete", "apague", "feche", "abra", "envie", "suba", "mostre",
     "gere", "escreva", "leia", "siga", "troque", "substitua", "inclua", "garanta", "revise",
-    "haz", "crea", "añade", "agrega", "elimina", "quita", "usa", "cambia", "corrige", "actualiza",
-    "pon", "deja", "mantén", "verifica", "prueba", "ejecuta", "mueve", "renombra", "borra",
-    "cierra", "abre", "envía", "muestra", "genera", "escribe", "lee", "sigue", "reemplaza",
-    "fais", "crée", "ajoute", "supprime", "utilise", "change", "corrige", "mets", "laisse",
+    "fais", "crée", "ajoute", "supprime", "utilise", "change", "mets", "laisse",
     "garde", "vérifie", "teste", "exécute", "déplace", "renomme", "ferme", "ouvre", "envoie",
     "montre", "génère", "écris", "lis", "suis", "remplace", "lance", "relance", "commence",
     "attends", "regarde", "implémente", "décide", "homogénéise", "essaie", "essaye", "refais",
     "reprends", "prends", "enlève", "retire", "nettoie", "documente", "explique",
     "installe", "optimise", "simplifie", "déploie", "intègre", "affiche", "réalise", "realize",
-    "realiza", "adiciona", "cria", "coloca", "deixa", "tira", "roda", "testa", "ajusta",
+    "adiciona", "cria", "coloca", "deixa", "tira", "roda", "testa", "ajusta",
     "atualiza", "muda", "troca", "arruma", "conserta", "atente", "cuide", "faz", "salva", "guarda",
     "cria", "termina", "segue", "publica", "sobe", "tenta", "analisa", "lista", "documenta",
     "descubra", "veja", "analise", "investigue", "refaça", "refaca", "confira", "otimize",
@@ -148,10 +145,59 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "выведи", "делай", "пиши", "разберись", "прочитай", "прочти", "запомни", "уточни",
 ];
 
-/// [`IMPERATIVES`] without their accents, as they are often typed
-/// ("decider", "homogeneise").
-pub(super) static UNACCENTED: LazyLock<std::collections::HashSet<String>> =
-    LazyLock::new(|| IMPERATIVES.iter().map(|verb| unaccented(verb)).collect());
+/// Spanish instructions, familiar and formal: the forms a pronoun is
+/// written onto ("pásalo", "asegúrate", "mantente"; see
+/// [`SPANISH_PRONOUNS`]). Left out are those one letter from a common word
+/// that asks nothing ("inicia" of "inicio", "activa" of "active", "limita"
+/// of "límite", "trabaja" of "trabajo"), and "explica", which asks to be
+/// told.
+#[rustfmt::skip]
+pub(super) const SPANISH: &[&str] = &[
+    "haz", "crea", "añade", "agrega", "elimina", "quita", "usa", "cambia", "corrige", "actualiza",
+    "pon", "deja", "mantén", "verifica", "prueba", "ejecuta", "mueve", "renombra", "borra",
+    "cierra", "abre", "envía", "muestra", "genera", "escribe", "lee", "sigue", "reemplaza",
+    "realiza", "asigna", "aplica", "vigila", "convierte", "reintenta", "evalúa", "revisa",
+    "analiza", "implementa", "integra", "configura", "documenta", "prepara", "continúa",
+    "investiga", "busca", "ajusta", "guarda", "instala", "despliega", "limpia", "arregla",
+    "repara", "detén", "lanza", "arranca", "comprueba", "confirma", "traduce", "compila", "sube",
+    "descarga", "pega", "desactiva", "habilita", "deshabilita", "establece", "incluye", "saca",
+    "sustituye", "separa", "organiza", "filtra", "optimiza", "simplifica", "refactoriza",
+    "completa", "finaliza", "avisa", "anota", "manda", "chequea", "checa", "testea", "compara",
+    "asegura", "utiliza", "evita", "respeta", "enfoca", "centra", "concentra", "vuelve",
+    "regresa", "deshaz", "rehaz", "revierte", "restaura", "recupera", "enseña",
+    // The formal forms.
+    "haga", "agregue", "elimine", "cambie", "actualice", "ponga", "pruebe", "ejecute", "analice",
+    "evite", "utilice", "escriba", "muestre", "asegure", "incluya", "añada", "reemplace",
+    "genere", "deje",
+];
+
+/// The pronouns Spanish writes onto an instruction's verb, longest first:
+/// "pásalo" (pass it), "muéstrame" (show me), "asegúrate" (make sure).
+pub(super) const SPANISH_PRONOUNS: &[&str] = &[
+    "selos", "selas", "melo", "mela", "telo", "tela", "selo", "sela", "los", "las", "les", "nos",
+    "lo", "la", "le", "me", "te", "se",
+];
+
+/// [`IMPERATIVES`] and [`SPANISH`] without their accents, as they are
+/// often typed ("decider", "homogeneise", "evalua").
+pub(super) static UNACCENTED: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| {
+    IMPERATIVES
+        .iter()
+        .chain(SPANISH)
+        .map(|verb| unaccented(verb))
+        .collect()
+});
+
+/// [`SPANISH`] without its accents, with "pasa", which is an instruction
+/// only with its pronoun ("pásalo"; "pasa que …" is "it happens that").
+pub(super) static SPANISH_UNACCENTED: LazyLock<std::collections::HashSet<String>> =
+    LazyLock::new(|| {
+        SPANISH
+            .iter()
+            .chain(&["pasa"])
+            .map(|verb| unaccented(verb))
+            .collect()
+    });
 
 /// A word without its accents: "décider" is "decider".
 pub(super) fn unaccented(word: &str) -> String {

@@ -103,6 +103,28 @@ fn what_binds_and_what_does_not() {
     ] {
         assert_eq!(why(ask), [Ok(())], "{ask}");
     }
+    // Spanish instructions, with the pronoun written onto the verb or
+    // not, forbidden with "no" and the subjunctive, wanted with "quiero
+    // que"; "pasa" alone is "it happens".
+    for ask in [
+        "reintenta antes de pasar al validador",
+        "aplica compliance validator y el resto de pasos con un sub agente distinto a ti",
+        "mantente pendiente del resultado",
+        "vigila al sub agente que esta trabajando e informe tan pronto termine",
+        "pásalo a un sub agent para que lo aplique como fix",
+        "asegúrate de que siga las reglas que definimos",
+        "no hagas más refactors fuera de ese objetivo.",
+        "quiero que tu como main, evalues eso que me acabas de decir",
+        "necesitas detenerlo y hacer roll back de aquello hecho",
+    ] {
+        assert_eq!(why(ask), [Ok(())], "{ask}");
+    }
+    for remark in [
+        "pasa que el validador no termina",
+        "el validador aplica las reglas",
+    ] {
+        assert_ne!(why(remark), [Ok(())], "{remark}");
+    }
     for told in [
         "what would you suggest",
         "what would you recommend to make a appealing profitable product",
