@@ -125,6 +125,7 @@ const WARM_UP: &[&str] = &[
 /// typed runs it on a second thread while it reads its ledger and the
 /// transcript, so that the patterns are ready, not compiled on the way.
 pub fn warm_up() {
+    binding::compile_costliest();
     let policy = Policy::builtin();
     for text in WARM_UP {
         let _ = typed_units(&policy, text, false);

@@ -448,7 +448,7 @@ static PUT_WHAT: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// How a line that says where text goes ends: what it is put by or with,
 /// then a colon.
-static PUT_BY: LazyLock<Pattern> = LazyLock::new(|| {
+pub(super) static PUT_BY: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)\b(par|with|by|to|por|com|avec|as|après|after|before|avant|below|under|sous)\b[^:\n]{0,80}[:：]\s*$|\b(par|with|por|com|avec)\s*[:：]\s*$",
     )
