@@ -283,6 +283,11 @@ pub(super) fn lower_case_starts(piece: &str) -> Vec<&str> {
     out
 }
 
+/// Whether `c` is a Korean syllable.
+fn hangul(c: char) -> bool {
+    matches!(c, '\u{AC00}'..='\u{D7A3}')
+}
+
 /// Whether `c` is written in Chinese characters or Japanese kana, which
 /// put no spaces between words.
 fn han_or_kana(c: char) -> bool {
@@ -293,8 +298,24 @@ fn han_or_kana(c: char) -> bool {
 /// ("ありがとう 心の支えになってね", "这事情先放放 你先研究一下"): these scripts
 /// put no space inside a sentence, so a space between their characters
 /// ends one, as a line break would (chat clients that flatten a message's
-/// lines leave exactly this). Korean, which spaces its words, is never cut.
+/// lines leave exactly this). Korean spaces its words, and is cut only
+/// after a word closed by an ending that closes a sentence: an order
+/// ("…부분만 없애줘 아까 …", remove only that part; earlier …), a
+/// suggestion ("하자"), a polite request or statement ("주세요", "니다").
 pub(super) fn spaced_cjk(piece: &str) -> Vec<&str> {
+    /// Endings that close a Korean sentence, and never a word inside one.
+    const KOREAN_CLOSES: &[&str] = &[
+        "줘",
+        "줘요",
+        "주세요",
+        "세요",
+        "니다",
+        "하자",
+        "보자",
+        "가자",
+        "해라",
+        "해봐",
+    ];
     let mut out = Vec::new();
     let mut start = 0;
     let mut before: Option<char> = None;
@@ -309,13 +330,15 @@ pub(super) fn spaced_cjk(piece: &str) -> Vec<&str> {
         // A case particle opens no sentence ("1段階的応答 で行こう", let's go
         // with stepwise replies): the space stood inside one.
         let particle = matches!(c, 'を' | 'が' | 'は' | 'に' | 'へ' | 'の' | 'で');
-        if space_from.take().is_some()
-            && before.is_some_and(han_or_kana)
-            && han_or_kana(c)
-            && !particle
-        {
-            out.push(&piece[start..i]);
-            start = i;
+        if let Some(space) = space_from.take() {
+            let korean_close = hangul(c)
+                && KOREAN_CLOSES
+                    .iter()
+                    .any(|ending| piece[start..space].ends_with(ending));
+            if korean_close || (before.is_some_and(han_or_kana) && han_or_kana(c) && !particle) {
+                out.push(&piece[start..i]);
+                start = i;
+            }
         }
         before = Some(c);
     }

@@ -378,7 +378,7 @@ fn script_letters_match_both_cases_inside_and_outside_classes() {
 }
 
 #[test]
-fn a_space_between_chinese_or_japanese_words_ends_a_sentence_and_korean_spaces_do_not() {
+fn a_space_between_chinese_or_japanese_words_ends_a_sentence_and_korean_only_after_an_order() {
     // A chat client that flattened the message's lines left spaces where
     // they broke.
     let text = "ありがとう 心の支えになってね🙏";
@@ -404,5 +404,14 @@ fn a_space_between_chinese_or_japanese_words_ends_a_sentence_and_korean_spaces_d
     assert_eq!(
         shaped("파일 구조 확인해봐"),
         [("파일 구조 확인해봐", Shape::Sentence)]
+    );
+    // A Korean order closes its sentence: what follows the space is the
+    // next one.
+    assert_eq!(
+        shaped("방금 추가한 부분만 없애줘 아까 라텍스 반영까지는 냅두고"),
+        [
+            ("방금 추가한 부분만 없애줘", Shape::Sentence),
+            ("아까 라텍스 반영까지는 냅두고", Shape::Sentence)
+        ]
     );
 }

@@ -578,7 +578,6 @@ fn roles_missions_defects_and_instructions_in_other_languages_bind() {
         "Is there a way to optimize this code?",
         "kann ottie mir die zusammenfassung geben?",
         "혹시 파일 구조 확인해보고 texoid 얘 관련해서 뭔가 있는지 확인해볼래?",
-        "클로드야 지금 구조 확인해봐 다시 수정했거든?",
         "Ne pas passer à l'étape 2 avant que l'étape 1 soit validée.",
         "Puis activer XO__CoreEngine__v1 et confirmer qu'il est ACTIF.",
         "Ensuite lancer les 5 tests Telegram du TICKET 2 :",
@@ -610,6 +609,11 @@ fn roles_missions_defects_and_instructions_in_other_languages_bind() {
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
+    // A Korean order closes its sentence; the reason after it asks nothing.
+    assert_eq!(
+        why("클로드야 지금 구조 확인해봐 다시 수정했거든?"),
+        [Ok(()), Err(NotBinding::Question)]
+    );
 }
 
 #[test]
