@@ -595,6 +595,9 @@ fn roles_missions_defects_and_instructions_in_other_languages_bind() {
         "ultrathink faça uma nova análise do log pois os erros continuam",
         "ultrathink descubra o que sobreescreveu o frontend",
         "你继续做Day2的项目吧",
+        "启动集成工作流系统",
+        "清点整个系统的skill，然后注册到我们的共同记忆",
+        "小红书我自己手动发布，不走api",
         "注意这类课程的专业名词的翻译。",
         // Portuguese and Spanish requests put as questions.
         "Tem algo que pode ser feito na Etapa 1 e 2 para ganhar mais velocidade de instalação ?",
