@@ -544,6 +544,16 @@ pub fn floor_char_boundary(text: &str, at: usize) -> usize {
     at
 }
 
+/// `at`, or the end of the character of `text` it falls inside; the end of
+/// `text` when `at` is past it.
+pub fn ceil_char_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ pub mod write;
 
 pub use access::{Access, Refusal, DEFAULT_MAX_INPUT_BYTES};
 pub(crate) use disk::{read_at, OnDisk, SUPPORTED as DISK_SUPPORTED};
-pub use file::{escaped, floor_char_boundary, line_starts_in};
+pub use file::{ceil_char_boundary, escaped, floor_char_boundary, line_starts_in};
 pub use file::{SourceFile, Span, Spanned};
 pub use snippet::{column_width, Snippets};
 pub use text::Text;

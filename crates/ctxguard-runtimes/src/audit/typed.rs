@@ -800,10 +800,7 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
     // ends are read.
     const EDGE: usize = 1500;
     let head = crate::source::floor_char_boundary(text, EDGE);
-    let mut tail = text.len().saturating_sub(EDGE);
-    while !text.is_char_boundary(tail) {
-        tail += 1;
-    }
+    let tail = crate::source::ceil_char_boundary(text, text.len().saturating_sub(EDGE));
     // A close that tells the user to pass a prompt on ("copy that prompt
     // and send it to Michael") says that what stands above it is a brief
     // for the agent, which binds.
@@ -864,7 +861,7 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
         _ => return None,
     };
     let own_before = &text[..start];
-    if ADOPTS_REPLY.is_match(own_before) || BRIEF.is_match(&text[start..]) {
+    if ADOPTS_REPLY.is_match(own_before) || brief_at(text, start) {
         return None;
     }
     // The user's last words after the reply: a short last paragraph that
