@@ -279,6 +279,17 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
         }
         None => text,
     };
+    // A brief for the agent typed inside a fence (```markdown … ```, as a
+    // chat assistant hands one over to be copied) is the user's own words;
+    // other fenced text stays code.
+    let unfenced;
+    let text = match fenced_brief(text) {
+        Some(brief) => {
+            unfenced = brief;
+            unfenced.as_str()
+        }
+        None => text,
+    };
     // A document handed over (a spec, a report pasted whole, with its
     // headings) is the user's material, not the user's words: only what they
     // wrote before it is read for commitments.
@@ -651,8 +662,13 @@ fn document_start(text: &str) -> Option<usize> {
     // nothing of theirs before it for it to be handed over with. So is a
     // prompt written for the agent and handed over as one ("Here is the
     // prompt for Claude: # PROMPT FOR CLAUDE … You are a senior engineer").
-    (!text[..first].trim().is_empty() && !brief_at(text, first) && headings.next().is_some())
-        .then_some(first)
+    // A message that opens as a brief ("You are my expert AI architect …"
+    // over its sections) is one too.
+    (!text[..first].trim().is_empty()
+        && !brief_at(text, first)
+        && !brief_at(text, 0)
+        && headings.next().is_some())
+    .then_some(first)
 }
 
 /// The files attached to a message whose text the runtime put in it
@@ -928,6 +944,46 @@ fn quoted_document<'t>(before: &str, document: &'t str) -> (&'t str, &'t str) {
     }
 }
 
+/// `text` with the fences taken from around each brief written for the
+/// agent in it (a block of Markdown or plain text whose first 600 bytes
+/// open as one: "OG TEAM — Master Prompt … You are my expert AI
+/// architect"); `None` when it holds none. A block with a fence of its own
+/// inside is left as it is: where it ends is not known.
+fn fenced_brief(text: &str) -> Option<String> {
+    static FENCED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(
+            r"(?m)^[ \t]*```[ \t]*(?:markdown|md|text|txt|plain|prompt)?[ \t]*\n((?s:.*?))\n[ \t]*```[ \t]*$",
+        )
+        .expect("the fenced block pattern compiles")
+    });
+    if !text.contains("```") {
+        return None;
+    }
+    let mut out = String::new();
+    let mut at = 0;
+    for block in FENCED.captures_iter(text) {
+        let (Some(whole), Some(content)) = (block.get(0), block.get(1)) else {
+            continue;
+        };
+        let inner = content.as_str();
+        let fenced_inside = inner
+            .lines()
+            .any(|line| line.trim_start().starts_with("```"));
+        if fenced_inside || !brief_at(inner.trim_start(), 0) {
+            continue;
+        }
+        out.push_str(&text[at..whole.start()]);
+        out.push_str(inner);
+        at = whole.end();
+    }
+    if at == 0 {
+        return None;
+    }
+    out.push_str(&text[at..]);
+    Some(out)
+}
+
 /// Whether what starts at `at` in `text` is a brief written for the agent:
 /// its first 600 bytes open as one ("# Prompt …", "You are a …").
 fn brief_at(text: &str, at: usize) -> bool {
@@ -940,7 +996,7 @@ fn brief_at(text: &str, at: usize) -> bool {
 static BRIEF: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Pattern::new(&super::units::scripts(
-        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^\W*(you\s+are\s+(a|an)\s+\w+|your\s+(task|job|role|mission)\s+is)\b",
+        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^\W*(you\s+are\s+(a|an|my|our)\s+\w+|your\s+(task|job|role|mission)\s+is)\b",
     ))
     .expect("the brief pattern compiles")
 });
@@ -1342,6 +1398,34 @@ mod tests {
             unflattened("## Sistem | Kode | Kategori | |---|---| | PE | Prompt Engineering | ## Aturan - ID harus increment 1. Baca isi prompt-nya"),
             "## Sistem\n\n| Kode | Kategori |\n|---|---|\n| PE | Prompt Engineering |\n\n## Aturan\n- ID harus increment\n1. Baca isi prompt-nya"
         );
+    }
+
+    #[test]
+    fn a_brief_typed_inside_a_fence_binds_and_other_fenced_text_does_not() {
+        let sections = "## Agent Z\n\n- Maintains profiles for 25+ bench consultants\n- Every application goes through Z before execution\n\n".repeat(16);
+        let brief = format!(
+            "```markdown\n OG TEAM — Master Prompt\n\nYou are my expert AI architect. Do NOT re-design what's already decided.\n\n---\n\n{sections}```\n\nI have other files ready too."
+        );
+        assert!(brief.len() >= 1500);
+        let kept = binds(&brief);
+        for rule in [
+            "Do NOT re-design what's already decided.",
+            "Every application goes through Z before execution",
+        ] {
+            assert!(kept.contains(&rule.to_owned()), "{rule:?} not in {kept:?}");
+        }
+        // A fenced document that is no brief stays code; so does a brief
+        // with a fence inside, whose end is not known.
+        let readme = format!("look at this:\n\n```markdown\n# ClawDeck\n\n{sections}```");
+        assert!(
+            !binds(&readme)
+                .iter()
+                .any(|b| b.contains("before execution")),
+            "{readme}"
+        );
+        assert_eq!(fenced_brief(&readme), None);
+        let nested = "```markdown\nYou are my expert AI architect.\n```bash\nmake\n```\n```";
+        assert_eq!(fenced_brief(nested), None);
     }
 
     #[test]
