@@ -64,12 +64,19 @@ pub(crate) fn directive(text: &str) -> bool {
             // After the first clause the verb must not be followed by
             // another verb, so a noun that is also a verb ("…, export looks
             // good") is not one.
-            imperative(&first)
-                && (n == 0
-                    || words.next().is_none_or(|w| {
-                        let w = w.to_lowercase();
-                        OBJECTS.contains(&w.as_str()) || !AUXILIARIES.contains(&w.as_str())
-                    }))
+            // A word alone on its line is an instruction only as the
+            // lists write it: "handled" or "false" amid a pasted page is
+            // no typo of "handle" or "fasse".
+            let alone = rest.split_whitespace().nth(1).is_none();
+            (if alone {
+                listed(&first)
+            } else {
+                imperative(&first)
+            }) && (n == 0
+                || words.next().is_none_or(|w| {
+                    let w = w.to_lowercase();
+                    OBJECTS.contains(&w.as_str()) || !AUXILIARIES.contains(&w.as_str())
+                }))
         })
 }
 
@@ -226,6 +233,12 @@ pub(super) fn verb_of_no_list(rest: &str) -> bool {
 /// Whether a word is a verb that opens an instruction (or one mistyped by
 /// a letter).
 pub(super) fn imperative(word: &str) -> bool {
+    listed(word) || mistyped(word)
+}
+
+/// Whether a word is a verb that opens an instruction, as the lists hold
+/// it, with its accents or without, or with its pronoun.
+fn listed(word: &str) -> bool {
     if IMPERATIVES.contains(&word) || SPANISH.contains(&word) {
         return true;
     }
@@ -258,9 +271,12 @@ pub(super) fn imperative(word: &str) -> bool {
     } else {
         UNACCENTED.contains(&unaccented(word))
     };
-    if typed_without_accents {
-        return true;
-    }
+    typed_without_accents
+}
+
+/// Whether a word is a verb of five letters or more mistyped by a letter
+/// ("implment", "udpate").
+fn mistyped(word: &str) -> bool {
     if word.chars().count() < 5 {
         return false;
     }

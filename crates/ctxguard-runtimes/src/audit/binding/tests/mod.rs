@@ -22,6 +22,18 @@ fn what_binds_and_what_does_not() {
     );
     assert_eq!(why("can you make the footer blue?"), [Ok(())]);
     assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
+    // A word alone is an instruction only as the lists write it: lines of
+    // a pasted error page are no typos of "handle" or "fasse".
+    assert_eq!(
+        why("mechanism\nrails\nhandled\nfalse"),
+        [
+            Err(NotBinding::Fragment),
+            Err(NotBinding::Fragment),
+            Err(NotBinding::Fragment),
+            Err(NotBinding::Fragment)
+        ]
+    );
+    assert_eq!(why("udpate the changelog"), [Ok(())]);
     assert_eq!(why("응"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(
         why("i want you to do something for me"),
@@ -139,6 +151,7 @@ fn what_binds_and_what_does_not() {
     }
     // Defects reported in English: each asks for its fix.
     for defect in [
+        "There's a bug that I introduced in chat, here it is: ActionView::Template::Error",
         "Currently, there is a bug where the transpiler cannot find a function from another file.",
         "failed to compile on vercel see error log",
         "you didn't push the latest commit",
