@@ -618,7 +618,7 @@ pub(super) static VOICE: LazyLock<Pattern> =
 
 /// Output, not words: most lines (or a block that opens as output and goes
 /// on as it) are log lines, JSON, stack frames; a path to an image; text
-/// that is mostly marks.
+/// that is mostly marks; JSON written on one line.
 pub(super) fn pasted(text: &str) -> bool {
     if IMAGE_PATH.is_match(text.trim()) {
         return true;
@@ -630,6 +630,18 @@ pub(super) fn pasted(text: &str) -> bool {
     let letters = text.chars().filter(|c| c.is_alphabetic()).count();
     if marks > 8 && marks * 2 > letters {
         return true;
+    }
+    // JSON written on one line, as an API's error or a log record is
+    // ("error","error":{"type":"invalid_request_error","message":…}), with
+    // no more than a few words before it: a sentence that ends on the JSON
+    // it got ("… but for it I got {"status":404, …}") is the user's.
+    static JSON_PAIR: LazyLock<Pattern> =
+        LazyLock::new(|| pattern(r#""[^"\n]{1,60}":[ \t]?["{\[\dtfn-]"#));
+    let mut pairs = JSON_PAIR.find_iter(text);
+    if let (Some(first), Some(_)) = (pairs.next(), pairs.next()) {
+        if word_count(&text[..first.start()]) <= 3 {
+            return true;
+        }
     }
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let Some(first) = lines.first() else {

@@ -23,9 +23,11 @@ pub(super) const SPENT: &[&str] = &[
     "terima", "kasih", "makasih", "siap", "iya", "betul", "bagus", "vale", "sí", "si", "gracias",
     "dale", "listo", "perfecto", "bien", "sigue", "continua", "continúa", "merci", "oui",
     "parfait", "d'accord", "obrigado", "obrigada", "sim", "beleza", "ótimo", "certo",
-    // Korean, Japanese and Chinese: yes, okay, go on.
+    // Greetings, and a message sent to see that the agent answers.
+    "oi", "olá", "ola", "hola", "bonjour", "salut", "hallo", "teste", "testing", "ping",
+    // Korean, Japanese and Chinese: yes, okay, go on; hello.
     "응", "네", "넵", "예", "ㅇㅇ", "좋아", "좋아요", "고", "계속", "はい", "うん", "了解", "好",
-    "好的", "嗯", "行", "可以", "继续",
+    "好的", "嗯", "行", "可以", "继续", "你好", "안녕", "안녕하세요", "こんにちは",
 ];
 
 /// Verbs that open an instruction: a clause that starts with one (after

@@ -22,6 +22,20 @@ fn what_binds_and_what_does_not() {
     );
     assert_eq!(why("can you make the footer blue?"), [Ok(())]);
     assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
+    // A greeting, or a message sent to see that the agent answers.
+    for hello in ["Oi", "teste", "testing", "你好"] {
+        assert_eq!(why(hello), [Err(NotBinding::Acknowledgement)], "{hello}");
+    }
+    assert_eq!(why("teste isso no staging"), [Ok(())]);
+    // An API's error, JSON on one line, is output the user asks about; a
+    // sentence that ends on the JSON it got is the user's.
+    assert_eq!(
+        why(
+            r#"and then for whatsapp, I dont think it has a ui but also for it I got {"status":404,"error":"Not Found"}"#
+        ),
+        [Ok(())]
+    );
+    assert!(!why(r#"what does API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"Output blocked by content filtering policy"},"request_id":"req_011CXpFBdo22tMe12Ga59uUC"}"#).contains(&Ok(())));
     // A word alone is an instruction only as the lists write it: lines of
     // a pasted error page are no typos of "handle" or "fasse".
     assert_eq!(
