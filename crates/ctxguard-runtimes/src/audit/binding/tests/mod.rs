@@ -134,6 +134,7 @@ fn what_binds_and_what_does_not() {
     // que"; "pasa" alone is "it happens".
     for ask in [
         "reintenta antes de pasar al validador",
+        "correcto actualiza tu memoria o lo que sea para que se mantenga asi",
         "aplica compliance validator y el resto de pasos con un sub agente distinto a ti",
         "mantente pendiente del resultado",
         "vigila al sub agente que esta trabajando e informe tan pronto termine",
