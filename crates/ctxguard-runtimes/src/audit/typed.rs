@@ -155,6 +155,10 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     };
     let mut prose = String::new();
     let context = binding::Context { answering };
+    // A brief written for the agent ("You are my expert AI architect …",
+    // "# Task …") states its design as facts: "Every calculation is
+    // logged.", "All communication flows through EM." Each is a rule.
+    let brief = brief_at(text.trim_start(), 0) || fenced_brief(text).is_some();
     // Statements that bind so far, pins aside.
     let mut statements = 0;
     let mut flush = |prose: &mut String, typed: &mut Typed| {
@@ -222,6 +226,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 // what follows it in the paragraph comments on it
                 // ("ManyChat charges for this.").
                 Err(NotBinding::Remark) if adopted && opens_line(prose, unit.range.start) => Ok(()),
+                Err(NotBinding::Remark) if brief => Ok(()),
                 verdict => verdict,
             };
             // Words typed on the line where a pasted log starts or ends are
@@ -1401,16 +1406,18 @@ mod tests {
     }
 
     #[test]
-    fn a_brief_typed_inside_a_fence_binds_and_other_fenced_text_does_not() {
+    fn a_brief_typed_inside_a_fence_binds_whole_and_other_fenced_text_does_not() {
         let sections = "## Agent Z\n\n- Maintains profiles for 25+ bench consultants\n- Every application goes through Z before execution\n\n".repeat(16);
         let brief = format!(
-            "```markdown\n OG TEAM — Master Prompt\n\nYou are my expert AI architect. Do NOT re-design what's already decided.\n\n---\n\n{sections}```\n\nI have other files ready too."
+            "```markdown\n OG TEAM — Master Prompt\n\nYou are my expert AI architect. Do NOT re-design what's already decided.\n\n---\n\n{sections}## Standards\n\nEvery calculation is logged.\n```\n\nI have other files ready too."
         );
         assert!(brief.len() >= 1500);
         let kept = binds(&brief);
         for rule in [
             "Do NOT re-design what's already decided.",
             "Every application goes through Z before execution",
+            // A brief states its design as facts: each is a rule.
+            "Every calculation is logged.",
         ] {
             assert!(kept.contains(&rule.to_owned()), "{rule:?} not in {kept:?}");
         }
