@@ -166,7 +166,8 @@ pub(super) const SPANISH: &[&str] = &[
     "sustituye", "separa", "organiza", "filtra", "optimiza", "simplifica", "refactoriza",
     "completa", "finaliza", "avisa", "anota", "manda", "chequea", "checa", "testea", "compara",
     "asegura", "utiliza", "evita", "respeta", "enfoca", "centra", "concentra", "vuelve",
-    "regresa", "deshaz", "rehaz", "revierte", "restaura", "recupera", "enseña",
+    "regresa", "deshaz", "rehaz", "revierte", "restaura", "recupera", "enseña", "aísla",
+    "recuerda", "procede",
     // The formal forms.
     "haga", "agregue", "elimine", "cambie", "actualice", "ponga", "pruebe", "ejecute", "analice",
     "evite", "utilice", "escriba", "muestre", "asegure", "incluya", "añada", "reemplace",
