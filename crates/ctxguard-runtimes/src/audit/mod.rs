@@ -29,7 +29,7 @@ pub use binding::NotBinding;
 pub(crate) use invented::invented;
 pub(crate) use judge::After;
 use typed::{message_units, Found};
-pub use typed::{typed_units, warm_up, Typed, MATERIAL};
+pub use typed::{typed_units, warm_up, Typed, BRIEF_MATERIAL, MATERIAL};
 
 use crate::buffer::trace::Derived;
 use crate::import::{self, Event, Origin};

@@ -100,7 +100,8 @@ pub struct Typed {
     /// Pins of kinds the policy does not declare.
     pub unknown: Vec<import::classify::UnknownPin>,
     /// Statements set apart because the message held more than
-    /// [`MATERIAL`]: what was handed over, not said.
+    /// [`MATERIAL`] ([`BRIEF_MATERIAL`] for a brief): what was handed over,
+    /// not said.
     pub material: usize,
 }
 
@@ -110,6 +111,11 @@ pub struct Typed {
 /// is material handed over, and a paste of 40,000 lines does not become
 /// 40,000 commitments that no compaction can hold.
 pub const MATERIAL: usize = 160;
+
+/// The most statements a brief written for the agent can bind: a master
+/// prompt of 13,000 characters, its agents, standards, decisions and build
+/// order a rule each, holds about 190.
+pub const BRIEF_MATERIAL: usize = 400;
 
 /// Messages of the shapes users type, judged once by [`warm_up`].
 const WARM_UP: &[&str] = &[
@@ -159,6 +165,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     // "# Task …") states its design as facts: "Every calculation is
     // logged.", "All communication flows through EM." Each is a rule.
     let brief = brief_at(text.trim_start(), 0) || fenced_brief(text).is_some();
+    let bound = if brief { BRIEF_MATERIAL } else { MATERIAL };
     // Statements that bind so far, pins aside.
     let mut statements = 0;
     let mut flush = |prose: &mut String, typed: &mut Typed| {
@@ -182,7 +189,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
             // Fields given their values a line each, one after another
             // ("AgentId：…", "Client ID：…", "RobotCode：…"): one record,
             // held and judged as one.
-            if statements <= MATERIAL {
+            if statements <= bound {
                 let typed_here = |unit: &units::Unit| {
                     binding::binding(unit, &message, context) != Err(NotBinding::Pasted)
                 };
@@ -215,7 +222,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
             }
             // Past the bound the message is material whatever the rest
             // is: the rest is set apart unjudged.
-            if statements > MATERIAL {
+            if statements > bound {
                 typed.material += 1;
                 typed.apart.push((text, NotBinding::Pasted));
                 continue;
@@ -354,7 +361,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     // More statements than anyone types as rules in one message: material
     // handed over (a long document, a chat pasted back), not the user's
     // commitments. Only what they pinned in it binds.
-    if statements > MATERIAL {
+    if statements > bound {
         let (pins, material): (Vec<_>, Vec<_>) = std::mem::take(&mut typed.binds)
             .into_iter()
             .partition(|p| p.derived == Some(Derived::Pin));
@@ -952,40 +959,58 @@ fn quoted_document<'t>(before: &str, document: &'t str) -> (&'t str, &'t str) {
 /// `text` with the fences taken from around each brief written for the
 /// agent in it (a block of Markdown or plain text whose first 600 bytes
 /// open as one: "OG TEAM — Master Prompt … You are my expert AI
-/// architect"); `None` when it holds none. A block with a fence of its own
-/// inside is left as it is: where it ends is not known.
+/// architect"); `None` when it holds none. A brief with a block of its own
+/// inside, fenced bare as the brief is, ends at the last of the fences
+/// that follow it when they are all bare and pair up so (the author's
+/// nesting, which Markdown itself does not know); its own blocks stay code.
 fn fenced_brief(text: &str) -> Option<String> {
-    static FENCED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        #[allow(clippy::expect_used)]
-        regex::Regex::new(
-            r"(?m)^[ \t]*```[ \t]*(?:markdown|md|text|txt|plain|prompt)?[ \t]*\n((?s:.*?))\n[ \t]*```[ \t]*$",
-        )
-        .expect("the fenced block pattern compiles")
-    });
+    /// Where a fence line starts and ends, and its info string.
+    struct Fence<'t> {
+        start: usize,
+        end: usize,
+        info: &'t str,
+    }
     if !text.contains("```") {
         return None;
     }
-    let mut out = String::new();
+    let mut fences = Vec::new();
     let mut at = 0;
-    for block in FENCED.captures_iter(text) {
-        let (Some(whole), Some(content)) = (block.get(0), block.get(1)) else {
-            continue;
-        };
-        let inner = content.as_str();
-        let fenced_inside = inner
-            .lines()
-            .any(|line| line.trim_start().starts_with("```"));
-        if fenced_inside || !brief_at(inner.trim_start(), 0) {
-            continue;
+    for line in text.split_inclusive('\n') {
+        if let Some(info) = line.trim().strip_prefix("```") {
+            if !info.contains('`') {
+                fences.push(Fence {
+                    start: at,
+                    end: at + line.len(),
+                    info: info.trim(),
+                });
+            }
         }
-        out.push_str(&text[at..whole.start()]);
-        out.push_str(inner);
-        at = whole.end();
+        at += line.len();
     }
-    if at == 0 {
+    let mut out = String::new();
+    let mut from = 0;
+    let mut n = 0;
+    while n + 1 < fences.len() {
+        let rest = &fences[n + 1..];
+        let nested =
+            rest.len() > 1 && rest.len() % 2 == 1 && rest.iter().all(|f| f.info.is_empty());
+        let close = if nested { fences.len() - 1 } else { n + 1 };
+        let open = &fences[n];
+        let prose = ["", "markdown", "md", "text", "txt", "plain", "prompt"]
+            .iter()
+            .any(|info| open.info.eq_ignore_ascii_case(info));
+        let inner = &text[open.end..fences[close].start];
+        if prose && brief_at(inner.trim_start(), 0) {
+            out.push_str(&text[from..open.start]);
+            out.push_str(inner);
+            from = fences[close].end;
+        }
+        n = close + 1;
+    }
+    if from == 0 {
         return None;
     }
-    out.push_str(&text[at..]);
+    out.push_str(&text[from..]);
     Some(out)
 }
 
@@ -1421,8 +1446,7 @@ mod tests {
         ] {
             assert!(kept.contains(&rule.to_owned()), "{rule:?} not in {kept:?}");
         }
-        // A fenced document that is no brief stays code; so does a brief
-        // with a fence inside, whose end is not known.
+        // A fenced document that is no brief stays code.
         let readme = format!("look at this:\n\n```markdown\n# ClawDeck\n\n{sections}```");
         assert!(
             !binds(&readme)
@@ -1431,8 +1455,20 @@ mod tests {
             "{readme}"
         );
         assert_eq!(fenced_brief(&readme), None);
-        let nested = "```markdown\nYou are my expert AI architect.\n```bash\nmake\n```\n```";
-        assert_eq!(fenced_brief(nested), None);
+        // A brief with a diagram fenced bare inside it ends at the last
+        // fence; the diagram stays code.
+        let nested = "```markdown\nYou are my expert AI architect.\n```\nZ --> Jay\n```\nAll communication flows through EM.\n```\nthanks";
+        assert_eq!(
+            fenced_brief(nested).as_deref(),
+            Some("You are my expert AI architect.\n```\nZ --> Jay\n```\nAll communication flows through EM.\nthanks")
+        );
+        // A block of code after a brief is its own.
+        let after =
+            "```markdown\nYou are my expert AI architect.\n```\nthen run:\n```bash\nmake\n```";
+        assert_eq!(
+            fenced_brief(after).as_deref(),
+            Some("You are my expert AI architect.\nthen run:\n```bash\nmake\n```")
+        );
     }
 
     #[test]
