@@ -266,12 +266,12 @@ fn listed(word: &str) -> bool {
     if word.is_ascii() && word.len() >= 7 && word.ends_with("kan") {
         return true;
     }
-    let typed_without_accents = if word.is_ascii() {
+    // Typed without its accents.
+    if word.is_ascii() {
         UNACCENTED.contains(word)
     } else {
         UNACCENTED.contains(&unaccented(word))
-    };
-    typed_without_accents
+    }
 }
 
 /// Whether a word is a verb of five letters or more mistyped by a letter
