@@ -141,6 +141,13 @@ fn read_file(
                 },
             ));
         }
+        // Room for the whole file at once: read through `take`, it would
+        // grow (and copy) from a few kilobytes a doubling at a time.
+        bytes.reserve(
+            usize::try_from(metadata.len())
+                .unwrap_or(0)
+                .saturating_add(1),
+        );
         file.take(limit.saturating_add(1))
             .read_to_end(&mut bytes)
             .map_err(unreadable)?;
