@@ -162,9 +162,12 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     let mut prose = String::new();
     let context = binding::Context { answering };
     // A brief written for the agent ("You are my expert AI architect …",
-    // "# Task …") states its design as facts: "Every calculation is
-    // logged.", "All communication flows through EM." Each is a rule.
-    let brief = brief_at(text.trim_start(), 0) || fenced_brief(text).is_some();
+    // "# Task …", a document of a kilobyte or more) states its design as
+    // facts: "Every calculation is logged.", "All communication flows
+    // through EM." Each is a rule. ("You are an idiot. It still fails." is
+    // no brief.)
+    let brief =
+        (text.len() >= 1000 && brief_at(text.trim_start(), 0)) || fenced_brief(text).is_some();
     let bound = if brief { BRIEF_MATERIAL } else { MATERIAL };
     // Statements that bind so far, pins aside.
     let mut statements = 0;
@@ -1446,6 +1449,10 @@ mod tests {
         ] {
             assert!(kept.contains(&rule.to_owned()), "{rule:?} not in {kept:?}");
         }
+        // A short message that calls the agent something is no brief.
+        assert!(!binds("You are a genius. The weather is nice today.")
+            .iter()
+            .any(|b| b.contains("weather")),);
         // A fenced document that is no brief stays code.
         let readme = format!("look at this:\n\n```markdown\n# ClawDeck\n\n{sections}```");
         assert!(
