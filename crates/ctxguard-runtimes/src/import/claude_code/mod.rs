@@ -170,8 +170,9 @@ const REPLAYED_RUN: usize = 4;
 /// words were written before, block for block, and whose time is the time
 /// of the record before or after it and of [`REPLAYED_RUN`] records or more
 /// (a replay writes every record it copies with one time; a message typed
-/// again is typed at a time of its own). A copy is the message first
-/// written, not the user saying it again.
+/// again is typed at a time of its own), or whose words and time are an
+/// earlier record's to the millisecond (a replay that kept the times). A
+/// copy is the message first written, not the user saying it again.
 fn replayed(records: &[Record]) -> HashMap<u64, u64> {
     // What the user typed, not what a tool returned (which can be large,
     // and is copied with the call it answers).
@@ -203,10 +204,11 @@ fn replayed(records: &[Record]) -> HashMap<u64, u64> {
         })
         .collect();
     let mut replayed = HashMap::new();
-    if copies.is_empty() {
-        return replayed;
-    }
     let mut first: HashMap<&str, u64> = HashMap::new();
+    // Each message by its time and words: a resumed session may copy the
+    // records under new uuids with the times they were first written at,
+    // and no one types the same words twice in one millisecond.
+    let mut written: HashMap<(&str, Vec<&str>), u64> = HashMap::new();
     let mut copies = copies.into_iter().peekable();
     for (i, record) in records.iter().enumerate() {
         crate::import::work(1);
@@ -214,6 +216,18 @@ fn replayed(records: &[Record]) -> HashMap<u64, u64> {
             continue;
         }
         let texts = block_texts(record);
+        if let Some(at) = stamp(i) {
+            match written.entry((at, texts.clone())) {
+                std::collections::hash_map::Entry::Occupied(earlier) => {
+                    replayed.insert(record.line, *earlier.get());
+                    let _ = copies.next_if_eq(&i);
+                    continue;
+                }
+                std::collections::hash_map::Entry::Vacant(entry) => {
+                    entry.insert(record.line);
+                }
+            }
+        }
         let is_copy = copies.next_if_eq(&i).is_some();
         let earlier = is_copy
             .then(|| {
@@ -645,5 +659,20 @@ mod tests {
             assistant("d", "t3"),
         ]);
         assert!(super::replayed(&pair).is_empty());
+        // A replay that kept each record's own time.
+        let kept = records(&[
+            user(
+                "a",
+                "2026-01-06T17:19:11.060Z",
+                serde_json::json!("Ok let's do option A"),
+            ),
+            assistant("b", "2026-01-06T17:19:12.000Z"),
+            user(
+                "c",
+                "2026-01-06T17:19:11.060Z",
+                serde_json::json!([{"type": "text", "text": "Ok let's do option A"}]),
+            ),
+        ]);
+        assert_eq!(super::replayed(&kept).get(&3), Some(&1));
     }
 }
