@@ -166,8 +166,8 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     // facts: "Every calculation is logged.", "All communication flows
     // through EM." Each is a rule. ("You are an idiot. It still fails." is
     // no brief.)
-    let brief =
-        (text.len() >= 1000 && brief_at(text.trim_start(), 0)) || fenced_brief(text).is_some();
+    let fenced = fenced_brief(text);
+    let brief = (text.len() >= 1000 && brief_at(text.trim_start(), 0)) || fenced.is_some();
     let bound = if brief { BRIEF_MATERIAL } else { MATERIAL };
     // Statements that bind so far, pins aside.
     let mut statements = 0;
@@ -280,7 +280,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     // runtime, are handed over as a pasted document is; one written as a
     // brief for the agent is read as the user's own words.
     let attached;
-    let text = match attachments(text) {
+    let (text, fenced) = match attachments(text) {
         Some((own, handed_over)) => {
             for file in handed_over {
                 for unit in units(&file) {
@@ -290,15 +290,16 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 }
             }
             attached = own;
-            attached.as_str()
+            (attached.as_str(), fenced_brief(&attached))
         }
-        None => text,
+        None => (text, fenced),
     };
     // A brief for the agent typed inside a fence (```markdown … ```, as a
     // chat assistant hands one over to be copied) is the user's own words;
-    // other fenced text stays code.
+    // other fenced text stays code. (Found once, above, unless attached
+    // files were taken out of the message since.)
     let unfenced;
-    let text = match fenced_brief(text) {
+    let text = match fenced {
         Some(brief) => {
             unfenced = brief;
             unfenced.as_str()
