@@ -330,7 +330,11 @@ fn score(labels: &Labels, events: &[AuditedEvent]) -> (Tally, Vec<String>) {
                     let judged = if flags.is_empty() {
                         judged.to_owned()
                     } else {
-                        format!("{judged}, in a unit that caught another label")
+                        let unit = &event.commitments[flags[0]].text;
+                        format!(
+                            "{judged}, in a unit that caught another label: {:?}",
+                            clip(unit)
+                        )
                     };
                     misses.push(format!(
                         "compaction {n}: missed ({grade}, audit: {judged}) line {}: {:?}",

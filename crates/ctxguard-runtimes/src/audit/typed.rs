@@ -512,8 +512,9 @@ fn run_on_cuts(text: &str) -> Vec<(usize, usize)> {
         )
         .expect("the run-on pattern compiles")
     });
-    // A run-on: long, and no stop or comma in it.
-    if text.split_whitespace().count() < 25 || text.contains([',', ';', '.', '!', '?', '，', '。'])
+    // A run-on: long, and no stop or comma in it but the one that ends it.
+    let body = text.trim_end_matches(|c: char| c.is_whitespace() || ".!?。！？".contains(c));
+    if body.split_whitespace().count() < 25 || body.contains([',', ';', '.', '!', '?', '，', '。'])
     {
         return Vec::new();
     }
@@ -1098,6 +1099,8 @@ mod tests {
             bound.iter().any(|b| b == "name our agent BooAgent"),
             "{bound:?}"
         );
+        // The stop that ends it leaves it a run-on.
+        assert_eq!(binds(&format!("{text}?")).len(), bound.len());
         // "try to use": a verb's complement, not an ask of its own.
         assert!(
             bound.iter().all(|b| !b.starts_with("use our hardware")),
