@@ -385,7 +385,9 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
 /// summary keeps one and drops another. A sentence is cut where a comma or
 /// a semicolon (then perhaps "and"), or "and then", ends a clause, never
 /// inside brackets, quotes or code, and not at Chinese commas, which set
-/// the parts of one thought apart ("，" is not ","). A clause that does not
+/// the parts of one thought apart ("，" is not ","), but where the clause
+/// after one opens with a word that adds a request ("并", "同时") or asks
+/// anew ("请", "不要", "一次只"). A clause that does not
 /// bind alone ("if the tests fail", "but not the users table", "Redis")
 /// stays with the one before it, or the first with the one after. None
 /// unless two clauses or more bind alone.
@@ -398,7 +400,7 @@ fn clauses(
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         Pattern::new(
-            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再)",
+            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过)",
         )
         .expect("the clause pattern compiles")
     });
@@ -1165,6 +1167,16 @@ mod tests {
             [
                 "现在我希望你在这个hook里强调一下要使用workspace/workspace-assist",
                 "并把刚刚的错误记到self-improve中"
+            ]
+        );
+        // Nor a clause that opens with an ask ("请", "不要", "一次只"): a
+        // rule set beside a rule.
+        assert_eq!(
+            binds("请你通过采访来深挖我的意图，一次只问一个问题，不要一次问很多问题"),
+            [
+                "请你通过采访来深挖我的意图",
+                "一次只问一个问题",
+                "不要一次问很多问题"
             ]
         );
         // A comma alone cuts no Chinese sentence.
