@@ -119,6 +119,9 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
     let mut markdown = false;
     let mut block = 0..0;
     let mut in_head = false;
+    // Inline code, links and HTML, wherever they stand: no sentence ends
+    // inside one.
+    let mut inline: Vec<Range<usize>> = Vec::new();
     for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
         match event {
             Event::Start(Tag::Item) => items.push((range.start, None, out.len())),
@@ -152,7 +155,7 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                                 push(&mut out, text, item.start..at, Shape::Item);
                                 push(&mut out, text, at..item.end, Shape::Item);
                             }
-                            None => push_item(&mut out, text, item),
+                            None => push_item(&mut out, text, item, &inline),
                         }
                     }
                 }
@@ -182,8 +185,9 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
             }
             Event::Code(_) | Event::Start(Tag::Link { .. }) | Event::InlineHtml(_) => {
                 if let Some((_, protected)) = paragraph.as_mut() {
-                    protected.push(range);
+                    protected.push(range.clone());
                 }
+                inline.push(range);
             }
             Event::Start(Tag::Heading { .. }) if items.is_empty() => {
                 if let Some(prose) = underlined_prose(text, &range) {
@@ -427,32 +431,27 @@ fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
     });
 }
 
-/// An item, cut where a full-width semicolon sets clauses side by side on
-/// its line, each a requirement of its own ("- 交互设计：对话 + 功能区；非语言
-/// 交互放在功能区；语言风格可以选标准/温暖/毒舌").
-fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>) {
+/// An item on one line, cut at its sentences, each a requirement of its
+/// own ("- Keep the API. Never touch the schema."), and where a full-width
+/// semicolon sets clauses side by side ("- 交互设计：对话 + 功能区；非语言交互放
+/// 在功能区；语言风格可以选标准/温暖/毒舌"); never inside inline code or links.
+/// An item on more lines is one unit.
+fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Range<usize>]) {
     let Some(body) = text.get(item.clone()) else {
         return;
     };
-    if body.trim_end().contains('\n') || !body.contains('；') {
+    if body.trim_end().contains('\n') {
         push(out, text, item, Shape::Item);
         return;
     }
-    // Never inside inline code (`a；b`).
-    let mut start = item.start;
-    let mut ticks = 0;
-    for (at, c) in body.char_indices() {
-        match c {
-            '`' => ticks += 1,
-            '；' if ticks % 2 == 0 => {
-                let end = item.start + at + c.len_utf8();
-                push(out, text, start..end, Shape::Item);
-                start = end;
-            }
-            _ => {}
-        }
+    let protected: Vec<Range<usize>> = inline
+        .iter()
+        .filter(|r| r.start < item.end && item.start < r.end)
+        .cloned()
+        .collect();
+    for sentence in sentences(text, item, &protected) {
+        push(out, text, sentence, Shape::Item);
     }
-    push(out, text, start..item.end, Shape::Item);
 }
 
 /// Where the answer starts in an item that is a question with its answer

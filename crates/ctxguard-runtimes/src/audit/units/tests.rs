@@ -415,3 +415,16 @@ fn a_space_between_chinese_or_japanese_words_ends_a_sentence_and_korean_only_aft
         ]
     );
 }
+
+#[test]
+fn an_item_on_one_line_is_cut_at_its_sentences_but_not_inside_code() {
+    assert_eq!(
+        shaped("- Keep the API as it is. Never touch the schema.\n- Run `make a. b` first.\n- A title\n  and the words under it. Then more.\n"),
+        [
+            ("Keep the API as it is.", Shape::Item),
+            ("Never touch the schema.", Shape::Item),
+            ("Run `make a. b` first.", Shape::Item),
+            ("A title\n  and the words under it. Then more.", Shape::Item),
+        ]
+    );
+}
