@@ -762,9 +762,14 @@ fn capital_heading(message: &str, unit: &Unit, text: &str) -> bool {
 }
 
 /// A line that gives a field its value ("AgentId：4378623307", "Port: 8080"),
-/// not one still to fill in ("Name: ____").
+/// not one still to fill in ("Name: ____"), nor a line of a document
+/// whose label is set in bold ("**ORM** : SQLAlchemy 2.0"): a brief's
+/// choices, each its own.
 pub(crate) fn field_line(text: &str) -> bool {
-    FIELD.is_match(text.trim_end()) && !blank_field(text) && !clause_valued(text)
+    FIELD.is_match(text.trim_end())
+        && !blank_field(text)
+        && !clause_valued(text)
+        && !text.trim_start().starts_with("**")
 }
 
 /// Whether what follows a line's label is a clause, not a value: words

@@ -1410,6 +1410,12 @@ mod tests {
         );
         // Two fields are no record.
         assert!(binds("Port: 8080\nHost: db.internal\n").len() == 2);
+        // A brief's lines with their labels in bold are its choices, each
+        // its own.
+        assert_eq!(
+            binds("**ORM** : SQLAlchemy 2.0\n**HTTP** : httpx (async) + tenacity (retry)\n**Logs** : loguru\n").len(),
+            3
+        );
     }
 
     #[test]
