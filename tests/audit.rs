@@ -944,6 +944,35 @@ fn a_codex_compaction_without_a_summary_is_judged_by_what_it_carried() {
     assert_eq!(status, 1, "a loss, not an unauditable compaction");
 }
 
+#[test]
+fn a_codex_custom_prompt_is_the_users_words_typed_after_it_cited_where_they_were_typed() {
+    let (report, status) = judged("codex-custom-prompt.jsonl");
+    assert_judged(
+        &report,
+        1,
+        &["Keep the API stable.", "Do not add a web server."],
+    );
+    // The prompt file written out around them is the command's.
+    assert_unheard(
+        &report,
+        1,
+        &[
+            "You are updating the project constitution",
+            "Do not create a new template",
+        ],
+    );
+    // Cited on the `user_message` event, where they were typed (line 3),
+    // not on the buffer's copy before it.
+    for commitment in report["events"][0]["commitments"]
+        .as_array()
+        .expect("commitments")
+    {
+        assert_eq!(commitment["source_line"], 3, "{commitment}");
+    }
+    // Codex carries the recent user messages into the buffer: kept.
+    assert_eq!(status, 0);
+}
+
 /// `fixture`'s text with its first record made as large as a long paste.
 fn opening_with_a_paste(fixture: &str) -> String {
     let text = std::fs::read_to_string(format!("{SESSIONS}/{fixture}")).expect("fixture");

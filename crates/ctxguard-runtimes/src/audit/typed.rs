@@ -138,6 +138,28 @@ pub fn warm_up() {
     }
 }
 
+/// What the user typed after a command whose prompt file a runtime wrote
+/// out in the message (Codex's custom prompts; spec-kit's commands open
+/// theirs with the user's words in a block: "## User Input", a ```` ```text ````
+/// fence, then "You **MUST** consider the user input before proceeding").
+fn command_input(text: &str) -> Option<&str> {
+    static INPUT: LazyLock<regex::Regex> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(
+            r"(?s)\A\s*## User Input\s*\n\s*```[a-z]*\n(?<input>.*?)```\s*\n\s*You \*\*MUST\*\* consider the user input",
+        )
+        .expect("the command input pattern compiles")
+    });
+    if !text.trim_start().starts_with("## User Input") {
+        return None;
+    }
+    INPUT
+        .captures(text)
+        .and_then(|found| found.name("input"))
+        .map(|input| input.as_str())
+}
+
 /// What the user typed in one message, cut into units: what binds, what is
 /// set apart and why. `answering`: the agent's message before it offered
 /// a choice, so a short reply is one. The audit and the live guard both
@@ -146,6 +168,10 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     // A backslash that ends a line is how a terminal prompt takes a line
     // break (Claude Code's multi-line input): the user's words are the
     // lines, and a blank line between them still ends a paragraph.
+    // A command's prompt file written out around what the user typed after
+    // the command (spec-kit's "## User Input" block): the prompt file is
+    // the command's, the block the user's.
+    let text = command_input(text).unwrap_or(text);
     let joined;
     let text = if text.contains("\\\n") {
         joined = text.replace("\\\n", "\n");

@@ -137,6 +137,11 @@ fn replay(records: &[Record]) -> (Vec<Event>, Vec<Message>) {
                 Some("thread_rolled_back") => {
                     roll_back(&mut history, record.u64("/payload/num_turns").unwrap_or(0));
                 }
+                Some("user_message") => {
+                    if let Some(typed) = record.str("/payload/message") {
+                        cite_where_typed(&mut history, typed, record.line);
+                    }
+                }
                 _ => {}
             },
             Some("compacted") => {
@@ -150,6 +155,26 @@ fn replay(records: &[Record]) -> (Vec<Event>, Vec<Message>) {
         }
     }
     (events, history)
+}
+
+/// Codex writes each prompt twice: the message it puts in the buffer (a
+/// `response_item`), then what the user typed (an `event_msg` of type
+/// `user_message`, the line its own history and viewers show). The
+/// prompt's words are cited where the user typed them: the last user
+/// message before, of the same words, takes `line`.
+fn cite_where_typed(history: &mut [Message], typed: &str, line: u64) {
+    let typed = typed.trim();
+    if typed.is_empty() {
+        return;
+    }
+    let same = history
+        .iter_mut()
+        .rev()
+        .take_while(|m| m.origin != Origin::Assistant)
+        .find(|m| m.origin == Origin::User && m.line < line && m.text.trim() == typed);
+    if let Some(message) = same {
+        message.line = line;
+    }
 }
 
 /// The questions Codex's `request_user_input` tool put to the user, by
