@@ -865,10 +865,20 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
     // A close that tells the user to pass a prompt on ("copy that prompt
     // and send it to Michael") says that what stands above it is a brief
     // for the agent, which binds.
-    let closing = REPLY_VOICE
+    // Or the user says after it where it came from ("i'm using chatgpt to
+    // help me teach you").
+    let voiced = REPLY_VOICE
         .find(&text[tail..])
-        .filter(|m| !m.as_str().to_lowercase().contains("prompt"))
-        .map(|m| tail + m.start()..tail + m.end());
+        .filter(|m| !m.as_str().to_lowercase().contains("prompt"));
+    let named = match voiced {
+        Some(_) => None,
+        None => NAMES_ASSISTANT
+            .find(&text[tail..])
+            .map(|m| tail + m.start()..tail + m.end()),
+    };
+    let closing = voiced
+        .map(|m| tail + m.start()..tail + m.end())
+        .or_else(|| named.clone());
     // Where the last paragraph starts (at its blank line): the reply's
     // close, or the user's last words after it.
     let last_break = text.trim_end().rfind("\n\n");
@@ -925,8 +935,13 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
     if ADOPTS_REPLY.is_match(own_before) || brief_at(text, start) {
         return None;
     }
-    // The user's last words after the reply: a short last paragraph that
-    // does not speak as the reply does.
+    // The user's last words after the reply: the paragraph where they
+    // name its source, or a short last paragraph that does not speak as
+    // the reply does.
+    if let Some(named) = named {
+        let end = text[..named.start].rfind("\n\n").unwrap_or(0);
+        return (end > start && end - start >= 800).then_some(start..end);
+    }
     let end = last_break
         .filter(|&at| at > voice.end)
         .filter(|&at| {
@@ -938,6 +953,17 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
         .unwrap_or(text.len());
     (end - start >= 800).then_some(start..end)
 }
+
+/// The user naming the chat assistant whose answer they pasted: "i'm
+/// using chatgpt to help me teach you", "this is what gemini said",
+/// "from perplexity".
+static NAMES_ASSISTANT: LazyLock<Pattern> = LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Pattern::new(
+        r"(?i)\b(?:(?:i'm|im|i\s+am|i've\s+been|we're|we\s+are)\s+using|(?:came|copied|pasted|got\s+(?:it|this|that))\s+from|(?:this|that|here)\s+is\s+what|(?:this|that)'s\s+what|heres\s+what|here's\s+what|(?:i\s+)?asked)\s+(?:chat\s*gpt|gpt(?:-?\d\w*)?|gemini|perplexity|grok|copilot|deepseek)\b|\b(?:chat\s*gpt|gemini|perplexity|grok|deepseek)\s+(?:said|says|wrote|gave\s+me|suggested|suggests|recommends|recommended|told\s+me)\b",
+    )
+    .expect("the assistant-naming pattern compiles")
+});
 
 /// How an assistant speaks to the person it answers: what it offers,
 /// what it hands them, what it asks them to do with it.
@@ -1389,6 +1415,12 @@ mod tests {
             binds(&message),
             ["These integrations are fake, so we should delete them."]
         );
+        // No words of its own mark it, but the user says after it where it
+        // came from: what they wrote there is theirs.
+        let message = format!(
+            "The 3 Agents You Actually Need\n\n{steps}That is where the leverage is.\n\nThat is the pipeline. i'm using chatgpt to help me teach you. build the first agent now"
+        );
+        assert_eq!(binds(&message), ["build the first agent now"]);
         // A reply that closes by telling the user to send its prompt on is
         // a brief for the agent.
         let brief = format!(
