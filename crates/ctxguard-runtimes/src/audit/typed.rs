@@ -347,7 +347,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
         },
         // Another assistant's reply pasted in: what the user wrote before
         // and after it is theirs.
-        None => match reply_span(text) {
+        None => match reply_span(text).or_else(|| copied_answer(text)) {
             Some(reply) => {
                 own = format!("{}\n\n{}", &text[..reply.start], &text[reply.end..]);
                 (own.as_str(), Some(&text[reply]))
@@ -954,6 +954,47 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
     (end - start >= 800).then_some(start..end)
 }
 
+/// Where a chat assistant's answer copied from its page stands: the page
+/// leaves its marks in what is copied — a sentence's period or comma
+/// alone at the start of a line, where a citation chip stood before it
+/// ("… within 90 days\n. By automating …"), or the page's own buttons and
+/// notes ("Show code", "Sources scanned · 11"). Two marks or more make the
+/// message's text after its first line (the user's own lead) an answer
+/// handed over, to its end, but for a short last paragraph of the user's
+/// after the last mark.
+fn copied_answer(text: &str) -> Option<std::ops::Range<usize>> {
+    static MARK: LazyLock<regex::Regex> = LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(
+            r"(?m)[A-Za-z0-9)%]\n[.,] +[A-Z]|^(?:Show code|Copy code|Sources scanned(?: · \d+)?|Connector sources scanned|No (?:connector )?sources scanned)\s*$",
+        )
+        .expect("the copy mark pattern compiles")
+    });
+    if text.len() < 1500 {
+        return None;
+    }
+    let marks: Vec<regex::Match> = MARK.find_iter(text).collect();
+    let (first, last) = match marks.as_slice() {
+        [first, .., last] => (first, last),
+        _ => return None,
+    };
+    // The user's lead: the first line with words, when the marks come
+    // after it.
+    let opens = text.len() - text.trim_start().len();
+    let start = text[opens..]
+        .find('\n')
+        .map(|at| opens + at)
+        .filter(|&at| at < first.start())
+        .map_or(0, |at| at + 1);
+    let end = text
+        .trim_end()
+        .rfind("\n\n")
+        .filter(|&at| at > last.end())
+        .filter(|&at| text[at..].split_whitespace().count() <= 60)
+        .unwrap_or(text.len());
+    (end - start >= 800).then_some(start..end)
+}
+
 /// The user naming the chat assistant whose answer they pasted: "i'm
 /// using chatgpt to help me teach you", "this is what gemini said",
 /// "from perplexity".
@@ -1421,6 +1462,19 @@ mod tests {
             "The 3 Agents You Actually Need\n\n{steps}That is where the leverage is.\n\nThat is the pipeline. i'm using chatgpt to help me teach you. build the first agent now"
         );
         assert_eq!(binds(&message), ["build the first agent now"]);
+        // An answer copied from its page, its citations gone ("… 90 days\n.
+        // By …") and its buttons kept: the user's lead line binds, the
+        // answer does not.
+        let cited: String = (1..=12)
+            .map(|n| format!("Teams must automate step {n} to double pipeline velocity within 90 days\n. Reps should log every call\n, as the data shows.\n\n"))
+            .collect();
+        let message = format!(
+            "\n\ngenerate the final prompt pack and add this to my profile Executive Summary\n{cited}Show code\nSources scanned · 11\n"
+        );
+        assert_eq!(
+            binds(&message),
+            ["generate the final prompt pack and add this to my profile Executive Summary"]
+        );
         // A reply that closes by telling the user to send its prompt on is
         // a brief for the agent.
         let brief = format!(
