@@ -20,6 +20,7 @@ pub(crate) fn directive(text: &str) -> bool {
         || CJK_ASKS.is_match(text)
         || KOREAN_REQUEST.is_match(text)
         || STEP.is_match(text)
+        || korean_rule(text)
     {
         return true;
     }
@@ -348,3 +349,17 @@ pub(super) static GO_ON: LazyLock<Pattern> = LazyLock::new(|| {
         r"(?i)^\W*((ok|okay|so|now|then|yes|and|great|good)[\s,!.]+)*((let's|lets|let\s+us|please|pls)\s+)?(continue|proceed|carry\s+on|keep\s+(going|fixing|working|trying|at\s+it)|go\s+on|resume|(have|take)\s+a\s+look)(\s+(with|on))?(\s+(the|our|this|your|my))?(\s+(plan|work|task|tasks|implementation|step|steps))?(\s+(please|then|now))?\s*[.!]*\s*$",
     )
 });
+
+/// A sentence in Korean's plain declarative of an action ("…표시한다.",
+/// "…사용하지 않는다.", "…비활성화 된다."): the register a specification is
+/// written in, each sentence a rule. (Korean asks in chat with "…해줘" and
+/// "…해주세요"; a state, "…있다", "…이다", is no action.)
+fn korean_rule(text: &str) -> bool {
+    let body = text.trim_end().trim_end_matches(['.', '!', '。', ' ']);
+    let mut last = body.chars().rev();
+    last.next() == Some('다')
+        && last.next().is_some_and(|c| {
+            // A syllable closed by ㄴ: its final consonant is the fourth.
+            ('\u{AC00}'..='\u{D7A3}').contains(&c) && (u32::from(c) - 0xAC00) % 28 == 4
+        })
+}

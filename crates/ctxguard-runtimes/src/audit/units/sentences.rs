@@ -226,12 +226,16 @@ pub(super) fn next_items_number(piece: &str) -> usize {
     }
 }
 
-/// Only an item's number: `2.`, `10)`.
+/// Only an item's number: `2.`, `10)`, or a section's number at any depth
+/// (`1.3.2.`).
 pub(super) fn numbered(piece: &str) -> bool {
     let piece = piece.trim();
-    piece
-        .strip_suffix(['.', ')'])
-        .is_some_and(|n| (1..=3).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()))
+    piece.strip_suffix(['.', ')']).is_some_and(|n| {
+        n.split('.').count() <= 4
+            && n.split('.').all(|part| {
+                (1..=3).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_digit())
+            })
+    })
 }
 
 /// Words after which a period ends no sentence.

@@ -428,3 +428,14 @@ fn an_item_on_one_line_is_cut_at_its_sentences_but_not_inside_code() {
         ]
     );
 }
+
+#[test]
+fn a_sections_number_at_any_depth_opens_its_sentence() {
+    assert_eq!(
+        shaped("1.3.2. 히스토리 패널: 각 라운드의 결과를 기록하여 표시한다. 라운드는 카드형태로 추가된다."),
+        [
+            ("1.3.2. 히스토리 패널: 각 라운드의 결과를 기록하여 표시한다.", Shape::Sentence),
+            ("라운드는 카드형태로 추가된다.", Shape::Sentence),
+        ]
+    );
+}

@@ -834,6 +834,22 @@ fn korean_notes_closed_by_the_actions_noun_ask_for_it() {
 }
 
 #[test]
+fn a_korean_specification_written_in_the_plain_declarative_binds_and_a_state_does_not() {
+    assert_eq!(
+        why("jest나 mocha와 같은 테스트 프레임워크도 사용하지 않는다."),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("카운트 다운이 진행될 때는 패널 중앙에 큰 글씨로 남은 시간을 표시한다."),
+        [Ok(())]
+    );
+    assert_ne!(
+        why("브라우저에서 파일을 열어보니 이런 오류가 있다."),
+        [Ok(())]
+    );
+}
+
+#[test]
 fn another_agents_report_or_brief_handed_over_asks_nothing_of_this_agent() {
     let message =
         "Should I create this on a separate tree or the main? Here is the prompt I gave Codex:\n\
