@@ -587,6 +587,8 @@ pub(super) fn judged_units(message: &str) -> Vec<(&str, Result<(), NotBinding>)>
 fn roles_missions_defects_and_instructions_in_other_languages_bind() {
     for text in [
         "Ta mission est de construire **StratWatch**, une plateforme de veille.",
+        "Глобальная обработка API ошибок отсутствует.",
+        "Замещение модалок для ошибок в других частях приложения не реализовано.",
         "Your task is to migrate the billing tables.",
         "Act as a senior machine learning engineer and provide a strategy.",
         "À chaque étape, montre-moi le code créé et attends ma validation.",
