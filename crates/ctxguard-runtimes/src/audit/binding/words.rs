@@ -174,6 +174,21 @@ pub(super) const SPANISH: &[&str] = &[
     "genere", "deje",
 ];
 
+/// Dutch verbs as an instruction opens with them, the verb's stem ("bouw
+/// een website", "maak een init-script", "voeg tests toe"). Left out are
+/// those that are common words of English or French at the head of a
+/// sentence ("leg", "doe", "ga"; "pas", French for "not") and those English
+/// lists already ("test", "start", "open").
+#[rustfmt::skip]
+pub(super) const DUTCH: &[&str] = &[
+    "bouw", "maak", "voeg", "gebruik", "zorg", "schrijf", "verwijder", "zet", "controleer",
+    "implementeer", "genereer", "lees", "geef", "toon", "houd", "kijk", "draai", "installeer",
+    "vervang", "herschrijf", "splits", "sla", "stuur", "haal", "pak", "hernoem", "verplaats",
+    "vul", "sluit", "bewaar", "probeer", "zoek", "analyseer", "documenteer", "optimaliseer",
+    "configureer", "koppel", "ontwikkel", "ontwerp", "creëer", "herstel", "verbeter", "integreer",
+    "vertaal", "laat", "werk",
+];
+
 /// The pronouns Spanish writes onto an instruction's verb, longest first:
 /// "pásalo" (pass it), "muéstrame" (show me), "asegúrate" (make sure).
 pub(super) const SPANISH_PRONOUNS: &[&str] = &[

@@ -588,6 +588,9 @@ fn roles_missions_defects_and_instructions_in_other_languages_bind() {
     for text in [
         "Ta mission est de construire **StratWatch**, une plateforme de veille.",
         "Глобальная обработка API ошибок отсутствует.",
+        "Bouw een complete, functionele website voor een autoverhuurplatform.",
+        "Voeg een knop toe aan de header",
+        "De chatbot moet een system prompt krijgen die dynamisch wordt aangevuld.",
         "Замещение модалок для ошибок в других частях приложения не реализовано.",
         "Your task is to migrate the billing tables.",
         "Act as a senior machine learning engineer and provide a strategy.",
