@@ -284,6 +284,13 @@ pub(crate) fn words_bind(
     if unit.shape == Shape::Sentence && capital_heading(message.text, unit, text) {
         return Err(NotBinding::Debris);
     }
+    if bold_heading(text, follows) {
+        return Err(NotBinding::Debris);
+    }
+    // Set in bold whole, it says what its words say.
+    if let Some(inner) = in_bold(text) {
+        return words_bind(unit, inner, message, answering);
+    }
     if ASKS_TO_BE_TOLD.is_match(after_lead(text)) {
         return Err(NotBinding::Question);
     }
@@ -734,6 +741,38 @@ pub(crate) fn announces(text: &str) -> Option<&str> {
     let trimmed = text.trim_end();
     let words = trimmed.strip_suffix([':', '：'])?;
     (!words.trim().is_empty()).then_some(words)
+}
+
+/// A line set in bold alone, as a heading is written where Markdown's `#`
+/// is not ("**Projectomschrijving:**", "**Database**", "**Tech Stack
+/// (verplicht):**"): a heading, unless it asks something of its own
+/// ("**Never push to main.**"); one that ends with a colon over what
+/// follows leads into it whatever it says, but for a ban.
+fn bold_heading(text: &str, follows: bool) -> bool {
+    let Some(inner) = in_bold(text) else {
+        return false;
+    };
+    if word_count(inner) > 10 {
+        return false;
+    }
+    let leads = follows && text.trim_end().ends_with([':', '：']);
+    let bare = inner.trim_end_matches([':', '：']);
+    !directive(&bare.to_lowercase()) || (leads && !BAN.is_match(bare))
+}
+
+/// What a unit set in bold whole says ("**Never push to main.**"), its
+/// stop inside the bold or after it. (A sentence that ends inside the
+/// bold is cut there, before the closing mark: "**Never push to main.")
+fn in_bold(text: &str) -> Option<&str> {
+    let trimmed = text.trim();
+    ["**", "__"].iter().find_map(|mark| {
+        let opened = trimmed.strip_prefix(mark)?;
+        let inner = opened
+            .trim_end_matches(['.', '!', ':', '：'])
+            .strip_suffix(mark)
+            .unwrap_or(opened);
+        (!inner.contains(mark) && !inner.trim().is_empty()).then_some(inner)
+    })
 }
 
 /// A line written as a heading in capitals, with no Markdown to mark it,

@@ -1117,3 +1117,25 @@ fn chinese_asks_to_make_a_report_run_first_and_be_told_bind() {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
 }
+
+#[test]
+fn a_line_set_in_bold_alone_is_a_heading_unless_it_asks_something() {
+    assert_eq!(
+        why("**Projectomschrijving:**\nBouw een website.\n\n**Database**\n\nGebruik SQL Server."),
+        [
+            Err(NotBinding::Debris),
+            Ok(()),
+            Err(NotBinding::Debris),
+            Ok(())
+        ]
+    );
+    assert_eq!(
+        why("**Never push to main.**\n\n**Keep the tests green**"),
+        [Ok(()), Ok(())]
+    );
+    // One that ends with a colon over what follows leads into it.
+    assert_eq!(
+        why("**What you must deliver:**\n\nShip the full source code."),
+        [Err(NotBinding::Debris), Ok(())]
+    );
+}
