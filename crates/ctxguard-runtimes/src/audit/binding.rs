@@ -600,19 +600,50 @@ fn code(text: &str) -> bool {
 }
 
 /// A short instruction whose only object points back at what the agent
-/// proposed ("fix it up", "do that", "ship it"): an approval, spent as the
-/// agent acts on it.
+/// proposed ("fix it up", "do that", "ship it", "yes draft that policy",
+/// "go ahead and run this", "proceed with both"): an approval, spent as
+/// the agent acts on it.
 fn approval(text: &str) -> bool {
     const BACK: &[&str] = &[
-        "it", "that", "this", "them", "those", "these", "so", "up", "now", "then", "please", "pls",
-        "too", "as", "well", "again", "for", "ahead", "on",
+        "it",
+        "that",
+        "this",
+        "them",
+        "those",
+        "these",
+        "so",
+        "up",
+        "now",
+        "then",
+        "please",
+        "pls",
+        "too",
+        "as",
+        "well",
+        "again",
+        "for",
+        "ahead",
+        "on",
+        "with",
+        "both",
+        "all",
+        "everything",
     ];
+    const POINTING: &[&str] = &["that", "this", "those", "these"];
     let rest = after_lead(text.trim());
     let mut words: Vec<String> = rest
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
+    // "go ahead and run this" is "run this".
+    if words.len() >= 4 && words[..3] == ["go", "ahead", "and"] {
+        words.drain(..3);
+    }
+    // "draft that policy": what it points at, named.
+    if (3..=4).contains(&words.len()) && POINTING.contains(&words[words.len() - 2].as_str()) {
+        words.pop();
+    }
     // "try building this" is "build this".
     if words.len() >= 3 && words[0] == "try" {
         if let Some(verb) = words[1].strip_suffix("ing").and_then(|stem| {

@@ -290,6 +290,20 @@ fn what_binds_and_what_does_not() {
         [Ok(()), Ok(())]
     );
     assert_eq!(why("yeah, fix it up"), [Err(NotBinding::Acknowledgement)]);
+    // What it points back at, named; "go ahead and" before it; both of
+    // the options offered.
+    for approves in [
+        "yes draft that policy",
+        "go ahead and run this",
+        "yes proceed with both",
+    ] {
+        assert_eq!(
+            why(approves),
+            [Err(NotBinding::Acknowledgement)],
+            "{approves}"
+        );
+    }
+    assert_eq!(why("draft the refund policy"), [Ok(())]);
     assert_eq!(why("keep fixing"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(
         why("yes lets have a look"),
