@@ -240,7 +240,11 @@ pub(super) fn imperative(word: &str) -> bool {
 /// Whether a word is a verb that opens an instruction, as the lists hold
 /// it, with its accents or without, or with its pronoun.
 fn listed(word: &str) -> bool {
-    if IMPERATIVES.contains(&word) || SPANISH.contains(&word) || DUTCH.contains(&word) {
+    if IMPERATIVES.contains(&word)
+        || SPANISH.contains(&word)
+        || DUTCH.contains(&word)
+        || CZECH.contains(&word)
+    {
         return true;
     }
     // "pásalo", "asegúrate": a Spanish verb and the pronoun written onto it.

@@ -189,6 +189,18 @@ pub(super) const DUTCH: &[&str] = &[
     "vertaal", "laat", "werk",
 ];
 
+/// Czech verbs as an instruction opens with them, in the imperative, with
+/// their accents and as they are often typed without ("udělej" and
+/// "udelej", "přidej" and "pridej").
+#[rustfmt::skip]
+pub(super) const CZECH: &[&str] = &[
+    "udělej", "udelej", "přidej", "pridej", "oprav", "odstraň", "odstran", "použij", "pouzij",
+    "vytvoř", "vytvor", "změň", "zmen", "nech", "zkontroluj", "napiš", "napis", "smaž", "smaz",
+    "zobraz", "nastav", "spusť", "spust", "ulož", "uloz", "uprav", "zachovej", "přesuň", "presun",
+    "doplň", "dopln", "vyřeš", "vyres", "zkus", "přelož", "preloz", "projdi", "podívej", "podivej",
+    "pošli", "posli", "commitni", "pushni", "nahraj", "připrav", "priprav",
+];
+
 /// The pronouns Spanish writes onto an instruction's verb, longest first:
 /// "pásalo" (pass it), "muéstrame" (show me), "asegúrate" (make sure).
 pub(super) const SPANISH_PRONOUNS: &[&str] = &[
