@@ -12,8 +12,8 @@
 //! marked up with tags), a bare slash command. Those are set apart —
 //! counted and listed, never reported as lost, never given back to the
 //! model as a commitment that still holds. Words are read in English,
-//! German, Dutch, Czech, Portuguese, Spanish, French, Indonesian, Russian,
-//! Chinese, Japanese and Korean.
+//! German, Dutch, Czech, Polish, Portuguese, Spanish, French, Indonesian,
+//! Russian, Chinese, Japanese and Korean.
 
 use std::ops::Range;
 use std::sync::LazyLock;

@@ -244,6 +244,7 @@ fn listed(word: &str) -> bool {
         || SPANISH.contains(&word)
         || DUTCH.contains(&word)
         || CZECH.contains(&word)
+        || POLISH.contains(&word)
     {
         return true;
     }

@@ -201,6 +201,15 @@ pub(super) const CZECH: &[&str] = &[
     "pošli", "posli", "commitni", "pushni", "nahraj", "připrav", "priprav",
 ];
 
+/// Polish verbs as an instruction opens with them, in the imperative, with
+/// their accents and as they are often typed without.
+#[rustfmt::skip]
+pub(super) const POLISH: &[&str] = &[
+    "dodaj", "zrób", "zrob", "usuń", "usun", "napraw", "użyj", "uzyj", "stwórz", "stworz",
+    "zmień", "zmien", "sprawdź", "sprawdz", "napisz", "uruchom", "zapisz", "przenieś", "przenies",
+    "popraw", "podaj", "pokaż", "pokaz", "przygotuj", "zaktualizuj", "opisz", "wyjaśnij",
+];
+
 /// The pronouns Spanish writes onto an instruction's verb, longest first:
 /// "pásalo" (pass it), "muéstrame" (show me), "asegúrate" (make sure).
 pub(super) const SPANISH_PRONOUNS: &[&str] = &[

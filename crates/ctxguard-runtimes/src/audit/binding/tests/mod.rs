@@ -605,6 +605,8 @@ fn roles_missions_defects_and_instructions_in_other_languages_bind() {
         "Bouw een complete, functionele website voor een autoverhuurplatform.",
         "ale pozor je nutne to prave prelozit cele do anglictiny!",
         "zkus git push teda",
+        "Proszę, podaj mi przykłady, jak najlepiej używać tych komend.",
+        "Dodaj testy do modułu płatności",
         "Přidej odkaz na GitHub do patičky.",
         "Voeg een knop toe aan de header",
         "De chatbot moet een system prompt krijgen die dynamisch wordt aangevuld.",
