@@ -604,30 +604,10 @@ fn code(text: &str) -> bool {
 /// "go ahead and run this", "proceed with both"): an approval, spent as
 /// the agent acts on it.
 fn approval(text: &str) -> bool {
+    #[rustfmt::skip]
     const BACK: &[&str] = &[
-        "it",
-        "that",
-        "this",
-        "them",
-        "those",
-        "these",
-        "so",
-        "up",
-        "now",
-        "then",
-        "please",
-        "pls",
-        "too",
-        "as",
-        "well",
-        "again",
-        "for",
-        "ahead",
-        "on",
-        "with",
-        "both",
-        "all",
-        "everything",
+        "it", "that", "this", "them", "those", "these", "so", "up", "now", "then", "please", "pls",
+        "too", "as", "well", "again", "for", "ahead", "on", "with", "both", "all", "everything",
     ];
     const POINTING: &[&str] = &["that", "this", "those", "these"];
     let rest = after_lead(text.trim());

@@ -165,13 +165,13 @@ fn command_input(text: &str) -> Option<&str> {
 /// a choice, so a short reply is one. The audit and the live guard both
 /// read what the user typed through this.
 pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
-    // A backslash that ends a line is how a terminal prompt takes a line
-    // break (Claude Code's multi-line input): the user's words are the
-    // lines, and a blank line between them still ends a paragraph.
     // A command's prompt file written out around what the user typed after
     // the command (spec-kit's "## User Input" block): the prompt file is
     // the command's, the block the user's.
     let text = command_input(text).unwrap_or(text);
+    // A backslash that ends a line is how a terminal prompt takes a line
+    // break (Claude Code's multi-line input): the user's words are the
+    // lines, and a blank line between them still ends a paragraph.
     let joined;
     let text = if text.contains("\\\n") {
         joined = text.replace("\\\n", "\n");
