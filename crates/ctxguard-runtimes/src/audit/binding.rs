@@ -607,7 +607,7 @@ fn approval(text: &str) -> bool {
     #[rustfmt::skip]
     const BACK: &[&str] = &[
         "it", "that", "this", "them", "those", "these", "so", "up", "now", "then", "please", "pls",
-        "too", "as", "well", "again", "for", "ahead", "on", "with", "both", "all", "everything",
+        "too", "as", "well", "again", "for", "ahead", "on", "with", "both",
     ];
     const POINTING: &[&str] = &["that", "this", "those", "these"];
     let rest = after_lead(text.trim());

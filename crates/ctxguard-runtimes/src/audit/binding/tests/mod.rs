@@ -304,6 +304,7 @@ fn what_binds_and_what_does_not() {
         );
     }
     assert_eq!(why("draft the refund policy"), [Ok(())]);
+    assert_eq!(why("commit all"), [Ok(())]);
     assert_eq!(why("keep fixing"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(
         why("yes lets have a look"),
