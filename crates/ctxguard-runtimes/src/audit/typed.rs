@@ -413,7 +413,8 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
 /// inside brackets, quotes or code, and not at Chinese commas, which set
 /// the parts of one thought apart ("，" is not ","), but where the clause
 /// after one opens with a word that adds a request ("并", "同时") or asks
-/// anew ("请", "不要", "一次只"). A clause that does not
+/// anew ("请", "不要", "一次只"), as English does after "and" ("… and i'd
+/// like a daily report"). A clause that does not
 /// bind alone ("if the tests fail", "but not the users table", "Redis")
 /// stays with the one before it, or the first with the one after. None
 /// unless two clauses or more bind alone.
@@ -426,7 +427,7 @@ fn clauses(
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         Pattern::new(
-            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过)",
+            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过)|\s+and\s+(i'd\s+like|i\s+would\s+like|i\s+want|i\s+need|please|make\s+sure)\b",
         )
         .expect("the clause pattern compiles")
     });
@@ -460,10 +461,16 @@ fn clauses(
         .find_iter(text)
         .map(|cut| {
             // "，并把…" (", and put …"): the Chinese comma is cut, the word
-            // that joins the clause stays its first.
-            let next = match cut.as_str().strip_prefix('，') {
-                Some(_) => cut.start() + '，'.len_utf8(),
-                None => cut.end(),
+            // that joins the clause stays its first. "… and i'd like …":
+            // "and" is cut, the words that ask anew open the clause.
+            let found = cut.as_str();
+            let next = if found.starts_with('，') {
+                cut.start() + '，'.len_utf8()
+            } else if !found.ends_with(char::is_whitespace) {
+                let and = found.to_lowercase().find("and").map_or(0, |at| at + 3);
+                cut.start() + and + (found[and..].len() - found[and..].trim_start().len())
+            } else {
+                cut.end()
             };
             (cut.start(), next)
         })
@@ -1270,6 +1277,14 @@ mod tests {
                 "请你通过采访来深挖我的意图",
                 "一次只问一个问题",
                 "不要一次问很多问题"
+            ]
+        );
+        // "and" before words that ask anew.
+        assert_eq!(
+            binds("generate the finalized skill.md and i'd like a daily report emailed to me on token usage"),
+            [
+                "generate the finalized skill.md",
+                "i'd like a daily report emailed to me on token usage"
             ]
         );
         // A comma alone cuts no Chinese sentence.

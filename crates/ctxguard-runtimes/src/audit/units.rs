@@ -435,23 +435,42 @@ fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
 /// own ("- Keep the API. Never touch the schema."), and where a full-width
 /// semicolon sets clauses side by side ("- 交互设计：对话 + 功能区；非语言交互放
 /// 在功能区；语言风格可以选标准/温暖/毒舌"); never inside inline code or links.
-/// An item on more lines is one unit.
+/// An item on more lines is one unit, but for one whose lines go on with
+/// the numbers of its sections ("3. UI/UX" over "3.1. 반응형 디자인: …" and
+/// "3.2. …", which Markdown reads as the item's own lines): each line is
+/// cut as an item on one line is.
 fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Range<usize>]) {
     let Some(body) = text.get(item.clone()) else {
         return;
     };
-    if body.trim_end().contains('\n') {
-        push(out, text, item, Shape::Item);
-        return;
-    }
     let protected: Vec<Range<usize>> = inline
         .iter()
         .filter(|r| r.start < item.end && item.start < r.end)
         .cloned()
         .collect();
+    if body.trim_end().contains('\n') {
+        let sections = body
+            .lines()
+            .skip(1)
+            .any(|line| section_number(line.trim_start()));
+        if !sections {
+            push(out, text, item, Shape::Item);
+            return;
+        }
+    }
     for sentence in sentences(text, item, &protected) {
         push(out, text, sentence, Shape::Item);
     }
+}
+
+/// Whether `line` opens with a section's number: "3.1.", "1.2.3 ".
+fn section_number(line: &str) -> bool {
+    let number: String = line
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let parts: Vec<&str> = number.trim_end_matches('.').split('.').collect();
+    parts.len() >= 2 && parts.iter().all(|p| !p.is_empty() && p.len() <= 3)
 }
 
 /// Where the answer starts in an item that is a question with its answer

@@ -439,3 +439,15 @@ fn a_sections_number_at_any_depth_opens_its_sentence() {
         ]
     );
 }
+
+#[test]
+fn an_item_whose_lines_go_on_with_its_sections_numbers_is_cut_at_each() {
+    assert_eq!(
+        shaped("3. UI/UX 요구사항\n3.1. 반응형 디자인: 반응형으로 설계한다.\n3.2. 시각적 피드백을 제공한다.\n"),
+        [
+            ("UI/UX 요구사항", Shape::Item),
+            ("3.1. 반응형 디자인: 반응형으로 설계한다.", Shape::Item),
+            ("3.2. 시각적 피드백을 제공한다.", Shape::Item),
+        ]
+    );
+}
