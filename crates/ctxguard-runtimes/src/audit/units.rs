@@ -458,6 +458,12 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
             return;
         }
     }
+    // Most items are one sentence: ASCII with no stop but the last.
+    let stops = |c: char| matches!(c, '.' | '!' | '?' | ';');
+    if body.is_ascii() && !body.trim_end().trim_end_matches(stops).contains(stops) {
+        push(out, text, item, Shape::Item);
+        return;
+    }
     for sentence in sentences(text, item, &protected) {
         push(out, text, sentence, Shape::Item);
     }
