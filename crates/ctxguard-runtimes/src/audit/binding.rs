@@ -278,7 +278,20 @@ pub(crate) fn words_bind(
         .get(unit.range.end..)
         .is_some_and(|rest| !rest.trim().is_empty())
         && !message.puts_after(unit.range.end);
-    if follows && lead_in(text) && !BAN.is_match(after_lead(text)) && !CJK_ASKS.is_match(text) {
+    // An instruction that names what to make over the list of its parts
+    // ("Produce a requirements inventory with these sections:") asks for
+    // it; "Fix these:" leads into what it points at.
+    let asks_for_it = word_count(text) >= 5
+        && after_lead(text)
+            .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+            .find(|w| !w.is_empty())
+            .is_some_and(|w| imperative(&w.to_lowercase()));
+    if follows
+        && lead_in(text)
+        && !BAN.is_match(after_lead(text))
+        && !CJK_ASKS.is_match(text)
+        && !asks_for_it
+    {
         return Err(NotBinding::Debris);
     }
     if unit.shape == Shape::Sentence && capital_heading(message.text, unit, text) {

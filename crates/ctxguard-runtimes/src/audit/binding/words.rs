@@ -45,7 +45,7 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "inline", "insert", "install", "integrate", "investigate", "keep", "kill", "launch", "leave",
     "limit", "link", "lint", "list", "load", "log", "look", "lower", "make", "mark", "merge",
     "migrate", "mock", "modify", "move", "name", "note", "open", "optimize", "output", "pass",
-    "paste", "pick", "pin", "plan", "point", "pose", "post", "prefer", "prepare", "print",
+    "paste", "pick", "pin", "plan", "point", "pose", "post", "prefer", "prepare", "print", "produce",
     "prioritize", "proceed", "propose", "prototype", "publish", "pull", "push", "put", "raise",
     "read", "rebase", "rebuild", "record", "reduce", "refactor", "refer", "reference", "release",
     "reload", "remember", "remove", "rename", "render", "reorder", "replace", "reply", "report",

@@ -305,6 +305,16 @@ fn what_binds_and_what_does_not() {
     }
     assert_eq!(why("draft the refund policy"), [Ok(())]);
     assert_eq!(why("commit all"), [Ok(())]);
+    // An instruction that names what to make over the list of its parts
+    // asks for it; a short one leads into what it points at.
+    assert_eq!(
+        why("Produce a requirements inventory with these sections:\n1. Requirements by keyword\n2. Risks, ordered by cost"),
+        [Ok(()), Ok(()), Ok(())]
+    );
+    assert_eq!(
+        why("Fix these:\n1. The login page crashes\n2. The footer is too dark")[0],
+        Err(NotBinding::Debris)
+    );
     assert_eq!(why("keep fixing"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(
         why("yes lets have a look"),
