@@ -336,23 +336,31 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     // headings) is the user's material, not the user's words: only what they
     // wrote before it is read for commitments.
     let own;
-    let (text, document) = match document_start(text).or_else(|| chat_log_start(text)) {
-        Some(at) => match quoted_document(&text[..at], &text[at..]) {
-            // What the user wrote after the quotation closed is theirs too.
-            (document, after) if !after.trim().is_empty() => {
-                own = format!("{}\n\n{}", &text[..at], after.trim_start());
-                (own.as_str(), Some(document))
-            }
-            (document, _) => (&text[..at], Some(document)),
-        },
-        // Another assistant's reply pasted in: what the user wrote before
-        // and after it is theirs.
-        None => match reply_span(text).or_else(|| copied_answer(text)) {
-            Some(reply) => {
-                own = format!("{}\n\n{}", &text[..reply.start], &text[reply.end..]);
-                (own.as_str(), Some(&text[reply]))
-            }
-            None => (text, None),
+    let (text, document) = match triple_quoted(text) {
+        // What the user quoted between triple quotes is handed over; what
+        // they wrote around it is theirs.
+        Some(quoted) => {
+            own = format!("{}\n\n{}", &text[..quoted.start], &text[quoted.end..]);
+            (own.as_str(), Some(&text[quoted]))
+        }
+        None => match document_start(text).or_else(|| chat_log_start(text)) {
+            Some(at) => match quoted_document(&text[..at], &text[at..]) {
+                // What the user wrote after the quotation closed is theirs too.
+                (document, after) if !after.trim().is_empty() => {
+                    own = format!("{}\n\n{}", &text[..at], after.trim_start());
+                    (own.as_str(), Some(document))
+                }
+                (document, _) => (&text[..at], Some(document)),
+            },
+            // Another assistant's reply pasted in: what the user wrote before
+            // and after it is theirs.
+            None => match reply_span(text).or_else(|| copied_answer(text)) {
+                Some(reply) => {
+                    own = format!("{}\n\n{}", &text[..reply.start], &text[reply.end..]);
+                    (own.as_str(), Some(&text[reply]))
+                }
+                None => (text, None),
+            },
         },
     };
     if let Some(document) = document {
@@ -721,6 +729,27 @@ fn document_start(text: &str) -> Option<usize> {
         && !brief_at(text, 0)
         && headings.next().is_some())
     .then_some(first)
+}
+
+/// Where text the user quotes between triple quotes stands, quotes and
+/// all: `По aiogram 3.25 вот что есть из информации """` over the
+/// documentation they copied, to the closing `"""` or the end. Three lines
+/// or more, outside code fences: material handed over, as a document
+/// pasted with its headings is.
+fn triple_quoted(text: &str) -> Option<std::ops::Range<usize>> {
+    const MARK: &str = "\"\"\"";
+    let open = text.find(MARK)?;
+    if text[..open].contains("```") {
+        return None;
+    }
+    let inner = open + MARK.len();
+    let close = text[inner..].find(MARK).map(|at| inner + at);
+    let quoted = &text[inner..close.unwrap_or(text.len())];
+    let lines = quoted
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .count();
+    (lines >= 3).then(|| open..close.map_or(text.len(), |at| at + MARK.len()))
 }
 
 /// The files attached to a message whose text the runtime put in it
@@ -1166,6 +1195,29 @@ mod tests {
         let one = "- fix the crash we see in the cache\n[ExerciseImageCache] listAll failed for back_neck_stretch";
         assert_eq!(binds(one).len(), 1);
         assert!(binds(one)[0].ends_with("back_neck_stretch"));
+    }
+
+    #[test]
+    fn text_quoted_between_triple_quotes_is_handed_over() {
+        let text =
+            "Make sure every button uses the new colours. Here is what the docs say \"\"\"\n\
+            Telegram Bot API 9.4 added two fields:\n\
+            - style: str - the colour of the button\n\
+            - icon_custom_emoji_id: str - an emoji before the text\n\
+            You must own Telegram Premium for the icons.\n\"\"\"\n\
+            Also keep all 39 locales in every service.";
+        assert_eq!(
+            binds(text),
+            [
+                "Make sure every button uses the new colours.",
+                "Also keep all 39 locales in every service."
+            ]
+        );
+        // A short quotation is the user's own words.
+        assert_eq!(
+            binds("Rename it to \"\"\"legacy\"\"\" and keep the tests."),
+            ["Rename it to \"\"\"legacy\"\"\" and keep the tests."]
+        );
     }
 
     #[test]

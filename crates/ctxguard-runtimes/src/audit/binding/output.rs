@@ -348,7 +348,7 @@ impl<'a> Prose<'a> {
                 .into_iter()
                 .chain(answer_from.map(|from| from..text.len()))
                 .collect(),
-            terminal: first_prompt.map(|first| first..terminal_end),
+            terminal: first_prompt.map(|first| first..session_end(text, first, terminal_end)),
             copied_answer: padded_span
                 .map(|span| span.start..paragraph_end(text, span.end))
                 .filter(|span| padded >= 3 && AGENT_VOICE.is_match(&text[span.clone()])),
@@ -414,6 +414,41 @@ impl<'a> Prose<'a> {
                 .lines()
                 .any(|line| !output_line(line) && VOICE.is_match(line) && word_count(line) >= 8),
         }
+    }
+}
+
+/// Where a terminal session the user copied ends, its first prompt at
+/// `first` and the paragraph of its last ending at `end`. A message that
+/// opens with a prompt is the session to its end (what a command prints
+/// runs on over headings, blank lines and status lines no pattern knows:
+/// `Agent Reach 状态`, `=====`, `✅ gh CLI already installed`), but for the
+/// user's words after it: a last paragraph of a line or two with no
+/// output in it, or else the last line, when it is words and not output
+/// ("Vẫn không được nhỉ"). (A longer last paragraph is the command's: what
+/// it prints last reads as words, "Status: 7/16 channels usable".)
+fn session_end(text: &str, first: usize, end: usize) -> usize {
+    if !text[..first].trim().is_empty() {
+        return end;
+    }
+    let body = text.trim_end();
+    let last_line = body.rfind('\n').map_or(0, |at| at + 1);
+    let paragraph = body.rfind("\n\n").map_or(0, |at| at + 2);
+    let own = |from: usize| {
+        let lines = || body[from..].lines().filter(|line| !line.trim().is_empty());
+        from > first
+            && lines().next().is_some()
+            && lines().all(|line| {
+                !output_line(line)
+                    && !PROMPT.is_match(line)
+                    && line.chars().any(char::is_alphabetic)
+            })
+    };
+    if own(paragraph) && body[paragraph..].lines().count() <= 2 {
+        end.max(paragraph)
+    } else if own(last_line) {
+        end.max(last_line)
+    } else {
+        text.len()
     }
 }
 
@@ -494,14 +529,14 @@ fn put_in_place(text: &str) -> Vec<Range<usize>> {
 }
 
 /// Where the user says that what follows is another agent's: its report
-/// ("I got this from Codex:", "here's what Gemini said:", "the output of
-/// the other agent:") or the brief they gave it ("here is the prompt I gave
+/// ("I got this from Codex:", "Latest from Codex:", "here's what Gemini
+/// said:", "Cursor replied:", "the output of the other agent:") or the brief they gave it ("here is the prompt I gave
 /// Codex:"). A brief written for this agent ("the prompt for Claude:")
 /// binds, and is not this.
 pub(super) static HANDED_OVER: LazyLock<Pattern> = LazyLock::new(|| {
     let agent = r"(the\s+)?(codex|claude|chatgpt|gpt[-\w.]*|gemini|cursor|copilot|devin|aider|windsurf|(an)?other\s+agent)\b";
     pattern(&format!(
-        r"(?i)\b(i\s+got\s+this\s+(back\s+)?from\s+{agent}|(here\s+is|here's|this\s+is)\s+what\s+{agent}\s+(said|wrote|replied|answered|suggested|returned|produced|reported|came\s+up\s+with|gave\s+me|told\s+me)|(the\s+)?(output|report|response|answer|reply)\s+(from|of)\s+{agent}|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?\s+{agent})"
+        r"(?i)\b((i\s+)?got\s+this\s+(back\s+)?from\s+{agent}|(latest|update|response|reply|answer|result|results|report|output|message|feedback|review)\s+(back\s+)?from\s+{agent}|{agent}\s+(said|says|wrote|replied|responded|reports|reported|came\s+back\s+with)|(here\s+is|here's|this\s+is)\s+what\s+{agent}\s+(said|wrote|replied|answered|suggested|returned|produced|reported|came\s+up\s+with|gave\s+me|told\s+me)|(the\s+)?(output|report|response|answer|reply)\s+(from|of)\s+{agent}|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?\s+{agent})"
     ))
 });
 

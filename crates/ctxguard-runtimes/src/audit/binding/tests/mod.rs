@@ -899,6 +899,15 @@ fn another_agents_report_or_brief_handed_over_asks_nothing_of_this_agent() {
     let report = "I got this from Codex: Completed the UI foundation and stopped there.\n\
         - Installed @tanstack/react-query\n- `npm run build` passes.\n";
     assert!(why(report).iter().all(|w| w.is_err()), "{:?}", why(report));
+    for report in [
+        "Latest from Codex: Implemented **Codex Brief 2** only, and stopped before Brief 3.\n\
+        - FRED client with all 8 series mappings, parallel fetch.\n- Graceful degradation added.\n",
+        "Got this from Codex got this from Codex:Implemented exactly in the Supabase function folder.\n\
+        - Auth guard: checks the secret and returns `401` on mismatch.\n",
+        "Gemini said: Use a queue for the retries.\n- Keep the worker stateless.\n",
+    ] {
+        assert!(why(report).iter().all(|w| w.is_err()), "{:?}", why(report));
+    }
     // A brief written for this agent is not another agent's.
     assert_eq!(
         why("Here is the prompt for you: never push to main."),

@@ -55,6 +55,40 @@ fn a_terminal_session_copied_in_is_output_and_the_words_around_it_are_the_users(
     assert!(judged
         .iter()
         .any(|(text, why)| text.starts_with("Keep the") && why.is_ok()));
+    // A message that opens with a prompt is the session to its end, over
+    // headings and status lines, but for the user's words after it.
+    let julius = "julius@vps:~/.openclaw/devices$ agent-reach doctor\n\
+        Agent Reach status\n\
+        ========================================\n\
+        \n\
+        Ready to use:\n\
+        \x20✅ GitHub repositories and code - fully usable\n\
+        \x20✅ RSS/Atom feeds - readable\n\
+        \n\
+        Status: 7/16 channels usable\n\
+        Tell your Agent to install the rest for you\n\
+        Skill installed for Agent: /home/julius/.agents/skills/agent-reach\n\
+        Why is everything in Chinese, please answer in English";
+    let prose = Prose::new(julius);
+    for unit in units(julius) {
+        let text = unit.text(julius);
+        let why = binding(&unit, &prose, Context::default());
+        assert_eq!(
+            why.is_ok(),
+            text.starts_with("Why is everything"),
+            "{text:?}: {why:?}"
+        );
+        if text.starts_with("Tell your Agent") {
+            assert_eq!(why, Err(NotBinding::Pasted));
+        }
+    }
+    let then_asks = "me@box:~/app$ npm test\n> app@1.0.0 test\nFAIL src/a.test.ts\n\n\
+        The tests fail on the config. Fix the config and never skip the tests.";
+    let prose = Prose::new(then_asks);
+    assert!(units(then_asks)
+        .iter()
+        .any(|u| u.text(then_asks).starts_with("Fix the config")
+            && binding(u, &prose, Context::default()).is_ok()));
     // A prompt alone at the start of a line is one whatever the shell.
     for prompt in [
         "me@host:~/app$ ls",
