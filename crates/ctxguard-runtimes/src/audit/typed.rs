@@ -733,7 +733,7 @@ fn document_start(text: &str) -> Option<usize> {
 
 /// Where text the user quotes between triple quotes stands, quotes and
 /// all: `По aiogram 3.25 вот что есть из информации """` over the
-/// documentation they copied, to the closing `"""` or the end. Three lines
+/// documentation they copied, to the last `"""` or the end. Three lines
 /// or more, outside code fences: material handed over, as a document
 /// pasted with its headings is.
 fn triple_quoted(text: &str) -> Option<std::ops::Range<usize>> {
@@ -742,8 +742,16 @@ fn triple_quoted(text: &str) -> Option<std::ops::Range<usize>> {
     if text[..open].contains("```") {
         return None;
     }
+    // Opened after words of the user's on its line, not where code opens
+    // a docstring (`    """Load the data.`, `prompt = """`).
+    let line = &text[text[..open].rfind('\n').map_or(0, |at| at + 1)..open];
+    if line.split_whitespace().count() < 3 || line.contains(['=', '(', ')']) {
+        return None;
+    }
     let inner = open + MARK.len();
-    let close = text[inner..].find(MARK).map(|at| inner + at);
+    // Closed by the last of the marks: what it quotes may hold marks of
+    // its own (the docstrings of the code it shows).
+    let close = text[inner..].rfind(MARK).map(|at| inner + at);
     let quoted = &text[inner..close.unwrap_or(text.len())];
     let lines = quoted
         .lines()
@@ -1212,6 +1220,15 @@ mod tests {
                 "Make sure every button uses the new colours.",
                 "Also keep all 39 locales in every service."
             ]
+        );
+        // Code's docstrings quote nothing handed over.
+        let code = "Fix the loader, it drops the labels:\n\
+            class EQDataset(Dataset):\n    \"\"\"\n    Dataset for loading the files.\n\
+            \x20   Each file holds a mel stack.\n    And a label.\n    \"\"\"\n";
+        assert_eq!(triple_quoted(code), None);
+        assert_eq!(
+            triple_quoted("prompt = \"\"\"\nOne.\nTwo.\nThree.\n\"\"\""),
+            None
         );
         // A short quotation is the user's own words.
         assert_eq!(

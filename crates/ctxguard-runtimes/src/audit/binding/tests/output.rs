@@ -89,6 +89,15 @@ fn a_terminal_session_copied_in_is_output_and_the_words_around_it_are_the_users(
         .iter()
         .any(|u| u.text(then_asks).starts_with("Fix the config")
             && binding(u, &prose, Context::default()).is_ok()));
+    // The marks a tool's status report opens its lines with.
+    for line in [
+        " ✅ gh CLI already installed",
+        " [!] GitHub — gh CLI not installed",
+        "[X] Reddit — rdt-cli needed",
+    ] {
+        assert!(TERMINAL_LINE.is_match(line), "{line}");
+    }
+    assert!(!TERMINAL_LINE.is_match("[x]Keep the tests green"));
     // A prompt alone at the start of a line is one whatever the shell.
     for prompt in [
         "me@host:~/app$ ls",
