@@ -164,9 +164,10 @@ pub(crate) struct Prose<'a> {
     /// its last: a terminal session the user copied.
     terminal: Option<Range<usize>>,
     /// Lines copied from a terminal's screen (padded with spaces to its
-    /// width) in which the agent speaks ("Let me check the gradients"):
-    /// an agent's answer the user handed over, from its first padded line
-    /// to its last.
+    /// width) in which the agent speaks ("Let me check the gradients"), or
+    /// a message most of whose lines are padded wide so: what the screen
+    /// showed (an agent's answer, a task the user gave before), handed
+    /// over, from its first padded line to its last.
     copied_answer: Option<Range<usize>>,
     /// What another assistant said in a chat the user copied, from its
     /// "ChatGPT said:" to the next "You said:" or the end.
@@ -239,6 +240,9 @@ impl<'a> Prose<'a> {
         let (mut fields, mut again) = (0usize, false);
         // Lines padded to a terminal's width: how many, the first and the last.
         let (mut padded, mut padded_span) = (0usize, None::<Range<usize>>);
+        // Of them, those padded wide (eight spaces or more), as no one
+        // types a line and as Markdown's line break (two spaces) is not.
+        let mut wide = 0usize;
         // What a process stamps its log lines with ("(APIServer
         // pid=75986)", "[worker-1]", "[91880 ms]"), on three lines or more:
         // each of them is its output. Stamps that differ only in their
@@ -299,6 +303,9 @@ impl<'a> Prose<'a> {
             }
             if line.trim_end_matches(['\n', '\r']).ends_with("  ") && !line.trim().is_empty() {
                 padded += 1;
+                if line.trim_end_matches(['\n', '\r']).ends_with("        ") {
+                    wide += 1;
+                }
                 let span = padded_span.get_or_insert(at..at);
                 span.end = at + line.len();
             }
@@ -353,7 +360,11 @@ impl<'a> Prose<'a> {
             terminal: first_prompt.map(|first| first..session_end(text, first, terminal_end)),
             copied_answer: padded_span
                 .map(|span| span.start..paragraph_end(text, span.end))
-                .filter(|span| padded >= 3 && AGENT_VOICE.is_match(&text[span.clone()])),
+                .filter(|span| {
+                    padded >= 3 && AGENT_VOICE.is_match(&text[span.clone()])
+                        || wide >= 5 && wide * 2 >= filled
+                })
+                .map(|span| typed_before_copy(text, span)),
             tagged,
             form: fields >= 3 && fields * 2 >= filled && !again,
             handed_over: handed_over(text).map(|start| start..text.len()),
@@ -416,6 +427,28 @@ impl<'a> Prose<'a> {
                 .lines()
                 .any(|line| !output_line(line) && VOICE.is_match(line) && word_count(line) >= 8),
         }
+    }
+}
+
+/// `span`, copied from a terminal's screen, less the words the user typed
+/// before the copy on its first line, when the message opens with them:
+/// the screen indents what it shows, so the words end where two spaces or
+/// more start ("幫我改成拼再一起的字串  Task: Rename GraphQL Field …").
+fn typed_before_copy(text: &str, span: Range<usize>) -> Range<usize> {
+    let first = &text[span.start..];
+    let first = &first[..first.find('\n').unwrap_or(first.len())];
+    // Typed from the line's start, the copy after them on the line.
+    match first.find("  ") {
+        Some(gap)
+            if span.start == 0
+                && !first.starts_with(char::is_whitespace)
+                && first[..gap].chars().any(char::is_alphabetic)
+                && !first[gap..].trim().is_empty() =>
+        {
+            let copy = gap + (first[gap..].len() - first[gap..].trim_start().len());
+            copy..span.end.max(copy)
+        }
+        _ => span,
     }
 }
 

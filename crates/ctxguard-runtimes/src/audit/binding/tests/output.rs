@@ -268,6 +268,32 @@ fn a_log_of_levels_and_shell_errors_is_output() {
 }
 
 #[test]
+fn lines_copied_from_a_terminal_screen_padded_wide_are_handed_over() {
+    let pad = " ".repeat(40);
+    let message = format!(
+        "幫我改成拼再一起的字串  Task: Rename the field deviceGroupID to siteID{pad}\n\
+        \x20 Objective{pad}\n\
+        \x20 Refactor the query response field from deviceGroupID to siteID.{pad}\n\
+        \x20 Update the fragments in the .graphql files.{pad}\n\
+        \x20 Ensure no references to deviceGroupID remain.{pad}\n\
+        \x20 List all modified files.{pad}\n"
+    );
+    let prose = Prose::new(&message);
+    for unit in units(&message) {
+        let text = unit.text(&message);
+        let why = binding(&unit, &prose, Context::default());
+        assert_eq!(why.is_ok(), text.starts_with("幫我"), "{text:?}: {why:?}");
+    }
+    // Markdown's line break (two spaces) is no screen's padding.
+    let typed = "Fix the login page.  \nKeep the tests green.  \nNever push to main.  \n\
+        Use the staging database.  \nRun the linter first.  \n";
+    let prose = Prose::new(typed);
+    assert!(units(typed)
+        .iter()
+        .all(|u| binding(u, &prose, Context::default()).is_ok()));
+}
+
+#[test]
 fn a_terminal_screen_captured_with_its_escapes_is_output() {
     let message =
         "Commiting requires a blocking input. Please default to yes. Committing changes...\n\
