@@ -350,7 +350,15 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                     own = format!("{}\n\n{}", &text[..at], after.trim_start());
                     (own.as_str(), Some(document))
                 }
-                (document, _) => (&text[..at], Some(document)),
+                // And a short last paragraph of their own under it ("Trong
+                // lúc đó thì lưu cái này vào raw giúp anh nhé").
+                (document, _) => match said_after(document) {
+                    Some(after) => {
+                        own = format!("{}\n\n{}", &text[..at], &document[after..]);
+                        (own.as_str(), Some(&document[..after]))
+                    }
+                    None => (&text[..at], Some(document)),
+                },
             },
             // Another assistant's reply pasted in: what the user wrote before
             // and after it is theirs.
@@ -717,6 +725,21 @@ fn document_start(text: &str) -> Option<usize> {
     let Some(first) = headings.next() else {
         return flattened_document_start(text);
     };
+    // An explainer (an article, a tutorial, notes an assistant wrote up)
+    // heads its sections with the questions it answers ("## 1. GitHub
+    // Actions là gì?", "## How does the cache work?"); a brief names what
+    // it asks for. Handed over whole, wherever it starts.
+    let asked = std::iter::once(first)
+        .chain(headings.clone())
+        .filter(|&at| {
+            let line = &text[at..];
+            let line = line[..line.find('\n').unwrap_or(line.len())].trim_end();
+            line.ends_with(['?', '？'])
+        })
+        .count();
+    if asked >= 2 && !brief_at(text, first) && !brief_at(text, 0) {
+        return Some(first);
+    }
     // A message that opens with its first heading is the user's own brief
     // ("# System prompt — …", a task written up as a document): there is
     // nothing of theirs before it for it to be handed over with. So is a
@@ -758,6 +781,33 @@ fn triple_quoted(text: &str) -> Option<std::ops::Range<usize>> {
         .filter(|line| !line.trim().is_empty())
         .count();
     (lines >= 3).then(|| open..close.map_or(text.len(), |at| at + MARK.len()))
+}
+
+/// Where the user's own words after a document they handed over start:
+/// a last paragraph of a line, forty words at most, set apart by a blank
+/// line from a document that ends in a table, a list or a block (its own
+/// prose would go on as prose), and not itself a row, an item, a heading
+/// or a quotation.
+fn said_after(document: &str) -> Option<usize> {
+    let body = document.trim_end();
+    let at = body.rfind("\n\n")? + 2;
+    let last = body[at..].trim();
+    let before = body[..at].trim_end();
+    let before = &before[before.rfind('\n').map_or(0, |n| n + 1)..];
+    let structured = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with(['|', '-', '*', '>', '`'])
+            || line.split_once(['.', ')']).is_some_and(|(n, _)| {
+                !n.is_empty() && n.len() <= 3 && n.chars().all(|c| c.is_ascii_digit())
+            })
+    };
+    (!last.contains('\n')
+        && last.split_whitespace().count() <= 40
+        && last.chars().any(char::is_alphabetic)
+        && !structured(last)
+        && !last.starts_with('#')
+        && structured(before))
+    .then_some(at)
 }
 
 /// The files attached to a message whose text the runtime put in it
@@ -1235,6 +1285,26 @@ mod tests {
             binds("Rename it to \"\"\"legacy\"\"\" and keep the tests."),
             ["Rename it to \"\"\"legacy\"\"\" and keep the tests."]
         );
+    }
+
+    #[test]
+    fn an_explainer_headed_by_its_questions_is_handed_over_but_the_words_under_it() {
+        let mut text = String::from(
+            "# 📚 GitHub Actions & CI/CD\n\n> Notes from what Julius built today.\n\n\
+             ## 1. What is GitHub Actions?\n\nIt runs jobs when something happens in a repository.\n\
+             Never commit secrets to the workflow file, use repository secrets.\n\n\
+             ## 2. When does a workflow run?\n\n",
+        );
+        for n in 0..20 {
+            text.push_str(&format!(
+                "| trigger {n} | run the job on event {n} and deploy the pages |\n"
+            ));
+        }
+        text.push_str("\nMeanwhile save this into raw for me please");
+        assert_eq!(binds(&text), ["Meanwhile save this into raw for me please"]);
+        // A brief headed by what it asks for is the user's own.
+        let brief = text.replace("?", "");
+        assert!(binds(&brief).len() > 1);
     }
 
     #[test]
