@@ -109,8 +109,28 @@ fn output_tail(body: &str) -> Option<usize> {
 pub(super) fn output_line(line: &str) -> bool {
     pasted_line(line)
         || TERMINAL_LINE.is_match(line)
-        || CODE_LINE.is_match(line)
+        || CODE_LINE.is_match(line) && !remarked_item(line)
         || LATEX_LINE.is_match(line)
+}
+
+/// A list item nested under another that ends on a remark in brackets
+/// ("   - `/app/page.tsx` (hoofdpagina met chatbot UI)"): indented and
+/// closing a bracket as a line of code does, but an item of a list.
+fn remarked_item(line: &str) -> bool {
+    let item = line.trim();
+    let Some(body) = ["- ", "* ", "+ "]
+        .iter()
+        .find_map(|marker| item.strip_prefix(marker))
+        .or_else(|| {
+            let (number, rest) = item.split_once(['.', ')'])?;
+            (!number.is_empty() && number.len() <= 2 && number.chars().all(|c| c.is_ascii_digit()))
+                .then(|| rest.strip_prefix(' '))
+                .flatten()
+        })
+    else {
+        return false;
+    };
+    body.ends_with(')') && body.contains(" (") && body.split_whitespace().count() >= 2
 }
 
 /// A line of LaTeX source: it opens with a command and its argument

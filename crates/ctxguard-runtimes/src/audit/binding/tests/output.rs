@@ -294,6 +294,32 @@ fn lines_copied_from_a_terminal_screen_padded_wide_are_handed_over() {
 }
 
 #[test]
+fn a_nested_item_ending_on_a_remark_in_brackets_is_no_line_of_code() {
+    for item in [
+        "   - `/app/page.tsx` (hoofdpagina met chatbot UI)",
+        "   - SQL init script (`init.sql`)",
+        "    1. the login page (for admins only)",
+    ] {
+        assert!(!output_line(item), "{item}");
+    }
+    for code in [
+        "    foo(bar, baz)",
+        "    let total = sum(values)",
+        "  - run(main)",
+    ] {
+        assert!(output_line(code), "{code}");
+    }
+    let message = "Deliver all code files, each with a comment on top:\n\
+        \x20  - `/app/page.tsx` (the main page with the chat UI)\n\
+        \x20  - `/app/api/chat/route.ts` (the core API that checks the DB)\n\
+        \x20  - `/lib/db.ts` (connection + queries)\n";
+    let prose = Prose::new(message);
+    assert!(units(message)
+        .iter()
+        .all(|u| binding(u, &prose, Context::default()) != Err(NotBinding::Pasted)));
+}
+
+#[test]
 fn a_terminal_screen_captured_with_its_escapes_is_output() {
     let message =
         "Commiting requires a blocking input. Please default to yes. Committing changes...\n\
