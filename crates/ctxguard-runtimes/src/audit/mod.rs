@@ -359,7 +359,7 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
                         };
                         let folded = judge::fold(&text);
                         let content = Words::of(&text).content;
-                        supersede(&mut said, &folded, &content);
+                        supersede(&mut said, &text, &folded, &content);
                         said.push(Said {
                             id,
                             line: message.line,
@@ -441,17 +441,47 @@ fn sent_again(before: &str, now: &str) -> bool {
 
 /// A commitment restated (an interrupted prompt typed again, the same
 /// request in nearly the same words) is one commitment: the later says it.
-fn supersede(said: &mut [Said], folded: &str, content: &std::collections::BTreeSet<String>) {
+/// The same words about another link or path ("summarize this article
+/// for me <another URL>") ask anew.
+fn supersede(
+    said: &mut [Said],
+    text: &str,
+    folded: &str,
+    content: &std::collections::BTreeSet<String>,
+) {
     for earlier in said.iter_mut().filter(|s| !s.superseded) {
-        let same = earlier.folded == folded || {
-            let (a, b) = (&earlier.content, content);
-            let shared = a.intersection(b).count();
-            a.len().min(b.len()) >= 4 && shared * 4 >= a.union(b).count() * 3
-        };
-        if same {
+        if restates(
+            (&earlier.text, &earlier.folded, &earlier.content),
+            (text, folded, content),
+        ) {
             earlier.superseded = true;
         }
     }
+}
+
+/// Whether `later` says what `earlier` said: the same words once folded,
+/// or three in four content words shared (four or more each), naming no
+/// link or path the other does not.
+fn restates(
+    (earlier, earlier_folded, a): (&str, &str, &std::collections::BTreeSet<String>),
+    (later, later_folded, b): (&str, &str, &std::collections::BTreeSet<String>),
+) -> bool {
+    earlier_folded == later_folded || {
+        let shared = a.intersection(b).count();
+        a.len().min(b.len()) >= 4 && shared * 4 >= a.union(b).count() * 3 && {
+            let (before, named) = (identifiers(earlier), identifiers(later));
+            before.is_subset(&named) || named.is_subset(&before)
+        }
+    }
+}
+
+/// The links and paths `text` names: a restatement may name one more
+/// ("… link documents from X:\\03_ACG\\document_library"), not another.
+fn identifiers(text: &str) -> std::collections::BTreeSet<&str> {
+    text.split_whitespace()
+        .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric() && c != '/'))
+        .filter(|word| word.contains(['/', '\\']))
+        .collect()
 }
 
 /// A short message that gives a new value for what the message before it
@@ -667,5 +697,33 @@ fn plural(n: usize, one: &str, many: &str) -> String {
         format!("1 {one}")
     } else {
         format!("{n} {many}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn restated(earlier: &str, later: &str) -> bool {
+        let (a, b) = (Words::of(earlier).content, Words::of(later).content);
+        restates(
+            (earlier, &judge::fold(earlier), &a),
+            (later, &judge::fold(later), &b),
+        )
+    }
+
+    #[test]
+    fn the_same_request_about_another_link_is_a_new_one() {
+        let ask = "summarize this article for me and save it to raw https://x.com/a/status/1";
+        assert!(restated(ask, ask));
+        assert!(!restated(
+            ask,
+            "summarize this article for me and save it to raw https://morgin.ai/articles/b"
+        ));
+        // A restatement may name one path more.
+        assert!(restated(
+            "in X:\\addons\\company edit the view list to add the notes as columns, link documents",
+            "in X:\\addons\\company edit the view list to add the notes as columns, link documents from X:\\addons\\library"
+        ));
     }
 }
