@@ -135,8 +135,9 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if blank_field(text) || logged(text) {
         return Err(NotBinding::Pasted);
     }
-    // "[Image #2]": where the user pasted a picture, the runtime's mark.
-    if IMAGE_MARKS.is_match(text) {
+    // "[Image #2]": where the user pasted a picture, the runtime's mark;
+    // "EOF": where a here-document the user pasted ends.
+    if IMAGE_MARKS.is_match(text) || matches!(text.trim(), "EOF" | "EOL") {
         return Err(NotBinding::Debris);
     }
     words_bind(unit, &simplified(text), message, answering)

@@ -155,12 +155,14 @@ pub(super) static CODE_LINE: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// A shell's prompt, as a terminal shows it: `$ cargo test`,
 /// `wink@box 26-02-03T21:17:52Z:~/src/app (main)`, `me@host:~/app$ ls`,
-/// `[me@host app]$`, `❯ npm test`, `PS C:\app> dir`, `me@Mac ~ % ls`. What stands between
+/// `[me@host app]$`, `❯ npm test`, `PS C:\app> dir`, `me@Mac ~ % ls`, and
+/// an interactive command's question (`? How would you like to
+/// authenticate GitHub CLI? [Use arrows to move, type to filter]`). What stands between
 /// the first prompt of a message and the output of its last is a terminal
 /// session the user copied.
 pub(super) static PROMPT: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"^(\s*[$❯➜λ]\s+\S|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|(\([\w.-]+\)\s+)?PS\s+[A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+\s+\S+\s+%(\s|$))",
+        r"^(\s*[$❯➜λ]\s+\S|\s*\?\s[^\n]*\[(?i:use\s+arrows)|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|(\([\w.-]+\)\s+)?PS\s+[A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+\s+\S+\s+%(\s|$))",
     )
 });
 
@@ -473,8 +475,9 @@ fn typed_before_copy(text: &str, span: Range<usize>) -> Range<usize> {
 }
 
 /// Where a terminal session the user copied ends, its first prompt at
-/// `first` and the paragraph of its last ending at `end`. A message that
-/// opens with a prompt is the session to its end (what a command prints
+/// `first` and the paragraph of its last ending at `end`. A message (or
+/// a paragraph after the user's own) that opens with a prompt is the
+/// session to its end (what a command prints
 /// runs on over headings, blank lines and status lines no pattern knows:
 /// `Agent Reach 状态`, `=====`, `✅ gh CLI already installed`), but for the
 /// user's words after it: a last paragraph of a line or two with no
@@ -482,7 +485,8 @@ fn typed_before_copy(text: &str, span: Range<usize>) -> Range<usize> {
 /// ("Vẫn không được nhỉ"). (A longer last paragraph is the command's: what
 /// it prints last reads as words, "Status: 7/16 channels usable".)
 fn session_end(text: &str, first: usize, end: usize) -> usize {
-    if !text[..first].trim().is_empty() {
+    let before = text[..first].trim_end_matches([' ', '\t']);
+    if !(before.trim().is_empty() || before.ends_with("\n\n")) {
         return end;
     }
     let body = text.trim_end();

@@ -89,6 +89,27 @@ fn a_terminal_session_copied_in_is_output_and_the_words_around_it_are_the_users(
         .iter()
         .any(|u| u.text(then_asks).starts_with("Fix the config")
             && binding(u, &prose, Context::default()).is_ok()));
+    // A session after a paragraph of the user's own runs on as well.
+    let after_words = "Still not working, Kara\n\n\
+        julius@vps:~/kb$ openclaw cron list\n\n\
+        Gateway target: ws://127.0.0.1:18789\n\
+        Tell the gateway to pair first\n\
+        Bind: loopback";
+    let prose = Prose::new(after_words);
+    for unit in units(after_words) {
+        let text = unit.text(after_words);
+        if text.starts_with("Tell the gateway") {
+            assert_eq!(
+                binding(&unit, &prose, Context::default()),
+                Err(NotBinding::Pasted)
+            );
+        }
+    }
+    // An interactive command's question is where its session starts.
+    assert!(PROMPT.is_match(
+        "? How would you like to authenticate GitHub CLI? [Use arrows to move, type to filter]"
+    ));
+    assert_eq!(why("EOF"), [Err(NotBinding::Debris)]);
     // The marks a tool's status report opens its lines with.
     for line in [
         " ✅ gh CLI already installed",
