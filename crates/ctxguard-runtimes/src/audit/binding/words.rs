@@ -25,6 +25,12 @@ pub(super) const SPENT: &[&str] = &[
     "parfait", "d'accord", "obrigado", "obrigada", "sim", "beleza", "ótimo", "certo",
     // Greetings, and a message sent to see that the agent answers.
     "oi", "olá", "ola", "hola", "bonjour", "salut", "hallo", "teste", "testing", "ping",
+    // "makes sense to me".
+    "makes", "sense", "to", "me",
+    // Dutch "ga aan de slag" (get to work); Vietnamese "có luôn em" (yes,
+    // go on), "tốt em", "cảm ơn", "vâng ạ", "được rồi".
+    "ga", "aan", "de", "slag", "có", "luôn", "nha", "nhé", "em", "anh", "ạ", "vâng", "ừ", "được",
+    "rồi", "tốt", "cảm", "ơn",
     // Korean, Japanese and Chinese: yes, okay, go on; hello.
     "응", "네", "넵", "예", "ㅇㅇ", "좋아", "좋아요", "고", "계속", "はい", "うん", "了解", "好",
     "好的", "嗯", "行", "可以", "继续", "你好", "안녕", "안녕하세요", "こんにちは",

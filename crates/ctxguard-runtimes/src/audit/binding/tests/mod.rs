@@ -22,6 +22,16 @@ fn what_binds_and_what_does_not() {
     );
     assert_eq!(why("can you make the footer blue?"), [Ok(())]);
     assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
+    for ack in [
+        "Có luôn em",
+        "có nha",
+        "Tốt em",
+        "Ga aan de slag!",
+        "yeah this all makes sense to me!",
+    ] {
+        assert_eq!(why(ack), [Err(NotBinding::Acknowledgement)], "{ack}");
+    }
+    assert_eq!(why("send the report to me"), [Ok(())]);
     // A greeting, or a message sent to see that the agent answers.
     for hello in ["Oi", "teste", "testing", "你好"] {
         assert_eq!(why(hello), [Err(NotBinding::Acknowledgement)], "{hello}");
