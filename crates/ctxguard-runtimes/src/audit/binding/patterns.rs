@@ -143,9 +143,15 @@ pub(super) static SUGGESTION: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)^\W*(maybe|perhaps|how\s+about|wouldn't\s+it\s+be)\b"));
 
 /// An Indonesian question for information, which puts its question word
-/// last ("kamu sekarang pakai model apa": which model are you using now).
-pub(super) static ASKED_LAST: LazyLock<Pattern> =
-    LazyLock::new(|| pattern(r"(?i)\b(apa|gimana|bagaimana|berapa|siapa|kapan)\W*$"));
+/// last ("kamu sekarang pakai model apa": which model are you using now),
+/// and a Vietnamese one, which puts it last or closes on a particle after
+/// it ("chạy local vs chạy github action khác gì nhau", "thì phải làm
+/// sao", "em thêm tag gì cho nó vậy").
+pub(super) static ASKED_LAST: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(apa|gimana|bagaimana|berapa|siapa|kapan)\W*$|\b(gì|sao|thế\s+nào|đâu|bao\s+nhiêu)((\s+(vậy|thế|nhau|nhỉ|ạ|em|anh|chị|hả|à))*|(\s+\S+){1,3}\s+(vậy|thế|nhỉ|hả|à))\W*$",
+    )
+});
 
 /// How a question for information opens, with or without its `?`.
 pub(super) static QUESTION_FORM: LazyLock<Pattern> = LazyLock::new(|| {
@@ -158,7 +164,7 @@ pub(super) static QUESTION_FORM: LazyLock<Pattern> = LazyLock::new(|| {
 /// German, Portuguese or Spanish ("which", "where", "em qual", "onde").
 pub(super) static ASKS_WHICH: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*(what|which|where|when|who|whose|how\s+(many|much|long|often|does|do|did|is|are|was|were)|why\s+(did|do|does)\s+we|why\s+(is|are|was|were)|welche[rsn]?|wo|wann|wer|em\s+qu(e|al)|qual|quais|onde|quando|quem|cuál|cuáles|dónde|cuándo|quién|qué)\b",
+        r"(?i)^\W*((like|so|and|ok|okay|then)[\s,]+)?(what|which|where|when|who|whose|how\s+(many|much|long|often|does|do|did|is|are|was|were)|why\s+(did|do|does)\s+we|why\s+(is|are|was|were)|welche[rsn]?|wo|wann|wer|em\s+qu(e|al)|qual|quais|onde|quando|quem|cuál|cuáles|dónde|cuándo|quién|qué)\b",
     )
 });
 
@@ -235,7 +241,7 @@ pub(super) static REPROACH: LazyLock<Pattern> = LazyLock::new(|| {
 /// without its question mark. A question, whatever modal it holds.
 pub(super) static ASKS_OPINION: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((what|which)\s+(would|do|should|will)\s+you\s+(recommend|suggest|propose|advise|prefer|think)|what\s+do\s+you\s+think|any\s+(opinions?|recommendations?|suggestions?|thoughts|ideas)(\s+or\s+\w+)?)\s*\?|^\W*(is\s+there\s+)?(anything|something)\s+else\b[^.!]*\?\s*$|^\W*((ok|okay|so|and|then)[\s,]+)*(what|which)\s+(would|do|should)\s+you\s+(recommend|suggest|propose|advise)\b[^.!?]*$",
+        r"(?i)\b((what|which)\s+(would|do|should|will)\s+you\s+(recommend|suggest|propose|advise|prefer|think)|^\W*how\s+(would|should|do|will|can)\s+(you|we|i)\s+(handle|approach|tackle|structure|name|design|deal\s+with|go\s+about|solve)\b[^.!?]*|what\s+do\s+you\s+think|any\s+(opinions?|recommendations?|suggestions?|thoughts|ideas)(\s+or\s+\w+)?)\s*\?|^\W*(is\s+there\s+)?(anything|something)\s+else\b[^.!]*\?\s*$|^\W*((ok|okay|so|and|then)[\s,]+)*(what|which)\s+(would|do|should)\s+you\s+(recommend|suggest|propose|advise)\b[^.!?]*$",
     )
 });
 

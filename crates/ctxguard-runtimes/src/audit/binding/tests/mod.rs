@@ -32,6 +32,17 @@ fn what_binds_and_what_does_not() {
         assert_eq!(why(ack), [Err(NotBinding::Acknowledgement)], "{ack}");
     }
     assert_eq!(why("send the report to me"), [Ok(())]);
+    for question in [
+        "how would you handle this?",
+        "like what needs to be wired up first?",
+        "em thêm tag gì cho nó vậy",
+        "chạy local vs chạy github action khác gì nhau",
+        "mỗi khung giờ một loại tin khác nhau thì phải làm sao",
+    ] {
+        assert_eq!(why(question), [Err(NotBinding::Question)], "{question}");
+    }
+    assert_eq!(why("could you fix the footer?"), [Ok(())]);
+    assert_eq!(why("đừng làm gì thêm nhé"), [Ok(())]);
     // A greeting, or a message sent to see that the agent answers.
     for hello in ["Oi", "teste", "testing", "你好"] {
         assert_eq!(why(hello), [Err(NotBinding::Acknowledgement)], "{hello}");
