@@ -166,11 +166,12 @@ fn blank_field(text: &str) -> bool {
 
 /// A log the user keeps of what they did, measured: three quantities or
 /// more and nothing asked ("高位下拉29kg×12，36kg×12，43kg×10", "bench 60kg x 8,
-/// 65kg x 6, 70kg x 4"). It reports; what to make of it is the agent's.
+/// 65kg x 6, 70kg x 4", "绳索面拉两边一共18kg12次四组", its sets counted in
+/// Chinese numerals). It reports; what to make of it is the agent's.
 pub(crate) fn logged(text: &str) -> bool {
     static QUANTITY: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
-            r"(?i)\d+(\.\d+)?\s*((kg|lbs?|km|kcal|cal|reps?|sets?)([^a-z]|$)|公里|公斤|斤|次|组|分钟|卡)|[×*]\s*\d+|\d\s*x\s*\d+",
+            r"(?i)(\d+(\.\d+)?|[一二两三四五六七八九十]+)\s*((kg|lbs?|km|kcal|cal|reps?|sets?)([^a-z]|$)|公里|公斤|斤|次|组|分钟|卡)|[×*]\s*\d+|\d\s*x\s*\d+",
         )
     });
     QUANTITY.find_iter(text).take(3).count() >= 3

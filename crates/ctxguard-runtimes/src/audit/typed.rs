@@ -1466,6 +1466,8 @@ mod tests {
             "36×12×3，43×12",
             "哑铃飞鸟递减组7kg，5kg，3kg各12次一组，做了三组，最后一组5kg，3kg各12次",
             "bench 60kg x 8, 65kg x 6, 70kg x 4",
+            "绳索面拉两边一共18kg12次四组",
+            "杠铃深蹲，空杆，单边5kg，单边15kg两组，一共四组",
         ] {
             assert_eq!(binds(log), Vec::<String>::new(), "{log}");
         }
