@@ -740,6 +740,17 @@ fn document_start(text: &str) -> Option<usize> {
     if asked >= 2 && !brief_at(text, first) && !brief_at(text, 0) {
         return Some(first);
     }
+    // Paragraphs before the first heading written as an assistant writes
+    // ("That **6M parameter** jump makes perfect sense. By moving from a
+    // $1 \times 1$ pool …") open the document: it starts where they do.
+    let opened = styled_back(text, first);
+    if opened < first
+        && text[..opened].trim().is_empty()
+        && !brief_at(text, first)
+        && headings.clone().next().is_some()
+    {
+        return Some(opened);
+    }
     // A message that opens with its first heading is the user's own brief
     // ("# System prompt — …", a task written up as a document): there is
     // nothing of theirs before it for it to be handed over with. So is a
@@ -781,6 +792,55 @@ fn triple_quoted(text: &str) -> Option<std::ops::Range<usize>> {
         .filter(|line| !line.trim().is_empty())
         .count();
     (lines >= 3).then(|| open..close.map_or(text.len(), |at| at + MARK.len()))
+}
+
+/// Where the paragraphs right before `at` that are written as an
+/// assistant writes start: bold set amid a sentence's words (twice or
+/// more in the paragraph) or inline math (`$4 \times 4$`), paragraph
+/// after paragraph back from `at`, or from the message's start when its
+/// first paragraph is so (three paragraphs at most before `at`); `at`
+/// when the one before is not so. A paragraph that leads into what
+/// follows with a colon is the user's.
+fn styled_back(text: &str, at: usize) -> usize {
+    let styled = |paragraph: &str| {
+        let math = paragraph.matches('$').count() >= 2
+            && paragraph.contains('\\')
+            && !paragraph.contains("$ ");
+        let bold_amid = paragraph
+            .lines()
+            .filter(|line| {
+                let trimmed = line.trim();
+                trimmed.contains("**") && !(trimmed.starts_with("**") && trimmed.ends_with("**"))
+            })
+            .map(|line| line.matches("**").count() / 2)
+            .sum::<usize>()
+            >= 2;
+        (math || bold_amid) && !paragraph.trim_end().ends_with([':', '：'])
+    };
+    // Opened so, the message is the reply from its first word, but for a
+    // paragraph that leads into what follows.
+    let paragraphs: Vec<&str> = text[..at]
+        .split("\n\n")
+        .filter(|p| !p.trim().is_empty())
+        .collect();
+    if paragraphs.first().is_some_and(|p| styled(p))
+        && paragraphs.len() <= 3
+        && !paragraphs
+            .iter()
+            .any(|p| p.trim_end().ends_with([':', '：']))
+    {
+        return 0;
+    }
+    let mut start = at;
+    while start > 0 {
+        let before = text[..start].trim_end();
+        let from = before.rfind("\n\n").map_or(0, |n| n + 2);
+        if before.is_empty() || !styled(&before[from..]) {
+            break;
+        }
+        start = from;
+    }
+    start
 }
 
 /// Where the user's own words after a document they handed over start:
@@ -1029,6 +1089,9 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
     if ADOPTS_REPLY.is_match(own_before) || brief_at(text, start) {
         return None;
     }
+    // The paragraphs just before it written as the reply is (its bold
+    // amid sentences, its math) are the reply's opening.
+    let start = styled_back(text, start);
     // The user's last words after the reply: the paragraph where they
     // name its source, or a short last paragraph that does not speak as
     // the reply does.
@@ -1305,6 +1368,36 @@ mod tests {
         // A brief headed by what it asks for is the user's own.
         let brief = text.replace("?", "");
         assert!(binds(&brief).len() > 1);
+    }
+
+    #[test]
+    fn an_answer_written_as_an_assistant_writes_is_handed_over_from_its_opening() {
+        let mut text = String::from(
+            "That **6M parameter** jump makes perfect sense. By moving from a $1 \\times 1$ pool \
+             to a **$4 \\times 4$ spatial pool**, you increased the resolution by **16 times**.\n\n\
+             Instead of handing the head one value per channel, you now hand it a map.\n\n\
+             ### Why 6M is the sweet spot\n\n",
+        );
+        for n in 0..30 {
+            text.push_str(&format!(
+                "* **Point {n}:** you should keep the pool at 4x4 for run {n}.\n"
+            ));
+        }
+        text.push_str("\n### What to watch next\n\nKeep an eye on the validation loss.\n");
+        assert!(binds(&text).is_empty(), "{:?}", binds(&text));
+        // The user's own lead, plain, before a document stays theirs.
+        let led = text.replacen(
+            "That **6M parameter** jump makes perfect sense. By moving from a $1 \\times 1$ pool \
+             to a **$4 \\times 4$ spatial pool**, you increased the resolution by **16 times**.",
+            "Never drop the users table while you refactor this.",
+            1,
+        );
+        let bound = binds(&led);
+        assert_eq!(
+            bound.first().map(String::as_str),
+            Some("Never drop the users table while you refactor this.")
+        );
+        assert!(bound.iter().all(|b| !b.contains("Point")), "{bound:?}");
     }
 
     #[test]
