@@ -81,7 +81,14 @@ pub(super) fn sentences(
         let (mut n, mut from) = (0, 0);
         while n + 1 < lengths.len() {
             let piece = &line[from..from + lengths[n]];
-            if numbered(piece) || quotes_a_number(piece) {
+            // "改到7.吧": a number's period before a particle that closes
+            // the sentence ("吧", "呢", "啊") ends nothing; the time goes on.
+            let particle_follows = piece
+                .trim_end()
+                .ends_with(|c: char| c.is_ascii_digit() || c == '.')
+                && line[from + lengths[n]..]
+                    .starts_with(['吧', '呢', '啊', '呀', '吗', '嘛', '哦', '了']);
+            if numbered(piece) || quotes_a_number(piece) || particle_follows {
                 lengths[n] += lengths.remove(n + 1);
             } else {
                 // "1.技术（…）2.增长（…）": items numbered along one line;

@@ -360,6 +360,14 @@ fn items_numbered_along_one_line_are_cut_before_each_number() {
             ("Then ship it.", Shape::Sentence),
         ]
     );
+    // A time's period before a closing particle ends nothing.
+    assert_eq!(
+        shaped("把每天训练计划的定时任务改到7.吧，我周末可能早上练"),
+        [(
+            "把每天训练计划的定时任务改到7.吧，我周末可能早上练",
+            Shape::Sentence
+        )]
+    );
 }
 
 #[test]
