@@ -183,7 +183,8 @@ pub(crate) fn logged(text: &str) -> bool {
 /// sentence before the first thing that is not a word ("me salio este
 /// error: chat$ fmind …"), if `head`, and one after the last ("… 403
 /// Forbidden tienes que verificar eso, …"), if `tail`, as ranges of
-/// `text`. Each holds at least [`TYPED_EDGE`] words and no code. Only
+/// `text`. Each holds at least [`TYPED_EDGE`] words (or a clause of
+/// Chinese or Japanese) and no code. Only
 /// where a message starts or ends: a line of words amid output is the
 /// output's own ("Install completion for the current shell.").
 pub(crate) fn typed_edges(text: &str, head: bool, tail: bool) -> Vec<Range<usize>> {
@@ -198,6 +199,25 @@ pub(crate) fn typed_edges(text: &str, head: bool, tail: bool) -> Vec<Range<usize
                 .all(|c| c.is_alphabetic() || c == '\'' || c == '-')
             && core.chars().next().is_some_and(char::is_alphabetic)
     }
+    // A clause of Chinese or Japanese, which puts no spaces between its
+    // words ("帮我看一下，我想推送远程仓库怎么总是不成功"): four of its
+    // characters or more weigh as a sentence of words.
+    fn cjk(token: &str) -> bool {
+        let han = |c: char| {
+            ('\u{3040}'..='\u{30FF}').contains(&c) || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+        };
+        token.chars().filter(|&c| han(c)).count() >= 4
+            && token
+                .chars()
+                .all(|c| han(c) || matches!(c, '，' | '。' | '！' | '？' | '、' | '；' | '：'))
+    }
+    let weight = |token: &str| {
+        if cjk(token) {
+            TYPED_EDGE
+        } else {
+            usize::from(prose(token))
+        }
+    };
     let mut edges = Vec::new();
     let start_of = |line: &str| line.as_ptr() as usize - text.as_ptr() as usize;
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -209,8 +229,9 @@ pub(crate) fn typed_edges(text: &str, head: bool, tail: bool) -> Vec<Range<usize
     }
     if let Some(first) = lines.first().filter(|_| head) {
         let words = tokens(first);
-        let run = words.iter().take_while(|(_, w)| prose(w)).count();
-        if run >= TYPED_EDGE && run < words.len() {
+        let run = words.iter().take_while(|(_, w)| weight(w) > 0).count();
+        let weighed: usize = words[..run].iter().map(|(_, w)| weight(w)).sum();
+        if weighed >= TYPED_EDGE && run < words.len() {
             let (at, last) = words[run - 1];
             let base = start_of(first);
             edges.push(base..base + at + last.len());
@@ -218,8 +239,16 @@ pub(crate) fn typed_edges(text: &str, head: bool, tail: bool) -> Vec<Range<usize
     }
     if let Some(last) = lines.last().filter(|_| tail) {
         let words = tokens(last);
-        let run = words.iter().rev().take_while(|(_, w)| prose(w)).count();
-        if run >= TYPED_EDGE {
+        let run = words
+            .iter()
+            .rev()
+            .take_while(|(_, w)| weight(w) > 0)
+            .count();
+        let weighed: usize = words[words.len() - run..]
+            .iter()
+            .map(|(_, w)| weight(w))
+            .sum();
+        if weighed >= TYPED_EDGE {
             let base = start_of(last);
             let (at, _) = words[words.len() - run];
             let range = base + at..base + last.trim_end().len();

@@ -2028,6 +2028,13 @@ mod tests {
             "{binds:?}"
         );
         assert!(!binds.iter().any(|b| b.contains("INFO")), "{binds:?}");
+        // A clause of Chinese typed after a log the channel flattened to
+        // one line.
+        let flattened = "$ git push -u origin main error: src refspec main does not match any error: failed to push some refs to 'https://github.com/acme/app.git 帮我看一下，我想推送远程仓库怎么总是不成功";
+        assert_eq!(
+            self::binds(flattened),
+            ["帮我看一下，我想推送远程仓库怎么总是不成功"]
+        );
         // Typed before the first thing of the log, on the same line.
         let before = "when I open the settings page the list does not show the columns: chat$ fmind\nTraceback (most recent call last):\n  File \"tui.py\", line 370, in _run\nAttributeError: 'ModelSelectScreen' object has no attribute 'call_from_thread'";
         let binds = self::binds(before);
