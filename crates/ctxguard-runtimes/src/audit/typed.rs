@@ -689,6 +689,21 @@ fn piece(policy: &Policy, text: String) -> import::classify::Piece {
 /// context", "Skip", "Continue".
 fn moves_on(choice: &str) -> bool {
     let folded = super::judge::fold(choice);
+    // "Skip playground", "Skip the tests": what is skipped is chosen.
+    if let Some(rest) = folded.strip_prefix("skip ") {
+        let rest = rest.trim().trim_end_matches('.');
+        let passes = [
+            "for now",
+            "this",
+            "this one",
+            "this question",
+            "it",
+            "for later",
+        ];
+        if rest.chars().next().is_some_and(char::is_alphanumeric) && !passes.contains(&rest) {
+            return false;
+        }
+    }
     [
         "next", "done", "continue", "skip", "move on", "proceed", "finish",
     ]
@@ -1398,6 +1413,22 @@ mod tests {
             Some("Never drop the users table while you refactor this.")
         );
         assert!(bound.iter().all(|b| !b.contains("Point")), "{bound:?}");
+    }
+
+    #[test]
+    fn a_choice_that_moves_an_interview_on_holds_nothing_but_one_that_skips_something_does() {
+        for passes in [
+            "Skip",
+            "Skip for now",
+            "Next area",
+            "Done — create context",
+            "Continue",
+        ] {
+            assert!(moves_on(passes), "{passes}");
+        }
+        for chooses in ["Skip playground", "Skip the tests"] {
+            assert!(!moves_on(chooses), "{chooses}");
+        }
     }
 
     #[test]
