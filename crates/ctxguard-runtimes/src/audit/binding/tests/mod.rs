@@ -43,6 +43,10 @@ fn what_binds_and_what_does_not() {
     }
     assert_eq!(why("could you fix the footer?"), [Ok(())]);
     assert_eq!(why("đừng làm gì thêm nhé"), [Ok(())]);
+    assert_eq!(
+        why("Anh đang quan tâm đến Crypto, chính trị thế giới, Công nghệ và AI"),
+        [Ok(())]
+    );
     // A greeting, or a message sent to see that the agent answers.
     for hello in ["Oi", "teste", "testing", "你好"] {
         assert_eq!(why(hello), [Err(NotBinding::Acknowledgement)], "{hello}");
