@@ -733,37 +733,37 @@ fn document_start(text: &str) -> Option<usize> {
         return None;
     }
     // Where each line starts, of the lines that are headings, not bullets.
-    let mut headings = std::iter::once(0)
+    let headings: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(at, _)| at + 1))
         .filter(|&at| at < text.len())
-        .filter(|&at| units::heading_at(text, at).is_some_and(|(_, _, bullet)| !bullet));
-    let Some(first) = headings.next() else {
+        .filter(|&at| units::heading_at(text, at).is_some_and(|(_, _, bullet)| !bullet))
+        .collect();
+    let Some(&first) = headings.first() else {
         return flattened_document_start(text);
     };
+    let more = headings.len() >= 2;
+    let brief_first = brief_at(text, first);
+    let brief_start = brief_at(text, 0);
     // An explainer (an article, a tutorial, notes an assistant wrote up)
     // heads its sections with the questions it answers ("## 1. GitHub
     // Actions là gì?", "## How does the cache work?"); a brief names what
     // it asks for. Handed over whole, wherever it starts.
-    let asked = std::iter::once(first)
-        .chain(headings.clone())
-        .filter(|&at| {
+    let asked = headings
+        .iter()
+        .filter(|&&at| {
             let line = &text[at..];
             let line = line[..line.find('\n').unwrap_or(line.len())].trim_end();
             line.ends_with(['?', '？'])
         })
         .count();
-    if asked >= 2 && !brief_at(text, first) && !brief_at(text, 0) {
+    if asked >= 2 && !brief_first && !brief_start {
         return Some(first);
     }
     // Paragraphs before the first heading written as an assistant writes
     // ("That **6M parameter** jump makes perfect sense. By moving from a
     // $1 \times 1$ pool …") open the document: it starts where they do.
     let opened = styled_back(text, first);
-    if opened < first
-        && text[..opened].trim().is_empty()
-        && !brief_at(text, first)
-        && headings.clone().next().is_some()
-    {
+    if opened < first && text[..opened].trim().is_empty() && !brief_first && more {
         return Some(opened);
     }
     // A message that opens with its first heading is the user's own brief
@@ -773,11 +773,7 @@ fn document_start(text: &str) -> Option<usize> {
     // prompt for Claude: # PROMPT FOR CLAUDE … You are a senior engineer").
     // A message that opens as a brief ("You are my expert AI architect …"
     // over its sections) is one too.
-    (!text[..first].trim().is_empty()
-        && !brief_at(text, first)
-        && !brief_at(text, 0)
-        && headings.next().is_some())
-    .then_some(first)
+    (!text[..first].trim().is_empty() && !brief_first && !brief_start && more).then_some(first)
 }
 
 /// Where text the user quotes between triple quotes stands, quotes and

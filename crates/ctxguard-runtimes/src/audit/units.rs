@@ -471,12 +471,24 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
 
 /// Whether `line` opens with a section's number: "3.1.", "1.2.3 ".
 fn section_number(line: &str) -> bool {
-    let number: String = line
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == '.')
-        .collect();
-    let parts: Vec<&str> = number.trim_end_matches('.').split('.').collect();
-    parts.len() >= 2 && parts.iter().all(|p| !p.is_empty() && p.len() <= 3)
+    let number = &line[..line.len()
+        - line
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+            .len()];
+    section_parts(number.trim_end_matches('.')).is_some_and(|parts| parts >= 2)
+}
+
+/// How many parts a number of sections has ("3.1" has two, "12" one), when
+/// each is one to three digits.
+fn section_parts(number: &str) -> Option<usize> {
+    let mut parts = 0;
+    for part in number.split('.') {
+        if !(1..=3).contains(&part.len()) || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        parts += 1;
+    }
+    Some(parts)
 }
 
 /// Where the answer starts in an item that is a question with its answer

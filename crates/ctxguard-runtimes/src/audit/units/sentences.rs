@@ -237,12 +237,10 @@ pub(super) fn next_items_number(piece: &str) -> usize {
 /// (`1.3.2.`).
 pub(super) fn numbered(piece: &str) -> bool {
     let piece = piece.trim();
-    piece.strip_suffix(['.', ')']).is_some_and(|n| {
-        n.split('.').count() <= 4
-            && n.split('.').all(|part| {
-                (1..=3).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_digit())
-            })
-    })
+    piece
+        .strip_suffix(['.', ')'])
+        .and_then(super::section_parts)
+        .is_some_and(|parts| parts <= 4)
 }
 
 /// Words after which a period ends no sentence.
