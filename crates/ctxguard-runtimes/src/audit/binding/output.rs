@@ -323,9 +323,10 @@ impl<'a> Prose<'a> {
                 let label = field.name("label").map_or("", |l| l.as_str());
                 again |= !labels.insert(label.trim().to_lowercase());
             }
-            if line.trim_end_matches(['\n', '\r']).ends_with("  ") && !line.trim().is_empty() {
+            let unbroken = line.trim_end_matches(['\n', '\r']);
+            if unbroken.ends_with("  ") && !line.trim().is_empty() {
                 padded += 1;
-                if line.trim_end_matches(['\n', '\r']).ends_with("        ") {
+                if unbroken.ends_with("        ") {
                     wide += 1;
                 }
                 let span = padded_span.get_or_insert(at..at);
