@@ -40,7 +40,9 @@ pub(crate) fn directive(text: &str) -> bool {
     // "Rafael, convene the full Council.", "🛡️ Michael: conduct an audit":
     // the clause after the name the user calls opens like a message.
     let addressed = text.split([',', ':']).next().is_some_and(vocative);
-    text.split([',', ';', '(', ':'])
+    // An arrow leads from a condition to what to do then ("Si COUNT > 0 →
+    // STOP, me rapporter le contenu").
+    text.split([',', ';', '(', ':', '→'])
         .enumerate()
         .any(|(n, clause)| {
             // "…, lets continue with our plan": a control word, spent.

@@ -1203,3 +1203,27 @@ fn a_line_set_in_bold_alone_is_a_heading_unless_it_asks_something() {
         [Err(NotBinding::Debris), Ok(())]
     );
 }
+
+#[test]
+fn a_condition_leads_by_an_arrow_to_what_to_do() {
+    assert_eq!(
+        why("Si COUNT = 0 sur les trois → exécuter le workflow."),
+        [Ok(())]
+    );
+    assert_eq!(why("Si COUNT > 0 → STOP, me rapporter le contenu."), [Ok(())]);
+}
+
+#[test]
+fn chinese_asks_after_also_or_a_link_and_permissions_bind() {
+    for ask in [
+        "agents下的三省六部agents目录也删除",
+        ".openclaw/agents目录下的配置文档也整理一份放到这里",
+        "我想像之前新建一个单独的“大象”workspace那样，再新建一个“dx3906”的workspace",
+        "https://github.com/wanikua/danghuangshang把这个项目使用git clone保存到 projects目录",
+        "可以提交敏感信息，我是私有仓库",
+    ] {
+        assert!(why(ask).iter().all(Result::is_ok), "{ask}");
+    }
+    assert_eq!(why("可以提交吗？"), [Err(NotBinding::Question)]);
+    assert_ne!(why("我把文件删了"), [Ok(())]);
+}
