@@ -426,7 +426,8 @@ pub(crate) fn words_bind(
     // A short reply to a choice the agent offered; not one that tells of
     // the user themselves ("ive fixed those", "ich hoffe das geht"): a
     // choice the user makes in their own words is a wish, read above.
-    if answering && word_count(text) <= 4 && !OF_ONESELF.is_match(text) {
+    if answering && word_count(text) <= 4 && !OF_ONESELF.is_match(text) && !HAPPENED.is_match(text)
+    {
         return Ok(());
     }
     // Options the agent offered, named by their numbers ("option 1, then
@@ -540,6 +541,14 @@ static OPTIONS_NAMED: LazyLock<Pattern> = LazyLock::new(|| {
 /// das geht", "je pense que oui".
 static OF_ONESELF: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)^\W*(i|i'm|im|i've|ive|i'll|ill|i'd|ich|je|j'ai|eu|yo|io)\b"));
+
+/// A short reply that tells what happened ("oom killed", "it crashed
+/// again"): news of a run, not an option chosen.
+static HAPPENED: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(\S+\s+){0,2}(killed|crashed|failed|died|hung|froze|timed\s+out|stuck|broke|broken|hangs|crashes|fails)(\s+again)?\W*$",
+    )
+});
 
 /// A view the user states, and what it says: see [`words_bind`].
 static VIEW: LazyLock<Pattern> = LazyLock::new(|| {

@@ -332,10 +332,10 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
                     continue;
                 }
             }
-            let answering = asked_before(&event.trace[..m]);
+            let asked = asked_before(&event.trace[..m]);
             // "yes option 1": a short reply to the choices the agent put
             // makes the option chosen the user's, in the agent's words.
-            if answering
+            if asked
                 && message.origin == Origin::User
                 && message.text.split_whitespace().count() <= 6
             {
@@ -343,6 +343,7 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
                     support.push((offered.text.clone(), Words::of(&offered.text)));
                 }
             }
+            let answering = asked || interrupted_before(&event.trace[..m]);
             for found in message_units(policy, message, answering) {
                 match found {
                     Found::Binds {
@@ -407,6 +408,20 @@ fn asked_before(trace: &[import::Message]) -> bool {
         .rev()
         .collect();
     tail.contains('?') && CHOICES.is_match(&tail)
+}
+
+/// Whether the user stopped the agent just before their next message
+/// ("[Request interrupted by user]"): what they type then redirects it, so
+/// a short reply ("系统根目录", the system's root folder) names the
+/// correction, as a short reply to a choice names the option.
+fn interrupted_before(trace: &[import::Message]) -> bool {
+    trace
+        .iter()
+        .rev()
+        .find(|m| m.origin != Origin::Tool)
+        .is_some_and(|last| {
+            last.origin == Origin::Runtime && last.text.starts_with("[Request interrupted by user")
+        })
 }
 
 /// The agent's message the user's next one answers, if the last message
@@ -725,5 +740,37 @@ mod tests {
             "in X:\\addons\\company edit the view list to add the notes as columns, link documents",
             "in X:\\addons\\company edit the view list to add the notes as columns, link documents from X:\\addons\\library"
         ));
+    }
+
+    fn said(origin: Origin, text: &str) -> import::Message {
+        import::Message {
+            origin,
+            text: text.to_owned(),
+            line: 1,
+            record: None,
+        }
+    }
+
+    #[test]
+    fn a_message_after_the_user_stopped_the_agent_redirects_it() {
+        let stopped = [
+            said(Origin::User, "你首先要看在系统目录下的vibe-skill"),
+            said(Origin::Assistant, "Glob"),
+            said(Origin::Tool, "templates/TOOL_TEMPLATE.py"),
+            said(Origin::Runtime, "[Request interrupted by user]"),
+        ];
+        assert!(interrupted_before(&stopped));
+        // Tool output after the mark does not hide it; the agent's answer does.
+        assert!(!interrupted_before(&stopped[..3]));
+        let answered = [
+            said(Origin::Runtime, "[Request interrupted by user for tool use]"),
+            said(Origin::Assistant, "Stopped. What next?"),
+        ];
+        assert!(!interrupted_before(&answered));
+        let policy = Policy::builtin();
+        let units = |answering| typed::typed_units(&policy, "系统根目录", answering).binds.len();
+        assert_eq!((units(false), units(true)), (0, 1));
+        // News of what happened is no correction.
+        assert!(typed::typed_units(&policy, "oom killed", true).binds.is_empty());
     }
 }
