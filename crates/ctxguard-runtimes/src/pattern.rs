@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 use std::iter::Take;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use regex::{CaptureMatches, Captures, Match, Matches, Regex, Replacer};
@@ -23,6 +23,13 @@ use regex::{CaptureMatches, Captures, Match, Matches, Regex, Replacer};
 /// earn back the compiling; an audit of a folder asks some patterns
 /// millions of times.
 const WARM: u32 = 256;
+
+/// How much text of another script a pattern is asked of before its twin
+/// is compiled, however few the times: the slow automaton reads some tens
+/// of bytes in the time the fast one reads thousands, so a pattern asked of
+/// whole messages (another agent's report handed over, a terminal's
+/// output) earns the compiling back within a few long ones.
+const WARM_BYTES: u64 = 64 * 1024;
 
 /// A compiled pattern, with its looser twin compiled once it has been
 /// asked often enough.
@@ -38,6 +45,10 @@ pub(crate) struct Pattern {
     /// matches most lines), so it is asked no more.
     asked: AtomicU32,
     passed: AtomicU32,
+    /// How many bytes of such text it was asked of before the twin.
+    bytes: AtomicU64,
+    /// The asks when the twin was compiled.
+    warmed_at: AtomicU32,
     useless: AtomicBool,
 }
 
@@ -52,6 +63,8 @@ impl Pattern {
             loose: OnceLock::new(),
             asked: AtomicU32::new(0),
             passed: AtomicU32::new(0),
+            bytes: AtomicU64::new(0),
+            warmed_at: AtomicU32::new(u32::MAX),
             useless: AtomicBool::new(false),
         })
     }
@@ -65,14 +78,23 @@ impl Pattern {
         if haystack.is_ascii() {
             return true;
         }
-        let asked = self.asked.fetch_add(1, Ordering::Relaxed);
-        if asked < WARM || self.useless.load(Ordering::Relaxed) {
+        if self.useless.load(Ordering::Relaxed) {
             return true;
         }
-        // Asked as many times again: the twin stays if it answered "no" to
-        // at least half.
+        let asked = self.asked.fetch_add(1, Ordering::Relaxed);
+        if self.loose.get().is_none() {
+            let len = haystack.len() as u64;
+            let bytes = self.bytes.fetch_add(len, Ordering::Relaxed) + len;
+            if asked < WARM && bytes < WARM_BYTES {
+                return true;
+            }
+            self.warmed_at.fetch_min(asked, Ordering::Relaxed);
+        }
+        // Asked as many times again as it took to warm up (and at least
+        // `WARM` times): the twin stays if it answered "no" to at least half.
+        let since = asked.saturating_sub(self.warmed_at.load(Ordering::Relaxed));
         let passed = u64::from(self.passed.load(Ordering::Relaxed));
-        if asked >= 2 * WARM && passed * 2 > u64::from(asked - WARM) {
+        if since >= WARM && passed * 2 > u64::from(since) {
             self.useless.store(true, Ordering::Relaxed);
             return true;
         }
@@ -284,5 +306,21 @@ mod tests {
         }
         assert!(pattern.useless.load(Ordering::Relaxed));
         assert!(!pattern.is_match("it→wes"));
+    }
+
+    #[test]
+    fn a_pattern_asked_of_long_text_compiles_its_twin_within_a_few_asks() {
+        let pattern = Pattern::new(r"(?i)\b(codex|claude)\s+said\b").unwrap();
+        let long = "слово → ".repeat(WARM_BYTES as usize / 8);
+        for _ in 0..2 {
+            assert!(!pattern.is_match(&long));
+        }
+        assert!(pattern.loose.get().is_some_and(Option::is_some));
+        // A short message does not: a hook that judges one prompt is not
+        // made to compile every pattern's twin.
+        let short = Pattern::new(r"(?i)\b(codex|claude)\s+said\b").unwrap();
+        assert!(!short.is_match("слово → слово"));
+        assert!(short.loose.get().is_none());
+        assert!(pattern.is_match(&format!("{long} Codex said: ok")));
     }
 }

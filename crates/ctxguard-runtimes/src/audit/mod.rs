@@ -763,14 +763,23 @@ mod tests {
         // Tool output after the mark does not hide it; the agent's answer does.
         assert!(!interrupted_before(&stopped[..3]));
         let answered = [
-            said(Origin::Runtime, "[Request interrupted by user for tool use]"),
+            said(
+                Origin::Runtime,
+                "[Request interrupted by user for tool use]",
+            ),
             said(Origin::Assistant, "Stopped. What next?"),
         ];
         assert!(!interrupted_before(&answered));
         let policy = Policy::builtin();
-        let units = |answering| typed::typed_units(&policy, "系统根目录", answering).binds.len();
+        let units = |answering| {
+            typed::typed_units(&policy, "系统根目录", answering)
+                .binds
+                .len()
+        };
         assert_eq!((units(false), units(true)), (0, 1));
         // News of what happened is no correction.
-        assert!(typed::typed_units(&policy, "oom killed", true).binds.is_empty());
+        assert!(typed::typed_units(&policy, "oom killed", true)
+            .binds
+            .is_empty());
     }
 }

@@ -1210,7 +1210,10 @@ fn a_condition_leads_by_an_arrow_to_what_to_do() {
         why("Si COUNT = 0 sur les trois → exécuter le workflow."),
         [Ok(())]
     );
-    assert_eq!(why("Si COUNT > 0 → STOP, me rapporter le contenu."), [Ok(())]);
+    assert_eq!(
+        why("Si COUNT > 0 → STOP, me rapporter le contenu."),
+        [Ok(())]
+    );
 }
 
 #[test]
