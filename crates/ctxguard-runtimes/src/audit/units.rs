@@ -134,7 +134,18 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                 if let Some((start, own_end, before)) = items.pop() {
                     // "Dashboard" over "- overview", "- alerts": the parts
                     // of one requirement, each nothing out of its place.
+                    // A label that opens a list with its colon
+                    // ("**Veiligheid & best practices**:" over "- Rate
+                    // limiting", "- Geen API keys in code") heads
+                    // requirements each of their own.
+                    let labels = own_end.is_some_and(|end| {
+                        text[start..end]
+                            .trim_end()
+                            .trim_end_matches(['*', '_'])
+                            .ends_with([':', '：'])
+                    });
                     if own_end.is_some()
+                        && !labels
                         && out.len() > before
                         && out[before..].iter().all(|u: &Unit| part(u.text(text)))
                     {

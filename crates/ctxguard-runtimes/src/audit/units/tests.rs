@@ -60,6 +60,20 @@ fn an_item_and_the_few_words_nested_under_it_are_one_requirement() {
 }
 
 #[test]
+fn a_label_that_opens_a_list_with_its_colon_heads_requirements_of_their_own() {
+    assert_eq!(
+        shaped(
+            "5. **Veiligheid & best practices**:\n   - Rate limiting\n   - Geen API keys in code\n"
+        ),
+        [
+            ("Rate limiting", Shape::Item),
+            ("Geen API keys in code", Shape::Item),
+            ("**Veiligheid & best practices**:", Shape::Item),
+        ]
+    );
+}
+
+#[test]
 fn lines_marked_hash_one_after_another_are_a_list_not_headings() {
     assert_eq!(
         shaped("要求：\n# 通用的排查机制\n# 每一个功能模块都必须遵循一个skill标准\n\n## Plan\n\nkeep it"),
