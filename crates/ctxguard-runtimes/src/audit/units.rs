@@ -459,6 +459,21 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
         .filter(|r| r.start < item.end && item.start < r.end)
         .cloned()
         .collect();
+    // A line after the item, not indented, that opens with a capital: a
+    // sentence of its own that Markdown reads on as the item's ("- Remplacer
+    // kern_sessions → sessions" over "Vérifier chaque node …"). A chat's
+    // lines are the user's own breaks, not a wrapped line.
+    if let Some(at) = body
+        .match_indices('\n')
+        .map(|(at, _)| at + 1)
+        .find(|&at| body[at..].chars().next().is_some_and(char::is_uppercase))
+    {
+        push_item(out, text, item.start..item.start + at, inline);
+        for sentence in sentences(text, item.start + at..item.end, &[]) {
+            push(out, text, sentence, Shape::Sentence);
+        }
+        return;
+    }
     if body.trim_end().contains('\n') {
         let sections = body
             .lines()

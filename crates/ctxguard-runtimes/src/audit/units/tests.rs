@@ -74,6 +74,27 @@ fn a_label_that_opens_a_list_with_its_colon_heads_requirements_of_their_own() {
 }
 
 #[test]
+fn a_line_after_an_item_that_opens_with_a_capital_is_a_sentence_of_its_own() {
+    assert_eq!(
+        shaped("mettre à jour :\n- Remplacer kern_projets → projets\n- Remplacer kern_sessions → sessions\nVérifier chaque node Postgres.\n"),
+        [
+            ("mettre à jour :", Shape::Sentence),
+            ("Remplacer kern_projets → projets", Shape::Item),
+            ("Remplacer kern_sessions → sessions", Shape::Item),
+            ("Vérifier chaque node Postgres.", Shape::Sentence),
+        ]
+    );
+    // An item's own line that goes on in lower case is still the item.
+    assert_eq!(
+        shaped("- keep the schema as it is and\n  only add the new column\n"),
+        [(
+            "keep the schema as it is and\n  only add the new column",
+            Shape::Item
+        )]
+    );
+}
+
+#[test]
 fn lines_marked_hash_one_after_another_are_a_list_not_headings() {
     assert_eq!(
         shaped("要求：\n# 通用的排查机制\n# 每一个功能模块都必须遵循一个skill标准\n\n## Plan\n\nkeep it"),
@@ -274,9 +295,10 @@ fn a_fence_never_closed_ends_where_the_prose_comes_back() {
                 "# client/commands/chat.py\nimport typer\n\n# Handle Ctrl+C gracefully",
                 Shape::Code
             ),
+            ("Add Interactive TUI Mode (Priority 2)", Shape::Item),
             (
-                "Add Interactive TUI Mode (Priority 2)\nCreate client/tui.py using Textual library:",
-                Shape::Item
+                "Create client/tui.py using Textual library:",
+                Shape::Sentence
             ),
             ("Use textual (not curses) for the TUI", Shape::Sentence),
         ]
