@@ -716,6 +716,8 @@ fn openclaws_subagent_context_and_its_memory_flush_turn_are_not_the_users() {
             "Structured markdown",
             "Compile Agent",
             "gemma",
+            "Viator",
+            "Summarize this naturally",
             "memory flush",
             "durable memories",
             "NO_REPLY",
