@@ -44,10 +44,11 @@ pub(super) fn message_units(
                 why: NotBinding::Fragment,
             })];
         }
-        // "None of the above" declines every option: it chooses nothing.
+        // "None of the above" declines every option: it chooses nothing;
+        // "I'm still exploring" tells where the user stands.
         if answer
             .as_ref()
-            .is_some_and(|(_, a)| moves_on(a) || declines(a))
+            .is_some_and(|(_, a)| moves_on(a) || declines(a) || of_oneself(a))
         {
             return vec![Found::Apart(SetApart {
                 source_line: Some(message.line),
@@ -717,6 +718,18 @@ fn moves_on(choice: &str) -> bool {
 }
 
 /// A choice that takes none of the options offered ("None of the above").
+/// An answer that tells where the user stands, not what they choose:
+/// "I'm still exploring", "This is my first time".
+fn of_oneself(answer: &str) -> bool {
+    static OWN: LazyLock<Pattern> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(r"(?i)^\W*((i'?m|i\s+am)\s+(still\s+|just\s+)?(exploring|learning|new\b|not\s+sure|unsure|figuring|a\s+beginner|curious|experimenting)|this\s+is\s+my\s+first\b|still\s+(exploring|learning|figuring))")
+            .expect("the pattern of an answer about oneself compiles")
+    });
+    OWN.is_match(answer)
+}
+
 fn declines(choice: &str) -> bool {
     let folded = super::judge::fold(choice);
     let folded = folded.trim_end_matches('.');
@@ -1424,6 +1437,24 @@ mod tests {
         }
         for chooses in ["Skip playground", "Skip the tests"] {
             assert!(!moves_on(chooses), "{chooses}");
+        }
+    }
+
+    #[test]
+    fn an_answer_that_tells_where_the_user_stands_chooses_nothing() {
+        for stands in [
+            "I'm still exploring",
+            "This is my first time",
+            "Still exploring",
+        ] {
+            assert!(of_oneself(stands), "{stands}");
+        }
+        for chooses in [
+            "I'm fine with Postgres",
+            "Still use the old API",
+            "Exploring mode",
+        ] {
+            assert!(!of_oneself(chooses), "{chooses}");
         }
     }
 
