@@ -426,7 +426,11 @@ pub(crate) fn words_bind(
     // A short reply to a choice the agent offered; not one that tells of
     // the user themselves ("ive fixed those", "ich hoffe das geht"): a
     // choice the user makes in their own words is a wish, read above.
-    if answering && word_count(text) <= 4 && !OF_ONESELF.is_match(text) && !HAPPENED.is_match(text)
+    if answering
+        && word_count(text) <= 4
+        && !OF_ONESELF.is_match(text)
+        && !HAPPENED.is_match(text)
+        && !CJK_NO_CHOICE.is_match(text)
     {
         return Ok(());
     }
@@ -547,6 +551,15 @@ static OF_ONESELF: LazyLock<Pattern> =
 static HAPPENED: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*(\S+\s+){0,2}(killed|crashed|failed|died|hung|froze|timed\s+out|stuck|broke|broken|hangs|crashes|fails)(\s+again)?\W*$",
+    )
+});
+
+/// A short Chinese reply that chooses nothing: a question ("在哪里复制",
+/// where do I copy it), a go-ahead ("可以啦") or news that it still fails
+/// ("还是不行").
+static CJK_NO_CHOICE: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"[哪吗嗎呢怎么為为什麼么？]|^\W*(可以|好|行|对|對|是的|嗯|ok)[啦了呀吧啊哦的]*[。！!~～]*\s*$|(不行|没用|沒用|失败|失敗|报错|報錯|不好使|没反应|沒反應)[了啊呀的]*[。！!~～]*\s*$",
     )
 });
 

@@ -407,7 +407,7 @@ fn asked_before(trace: &[import::Message]) -> bool {
         .into_iter()
         .rev()
         .collect();
-    tail.contains('?') && CHOICES.is_match(&tail)
+    tail.contains(['?', '？']) && CHOICES.is_match(&tail)
 }
 
 /// Whether the user stopped the agent just before their next message
@@ -434,12 +434,13 @@ fn last_agent(trace: &[import::Message]) -> Option<&import::Message> {
         .filter(|last| last.origin == Origin::Assistant)
 }
 
-/// Words of a question that offers alternatives.
+/// Words of a question that offers alternatives, in English, German,
+/// Chinese ("A还是B？", "哪个方案？"), Japanese and Korean.
 static CHOICES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
     regex::Regex::new(
-        r"(?im)\bor\b|\boder\b|\bwhich\b|\bwelche[rsn]?\b|\boption|^\s*(\d+[.)]|[-*])\s",
+        r"(?im)\bor\b|\boder\b|\bwhich\b|\bwelche[rsn]?\b|\boption|^\s*(\d+[.)]|[-*])\s|还是|哪个|哪种|哪一|哪些|选项|方案\s*[A-Za-z一二三1-9]|どちら|どれ|어느|어떤",
     )
     .expect("the choices pattern compiles")
 });
@@ -781,5 +782,19 @@ mod tests {
         assert!(typed::typed_units(&policy, "oom killed", true)
             .binds
             .is_empty());
+    }
+
+    #[test]
+    fn a_question_in_chinese_that_offers_alternatives_is_answered_by_a_choice() {
+        let asked = |text: &str| asked_before(&[said(Origin::Assistant, text)]);
+        assert!(asked("你用的是哪个终端？iTerm2 还是 mac 原生终端？"));
+        assert!(asked("Which terminal do you use?"));
+        assert!(!asked("我已经改好了。"));
+        let policy = Policy::builtin();
+        let binds = |text: &str| !typed::typed_units(&policy, text, true).binds.is_empty();
+        assert!(binds("mac原生终端"));
+        for chooses_nothing in ["可以啦", "还是不行", "在哪里复制"] {
+            assert!(!binds(chooses_nothing), "{chooses_nothing}");
+        }
     }
 }
