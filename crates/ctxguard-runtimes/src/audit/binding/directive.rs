@@ -37,6 +37,21 @@ pub(crate) fn directive(text: &str) -> bool {
     if fronted_instruction(after_lead(text.trim_start())) || object_first(text) {
         return true;
     }
+    // "… but always keep our conversation in English": a rule however
+    // the sentence opens.
+    let mut words = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase);
+    while let Some(word) = words.next() {
+        if matches!(word.as_str(), "always" | "never")
+            && words
+                .next()
+                .is_some_and(|verb| IMPERATIVES.contains(&verb.as_str()))
+        {
+            return true;
+        }
+    }
     // "Rafael, convene the full Council.", "🛡️ Michael: conduct an audit":
     // the clause after the name the user calls opens like a message.
     let addressed = text.split([',', ':']).next().is_some_and(vocative);

@@ -1230,3 +1230,20 @@ fn chinese_asks_after_also_or_a_link_and_permissions_bind() {
     assert_eq!(why("可以提交吗？"), [Err(NotBinding::Question)]);
     assert_ne!(why("我把文件删了"), [Ok(())]);
 }
+
+#[test]
+fn rules_names_and_what_the_user_expects_bind_however_the_sentence_opens() {
+    for binds in [
+        "the research might be in japanese but always keep our conversation in english.",
+        "my name is najaf ali, not ali najaf",
+        "but people call me ali",
+        "also, meta note, if you say you'll be more careful next time, i'm expecting you to actually do it",
+        "全部检查所有配置",
+        "将上述流程继续执行完毕",
+    ] {
+        assert_eq!(why(binds).first(), Some(&Ok(())), "{binds}");
+    }
+    for remark in ["it always works on my machine", "we never used docker here"] {
+        assert_ne!(why(remark), [Ok(())], "{remark}");
+    }
+}
