@@ -1224,6 +1224,12 @@ fn chinese_asks_after_also_or_a_link_and_permissions_bind() {
         "我想像之前新建一个单独的“大象”workspace那样，再新建一个“dx3906”的workspace",
         "https://github.com/wanikua/danghuangshang把这个项目使用git clone保存到 projects目录",
         "可以提交敏感信息，我是私有仓库",
+        "选择a",
+        "方案B",
+        "都要",
+        "去除背景音乐",
+        "人声别没了啊",
+        "ollama里的llama3删除",
     ] {
         assert!(why(ask).iter().all(Result::is_ok), "{ask}");
     }
