@@ -335,7 +335,9 @@ pub(crate) fn words_bind(
     if let Some(inner) = in_bold(text) {
         return words_bind(unit, inner, message, answering);
     }
-    if ASKS_TO_BE_TOLD.is_match(after_lead(text)) {
+    if ASKS_TO_BE_TOLD.is_match(after_lead(text))
+        || (ASKS_ABILITY.is_match(text) && word_count(text) <= 24 && !acts_after(text))
+    {
         return Err(NotBinding::Question);
     }
     // Put as a question, only a request, a modal or a suggestion makes it
@@ -583,6 +585,19 @@ static ENDORSES: LazyLock<Pattern> = LazyLock::new(|| {
         r"(?i)\b(i\s+(totally\s+|fully\s+|completely\s+|also\s+)?agree\s+(with|on|that)|(totally|fully|completely)\s+agree|(is|'s|sounds\s+like|seems\s+like)\s+the\s+right\s+(call|choice|approach|way|move|decision|trade-?off)|makes\s+(more\s+|total\s+|perfect\s+|a\s+lot\s+of\s+)?sense|(i'm|i\s+am)\s+(fine|ok|okay|good|happy)\s+with)\b",
     )
 });
+
+/// Whether a question of what the agent can do goes on to ask it to act
+/// ("can you read the logs and fix the failing test?").
+fn acts_after(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words
+        .windows(2)
+        .any(|pair| matches!(pair[0].as_str(), "and" | "then") && imperative(&pair[1]))
+}
 
 /// A question for information: it ends in `?` or opens like one.
 pub(crate) fn question(text: &str) -> bool {

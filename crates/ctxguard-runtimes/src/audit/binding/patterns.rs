@@ -200,12 +200,22 @@ pub(super) static THINK: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// Courtesies spent as they are read, beyond the words of [`SPENT`]: an
-/// invitation to ask ("If you have any question please ask"), and a
+/// invitation to ask ("If you have any question please ask"), a
 /// reaction to what the agent showed that names it ("Okay MergeService
-/// looks good.").
+/// looks good."), praise ("bazinga, good work.", "great work, that's
+/// genuinely useful") and a go-ahead for now ("that's fine for now").
 pub(super) static SPENT_FORM: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|so|and|also|yes|great|thanks)[\s,!.]+)*(if\s+(you\s+have|there\s+(is|are))\s+(any|more|other)\s+questions?|any\s+questions?)[\s,]*((please|just|then|feel\s+free\s+to|don't\s+hesitate\s+to)\s+)?(ask|let\s+me\s+know|tell\s+me)(\s+(me|them|first|before))?\s*[.!]*\s*$|^\W*((ok|okay|und|also|ja|e|y|et)[\s,!.]+)*((wenn|falls)\s+(du|ihr|sie)\s+([^\s,.!?]+\s+){0,2}fragen\s+(hast|habt|haben)|(se|caso)\s+(tiver|tenha|houver|tiverem)\s+([^\s,.!?]+\s+){0,2}(d[uú]vidas?|perguntas?)|si\s+(tienes|tiene|tienen|hay)\s+([^\s,.!?]+\s+){0,2}(dudas?|preguntas?)|si\s+(tu\s+as|vous\s+avez)\s+([^\s,.!?]+\s+){0,2}questions?)[\s,]*[^.!?\n]{0,25}[.!]*\s*$|^\W*((ok|okay|yes|yeah|alright|great|nice|cool)[\s,!.]+)*([^\s,!?]+\s+){1,3}(looks?|seems?|sounds?)\s+(really\s+|very\s+|pretty\s+|so\s+)?(good|great|fine|perfect|nice|awesome|excellent|solid|right|correct)(\s+(to\s+me|now|so\s+far))?\s*[.!]*\s*$|^\W*((ok|okay|yes|good|great)[\s,!.]+)*(proceed|continue|go|move)\s+(on\s+)?(to\s+|with\s+)?(the\s+)?next(\s+(phase|step|task|one|part|stage|item))?\s*[.!]*\s*$",
+        r"(?i)^\W*((ok|okay|so|and|also|yes|great|thanks)[\s,!.]+)*(if\s+(you\s+have|there\s+(is|are))\s+(any|more|other)\s+questions?|any\s+questions?)[\s,]*((please|just|then|feel\s+free\s+to|don't\s+hesitate\s+to)\s+)?(ask|let\s+me\s+know|tell\s+me)(\s+(me|them|first|before))?\s*[.!]*\s*$|^\W*((ok|okay|und|also|ja|e|y|et)[\s,!.]+)*((wenn|falls)\s+(du|ihr|sie)\s+([^\s,.!?]+\s+){0,2}fragen\s+(hast|habt|haben)|(se|caso)\s+(tiver|tenha|houver|tiverem)\s+([^\s,.!?]+\s+){0,2}(d[uú]vidas?|perguntas?)|si\s+(tienes|tiene|tienen|hay)\s+([^\s,.!?]+\s+){0,2}(dudas?|preguntas?)|si\s+(tu\s+as|vous\s+avez)\s+([^\s,.!?]+\s+){0,2}questions?)[\s,]*[^.!?\n]{0,25}[.!]*\s*$|^\W*((ok|okay|yes|yeah|alright|great|nice|cool)[\s,!.]+)*([^\s,!?]+\s+){1,3}(looks?|seems?|sounds?)\s+(really\s+|very\s+|pretty\s+|so\s+)?(good|great|fine|perfect|nice|awesome|excellent|solid|right|correct)(\s+(to\s+me|now|so\s+far))?\s*[.!]*\s*$|^\W*((ok|okay|yes|good|great)[\s,!.]+)*(proceed|continue|go|move)\s+(on\s+)?(to\s+|with\s+)?(the\s+)?next(\s+(phase|step|task|one|part|stage|item))?\s*[.!]*\s*$|^\W*((ok|okay|nice|great|cool|wow|bazinga|awesome|perfect|sure|yes|yeah|thanks)[\s,!.]+)*(really\s+|very\s+)?(good|great|nice|awesome|excellent|amazing|solid|fantastic)\s+(work|job|stuff|one|catch|call|find)\b\s*[.!]*(\s*,?\s*(that's|that\s+is|this\s+is|it's)\b[^?]*)?$|^\W*((ok|okay|yes|yeah|sure)[\s,!.]+)*(that's|that\s+is|it's)\s+(fine|ok|okay|good|great|perfect|alright)(\s+(for\s+now|then|too|with\s+me))?\s*[.!]*\s*$",
+    )
+});
+
+/// A question of what the agent can do, not a request that it do it:
+/// "can you see that?", "now, can you shop on amazon for me?", "would you
+/// be able to buy and sell through it?".
+pub(super) static ASKS_ABILITY: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((ok|okay|so|now|and|also|hmm)[\s,]+)*((can|could)\s+(you|u)\s+(even\s+|actually\s+|also\s+)?(see|view|hear|access|control|reach|browse|shop|read)\b|(would|will)\s+you\s+be\s+able\s+to\b|(are|r)\s+you\s+able\s+to\b)[^.!\n]*\?\s*$|^\W*if\s+[^?\n]{3,120},\s*(would|will)\s+you\s+be\s+able\s+to\b[^.!\n]*\?\s*$",
     )
 });
 

@@ -1253,3 +1253,27 @@ fn rules_names_and_what_the_user_expects_bind_however_the_sentence_opens() {
         assert_ne!(why(remark), [Ok(())], "{remark}");
     }
 }
+
+#[test]
+fn a_question_of_what_the_agent_can_do_asks_and_praise_is_spent() {
+    for asks in [
+        "can you see that?",
+        "now, can you shop on amazon for me?",
+        "if we got access to the interactive brokers web api, would you be able to buy and sell through it?",
+    ] {
+        assert_eq!(why(asks), [Err(NotBinding::Question)], "{asks}");
+    }
+    assert_eq!(why("can you make the footer blue?"), [Ok(())]);
+    assert_eq!(
+        why("can you read the logs and fix the failing test?"),
+        [Ok(())]
+    );
+    for spent in [
+        "bazinga, good work.",
+        "ok good stuff.",
+        "that's fine for now",
+    ] {
+        assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
+    }
+    assert_eq!(why("great work, now add the tests"), [Ok(())]);
+}
