@@ -108,8 +108,10 @@ impl Words {
                 words.identifiers.insert(identifier.to_owned());
             }
         }
-        for word in text.unicode_words() {
-            let mut lower = word.to_lowercase();
+        // One buffer for each word's lower case, and one for a part's.
+        let (mut lower, mut part_lower) = (String::new(), String::new());
+        for word in unicode_words(text) {
+            lower_into(&mut lower, word);
             if lower.contains('’') {
                 lower = lower.replace('’', "'");
             }
@@ -125,15 +127,15 @@ impl Words {
             }
             // The parts of a name are words too: `defaultGetApiKey`,
             // `README.md`, `coding-agent`.
-            for part in parts(word) {
-                let part = part.to_lowercase();
-                if part.len() < 2
-                    || STOP.contains(part.as_str())
-                    || part.chars().all(|c| c.is_ascii_digit())
+            for part in Parts::new(word) {
+                lower_into(&mut part_lower, part);
+                if part_lower.len() < 2
+                    || STOP.contains(part_lower.as_str())
+                    || part_lower.chars().all(|c| c.is_ascii_digit())
                 {
                     continue;
                 }
-                words.content.insert(stem(&part));
+                add_stem(&mut words.content, &part_lower);
             }
         }
         words
@@ -158,51 +160,158 @@ impl Words {
     }
 }
 
-/// A word's stem (Snowball, English): `tests`/`test` and
-/// `dropped`/`drop` meet.
-fn stem(word: &str) -> String {
-    /// The most stems a thread keeps: a session's vocabulary, and a bound
-    /// on a text of ever new words.
-    const KEPT: usize = 1 << 16;
-    thread_local! {
-        static STEMS: std::cell::RefCell<std::collections::HashMap<String, String>> =
-            std::cell::RefCell::default();
+/// The words of `text` as UAX #29 finds them (`unicode_words`): no word
+/// runs across white space, so each stretch between spaces that is ASCII
+/// (most of them, in a message with one curly quote) is cut by
+/// [`AsciiWords`], without the tables.
+fn unicode_words(text: &str) -> Vec<&str> {
+    if text.is_ascii() {
+        return AsciiWords { rest: text }.collect();
     }
+    let mut words = Vec::new();
+    for stretch in text.split(|c: char| c.is_ascii_whitespace()) {
+        if stretch.is_ascii() {
+            words.extend(AsciiWords { rest: stretch });
+        } else {
+            words.extend(stretch.unicode_words());
+        }
+    }
+    words
+}
+
+/// The words of ASCII text as UAX #29 finds them (what `unicode_words`
+/// yields), found without its tables: runs of letters, digits and `_`,
+/// joined across one `.`, `'` or `:` between two letters (`README.md`,
+/// `don't`) and one `.`, `,`, `;` or `'` between two digits (`3.14`,
+/// `1,000`); only runs that hold a letter or a digit.
+struct AsciiWords<'t> {
+    rest: &'t str,
+}
+
+impl<'t> Iterator for AsciiWords<'t> {
+    type Item = &'t str;
+
+    fn next(&mut self) -> Option<&'t str> {
+        let bytes = self.rest.as_bytes();
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let mut at = 0;
+        loop {
+            while at < bytes.len() && !word(bytes[at]) {
+                at += 1;
+            }
+            if at == bytes.len() {
+                self.rest = "";
+                return None;
+            }
+            let start = at;
+            at += 1;
+            while at < bytes.len() {
+                if word(bytes[at]) {
+                    at += 1;
+                    continue;
+                }
+                let (before, mark) = (bytes[at - 1], bytes[at]);
+                let after = bytes.get(at + 1).copied().unwrap_or(0);
+                let letters = before.is_ascii_alphabetic()
+                    && after.is_ascii_alphabetic()
+                    && matches!(mark, b'.' | b'\'' | b':');
+                let digits = before.is_ascii_digit()
+                    && after.is_ascii_digit()
+                    && matches!(mark, b'.' | b',' | b';' | b'\'');
+                if letters || digits {
+                    at += 2;
+                } else {
+                    break;
+                }
+            }
+            let found = &self.rest[start..at];
+            if found.bytes().any(|b| b.is_ascii_alphanumeric()) {
+                self.rest = &self.rest[at..];
+                return Some(found);
+            }
+        }
+    }
+}
+
+/// `word` in lower case, written into `into`.
+fn lower_into(into: &mut String, word: &str) {
+    into.clear();
+    if word.is_ascii() {
+        into.push_str(word);
+        into.make_ascii_lowercase();
+    } else {
+        into.extend(word.chars().flat_map(char::to_lowercase));
+    }
+}
+
+/// Adds the stem of `word` to `content`, allocating only for a stem not
+/// there yet.
+fn add_stem(content: &mut BTreeSet<String>, word: &str) {
     STEMS.with(|stems| {
         if let Some(stem) = stems.borrow().get(word) {
-            return stem.clone();
+            if !content.contains(stem) {
+                content.insert(stem.clone());
+            }
+            return;
         }
         let stem = STEMMER.stem(word).into_owned();
         let mut stems = stems.borrow_mut();
-        if stems.len() >= KEPT {
+        if stems.len() >= KEPT_STEMS {
             stems.clear();
         }
         stems.insert(word.to_owned(), stem.clone());
-        stem
-    })
+        content.insert(stem);
+    });
+}
+
+/// The most stems a thread keeps: a session's vocabulary, and a bound on a
+/// text of ever new words.
+const KEPT_STEMS: usize = 1 << 16;
+
+thread_local! {
+    /// The stems this thread has made, by the word they were made of.
+    static STEMS: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::default();
 }
 
 /// The parts of a word: split at marks inside it (`.`, `/`, `_`, `-`,
 /// `:`) and where a lower-case letter meets an upper-case one.
-fn parts(word: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    for piece in word.split(|c: char| !c.is_alphanumeric() && c != '\'') {
-        let mut start = 0;
+struct Parts<'w> {
+    /// The pieces of the word between its marks.
+    pieces: std::str::Split<'w, fn(char) -> bool>,
+    /// The piece being cut, from where its next part starts.
+    piece: &'w str,
+}
+
+impl<'w> Parts<'w> {
+    fn new(word: &'w str) -> Parts<'w> {
+        let mark: fn(char) -> bool = |c| !c.is_alphanumeric() && c != '\'';
+        Parts {
+            pieces: word.split(mark),
+            piece: "",
+        }
+    }
+}
+
+impl<'w> Iterator for Parts<'w> {
+    type Item = &'w str;
+
+    fn next(&mut self) -> Option<&'w str> {
+        while self.piece.is_empty() {
+            self.piece = self.pieces.next()?;
+        }
+        let piece = self.piece;
         let mut previous: Option<char> = None;
         for (at, c) in piece.char_indices() {
-            if let Some(p) = previous {
-                if p.is_lowercase() && c.is_uppercase() {
-                    out.push(&piece[start..at]);
-                    start = at;
-                }
+            if previous.is_some_and(char::is_lowercase) && c.is_uppercase() {
+                self.piece = &piece[at..];
+                return Some(&piece[..at]);
             }
             previous = Some(c);
         }
-        if start < piece.len() {
-            out.push(&piece[start..]);
-        }
+        self.piece = "";
+        Some(piece)
     }
-    out
 }
 
 /// The sentences of `text`, with their byte ranges: sentence bounds (UAX
@@ -246,5 +355,55 @@ mod tests {
         let text = "## Goal\n- Keep old code. Run tests first.\n";
         let found: Vec<&str> = sentences(text).into_iter().map(|(_, s)| s).collect();
         assert_eq!(found, ["## Goal", "- Keep old code.", "Run tests first."]);
+    }
+}
+#[cfg(test)]
+mod ascii_words {
+    use proptest::prelude::*;
+    use unicode_segmentation::UnicodeSegmentation;
+
+    fn same(text: &str) {
+        let fast: Vec<&str> = super::AsciiWords { rest: text }.collect();
+        let uax: Vec<&str> = text.unicode_words().collect();
+        assert_eq!(fast, uax, "{text:?}");
+        assert_eq!(super::unicode_words(text), uax, "{text:?}");
+    }
+
+    #[test]
+    fn words_of_text_in_any_script_are_those_of_uax_29() {
+        for text in [
+            "café’s README.md — don't “quote” 3.14 — 中文 words 日本語 a\u{301}b",
+            "x \u{301}y, ‘it’s’ … e.g. ok\tnext\r\nline",
+        ] {
+            assert_eq!(
+                super::unicode_words(text),
+                text.unicode_words().collect::<Vec<_>>(),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn words_of_ascii_text_are_those_of_uax_29() {
+        for text in [
+            "README.md and don't, 3.14 or 1,000; a:b _x_ __init__ a.1 1.a 1a a1",
+            "e.g. x.y.z ... 'quoted' it's 5'6 a''b 1..2 a::b 12:30 v1.2.3",
+            "",
+            "___ ... ,,, ''",
+        ] {
+            same(text);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_ascii_text_is_cut_as_uax_29_cuts_it(text in r#"[ab1_.,;:' \n\t/()"x9-]{0,40}"#) {
+            same(&text);
+        }
+
+        #[test]
+        fn text_in_any_script_is_cut_as_uax_29_cuts_it(text in "[ab1_.,;:' \n\té’—中\u{301}\u{200d}-]{0,40}") {
+            prop_assert_eq!(super::unicode_words(&text), text.unicode_words().collect::<Vec<_>>());
+        }
     }
 }
