@@ -379,3 +379,24 @@ fn a_conversation_copied_from_an_agents_panel_is_handed_over() {
         }
     }
 }
+
+#[test]
+fn a_terminal_copied_with_its_spaces_lost_is_output_and_the_words_before_it_the_users() {
+    // The agent's words on its screen, every space of them turned into a
+    // replacement character: no glyph opens them, and they are output.
+    let message = "Check the issues here and let me know only\n\
+        \n\
+        Let\u{FFFD}me\u{FFFD}kill\u{FFFD}the\u{FFFD}unnecessary\u{FFFD}dev\n\
+        \u{FFFD}\u{FFFD}servers\u{FFFD}now\u{FFFD}and\u{FFFD}verify\u{FFFD}memory.";
+    let judged = judged_units(message);
+    for (text, why) in &judged {
+        assert_eq!(
+            why.is_ok(),
+            text.starts_with("Check the issues"),
+            "{text:?}: {why:?}"
+        );
+    }
+    assert!(judged
+        .iter()
+        .any(|(text, why)| text.starts_with("Check the issues") && why.is_ok()));
+}
