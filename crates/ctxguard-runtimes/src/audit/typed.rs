@@ -1303,11 +1303,13 @@ fn brief_at(text: &str, at: usize) -> bool {
 }
 
 /// How a document written as a prompt for the agent opens: a heading that
-/// names a prompt or a task, or a role given to the agent.
+/// names a prompt or a task, or a role or a task given to the agent ("You
+/// are a senior reviewer", "You are performing a FULL SYSTEM AUDIT of this
+/// project.").
 static BRIEF: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Pattern::new(&super::units::scripts(
-        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^\W*(you\s+are\s+(a|an|my|our)\s+\w+|your\s+(task|job|role|mission)\s+is)\b",
+        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^\W*(you\s+are\s+(a|an|my|our)\s+\w+|you\s+are\s+(now\s+)?(performing|conducting|running|doing|acting\s+as|tasked\s+with|responsible\s+for|in\s+charge\s+of)\b|your\s+(task|job|role|mission)\s+is)\b",
     ))
     .expect("the brief pattern compiles")
 });
@@ -1438,6 +1440,16 @@ mod tests {
         for chooses in ["Skip playground", "Skip the tests"] {
             assert!(!moves_on(chooses), "{chooses}");
         }
+    }
+
+    #[test]
+    fn a_task_given_to_the_agent_opens_a_brief() {
+        assert!(brief_at(
+            "You are performing a FULL SYSTEM AUDIT of this project.\n\n# 1. DISCOVERY",
+            0
+        ));
+        assert!(brief_at("You are a senior reviewer.", 0));
+        assert!(!brief_at("You are right, it fails.\n# Logs", 0));
     }
 
     #[test]
