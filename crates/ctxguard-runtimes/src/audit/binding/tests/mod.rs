@@ -1230,6 +1230,8 @@ fn chinese_asks_after_also_or_a_link_and_permissions_bind() {
         "去除背景音乐",
         "人声别没了啊",
         "ollama里的llama3删除",
+        "你要删，你就把你记忆里面重复的东西给清掉，好吧？",
+        "速度把那个看板弄上去",
     ] {
         assert!(why(ask).iter().all(Result::is_ok), "{ask}");
     }
