@@ -1274,8 +1274,12 @@ fn a_question_of_what_the_agent_can_do_asks_and_praise_is_spent() {
         "bazinga, good work.",
         "ok good stuff.",
         "that's fine for now",
+        "你再验证一下",
+        "那，现在你测试一下。",
+        "开始吧",
     ] {
         assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
     }
     assert_eq!(why("great work, now add the tests"), [Ok(())]);
+    assert_eq!(why("先测试hook效果吧"), [Ok(())]);
 }
