@@ -670,6 +670,15 @@ fn a_runtimes_notice_on_pis_format_is_not_the_user() {
 #[test]
 fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
     let (report, _) = judged("openclaw-envelope.jsonl");
+    // Delivered twice, said once: where the user first sent it (line 9).
+    let store: Vec<&Value> = report["events"][0]["commitments"]
+        .as_array()
+        .expect("commitments")
+        .iter()
+        .filter(|c| c["text"] == "Store the digests as HTML files on the desktop.")
+        .collect();
+    assert_eq!(store.len(), 1, "{report}");
+    assert_eq!(store[0]["source_line"], 9, "{report}");
     assert_unheard(
         &report,
         1,

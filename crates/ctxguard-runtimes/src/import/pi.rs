@@ -114,23 +114,37 @@ impl Importer for Pi {
 /// branch (the whole history copied after an error, every copy written at
 /// one time), by line, with the line each was first written on: an entry
 /// whose message carries the time it was sent, to the millisecond, and
-/// the words of one written before.
+/// the words of one written before; and a message its chat channel
+/// delivered again (the same `message_id` in the channel's metadata,
+/// whatever system lines came with it this time).
 fn copies(records: &[Record]) -> HashMap<u64, u64> {
     let mut first: HashMap<(u64, String), u64> = HashMap::new();
+    let mut delivered: HashMap<String, u64> = HashMap::new();
     let mut copies = HashMap::new();
     for record in records {
         if record.str("/type") != Some("message") || record.str("/message/role") != Some("user") {
             continue;
         }
-        let Some(sent) = record.u64("/message/timestamp") else {
-            continue;
-        };
         let text = records::text_of(
             record
                 .value
                 .pointer("/message/content")
                 .unwrap_or(&Value::Null),
         );
+        if let Some(id) = channel_message_id(&text) {
+            match delivered.entry(id.to_owned()) {
+                std::collections::hash_map::Entry::Occupied(original) => {
+                    copies.insert(record.line, *original.get());
+                    continue;
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(record.line);
+                }
+            }
+        }
+        let Some(sent) = record.u64("/message/timestamp") else {
+            continue;
+        };
         match first.entry((sent, text)) {
             std::collections::hash_map::Entry::Occupied(original) => {
                 copies.insert(record.line, *original.get());
@@ -141,6 +155,19 @@ fn copies(records: &[Record]) -> HashMap<u64, u64> {
         }
     }
     copies
+}
+
+/// The id a chat channel gave the message, from the metadata OpenClaw
+/// wraps it in (`Conversation info (untrusted metadata):` and its
+/// `"message_id": "…"`).
+fn channel_message_id(text: &str) -> Option<&str> {
+    static ID: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(r#"Conversation info \(untrusted metadata\):\s*```json\s*\{[^}]*?"message_id":\s*"([^"\n]+)""#)
+            .expect("the message id pattern compiles")
+    });
+    ID.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str())
 }
 
 /// The events of the compactions along `path` that `judged` picks, each
