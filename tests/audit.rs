@@ -697,6 +697,8 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "send an image back",
             "Startup sequence",
             "destructive",
+            "saved every prompt",
+            "Replying",
         ],
     );
     assert_judged(
@@ -706,6 +708,7 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "Send me the AI news digest every morning at 7.",
             "Store the digests as HTML files on the desktop.",
             "Use this chart layout for the digest.",
+            "Keep each digest under a page.",
             "Translate the course terms with the glossary in terms.md.",
             "Keep the narration in Mandarin.",
         ],
