@@ -155,7 +155,7 @@ pub(super) static SUGGESTION: LazyLock<Pattern> =
 /// sao", "em thêm tag gì cho nó vậy").
 pub(super) static ASKED_LAST: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(apa|gimana|bagaimana|berapa|siapa|kapan)\W*$|\b(gì|sao|thế\s+nào|đâu|bao\s+nhiêu)((\s+(vậy|thế|nhau|nhỉ|ạ|em|anh|chị|hả|à))*|(\s+\S+){1,3}\s+(vậy|thế|nhỉ|hả|à))\W*$",
+        r"(?i)\b(apa|gimana|bagaimana|berapa|siapa|kapan)(\s+(saja|aja|sih|ya))?\W*$|\b(gì|sao|thế\s+nào|đâu|bao\s+nhiêu)((\s+(vậy|thế|nhau|nhỉ|ạ|em|anh|chị|hả|à))*|(\s+\S+){1,3}\s+(vậy|thế|nhỉ|hả|à))\W*$",
     )
 });
 

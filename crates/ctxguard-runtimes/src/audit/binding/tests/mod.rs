@@ -38,6 +38,7 @@ fn what_binds_and_what_does_not() {
         "em thêm tag gì cho nó vậy",
         "chạy local vs chạy github action khác gì nhau",
         "mỗi khung giờ một loại tin khác nhau thì phải làm sao",
+        "coba ketik kesini ada pilihan apa saja",
     ] {
         assert_eq!(why(question), [Err(NotBinding::Question)], "{question}");
     }
