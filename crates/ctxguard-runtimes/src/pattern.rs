@@ -90,8 +90,8 @@ impl Pattern {
             }
             self.warmed_at.fetch_min(asked, Ordering::Relaxed);
         }
-        // Asked as many times again as it took to warm up (and at least
-        // `WARM` times): the twin stays if it answered "no" to at least half.
+        // Asked `WARM` times since it warmed up: the twin stays if it
+        // answered "no" to at least half of them.
         let since = asked.saturating_sub(self.warmed_at.load(Ordering::Relaxed));
         let passed = u64::from(self.passed.load(Ordering::Relaxed));
         if since >= WARM && passed * 2 > u64::from(since) {

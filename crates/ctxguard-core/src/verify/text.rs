@@ -240,7 +240,8 @@ fn lower_into(into: &mut String, word: &str) {
         into.push_str(word);
         into.make_ascii_lowercase();
     } else {
-        into.extend(word.chars().flat_map(char::to_lowercase));
+        // As `str::to_lowercase` does it (a final sigma is `ς`).
+        into.push_str(&word.to_lowercase());
     }
 }
 
