@@ -37,6 +37,14 @@ pub(crate) fn directive(text: &str) -> bool {
     if fronted_instruction(after_lead(text.trim_start())) || object_first(text) {
         return true;
     }
+    // "gli altri problemi spostali nel file …": an Italian verb with its
+    // pronoun written on is an instruction wherever it stands.
+    if text
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.len() > 4 && ITALIAN.contains(&w.to_lowercase().as_str()) && clitic(w))
+    {
+        return true;
+    }
     // "… but always keep our conversation in English": a rule however
     // the sentence opens.
     let mut words = text
@@ -96,6 +104,16 @@ pub(crate) fn directive(text: &str) -> bool {
                     OBJECTS.contains(&w.as_str()) || !AUXILIARIES.contains(&w.as_str())
                 }))
         })
+}
+
+/// Whether an Italian verb ends with the pronoun written onto it
+/// ("spostali", "fammi", "salvalo").
+fn clitic(word: &str) -> bool {
+    let word = word.to_lowercase();
+    ["lo", "la", "li", "le", "mi", "ci"]
+        .iter()
+        .any(|pronoun| word.ends_with(pronoun))
+        && !["usa", "crea", "cerca"].contains(&word.as_str())
 }
 
 /// Whether `clause` only calls someone by name: one or two words, each
@@ -262,6 +280,7 @@ fn listed(word: &str) -> bool {
         || DUTCH.contains(&word)
         || CZECH.contains(&word)
         || POLISH.contains(&word)
+        || ITALIAN.contains(&word)
     {
         return true;
     }

@@ -216,6 +216,24 @@ pub(super) const POLISH: &[&str] = &[
     "popraw", "podaj", "pokaż", "pokaz", "przygotuj", "zaktualizuj", "opisz", "wyjaśnij",
 ];
 
+/// Italian verbs that open an instruction, in the imperative the user
+/// writes to the agent ("ricontrolla uno ad uno tutte le cose", "rinomina
+/// il file"), and with the pronoun Italian writes onto it ("fammi un
+/// report", "salvalo in plans/todo", "spostali in done").
+#[rustfmt::skip]
+pub(super) const ITALIAN: &[&str] = &[
+    "fai", "fammi", "fallo", "falli", "crea", "aggiungi", "aggiungilo", "togli", "toglilo",
+    "rimuovi", "rimuovilo", "elimina", "eliminalo", "cancella", "cancellalo", "usa", "usalo",
+    "cambia", "correggi", "correggilo", "aggiorna", "aggiornalo", "metti", "mettilo", "lascia",
+    "lascialo", "tieni", "verifica", "controlla", "ricontrolla", "prova", "esegui", "lancia",
+    "sposta", "spostalo", "spostali", "rinomina", "rinominalo", "scrivi", "scrivilo", "leggi",
+    "mostra", "mostrami", "dimmi", "dammi", "genera", "salva", "salvalo", "salvali", "installa",
+    "configura", "sistema", "sistemalo", "implementa", "integra", "analizza", "cerca", "trova",
+    "apri", "chiudi", "continua", "procedi", "ripristina", "riprova", "rifai", "ricrea",
+    "documenta", "prepara", "pulisci", "semplifica", "ottimizza", "traduci", "inserisci",
+    "sostituisci", "separa", "unisci", "pubblica", "committa", "pusha", "deploya", "testa",
+];
+
 /// The pronouns Spanish writes onto an instruction's verb, longest first:
 /// "pásalo" (pass it), "muéstrame" (show me), "asegúrate" (make sure).
 pub(super) const SPANISH_PRONOUNS: &[&str] = &[

@@ -1286,3 +1286,17 @@ fn a_question_of_what_the_agent_can_do_asks_and_praise_is_spent() {
     assert_eq!(why("great work, now add the tests"), [Ok(())]);
     assert_eq!(why("先测试hook效果吧"), [Ok(())]);
 }
+
+#[test]
+fn italian_instructions_bind_after_their_leads_and_with_their_pronouns() {
+    for binds in [
+        "e rinomina il file come TestToBeDoneASAP.md",
+        "ok ma aggiungi all npm tutte le varie opzioni",
+        "gli altri problemi spostali nel file ManualTests-Sprint-2026-01",
+        "ricontrolla uno ad uno tutte le cose e fammi un report brutale",
+        "per favore non toccare il README",
+    ] {
+        assert_eq!(why(binds).first(), Some(&Ok(())), "{binds}");
+    }
+    assert_ne!(why("il layout era bello ieri"), [Ok(())]);
+}
