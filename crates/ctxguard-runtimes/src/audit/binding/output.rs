@@ -215,6 +215,11 @@ pub(crate) struct Prose<'a> {
     /// A terminal's screen captured with its escape sequences (`^[[59;1R`),
     /// from the first line that holds one to the end.
     captured: Option<Range<usize>>,
+    /// An answer copied from a chat app that rendered its Markdown, which
+    /// the copy writes back escaped (`\*\*调研任务\*\*`, `ffmpeg\-python`):
+    /// from after the user's line that leads into it (ending on a colon) to
+    /// the end.
+    rendered_copy: Option<Range<usize>>,
     /// Sections of a prompt or a document handed over, marked up with tags
     /// on lines of their own (`<instructions>` … `</instructions>`):
     /// people do not wrap their own words in them.
@@ -224,6 +229,31 @@ pub(crate) struct Prose<'a> {
     /// once. Fields that come again and again are a listing or a log
     /// ("Dependency: none", "Path not found: …"), not a form.
     pub(super) form: bool,
+}
+
+/// Where an answer copied with its Markdown escaped starts
+/// ([`Prose::rendered_copy`]): a message with four escaped marks or more;
+/// from the line after the last line before the first of them that leads
+/// into it (ending on a colon), or from that mark's paragraph.
+fn rendered_copy(text: &str) -> Option<Range<usize>> {
+    static ESCAPED: LazyLock<Pattern> = LazyLock::new(|| pattern(r"\\[-_*+#\[\]()!.`>|]"));
+    let mut marks = ESCAPED.find_iter(text);
+    let first = marks.next()?.start();
+    if marks.take(3).count() < 3 {
+        return None;
+    }
+    let line = text[..first].rfind('\n').map_or(0, |at| at + 1);
+    let before = &text[..line];
+    let mut start = before.trim_end().rfind("\n\n").map_or(0, |at| at + 2);
+    let mut at = line;
+    for previous in before.lines().rev() {
+        at = at.saturating_sub(previous.len() + 1);
+        if previous.trim_end().ends_with([':', '：']) {
+            start = at + previous.len() + 1;
+            break;
+        }
+    }
+    (start < text.len()).then_some(start..text.len())
 }
 
 /// A tag opening or closing a section, alone on its line.
@@ -391,6 +421,7 @@ impl<'a> Prose<'a> {
                 })
                 .map(|span| typed_before_copy(text, span)),
             tagged,
+            rendered_copy: rendered_copy(text),
             form: fields >= 3 && fields * 2 >= filled && !again,
             handed_over: handed_over(text).map(|start| start..text.len()),
             put_in_place: put_in_place(text),
@@ -432,6 +463,7 @@ impl<'a> Prose<'a> {
             &self.handed_over,
             &self.transcript,
             &self.captured,
+            &self.rendered_copy,
         ]
         .into_iter()
         .flatten()

@@ -400,3 +400,30 @@ fn a_terminal_copied_with_its_spaces_lost_is_output_and_the_words_before_it_the_
         .iter()
         .any(|(text, why)| text.starts_with("Check the issues") && why.is_ok()));
 }
+
+#[test]
+fn an_answer_copied_from_a_chat_that_rendered_its_markdown_is_handed_over() {
+    // The user's lead ends on a colon; the agent's answer follows with its
+    // Markdown written back escaped.
+    let message = "今天接着干后续，注意项目内部文件结构要存放的清晰：\n\
+        收到。开始干活。\n\
+        \n\
+        先做调研，同时并行启动。\n\
+        \n\
+        \\*\\*调研任务我先启动：\\*\\*同时检查 VM 环境。\n\
+        \n\
+        \\- 需要选轻量模型，或用 api 方案\n\
+        检查 \\+ 提交";
+    let judged = judged_units(message);
+    for (text, why) in &judged {
+        assert_eq!(
+            why.is_ok(),
+            text.starts_with("今天接着干后续"),
+            "{text:?}: {why:?}"
+        );
+    }
+    // Two escapes are a user's own.
+    assert!(judged_units("Use \\*bold\\* here and keep `a\\_b` as is.")
+        .iter()
+        .all(|(_, why)| why.is_ok()));
+}
