@@ -106,14 +106,18 @@ pub(crate) fn directive(text: &str) -> bool {
         })
 }
 
-/// Whether an Italian verb ends with the pronoun written onto it
-/// ("spostali", "fammi", "salvalo").
+/// Whether an Italian verb has the pronoun written onto it ("spostali",
+/// "fammi", "salvalo"): only the imperative (of the forms users write)
+/// takes it so; a bare "controlla" is also "it checks".
 fn clitic(word: &str) -> bool {
     let word = word.to_lowercase();
-    ["lo", "la", "li", "le", "mi", "ci"]
+    let bare = ["lo", "li", "mi"]
         .iter()
-        .any(|pronoun| word.ends_with(pronoun))
-        && !["usa", "crea", "cerca"].contains(&word.as_str())
+        .find_map(|pronoun| word.strip_suffix(pronoun));
+    // "fammi", "dammi", "dimmi", "fallo": the verb's last letter doubled.
+    bare.is_some_and(|verb| {
+        ITALIAN.contains(&verb) || matches!(verb, "fam" | "dam" | "dim" | "fal")
+    })
 }
 
 /// Whether `clause` only calls someone by name: one or two words, each
