@@ -717,7 +717,6 @@ fn moves_on(choice: &str) -> bool {
     })
 }
 
-/// A choice that takes none of the options offered ("None of the above").
 /// An answer that tells where the user stands, not what they choose:
 /// "I'm still exploring", "This is my first time".
 fn of_oneself(answer: &str) -> bool {
@@ -730,6 +729,7 @@ fn of_oneself(answer: &str) -> bool {
     OWN.is_match(answer)
 }
 
+/// A choice that takes none of the options offered ("None of the above").
 fn declines(choice: &str) -> bool {
     let folded = super::judge::fold(choice);
     let folded = folded.trim_end_matches('.');
