@@ -203,13 +203,10 @@ pub(crate) fn typed_edges(text: &str, head: bool, tail: bool) -> Vec<Range<usize
     // words ("帮我看一下，我想推送远程仓库怎么总是不成功"): four of its
     // characters or more weigh as a sentence of words.
     fn cjk(token: &str) -> bool {
-        let han = |c: char| {
-            ('\u{3040}'..='\u{30FF}').contains(&c) || ('\u{4E00}'..='\u{9FFF}').contains(&c)
-        };
-        token.chars().filter(|&c| han(c)).count() >= 4
-            && token
-                .chars()
-                .all(|c| han(c) || matches!(c, '，' | '。' | '！' | '？' | '、' | '；' | '：'))
+        token.chars().filter(|&c| wide_script(c)).count() >= 4
+            && token.chars().all(|c| {
+                wide_script(c) || matches!(c, '，' | '。' | '！' | '？' | '、' | '；' | '：')
+            })
     }
     let weight = |token: &str| {
         if cjk(token) {
