@@ -132,29 +132,35 @@ fn copies(records: &[Record]) -> HashMap<u64, u64> {
                 .unwrap_or(&Value::Null),
         );
         if let Some(id) = channel_message_id(&text) {
-            match delivered.entry(id.to_owned()) {
-                std::collections::hash_map::Entry::Occupied(original) => {
-                    copies.insert(record.line, *original.get());
-                    continue;
-                }
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(record.line);
-                }
+            if let Some(original) = first_seen(&mut delivered, id.to_owned(), record.line) {
+                copies.insert(record.line, original);
+                continue;
             }
         }
         let Some(sent) = record.u64("/message/timestamp") else {
             continue;
         };
-        match first.entry((sent, text)) {
-            std::collections::hash_map::Entry::Occupied(original) => {
-                copies.insert(record.line, *original.get());
-            }
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(record.line);
-            }
+        if let Some(original) = first_seen(&mut first, (sent, text), record.line) {
+            copies.insert(record.line, original);
         }
     }
     copies
+}
+
+/// The line `key` was first seen on, if it was; else `line` is recorded
+/// as that line, and `None`.
+fn first_seen<K: std::hash::Hash + Eq>(
+    seen: &mut HashMap<K, u64>,
+    key: K,
+    line: u64,
+) -> Option<u64> {
+    match seen.entry(key) {
+        std::collections::hash_map::Entry::Occupied(original) => Some(*original.get()),
+        std::collections::hash_map::Entry::Vacant(slot) => {
+            slot.insert(line);
+            None
+        }
+    }
 }
 
 /// The id a chat channel gave the message, from the metadata OpenClaw
