@@ -37,21 +37,18 @@ pub(crate) fn directive(text: &str) -> bool {
     if fronted_instruction(after_lead(text.trim_start())) || object_first(text) {
         return true;
     }
-    // "gli altri problemi spostali nel file …": an Italian verb with its
-    // pronoun written on is an instruction wherever it stands.
-    if text
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|w| w.len() > 4 && ITALIAN.contains(&w.to_lowercase().as_str()) && clitic(w))
-    {
-        return true;
-    }
-    // "… but always keep our conversation in English": a rule however
-    // the sentence opens.
+    // One pass over the words for what binds wherever it stands: "… but
+    // always keep our conversation in English" (a rule however the
+    // sentence opens), and "gli altri problemi spostali nel file …" (an
+    // Italian verb with its pronoun written on).
     let mut words = text
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase);
     while let Some(word) = words.next() {
+        if word.len() > 4 && ITALIAN.contains(&word.as_str()) && clitic(&word) {
+            return true;
+        }
         if matches!(word.as_str(), "always" | "never")
             && words
                 .next()
@@ -108,9 +105,9 @@ pub(crate) fn directive(text: &str) -> bool {
 
 /// Whether an Italian verb has the pronoun written onto it ("spostali",
 /// "fammi", "salvalo"): only the imperative (of the forms users write)
-/// takes it so; a bare "controlla" is also "it checks".
+/// takes it so; a bare "controlla" is also "it checks". `word` is in
+/// lower case.
 fn clitic(word: &str) -> bool {
-    let word = word.to_lowercase();
     let bare = ["lo", "li", "mi"]
         .iter()
         .find_map(|pronoun| word.strip_suffix(pronoun));
