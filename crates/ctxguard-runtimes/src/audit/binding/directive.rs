@@ -60,47 +60,59 @@ pub(crate) fn directive(text: &str) -> bool {
     // "Rafael, convene the full Council.", "🛡️ Michael: conduct an audit":
     // the clause after the name the user calls opens like a message.
     let addressed = text.split([',', ':']).next().is_some_and(vocative);
-    // An arrow leads from a condition to what to do then ("Si COUNT > 0 →
-    // STOP, me rapporter le contenu").
-    text.split([',', ';', '(', ':', '→'])
-        .enumerate()
-        .any(|(n, clause)| {
-            // "…, lets continue with our plan": a control word, spent.
-            if GO_ON.is_match(clause) {
-                return false;
-            }
-            let rest = after_lead(clause.trim_start());
-            // "you can use git to pull it", "feel free to drop it".
-            let rest = PERMITS.find(rest).map_or(rest, |m| &rest[m.end()..]);
-            if REQUEST_FORM.is_match(rest) || BAN.is_match(rest) {
-                return true;
-            }
-            // A verb no list holds, opening the message's first clause
-            // before its object ("Iterate on the interview until …").
-            if (n == 0 || (n == 1 && addressed)) && verb_of_no_list(rest) {
-                return true;
-            }
-            let mut words = rest
-                .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
-                .filter(|w| !w.is_empty());
-            let first = words.next().unwrap_or_default().to_lowercase();
-            // After the first clause the verb must not be followed by
-            // another verb, so a noun that is also a verb ("…, export looks
-            // good") is not one.
-            // A word alone on its line is an instruction only as the
-            // lists write it: "handled" or "false" amid a pasted page is
-            // no typo of "handle" or "fasse".
-            let alone = rest.split_whitespace().nth(1).is_none();
-            (if alone {
-                listed(&first)
-            } else {
-                imperative(&first)
-            }) && (n == 0
-                || words.next().is_none_or(|w| {
-                    let w = w.to_lowercase();
-                    OBJECTS.contains(&w.as_str()) || !AUXILIARIES.contains(&w.as_str())
-                }))
-        })
+    clauses(text).enumerate().any(|(n, clause)| {
+        // "…, lets continue with our plan": a control word, spent.
+        if GO_ON.is_match(clause) {
+            return false;
+        }
+        let rest = after_lead(clause.trim_start());
+        // "you can use git to pull it", "feel free to drop it".
+        let rest = PERMITS.find(rest).map_or(rest, |m| &rest[m.end()..]);
+        if REQUEST_FORM.is_match(rest) || BAN.is_match(rest) {
+            return true;
+        }
+        // A verb no list holds, opening the message's first clause
+        // before its object ("Iterate on the interview until …").
+        if (n == 0 || (n == 1 && addressed)) && verb_of_no_list(rest) {
+            return true;
+        }
+        let mut words = rest
+            .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
+            .filter(|w| !w.is_empty());
+        let first = words.next().unwrap_or_default().to_lowercase();
+        // "→ l'activer": French writes the pronoun onto the verb.
+        let first = match first.strip_prefix("l'") {
+            Some(verb) if verb.len() > 3 => verb.to_owned(),
+            _ => first,
+        };
+        // After the first clause the verb must not be followed by
+        // another verb, so a noun that is also a verb ("…, export looks
+        // good") is not one.
+        // A word alone on its line is an instruction only as the
+        // lists write it: "handled" or "false" amid a pasted page is
+        // no typo of "handle" or "fasse".
+        let alone = rest.split_whitespace().nth(1).is_none();
+        (if alone {
+            listed(&first)
+        } else {
+            imperative(&first)
+        }) && (n == 0
+            || words.next().is_none_or(|w| {
+                let w = w.to_lowercase();
+                OBJECTS.contains(&w.as_str()) || !AUXILIARIES.contains(&w.as_str())
+            }))
+    })
+}
+
+/// The clauses of `text`, where a comma, a semicolon, a colon, an opening
+/// parenthesis or an ellipsis ends one ("you broke the pages...go back and
+/// check"), where an arrow leads from a condition to what to do then ("Si
+/// COUNT > 0 → STOP, me rapporter le contenu"), and before "then" ("if
+/// it's missing then create it").
+fn clauses(text: &str) -> impl Iterator<Item = &str> {
+    text.split([',', ';', '(', ':', '→', '…'])
+        .flat_map(|part| part.split("..."))
+        .flat_map(|part| part.split(" then "))
 }
 
 /// Whether an Italian verb has the pronoun written onto it ("spostali",

@@ -192,7 +192,7 @@ pub(super) const DUTCH: &[&str] = &[
     "vervang", "herschrijf", "splits", "sla", "stuur", "haal", "pak", "hernoem", "verplaats",
     "vul", "sluit", "bewaar", "probeer", "zoek", "analyseer", "documenteer", "optimaliseer",
     "configureer", "koppel", "ontwikkel", "ontwerp", "creëer", "herstel", "verbeter", "integreer",
-    "vertaal", "laat", "werk",
+    "vertaal", "laat", "werk", "verander", "wijzig",
 ];
 
 /// Czech verbs as an instruction opens with them, in the imperative, with

@@ -1302,3 +1302,25 @@ fn italian_instructions_bind_after_their_leads_and_with_their_pronouns() {
     // A bare "controlla" is also "it checks".
     assert_ne!(why("il sistema controlla i file ogni ora"), [Ok(())]);
 }
+
+#[test]
+fn what_to_do_after_a_condition_an_ellipsis_or_then_binds() {
+    for binds in [
+        "if it's missing then create it",
+        "otherwise decide and proceed.",
+        "you broke all of the /learn/ pages...go back and check the template",
+        "Si callback_query n'est pas coché → l'activer.",
+        "i wanna go ahead and create this.",
+        "it's ok if the largest movies spill over the grid a bit.",
+        "it's fine to skip the docs for now",
+        "verander de database naar peterdb",
+        "README 에도 적어주고",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+    // Without its "if" or "to", "it's ok" is spent; "then" after a report
+    // of what happened asks nothing.
+    assert_eq!(why("it's ok"), [Err(NotBinding::Acknowledgement)]);
+    assert_ne!(why("i tried it then it broke"), [Ok(())]);
+    assert_ne!(why("the build failed... the logs say why"), [Ok(())]);
+}
