@@ -173,9 +173,17 @@ fn unbounded(source: &str) -> String {
 /// replaced by what it returns (`in_class`: inside a bracketed class, where
 /// no flag can be set and `\b` is a backspace); every other character as it
 /// is.
-pub(crate) fn escapes(
+pub(crate) fn escapes(source: &str, rewrite: impl FnMut(char, bool) -> Option<String>) -> String {
+    rewritten(source, rewrite, |_, _| None)
+}
+
+/// `source` with each escape `\c` rewritten as [`escapes`] does, and each
+/// other character `c` that `literal(c, in_class)` rewrites replaced by
+/// what it returns (the brackets that open and close a class aside).
+pub(crate) fn rewritten(
     source: &str,
     mut rewrite: impl FnMut(char, bool) -> Option<String>,
+    mut literal: impl FnMut(char, bool) -> Option<String>,
 ) -> String {
     let mut out = String::with_capacity(source.len());
     let mut chars = source.chars().peekable();
@@ -208,7 +216,10 @@ pub(crate) fn escapes(
                 out.push(c);
                 depth -= 1;
             }
-            _ => out.push(c),
+            _ => match literal(c, depth > 0) {
+                Some(text) => out.push_str(&text),
+                None => out.push(c),
+            },
         }
     }
     out

@@ -1324,3 +1324,28 @@ fn what_to_do_after_a_condition_an_ellipsis_or_then_binds() {
     assert_ne!(why("i tried it then it broke"), [Ok(())]);
     assert_ne!(why("the build failed... the logs say why"), [Ok(())]);
 }
+
+#[test]
+fn a_curly_apostrophe_reads_as_a_straight_one() {
+    for binds in [
+        "don’t do anything else.",
+        "don’t create dashboard or anything else",
+        "let’s keep the old schema",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+        assert_eq!(why(binds), why(&binds.replace('’', "'")), "{binds}");
+    }
+}
+
+#[test]
+fn a_manner_asked_for_a_little_more_and_where_to_write_ask_in_chinese() {
+    for binds in [
+        "你说话简短一点",
+        "里面的可以在具体一点，",
+        "设计文档输出到/home/aiscend/work/docs/components",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+    // A little of something had is no manner asked for.
+    assert_ne!(why("只有偶尔聚会喝一点"), [Ok(())]);
+}
