@@ -53,10 +53,20 @@ pub(crate) struct Pattern {
 }
 
 impl Pattern {
-    /// Compiles `source`.
+    /// Compiles `source`, where an apostrophe stands for either one people
+    /// type, straight or curly: "don’t do anything else" is "don't".
     pub(crate) fn new(source: &str) -> Result<Pattern, regex::Error> {
-        let exact = Regex::new(source)?;
-        let loose = unbounded(source);
+        let source = rewritten(
+            source,
+            |_, _| None,
+            |c, in_class| match (c, in_class) {
+                ('\'', false) => Some("['’]".to_owned()),
+                ('\'', true) => Some("'’".to_owned()),
+                _ => None,
+            },
+        );
+        let exact = Regex::new(&source)?;
+        let loose = unbounded(&source);
         Ok(Pattern {
             exact,
             loose_source: (loose != source).then_some(loose),
@@ -306,6 +316,17 @@ mod tests {
             pattern.replace_all(&long("please"), "P"),
             pattern.exact.replace_all(&long("please"), "P")
         );
+    }
+
+    #[test]
+    fn an_apostrophe_matches_straight_or_curly_outside_and_inside_classes() {
+        let pattern = Pattern::new(r"(?i)\bdon't\b|^[a-z']+$").unwrap();
+        for text in ["don't", "Don’t go", "l’eau", "it's"] {
+            assert!(pattern.is_match(text), "{text}");
+        }
+        assert!(!pattern.is_match("dont go"));
+        // An escaped apostrophe, and none at all, are as written.
+        assert_eq!(rewritten(r"\'a", |_, _| None, |_, _| None), r"\'a");
     }
 
     #[test]

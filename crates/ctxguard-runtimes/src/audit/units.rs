@@ -34,26 +34,14 @@ const LETTER: &str = r"0-9A-Za-z_\u{AA}\u{B5}\u{BA}\u{C0}-\u{D6}\u{D8}-\u{F6}\u{
 /// the letters already hold both cases, and folding the case of their
 /// ranges under `(?i)` is most of what compiling such a pattern costs.
 /// (Inside a class, where no flag can be set, a class is nested.)
-///
-/// And with each apostrophe as either one people type, straight or curly:
-/// "don’t do anything else" is "don't".
 pub(crate) fn scripts(source: &str) -> String {
-    crate::pattern::rewritten(
-        source,
-        |c, in_class| match (c, in_class) {
-            ('w', false) => Some(format!("(?-i:[{LETTER}])")),
-            ('W', false) => Some(format!("(?-i:[^{LETTER}])")),
-            ('w', true) => Some(format!("[{LETTER}]")),
-            ('W', true) => Some(format!("[^{LETTER}]")),
-            _ => None,
-        },
-        // An apostrophe is typed straight or curly ("don't", "don’t").
-        |c, in_class| match (c, in_class) {
-            ('\'', false) => Some("['’]".to_owned()),
-            ('\'', true) => Some("'’".to_owned()),
-            _ => None,
-        },
-    )
+    crate::pattern::escapes(source, |c, in_class| match (c, in_class) {
+        ('w', false) => Some(format!("(?-i:[{LETTER}])")),
+        ('W', false) => Some(format!("(?-i:[^{LETTER}])")),
+        ('w', true) => Some(format!("[{LETTER}]")),
+        ('W', true) => Some(format!("[^{LETTER}]")),
+        _ => None,
+    })
 }
 
 /// A line that only numbers a question the user answers on the next line:
