@@ -284,6 +284,7 @@ pub(crate) fn words_bind(
     // user's own report or list in the same message it asks for that.
     let approves = approval(text) && !refers_within(message.text, text);
     if spent(text)
+        || CJK_COURTESY.is_match(text)
         || GO_ON.is_match(text)
         || approves
         || THINK.is_match(text)

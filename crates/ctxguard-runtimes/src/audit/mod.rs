@@ -525,11 +525,12 @@ static ANNOUNCES_PASTE: std::sync::LazyLock<crate::pattern::Pattern> = std::sync
 const PASTED_DOCUMENT: usize = 1_000;
 
 /// Words with which a user takes back what they said last ("actually,
-/// scratch that", "revert that", "stattdessen …").
+/// scratch that", "revert that", "stattdessen …"; "那算了，…", never mind
+/// that, as a Chinese message opens).
 static WITHDRAWS: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b")
+    crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b|^[\s\p{P}]*(那|好了|好吧)?[，,\s]*(算了|不管了)")
         .expect("the withdrawal pattern compiles")
 });
 
@@ -741,6 +742,20 @@ mod tests {
             "in X:\\addons\\company edit the view list to add the notes as columns, link documents",
             "in X:\\addons\\company edit the view list to add the notes as columns, link documents from X:\\addons\\library"
         ));
+    }
+
+    #[test]
+    fn a_message_that_says_never_mind_takes_back_the_last() {
+        for takes_back in [
+            "scratch that, use the old one",
+            "那算了，不要多线跑了",
+            "好了不管了",
+        ] {
+            assert!(WITHDRAWS.is_match(takes_back), "{takes_back}");
+        }
+        for keeps in ["不要了解太多细节", "use the old one", "算法要改成单线程"] {
+            assert!(!WITHDRAWS.is_match(keeps), "{keeps}");
+        }
     }
 
     fn said(origin: Origin, text: &str) -> import::Message {

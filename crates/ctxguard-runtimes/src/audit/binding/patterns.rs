@@ -223,6 +223,18 @@ pub(super) static ASKS_ABILITY: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
+/// Courtesies of Chinese, Japanese and Korean, which write no spaces for
+/// [`SPENT`] to read word by word: a greeting or a leave-taking ("これから
+/// よろしくお願いします", glad to work with you; "また明日", see you
+/// tomorrow; "晚安"), thanks, an apology, "that's it" ("そういう事です"),
+/// "never mind" ("好了不管了", "算了"). Alone, each is spent as it is read;
+/// "この件、よろしくお願いします" hands over a task and is not one.
+pub(super) static CJK_COURTESY: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"^[\s\p{P}\p{So}]*((はい|うん|ok|OK|好的?|嗯|那|好了)[、，,\s]*)*((これから|今後|引き続き|どうぞ)(も|とも)?[、\s]*)?(よろしく(お願い(します|いたします|しますね))?|また明日|おやすみ(なさい)?|初めまして|はじめまして|ごめん(ね|なさい)?|すみません|ありがとう(ございます|ございました)?|お疲れ(様|さま)(です|でした)?|そういう(事|こと)です(ね|よ)?|了解(です|しました)?|わかりました|分かりました|承知しました|なるほど(ね)?|すごい(ね)?|ドキドキ|谢谢(你)?|辛苦了|晚安|明天见|对不起|不好意思|不管了|算了|没事了?|감사합니다|고마워(요)?|수고했어(요)?|수고하셨습니다|잘\s*자)[\s\p{P}\p{So}ー〜～~]*([\p{L}\p{N}_.-]{1,20}(さん|くん|ちゃん))?[\s\p{P}\p{So}ー〜～~]*$",
+    )
+});
+
 /// An ask that names nothing yet: "I want you to do something for me",
 /// "can you help me with something?".
 pub(super) static ASKS_NOTHING_YET: LazyLock<Pattern> = LazyLock::new(|| {

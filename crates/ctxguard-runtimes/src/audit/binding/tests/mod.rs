@@ -1349,3 +1349,27 @@ fn a_manner_asked_for_a_little_more_and_where_to_write_ask_in_chinese() {
     // A little of something had is no manner asked for.
     assert_ne!(why("只有偶尔聚会喝一点"), [Ok(())]);
 }
+
+#[test]
+fn courtesies_of_chinese_japanese_and_korean_are_spent() {
+    for spent in [
+        "これからよろしくお願いします",
+        "また明日",
+        "おやすみなさい",
+        "初めましてdeepseek-v3さん",
+        "そういう事です",
+        "ドキドキ！",
+        "好了不管了",
+        "算了",
+        "감사합니다",
+    ] {
+        assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
+    }
+    // A task handed over with the courtesy asks for it.
+    for binds in [
+        "この件、よろしくお願いします",
+        "今日の予定の確認お願いします",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+}
