@@ -428,6 +428,16 @@ fn every_compaction_is_judged_against_the_whole_session() {
 }
 
 #[test]
+fn words_typed_to_turn_down_one_of_calls_made_side_by_side_are_the_users() {
+    let (report, _) = judged("side-by-side-calls-2.1.jsonl");
+    // The call turned down is answered off the chain the next message
+    // continues (through the last call's answer): its words are still the
+    // user's, read with the rest of the message the model saw.
+    let words = "At the start of each session, read the files from the last session first.";
+    assert_eq!(outcome_of(&report, 1, words), "lost");
+}
+
+#[test]
 fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
     let (report, _) = judged("user-shapes.jsonl");
     // The user's words inside an app's wrapper; a choice; a free-text

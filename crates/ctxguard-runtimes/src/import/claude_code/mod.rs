@@ -107,6 +107,11 @@ struct Index<'r> {
     /// Tool calls a PreToolUse hook answered (its `attachment` records
     /// name them): an error such a call returns may be the hook's.
     hooked: std::collections::HashSet<&'r str>,
+    /// User records of tool results, by the uuid of the record they hang
+    /// from (the assistant record of the call): calls made side by side
+    /// are answered each under its own call, and only the last answer
+    /// stands on the chain the next message continues.
+    results: HashMap<&'r str, Vec<usize>>,
     /// User records a resumed session wrote again under new uuids (the
     /// conversation replayed, every record of it stamped with one time),
     /// by line: the line where the same words were first written.
@@ -120,6 +125,7 @@ impl<'r> Index<'r> {
             by_message: HashMap::new(),
             tools: HashMap::new(),
             hooked: std::collections::HashSet::new(),
+            results: HashMap::new(),
             replayed: replayed(records),
         };
         for (i, record) in records.iter().enumerate() {
@@ -132,6 +138,11 @@ impl<'r> Index<'r> {
             }
             if record.str("/attachment/hookEvent") == Some("PreToolUse") {
                 index.hooked.extend(record.str("/attachment/toolUseID"));
+            }
+            if record.str("/type") == Some("user") && tool_result(record) {
+                if let Some(parent) = record.str("/parentUuid") {
+                    index.results.entry(parent).or_default().push(i);
+                }
             }
             if record.str("/type") != Some("assistant") {
                 continue;
@@ -158,6 +169,19 @@ impl<'r> Index<'r> {
         }
         index
     }
+}
+
+/// Whether a user record answers a tool call (its content opens with a
+/// `tool_result` block).
+fn tool_result(record: &Record) -> bool {
+    record
+        .value
+        .pointer("/message/content")
+        .and_then(Value::as_array)
+        .and_then(|blocks| blocks.first())
+        .and_then(|block| block.get("type"))
+        .and_then(Value::as_str)
+        == Some("tool_result")
 }
 
 /// How many records one time stamps, at least, when a resumed session
@@ -545,7 +569,32 @@ impl Session<'_> {
             at = parent.and_then(|uuid| self.index.by_uuid.get(uuid).copied());
         }
         chain.reverse();
-        chain
+        // The answers to calls made side by side with the next one: the
+        // model read them all in one message, the user's words in a call
+        // they turned down among them ("… the user said: …").
+        // Each stands where the file wrote it, after the calls of its
+        // message and before what the chain goes on with.
+        let on_chain: HashSet<usize> = chain.iter().copied().collect();
+        let mut whole = Vec::with_capacity(chain.len());
+        let mut waiting = std::collections::BTreeSet::new();
+        for &i in &chain {
+            while let Some(j) = waiting.first().copied().filter(|&j| j < i) {
+                waiting.remove(&j);
+                whole.push(j);
+            }
+            whole.push(i);
+            let answers = self.records[i]
+                .str("/uuid")
+                .and_then(|uuid| self.index.results.get(uuid));
+            waiting.extend(
+                answers
+                    .into_iter()
+                    .flatten()
+                    .filter(|&&j| !on_chain.contains(&j) && self.in_reach(j)),
+            );
+        }
+        whole.extend(waiting);
+        whole
     }
 
     /// The messages a 2.1.x boundary preserved verbatim (its segment from
