@@ -1373,3 +1373,17 @@ fn courtesies_of_chinese_japanese_and_korean_are_spent() {
         assert_eq!(why(binds), [Ok(())], "{binds}");
     }
 }
+
+#[test]
+fn a_rule_recalled_a_need_named_and_an_activity_banned_before_more_bind() {
+    for binds in [
+        "you have a rule to give me an update upon starting every new session.",
+        "also coolify needs the email admin@buildrightpros.com",
+        "these are needing to be setup with the internal domain example.com.",
+        "no hallucinating and minimal waste of my tokens again.",
+        "no guessing, ask me first",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+    assert_ne!(why("nothing in the logs again, it failed."), [Ok(())]);
+}
