@@ -763,6 +763,22 @@ fn wide_script(c: char) -> bool {
 }
 
 /// Every word is one of [`SPENT`].
+/// Whether `line` opens with the verb of an instruction, after any list
+/// mark or lead word: "Build a complete web platform for …", "-
+/// Implementiere ein flexibles Grid-System"; not a label ("**Point 1:**").
+pub(crate) fn opens_with_instruction(line: &str) -> bool {
+    let rest = after_lead(line.trim_start_matches(|c: char| !c.is_alphanumeric()));
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .unwrap_or(rest.len());
+    let label = rest[end..]
+        .trim_start_matches([
+            '*', '_', ' ', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9',
+        ])
+        .starts_with([':', '：']);
+    end > 0 && !label && imperative(&rest[..end].to_lowercase())
+}
+
 fn spent(text: &str) -> bool {
     let mut any = false;
     for word in text.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {

@@ -194,7 +194,8 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     // through EM." Each is a rule. ("You are an idiot. It still fails." is
     // no brief.)
     let fenced = fenced_brief(text);
-    let brief = (text.len() >= 1000 && brief_at(text.trim_start(), 0)) || fenced.is_some();
+    let brief = (text.len() >= 1000 && (brief_at(text.trim_start(), 0) || task_set(text)))
+        || fenced.is_some();
     let bound = if brief { BRIEF_MATERIAL } else { MATERIAL };
     // Statements that bind so far, pins aside.
     let mut statements = 0;
@@ -785,8 +786,52 @@ fn document_start(text: &str) -> Option<usize> {
     // prompt written for the agent and handed over as one ("Here is the
     // prompt for Claude: # PROMPT FOR CLAUDE … You are a senior engineer").
     // A message that opens as a brief ("You are my expert AI architect …"
-    // over its sections) is one too.
-    (!text[..first].trim().is_empty() && !brief_first && !brief_start && more).then_some(first)
+    // over its sections) is one too, and so is a task the user sets.
+    (!text[..first].trim().is_empty()
+        && !brief_first
+        && !brief_start
+        && more
+        && !task_document(text, first))
+    .then_some(first)
+}
+
+/// Whether the document that opens at the heading at `first` is a task the
+/// user sets the agent, not material handed over: the words before it ask
+/// something of the agent ("Use your senior-frontend skill for this
+/// task."), and so does the document's first line that is no heading
+/// ("Build a complete web platform for …", "- Implementiere ein flexibles
+/// Grid-System"). A study, another assistant's answer or a brief someone
+/// else wrote opens by saying what it is ("This document presents …").
+fn task_document(text: &str, first: usize) -> bool {
+    let asks = |part: &str| {
+        let message = binding::Prose::new(part);
+        units(part)
+            .iter()
+            .any(|unit| binding::binding(unit, &message, binding::Context::default()).is_ok())
+    };
+    let opening = text[first..].lines().map(str::trim).find(|line| {
+        !line.is_empty()
+            && units::heading_at(line, 0).is_none()
+            && line.chars().any(char::is_alphanumeric)
+    });
+    opening.is_some_and(|line| binding::opens_with_instruction(line) && asks(&text[..first]))
+}
+
+/// Whether `text` holds a task the user sets the agent written up as a
+/// document of sections under what they ask of it ([`task_document`]),
+/// which [`document_start`] would otherwise take for one handed over.
+fn task_set(text: &str) -> bool {
+    if text.len() < 1500 {
+        return false;
+    }
+    let mut headings = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+        .filter(|&at| at < text.len())
+        .filter(|&at| units::heading_at(text, at).is_some_and(|(_, _, bullet)| !bullet));
+    let first = headings.next();
+    let more = headings.next().is_some();
+    first
+        .is_some_and(|first| more && !text[..first].trim().is_empty() && task_document(text, first))
 }
 
 /// Where text the user quotes between triple quotes stands, quotes and
@@ -1394,6 +1439,40 @@ mod tests {
         // A brief headed by what it asks for is the user's own.
         let brief = text.replace("?", "");
         assert!(binds(&brief).len() > 1);
+    }
+
+    #[test]
+    fn a_task_written_up_as_a_document_under_what_the_user_asks_is_theirs() {
+        let mut spec = String::from(
+            "Use your senior-frontend skill for this task. Focus on accessibility.\n\n\
+             # Maxiworx 2026 — Web Platform\n\n## Project Overview\n\
+             Build a complete web platform for a recording studio.\n\n## Tech Stack\n",
+        );
+        for n in 0..30 {
+            spec.push_str(&format!(
+                "- **Part {n}:** PHP 8.2 module {n}, MySQL 8 tables\n"
+            ));
+        }
+        let bound = binds(&spec);
+        assert!(
+            bound.iter().any(|b| b.starts_with("Build a complete")),
+            "{bound:?}"
+        );
+        assert!(
+            bound.iter().any(|b| b.contains("MySQL 8 tables")),
+            "{bound:?}"
+        );
+        // A study the user asks to be built from opens by saying what it
+        // is: handed over, only the ask is theirs.
+        let study = spec.replace(
+            "Build a complete web platform for a recording studio.",
+            "This document presents an analysis of recording studio platforms.",
+        );
+        let bound = binds(&study);
+        assert!(bound.iter().all(|b| !b.contains("MySQL")), "{bound:?}");
+        assert!(bound
+            .iter()
+            .any(|b| b.starts_with("Use your senior-frontend")));
     }
 
     #[test]
