@@ -96,7 +96,8 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "ergänze", "integriere", "korrigiere", "behebe", "richte", "konfiguriere", "lade", "hole",
     "arbeite", "teile", "achte", "sorge", "bleibe", "vermeide", "beachte", "plane", "dokumentiere",
     "erweitere", "optimiere", "vereinfache", "ersetze", "wiederhole", "überarbeite", "zerlege",
-    "bearbeite", "antworte", "erzeuge", "generiere", "sammle", "trenne", "priorisiere",
+    "bearbeite", "antworte", "erzeuge", "generiere", "sammle", "trenne", "priorisiere", "setze",
+    "entwickle", "gestalte", "verbessere", "liefere", "bereite", "kommuniziere", "formuliere",
     // Portuguese, Spanish and French instructions.
     "faça", "faca", "crie", "adicione", "remova", "use", "mude", "altere", "corrija", "ajuste",
     "implemente", "atualize", "coloque", "deixe", "mantenha", "verifique", "teste", "rode",

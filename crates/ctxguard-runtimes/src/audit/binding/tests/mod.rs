@@ -1387,3 +1387,16 @@ fn a_rule_recalled_a_need_named_and_an_activity_banned_before_more_bind() {
     }
     assert_ne!(why("nothing in the logs again, it failed."), [Ok(())]);
 }
+
+#[test]
+fn german_needs_wants_goals_and_verbs_bind() {
+    for binds in [
+        "Ich benötige eine präzise Umsetzung für den Visual Editor.",
+        "Das Ziel ist ein dynamisches Grid-System im Frontend.",
+        "Setze das System modular nach folgenden Anforderungen um:",
+        "kommuniziere das besser verständlich für claude code",
+        "ich will keine Tabellen im Bericht",
+    ] {
+        assert_eq!(why(binds).first(), Some(&Ok(())), "{binds}");
+    }
+}
