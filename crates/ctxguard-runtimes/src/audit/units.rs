@@ -184,6 +184,12 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                         push(&mut out, text, start..range.end, Shape::Code);
                         continue;
                     }
+                    // A tree typed with arrows is one unit, as a code
+                    // block is: the structure it draws is one requirement.
+                    if arrow_tree(&text[start..range.end]) {
+                        push(&mut out, text, start..range.end, Shape::Item);
+                        continue;
+                    }
                     let shape = if quote_depth > 0 {
                         Shape::Quote
                     } else {
@@ -271,6 +277,33 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
         }
     }
     out
+}
+
+/// Whether a paragraph draws a tree with arrows, a line a branch ("Privat"
+/// over "  -> Finanzen", "    --> Tagesberichte"): three such lines or
+/// more, and at least two of every five, each a few words naming a node
+/// (output that maps one record to another, "→ Alexandra Anger | a69fc521
+/// | …", draws no tree).
+fn arrow_tree(paragraph: &str) -> bool {
+    let lines: Vec<&str> = paragraph
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| !l.is_empty())
+        .collect();
+    if lines
+        .iter()
+        .any(|line| line.contains('|') || line.split_whitespace().count() > 12)
+    {
+        return false;
+    }
+    let branches = lines
+        .iter()
+        .filter(|line| {
+            let rest = line.trim_start_matches(['-', '=']);
+            (rest.len() < line.len() && rest.starts_with('>')) || line.starts_with('→')
+        })
+        .count();
+    branches >= 3 && branches * 5 >= lines.len() * 2
 }
 
 /// Whether a paragraph is code pasted without a fence: a definition or an

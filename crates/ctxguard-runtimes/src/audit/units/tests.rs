@@ -495,3 +495,18 @@ fn an_item_whose_lines_go_on_with_its_sections_numbers_is_cut_at_each() {
         ]
     );
 }
+
+#[test]
+fn a_tree_typed_with_arrows_is_one_unit() {
+    let tree = "Ich habe es angepasst:\n\nLife OS\nPrivat\n  -> Finanzen\n  -> Hobbys\n Ausbildung\n  -> Wiki\n    --> Tagesberichte";
+    assert_eq!(
+        shaped(tree),
+        [
+            ("Ich habe es angepasst:", Shape::Sentence),
+            (&tree[24..], Shape::Item),
+        ]
+    );
+    // Output that maps one record to another draws no tree.
+    let output = "Searching for: Alexa\n  → Alexandra Anger | a69fc521 | aanger@example.com\n  → Alexander Brian | d3b2a4a2 | ab@example.com\n  → Alexa Morales | 08ea8035 | am@example.com";
+    assert!(shaped(output).len() > 1);
+}
