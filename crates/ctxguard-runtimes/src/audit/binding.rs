@@ -555,11 +555,13 @@ static HAPPENED: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// A short Chinese reply that chooses nothing: a question ("在哪里复制",
-/// where do I copy it), a go-ahead ("可以啦") or news that it still fails
-/// ("还是不行").
+/// where do I copy it), a go-ahead ("可以啦"), news that it still fails
+/// ("还是不行"), a remark on what this is ("这是2个东西", these are two
+/// things; "这才是重点") or on what the user does ("我看看", let me look;
+/// "我贴给你看"), "forgot" ("忘了").
 static CJK_NO_CHOICE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"哪|吗|嗎|呢|怎么|怎麼|什么|什麼|？|^\W*(可以|好|行|对|對|是的|嗯|ok)[啦了呀吧啊哦的]*[。！!~～]*\s*$|(不行|没用|沒用|失败|失敗|报错|報錯|不好使|没反应|沒反應)[了啊呀的]*[。！!~～]*\s*$",
+        r"哪|吗|嗎|呢|怎么|怎麼|什么|什麼|？|^\W*(这|那|這)(是|才是|就是|也是)|^\W*我(先)?(看看|看一下|贴|貼|觉得|覺得|想想|没|沒|也不)|^\W*忘了|^\W*(可以|好|行|对|對|是的|嗯|ok)[啦了呀吧啊哦的]*[。！!~～]*\s*$|(不行|没用|沒用|失败|失敗|报错|報錯|不好使|没反应|沒反應)[了啊呀的]*[。！!~～]*\s*$",
     )
 });
 

@@ -1400,3 +1400,24 @@ fn german_needs_wants_goals_and_verbs_bind() {
         assert_eq!(why(binds).first(), Some(&Ok(())), "{binds}");
     }
 }
+
+#[test]
+fn a_short_chinese_remark_after_a_choice_chooses_nothing() {
+    let answering = Context { answering: true };
+    let after_choice = |text: &str| {
+        let said = units(text);
+        binding(&said[0], &Prose::new(text), answering)
+    };
+    for remark in [
+        "忘了。",
+        "这是第一点。",
+        "这才是重点",
+        "我看看",
+        "我贴给你看",
+    ] {
+        assert_ne!(after_choice(remark), Ok(()), "{remark}");
+    }
+    for choice in ["方案B", "都要", "用MySQL", "第二个"] {
+        assert_eq!(after_choice(choice), Ok(()), "{choice}");
+    }
+}
