@@ -709,6 +709,8 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "destructive",
             "saved every prompt",
             "Replying",
+            "Give me the chat id",
+            "Which do you prefer",
         ],
     );
     assert_judged(
@@ -721,6 +723,7 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "Keep each digest under a page.",
             "Translate the course terms with the glossary in terms.md.",
             "Keep the narration in Mandarin.",
+            "The chat id is 8409691103, remember it.",
         ],
     );
 }

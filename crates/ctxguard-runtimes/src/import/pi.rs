@@ -506,11 +506,49 @@ static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
 /// of it ("[Image]\nUser text:\n… \nDescription:\n…"); a voice message's
 /// transcription is the user's words and stays.
 fn unwrapped(text: &str) -> String {
-    let text = without_sender(text);
+    let text = without_sender(after_system_events(text));
     let text = ENVELOPE.replace_all(&text, "");
     let text = MEDIA.replace_all(&text, "$typed");
     CHANNEL.replace_all(&text, "").into_owned()
 }
+
+/// What follows the system events OpenClaw queued before a message from a
+/// chat channel: an event says what a cron job's run answered ("System:
+/// [2026-02-08 12:01:30 GMT+9] Cron: 申し訳ありませんが、…"), on as many
+/// lines as it took, and the user's words start at the channel's header
+/// ("[Telegram Manabu Tan (@Maaa_Tan) id:… 2026-02-08 12:04 GMT+9] …").
+/// Without a header, only each event's first line is known to be the
+/// runtime's ([`ENVELOPE`]); so it is where other wrapping stands between
+/// the events and the header (the conversation's metadata, "[Image]" and
+/// "User text:" over a picture's caption), which is read as such.
+fn after_system_events(text: &str) -> &str {
+    static HEADER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(&format!(r"(?m)^\[(?:{CHANNELS})[^\w\]\n][^\]\n]*\]"))
+            .expect("the header pattern compiles")
+    });
+    if !text.trim_start().starts_with("System:") {
+        return text;
+    }
+    let Some(header) = HEADER.find(text) else {
+        return text;
+    };
+    let events = &text[..header.start()];
+    let wrapped = events.contains("(untrusted")
+        || events
+            .lines()
+            .any(|line| line.starts_with('[') || line.starts_with("User text:"));
+    if wrapped {
+        text
+    } else {
+        &text[header.start()..]
+    }
+}
+
+/// The chat channels OpenClaw carries a user's messages from.
+const CHANNELS: &str =
+    "Feishu|Lark|Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|LINE|Line|WeChat|QQ|DingTalk";
 
 /// A picture, video or file a model described for the agent, in OpenClaw's
 /// media understanding: only what the user typed with it is theirs.
@@ -532,9 +570,9 @@ static CHANNEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
     // automaton reads `\b` on ASCII text only, and this pattern is asked of
     // every message in every script.
     #[allow(clippy::expect_used)]
-    regex::Regex::new(
-        r"(?m)^\[(?:Feishu|Lark|Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|LINE|Line|WeChat|QQ|DingTalk)(?:[^\w\]\n][^\]\n]*)?\][ \t]*(?:[^:\n]{1,60}:[ \t]+)?|\S*/\.openclaw/media/inbound/\S+|<media:\w+>",
-    )
+    regex::Regex::new(&format!(
+        r"(?m)^\[(?:{CHANNELS})(?:[^\w\]\n][^\]\n]*)?\][ \t]*(?:[^:\n]{{1,60}}:[ \t]+)?|\S*/\.openclaw/media/inbound/\S+|<media:\w+>"
+    ))
     .expect("the channel pattern compiles")
 });
 
