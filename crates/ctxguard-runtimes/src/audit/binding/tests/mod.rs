@@ -1362,6 +1362,8 @@ fn courtesies_of_chinese_japanese_and_korean_are_spent() {
         "好了不管了",
         "算了",
         "감사합니다",
+        "まず、ドキュメント確認作業を中断してください",
+        "先暂停",
     ] {
         assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
     }
