@@ -1364,6 +1364,8 @@ fn courtesies_of_chinese_japanese_and_korean_are_spent() {
         "감사합니다",
         "まず、ドキュメント確認作業を中断してください",
         "先暂停",
+        "클로드 중지",
+        "아니아니 너 작동 중지 해봐",
     ] {
         assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
     }
