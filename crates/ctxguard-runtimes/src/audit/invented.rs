@@ -158,12 +158,14 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             let support = index.support(&words);
             // A name in an aside is the agent's note on the claim ("(now
             // installed as `frontend-design`)"), not a name it gives as the
-            // user's.
-            let unheard = match ASIDE.replace_all(claimed, " ") {
-                std::borrow::Cow::Borrowed(_) => unheard(claimed, &words, &folded, &all),
-                std::borrow::Cow::Owned(plain) => {
-                    unheard(&plain, &Words::of(&plain), &folded, &all)
+            // user's; a model's reasoning tag left in its summary ("…
+            // serving different purposes</think>") names nothing.
+            let untagged = REASONING_TAG.replace_all(claimed, " ");
+            let unheard = match ASIDE.replace_all(&untagged, " ") {
+                std::borrow::Cow::Borrowed(_) if untagged == claimed => {
+                    unheard(claimed, &words, &folded, &all)
                 }
+                plain => unheard(&plain, &Words::of(&plain), &folded, &all),
             };
             // A rule whose label the user gave is theirs.
             let labelled = under_user && label_heard(claimed, &all, &tokens);
@@ -392,6 +394,14 @@ fn exact_name(id: &str) -> bool {
         || camel
 }
 
+/// The tags a reasoning model writes around its thinking (`<think>`,
+/// `</think>`), which can stand in the summary it wrote.
+static REASONING_TAG: LazyLock<Pattern> = LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Pattern::new(r"(?i)</?(think|thinking|reasoning)>").expect("the tag pattern compiles")
+});
+
 /// What the sentence puts in quotation marks (not in backticks).
 fn quotations(text: &str) -> impl Iterator<Item = &str> {
     QUOTED
@@ -432,6 +442,17 @@ mod tests {
         let summary = "The user specifically requested use of `typescript-lsp` and `frontend-plugin` (now installed as `frontend-design`, but requires a restart).";
         assert!(invented(&said, summary, 1).is_empty());
         let summary = "The user specifically requested `prettier` checks on every `stylelint` run (now installed).";
+        assert_eq!(invented(&said, summary, 1).len(), 1);
+    }
+
+    #[test]
+    fn a_reasoning_tag_left_in_the_summary_names_nothing() {
+        let said = said(&[
+            "pull another small model to work alongside: one model for code, one for reasoning",
+        ]);
+        let summary = "User wants to establish a multi-model system with different models serving different purposes</think>";
+        assert!(invented(&said, summary, 1).is_empty());
+        let summary = "User wants `codellama-7b` for code</think>";
         assert_eq!(invented(&said, summary, 1).len(), 1);
     }
 
