@@ -169,6 +169,14 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                             None => push_item(&mut out, text, item, &inline),
                         }
                     }
+                    // A list quoted with `>` (the agent's plan the user
+                    // answers point by point) is quoted, as its paragraphs
+                    // are.
+                    if quote_depth > 0 {
+                        for unit in out.iter_mut().skip(before) {
+                            unit.shape = Shape::Quote;
+                        }
+                    }
                 }
             }
             Event::Start(Tag::BlockQuote(_)) => quote_depth += 1,

@@ -510,3 +510,18 @@ fn a_tree_typed_with_arrows_is_one_unit() {
     let output = "Searching for: Alexa\n  → Alexandra Anger | a69fc521 | aanger@example.com\n  → Alexander Brian | d3b2a4a2 | ab@example.com\n  → Alexa Morales | 08ea8035 | am@example.com";
     assert!(shaped(output).len() > 1);
 }
+
+#[test]
+fn a_list_quoted_with_its_marks_is_quoted() {
+    let answer = ">1. LifeHackingScripts → [Split into 3 repos]\n>  - Reason: the name is vague\n\nPlease make it explicit which 3 repos\n\n>3. Test LaTeX compilation\n\nNo need for that.";
+    assert_eq!(
+        shaped(answer),
+        [
+            ("LifeHackingScripts → [Split into 3 repos]", Shape::Quote),
+            ("Reason: the name is vague", Shape::Quote),
+            ("Please make it explicit which 3 repos", Shape::Sentence),
+            ("Test LaTeX compilation", Shape::Quote),
+            ("No need for that.", Shape::Sentence),
+        ]
+    );
+}
