@@ -774,9 +774,7 @@ pub(crate) fn opens_with_instruction(line: &str) -> bool {
         .find(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
         .unwrap_or(rest.len());
     let label = rest[end..]
-        .trim_start_matches([
-            '*', '_', ' ', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9',
-        ])
+        .trim_start_matches(|c: char| matches!(c, '*' | '_' | ' ') || c.is_ascii_digit())
         .starts_with([':', '：']);
     end > 0 && !label && imperative(&rest[..end].to_lowercase())
 }

@@ -747,11 +747,7 @@ fn document_start(text: &str) -> Option<usize> {
         return None;
     }
     // Where each line starts, of the lines that are headings, not bullets.
-    let headings: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-        .filter(|&at| at < text.len())
-        .filter(|&at| units::heading_at(text, at).is_some_and(|(_, _, bullet)| !bullet))
-        .collect();
+    let headings: Vec<usize> = section_headings(text).collect();
     let Some(&first) = headings.first() else {
         return flattened_document_start(text);
     };
@@ -824,14 +820,20 @@ fn task_set(text: &str) -> bool {
     if text.len() < 1500 {
         return false;
     }
-    let mut headings = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-        .filter(|&at| at < text.len())
-        .filter(|&at| units::heading_at(text, at).is_some_and(|(_, _, bullet)| !bullet));
+    let mut headings = section_headings(text);
     let first = headings.next();
     let more = headings.next().is_some();
     first
         .is_some_and(|first| more && !text[..first].trim().is_empty() && task_document(text, first))
+}
+
+/// Where each line of `text` that heads a section starts (a heading, not
+/// a `#` bullet).
+fn section_headings(text: &str) -> impl Iterator<Item = usize> + '_ {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+        .filter(|&at| at < text.len())
+        .filter(|&at| units::heading_at(text, at).is_some_and(|(_, _, bullet)| !bullet))
 }
 
 /// Where text the user quotes between triple quotes stands, quotes and
