@@ -772,10 +772,19 @@ fn what_a_memory_plugin_recalled_of_the_user_is_not_the_users() {
             "MEMORY.md",
             "原始query",
             "memory flush",
+            "relevant-memories",
+            "old schema",
+            "Agora tá claro",
+            "Status da memória",
+            "HEARTBEAT",
         ],
     );
     assert_eq!(
         outcome_of(&report, 1, "回测结果都要存到 backtest/ 目录下"),
+        "verbatim"
+    );
+    assert_eq!(
+        outcome_of(&report, 1, "Save every backtest log under logs/."),
         "verbatim"
     );
 }

@@ -467,14 +467,16 @@ fn message(entry: &Record) -> Option<Message> {
 
 /// Where a user message starts after what a memory plugin put before it
 /// (EverMemOS on OpenClaw: "Note: Reference memory below. … <memory> …
-/// </memory> … user原始query："), the traits and skills it recalled: the
-/// plugin's words about the user, not the user's; 0 when there are none.
+/// </memory> … user原始query："; a recall of earlier messages and answers,
+/// "<relevant-memories> 1. [message:user] … 2. [message:assistant] …
+/// </relevant-memories>"), the traits, skills and words it recalled: the
+/// plugin's, not what the user says now; 0 when there are none.
 fn recalled_memory_end(text: &str) -> usize {
     static RECALLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         regex::Regex::new(
-            r"(?s)\A\s*Note: Reference memory below\..*?files as they are provided above\.[\x{200B}\s]*(u\x{200B}*s\x{200B}*e\x{200B}*r\x{200B}*原\x{200B}*始\x{200B}*q\x{200B}*u\x{200B}*e\x{200B}*r\x{200B}*y\x{200B}*[：:][\x{200B}\s]*)?",
+            r"(?s)\A\s*Note: Reference memory below\..*?files as they are provided above\.[\x{200B}\s]*(u\x{200B}*s\x{200B}*e\x{200B}*r\x{200B}*原\x{200B}*始\x{200B}*q\x{200B}*u\x{200B}*e\x{200B}*r\x{200B}*y\x{200B}*[：:][\x{200B}\s]*)?|(?s)\A\s*<relevant-memories>.*?</relevant-memories>\s*",
         )
         .expect("the recalled-memory pattern compiles")
     });
