@@ -66,6 +66,10 @@ pub(crate) fn directive(text: &str) -> bool {
             return false;
         }
         let rest = after_lead(clause.trim_start());
+        // "pode me chamar de Pi" (you can call me Pi) asks as it permits.
+        if REQUEST_FORM.is_match(rest) {
+            return true;
+        }
         // "you can use git to pull it", "feel free to drop it".
         let rest = PERMITS.find(rest).map_or(rest, |m| &rest[m.end()..]);
         if REQUEST_FORM.is_match(rest) || BAN.is_match(rest) {

@@ -1425,3 +1425,25 @@ fn a_short_chinese_remark_after_a_choice_chooses_nothing() {
         assert_eq!(after_choice(choice), Ok(()), "{choice}");
     }
 }
+
+#[test]
+fn who_holds_a_role_in_the_users_team_and_a_portuguese_permission_that_asks_bind() {
+    for binds in [
+        "Ronaldo is our CTO.",
+        "kaio é o diretor do kxsales.",
+        "manoel é o nosso ceo",
+        "Marta es nuestra jefa",
+        "pode me chamar de Pi.",
+        "pode limpar porque ele falou que nem foi no banco",
+        "se sim pode fazer no max mais 5.",
+    ] {
+        assert_eq!(why(binds).first(), Some(&Ok(())), "{binds}");
+    }
+    for remark in [
+        "it is my fault",
+        "pode ser",
+        "entendi agora onde tinha feito.",
+    ] {
+        assert_ne!(why(remark), [Ok(())], "{remark}");
+    }
+}
