@@ -1447,3 +1447,18 @@ fn who_holds_a_role_in_the_users_team_and_a_portuguese_permission_that_asks_bind
         assert_ne!(why(remark), [Ok(())], "{remark}");
     }
 }
+
+#[test]
+fn cantonese_asks_and_italian_control_words() {
+    for binds in [
+        "你試吓發一個有趣嘅post引吓其他人留言",
+        "開通埋brave search api key吖：",
+        "我想指定sub agent用nvidia api",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+    for spent in ["riprova quindi", "prova ora", "grazie, perfetto"] {
+        assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
+    }
+    assert_eq!(why("prova a usare il file di config"), [Ok(())]);
+}
