@@ -623,7 +623,7 @@ fn question_mark(text: &str) -> bool {
 /// CTO", "kaio é o diretor do kxsales", "Marta es nuestra jefa").
 static OWN_SETUP: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"^\s*(\d+[.、)]\s*|第[一二三四五六七八九十]\s*)?(我(们)?的[^，。？?！!,]{0,20}|(开发|运行|部署|测试|生产)环境|[^，。？?！!,]{0,12}(我|我们)(这边|这里))(是|为|没有|只有|有|在|用)[^，。？?！!,]|(?i)\b(is|are)\s+(our|my)\s+(new\s+)?(ceo|cto|cfo|coo|cmo|cso|cpo|director|manager|head\s+of\s+\w+|lead|owner|founder|co-?founder|boss|product\s+owner|designer|accountant|lawyer)\b|\b(é|são)\s+(o|a|os|as)\s+(nosso|nossa|nossos|nossas|meu|minha|novo|nova\s+)?\s*(ceo|cto|cfo|coo|cmo|cso|cpo|diretor|diretora|diretores|gerente|líder|lider|dono|dona|fundador|fundadora|sócio|sócia|socio|socia|chefe|responsável|responsavel)\b|\bes\s+(el|la|nuestro|nuestra|mi)\s+(nuevo\s+|nueva\s+)?(ceo|cto|cfo|director|directora|jefe|jefa|gerente|dueño|dueña|fundador|fundadora|socio|socia|responsable)\b",
+        r"^\s*(\d+[.、)]\s*|第[一二三四五六七八九十]\s*)?(我(们)?的[^，。？?！!,]{0,20}|(开发|运行|部署|测试|生产)环境|[^，。？?！!,]{0,12}(我|我们)(这边|这里))(是|为|没有|只有|有|在|用)[^，。？?！!,]|(?i)\b(is|are)\s+(our|my)\s+(new\s+)?(ceo|cto|cfo|coo|cmo|cso|cpo|director|manager|head\s+of\s+\w+|lead|owner|founder|co-?founder|boss|product\s+owner|designer|accountant|lawyer)\b|\b(é|são)\s+((o|a|os|as)\s+)?(nosso|nossa|nossos|nossas|meu|minha|novo|nova\s+)?\s*(ceo|cto|cfo|coo|cmo|cso|cpo|diretor|diretora|diretores|gerente|líder|lider|dono|dona|fundador|fundadora|sócio|sócia|socio|socia|chefe|responsável|responsavel)\b|\bes\s+(el|la|nuestro|nuestra|mi)\s+(nuevo\s+|nueva\s+)?(ceo|cto|cfo|director|directora|jefe|jefa|gerente|dueño|dueña|fundador|fundadora|socio|socia|responsable)\b",
     )
 });
 

@@ -491,13 +491,15 @@ fn recalled_memory_end(text: &str) -> usize {
 /// before it compacts ("Pre-compaction memory flush. Store durable memories
 /// now …"), the greeting it asks for when a session starts ("A new
 /// session was started via /new or /reset. …"), and its announcement that
-/// a background task ended ("A background task "viator-sync" just
-/// completed successfully. … Summarize this naturally for the user.").
+/// a background task or a subagent's ended ("A background task
+/// "viator-sync" just completed successfully. … Summarize this naturally
+/// for the user."), alone or queued with others while the agent was busy
+/// ("[Queued announce messages while agent was busy]", "Queued #1").
 static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
     regex::Regex::new(
-        r#"^\s*(\[[^\]\n]{0,60}\]\s*)?(<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\s*)?(\[System( Message\]|:)|OpenClaw runtime context \(internal\):|Pre-compaction memory flush\.|A new session was started via /new or /reset\.|A background task "[^"\n]*" just (completed|finished|failed|timed out))"#,
+        r#"^\s*(\[[^\]\n]{0,60}\]\s*)?(\[Queued announce messages while agent was busy\]\s*(---\s*)?(Queued #\d+[^\n]*\n)?)?(<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\s*)?(\[System( Message\]|:)|OpenClaw runtime context \(internal\):|Pre-compaction memory flush\.|A new session was started via /new or /reset\.|A (background|subagent) task "[^"\n]*" just (completed|finished|failed|timed out))"#,
     )
         .expect("the notice pattern compiles")
 });

@@ -67,6 +67,7 @@ pub(super) fn sentences(
             line.split_sentence_bounds()
                 .flat_map(lower_case_starts)
                 .flat_map(spaced_cjk)
+                .flat_map(inline_rules)
                 .flat_map(|piece| piece.split_inclusive('；'))
                 .flat_map(output_after_colon)
                 .collect()
@@ -295,6 +296,40 @@ pub(super) fn lower_case_starts(piece: &str) -> Vec<&str> {
 /// Whether `c` is a Korean syllable.
 fn hangul(c: char) -> bool {
     matches!(c, '\u{AC00}'..='\u{D7A3}')
+}
+
+/// `piece` cut after each rule typed between topics on one line, as a
+/// chat message that cannot hold a line break is written ("… campinas e
+/// indaiatuba. --- 3. a meta é cada equipe faturar …"): three hyphens or
+/// more after a space end what stands before them, and are a piece of
+/// their own.
+fn inline_rules(piece: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (at, _) in piece.match_indices(" ---") {
+        let rule = at + 1;
+        if rule < start {
+            continue;
+        }
+        let end = piece[rule..]
+            .find(|c: char| c != '-')
+            .map_or(piece.len(), |n| rule + n);
+        // Words go on after it: not a border of a table drawn in text
+        // ("| -------- |", "+-----+").
+        let after = piece[end..].trim_start();
+        if end == piece.len()
+            || !piece[end..].starts_with(char::is_whitespace)
+            || after.is_empty()
+            || after.starts_with(['|', '+'])
+        {
+            continue;
+        }
+        out.push(&piece[start..rule]);
+        out.push(&piece[rule..end]);
+        start = end;
+    }
+    out.push(&piece[start..]);
+    out
 }
 
 /// Whether `c` is written in Chinese characters or Japanese kana, which

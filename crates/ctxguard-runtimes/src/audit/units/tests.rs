@@ -525,3 +525,20 @@ fn a_list_quoted_with_its_marks_is_quoted() {
         ]
     );
 }
+
+#[test]
+fn a_rule_typed_between_topics_on_one_line_ends_what_stands_before_it() {
+    let chat = "pode me chamar de pi. --- 3. a meta é faturar R$100k/mes. ---- voce consegue adicionar o mcp?";
+    let texts: Vec<&str> = shaped(chat).into_iter().map(|(t, _)| t).collect();
+    assert_eq!(
+        texts,
+        [
+            "pode me chamar de pi.",
+            "3. a meta é faturar R$100k/mes.",
+            "voce consegue adicionar o mcp?"
+        ]
+    );
+    // A border of a table drawn in text is no rule between topics.
+    let table = "| name | -------- | value |";
+    assert_eq!(shaped(table).len(), 1);
+}
