@@ -1433,6 +1433,8 @@ fn who_holds_a_role_in_the_users_team_and_a_portuguese_permission_that_asks_bind
         "kaio é o diretor do kxsales.",
         "manoel é o nosso ceo",
         "Marta es nuestra jefa",
+        "e o cto é ronald.",
+        "our CTO is Ronald",
         "pode me chamar de Pi.",
         "pode limpar porque ele falou que nem foi no banco",
         "se sim pode fazer no max mais 5.",
