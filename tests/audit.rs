@@ -876,6 +876,14 @@ fn a_branch_openclaw_rewrote_judges_the_users_words_where_they_were_first_writte
 }
 
 #[test]
+fn a_message_openclaw_sent_again_after_a_failed_run_is_judged_where_the_user_sent_it() {
+    let (report, _) = judged("openclaw-prompt-error.jsonl");
+    // Line 2 holds the words the user sent; line 5, OpenClaw's second
+    // sending of them: each requirement judged once, at line 2.
+    assert_eq!(judged_lines(&report, 1), [2, 2]);
+}
+
+#[test]
 fn a_pi_session_that_starts_partway_is_read_and_keeps_what_stands_before_its_compaction() {
     // No header; the first entry's parent and the first kept entry are
     // before the file: both messages were kept, and the file is said to

@@ -114,12 +114,24 @@ impl Importer for Pi {
 /// branch (the whole history copied after an error, every copy written at
 /// one time), by line, with the line each was first written on: an entry
 /// whose message carries the time it was sent, to the millisecond, and
-/// the words of one written before; and a message its chat channel
+/// the words of one written before; a message its chat channel
 /// delivered again (the same `message_id` in the channel's metadata,
-/// whatever system lines came with it this time).
+/// whatever system lines came with it this time); and a message OpenClaw
+/// sent the model again after the run it started failed (an
+/// `openclaw:prompt-error` entry, then the same words under the same
+/// stamp of the minute the user sent them, "[Mon 2026-03-09 12:00 EST]").
 fn copies(records: &[Record]) -> HashMap<u64, u64> {
+    static STAMP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(
+            r"(?m)^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\]",
+        )
+        .expect("the stamp pattern compiles")
+    });
     let mut first: HashMap<(u64, String), u64> = HashMap::new();
     let mut delivered: HashMap<String, u64> = HashMap::new();
+    let mut stamped: HashMap<String, u64> = HashMap::new();
     let mut copies = HashMap::new();
     for record in records {
         if record.str("/type") != Some("message") || record.str("/message/role") != Some("user") {
@@ -133,6 +145,12 @@ fn copies(records: &[Record]) -> HashMap<u64, u64> {
         );
         if let Some(id) = channel_message_id(&text) {
             if let Some(original) = first_seen(&mut delivered, id.to_owned(), record.line) {
+                copies.insert(record.line, original);
+                continue;
+            }
+        }
+        if STAMP.is_match(&text) {
+            if let Some(original) = first_seen(&mut stamped, text.clone(), record.line) {
                 copies.insert(record.line, original);
                 continue;
             }
