@@ -260,6 +260,7 @@ fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
         "kalau",
     ];
     let (mut english, mut other, mut cjk) = (0usize, 0usize, 0usize);
+    let mut cyrillic_and_more = 0usize;
     for text in texts {
         cjk += text
             .chars()
@@ -277,9 +278,14 @@ fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
                 english += 1;
             } else if OTHER.contains(&word.as_str()) {
                 other += 1;
+            } else if word.chars().any(other_alphabet) {
+                // A word of Russian, Greek, Arabic, Hebrew, Thai or Hindi:
+                // half of them weigh as a function word does.
+                cyrillic_and_more += 1;
             }
         }
     }
+    other += cyrillic_and_more / 2;
     // Code and paths hold few words of any language: only the function
     // words of the languages say which one it is.
     english >= other + cjk
@@ -402,6 +408,13 @@ static REASONING_TAG: LazyLock<Pattern> = LazyLock::new(|| {
     Pattern::new(r"(?i)</?(think|thinking|reasoning)>").expect("the tag pattern compiles")
 });
 
+/// Whether `c` is a letter of an alphabet other than Latin that the
+/// audit's words of English and its neighbours do not hold: Greek,
+/// Cyrillic, Hebrew, Arabic, Devanagari, Thai.
+fn other_alphabet(c: char) -> bool {
+    matches!(c, '\u{370}'..='\u{52f}' | '\u{590}'..='\u{6ff}' | '\u{900}'..='\u{97f}' | '\u{e00}'..='\u{e7f}')
+}
+
 /// What the sentence puts in quotation marks (not in backticks).
 fn quotations(text: &str) -> impl Iterator<Item = &str> {
     QUOTED
@@ -454,6 +467,19 @@ mod tests {
         assert!(invented(&said, summary, 1).is_empty());
         let summary = "User wants `codellama-7b` for code</think>";
         assert_eq!(invented(&said, summary, 1).len(), 1);
+    }
+
+    #[test]
+    fn a_summary_in_english_of_words_typed_in_russian_is_not_judged() {
+        let said = said(&[
+            "вынеси проверку мобильного в утилиту и константу брейкпоинта, чтобы не дублировать в каждом компоненте",
+            "проверь что сайдбар не блокирует контент на мобильном",
+        ]);
+        let summary = "User asked to extract `isMobile()` utility and breakpoint constant";
+        assert!(invented(&said, summary, 1).is_empty());
+        assert!(!english([
+            "вынеси проверку мобильного в утилиту, `isMobile()` in the file"
+        ]));
     }
 
     #[test]
