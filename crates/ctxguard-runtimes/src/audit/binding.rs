@@ -766,7 +766,6 @@ fn wide_script(c: char) -> bool {
     )
 }
 
-/// Every word is one of [`SPENT`].
 /// Whether `line` opens with the verb of an instruction, after any list
 /// mark or lead word: "Build a complete web platform for …", "-
 /// Implementiere ein flexibles Grid-System"; not a label ("**Point 1:**").
@@ -781,6 +780,7 @@ pub(crate) fn opens_with_instruction(line: &str) -> bool {
     end > 0 && !label && imperative(&rest[..end].to_lowercase())
 }
 
+/// Every word is one of [`SPENT`].
 fn spent(text: &str) -> bool {
     let mut any = false;
     for word in text.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
