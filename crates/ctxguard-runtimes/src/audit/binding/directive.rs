@@ -70,9 +70,19 @@ pub(crate) fn directive(text: &str) -> bool {
         if REQUEST_FORM.is_match(rest) {
             return true;
         }
-        // "you can use git to pull it", "feel free to drop it".
-        let rest = PERMITS.find(rest).map_or(rest, |m| &rest[m.end()..]);
-        if REQUEST_FORM.is_match(rest) || BAN.is_match(rest) {
+        // "you can use git to pull it", "feel free to drop it": what is
+        // permitted, asked of again only where there was a permission.
+        let rest = match PERMITS.find(rest) {
+            Some(permit) => {
+                let permitted = &rest[permit.end()..];
+                if REQUEST_FORM.is_match(permitted) {
+                    return true;
+                }
+                permitted
+            }
+            None => rest,
+        };
+        if BAN.is_match(rest) {
             return true;
         }
         // A verb no list holds, opening the message's first clause
