@@ -124,10 +124,7 @@ fn copies(records: &[Record]) -> HashMap<u64, u64> {
     static STAMP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
-        regex::Regex::new(
-            r"(?m)^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\]",
-        )
-        .expect("the stamp pattern compiles")
+        regex::Regex::new(&format!("(?m)^{SENT_STAMP}")).expect("the stamp pattern compiles")
     });
     let mut first: HashMap<(u64, String), u64> = HashMap::new();
     let mut delivered: HashMap<String, u64> = HashMap::new();
@@ -568,6 +565,11 @@ fn after_system_events(text: &str) -> &str {
     }
 }
 
+/// The stamp of the minute a chat channel's message was sent, which
+/// OpenClaw writes before it ("[Mon 2026-03-09 12:00 EST]").
+const SENT_STAMP: &str =
+    r"\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\]";
+
 /// The chat channels OpenClaw carries a user's messages from.
 const CHANNELS: &str =
     "Feishu|Lark|Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|LINE|Line|WeChat|QQ|DingTalk";
@@ -643,7 +645,12 @@ static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
     // every message in every script.
     #[allow(clippy::expect_used)]
     regex::Regex::new(
-        r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^\[(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\][ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^Current time: [^\n]* / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*(\n|$)|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)|\[Replying to [^\]\n]*\](?s:.*?)\[/Replying\][ \t]*|<media:(document|image|audio|video|voice|sticker|file)>[ \t]*",
+        &[
+            r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^",
+            SENT_STAMP,
+            r"[ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^Current time: [^\n]* / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*(\n|$)|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)|\[Replying to [^\]\n]*\](?s:.*?)\[/Replying\][ \t]*|<media:(document|image|audio|video|voice|sticker|file)>[ \t]*",
+        ]
+        .concat(),
     )
     .expect("the envelope pattern compiles")
 });
