@@ -23,6 +23,9 @@ pub(super) const SPENT: &[&str] = &[
     "terima", "kasih", "makasih", "siap", "iya", "betul", "bagus", "vale", "sí", "si", "gracias",
     "dale", "listo", "perfecto", "bien", "sigue", "continua", "continúa", "merci", "oui",
     "parfait", "d'accord", "obrigado", "obrigada", "sim", "beleza", "ótimo", "certo",
+    // Portuguese: nice, cool, thanks; try it now and see, look again.
+    "boa", "show", "valeu", "blz", "perfeito", "top", "bora", "isso", "tente", "tenta", "agora",
+    "para", "ver", "veja", "novamente", "consegue", "testar", "segue", "pode",
     // Greetings, and a message sent to see that the agent answers.
     "oi", "olá", "ola", "hola", "bonjour", "salut", "hallo", "teste", "testing", "ping",
     // "makes sense to me".

@@ -1464,3 +1464,22 @@ fn cantonese_asks_and_italian_control_words() {
     }
     assert_eq!(why("prova a usare il file di config"), [Ok(())]);
 }
+
+#[test]
+fn portuguese_reactions_and_retries_are_spent() {
+    for spent in [
+        "show.",
+        "boa.",
+        "veja agora",
+        "consegue testar novamente",
+        "ok tente agora para ver",
+    ] {
+        assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
+    }
+    for binds in [
+        "veja o log do deploy agora",
+        "tente usar o banco de staging",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+}
