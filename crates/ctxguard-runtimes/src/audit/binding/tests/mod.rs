@@ -892,6 +892,10 @@ fn traditional_chinese_is_read_as_simplified() {
 fn korean_notes_closed_by_the_actions_noun_ask_for_it() {
     assert_eq!(why("v0.16.0의 남은 2개 항목 완료 후 릴리스"), [Ok(())]);
     assert_eq!(why("이부분도 제거(이제 무료플랜 생기니)"), [Ok(())]);
+    assert_eq!(why("변경사항 전부 푸시"), [Ok(())]);
+    // A rule marked required.
+    assert_eq!(why("gogs 저장필수"), [Ok(())]);
+    assert_eq!(why("저장 필수 너는 기록이 증명이다 gogs."), [Ok(())]);
 }
 
 #[test]
