@@ -1147,12 +1147,17 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
         }
         // Only its close speaks so: the reply follows the user's own
         // first paragraph.
+        // A message with no blank line (copied from a chat app that
+        // keeps only line breaks) has its first line for its paragraph.
         _ if closing => {
-            let first_break = text.find("\n\n")?;
+            let (first_break, width) = match text.find("\n\n") {
+                Some(at) => (at, 2),
+                None => (text.find('\n')?, 1),
+            };
             if text[..first_break].split_whitespace().count() > 80 {
                 return None;
             }
-            first_break + 2
+            first_break + width
         }
         _ => return None,
     };
@@ -1239,7 +1244,7 @@ static NAMES_ASSISTANT: LazyLock<Pattern> = LazyLock::new(|| {
 static REPLY_VOICE: LazyLock<Pattern> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Pattern::new(
-        r"(?i)\bhere(?:'s|\s+is)\s+(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:version|guide|plan|breakdown|overview|architecture|draft|rewrite)\s+(?:of|for)\s+your\b|\b(?:i'll|i\s+will|i\s+can|i'd\s+be\s+happy\s+to)\s+help\s+you\b|\b(?:do\s+you\s+want|would\s+you\s+like)\s+me\s+to\b|\bi\s+can\s+(?:also\s+)?(?:turn|convert|expand|make|write|build|draft|generate)\s+(?:this|it|these)\s+into\b|\b(?:copy|paste)\s+(?:that|this)\s+(?:prompt|message|text)\s+(?:and|into)\b|\bif\s+desired,?\s+the\s+next\s+step\b|\bif\s+you(?:'d)?\s+(?:like|want),?\s+i\s+can\b|\blet\s+me\s+know\s+if\s+you(?:'d)?\s+(?:like|want)\s+me\s+to\b|¿quieres\s+que\b|\bexcelente\s+visión\b|\bvocê\s+quer\s+que\s+eu\b|\bvoulez-vous\s+que\s+je\b|需要我(?:帮你|为你)|我可以(?:帮你|为你)",
+        r"(?i)\bhere(?:'s|\s+is)\s+(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:version|guide|plan|breakdown|overview|architecture|draft|rewrite)\s+(?:of|for)\s+your\b|\b(?:i'll|i\s+will|i\s+can|i'd\s+be\s+happy\s+to)\s+help\s+you\b|\b(?:do\s+you\s+want|would\s+you\s+like)\s+me\s+to\b|\bi\s+can\s+(?:also\s+)?(?:turn|convert|expand|make|write|build|draft|generate)\s+(?:this|it|these)\s+into\b|\b(?:copy|paste)\s+(?:that|this)\s+(?:prompt|message|text)\s+(?:and|into)\b|\bif\s+desired,?\s+the\s+next\s+step\b|\bif\s+you(?:'d)?\s+(?:like|want),?\s+i\s+can\b|\blet\s+me\s+know\s+if\s+you(?:'d)?\s+(?:like|want)\s+me\s+to\b|¿quieres\s+que\b|\bexcelente\s+visión\b|\bvocê\s+quer\s+que\s+eu\b|\bvoulez-vous\s+que\s+je\b|需要我(?:帮你|为你)|我可以(?:帮你|为你)|말씀해\s*주시면|원하시면|(?:해|만들어|짜|추천해|정리해|도와)\s*드(?:리겠습니다|릴까요|립니다)|(?:いたし|し)ましょうか|ご希望(?:でしたら|があれば)",
     )
     .expect("the reply voice pattern compiles")
 });
@@ -1856,6 +1861,20 @@ mod tests {
             binds(&message),
             ["These integrations are fake, so we should delete them."]
         );
+        // Copied from a chat app that kept no blank line, closing as an
+        // assistant closes in Korean ("tell me which, and I will lay out
+        // its milestones for you"): it follows the user's first line.
+        let lines: String = (1..=12)
+            .map(|n| {
+                format!(
+                    " * 목표 {n}: 노드가 리더를 선출하고 데이터가 유실되지 않는 분산 DB 완성.\n"
+                )
+            })
+            .collect();
+        let message = format!(
+            "저장 필수 gogs.\nKim님, 프로젝트 3가지를 엄선하여 추천합니다.\n{lines}가장 먼저 필요한 분야를 말씀해 주시면, 마일스톤을 바로 짜드리겠습니다. 🚀"
+        );
+        assert_eq!(binds(&message), ["저장 필수 gogs."]);
         // No words of its own mark it, but the user says after it where it
         // came from: what they wrote there is theirs.
         let message = format!(
