@@ -75,11 +75,14 @@ pub(super) static CHINESE_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
 /// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check); or
 /// written as notes are, a clause closed by the action's noun: "완료 후
 /// 릴리스" (release once done), "이부분도 제거" (remove this part too),
-/// "변경사항 전부 푸시" (push every change); and a rule marked required:
-/// "gogs 저장필수" (saving to gogs is a must).
+/// "변경사항 전부 푸시" (push every change), "3개 증명 못하는 부분 보고"
+/// (report the three parts that cannot be proved); a rule marked
+/// required: "gogs 저장필수" (saving to gogs is a must); and a goal named
+/// so: "프리랭으로 만들고 프리랭으로 실행 이게 목표임" (built and run in
+/// FreeLang, that is the goal).
 pub(super) static KOREAN_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|주고\s*[.!]*\s*$|필수|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트|저장|커밋|푸시|백업)\s*(\([^()]*\))?\s*[.!]*\s*$",
+        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|주고\s*[.!]*\s*$|필수|이게\s*목표(임|야|다|입니다)|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트|저장|커밋|푸시|백업|보고|진행)\s*(\([^()]*\))?\s*[.!]*\s*$",
     )
 });
 

@@ -896,6 +896,13 @@ fn korean_notes_closed_by_the_actions_noun_ask_for_it() {
     // A rule marked required.
     assert_eq!(why("gogs 저장필수"), [Ok(())]);
     assert_eq!(why("저장 필수 너는 기록이 증명이다 gogs."), [Ok(())]);
+    // Report, proceed; "that is the goal".
+    assert_eq!(why("3개 증명 못하는 부분 보고"), [Ok(())]);
+    assert_eq!(why("암호 함수 성능 최적화 진행"), [Ok(())]);
+    assert_eq!(
+        why("프리랭으로 만들고 프리랭으로 실행 이게 목표임"),
+        [Ok(())]
+    );
 }
 
 #[test]
