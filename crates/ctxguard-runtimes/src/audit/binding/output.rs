@@ -8,7 +8,8 @@ use crate::pattern::Pattern;
 
 /// A line as a terminal or a browser console prints it, beyond what
 /// [`PASTED_LINE`] knows: box drawing and prompt glyphs (and those an
-/// agent's terminal marks its steps with: `⏺`, `⎿`, `✻`), the marks a
+/// agent's terminal marks its steps with: `⏺`, `⎿`, `✻`, and its
+/// spinner's `* Nucleating… (2m 32s · ↓ 352 tokens)`), the marks a
 /// tool's status report opens its lines with (`✅ gh CLI already
 /// installed`, `[!] GitHub — gh CLI not installed`), `file.js:33`,
 /// a stack frame `fn @ file.js:110`, a build tool's `package:task:` prefix,
@@ -26,7 +27,7 @@ use crate::pattern::Pattern;
 /// copy whatever it opens with.
 pub(super) static TERMINAL_LINE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r#"^[\s\x{FFFD}]*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻✅✔✓]|\[[!X✓✔]\]\s|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)|^[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\n?$"#,
+        r#"^[\s\x{FFFD}]*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻✅✔✓]|[*✽✶✳✢·]\s+\w+…\s+\(\d|\[[!X✓✔]\]\s|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)|^[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\n?$"#,
     )
 });
 

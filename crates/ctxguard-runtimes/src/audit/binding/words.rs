@@ -37,8 +37,9 @@ pub(super) const SPENT: &[&str] = &[
     // Italian: try again now, go on, thanks.
     "riprova", "prova", "ora", "quindi", "adesso", "vai", "avanti", "grazie", "perfetto",
     "bene", "dai",
-    // Korean, Japanese and Chinese: yes, okay, go on; hello.
-    "응", "네", "넵", "예", "ㅇㅇ", "좋아", "좋아요", "고", "계속", "はい", "うん", "了解", "好",
+    // Korean, Japanese and Chinese: yes, okay, go on (and "게속", as "계속"
+    // is often mistyped); hello.
+    "응", "네", "넵", "예", "ㅇㅇ", "좋아", "좋아요", "고", "계속", "게속", "はい", "うん", "了解", "好",
     "好的", "嗯", "行", "可以", "继续", "你好", "안녕", "안녕하세요", "こんにちは",
 ];
 

@@ -1494,3 +1494,10 @@ fn portuguese_reactions_and_retries_are_spent() {
         assert_eq!(why(binds), [Ok(())], "{binds}");
     }
 }
+
+#[test]
+fn korean_go_on_mistyped_is_spent() {
+    for spent in ["게속", "계속"] {
+        assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
+    }
+}

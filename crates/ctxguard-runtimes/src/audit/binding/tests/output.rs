@@ -213,6 +213,9 @@ fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
         "<StatCard",
         "  title=\"Total Core Processes\"",
         "  onClick={() => go()}",
+        // An agent's spinner, its time and its tokens.
+        "* Nucleating… (2m 32s · ↓ 352 tokens)",
+        "✶ Pondering… (14s · ↑ 1.2k tokens)",
     ] {
         assert!(output_line(line), "{line}");
     }
