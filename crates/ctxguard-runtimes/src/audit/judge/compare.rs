@@ -175,6 +175,27 @@ pub(super) fn common_prefix(a: &str, b: &str) -> usize {
     a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
 }
 
+/// `text` without the files it opens by mentioning (`@src/app/ Check
+/// every command …`): the runtime attaches what they name, and a summary
+/// quoting the user leaves them out. A text that is little more than its
+/// mentions keeps them.
+pub(super) fn unmentioned(text: &str) -> &str {
+    let mut rest = text;
+    while let Some(after) = rest.strip_prefix('@') {
+        let end = after.find(char::is_whitespace).unwrap_or(after.len());
+        let name = &after[..end];
+        if !name.contains(['/', '.']) {
+            break;
+        }
+        rest = after[end..].trim_start();
+    }
+    if rest.len() < text.len() && rest.split_whitespace().count() >= 3 {
+        rest
+    } else {
+        text
+    }
+}
+
 /// `text` without a quotation mark or backquote at either end that
 /// nothing closes or opens (``` ``wait, stop … ```, `" please analyze …`):
 /// a stray mark the user typed, which a summary quoting them leaves out.

@@ -36,6 +36,25 @@ fn a_stray_mark_the_user_typed_is_no_part_of_the_quote() {
 }
 
 #[test]
+fn a_quote_without_the_files_its_message_opened_by_mentioning_is_verbatim() {
+    let a = after("4. \"Proszę przyglądnij wszystkie customowe komendy, które stworzyłem.\"");
+    assert_eq!(
+        a.judge(
+            "@/Users/me/.claude/commands/ Proszę przyglądnij wszystkie customowe komendy, które stworzyłem.",
+            None
+        )
+        .0,
+        Outcome::Verbatim
+    );
+    // Mentions and little else are the text itself.
+    assert_eq!(unmentioned("@src/app.rs fix it"), "@src/app.rs fix it");
+    assert_eq!(
+        unmentioned("@team please review this"),
+        "@team please review this"
+    );
+}
+
+#[test]
 fn a_faithful_quote_is_not_lost() {
     let a = after("User said: \"Run the tests before\n  applying the patch\" and left.");
     assert_eq!(
