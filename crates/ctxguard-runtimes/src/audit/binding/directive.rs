@@ -122,11 +122,13 @@ pub(crate) fn directive(text: &str) -> bool {
 /// parenthesis or an ellipsis ends one ("you broke the pages...go back and
 /// check"), where an arrow leads from a condition to what to do then ("Si
 /// COUNT > 0 → STOP, me rapporter le contenu"), and before "then" ("if
-/// it's missing then create it").
+/// it's missing then create it") or "so" ("the plan is in plan.md so
+/// check it carefully").
 fn clauses(text: &str) -> impl Iterator<Item = &str> {
     text.split([',', ';', '(', ':', '→', '…'])
         .flat_map(|part| part.split("..."))
         .flat_map(|part| part.split(" then "))
+        .flat_map(|part| part.split(" so "))
 }
 
 /// Whether an Italian verb has the pronoun written onto it ("spostali",

@@ -1337,6 +1337,19 @@ fn what_to_do_after_a_condition_an_ellipsis_or_then_binds() {
 }
 
 #[test]
+fn an_instruction_run_on_after_so_or_one_more_thing_binds() {
+    for binds in [
+        "The full architecture of Layerinfinite is in project_architecture.md so check and analyse it carefully .",
+        "And one thing also store all the details of Layerinfinite into the memory",
+        "one more thing, keep the old endpoints",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+    assert_ne!(why("the build went so well"), [Ok(())]);
+    assert_ne!(why("I think so"), [Ok(())]);
+}
+
+#[test]
 fn a_curly_apostrophe_reads_as_a_straight_one() {
     for binds in [
         "don’t do anything else.",
