@@ -780,15 +780,23 @@ pub(crate) fn opens_with_instruction(line: &str) -> bool {
     end > 0 && !label && imperative(&rest[..end].to_lowercase())
 }
 
-/// Every word is one of [`SPENT`].
+/// Every word is one of [`SPENT`], or one of its long words mistyped by a
+/// letter ("continuye", "proceeed").
 fn spent(text: &str) -> bool {
+    const LONG: usize = 7;
     let mut any = false;
     for word in text.split(|c: char| !(c.is_alphanumeric() || c == '\'')) {
         if word.is_empty() {
             continue;
         }
         any = true;
-        if !SPENT.contains(&word.to_lowercase().as_str()) {
+        let word = word.to_lowercase();
+        if !SPENT.contains(&word.as_str())
+            && !(word.chars().count() >= LONG
+                && SPENT
+                    .iter()
+                    .any(|s| s.chars().count() >= LONG && directive::one_letter_off(s, &word)))
+        {
             return false;
         }
     }

@@ -1514,3 +1514,13 @@ fn korean_go_on_mistyped_is_spent() {
         assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
     }
 }
+
+#[test]
+fn a_long_control_word_mistyped_by_a_letter_is_spent() {
+    for spent in ["continuye", "procede", "contniue"] {
+        assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
+    }
+    // Short words are too near other words to be read so.
+    assert_ne!(why("done"), why("dune"));
+    assert_eq!(why("continue the migration"), [Ok(())]);
+}
