@@ -456,14 +456,46 @@ static TAG_LINE: LazyLock<Pattern> = LazyLock::new(|| {
         .expect("the tag pattern compiles")
 });
 
-/// `text` with every line that is only a tag blanked out, byte for byte,
-/// so the units' ranges hold in `text` itself.
+/// `text` with every line that is only a tag blanked out, and each bullet
+/// a word processor left at a line's start written as Markdown's, byte for
+/// byte, so the units' ranges hold in `text` itself.
 fn untagged(text: &str) -> String {
-    TAG_LINE
-        .replace_all(text, |found: &regex::Captures<'_>| {
-            " ".repeat(found[0].len())
-        })
-        .into_owned()
+    let untagged = TAG_LINE.replace_all(text, |found: &regex::Captures<'_>| {
+        " ".repeat(found[0].len())
+    });
+    if !text.contains(['•', '◦', '▪', '·', '\u{f0a7}', '\u{f0b7}', 'o']) {
+        return untagged.into_owned();
+    }
+    let mut out = String::with_capacity(untagged.len());
+    for line in untagged.split_inclusive('\n') {
+        out.push_str(&bulleted(line).unwrap_or_else(|| line.to_owned()));
+    }
+    out
+}
+
+/// `line` with the bullet a word processor put at its start ("•    replichi
+/// …", "o    non inserirli …", "\u{f0a7}    Costi del personale") made a
+/// Markdown list marker of the same length ("  -    replichi …"). A word
+/// processor sets its bullets apart with a tab or spaces: a bullet before
+/// one space is a status line's ("• sandbox status"), and an "o" so is the
+/// Portuguese article ("o que").
+fn bulleted(line: &str) -> Option<String> {
+    let bullet = line.chars().next()?;
+    let rest = &line[bullet.len_utf8()..];
+    let gap = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    let spaced = match bullet {
+        '\u{f0a7}' | '\u{f0b7}' => gap >= 1,
+        '•' | '◦' | '▪' | '·' | 'o' => gap >= 2 || rest.starts_with('\t'),
+        _ => false,
+    };
+    let words = rest[gap..]
+        .chars()
+        .next()
+        .is_some_and(char::is_alphanumeric);
+    (spaced && words && gap <= 4).then(|| {
+        let pad = bullet.len_utf8() - 1;
+        format!("{}-{rest}", " ".repeat(pad))
+    })
 }
 
 /// Adds the unit at `range`, trimmed, unless nothing in it is a letter or a digit.

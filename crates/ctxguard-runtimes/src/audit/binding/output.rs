@@ -110,10 +110,34 @@ fn output_tail(body: &str) -> Option<usize> {
 }
 
 pub(super) fn output_line(line: &str) -> bool {
+    let line = spaced_item(line).unwrap_or(line);
     pasted_line(line)
         || TERMINAL_LINE.is_match(line)
         || CODE_LINE.is_match(line) && !remarked_item(line)
         || LATEX_LINE.is_match(line)
+}
+
+/// The words of a list item whose marker a word processor set off from
+/// them with spaces ("•    replichi fedelmente struttura …", "o    non
+/// inserirli nel Budget 2026,", "1.    File Budget 2025"): a bullet and
+/// its words, not columns padded apart.
+fn spaced_item(line: &str) -> Option<&str> {
+    let item = line.trim_start();
+    let marker = &item[..item.find(char::is_whitespace)?];
+    let numbered = marker.len() <= 3
+        && marker
+            .strip_suffix(['.', ')'])
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    let bullet = matches!(
+        marker,
+        "•" | "◦" | "▪" | "·" | "o" | "-" | "*" | "+" | "\u{f0a7}" | "\u{f0b7}"
+    );
+    let rest = &item[marker.len()..];
+    let words = rest.trim_start();
+    ((numbered || bullet)
+        && rest.len() - words.len() >= 2
+        && words.starts_with(char::is_alphabetic))
+    .then_some(words)
 }
 
 /// A list item nested under another that ends on a remark in brackets

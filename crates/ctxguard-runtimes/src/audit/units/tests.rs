@@ -542,3 +542,29 @@ fn a_rule_typed_between_topics_on_one_line_ends_what_stands_before_it() {
     let table = "| name | -------- | value |";
     assert_eq!(shaped(table).len(), 1);
 }
+
+#[test]
+fn bullets_a_word_processor_laid_out_are_items() {
+    let brief = "Regole fondamentali\n•    Non devi inventare numeri.\n•    Chiedimi ogni assunzione.\no    non inserirli nel Budget 2026,\n\u{f0a7}    Costi del personale\n";
+    assert_eq!(
+        shaped(brief),
+        [
+            ("Regole fondamentali", Shape::Sentence),
+            ("Non devi inventare numeri.", Shape::Item),
+            ("Chiedimi ogni assunzione.", Shape::Item),
+            ("non inserirli nel Budget 2026,", Shape::Item),
+            ("Costi del personale", Shape::Item),
+        ]
+    );
+    // Ranges stand in the text as written.
+    for unit in units(brief) {
+        assert!(brief[unit.range.clone()].chars().all(|c| c != '-'));
+    }
+    // A status line's bullet, and the Portuguese article, are not such.
+    assert_eq!(bulleted("• sandbox status\n"), None);
+    assert_eq!(bulleted("o que falta fazer\n"), None);
+    assert_eq!(
+        bulleted("•    replichi\n").as_deref(),
+        Some("  -    replichi\n")
+    );
+}

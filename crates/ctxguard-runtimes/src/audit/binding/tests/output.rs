@@ -220,6 +220,10 @@ fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
         assert!(output_line(line), "{line}");
     }
     for line in [
+        // A bullet a word processor set apart from its words.
+        "•    replichi fedelmente struttura, righe, colonne",
+        "1.    File Budget 2025 (modello/tabella ufficiale)",
+        "o    non fare scenari o note sui dazi,",
         "Keep the cache for 4 days.  Then drop it.",
         "Use <b> for bold, never <strong>.",
         "Set retries=3 in the config.",
