@@ -120,8 +120,13 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     match unit.shape {
         Shape::Heading | Shape::Html => return Err(NotBinding::Debris),
         Shape::Quote | Shape::Output => return Err(NotBinding::Pasted),
+        // Code inside output the user pasted (a line the terminal indented
+        // as Markdown indents code) is the output's.
         Shape::Code => {
-            return if text.lines().count() > 3 || PASTED_LINE.is_match(text) {
+            return if text.lines().count() > 3
+                || PASTED_LINE.is_match(text)
+                || message.in_pasted_output(unit.range.start, text)
+            {
                 Err(NotBinding::Pasted)
             } else {
                 Ok(())

@@ -240,6 +240,9 @@ pub(crate) struct Prose<'a> {
     /// A terminal's screen captured with its escape sequences (`^[[59;1R`),
     /// from the first line that holds one to the end.
     captured: Option<Range<usize>>,
+    /// Output copied from a terminal that broke its long lines at its
+    /// width ([`wrapped`]).
+    wrapped: Option<Range<usize>>,
     /// An answer copied from a chat app that rendered its Markdown, which
     /// the copy writes back escaped (`\*\*调研任务\*\*`, `ffmpeg\-python`):
     /// from after the user's line that leads into it (ending on a colon) to
@@ -254,6 +257,34 @@ pub(crate) struct Prose<'a> {
     /// once. Fields that come again and again are a listing or a log
     /// ("Dependency: none", "Path not found: …"), not a form.
     pub(super) form: bool,
+}
+
+/// Where output copied from a terminal that broke its long lines at its
+/// width stands: five lines or more of one length of 60 characters or
+/// more, none longer (a line broken mid-word, "…/gltf_loader.cpp:22" over
+/// "2:(.text+0x1cfa): undefined reference …"), making up a third of the
+/// lines from the first of them to the last. Prose wrapped by an editor breaks
+/// between words, at lengths that differ. It runs from the first such
+/// line to the end of the line that goes on after the last.
+pub(super) fn wrapped(text: &str) -> Option<Range<usize>> {
+    const WIDTH: usize = 60;
+    const LINES: usize = 5;
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let width = line.trim_end_matches(['\n', '\r']).chars().count();
+        lines.push((at, at + line.len(), width));
+        at += line.len();
+    }
+    let longest = lines.iter().map(|&(_, _, w)| w).max()?;
+    let count = lines.iter().filter(|&&(_, _, w)| w == longest).count();
+    if longest < WIDTH || count < LINES {
+        return None;
+    }
+    let first = lines.iter().position(|&(_, _, w)| w == longest)?;
+    let last = lines.iter().rposition(|&(_, _, w)| w == longest)?;
+    let last = (last + 1).min(lines.len() - 1);
+    (count * 3 >= last + 1 - first).then(|| lines[first].0..lines[last].1)
 }
 
 /// Where an answer copied with its Markdown escaped starts
@@ -451,6 +482,7 @@ impl<'a> Prose<'a> {
             handed_over: handed_over(text).map(|start| start..text.len()),
             put_in_place: put_in_place(text),
             transcript: transcript(text),
+            wrapped: wrapped(text),
             captured: text
                 .match_indices('\n')
                 .map(|(at, _)| at + 1)
@@ -488,6 +520,7 @@ impl<'a> Prose<'a> {
             &self.handed_over,
             &self.transcript,
             &self.captured,
+            &self.wrapped,
             &self.rendered_copy,
         ]
         .into_iter()

@@ -434,3 +434,31 @@ fn an_answer_copied_from_a_chat_that_rendered_its_markdown_is_handed_over() {
         .iter()
         .all(|(_, why)| why.is_ok()));
 }
+
+#[test]
+fn output_a_terminal_broke_at_its_width_is_handed_over() {
+    // A linker's errors copied from an 80-column terminal, each long line
+    // broken mid-word, and a test run's line the terminal indented.
+    let row = |n: usize| {
+        let line = format!("/usr/bin/ld: /home/me/src/gltf_loader.cpp:22{n}:(.text+0x1c{n:02}): undefined reference to `tinygltf::Load({n})'");
+        let (head, tail) = line.split_at(80);
+        format!("{head}\n{tail}\n")
+    };
+    let log: String = (0..6).map(row).collect();
+    let message = format!(
+        "{log}\n      Start 20: GltfLoaderTest.VertexPositionsAreCorrect\n{}",
+        row(7)
+    );
+    for (text, why) in super::judged_units(&message) {
+        assert_eq!(why, Err(NotBinding::Pasted), "{text:?}");
+    }
+    assert!(wrapped(&message).is_some());
+    // Prose an editor wrapped breaks between words, at lengths that differ.
+    let prose = "Keep the cache for four days and then drop it, unless the\n\
+        nightly job has not run yet; in that case keep it one more day\n\
+        and tell me in the morning which of the jobs failed, so that I\n\
+        can look at the logs before the standup and decide what to do\n\
+        with the retries that are still queued for the staging cluster\n\
+        and whether the alert thresholds need to move up a bit again.\n";
+    assert_eq!(wrapped(prose), None);
+}
