@@ -438,6 +438,15 @@ fn words_typed_to_turn_down_one_of_calls_made_side_by_side_are_the_users() {
 }
 
 #[test]
+fn words_on_a_branch_forked_by_hook_progress_records_are_judged() {
+    let (report, _) = judged("progress-fork-2.1.jsonl");
+    // The next message names the last progress record for its parent: the
+    // turn it forked off still stands before it, as the model read it.
+    let words = "Keep RabbitMQ delayed queues for scheduled announcements.";
+    assert_eq!(outcome_of(&report, 1, words), "lost");
+}
+
+#[test]
 fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
     let (report, _) = judged("user-shapes.jsonl");
     // The user's words inside an app's wrapper; a choice; a free-text

@@ -69,6 +69,7 @@ impl Importer for ClaudeCode {
         // load, once its boundary is written: each event uses the relinks
         // of the boundaries before it.
         let mut relink = caveat_relinks(&records, &index);
+        relink.extend(progress_relinks(&records, &index));
         // The records the compaction before preserved verbatim: the only
         // ones before it still in the buffer.
         let mut carried = HashSet::new();
@@ -343,6 +344,69 @@ fn caveat_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r s
         }
         let before = (parent + 1..i).rev().find(|&j| on_main_thread(&records[j]));
         if let Some(before) = before.and_then(|j| records[j].str("/uuid")) {
+            relink.insert(uuid, before);
+        }
+    }
+    relink
+}
+
+/// Claude Code before 2.1.83 could chain a hook's progress records to one
+/// another, off the message a tool call was made in, and write the next
+/// message as the child of the last of them: the conversation since that
+/// message hangs off a branch no chain from the next one walks, though the
+/// model read it (`parentUuid` forked by hook progress). A message whose
+/// parent is a progress record is read as the child of the last message
+/// written before it that descends from where the progress records branch
+/// off; where nothing does, the chain is as the file has it.
+fn progress_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r str, &'r str> {
+    // How far back either walk goes: a turn's records, not a session's, so
+    // a file of forks costs what it holds, not its square.
+    const WALK: usize = 4096;
+    let progress = |i: usize| records[i].str("/type") == Some("progress");
+    let parent_of = |i: usize| {
+        records[i]
+            .str("/parentUuid")
+            .and_then(|p| index.by_uuid.get(p).copied())
+    };
+    let mut relink = HashMap::new();
+    for (i, record) in records.iter().enumerate() {
+        if !on_main_thread(record) {
+            continue;
+        }
+        let (Some(uuid), Some(first)) = (record.str("/uuid"), parent_of(i)) else {
+            continue;
+        };
+        if !progress(first) {
+            continue;
+        }
+        // Where the progress records branch off: the first ancestor that
+        // is not one (a bounded walk: a run of them is a tool call's).
+        let mut fork = Some(first);
+        let mut steps = 0;
+        while let Some(at) = fork.filter(|&at| progress(at) && steps < WALK) {
+            fork = parent_of(at);
+            steps += 1;
+        }
+        let Some(fork) = fork.filter(|&fork| fork < i) else {
+            continue;
+        };
+        let Some(last) = last_on_chain(records, fork + 1, i) else {
+            continue;
+        };
+        // It must go on from the fork: its own chain, progress aside,
+        // reaches it.
+        let mut at = Some(last);
+        let mut descends = false;
+        let mut steps = 0;
+        while let Some(j) = at.filter(|&j| j >= fork && steps < WALK) {
+            if j == fork {
+                descends = true;
+                break;
+            }
+            at = parent_of(j);
+            steps += 1;
+        }
+        if let (true, Some(before)) = (descends, records[last].str("/uuid")) {
             relink.insert(uuid, before);
         }
     }
