@@ -19,6 +19,7 @@ pub(crate) fn directive(text: &str) -> bool {
         || GOAL_LABEL.is_match(text)
         || CJK_ASKS.is_match(text)
         || KOREAN_REQUEST.is_match(text)
+        || JAPANESE_NOTE.is_match(text)
         || STEP.is_match(text)
         || korean_rule(text)
     {

@@ -71,6 +71,20 @@ pub(super) static CHINESE_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
+/// A Japanese instruction written as notes are: closed by "こと" (what is
+/// to be done: "作業用のworktreeを作成すること", not "…ということ", which
+/// explains), by "なくてもok" (no need to: "工数は換算しなくてもok"), or by
+/// the action's noun after what it acts on ("step2まで実施", carry out up
+/// to step 2; "１０００のくらい以下を切り上げ", round up below the
+/// thousands; "日本以外の場合はすべて英語表記", English everywhere outside
+/// Japan). The nouns are also written as the words reach it simplified
+/// ("表记" for "表記").
+pub(super) static JAPANESE_NOTE: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"([^い]う|[^うい])こと[。！!]*\s*$|なくても\s*(?i:ok|いい|良い|大丈夫|構わない)|[^\s。、]{2}\s*(修正|作成|削除|删除|追加|変更|变更|対応|对应|実施|实施|切り上げ|切り捨て|更新|統一|统一|反映|採番|采番|表記|表记|記載|记载|移動|移动|実装|实装|適用|适用)[。！!]*\s*$",
+    )
+});
+
 /// A request put in Korean as a question or an order wherever it stands
 /// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check); or
 /// written as notes are, a clause closed by the action's noun: "완료 후

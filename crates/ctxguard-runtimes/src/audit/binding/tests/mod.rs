@@ -1524,3 +1524,20 @@ fn a_long_control_word_mistyped_by_a_letter_is_spent() {
     assert_ne!(why("done"), why("dune"));
     assert_eq!(why("continue the migration"), [Ok(())]);
 }
+
+#[test]
+fn japanese_instructions_written_as_notes_bind() {
+    for binds in [
+        "作業用のworktreeを作成すること",
+        "工数は換算しなくてもok",
+        "step2まで実施",
+        "１０００のくらい以下を切り上げ",
+        "日本以外の場合はすべて英語表記",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+    // What explains, and a noun alone, ask nothing.
+    for remark in ["つまり、バグだということ", "修正"] {
+        assert_ne!(why(remark), [Ok(())], "{remark}");
+    }
+}
