@@ -213,6 +213,9 @@ fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
         "<StatCard",
         "  title=\"Total Core Processes\"",
         "  onClick={() => go()}",
+        // A web server's log of the requests it served.
+        "POST /dashboard 200 in 37.7s (compile: 36ms, proxy.ts: 19ms, render: 37.6s)",
+        " GET /api/auth/get-session 200 in 17ms",
         // An agent's spinner, its time and its tokens.
         "* Nucleating… (2m 32s · ↓ 352 tokens)",
         "✶ Pondering… (14s · ↑ 1.2k tokens)",
@@ -225,6 +228,7 @@ fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
         "1.    File Budget 2025 (modello/tabella ufficiale)",
         "o    non fare scenari o note sui dazi,",
         "Keep the cache for 4 days.  Then drop it.",
+        "POST the form to /api/signup and return 201",
         "Use <b> for bold, never <strong>.",
         "Set retries=3 in the config.",
         "Don't touch the ==== separators.",
