@@ -38,6 +38,9 @@ const RUNTIME_MARKERS: &[&str] = &[
     "This session is being continued from a previous conversation",
     "Unknown slash command:",
     "Unknown skill:",
+    // What a blocking Stop hook told the agent, sent as a turn of its own.
+    "Stop hook feedback:",
+    "SubagentStop hook feedback:",
 ];
 
 /// Blocks the runtime, or an app driving it, writes inside the user's own
@@ -405,6 +408,9 @@ mod tests {
         // What the runtime echoes of a command is its own.
         let echo = "<local-command-stdout>Cleared</local-command-stdout>";
         assert_eq!(typed(echo, false), Typed::Runtime);
+        // So is what a blocking Stop hook tells the agent.
+        let stop = "Stop hook feedback:\n[claudekit-hooks run test-project]: Running project test suite...\nREQUIRED ACTIONS:\n1. Fix all test failures shown above";
+        assert_eq!(typed(stop, false), Typed::Runtime);
         // A picture pasted before the words: the mark is the runtime's,
         // the words the user's; a mark alone is the runtime's.
         assert_eq!(
