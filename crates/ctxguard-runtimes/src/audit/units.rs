@@ -463,12 +463,12 @@ fn untagged(text: &str) -> String {
     let untagged = TAG_LINE.replace_all(text, |found: &regex::Captures<'_>| {
         " ".repeat(found[0].len())
     });
-    if !text.contains(['•', '◦', '▪', '·', '\u{f0a7}', '\u{f0b7}', 'o']) {
-        return untagged.into_owned();
-    }
     let mut out = String::with_capacity(untagged.len());
     for line in untagged.split_inclusive('\n') {
-        out.push_str(&bulleted(line).unwrap_or_else(|| line.to_owned()));
+        match bulleted(line) {
+            Some(bulleted) => out.push_str(&bulleted),
+            None => out.push_str(line),
+        }
     }
     out
 }
@@ -480,7 +480,10 @@ fn untagged(text: &str) -> String {
 /// one space is a status line's ("• sandbox status"), and an "o" so is the
 /// Portuguese article ("o que").
 fn bulleted(line: &str) -> Option<String> {
-    let bullet = line.chars().next()?;
+    let bullet = line
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '•' | '◦' | '▪' | '·' | 'o' | '\u{f0a7}' | '\u{f0b7}'))?;
     let rest = &line[bullet.len_utf8()..];
     let gap = rest.len() - rest.trim_start_matches([' ', '\t']).len();
     let spaced = match bullet {

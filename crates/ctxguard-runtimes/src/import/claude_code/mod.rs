@@ -387,7 +387,7 @@ fn progress_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r
             fork = parent_of(at);
             steps += 1;
         }
-        let Some(fork) = fork.filter(|&fork| fork < i) else {
+        let Some(fork) = fork.filter(|&fork| fork < i && !progress(fork)) else {
             continue;
         };
         let Some(last) = last_on_chain(records, fork + 1, i) else {
