@@ -796,12 +796,13 @@ fn spent(text: &str) -> bool {
         }
         any = true;
         let word = word.to_lowercase();
-        if !SPENT.contains(&word.as_str())
-            && !(word.chars().count() >= LONG
+        let mistyped = || {
+            word.chars().count() >= LONG
                 && SPENT
                     .iter()
-                    .any(|s| s.chars().count() >= LONG && directive::one_letter_off(s, &word)))
-        {
+                    .any(|s| s.chars().count() >= LONG && directive::one_letter_off(s, &word))
+        };
+        if !SPENT.contains(&word.as_str()) && !mistyped() {
             return false;
         }
     }
