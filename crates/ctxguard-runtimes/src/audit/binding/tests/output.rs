@@ -213,6 +213,9 @@ fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
         "<StatCard",
         "  title=\"Total Core Processes\"",
         "  onClick={() => go()}",
+        // A script's progress.
+        "Step 3: Testing SSH connection to 192.168.0.141...",
+        "Checking for rule ID conflicts...",
         // A web server's log of the requests it served.
         "POST /dashboard 200 in 37.7s (compile: 36ms, proxy.ts: 19ms, render: 37.6s)",
         " GET /api/auth/get-session 200 in 17ms",
@@ -229,6 +232,7 @@ fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
         "o    non fare scenari o note sui dazi,",
         "Keep the cache for 4 days.  Then drop it.",
         "POST the form to /api/signup and return 201",
+        "Testing is what I want next, then the release.",
         "Use <b> for bold, never <strong>.",
         "Set retries=3 in the config.",
         "Don't touch the ==== separators.",
