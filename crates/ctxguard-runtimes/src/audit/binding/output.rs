@@ -20,7 +20,9 @@ use crate::pattern::Pattern;
 /// (`title="Total"`), a logger's level in brackets (`[INFO] Running
 /// cleanup`), a web server's log of a request (`POST /dashboard 200 in
 /// 37.7s`), a script's progress (`Step 3: Testing SSH connection to
-/// 192.168.0.141...`), a shell's error (`setup.sh: line 23: syntax error`), and
+/// 192.168.0.141...`), a command's options listed with what each does
+/// (`--seq - enable sequential thinking`), a shell's error (`setup.sh:
+/// line 23: syntax error`), and
 /// what Ubuntu says of a command it does not have (`Command 'rdt' not
 /// found, did you mean:`, `command 'rt' from deb rt4-clients`). The
 /// glyphs may stand after replacement characters where the copy lost the
@@ -29,7 +31,7 @@ use crate::pattern::Pattern;
 /// copy whatever it opens with.
 pub(super) static TERMINAL_LINE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r#"^[\s\x{FFFD}]*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻✅✔✓]|[*✽✶✳✢·]\s+\w+…\s+\(\d|\[[!X✓✔]\]\s|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((Step\s+\d+:\s+)?\p{Lu}\p{Ll}+ing\b[^\n]*\.\.\.\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/\S*\s+[1-5]\d\d\b|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)|^[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\n?$"#,
+        r#"^[\s\x{FFFD}]*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻✅✔✓]|[*✽✶✳✢·]\s+\w+…\s+\(\d|\[[!X✓✔]\]\s|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((Step\s+\d+:\s+)?\p{Lu}\p{Ll}+ing\b[^\n]*\.\.\.\s*$|--?[A-Za-z][\w-]*\s+-\s+\S|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/\S*\s+[1-5]\d\d\b|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)|^[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\n?$"#,
     )
 });
 

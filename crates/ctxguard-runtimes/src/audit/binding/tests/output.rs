@@ -213,6 +213,9 @@ fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
         "<StatCard",
         "  title=\"Total Core Processes\"",
         "  onClick={() => go()}",
+        // A command's options, each with what it does.
+        "--seq - 启用Sequential深度思维",
+        "-c7 - 启用Context7文档查找",
         // A script's progress.
         "Step 3: Testing SSH connection to 192.168.0.141...",
         "Checking for rule ID conflicts...",
@@ -233,6 +236,7 @@ fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
         "Keep the cache for 4 days.  Then drop it.",
         "POST the form to /api/signup and return 201",
         "Testing is what I want next, then the release.",
+        "- keep the flags - they are fine",
         "Use <b> for bold, never <strong>.",
         "Set retries=3 in the config.",
         "Don't touch the ==== separators.",
