@@ -1541,3 +1541,16 @@ fn japanese_instructions_written_as_notes_bind() {
         assert_ne!(why(remark), [Ok(())], "{remark}");
     }
 }
+
+#[test]
+fn a_message_sent_to_the_wrong_session_and_a_turn_asked_again_are_spent() {
+    for spent in [
+        "wait, wrong session sry",
+        "oops, that was the wrong chat",
+        "wait, the output is truncated, say that again",
+        "repeat that again",
+    ] {
+        assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
+    }
+    assert_eq!(why("use the wrong session handler as a fallback"), [Ok(())]);
+}
