@@ -216,6 +216,11 @@ fn padded_columns_diff_markers_and_open_tags_are_output_lines() {
         // A command's options, each with what it does.
         "--seq - 启用Sequential深度思维",
         "-c7 - 启用Context7文档查找",
+        // What CMake reports.
+        "-- The C compiler identification is Clang 14.0.0",
+        "-- Found Git: /usr/bin/git (found version \"2.34.1\")",
+        "Call Stack (most recent call first):",
+        "cmake failed with exit code 1",
         // A script's progress.
         "Step 3: Testing SSH connection to 192.168.0.141...",
         "Checking for rule ID conflicts...",
