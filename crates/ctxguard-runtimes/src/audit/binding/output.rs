@@ -275,22 +275,33 @@ pub(crate) struct Prose<'a> {
 pub(super) fn wrapped(text: &str) -> Option<Range<usize>> {
     const WIDTH: usize = 60;
     const LINES: usize = 5;
-    let mut lines = Vec::new();
+    // One pass, nothing kept but the longest width, how many lines have
+    // it, the first (and where it starts) and the last: most messages
+    // stop there.
+    let (mut longest, mut count, mut first, mut first_start, mut last, mut lines) =
+        (0, 0, 0, 0, 0, 0);
     let mut at = 0;
-    for line in text.split_inclusive('\n') {
+    for (n, line) in text.split_inclusive('\n').enumerate() {
         let width = line.trim_end_matches(['\n', '\r']).chars().count();
-        lines.push((at, at + line.len(), width));
+        if width > longest {
+            (longest, count, first, first_start, last) = (width, 1, n, at, n);
+        } else if width == longest {
+            count += 1;
+            last = n;
+        }
         at += line.len();
+        lines = n + 1;
     }
-    let longest = lines.iter().map(|&(_, _, w)| w).max()?;
-    let count = lines.iter().filter(|&&(_, _, w)| w == longest).count();
-    if longest < WIDTH || count < LINES {
+    if lines == 0 || longest < WIDTH || count < LINES {
         return None;
     }
-    let first = lines.iter().position(|&(_, _, w)| w == longest)?;
-    let last = lines.iter().rposition(|&(_, _, w)| w == longest)?;
-    let last = (last + 1).min(lines.len() - 1);
-    (count * 3 >= last + 1 - first).then(|| lines[first].0..lines[last].1)
+    let last = (last + 1).min(lines - 1);
+    let end = text
+        .split_inclusive('\n')
+        .take(last + 1)
+        .map(str::len)
+        .sum();
+    (count * 3 >= last + 1 - first).then_some(first_start..end)
 }
 
 /// Where an answer copied with its Markdown escaped starts
