@@ -26,7 +26,7 @@
 use std::sync::LazyLock;
 
 use super::judge::fold;
-use super::units::{units, Shape};
+use super::units::{Shape, Unit};
 use super::Invented;
 use crate::pattern::Pattern;
 use crate::verify::text::Words;
@@ -85,32 +85,124 @@ const WEAKLY: f64 = 0.6;
 /// How many of the user's messages may together support one requirement.
 const TOGETHER: usize = 3;
 
-/// The summary's sentences that present as the user's requirement or
-/// choice something the user's messages (`said`, with their texts) do not
-/// support.
-pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Vec<Invented> {
-    let folded: Vec<String> = said.iter().map(|(text, _)| fold(text)).collect();
-    let mut all = Words::default();
-    for (_, words) in said {
-        all.extend(words);
+/// Everything the user said in a session so far, as support for what a
+/// summary attributes to them: each message's text and words, and what
+/// the check reads of them all (their folded texts, their words together,
+/// which language they are in, which messages hold each word), made once
+/// for each message as the session goes on, not again at every
+/// compaction.
+#[derive(Default)]
+pub(crate) struct Support {
+    said: Vec<(String, Words)>,
+    /// How many of the messages the rest has been made for.
+    made: usize,
+    folded: Vec<String>,
+    all: Words,
+    language: Language,
+    by_word: std::collections::HashMap<String, Vec<usize>>,
+    /// The words the user typed, as typed (for labels they misspelled),
+    /// made only when a label is looked up, and for how many messages.
+    tokens: std::cell::RefCell<(usize, std::collections::BTreeSet<String>)>,
+}
+
+impl Support {
+    /// A message the user said, with its words.
+    pub(crate) fn push(&mut self, text: String, words: Words) {
+        self.said.push((text, words));
     }
+
+    /// The rest made for every message said so far.
+    fn made(&mut self) {
+        for (at, (text, words)) in self.said.iter().enumerate().skip(self.made) {
+            self.folded.push(fold(text));
+            self.all.extend(words);
+            self.language.add(text);
+            for word in &words.content {
+                match self.by_word.get_mut(word.as_str()) {
+                    Some(held) => held.push(at),
+                    None => {
+                        self.by_word.insert(word.clone(), vec![at]);
+                    }
+                }
+            }
+        }
+        self.made = self.said.len();
+    }
+
+    /// The words of every message, as typed and in lower case, of four
+    /// letters or more.
+    fn tokens(&self) -> std::cell::Ref<'_, std::collections::BTreeSet<String>> {
+        {
+            let mut tokens = self.tokens.borrow_mut();
+            let (made, tokens) = &mut *tokens;
+            for (text, _) in &self.said[*made..] {
+                tokens.extend(
+                    text.split(|c: char| !c.is_alphanumeric())
+                        .filter(|word| word.chars().count() >= 4)
+                        .map(str::to_lowercase),
+                );
+            }
+            *made = self.said.len();
+        }
+        std::cell::Ref::map(self.tokens.borrow(), |(_, tokens)| tokens)
+    }
+
+    /// The share of `words` that the [`TOGETHER`] messages that hold most
+    /// of it hold between them (the first said first, among equals).
+    fn support(&self, words: &Words) -> f64 {
+        if words.content.is_empty() {
+            return 0.0;
+        }
+        let mut shared: std::collections::HashMap<usize, usize> = Default::default();
+        for word in &words.content {
+            for &at in self.by_word.get(word.as_str()).into_iter().flatten() {
+                *shared.entry(at).or_default() += 1;
+            }
+        }
+        let mut ranked: Vec<(usize, usize)> = shared.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let top: Vec<&Words> = ranked
+            .iter()
+            .take(TOGETHER)
+            .map(|&(at, _)| &self.said[at].1)
+            .collect();
+        let held = words
+            .content
+            .iter()
+            .filter(|word| top.iter().any(|user| user.content.contains(*word)))
+            .count();
+        held as f64 / words.content.len() as f64
+    }
+}
+
+impl From<Vec<(String, Words)>> for Support {
+    fn from(said: Vec<(String, Words)>) -> Support {
+        Support {
+            said,
+            ..Support::default()
+        }
+    }
+}
+
+/// The summary's sentences (`summary`, split into `units`) that present as
+/// the user's requirement or choice something the user's messages
+/// (`support`) do not support.
+pub(crate) fn invented(
+    support: &mut Support,
+    summary: &str,
+    units: &[Unit],
+    line: u64,
+) -> Vec<Invented> {
+    support.made();
     // Words can support words only in one language: a summary in English
     // of what the user typed in German shares none of them. The patterns
     // that find a claim are English's: a summary in another language, or
     // of words typed in one, is not judged.
-    let same_language = english(said.iter().map(|(text, _)| text.as_str())) && english([summary]);
-    // The words the user typed, as typed, for labels they misspelled.
-    let tokens = std::cell::LazyCell::new(|| {
-        said.iter()
-            .flat_map(|(text, _)| text.split(|c: char| !c.is_alphanumeric()))
-            .filter(|word| word.chars().count() >= 4)
-            .map(str::to_lowercase)
-            .collect::<std::collections::BTreeSet<String>>()
-    });
-    let index = std::cell::LazyCell::new(|| Said::new(said));
+    let same_language = support.language.english() && english([summary]);
+    let support = &*support;
     let mut heading_is_user = false;
     let mut found = Vec::new();
-    let pieces = units(summary).into_iter().flat_map(|unit| {
+    let pieces = units.iter().flat_map(|unit| {
         let text = unit.text(summary);
         // A long list item can hold several sentences: each is judged.
         let sentences: Vec<&str> = match unit.shape {
@@ -120,7 +212,8 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
                 .collect(),
             _ => vec![text],
         };
-        sentences.into_iter().map(move |s| (unit.shape, s))
+        let shape = unit.shape;
+        sentences.into_iter().map(move |s| (shape, s))
     });
     for (shape, text) in pieces {
         // A heading, or a short line ending in a colon (a label of a list).
@@ -155,7 +248,7 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             if words.content.len() < 2 {
                 return false;
             }
-            let support = index.support(&words);
+            let share = support.support(&words);
             // A name in an aside is the agent's note on the claim ("(now
             // installed as `frontend-design`)"), not a name it gives as the
             // user's; a model's reasoning tag left in its summary ("…
@@ -163,26 +256,26 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
             let untagged = REASONING_TAG.replace_all(claimed, " ");
             let unheard = match ASIDE.replace_all(&untagged, " ") {
                 std::borrow::Cow::Borrowed(_) if untagged == claimed => {
-                    unheard(claimed, &words, &folded, &all)
+                    unheard(claimed, &words, &support.folded, &support.all)
                 }
-                plain => unheard(&plain, &Words::of(&plain), &folded, &all),
+                plain => unheard(&plain, &Words::of(&plain), &support.folded, &support.all),
             };
             // A rule whose label the user gave is theirs.
-            let labelled = under_user && label_heard(claimed, &all, &tokens);
+            let labelled = under_user && label_heard(claimed, support);
             // A quotation of what the user did say is theirs; one of a
             // message the file may not hold is not judged.
             same_language
-                && !quotes_said(claimed, &folded)
+                && !quotes_said(claimed, &support.folded)
                 && !quotes_at_length(claimed)
                 && !labelled
-                && ((under_user && support < SUPPORTED) || (unheard && support < WEAKLY))
+                && ((under_user && share < SUPPORTED) || (unheard && share < WEAKLY))
         });
         if invented {
-            let support = index.support(&Words::of(text));
+            let share = support.support(&Words::of(text));
             found.push(Invented {
                 text: text.to_owned(),
                 line,
-                support: (support * 100.0).round() / 100.0,
+                support: (share * 100.0).round() / 100.0,
             });
         }
     }
@@ -194,14 +287,7 @@ pub(crate) fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Ve
 /// should be upgrabale" for "**Upgradeable**: UUPS proxy pattern"): the
 /// requirement is the user's, and the details are how the agent went
 /// about it.
-fn label_heard(
-    text: &str,
-    all: &Words,
-    tokens: &std::cell::LazyCell<
-        std::collections::BTreeSet<String>,
-        impl FnOnce() -> std::collections::BTreeSet<String>,
-    >,
-) -> bool {
+fn label_heard(text: &str, support: &Support) -> bool {
     static LABEL: LazyLock<Pattern> = LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
@@ -226,10 +312,11 @@ fn label_heard(
         .filter(|word| !word.is_empty())
         .filter(|word| {
             let stems = Words::of(word).content;
-            stems.iter().any(|stem| all.content.contains(stem))
+            stems.iter().any(|stem| support.all.content.contains(stem))
                 || (word.chars().count() >= 6 && {
                     let word = word.to_lowercase();
-                    tokens
+                    support
+                        .tokens()
                         .iter()
                         .any(|said| strsim::jaro_winkler(&word, said) >= 0.9)
                 })
@@ -238,31 +325,44 @@ fn label_heard(
     heard * 2 >= words.content.len()
 }
 
-/// Whether texts are written in English: more of English's commonest
-/// function words than of German's, Portuguese's, Spanish's, French's or
-/// Indonesian's, and than the words of Chinese, Japanese or Korean (one
-/// for every two of their characters), together.
+/// Whether texts are written in English (see [`Language::english`]).
 fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
-    #[rustfmt::skip]
-    const ENGLISH: &[&str] = &[
-        "the", "to", "and", "of", "a", "in", "is", "it", "you", "that", "for", "on", "with",
-        "this", "be", "are", "not", "we", "i", "can", "do", "should", "if", "so", "but",
-    ];
-    // German, Portuguese, Spanish, French, Indonesian.
-    #[rustfmt::skip]
-    const OTHER: &[&str] = &[
-        "der", "die", "das", "und", "ist", "ich", "nicht", "mit", "zu", "ein", "eine", "wir", "auf",
-        "für", "den", "dem", "auch", "o", "os", "as", "de", "do", "da", "que", "e", "é", "para",
-        "um", "uma", "não", "com", "em", "no", "na", "el", "los", "las", "y", "es", "en", "por",
-        "una", "le", "la", "les", "et", "est", "pour", "une", "dans", "pas", "du", "des", "qui",
-        "yang", "yg", "dan", "di", "ke", "dari", "untuk", "ini", "itu", "dengan", "tidak", "ada",
-        "saya", "aku", "nya", "juga", "atau", "bisa", "sudah", "akan", "jangan", "tolong", "klo",
-        "kalau",
-    ];
-    let (mut english, mut other, mut cjk) = (0usize, 0usize, 0usize);
-    let mut other_alphabets = 0usize;
+    let mut language = Language::default();
     for text in texts {
-        cjk += text
+        language.add(text);
+    }
+    language.english()
+}
+
+/// The words of texts that tell their language, counted.
+#[derive(Debug, Default)]
+struct Language {
+    english: usize,
+    other: usize,
+    cjk: usize,
+    other_alphabets: usize,
+}
+
+impl Language {
+    /// Counts the words of `text`.
+    fn add(&mut self, text: &str) {
+        #[rustfmt::skip]
+        const ENGLISH: &[&str] = &[
+            "the", "to", "and", "of", "a", "in", "is", "it", "you", "that", "for", "on", "with",
+            "this", "be", "are", "not", "we", "i", "can", "do", "should", "if", "so", "but",
+        ];
+        // German, Portuguese, Spanish, French, Indonesian.
+        #[rustfmt::skip]
+        const OTHER: &[&str] = &[
+            "der", "die", "das", "und", "ist", "ich", "nicht", "mit", "zu", "ein", "eine", "wir", "auf",
+            "für", "den", "dem", "auch", "o", "os", "as", "de", "do", "da", "que", "e", "é", "para",
+            "um", "uma", "não", "com", "em", "no", "na", "el", "los", "las", "y", "es", "en", "por",
+            "una", "le", "la", "les", "et", "est", "pour", "une", "dans", "pas", "du", "des", "qui",
+            "yang", "yg", "dan", "di", "ke", "dari", "untuk", "ini", "itu", "dengan", "tidak", "ada",
+            "saya", "aku", "nya", "juga", "atau", "bisa", "sudah", "akan", "jangan", "tolong", "klo",
+            "kalau",
+        ];
+        self.cjk += text
             .chars()
             .filter(|&c| {
                 matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}')
@@ -275,66 +375,25 @@ fn english<'t>(texts: impl IntoIterator<Item = &'t str>) -> bool {
         {
             let word = word.to_lowercase();
             if ENGLISH.contains(&word.as_str()) {
-                english += 1;
+                self.english += 1;
             } else if OTHER.contains(&word.as_str()) {
-                other += 1;
+                self.other += 1;
             } else if word.chars().any(other_alphabet) {
                 // A word of Russian, Greek, Arabic, Hebrew, Thai or Hindi:
                 // half of them weigh as a function word does.
-                other_alphabets += 1;
+                self.other_alphabets += 1;
             }
         }
     }
-    other += other_alphabets / 2;
-    // Code and paths hold few words of any language: only the function
-    // words of the languages say which one it is.
-    english >= other + cjk
-}
 
-/// What the user said, and which of their messages holds each word: a
-/// claim's support is sought among the messages that share a word with
-/// it, not all of them (a ledger of 10,000 commitments).
-struct Said<'s> {
-    said: &'s [(String, Words)],
-    by_word: std::collections::HashMap<&'s str, Vec<usize>>,
-}
-
-impl<'s> Said<'s> {
-    fn new(said: &'s [(String, Words)]) -> Said<'s> {
-        let mut by_word: std::collections::HashMap<&str, Vec<usize>> = Default::default();
-        for (at, (_, words)) in said.iter().enumerate() {
-            for word in &words.content {
-                by_word.entry(word.as_str()).or_default().push(at);
-            }
-        }
-        Said { said, by_word }
-    }
-
-    /// The share of `words` that the [`TOGETHER`] messages that hold most
-    /// of it hold between them (the first said first, among equals).
-    fn support(&self, words: &Words) -> f64 {
-        if words.content.is_empty() {
-            return 0.0;
-        }
-        let mut shared: std::collections::HashMap<usize, usize> = Default::default();
-        for word in &words.content {
-            for &at in self.by_word.get(word.as_str()).into_iter().flatten() {
-                *shared.entry(at).or_default() += 1;
-            }
-        }
-        let mut ranked: Vec<(usize, usize)> = shared.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        let top: Vec<&Words> = ranked
-            .iter()
-            .take(TOGETHER)
-            .map(|&(at, _)| &self.said[at].1)
-            .collect();
-        let held = words
-            .content
-            .iter()
-            .filter(|word| top.iter().any(|user| user.content.contains(*word)))
-            .count();
-        held as f64 / words.content.len() as f64
+    /// Whether the texts counted are written in English: more of
+    /// English's commonest function words than of German's, Portuguese's,
+    /// Spanish's, French's or Indonesian's, and than the words of Chinese,
+    /// Japanese or Korean (one for every two of their characters),
+    /// together. Code and paths hold few words of any language: only the
+    /// function words of the languages say which one it is.
+    fn english(&self) -> bool {
+        self.english >= self.other + self.other_alphabets / 2 + self.cjk
     }
 }
 
@@ -439,6 +498,17 @@ fn quotes_said(text: &str, folded: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::units::units;
+
+    /// As [`super::invented`], against `said` alone.
+    fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Vec<Invented> {
+        super::invented(
+            &mut Support::from(said.to_vec()),
+            summary,
+            &units(summary),
+            line,
+        )
+    }
 
     fn said(messages: &[&str]) -> Vec<(String, Words)> {
         messages

@@ -26,10 +26,11 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 pub use binding::NotBinding;
-pub(crate) use invented::invented;
+pub(crate) use invented::{invented, Support};
 pub(crate) use judge::After;
 use typed::{message_units, Found};
 pub use typed::{typed_units, warm_up, Typed, BRIEF_MATERIAL, MATERIAL};
+pub(crate) use units::units;
 
 use crate::buffer::trace::Derived;
 use crate::import::{self, Event, Origin};
@@ -260,7 +261,7 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
     let mut said: Vec<Said> = Vec::new();
     let mut set_apart: Vec<SetApart> = Vec::new();
     // Every user message so far, as support for what a summary attributes.
-    let mut support: Vec<(String, Words)> = Vec::new();
+    let mut support = Support::default();
     let mut seen: std::collections::HashSet<(u64, String)> = std::collections::HashSet::new();
     let mut per_line: HashMap<u64, usize> = HashMap::new();
     let mut last_line: Option<u64> = None;
@@ -283,7 +284,7 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
             {
                 continue;
             }
-            support.push((message.text.clone(), Words::of(&message.text)));
+            support.push(message.text.clone(), Words::of(&message.text));
             // An approved plan supports what the user asked; its words are
             // the agent's, and bind only as the user's go-ahead to it. A
             // command the user ran supports "the user ran /review".
@@ -340,7 +341,7 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
                 && message.text.split_whitespace().count() <= 6
             {
                 if let Some(offered) = last_agent(&event.trace[..m]) {
-                    support.push((offered.text.clone(), Words::of(&offered.text)));
+                    support.push(offered.text.clone(), Words::of(&offered.text));
                 }
             }
             let answering = asked || interrupted_before(&event.trace[..m]);
@@ -385,7 +386,7 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
             event,
             &mut said,
             &set_apart,
-            &support,
+            &mut support,
         ));
     }
     audits
@@ -541,7 +542,7 @@ fn audit_event(
     event: &Event,
     said: &mut [Said],
     set_apart: &[SetApart],
-    support: &[(String, Words)],
+    support: &mut Support,
 ) -> EventAudit {
     let summary = event.summary.as_ref();
     let opaque = summary.is_some_and(|s| s.opaque);
@@ -553,7 +554,10 @@ fn audit_event(
         .iter()
         .filter_map(|&m| event.trace.get(m))
         .map(|m| (m.text.as_str(), m.origin != Origin::Tool));
-    let after = After::new(summary_text, carried);
+    // The summary's units, made once for judging what it kept and what it
+    // attributes to the user.
+    let summary_units = units(summary_text);
+    let after = After::new(summary_text, &summary_units, carried);
     let mut commitments = Vec::new();
     for s in said.iter_mut().filter(|s| !s.superseded) {
         let (outcome, evidence) = if opaque && !after.holds(&s.text) && !holds_choice(&after, s) {
@@ -579,7 +583,7 @@ fn audit_event(
     // What came before the file is not there to support anything.
     let invented = match summary {
         Some(summary) if !summary.opaque && !event.partial => {
-            invented(support, &summary.text, summary.line)
+            invented(support, summary_text, &summary_units, summary.line)
         }
         _ => Vec::new(),
     };

@@ -23,8 +23,10 @@ pub(super) fn judge(
     state: &State,
     before: u64,
 ) -> (Vec<Judged>, Vec<audit::Invented>) {
+    let summary_units = audit::units(summary);
     let after = After::new(
         summary,
+        &summary_units,
         carried.iter().map(|(text, prose)| (text.as_str(), *prose)),
     );
     let said: Vec<&super::Active> = state
@@ -55,7 +57,7 @@ pub(super) fn judge(
             }
         })
         .collect();
-    let invented = audit::invented(&support, summary, 0);
+    let invented = audit::invented(&mut support.into(), summary, &summary_units, 0);
     (judged, invented)
 }
 

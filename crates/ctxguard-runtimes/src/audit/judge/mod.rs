@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::units::units;
+use super::units::{units, Unit};
 use super::{Evidence, Outcome};
 use crate::verify::text::Words;
 
@@ -87,10 +87,12 @@ const CARRIED: f64 = 0.6;
 const NAMED: f64 = 0.3;
 
 impl After {
-    /// The buffer a summary and the messages carried over make; `prose`
-    /// marks which carried messages are prose (not tool output).
+    /// The buffer a summary (with its units, made once for every check of
+    /// it) and the messages carried over make; `prose` marks which carried
+    /// messages are prose (not tool output).
     pub(crate) fn new<'t>(
         summary: &str,
+        summary_units: &[Unit],
         carried: impl IntoIterator<Item = (&'t str, bool)>,
     ) -> After {
         let mut all = summary.to_owned();
@@ -103,8 +105,15 @@ impl After {
             }
         }
         let mut pieces = Vec::new();
-        for text in &prose_texts {
-            for unit in units(text) {
+        for (at, text) in prose_texts.iter().enumerate() {
+            let made;
+            let split = if at == 0 {
+                summary_units
+            } else {
+                made = units(text);
+                &made
+            };
+            for unit in split {
                 let piece = unit.text(text);
                 pieces.push((piece.to_owned(), Words::of(piece)));
             }

@@ -1,7 +1,7 @@
 use super::*;
 
 fn after(summary: &str) -> After {
-    After::new(summary, [])
+    After::new(summary, &units(summary), [])
 }
 
 #[test]
