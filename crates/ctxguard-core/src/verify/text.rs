@@ -46,10 +46,10 @@ const STOP_WORDS: &[&str] = &[
 ];
 
 /// [`STOP_WORDS`] and [`NEGATIONS`] as sets: every word of every text is
-/// looked up in them.
-static STOP: LazyLock<std::collections::HashSet<&'static str>> =
+/// looked up in them (foldhash: short keys, hashed fast).
+static STOP: LazyLock<foldhash::HashSet<&'static str>> =
     LazyLock::new(|| STOP_WORDS.iter().copied().collect());
-static NEGATING: LazyLock<std::collections::HashSet<&'static str>> =
+static NEGATING: LazyLock<foldhash::HashSet<&'static str>> =
     LazyLock::new(|| NEGATIONS.iter().copied().collect());
 
 const NEGATIONS: &[&str] = &[
@@ -271,7 +271,7 @@ const KEPT_STEMS: usize = 1 << 16;
 
 thread_local! {
     /// The stems this thread has made, by the word they were made of.
-    static STEMS: std::cell::RefCell<std::collections::HashMap<String, String>> =
+    static STEMS: std::cell::RefCell<foldhash::HashMap<String, String>> =
         std::cell::RefCell::default();
 }
 
