@@ -50,8 +50,9 @@ pub(crate) struct Pattern {
     exact: Regex,
     /// The characters outside ASCII the pattern tells apart from others of
     /// their kind ([`significant`]): of a line with none of them, it is
-    /// asked of its ASCII image. None: never of the image.
-    named: Option<Vec<(char, char)>>,
+    /// asked of its ASCII image. None: never of the image. Made when it is
+    /// first asked of such a line.
+    named: OnceLock<Option<Vec<(char, char)>>>,
     /// The source without word bounds, when it has any.
     loose_source: Option<String>,
     loose: OnceLock<Option<Regex>>,
@@ -77,7 +78,7 @@ impl Pattern {
         let loose = unbounded(&source);
         Ok(Pattern {
             exact,
-            named: significant(&source),
+            named: OnceLock::new(),
             loose_source: (loose != source).then_some(loose),
             loose: OnceLock::new(),
             asked: AtomicU32::new(0),
@@ -129,9 +130,16 @@ impl Pattern {
         may
     }
 
+    /// What the pattern tells apart ([`significant`]), made once.
+    fn named(&self) -> Option<&[(char, char)]> {
+        self.named
+            .get_or_init(|| significant(self.exact.as_str()))
+            .as_deref()
+    }
+
     /// As [`Regex::is_match`].
     pub(crate) fn is_match(&self, haystack: &str) -> bool {
-        if let Some(named) = self.named.as_deref().filter(|_| !haystack.is_ascii()) {
+        if let Some(named) = (!haystack.is_ascii()).then(|| self.named()).flatten() {
             if let Some(matches) = with_image(haystack, named, |image| self.exact.is_match(image)) {
                 return matches;
             }
@@ -509,7 +517,7 @@ mod tests {
         let patterns: Vec<Pattern> = KINDS.iter().map(|k| Pattern::new(k).unwrap()).collect();
         for pattern in &patterns {
             assert!(
-                pattern.named.is_some(),
+                pattern.named().is_some(),
                 "{:?} is imaged",
                 pattern.exact.as_str()
             );
@@ -540,7 +548,7 @@ mod tests {
 
     #[test]
     fn a_pattern_is_imaged_unless_a_stand_in_would_answer_otherwise() {
-        let named = |source: &str| Pattern::new(source).unwrap().named;
+        let named = |source: &str| Pattern::new(source).unwrap().named().map(<[_]>::to_vec);
         // A literal that is a stand-in, or a class that holds one
         // apostrophe and not the other, is never imaged.
         for source in [r"snake_case", r"[!-~]+", r"\'", "’"] {
