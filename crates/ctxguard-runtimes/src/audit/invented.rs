@@ -362,6 +362,16 @@ impl Language {
             "saya", "aku", "nya", "juga", "atau", "bisa", "sudah", "akan", "jangan", "tolong", "klo",
             "kalau",
         ];
+        /// Each function word, and whether it is English's (`ENGLISH`
+        /// wins where both hold it: "do", "no"): every word of every
+        /// message is looked up.
+        static WORDS: LazyLock<foldhash::HashMap<&'static str, bool>> = LazyLock::new(|| {
+            OTHER
+                .iter()
+                .map(|w| (*w, false))
+                .chain(ENGLISH.iter().map(|w| (*w, true)))
+                .collect()
+        });
         self.cjk += text
             .chars()
             .filter(|&c| {
@@ -369,16 +379,34 @@ impl Language {
             })
             .count()
             / 2;
+        let mut lower = String::new();
         for word in text
             .split(|c: char| !c.is_alphabetic())
             .filter(|w| !w.is_empty())
         {
-            let word = word.to_lowercase();
-            if ENGLISH.contains(&word.as_str()) {
-                self.english += 1;
-            } else if OTHER.contains(&word.as_str()) {
-                self.other += 1;
-            } else if word.chars().any(other_alphabet) {
+            // The longest function word has six letters, and a word
+            // lowers to at least as many as it has: a longer one is none.
+            if word.len() <= 6 * 4 {
+                lower.clear();
+                if word.is_ascii() {
+                    lower.push_str(word);
+                    lower.make_ascii_lowercase();
+                } else {
+                    lower.push_str(&word.to_lowercase());
+                }
+                match WORDS.get(lower.as_str()) {
+                    Some(true) => {
+                        self.english += 1;
+                        continue;
+                    }
+                    Some(false) => {
+                        self.other += 1;
+                        continue;
+                    }
+                    None => {}
+                }
+            }
+            if word.chars().any(other_alphabet) {
                 // A word of Russian, Greek, Arabic, Hebrew, Thai or Hindi:
                 // half of them weigh as a function word does.
                 self.other_alphabets += 1;
