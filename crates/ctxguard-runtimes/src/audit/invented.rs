@@ -406,7 +406,11 @@ impl Language {
                     None => {}
                 }
             }
-            if word.chars().any(other_alphabet) {
+            if word
+                .chars()
+                .flat_map(char::to_lowercase)
+                .any(other_alphabet)
+            {
                 // A word of Russian, Greek, Arabic, Hebrew, Thai or Hindi:
                 // half of them weigh as a function word does.
                 self.other_alphabets += 1;
