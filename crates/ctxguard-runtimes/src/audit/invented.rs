@@ -584,6 +584,20 @@ mod tests {
         ]));
         // A word or two of Russian in English is English.
         assert!(english(["use the спасибо helper in the utils file"]));
+        // A word is told by its lower case: the Ohm sign lowers to omega.
+        assert!(!english([
+            "\u{2126}\u{2126} \u{2126}\u{2126} \u{2126}\u{2126} \u{2126}\u{2126} the"
+        ]));
+        // Counted a message at a time, as all at once.
+        let mut language = Language::default();
+        for text in ["the build", "der Test", "und die"] {
+            language.add(text);
+        }
+        assert_eq!(
+            language.english(),
+            english(["the build", "der Test", "und die"])
+        );
+        assert!(!language.english());
     }
 
     #[test]
