@@ -328,12 +328,31 @@ fn tells(
     hir: &regex_syntax::hir::Hir,
     named: &mut Vec<regex_syntax::hir::ClassUnicodeRange>,
 ) -> bool {
-    use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, HirKind};
+    use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, HirKind, Look};
     let Some(kinds) = KINDS.as_ref() else {
         return false;
     };
     match hir.kind() {
-        HirKind::Empty | HirKind::Look(_) => true,
+        HirKind::Empty => true,
+        // Anchors, and word bounds as Unicode reads them (which read a
+        // stand-in as what it stands for); an ASCII word bound reads a
+        // letter of another script as no letter, and its stand-in `_` as
+        // one.
+        HirKind::Look(look) => matches!(
+            look,
+            Look::Start
+                | Look::End
+                | Look::StartLF
+                | Look::EndLF
+                | Look::StartCRLF
+                | Look::EndCRLF
+                | Look::WordUnicode
+                | Look::WordUnicodeNegate
+                | Look::WordStartUnicode
+                | Look::WordEndUnicode
+                | Look::WordStartHalfUnicode
+                | Look::WordEndHalfUnicode
+        ),
         HirKind::Literal(literal) => {
             let Ok(text) = std::str::from_utf8(&literal.0) else {
                 return false;
@@ -549,11 +568,23 @@ mod tests {
     #[test]
     fn a_pattern_is_imaged_unless_a_stand_in_would_answer_otherwise() {
         let named = |source: &str| Pattern::new(source).unwrap().named().map(<[_]>::to_vec);
-        // A literal that is a stand-in, or a class that holds one
-        // apostrophe and not the other, is never imaged.
-        for source in [r"snake_case", r"[!-~]+", r"\'", "’"] {
+        // A literal that is a stand-in, a class that holds one apostrophe
+        // and not the other, or a word bound read in ASCII, is never
+        // imaged.
+        for source in [
+            r"snake_case",
+            r"[!-~]+",
+            r"\'",
+            "’",
+            r"(?-u:\b)foo",
+            r"(?-u:\b{start-half})x",
+        ] {
             assert_eq!(named(source), None, "{source}");
         }
+        // (An ASCII word bound would answer otherwise of the image: "éfoo"
+        // has one before "foo", "_foo" none.)
+        let ascii_bound = Pattern::new(r"(?-u:\b)foo").unwrap();
+        assert!(ascii_bound.is_match("éfoo") && !ascii_bound.exact.is_match("_foo"));
         // A class that holds `_` and no other letter tells every other
         // letter apart.
         let holds = |named: Option<Vec<(char, char)>>, c: char| {
