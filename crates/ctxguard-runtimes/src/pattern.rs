@@ -435,19 +435,26 @@ const STAND_INS: [char; 4] = ['_', '\x0b', '\x01', '\''];
 
 /// The ASCII image of `line`, into `into`: a character for each of its
 /// characters, the ASCII ones as they are, a curly apostrophe as a
-/// straight one, a letter (a word character, as `\w` and `\b` read them)
-/// as `_`, a space as a vertical tab, any other sign as `\x01`; and the
+/// straight one, a letter (a word character, as `\w` reads them) as `_`, a
+/// space (as `\s` reads them) as a vertical tab, any other sign as `\x01`; and the
 /// characters outside ASCII it holds (the curly apostrophe aside), sorted,
 /// into `held`.
 fn image(line: &str, into: &mut String, held: &mut Vec<char>) {
     into.clear();
     held.clear();
+    // The kinds as the patterns' classes were weighed against: a
+    // character stands in as the kind it is there.
+    let holds = |kind: &regex_syntax::hir::ClassUnicode, c: char| {
+        let ranges = kind.ranges();
+        let at = ranges.partition_point(|r| r.end() < c);
+        ranges.get(at).is_some_and(|r| r.start() <= c)
+    };
     for c in line.chars() {
-        let stand_in = match c {
+        let stand_in = match (c, KINDS.as_ref()) {
             _ if c.is_ascii() => c,
-            '’' => '\'',
-            _ if c.is_whitespace() => '\x0b',
-            _ if regex_syntax::is_word_character(c) => '_',
+            ('’', _) => '\'',
+            (_, Some(kinds)) if holds(&kinds.word, c) => '_',
+            (_, Some(kinds)) if holds(&kinds.space, c) => '\x0b',
             _ => '\x01',
         };
         if !c.is_ascii() && c != '’' {
