@@ -406,10 +406,10 @@ impl Language {
                     None => {}
                 }
             }
+            // (An ASCII letter lowers to one.)
             if word
                 .chars()
-                .flat_map(char::to_lowercase)
-                .any(other_alphabet)
+                .any(|c| !c.is_ascii() && c.to_lowercase().any(other_alphabet))
             {
                 // A word of Russian, Greek, Arabic, Hebrew, Thai or Hindi:
                 // half of them weigh as a function word does.
