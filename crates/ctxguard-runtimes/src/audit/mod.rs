@@ -21,7 +21,7 @@ mod judge;
 mod typed;
 mod units;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde::{Deserialize, Serialize};
 
@@ -262,7 +262,7 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
     let mut set_apart: Vec<SetApart> = Vec::new();
     // Every user message so far, as support for what a summary attributes.
     let mut support = Support::default();
-    let mut seen: std::collections::HashSet<(u64, String)> = std::collections::HashSet::new();
+    let mut seen: HashSet<(u64, String)> = HashSet::new();
     let mut per_line: HashMap<u64, usize> = HashMap::new();
     let mut last_line: Option<u64> = None;
     // The user's last message, and its line: what a message sent again

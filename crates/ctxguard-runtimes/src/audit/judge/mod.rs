@@ -6,7 +6,8 @@
 //! three pieces of the summary) decides: identifiers, paths, numbers and
 //! URLs are judged as identifiers, byte for byte; content words as words.
 
-use std::collections::HashMap;
+// The summary's words, looked up for every commitment: foldhash.
+use foldhash::{HashMap, HashMapExt};
 use std::ops::Range;
 
 use super::units::{units, Unit};

@@ -3,7 +3,7 @@
 //! record, the last compaction's summary with what it preserved, and what
 //! hooks gave the model since.
 
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 use std::sync::Arc;
 
 use serde_json::Value;

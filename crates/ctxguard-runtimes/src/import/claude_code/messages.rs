@@ -3,7 +3,7 @@
 //! queued while the agent worked, attachments, the user's own words inside
 //! what the client wrapped around them.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde_json::Value;
 

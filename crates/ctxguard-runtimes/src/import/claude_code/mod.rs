@@ -13,7 +13,8 @@ mod current;
 mod messages;
 mod user;
 
-use std::collections::{HashMap, HashSet};
+// Keys are record ids and lines, looked up for every record: foldhash.
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
@@ -107,7 +108,7 @@ struct Index<'r> {
     tools: HashMap<&'r str, (&'r str, &'r Value)>,
     /// Tool calls a PreToolUse hook answered (its `attachment` records
     /// name them): an error such a call returns may be the hook's.
-    hooked: std::collections::HashSet<&'r str>,
+    hooked: HashSet<&'r str>,
     /// User records of tool results, by the uuid of the record they hang
     /// from (the assistant record of the call): calls made side by side
     /// are answered each under its own call, and only the last answer
@@ -125,7 +126,7 @@ impl<'r> Index<'r> {
             by_uuid: HashMap::new(),
             by_message: HashMap::new(),
             tools: HashMap::new(),
-            hooked: std::collections::HashSet::new(),
+            hooked: HashSet::new(),
             results: HashMap::new(),
             replayed: replayed(records),
         };
