@@ -121,6 +121,13 @@ struct Index<'r> {
 }
 
 impl<'r> Index<'r> {
+    /// The record `record`'s `parentUuid` names, if the file holds it.
+    fn parent(&self, record: &Record) -> Option<usize> {
+        record
+            .str("/parentUuid")
+            .and_then(|p| self.by_uuid.get(p).copied())
+    }
+
     fn new(records: &'r [Record]) -> Index<'r> {
         let mut index = Index {
             by_uuid: HashMap::new(),
@@ -327,12 +334,7 @@ fn caveat_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r s
         if !one || record.flag("/isSidechain") {
             continue;
         }
-        let (Some(uuid), Some(parent)) = (
-            record.str("/uuid"),
-            record
-                .str("/parentUuid")
-                .and_then(|p| index.by_uuid.get(p).copied()),
-        ) else {
+        let (Some(uuid), Some(parent)) = (record.str("/uuid"), index.parent(record)) else {
             continue;
         };
         let caveat = records[parent]
@@ -364,11 +366,7 @@ fn progress_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r
     // a file of forks costs what it holds, not its square.
     const WALK: usize = 4096;
     let progress = |i: usize| records[i].str("/type") == Some("progress");
-    let parent_of = |i: usize| {
-        records[i]
-            .str("/parentUuid")
-            .and_then(|p| index.by_uuid.get(p).copied())
-    };
+    let parent_of = |i: usize| index.parent(&records[i]);
     let mut relink = HashMap::new();
     for (i, record) in records.iter().enumerate() {
         if !on_main_thread(record) {
@@ -692,9 +690,7 @@ impl Session<'_> {
             {
                 break;
             }
-            at = record
-                .str("/parentUuid")
-                .and_then(|parent| self.index.by_uuid.get(parent).copied());
+            at = self.index.parent(record);
         }
         let kept = (0..trace.len())
             .filter(|&m| lines.contains(&trace[m].line))
