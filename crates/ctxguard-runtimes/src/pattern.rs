@@ -52,7 +52,7 @@ pub(crate) struct Pattern {
     /// their kind ([`significant`]): of a line with none of them, it is
     /// asked of its ASCII image. None: never of the image. Made when it is
     /// first asked of such a line.
-    named: OnceLock<Option<Vec<(char, char)>>>,
+    named: OnceLock<Option<regex_syntax::hir::ClassUnicode>>,
     /// The source without word bounds, when it has any.
     loose_source: Option<String>,
     loose: OnceLock<Option<Regex>>,
@@ -131,10 +131,10 @@ impl Pattern {
     }
 
     /// What the pattern tells apart ([`significant`]), made once.
-    fn named(&self) -> Option<&[(char, char)]> {
+    fn named(&self) -> Option<&regex_syntax::hir::ClassUnicode> {
         self.named
             .get_or_init(|| significant(self.exact.as_str()))
-            .as_deref()
+            .as_ref()
     }
 
     /// As [`Regex::is_match`].
@@ -268,8 +268,8 @@ pub(crate) fn rewritten(
 }
 
 /// The characters outside ASCII that a pattern tells apart from the
-/// others of their kind, as sorted ranges; or None when the image would
-/// not do for it at all.
+/// others of their kind; or None when the image would not do for it at
+/// all.
 ///
 /// A class of the pattern holds the stand-in of a kind ([`image`]) or not;
 /// the characters outside ASCII it holds otherwise than it holds the
@@ -278,21 +278,17 @@ pub(crate) fn rewritten(
 /// characters of its literals. A line with none of them reads, for this
 /// pattern, as its image does. A pattern with a literal that is a stand-in
 /// (`snake_case`, `'` escaped, a literal `’`) is never asked of an image.
-fn significant(source: &str) -> Option<Vec<(char, char)>> {
-    use regex_syntax::hir::ClassUnicode;
+fn significant(source: &str) -> Option<regex_syntax::hir::ClassUnicode> {
     let hir = regex_syntax::Parser::new().parse(source).ok()?;
     let mut named = Vec::new();
-    if !tells(&hir, &mut named) {
-        return None;
-    }
-    let named = ClassUnicode::new(named);
-    Some(
-        named
-            .ranges()
-            .iter()
-            .map(|r| (r.start(), r.end()))
-            .collect(),
-    )
+    tells(&hir, &mut named).then(|| regex_syntax::hir::ClassUnicode::new(named))
+}
+
+/// Whether `class` holds `c`.
+fn holds(class: &regex_syntax::hir::ClassUnicode, c: char) -> bool {
+    let ranges = class.ranges();
+    let at = ranges.partition_point(|r| r.end() < c);
+    ranges.get(at).is_some_and(|r| r.start() <= c)
 }
 
 /// The kinds of characters outside ASCII that the image gives one stand-in
@@ -369,12 +365,7 @@ fn tells(
             })
         }
         HirKind::Class(Class::Unicode(class)) => {
-            let holds = |c: char| {
-                class
-                    .ranges()
-                    .iter()
-                    .any(|r| r.start() <= c && c <= r.end())
-            };
+            let holds = |c: char| holds(class, c);
             if holds('\'') != holds('’') {
                 return false;
             }
@@ -444,11 +435,6 @@ fn image(line: &str, into: &mut String, held: &mut Vec<char>) {
     held.clear();
     // The kinds as the patterns' classes were weighed against: a
     // character stands in as the kind it is there.
-    let holds = |kind: &regex_syntax::hir::ClassUnicode, c: char| {
-        let ranges = kind.ranges();
-        let at = ranges.partition_point(|r| r.end() < c);
-        ranges.get(at).is_some_and(|r| r.start() <= c)
-    };
     for c in line.chars() {
         let stand_in = match (c, KINDS.as_ref()) {
             _ if c.is_ascii() => c,
@@ -474,8 +460,12 @@ thread_local! {
 }
 
 /// `ask` of the ASCII image of `line`, if the line holds none of the
-/// characters `named` (sorted ranges) tells apart.
-fn with_image<T>(line: &str, named: &[(char, char)], ask: impl FnOnce(&str) -> T) -> Option<T> {
+/// characters in `named`, which the pattern tells apart.
+fn with_image<T>(
+    line: &str,
+    named: &regex_syntax::hir::ClassUnicode,
+    ask: impl FnOnce(&str) -> T,
+) -> Option<T> {
     IMAGE.with(|cell| {
         let mut cell = cell.borrow_mut();
         let (last, made, held) = &mut *cell;
@@ -484,20 +474,7 @@ fn with_image<T>(line: &str, named: &[(char, char)], ask: impl FnOnce(&str) -> T
             last.push_str(line);
             image(line, made, held);
         }
-        let named_here = |c: &char| {
-            named
-                .binary_search_by(|&(start, end)| {
-                    if end < *c {
-                        std::cmp::Ordering::Less
-                    } else if start > *c {
-                        std::cmp::Ordering::Greater
-                    } else {
-                        std::cmp::Ordering::Equal
-                    }
-                })
-                .is_ok()
-        };
-        (!held.iter().any(named_here)).then(|| ask(made))
+        (!held.iter().any(|&c| holds(named, c))).then(|| ask(made))
     })
 }
 
@@ -574,7 +551,15 @@ mod tests {
 
     #[test]
     fn a_pattern_is_imaged_unless_a_stand_in_would_answer_otherwise() {
-        let named = |source: &str| Pattern::new(source).unwrap().named().map(<[_]>::to_vec);
+        let named = |source: &str| {
+            Pattern::new(source).unwrap().named().map(|class| {
+                class
+                    .ranges()
+                    .iter()
+                    .map(|r| (r.start(), r.end()))
+                    .collect::<Vec<_>>()
+            })
+        };
         // A literal that is a stand-in, a class that holds one apostrophe
         // and not the other, or a word bound read in ASCII, is never
         // imaged.
