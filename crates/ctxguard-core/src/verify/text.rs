@@ -233,8 +233,8 @@ impl<'t> Iterator for AsciiWords<'t> {
     }
 }
 
-/// `word` in lower case, written into `into`.
-fn lower_into(into: &mut String, word: &str) {
+/// `word` in lower case, written into `into` (no new string for ASCII).
+pub fn lower_into(into: &mut String, word: &str) {
     into.clear();
     if word.is_ascii() {
         into.push_str(word);

@@ -29,7 +29,7 @@ use super::judge::fold;
 use super::units::{Shape, Unit};
 use super::Invented;
 use crate::pattern::Pattern;
-use crate::verify::text::Words;
+use crate::verify::text::{lower_into, Words};
 
 /// Headings under which a summary lists rules it says the user set: one
 /// that names the user, or a bare "Constraints" — not "Firebase Storage
@@ -387,13 +387,7 @@ impl Language {
             // The longest function word has six letters, and a word
             // lowers to at least as many as it has: a longer one is none.
             if word.len() <= 6 * 4 {
-                lower.clear();
-                if word.is_ascii() {
-                    lower.push_str(word);
-                    lower.make_ascii_lowercase();
-                } else {
-                    lower.push_str(&word.to_lowercase());
-                }
+                lower_into(&mut lower, word);
                 match WORDS.get(lower.as_str()) {
                     Some(true) => {
                         self.english += 1;
