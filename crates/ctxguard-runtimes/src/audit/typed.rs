@@ -1795,6 +1795,20 @@ mod tests {
     }
 
     #[test]
+    fn an_item_that_announces_a_list_takes_the_items_nested_in_it_and_no_others() {
+        // Each model's fields are one requirement with the model's name;
+        // the next model and its fields are another.
+        let found = binds("Create minimal models:\n\n- DealerMembership must include:\n  - id\n  - dealerId (FK)\n  - createdAt\n- DealerInvite must include:\n  - id\n  - email (lowercased)\n  - acceptedAt nullable\n");
+        assert_eq!(
+            found,
+            [
+                "DealerMembership must include:\n  - id\n  - dealerId (FK)\n  - createdAt",
+                "DealerInvite must include:\n  - id\n  - email (lowercased)\n  - acceptedAt nullable",
+            ]
+        );
+    }
+
+    #[test]
     fn the_conditions_a_rule_lists_a_line_each_are_one_requirement_with_it() {
         let found = binds("Main must NOT execute most decomposed work itself unless:\n\n the task is too small to justify delegation\n\n the task is highly sensitive and atomic\n\n the task is final synthesis/validation\n\nThis must be explicit in runtime logic.\n");
         assert_eq!(

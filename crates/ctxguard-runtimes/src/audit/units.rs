@@ -159,6 +159,7 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                     } else {
                         let end = own_end.unwrap_or(range.end);
                         let item = strip_marker(text, start..end);
+                        let nested = out.len();
                         // The agent's question copied with the user's answer
                         // typed after it: the question, then the answer.
                         match answered(text, &item) {
@@ -168,6 +169,11 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                             }
                             None => push_item(&mut out, text, item, &inline),
                         }
+                        // The item's own text stands before the items
+                        // nested in it, as it is written: "DealerInvite:"
+                        // is followed by its fields, not by the list after.
+                        let own = out.len() - nested;
+                        out[before..].rotate_right(own);
                     }
                     // A list quoted with `>` (the agent's plan the user
                     // answers point by point) is quoted, as its paragraphs

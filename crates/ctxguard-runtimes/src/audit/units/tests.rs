@@ -17,11 +17,11 @@ fn a_pasted_plan_is_cut_where_a_person_would_cut_it() {
             ("Keep the old code.", Shape::Sentence),
             ("Run `cargo test -p a..b` first.", Shape::Sentence),
             ("Move tools to core/tools", Shape::Item),
+            ("Keep `x != y` as it is", Shape::Item),
             (
                 "a nested note that stands as a requirement of its own",
                 Shape::Item
             ),
-            ("Keep `x != y` as it is", Shape::Item),
             ("| file | owner |", Shape::Heading),
             ("| src/a.rs | me |", Shape::Row),
             ("make check != ok", Shape::Code),
@@ -52,23 +52,24 @@ fn an_item_and_the_few_words_nested_under_it_are_one_requirement() {
                 "**Dashboard Streamlit**\n   - Vue d'ensemble\n   - Alertes récentes",
                 Shape::Item
             ),
+            ("**Docker**", Shape::Item),
             ("Dockerfile optimisé ARM", Shape::Item),
             ("a step that is a whole requirement of its own words", Shape::Item),
-            ("**Docker**", Shape::Item),
         ]
     );
 }
 
 #[test]
 fn a_label_that_opens_a_list_with_its_colon_heads_requirements_of_their_own() {
+    // In the order they are written: the label, then what it heads.
     assert_eq!(
         shaped(
             "5. **Veiligheid & best practices**:\n   - Rate limiting\n   - Geen API keys in code\n"
         ),
         [
+            ("**Veiligheid & best practices**:", Shape::Item),
             ("Rate limiting", Shape::Item),
             ("Geen API keys in code", Shape::Item),
-            ("**Veiligheid & best practices**:", Shape::Item),
         ]
     );
 }
