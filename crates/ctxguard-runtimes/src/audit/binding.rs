@@ -343,6 +343,12 @@ pub(crate) fn words_bind(
     {
         return Err(NotBinding::Question);
     }
+    // A link handed over with a few words about it ("https://…/design?node-id=12-485
+    // 이런 느낌?", like this?): the link is a value the session refers to
+    // from then on, whatever the words ask.
+    if question(text) && handed_link(text) {
+        return Ok(());
+    }
     // Put as a question, only a request, a modal or a suggestion makes it
     // bind; "don't we load them already?" asks.
     if question(text) {
@@ -609,6 +615,33 @@ pub(crate) fn question(text: &str) -> bool {
     question_mark(text) || QUESTION_FORM.is_match(after_lead(text)) || ASKED_LAST.is_match(text)
 }
 
+/// Whether `text` hands over a link (to a named host: not a template's
+/// `https://<your-domain>/…`), with at most a few words of its own beside
+/// it.
+fn handed_link(text: &str) -> bool {
+    /// The most words beside the link.
+    const BESIDE: usize = 8;
+    let mut links = LINK.find_iter(text).peekable();
+    if links.peek().is_none() {
+        return false;
+    }
+    let mut beside = String::with_capacity(text.len());
+    let mut at = 0;
+    for link in links {
+        beside.push_str(&text[at..link.start()]);
+        beside.push(' ');
+        at = link.end();
+    }
+    beside.push_str(&text[at..]);
+    word_count(&beside) <= BESIDE
+}
+
+/// A link to a named host, as far as the characters a URL holds go (a
+/// link typed into Chinese text runs on into the words after it).
+static LINK: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(r"https?://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+[A-Za-z0-9._~:/?#@!$&*+,;=%()\[\]-]*")
+});
+
 /// Whether the text ends as a question does: a question mark, or a
 /// particle that asks.
 fn question_mark(text: &str) -> bool {
@@ -802,11 +835,26 @@ fn spent(text: &str) -> bool {
                     .iter()
                     .any(|s| s.chars().count() >= LONG && directive::one_letter_off(s, &word))
         };
-        if !SPENT.contains(&word.as_str()) && !mistyped() {
+        if !SPENT.contains(&word.as_str()) && !mistyped() && !repeated(&word) {
             return false;
         }
     }
     any
+}
+
+/// Whether `word` is a word of [`SPENT`] typed over and over: "굿굿",
+/// "아하아하", "ㅇㅇㅇ", "okok", "hahaha".
+fn repeated(word: &str) -> bool {
+    let chars: Vec<char> = word.chars().collect();
+    (1..=chars.len() / 2)
+        .filter(|&len| chars.len() % len == 0)
+        .any(|len| {
+            let (first, rest) = chars.split_at(len);
+            rest.chunks(len).all(|chunk| chunk == first) && {
+                let once: String = first.iter().collect();
+                SPENT.contains(&once.as_str()) || SPENT.contains(&once.repeat(2).as_str())
+            }
+        })
 }
 
 #[cfg(test)]

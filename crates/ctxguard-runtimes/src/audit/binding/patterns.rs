@@ -86,7 +86,9 @@ pub(super) static JAPANESE_NOTE: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// A request put in Korean as a question or an order wherever it stands
-/// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check); or
+/// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check), a
+/// verb given to the agent to do for the user ("만들어줘봐", make some for
+/// me; "선택지를 줘봐", give me options; "알려주세요"); or
 /// written as notes are, a clause closed by the action's noun: "완료 후
 /// 릴리스" (release once done), "이부분도 제거" (remove this part too),
 /// "변경사항 전부 푸시" (push every change), "3개 증명 못하는 부분 보고"
@@ -96,7 +98,7 @@ pub(super) static JAPANESE_NOTE: LazyLock<Pattern> = LazyLock::new(|| {
 /// FreeLang, that is the goal).
 pub(super) static KOREAN_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|주고\s*[.!]*\s*$|필수|이게\s*목표(임|야|다|입니다)|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트|저장|커밋|푸시|백업|보고|진행)\s*(\([^()]*\))?\s*[.!]*\s*$",
+        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|줘\s*봐|[어아여]\s*줘([요!~.?]|\s*$)|주세요|주십시오|주고\s*[.!]*\s*$|필수|이게\s*목표(임|야|다|입니다)|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트|저장|커밋|푸시|백업|보고|진행)\s*(\([^()]*\))?\s*[.!]*\s*$",
     )
 });
 
@@ -211,9 +213,12 @@ pub(super) static ASKS_TO_BE_TOLD: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// An item numbered as Chinese numbers one, with words of its own:
-/// "1、…", "3.1、…", "（2）…".
+/// "1、…", "3.1、…", "（2）…"; or as Chinese, Japanese and Korean lists
+/// number with circled digits ("①プロの愛用者インタビュー", "② …").
 pub(super) static CJK_ITEM: LazyLock<Pattern> = LazyLock::new(|| {
-    pattern(r"^\s*(\d+(\.\d+)*、\s*\p{Han}|[（(]\d+[)）]\s*\p{Han}{2}|\d+[.．]\s*[A-Za-z]*\p{Han})")
+    pattern(
+        r"^\s*(\d+(\.\d+)*、\s*\p{Han}|[（(]\d+[)）]\s*\p{Han}{2}|\d+[.．]\s*[A-Za-z]*\p{Han}|[①-⑳❶-❿➀-➉⑴-⒇]\s*\w)",
+    )
 });
 
 /// Asked to think, about nothing named: "let's think carefully about the

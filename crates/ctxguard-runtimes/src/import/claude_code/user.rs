@@ -32,6 +32,10 @@ const RUNTIME_MARKERS: &[&str] = &[
     "<user-prompt-submit-hook>",
     "<task-notification>",
     "<teammate-message",
+    // A scheduled task's run (the desktop app): the task file's text, sent
+    // with "This is an automated run of a scheduled task. The user is not
+    // present"; written before, not typed to the agent, as a skill is.
+    "<scheduled-task",
     CAVEAT,
     "[Request interrupted by user",
     "[Image #",
@@ -393,6 +397,9 @@ mod tests {
             typed("[Request interrupted by user]", false),
             Typed::Runtime
         );
+        // A scheduled task's run sends the task file, typed before.
+        let scheduled = "<scheduled-task name=\"daily\" file=\"C:\\Users\\me\\.claude\\scheduled-tasks\\daily\\SKILL.md\">\nThis is an automated run of a scheduled task. The user is not present to answer questions.\n\nRun the daily review.";
+        assert_eq!(typed(scheduled, false), Typed::Runtime);
         assert_eq!(typed("Keep the old code.", true), Typed::Runtime);
         let review = "<command-name>/review</command-name>\n<command-message>review</command-message>\n<command-args>and prepare to run docgen</command-args>";
         assert_eq!(

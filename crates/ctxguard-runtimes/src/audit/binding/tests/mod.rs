@@ -1554,3 +1554,70 @@ fn a_message_sent_to_the_wrong_session_and_a_turn_asked_again_are_spent() {
     }
     assert_eq!(why("use the wrong session handler as a fallback"), [Ok(())]);
 }
+
+#[test]
+fn korean_reactions_typed_over_and_over_are_spent_even_after_a_choice() {
+    let answering = Context { answering: true };
+    for spent in [
+        "아하.",
+        "굿굿.",
+        "아하아하 .",
+        "ㅇㅇㅇ",
+        "그리고.",
+        "ㅋㅋㅋㅋ",
+        "okok",
+        "hahaha",
+    ] {
+        let said = units(spent);
+        assert_eq!(
+            binding(&said[0], &Prose::new(spent), answering),
+            Err(NotBinding::Acknowledgement),
+            "{spent}"
+        );
+    }
+    // A word repeated is not spent because part of it is.
+    assert_eq!(why("아이콘"), [Err(NotBinding::Fragment)]);
+}
+
+#[test]
+fn a_korean_verb_given_to_the_agent_to_do_for_the_user_binds() {
+    for asks in [
+        "컨셉이 동그라미 여러개 있고 그 안에 글씨 있는 구조니까 너가 봐서 함 여러개 만들어줘봐",
+        "여튼 여러가지 선택지를 줘봐",
+        "결과를 알려주세요",
+        "이 부분은 다시 정리해 줘.",
+    ] {
+        assert_eq!(why(asks), [Ok(())], "{asks}");
+    }
+    // Thanks for having been told asks nothing.
+    assert_ne!(why("알려줘서 고마워"), [Ok(())]);
+}
+
+#[test]
+fn an_item_numbered_with_a_circled_digit_binds() {
+    for item in [
+        "①プロの愛用者インタビュー（寿司屋の大将、料理人、酒蔵など）",
+        "② 과거 인터뷰 영상 활용",
+    ] {
+        assert_eq!(why(item), [Ok(())], "{item}");
+    }
+}
+
+#[test]
+fn a_link_handed_over_with_a_few_words_binds_as_a_value_even_put_as_a_question() {
+    for link in [
+        "https://www.figma.com/design/abc/side-project?node-id=12-485 이런 느낌?",
+        "https://github.com/acme/tools is this the one?",
+    ] {
+        assert_eq!(why(link), [Ok(())], "{link}");
+    }
+    // A template's link, and a long question that mentions one, ask.
+    assert_eq!(
+        why("https://<your-domain>/invite/accept?"),
+        [Err(NotBinding::Question)]
+    );
+    assert_eq!(
+        why("why does the page at https://example.com/docs load so slowly when I open it from the dashboard on my phone?"),
+        [Err(NotBinding::Question)]
+    );
+}
