@@ -479,3 +479,17 @@ fn output_a_terminal_broke_at_its_width_is_handed_over() {
         and whether the alert thresholds need to move up a bit again.\n";
     assert_eq!(wrapped(prose), None);
 }
+
+#[test]
+fn ruby_stack_frames_and_lines_marked_done_or_failed_are_output() {
+    for line in [
+        "from /usr/local/bundle/gems/knapsack_pro-8.4.0/lib/knapsack_pro/runners/queue/rspec_runner.rb:80:in 'KnapsackPro::Runners::Queue::RSpecRunner#run'",
+        "./spec/rails_helper.rb:227:in 'block (2 levels) in <main>'",
+        "✅ 3개 업체 샘플 요청 완료",
+        "❌ Wrong: use two of them.",
+    ] {
+        assert_eq!(why(line), [Err(NotBinding::Pasted)], "{line}");
+    }
+    // A rule that names where it holds binds.
+    assert_eq!(why("Keep the retry in app.rb:80 as it is."), [Ok(())]);
+}
