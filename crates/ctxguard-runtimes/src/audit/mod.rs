@@ -34,6 +34,7 @@ pub(crate) use units::units;
 
 use crate::buffer::trace::Derived;
 use crate::import::{self, Event, Origin};
+use crate::pattern::Pattern;
 use crate::policy::Policy;
 use crate::verify::text::Words;
 
@@ -345,6 +346,13 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
                 }
             }
             let answering = asked || interrupted_before(&event.trace[..m]);
+            // "2" alone names an option the agent numbered: the option's
+            // words are the choice, judged as a choice is; the digit
+            // stands in any summary.
+            let named = (asked && message.origin == Origin::User)
+                .then(|| last_agent(&event.trace[..m]))
+                .flatten()
+                .and_then(|agent| option_named(&message.text, &agent.text));
             for found in message_units(policy, message, answering) {
                 match found {
                     Found::Binds {
@@ -353,6 +361,9 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
                         derived,
                         answer,
                     } => {
+                        let answer = answer.or_else(|| {
+                            named.clone().filter(|_| text.trim() == message.text.trim())
+                        });
                         let k = per_line.entry(message.line).or_default();
                         *k += 1;
                         let id = match *k {
@@ -410,6 +421,99 @@ fn asked_before(trace: &[import::Message]) -> bool {
         .collect();
     tail.contains(['?', '？']) && CHOICES.is_match(&tail)
 }
+
+/// The option a reply names by its number or letter alone ("2", "B",
+/// "option 3"), as the agent's message numbered it ("2. Keep the cache",
+/// "**B)** Rewrite it", "Option 3: …"): the agent's question, and the
+/// option's words.
+fn option_named(reply: &str, agent: &str) -> Option<(String, String)> {
+    let key = NAMED_OPTION.captures(reply.trim())?.get(1)?.as_str();
+    let key = key.to_lowercase();
+    let mut question = None;
+    for line in agent.lines() {
+        let trimmed = line.trim();
+        if question.is_none() && trimmed.ends_with(['?', '？']) {
+            question = Some(trimmed);
+        }
+        let Some(option) = OPTION_LINE.captures(trimmed) else {
+            continue;
+        };
+        let (Some(label), Some(words)) = (option.get(1), option.get(2)) else {
+            continue;
+        };
+        if label.as_str().to_lowercase() != key {
+            continue;
+        }
+        let words = option_label(words.as_str());
+        if words.is_empty() {
+            return None;
+        }
+        let question = question
+            .or_else(|| {
+                agent
+                    .lines()
+                    .rev()
+                    .map(str::trim)
+                    .find(|l| l.ends_with(['?', '？']))
+            })
+            .unwrap_or_default();
+        return Some((question.to_owned(), words.to_owned()));
+    }
+    None
+}
+
+/// What names an option on its line, without what describes it: the
+/// words set in bold at its start ("**Standalone app** – runs on its
+/// own"), or those before a dash or a colon.
+fn option_label(line: &str) -> &str {
+    let line = line.trim();
+    if let Some(bold) = line
+        .strip_prefix("**")
+        .and_then(|rest| rest.split_once("**"))
+        .map(|(bold, _)| bold.trim())
+        .filter(|bold| !bold.is_empty())
+    {
+        return bold;
+    }
+    let cut = [" - ", " – ", " — ", ": ", "：", " ("]
+        .iter()
+        .filter_map(|mark| line.find(mark))
+        .min()
+        .unwrap_or(line.len());
+    line[..cut].trim().trim_matches(['*', '_']).trim()
+}
+
+/// Whether `text` quotes `reply`, a reply that names an option by its
+/// number or letter, as typed: in straight or curly quotes or backticks.
+fn quoted_reply(text: &str, reply: &str) -> bool {
+    let reply = reply.trim();
+    NAMED_OPTION.is_match(reply)
+        && [
+            ('"', '"'),
+            ('“', '”'),
+            ('\'', '\''),
+            ('`', '`'),
+            ('「', '」'),
+        ]
+        .iter()
+        .any(|(open, close)| text.contains(&format!("{open}{reply}{close}")))
+}
+
+/// A reply that is an option's number or letter and nothing more.
+static NAMED_OPTION: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Pattern::new(r"(?i)^\W*(?:option|opción|opcion|opção|opcao|choice|variant[ea]?|方案|选项|选)?\s*#?\s*(\d{1,2}|[a-z])\s*[.)）:：]?\W*$")
+        .expect("the named option pattern compiles")
+});
+
+/// A line of the agent's that numbers an option: its number or letter,
+/// then its words ("1. Redis", "- **B)** Rewrite", "Option 3: Keep it").
+static OPTION_LINE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+    #[allow(clippy::expect_used)]
+    Pattern::new(r"(?i)^(?:[-*]\s+)?(?:#{1,6}\s+)?[*_]*(?:option|opción|opcion|opção|opcao|choice|方案|选项)?\s*(\d{1,2}|[a-z])\s*[.)）:：][*_]*\s+(.+)$")
+        .expect("the option line pattern compiles")
+});
 
 /// Whether the user stopped the agent just before their next message
 /// ("[Request interrupted by user]"): what they type then redirects it, so
@@ -563,10 +667,19 @@ fn audit_event(
         let (outcome, evidence) = if opaque && !after.holds(&s.text) && !holds_choice(&after, s) {
             (Outcome::Unauditable, None)
         } else {
-            after.judge(
+            let judged = after.judge(
                 &s.text,
                 s.answer.as_ref().map(|(q, a)| (q.as_str(), a.as_str())),
-            )
+            );
+            // An option named by its number, the number quoted as the
+            // user's reply ("\"2\" (chose to merge them)"): the reply
+            // stands as the user typed it, whatever the summary makes of
+            // the option's words.
+            if s.answer.is_some() && quoted_reply(summary_text, &s.text) {
+                (Outcome::Verbatim, None)
+            } else {
+                judged
+            }
         };
         commitments.push(Commitment {
             id: s.id.clone(),
@@ -746,6 +859,32 @@ mod tests {
             "in X:\\addons\\company edit the view list to add the notes as columns, link documents",
             "in X:\\addons\\company edit the view list to add the notes as columns, link documents from X:\\addons\\library"
         ));
+    }
+
+    #[test]
+    fn a_reply_that_names_an_option_by_number_is_the_options_words() {
+        let agent = "Should I:\n1. Add `LoginUiState` at the bottom of the file\n2. **Merge them** into `LoginEffect` (removing `LoginResult`)?\n\n### Option C: All three in order\n- 29 hours";
+        assert_eq!(
+            option_named("2", agent),
+            Some((
+                "2. **Merge them** into `LoginEffect` (removing `LoginResult`)?".to_owned(),
+                "Merge them".to_owned()
+            ))
+        );
+        assert_eq!(
+            option_named("option 1", agent).map(|(_, words)| words),
+            Some("Add `LoginUiState` at the bottom of the file".to_owned())
+        );
+        assert_eq!(
+            option_named("C", agent).map(|(_, words)| words),
+            Some("All three in order".to_owned())
+        );
+        // Words of its own, or a number the agent did not offer: no option.
+        assert_eq!(option_named("2 but keep the tests", agent), None);
+        assert_eq!(option_named("4", agent), None);
+        // The reply quoted as typed in a summary stands.
+        assert!(quoted_reply("User chose \"2\" (merge them)", "2"));
+        assert!(!quoted_reply("Step 2 merges them", "2"));
     }
 
     #[test]
