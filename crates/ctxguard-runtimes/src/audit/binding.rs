@@ -847,7 +847,7 @@ fn spent(text: &str) -> bool {
 fn repeated(word: &str) -> bool {
     let chars: Vec<char> = word.chars().collect();
     (1..=chars.len() / 2)
-        .filter(|&len| chars.len() % len == 0)
+        .filter(|&len| chars.len().is_multiple_of(len))
         .any(|len| {
             let (first, rest) = chars.split_at(len);
             rest.chunks(len).all(|chunk| chunk == first) && {
