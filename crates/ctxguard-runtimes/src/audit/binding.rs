@@ -13,7 +13,7 @@
 //! counted and listed, never reported as lost, never given back to the
 //! model as a commitment that still holds. Words are read in English,
 //! German, Dutch, Czech, Polish, Portuguese, Spanish, French, Indonesian,
-//! Russian, Chinese, Japanese and Korean.
+//! Russian, Hebrew, Chinese, Japanese and Korean.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -36,8 +36,8 @@ mod simplified;
 /// threads compiling the patterns one at a time in the order a judgment
 /// asks for them.
 pub(crate) fn compile_costliest() {
+    LazyLock::force(&PASTED_LINE);
     for pattern in [
-        &PASTED_LINE,
         &patterns::ASKS_OF,
         &output::PUT_BY,
         &patterns::DEFECT,

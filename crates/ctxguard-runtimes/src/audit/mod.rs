@@ -552,12 +552,19 @@ static CHOICES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 
 /// Whether `now` sends `before` again: all of its text, its spaces and
 /// line breaks aside, stands in `now` (a prompt interrupted and sent
-/// again, perhaps with a word more). Only a message of some length: "yes"
-/// twice is two answers.
+/// again, perhaps with a word more), as a whole: a path given alone is
+/// not given again by a message that names a folder below it. Only a
+/// message of some length: "yes" twice is two answers.
 fn sent_again(before: &str, now: &str) -> bool {
     let squeezed = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     let (before, now) = (squeezed(before), squeezed(now));
-    before.chars().count() >= 40 && now.contains(&before)
+    // What would go on with a word, a path or a link.
+    let goes_on = |c: char| c.is_alphanumeric() || matches!(c, '/' | '\\' | '_' | '-');
+    before.chars().count() >= 40
+        && now.match_indices(&before).any(|(at, _)| {
+            !now[..at].chars().next_back().is_some_and(goes_on)
+                && !now[at + before.len()..].chars().next().is_some_and(goes_on)
+        })
 }
 
 /// A commitment restated (an interrupted prompt typed again, the same
@@ -885,6 +892,17 @@ mod tests {
         // The reply quoted as typed in a summary stands.
         assert!(quoted_reply("User chose \"2\" (merge them)", "2"));
         assert!(!quoted_reply("Step 2 merges them", "2"));
+    }
+
+    #[test]
+    fn a_path_given_alone_is_not_given_again_by_a_message_that_names_a_folder_below_it() {
+        let path = r"C:\Users\Administrator\Desktop\1cellAssembleMachine";
+        let later = r"PLC ST 수정이 필요하면 C:\Users\Administrator\Desktop\1cellAssembleMachine\PLC_ST\ST_UPDATE 에 코드 업데이트 하고 나한테 알려주면 내가 직접 xg5000 사용해서 업데이트 하겠음";
+        assert!(!restated(path, later));
+        assert!(!sent_again(path, later));
+        // A prompt interrupted and typed again, with a word more, is.
+        let prompt = "rename the repository and push it to the new remote I created";
+        assert!(sent_again(prompt, &format!("{prompt} today")));
     }
 
     #[test]

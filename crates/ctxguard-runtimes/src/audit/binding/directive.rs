@@ -21,6 +21,7 @@ pub(crate) fn directive(text: &str) -> bool {
         || KOREAN_REQUEST.is_match(text)
         || JAPANESE_NOTE.is_match(text)
         || STEP.is_match(text)
+        || HEBREW_ASKS.is_match(text)
         || korean_rule(text)
     {
         return true;

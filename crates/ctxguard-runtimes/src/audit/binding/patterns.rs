@@ -45,6 +45,17 @@ pub(super) static CJK_ASKS: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
+/// What asks in Hebrew: a need or an obligation ("צריך להוסיף", one must
+/// add; "חייב", must), a ban ("אסור", "אל תמחק", don't delete), a wish
+/// ("אני רוצה", I want), "please" ("בבקשה", "נא ל…"), and the verbs a
+/// request is put with in the future tense of the second person ("תוסיף",
+/// add; "תעדכן", update).
+pub(super) static HEBREW_ASKS: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(צריך|צריכה|צריכים|צריכות|חייב|חייבת|חייבים|אסור|בבקשה|אני\s+רוצה|הייתי\s+רוצה|(^|\s)אל\s+ת\S+|(^|\s)נא\s+ל\S+|(^|\s)(ת|ו?ת)(וסיף|וסיפי|סיר|מחק|שנה|עדכן|בדוק|תקן|כתוב|צור|הוסיף)\b)",
+    )
+});
+
 /// A step of a procedure the user lays out for the agent: "第二步，收集资料。"
 /// (step two, gather the material), "步骤3：…", "Step 4: …", "Paso 2 -".
 pub(super) static STEP: LazyLock<Pattern> = LazyLock::new(|| {
@@ -88,7 +99,10 @@ pub(super) static JAPANESE_NOTE: LazyLock<Pattern> = LazyLock::new(|| {
 /// A request put in Korean as a question or an order wherever it stands
 /// in the sentence: "확인해볼래?" (will you check?), "확인해봐" (check), a
 /// verb given to the agent to do for the user ("만들어줘봐", make some for
-/// me; "선택지를 줘봐", give me options; "알려주세요"); or
+/// me; "선택지를 줘봐", give me options; "알려주세요"), a wish ("내가 봤으면
+/// 좋겠음", I would like to see it; "보고 싶음", I want to see), a request
+/// put as "would it not do if you …" ("숫자 넣어주면 안돼", put numbers in
+/// front, won't you), "will you …?" ("다시 읽고 할래 ?"); or
 /// written as notes are, a clause closed by the action's noun: "완료 후
 /// 릴리스" (release once done), "이부분도 제거" (remove this part too),
 /// "변경사항 전부 푸시" (push every change), "3개 증명 못하는 부분 보고"
@@ -98,7 +112,7 @@ pub(super) static JAPANESE_NOTE: LazyLock<Pattern> = LazyLock::new(|| {
 /// FreeLang, that is the goal).
 pub(super) static KOREAN_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|줘\s*봐|[어아여]\s*줘([요!~.?]|\s*$)|주세요|주십시오|주고\s*[.!]*\s*$|필수|이게\s*목표(임|야|다|입니다)|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트|저장|커밋|푸시|백업|보고|진행)\s*(\([^()]*\))?\s*[.!]*\s*$",
+        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|줘\s*봐|[어아여]\s*줘([요!~.?]|\s*$)|주세요|주십시오|면\s*좋겠|고\s*싶(다|음|어|어요|습니다|네요)|주면\s*안\s*(돼|되나|될까)|할래\s*\??\s*$|주고\s*[.!]*\s*$|필수|이게\s*목표(임|야|다|입니다)|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트|저장|커밋|푸시|백업|보고|진행)\s*(\([^()]*\))?\s*[.!]*\s*$",
     )
 });
 
@@ -108,7 +122,7 @@ pub(super) static KOREAN_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
 /// отсутствует").
 pub(super) static DEFECT: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|(is|are|was|were)\s+(still\s+)?not\s+\w+(ible|able)|(isn't|isnt|aren't|arent|wasn't|wasnt)\s+(still\s+)?\w+(ible|able)|not\s+working|(doesn't|doesnt|does\s+not|don't|dont|didn't|didnt|isn't|isnt|aren't|arent|wasn't|wasnt|won't|can't|cant|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|(don't|dont|do\s+not|can't|cant|cannot)\s+see\s+(the|any|my|your)\s+(changes?|updates?|difference|fix|effect)|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|\bi\s+(can't|cant|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+\w+|\b(an?\s+)?error\s+(is\s+)?(coming|showing|appearing|popping|occurs|occurring|happens|happening)|\bgetting\s+(an?\s+)?error|^\W*((i'm|im|i\s+am|we're|we\s+are)\s+)?(still\s+)?getting\s+[\x22“`']|\b(i|we)\s+(lost|lose|broke)\s+(the|my|our|all)\b|\b(is|are)\s+throwing\s+(an?\s+)?(\w+\s+){0,2}(errors?|exceptions?)|\b(it|this|that|the\s+\w+)\s+(doesn't|doesnt|doenst|dosent|does\s+not)\s+need\b|\bthere(\s+is|\s+are|\s*'s)\s+(still\s+)?(a\s+|an\s+|some\s+)?(bug|problem|issue|error)s?\b|\bfail(s|ed|ing)?\s+(to\s+\w+|saying|with)\b|\b(still\s+)?(has|have|with)\s+(some\s+)?errors?\b|\byou\s+(didn't|did\s+not|haven't|have\s+not|forgot\s+to|never)\s+\w+|\b(parou(\s+de\s+funcionar)?|(está|esta|estão|estao)\s+(dando|com)\s+erro|dando\s+erro|não\s+é\s+possível|nao\s+e\s+possivel|not\s+found|errad[oa]s?|em\s+branco)\b|你(都|也|还|又|根本)?没(有)?(提醒|告诉|说|给|做|写|记|加|改|用|按|问)|你(咋|怎么|为什么|为啥)(不|没)|你每次都(只|不|没)|没有找到|没找到|找不到|没有(这个|该)|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应|看不到|看不见|都没有|丢失|重复显示|缺失|(?i)\b(не\s+(работает|работают|отображается|отображаются|показывает|показываются|грузится|загружается|сохраняется|реализован[оаы]?|выполнен[оаы]?|учитывается|учитываются|обрабатывается|обрабатываются|срабатывает)|отсутству(ет|ют)|сломал(ось|ся|ась|ись|и)?)\b",
+        r"(?i)\b((is|are|was|were)\s+not\s+\w+ing|(is|are|was|were)\s+(still\s+)?not\s+\w+(ible|able)|(isn't|isnt|aren't|arent|wasn't|wasnt)\s+(still\s+)?\w+(ible|able)|not\s+working|(doesn't|doesnt|does\s+not|don't|dont|didn't|didnt|isn't|isnt|aren't|arent|wasn't|wasnt|won't|can't|cant|cannot)\s+(work|show|load|render|display|appear|match|respond|compile|build|run|fit|align)\w*|(don't|dont|do\s+not|can't|cant|cannot)\s+see\s+(the|any|my|your)\s+(changes?|updates?|difference|fix|effect)|still\s+(not|broken|wrong|failing|shows?|showing|there)|broken|(way\s+)?too\s+(much|many|small|big|large|high|low|long|short|wide|narrow|dark|light|slow|fast)|(is|are|was|were|'re|'s|still|look|looks|seem|seems|get|gets|feel|feels)\s+(still\s+|way\s+|much\s+|a\s+bit\s+|a\s+little\s+)?too\s+\w+|to\s+much|(is|are)\s+wrong|in+c+or+ect(ly)?|not\s+correctly|(is|was|are|were)\s+not\s+good|isn't\s+good|not\s+good\s+enough|(is|are)\s+all\s+wrong|go(es)?\s+off\s+the|you\s+(always|keep)\s+\w+|não\s+(está|esta|estão|estao|tá|ta)\s+\w+ndo|não\s+(funciona|carrega|aparece|mostra|salva|consigo|consegui)|está\s+dando\s+(erro|error|missing)|no\s+(está|están)\s+\w+ndo|no\s+(se\s+)?(le\s+|me\s+|les\s+)?(funciona|carga|aparece|muestra|guarda|devuelve|responde)|funktioniert\s+(nicht|noch\s+nicht|immer\s+noch\s+nicht)|geht\s+(nicht|immer\s+noch\s+nicht)|(fonctionne|marche|s'affiche|charge)\s+pas|ne\s+(fonctionne|marche|s'affiche|charge|s'ouvre)\s+(pas|plus))\b|\bi\s+(can't|cant|cannot|can\s+not|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|'m\s+not\s+able\s+to)\s+\w+|\b(an?\s+)?error\s+(is\s+)?(coming|showing|appearing|popping|occurs|occurring|happens|happening)|\bgetting\s+(an?\s+)?error|^\W*((i'm|im|i\s+am|we're|we\s+are)\s+)?(still\s+)?getting\s+[\x22“`']|\b(i|we)\s+(lost|lose|broke)\s+(the|my|our|all)\b|\b(is|are)\s+throwing\s+(an?\s+)?(\w+\s+){0,2}(errors?|exceptions?)|\b(it|this|that|the\s+\w+)\s+(doesn't|doesnt|doenst|dosent|does\s+not)\s+need\b|\bthere(\s+is|\s+are|\s*'s)\s+(still\s+)?(a\s+|an\s+|some\s+)?(bug|problem|issue|error)s?\b|\bfail(s|ed|ing)?\s+(to\s+\w+|saying|with)\b|\b(still\s+)?(has|have|with)\s+(some\s+)?errors?\b|\byou\s+(didn't|did\s+not|haven't|have\s+not|forgot\s+to|never)\s+\w+|\b(parou(\s+de\s+funcionar)?|(está|esta|estão|estao)\s+(dando|com)\s+erro|dando\s+erro|não\s+é\s+possível|nao\s+e\s+possivel|not\s+found|errad[oa]s?|em\s+branco)\b|你(都|也|还|又|根本)?没(有)?(提醒|告诉|说|给|做|写|记|加|改|用|按|问)|你(咋|怎么|为什么|为啥)(不|没)|你每次都(只|不|没)|没有找到|没找到|找不到|没有(这个|该)|不显示|显示不出|打不开|不能用|用不了|报错|出错|不起作用|没反应|看不到|看不见|都没有|丢失|重复显示|缺失|(?i)\b(не\s+(работает|работают|отображается|отображаются|показывает|показываются|грузится|загружается|сохраняется|реализован[оаы]?|выполнен[оаы]?|учитывается|учитываются|обрабатывается|обрабатываются|срабатывает)|отсутству(ет|ют)|сломал(ось|ся|ась|ись|и)?)\b|(?i)\b(was\s+not|were\s+not|wasn't|weren't|has\s+not\s+been|hasn't\s+been|have\s+not\s+been|haven't\s+been)\s+(updated|saved|created|changed|fixed|applied|committed|pushed|deployed|removed|deleted|added|installed|generated|documented)\b|\bnão\s+(foi|foram)\s+(atualizad|salv|criad|alterad|corrigid|aplicad|enviad|removid|adicionad|instalad|gerad|documentad)[oa]s?\b|\bnão\s+tem\s+atualiza|\bno\s+(se\s+)?(ha|han|fue|fueron)\s+(sido\s+)?(actualizad|guardad|cread|cambiad|corregid|aplicad|añadid|agregad|eliminad|instalad)[oa]s?\b",
     )
 });
 

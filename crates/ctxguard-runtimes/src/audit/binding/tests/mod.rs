@@ -1621,3 +1621,44 @@ fn a_link_handed_over_with_a_few_words_binds_as_a_value_even_put_as_a_question()
         [Err(NotBinding::Question)]
     );
 }
+
+#[test]
+fn a_korean_wish_and_a_request_put_as_will_you_or_wont_you_bind() {
+    for asks in [
+        "각 에이전트가 진행하는 내용은 내가 봤으면 좋겠음",
+        "LLM 이 직접 핸들링 해서 문제 해결 하는걸 보고 싶음.",
+        "이거 정리가 안되니 파일 앞에 숫자 넣어주면 안돼",
+        "폴더안의 명령어집(메뉴얼) 다시 한번 읽고 할래 ?",
+    ] {
+        assert_eq!(why(asks), [Ok(())], "{asks}");
+    }
+}
+
+#[test]
+fn hebrew_needs_bans_and_requests_bind() {
+    for asks in [
+        "תחת רעיונות צריך לקטלג לקטגוריה פעילות או מתנה",
+        "אל תמחק את הטבלה הזאת",
+        "תוסיף קישור לאתר של הספק",
+    ] {
+        assert_eq!(why(asks), [Ok(())], "{asks}");
+    }
+    // A remark asks nothing.
+    assert_ne!(why("הטבלה נראית טוב עכשיו"), [Ok(())]);
+}
+
+#[test]
+fn what_was_not_done_is_a_defect_reported() {
+    for defect in [
+        "O Readme não foi atualizado",
+        "the changelog was not updated",
+        "no se han guardado los cambios",
+    ] {
+        assert_eq!(why(defect), [Ok(())], "{defect}");
+    }
+    // What was done, said as it happened, reports nothing wrong.
+    assert_ne!(
+        why("the request timed out before a response was generated."),
+        [Ok(())]
+    );
+}

@@ -493,3 +493,18 @@ fn ruby_stack_frames_and_lines_marked_done_or_failed_are_output() {
     // A rule that names where it holds binds.
     assert_eq!(why("Keep the retry in app.rb:80 as it is."), [Ok(())]);
 }
+
+#[test]
+fn a_compilers_numbered_errors_in_any_language_and_a_tools_progress_are_output() {
+    for line in [
+        "오류 E0153(행 256,열 15): 변수가 잘못 설정 되었습니다.",
+        "경고 W0313(행 637, 열24): 펑션 입력 파라미터 할당 연산 처리 중에 변수 타입이 일치 하지 않습니다.",
+        "error E0425: cannot find value `x` in this scope",
+        "네트워크 파라미터 검사 중...",
+        "Compiling serde v1.0.219 ...",
+    ] {
+        assert_eq!(why(line), [Err(NotBinding::Pasted)], "{line}");
+    }
+    // An instruction that names an error code binds.
+    assert_eq!(why("Fix error E0425 in the parser first."), [Ok(())]);
+}
