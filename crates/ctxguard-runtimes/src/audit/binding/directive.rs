@@ -22,6 +22,7 @@ pub(crate) fn directive(text: &str) -> bool {
         || JAPANESE_NOTE.is_match(text)
         || STEP.is_match(text)
         || HEBREW_ASKS.is_match(text)
+        || ROMANCE_WISH.is_match(text)
         || korean_rule(text)
     {
         return true;

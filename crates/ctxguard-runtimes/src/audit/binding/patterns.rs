@@ -45,6 +45,15 @@ pub(super) static CJK_ASKS: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
+/// A wish put in Portuguese, Spanish or French as English puts it with
+/// "it would be good to": "seria importante termos um revisor" (it would
+/// matter that we had a reviewer), "sería bueno", "ce serait mieux".
+pub(super) static ROMANCE_WISH: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(seria|sería|serait|será)\s+(muito\s+|muy\s+|très\s+|mais\s+|más\s+|plus\s+)?(importantes?|bom|boa|bueno|buena|bien|bem|bon|bonne|legal|ótimo|óptimo|ideal|melhor|mejor|mieux|interessante|interesante|intéressant|necessário|necesario|nécessaire|essencial|esencial|essentiel|fundamental)\b",
+    )
+});
+
 /// What asks in Hebrew: a need or an obligation ("צריך להוסיף", one must
 /// add; "חייב", must), a ban ("אסור", "אל תמחק", don't delete), a wish
 /// ("אני רוצה", I want), "please" ("בבקשה", "נא ל…"), and the verbs a

@@ -1662,3 +1662,14 @@ fn what_was_not_done_is_a_defect_reported() {
         [Ok(())]
     );
 }
+
+#[test]
+fn a_wish_put_as_it_would_be_good_binds_in_portuguese_spanish_and_french() {
+    for wish in [
+        "sobre os agentes e skill, seria importante termos um revisor de segurança de código",
+        "sería bueno tener pruebas para cada endpoint",
+        "ce serait mieux de garder les anciens fichiers",
+    ] {
+        assert_eq!(why(wish), [Ok(())], "{wish}");
+    }
+}
