@@ -845,7 +845,12 @@ fn spent(text: &str) -> bool {
 /// Whether `word` is a word of [`SPENT`] typed over and over: "굿굿",
 /// "아하아하", "ㅇㅇㅇ", "okok", "hahaha".
 fn repeated(word: &str) -> bool {
-    let chars: Vec<char> = word.chars().collect();
+    /// The longest word read so: a reaction is a few letters typed over.
+    const LONGEST: usize = 24;
+    let chars: Vec<char> = word.chars().take(LONGEST + 1).collect();
+    if chars.len() > LONGEST {
+        return false;
+    }
     (1..=chars.len() / 2)
         .filter(|&len| chars.len().is_multiple_of(len))
         .any(|len| {

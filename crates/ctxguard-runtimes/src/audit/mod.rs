@@ -429,13 +429,14 @@ fn asked_before(trace: &[import::Message]) -> bool {
 fn option_named(reply: &str, agent: &str) -> Option<(String, String)> {
     let key = NAMED_OPTION.captures(reply.trim())?.get(1)?.as_str();
     let key = key.to_lowercase();
+    let asks = |line: &str| line.ends_with(['?', '？']) && !OPTION_LINE.is_match(line);
     let mut question = None;
     for line in agent.lines() {
         let trimmed = line.trim();
-        if question.is_none() && trimmed.ends_with(['?', '？']) {
-            question = Some(trimmed);
-        }
         let Some(option) = OPTION_LINE.captures(trimmed) else {
+            if question.is_none() && asks(trimmed) {
+                question = Some(trimmed);
+            }
             continue;
         };
         let (Some(label), Some(words)) = (option.get(1), option.get(2)) else {
@@ -449,13 +450,7 @@ fn option_named(reply: &str, agent: &str) -> Option<(String, String)> {
             return None;
         }
         let question = question
-            .or_else(|| {
-                agent
-                    .lines()
-                    .rev()
-                    .map(str::trim)
-                    .find(|l| l.ends_with(['?', '？']))
-            })
+            .or_else(|| agent.lines().rev().map(str::trim).find(|l| asks(l)))
             .unwrap_or_default();
         return Some((question.to_owned(), words.to_owned()));
     }
@@ -674,10 +669,6 @@ fn audit_event(
         let (outcome, evidence) = if opaque && !after.holds(&s.text) && !holds_choice(&after, s) {
             (Outcome::Unauditable, None)
         } else {
-            let judged = after.judge(
-                &s.text,
-                s.answer.as_ref().map(|(q, a)| (q.as_str(), a.as_str())),
-            );
             // An option named by its number, the number quoted as the
             // user's reply ("\"2\" (chose to merge them)"): the reply
             // stands as the user typed it, whatever the summary makes of
@@ -685,7 +676,10 @@ fn audit_event(
             if s.answer.is_some() && quoted_reply(summary_text, &s.text) {
                 (Outcome::Verbatim, None)
             } else {
-                judged
+                after.judge(
+                    &s.text,
+                    s.answer.as_ref().map(|(q, a)| (q.as_str(), a.as_str())),
+                )
             }
         };
         commitments.push(Commitment {
@@ -870,13 +864,10 @@ mod tests {
 
     #[test]
     fn a_reply_that_names_an_option_by_number_is_the_options_words() {
-        let agent = "Should I:\n1. Add `LoginUiState` at the bottom of the file\n2. **Merge them** into `LoginEffect` (removing `LoginResult`)?\n\n### Option C: All three in order\n- 29 hours";
+        let agent = "Two ways:\n1. Add `LoginUiState` at the bottom of the file\n2. **Merge them** into `LoginEffect` (removing `LoginResult`)?\n\n### Option C: All three in order\n- 29 hours\n\nShould I merge them?";
         assert_eq!(
             option_named("2", agent),
-            Some((
-                "2. **Merge them** into `LoginEffect` (removing `LoginResult`)?".to_owned(),
-                "Merge them".to_owned()
-            ))
+            Some(("Should I merge them?".to_owned(), "Merge them".to_owned()))
         );
         assert_eq!(
             option_named("option 1", agent).map(|(_, words)| words),
