@@ -106,18 +106,15 @@ impl After {
             }
         }
         let mut pieces = Vec::new();
-        for (at, text) in prose_texts.iter().enumerate() {
-            let made;
-            let split = if at == 0 {
-                summary_units
-            } else {
-                made = units(text);
-                &made
-            };
+        let mut add = |text: &str, split: &[Unit]| {
             for unit in split {
                 let piece = unit.text(text);
                 pieces.push((piece.to_owned(), Words::of(piece)));
             }
+        };
+        add(summary, summary_units);
+        for text in &prose_texts[1..] {
+            add(text, &units(text));
         }
         let prose = prose_texts.join("\n");
         let mut windows = Vec::with_capacity(pieces.len() * WINDOW);
