@@ -625,15 +625,14 @@ fn handed_link(text: &str) -> bool {
     if links.peek().is_none() {
         return false;
     }
-    let mut beside = String::with_capacity(text.len());
+    // The words between the links, counted stretch by stretch.
+    let mut beside = 0;
     let mut at = 0;
     for link in links {
-        beside.push_str(&text[at..link.start()]);
-        beside.push(' ');
+        beside += word_count(&text[at..link.start()]);
         at = link.end();
     }
-    beside.push_str(&text[at..]);
-    word_count(&beside) <= BESIDE
+    beside + word_count(&text[at..]) <= BESIDE
 }
 
 /// A link to a named host, as far as the characters a URL holds go (a
