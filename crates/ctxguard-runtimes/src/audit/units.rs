@@ -62,33 +62,33 @@ pub(crate) fn question_number(line: &str) -> bool {
 /// 열 15): …", "error E0425:"), a step a tool reports in progress
 /// ("Compiling serde v1.0 ...", "네트워크 파라미터 검사 중...").
 pub(crate) static PASTED_LINE: LazyLock<OutputLine> = LazyLock::new(|| OutputLine {
-    written: LazyLock::force(&WRITTEN_OUTPUT),
-    localized: LazyLock::force(&LOCALIZED_OUTPUT),
+    written: written_output(),
+    localized: localized_output(),
 });
 
 /// [`PASTED_LINE`]'s shapes that name no letter outside ASCII: asked of a
 /// line's ASCII image wherever the line is written in another script.
-static WRITTEN_OUTPUT: LazyLock<Pattern> = LazyLock::new(|| {
+fn written_output() -> Pattern {
     #[allow(clippy::expect_used)]
     Pattern::new(&scripts(
         r#"(?mi)^\s*(\{"|\[\{"|\{'|'[^'\n]+'\s*:\s|(raise|throw)\s+\S|show\s+\d+\s+more\s+frames?\s*$|called\s+from:\s|\^{3,}\s*$|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|at\s+\S+\s+\(|at\s+.*:\d+:\d+\)?\s*$|File\s+"|Traceback\b|\w*(error|exception|warning)(\[E\d+\])?:|(error|warning|fehler|warnung|erreur|erro|aviso)\s*[a-z]?\d{2,}\s*[(:\[]|(checking|compiling|building|downloading|installing|resolving|fetching)\s[^\n]*\.{3}\s*$|(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\S[^\n]*`(json|yaml|xml|db|gorm|bson|toml|mapstructure|validate|binding|form|protobuf):"[^"\n]*"[^`\n]*`\s*$|#\d+\s+(\d+\.\d+\s|\[|ERROR\b|DONE\b|CACHED\b|extracting\b|sha256:)|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•⨯✖▲⚠✅❌]\s|(modified|new\s+file|deleted|renamed|both\s+modified):\s|On\s+branch\s|Changes\s+(not\s+staged|to\s+be\s+committed)|Untracked\s+files:|(Enumerating|Counting|Compressing|Writing|Receiving|Resolving)\s+(objects|deltas):|Total\s+\d+\s+\(delta|remote:\s|To\s+\S+\.git\s*$|[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s|index:\s|[|*]\s*$|\|\s{2,}|\*\s+commit\s|"[^"\n]+"\s*:\s|(import|export|const|let|var|function|def|class|return|async\s+function|public|private|protected|package|#include|fn|impl|struct|enum|interface|type)\s+\S|(if|for|while|switch|catch)\s*\(|[}\])][;,)]*\s*$|</?[a-zA-Z][\w-]*(\s[^>]*)?>)|\S+:\d+:\d+|\S+\.\w+:\d+:in\s|;\s*$|=>\s*\{?\s*$|\{\s*$"#,
     ))
     .expect("the pasted pattern compiles")
-});
+}
 
 /// [`PASTED_LINE`]'s shapes written in the words of other scripts: kept
 /// apart, so a line of Korean or Japanese is searched as written for
 /// these few words only, and by its image for the rest.
-static LOCALIZED_OUTPUT: LazyLock<Pattern> = LazyLock::new(|| {
+fn localized_output() -> Pattern {
     #[allow(clippy::expect_used)]
     Pattern::new(r"(?mi)^\s*((오류|경고|에러|エラー|警告|错误|錯誤)\s*[a-z]?\d{2,}\s*[(:\[]|[^\n]*\s중\.{3}\s*$)")
         .expect("the localized output pattern compiles")
-});
+}
 
 /// A line of output handed over ([`PASTED_LINE`]).
 pub(crate) struct OutputLine {
-    written: &'static Pattern,
-    localized: &'static Pattern,
+    written: Pattern,
+    localized: Pattern,
 }
 
 impl OutputLine {
