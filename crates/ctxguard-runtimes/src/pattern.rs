@@ -310,6 +310,9 @@ fn holds(class: &regex_syntax::hir::ClassUnicode, c: char) -> bool {
 /// each: letters (as `\w` and `\b` read them), spaces, other signs (the
 /// curly apostrophe aside, which stands as a straight one).
 struct Kinds {
+    /// Every character the image stands in for: outside ASCII, but the
+    /// curly apostrophe.
+    outside: regex_syntax::hir::ClassUnicode,
     word: regex_syntax::hir::ClassUnicode,
     space: regex_syntax::hir::ClassUnicode,
     other: regex_syntax::hir::ClassUnicode,
@@ -327,10 +330,15 @@ static KINDS: std::sync::LazyLock<Option<Kinds>> = std::sync::LazyLock::new(|| {
     word.intersect(&outside);
     let mut space = class(r"\s")?;
     space.intersect(&outside);
-    let mut other = outside;
+    let mut other = outside.clone();
     other.difference(&word);
     other.difference(&space);
-    Some(Kinds { word, space, other })
+    Some(Kinds {
+        outside,
+        word,
+        space,
+        other,
+    })
 });
 
 /// Whether `hir` reads a line free of the characters it names (added to
@@ -339,7 +347,7 @@ fn tells(
     hir: &regex_syntax::hir::Hir,
     named: &mut Vec<regex_syntax::hir::ClassUnicodeRange>,
 ) -> bool {
-    use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, HirKind, Look};
+    use regex_syntax::hir::{Class, ClassUnicodeRange, HirKind, Look};
     let Some(kinds) = KINDS.as_ref() else {
         return false;
     };
@@ -403,11 +411,7 @@ fn tells(
                     )
                     .or_insert_with(|| {
                         let mut apart = class.clone();
-                        apart.intersect(&ClassUnicode::new([ClassUnicodeRange::new(
-                            '\u{80}',
-                            char::MAX,
-                        )]));
-                        apart.difference(&ClassUnicode::new([ClassUnicodeRange::new('’', '’')]));
+                        apart.intersect(&kinds.outside);
                         for (kind, stand_in) in [
                             (&kinds.word, '_'),
                             (&kinds.space, '\x0b'),
