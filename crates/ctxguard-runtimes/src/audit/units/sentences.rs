@@ -68,6 +68,7 @@ pub(super) fn sentences(
                 .flat_map(lower_case_starts)
                 .flat_map(spaced_cjk)
                 .flat_map(inline_rules)
+                .flat_map(inline_markers)
                 .flat_map(|piece| piece.split_inclusive('；'))
                 .flat_map(output_after_colon)
                 .collect()
@@ -103,9 +104,17 @@ pub(super) fn sentences(
                 n += 1;
             }
         }
+        let numbered = !output && counted_markers(line).is_some();
         for length in lengths {
+            let from = at - line_start;
             at += length;
             let end = at;
+            // A marker that numbers the words beside it is no sentence:
+            // what stands before it is one, and it is passed over.
+            if numbered && start == end - length && only_a_marker(&line[from..from + length]) {
+                start = end;
+                continue;
+            }
             let last_of_line = end == line_start + line.len();
             if (last_of_line || !inside(end)) && end > start {
                 if last_of_line && inside(end) {
@@ -330,6 +339,77 @@ fn inline_rules(piece: &str) -> Vec<&str> {
     }
     out.push(&piece[start..]);
     out
+}
+
+/// A word that numbers what a user lists along one line ("instruction 2
+/// make sure …", "step 3 …"), and the number.
+static INLINE_MARKER: LazyLock<Pattern> = LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Pattern::new(
+        r"(?i)\b(instruction|step|requirement|rule|point|task|instrução|instrucao|passo|etapa|instrucción|instruccion|paso|punto|étape|etape|schritt|punkt)\s*#?(\d{1,2})\b",
+    )
+    .expect("the marker pattern compiles")
+});
+
+/// `piece` cut where a user numbers what they list along one line with a
+/// word ("dont create spm contract instruction 1, instruction 2 make sure
+/// we using 0.8.25 instruction 3 …"): only when the same word numbers two
+/// in a row (1 then 2), so "step 2 of the guide" stays whole. Each marker
+/// is a piece of its own, as a list item's number is no part of what it
+/// asks: whether it stands before its words or after them ("… contract
+/// instruction 1, instruction 2 …"), the words are cut from it.
+fn inline_markers(piece: &str) -> Vec<&str> {
+    let Some(markers) = counted_markers(piece) else {
+        return vec![piece];
+    };
+    let mut cuts = Vec::new();
+    for (at, end) in &markers {
+        let after = end
+            + piece[*end..]
+                .find(|c: char| !(c.is_whitespace() || matches!(c, ',' | ';' | '.' | ':')))
+                .unwrap_or(piece.len() - end);
+        cuts.extend([*at, after]);
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    for at in cuts {
+        if at > start && at < piece.len() {
+            out.push(&piece[start..at]);
+            start = at;
+        }
+    }
+    out.push(&piece[start..]);
+    out
+}
+
+/// Where `text` numbers what it lists with a word ([`inline_markers`]):
+/// the markers, when the same word numbers two in a row.
+fn counted_markers(text: &str) -> Option<Vec<(usize, usize)>> {
+    let markers: Vec<(usize, usize, String, u32)> = INLINE_MARKER
+        .captures_iter(text)
+        .filter_map(|found| {
+            let whole = found.get(0)?;
+            let word = found.get(1)?.as_str().to_lowercase();
+            let number = found.get(2)?.as_str().parse().ok()?;
+            Some((whole.start(), whole.end(), word, number))
+        })
+        .collect();
+    let counted = markers.windows(2).any(|pair| {
+        let ((_, _, first, n), (_, _, second, m)) = (&pair[0], &pair[1]);
+        first == second && *m == n + 1
+    });
+    counted.then(|| markers.iter().map(|m| (m.0, m.1)).collect())
+}
+
+/// Whether `piece` is only a marker of a line that numbers what it lists
+/// with a word ("instruction 2", "step 3,"): no sentence.
+fn only_a_marker(piece: &str) -> bool {
+    let bare = piece.trim().trim_end_matches([',', ';', '.', ':']);
+    !bare.is_empty()
+        && INLINE_MARKER
+            .find(bare)
+            .is_some_and(|found| found.start() == 0 && found.end() == bare.len())
 }
 
 /// Whether `c` is written in Chinese characters or Japanese kana, which

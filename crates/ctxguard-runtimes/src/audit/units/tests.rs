@@ -569,3 +569,26 @@ fn bullets_a_word_processor_laid_out_are_items() {
         Some("  -    replichi\n")
     );
 }
+
+#[test]
+fn what_a_user_numbers_with_a_word_along_one_line_is_cut_at_each_number() {
+    let chat = "before you start dont create spm contract instruction 1, instruction 2 make sure we using 0.8.25 instruction 3 make sure we have helpers instruction 4, this project should be upgradable";
+    let texts: Vec<&str> = shaped(chat).into_iter().map(|(t, _)| t).collect();
+    assert_eq!(
+        texts,
+        [
+            "before you start dont create spm contract",
+            "make sure we using 0.8.25",
+            "make sure we have helpers",
+            "this project should be upgradable",
+        ]
+    );
+    // A step named once, or steps not counted one after another, stay in
+    // their sentence.
+    for whole in [
+        "follow step 2 of the guide and then run it",
+        "skip step 2 and step 5, they break the build",
+    ] {
+        assert_eq!(shaped(whole).len(), 1, "{whole}");
+    }
+}
