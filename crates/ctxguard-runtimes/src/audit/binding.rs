@@ -730,6 +730,15 @@ fn approval(text: &str) -> bool {
         "too", "as", "well", "again", "for", "ahead", "on", "with", "both",
     ];
     const POINTING: &[&str] = &["that", "this", "those", "these"];
+    // "no, make these todos" turns down what the agent proposed and says
+    // what to do instead: no go-ahead.
+    let first = text
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .map(str::to_lowercase);
+    if matches!(first.as_deref(), Some("no" | "nope" | "nah" | "não" | "nein" | "non")) {
+        return false;
+    }
     let rest = after_lead(text.trim());
     let mut words: Vec<String> = rest
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))

@@ -54,7 +54,7 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "add", "adjust", "allow", "analyze", "analyse", "apply", "ask", "avoid", "build", "bump",
     "call", "change", "check", "choose", "clean", "clear", "close", "comment", "commit", "compare",
     "compile", "configure", "consider", "continue", "convert", "copy", "create", "debug",
-    "decrease", "define", "delete", "deploy", "describe", "design", "disable", "display", "do",
+    "decrease", "delegate", "define", "delete", "deploy", "describe", "design", "disable", "display", "do",
     "document", "download", "draft", "drop", "edit", "enable", "ensure", "exclude", "execute",
     "expand", "explain", "export", "extend", "extract", "fetch", "figure", "fill", "find",
     "finish", "fix", "focus", "follow", "format", "generate", "give", "go", "group", "handle",

@@ -32,6 +32,10 @@ fn what_binds_and_what_does_not() {
         assert_eq!(why(ack), [Err(NotBinding::Acknowledgement)], "{ack}");
     }
     assert_eq!(why("send the report to me"), [Ok(())]);
+    // Turning down what the agent proposed, and saying what to do
+    // instead, is no go-ahead.
+    assert_eq!(why("make these todos"), [Err(NotBinding::Acknowledgement)]);
+    assert_eq!(why("no, make these todos"), [Ok(())]);
     for question in [
         "how would you handle this?",
         "like what needs to be wired up first?",
@@ -638,6 +642,11 @@ pub(super) fn judged_units(message: &str) -> Vec<(&str, Result<(), NotBinding>)>
 fn roles_missions_defects_and_instructions_in_other_languages_bind() {
     for text in [
         "Ta mission est de construire **StratWatch**, une plateforme de veille.",
+        "isme patient ka data proper jagah fetch kro",
+        "ye image dekho isme again error aaya hai samjo and fix kro",
+        "pdf me ye url k jagah pr ye url add kro",
+        "you dont have to wait for all agents to finish to continue operations.",
+        "delegate todos.",
         "Глобальная обработка API ошибок отсутствует.",
         "Bouw een complete, functionele website voor een autoverhuurplatform.",
         "ale pozor je nutne to prave prelozit cele do anglictiny!",
@@ -1673,3 +1682,4 @@ fn a_wish_put_as_it_would_be_good_binds_in_portuguese_spanish_and_french() {
         assert_eq!(why(wish), [Ok(())], "{wish}");
     }
 }
+
