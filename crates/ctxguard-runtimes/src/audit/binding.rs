@@ -736,7 +736,10 @@ fn approval(text: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric())
         .find(|w| !w.is_empty())
         .map(str::to_lowercase);
-    if matches!(first.as_deref(), Some("no" | "nope" | "nah" | "não" | "nein" | "non")) {
+    if matches!(
+        first.as_deref(),
+        Some("no" | "nope" | "nah" | "não" | "nein" | "non")
+    ) {
         return false;
     }
     let rest = after_lead(text.trim());

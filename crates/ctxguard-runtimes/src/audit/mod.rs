@@ -321,10 +321,12 @@ fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Ve
             // What the user said they would paste, pasted: a document
             // handed over, long, not words written to the agent.
             if message.origin == Origin::User {
-                let pasted =
-                    std::mem::replace(&mut announced, ANNOUNCES_PASTE.is_match(&message.text))
-                        && message.text.len() >= PASTED_DOCUMENT
-                        && message.text.lines().count() >= 10;
+                // (Pasted in the same message, it is set apart there.)
+                let announces = ANNOUNCES_PASTE.is_match(&message.text)
+                    && pasted_within(&message.text).is_none();
+                let pasted = std::mem::replace(&mut announced, announces)
+                    && message.text.len() >= PASTED_DOCUMENT
+                    && message.text.lines().count() >= 10;
                 if pasted {
                     set_apart.push(SetApart {
                         source_line: Some(message.line),
@@ -631,6 +633,21 @@ static ANNOUNCES_PASTE: std::sync::LazyLock<crate::pattern::Pattern> = std::sync
 /// The shortest message that, announced, is a document pasted in.
 const PASTED_DOCUMENT: usize = 1_000;
 
+/// Where what a message pastes after announcing it begins ("I'll paste
+/// you the last message.The issue is that …"): after the sentence that
+/// announces it, when a document's worth follows ([`PASTED_DOCUMENT`]).
+fn pasted_within(text: &str) -> Option<usize> {
+    // The user's own "I'll paste", not "paste it here" asked of someone
+    // in a brief.
+    let announced = ANNOUNCES_PASTE
+        .find_iter(text)
+        .find(|found| !found.as_str().to_lowercase().starts_with("paste"))?;
+    let rest = &text[announced.end()..];
+    let end = announced.end() + rest.find(['.', ':', '!', '\n', '。', '：'])?;
+    let after = end + text[end..].chars().next()?.len_utf8();
+    (text[after..].trim().len() >= PASTED_DOCUMENT).then_some(after)
+}
+
 /// Words with which a user takes back what they said last ("actually,
 /// scratch that", "revert that", "stattdessen …"; "那算了，…", never mind
 /// that, as a Chinese message opens).
@@ -917,6 +934,39 @@ mod tests {
             line: 1,
             record: None,
         }
+    }
+
+    #[test]
+    fn what_a_message_pastes_after_announcing_it_is_set_apart() {
+        let report = "The issue is that the shell picks up the key. Now let me also make it bulletproof by creating a wrapper script. ".repeat(12);
+        let text =
+            format!("Keep the key out of the shell. I'll paste you the last message.{report}");
+        let policy = Policy::builtin();
+        let found = typed::message_units(&policy, &said(Origin::User, &text), false);
+        let binds: Vec<&str> = found
+            .iter()
+            .filter_map(|f| match f {
+                typed::Found::Binds { text, .. } => Some(text.as_str()),
+                typed::Found::Apart(_) => None,
+            })
+            .collect();
+        assert_eq!(binds, ["Keep the key out of the shell."]);
+        assert!(found.iter().any(|f| matches!(
+            f,
+            typed::Found::Apart(SetApart { why: NotBinding::Pasted, text, .. }) if text.starts_with("The issue")
+        )));
+        // Asked of someone else, it announces nothing.
+        assert_eq!(
+            pasted_within(&format!(
+                "Ask for the key. Paste it here and I will configure it.{report}"
+            )),
+            None
+        );
+        // Announced with little after it, the paste is the next message's.
+        assert_eq!(
+            pasted_within("I'll paste you the log. Keep it short."),
+            None
+        );
     }
 
     #[test]

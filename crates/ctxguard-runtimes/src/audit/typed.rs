@@ -67,7 +67,13 @@ pub(super) fn message_units(
             answer,
         }];
     }
-    let typed = typed_units(policy, &message.text, answering);
+    // What the user pasted after saying they would is set apart whole;
+    // what they wrote before it is judged.
+    let pasted = (message.origin == Origin::User)
+        .then(|| super::pasted_within(&message.text))
+        .flatten();
+    let written = pasted.map_or(message.text.as_str(), |at| &message.text[..at]);
+    let typed = typed_units(policy, written, answering);
     let mut found: Vec<Found> = typed
         .binds
         .into_iter()
@@ -88,6 +94,13 @@ pub(super) fn message_units(
             why,
         })
     }));
+    if let Some(at) = pasted {
+        found.push(Found::Apart(SetApart {
+            source_line: Some(message.line),
+            text: message.text[at..].trim().to_owned(),
+            why: NotBinding::Pasted,
+        }));
+    }
     found
 }
 

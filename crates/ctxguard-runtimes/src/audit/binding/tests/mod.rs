@@ -1682,4 +1682,3 @@ fn a_wish_put_as_it_would_be_good_binds_in_portuguese_spanish_and_french() {
         assert_eq!(why(wish), [Ok(())], "{wish}");
     }
 }
-
