@@ -76,12 +76,65 @@ impl Session<'_> {
         messages
     }
 
+    /// Each queued-command attachment in `trace` put on the line of the
+    /// `queue-operation` that enqueued its words before it (between
+    /// records `from` and `until`), each enqueue dating one attachment.
+    fn date_attachments(&self, trace: &mut [Message], from: usize, until: usize) {
+        // The attachments, by their words, in trace order.
+        let mut attached: HashMap<String, std::collections::VecDeque<usize>> = HashMap::new();
+        for (at, m) in trace.iter().enumerate() {
+            crate::import::work(1);
+            let attachment = m.origin == Origin::User
+                && self
+                    .records
+                    .binary_search_by_key(&m.line, |r| r.line)
+                    .is_ok_and(|i| self.records[i].str("/type") == Some("attachment"));
+            if attachment {
+                attached
+                    .entry(m.text.trim().to_owned())
+                    .or_default()
+                    .push_back(at);
+            }
+        }
+        if attached.is_empty() {
+            return;
+        }
+        for record in &self.records[from..until] {
+            crate::import::work(1);
+            if record.str("/type") != Some("queue-operation")
+                || record.str("/operation") != Some("enqueue")
+            {
+                continue;
+            }
+            let Some(Typed::User(words)) = record.str("/content").map(|c| user::typed(c, false))
+            else {
+                continue;
+            };
+            let Some(waiting) = attached.get_mut(words.trim()) else {
+                continue;
+            };
+            // The first attachment of these words written after it.
+            while waiting
+                .front()
+                .is_some_and(|&at| trace[at].line < record.line)
+            {
+                waiting.pop_front();
+            }
+            if let Some(at) = waiting.pop_front() {
+                trace[at].line = record.line;
+            }
+        }
+    }
+
     /// Input the user queued while the agent worked, between records
     /// `from` and `until`: a `queue-operation` enqueued with text, which the
     /// runtime gives the model with its next request but, in some versions,
     /// never writes as a record of its own. Placed by its line; text also
-    /// written as a user record or a queued-command attachment is there once.
+    /// written as a user record or a queued-command attachment is there once,
+    /// and the attachment's stands on the line it was queued at, where the
+    /// user typed it.
     pub(super) fn add_queued(&self, trace: &mut Vec<Message>, from: usize, until: usize) {
+        self.date_attachments(trace, from, until);
         // The latest line each text the user typed stands on.
         let mut typed_at: HashMap<String, u64> = HashMap::new();
         for m in trace.iter().filter(|m| m.origin == Origin::User) {

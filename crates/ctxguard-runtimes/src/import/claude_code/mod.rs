@@ -724,6 +724,61 @@ mod tests {
     }
 
     #[test]
+    fn input_queued_and_written_as_an_attachment_stands_where_it_was_queued() {
+        let line = |value: Value| value.to_string();
+        let mut first = user(
+            "u1",
+            "2026-08-09T15:36:00.000Z",
+            serde_json::json!("Plan the cleanup."),
+        );
+        first["sessionId"] = "s".into();
+        let mut said = assistant("a1", "2026-08-09T15:36:10.000Z");
+        said["parentUuid"] = "u1".into();
+        said["sessionId"] = "s".into();
+        let queued = serde_json::json!({"type": "queue-operation", "operation": "enqueue",
+            "timestamp": "2026-08-09T15:36:42.863Z", "sessionId": "s",
+            "content": "Use codegraph explore instead of naively finding"});
+        let mut more = assistant("a2", "2026-08-09T15:36:50.000Z");
+        more["parentUuid"] = "a1".into();
+        more["sessionId"] = "s".into();
+        let attachment = serde_json::json!({"type": "attachment", "uuid": "t1", "parentUuid": "a2",
+            "sessionId": "s", "timestamp": "2026-08-09T15:37:00.000Z",
+            "attachment": {"type": "queued_command", "prompt": "Use codegraph explore instead of naively finding",
+                "commandMode": "prompt", "origin": {"kind": "human"}}});
+        let boundary = serde_json::json!({"type": "system", "subtype": "compact_boundary", "uuid": "b1",
+            "parentUuid": null, "logicalParentUuid": "t1", "sessionId": "s",
+            "timestamp": "2026-08-09T15:40:00.000Z", "compactMetadata": {"trigger": "auto", "preTokens": 1000}});
+        let mut summary = user(
+            "c1",
+            "2026-08-09T15:40:00.001Z",
+            serde_json::json!("This session is being continued. Summary."),
+        );
+        summary["parentUuid"] = "b1".into();
+        summary["sessionId"] = "s".into();
+        summary["isCompactSummary"] = true.into();
+        let text = [first, said, queued, more, attachment, boundary, summary]
+            .into_iter()
+            .map(line)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let file = SourceFile::new("s.jsonl", text);
+        let session = crate::import::import(&file, None).unwrap();
+        let typed: Vec<(u64, &str)> = session.events[0]
+            .trace
+            .iter()
+            .filter(|m| m.origin == Origin::User)
+            .map(|m| (m.line, m.text.as_str()))
+            .collect();
+        assert_eq!(
+            typed,
+            [
+                (1, "Plan the cleanup."),
+                (3, "Use codegraph explore instead of naively finding")
+            ]
+        );
+    }
+
+    #[test]
     fn a_resumed_sessions_replay_stands_where_it_was_first_written() {
         let ask = "Help me think through the sync endpoint.";
         let file = records(&[
