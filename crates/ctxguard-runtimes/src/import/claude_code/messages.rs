@@ -126,6 +126,39 @@ impl Session<'_> {
         }
     }
 
+    /// The lines of the input queued between records `from` and `until`
+    /// that the user took back to edit before it was sent: a `popAll`
+    /// that returns its words to the prompt while it still waited (neither
+    /// dequeued nor removed). What they then send is a message of its own.
+    fn withdrawn(&self, from: usize, until: usize) -> HashSet<u64> {
+        let mut waiting: std::collections::VecDeque<(u64, &str)> = Default::default();
+        let mut withdrawn = HashSet::new();
+        for record in &self.records[from..until] {
+            crate::import::work(1);
+            if record.str("/type") != Some("queue-operation") {
+                continue;
+            }
+            match record.str("/operation") {
+                Some("enqueue") => {
+                    waiting.push_back((record.line, record.str("/content").unwrap_or("")))
+                }
+                Some("dequeue" | "remove") => {
+                    waiting.pop_front();
+                }
+                Some("popAll") => {
+                    let returned = record.str("/content");
+                    for (line, words) in waiting.drain(..) {
+                        if returned.is_none_or(|back| back.contains(words.trim())) {
+                            withdrawn.insert(line);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        withdrawn
+    }
+
     /// Input the user queued while the agent worked, between records
     /// `from` and `until`: a `queue-operation` enqueued with text, which the
     /// runtime gives the model with its next request but, in some versions,
@@ -141,6 +174,7 @@ impl Session<'_> {
             let at = typed_at.entry(m.text.trim().to_owned()).or_insert(0);
             *at = (*at).max(m.line);
         }
+        let withdrawn = self.withdrawn(from, until);
         // Each queued text goes before the first message written after it;
         // queued in file order, those places only move forward.
         let mut queued: Vec<(usize, Message)> = Vec::new();
@@ -149,6 +183,7 @@ impl Session<'_> {
             crate::import::work(1);
             if record.str("/type") != Some("queue-operation")
                 || record.str("/operation") != Some("enqueue")
+                || withdrawn.contains(&record.line)
             {
                 continue;
             }

@@ -724,7 +724,7 @@ mod tests {
     }
 
     #[test]
-    fn input_queued_and_written_as_an_attachment_stands_where_it_was_queued() {
+    fn input_queued_stands_where_it_was_queued_unless_taken_back_before_it_was_sent() {
         let line = |value: Value| value.to_string();
         let mut first = user(
             "u1",
@@ -756,11 +756,18 @@ mod tests {
         summary["parentUuid"] = "b1".into();
         summary["sessionId"] = "s".into();
         summary["isCompactSummary"] = true.into();
-        let text = [first, said, queued, more, attachment, boundary, summary]
-            .into_iter()
-            .map(line)
-            .collect::<Vec<_>>()
-            .join("\n");
+        // Queued, then taken back to the prompt to edit before it was sent.
+        let popped = serde_json::json!({"type": "queue-operation", "operation": "enqueue",
+            "timestamp": "2026-08-09T15:36:55.000Z", "sessionId": "s", "content": "i found 2 bugs"});
+        let back = serde_json::json!({"type": "queue-operation", "operation": "popAll",
+            "timestamp": "2026-08-09T15:36:58.000Z", "sessionId": "s", "content": "i found 2 bugs"});
+        let text = [
+            first, said, queued, more, popped, back, attachment, boundary, summary,
+        ]
+        .into_iter()
+        .map(line)
+        .collect::<Vec<_>>()
+        .join("\n");
         let file = SourceFile::new("s.jsonl", text);
         let session = crate::import::import(&file, None).unwrap();
         let typed: Vec<(u64, &str)> = session.events[0]
