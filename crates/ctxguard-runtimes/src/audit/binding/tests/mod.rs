@@ -572,6 +572,8 @@ fn a_defect_reported_is_a_fix_asked_for() {
         "The tool is not correctly mapping it",
         "what you have done is not good because it just hard exits on any error",
         "fuck me stop making changes without checking with me first",
+        "one more bug Next.js",
+        "i found 2 bugs, provided by Next.js",
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
