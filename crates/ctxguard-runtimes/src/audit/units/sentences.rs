@@ -384,7 +384,8 @@ fn inline_markers(piece: &str) -> Vec<&str> {
 }
 
 /// Where `text` numbers what it lists with a word ([`inline_markers`]):
-/// the markers, when the same word numbers two in a row.
+/// the markers of each word that numbers two in a row ("step 3 of the
+/// guide" beside "instruction 1, instruction 2" is no marker).
 fn counted_markers(text: &str) -> Option<Vec<(usize, usize)>> {
     let markers: Vec<(usize, usize, String, u32)> = INLINE_MARKER
         .captures_iter(text)
@@ -395,11 +396,21 @@ fn counted_markers(text: &str) -> Option<Vec<(usize, usize)>> {
             Some((whole.start(), whole.end(), word, number))
         })
         .collect();
-    let counted = markers.windows(2).any(|pair| {
-        let ((_, _, first, n), (_, _, second, m)) = (&pair[0], &pair[1]);
-        first == second && *m == n + 1
-    });
-    counted.then(|| markers.iter().map(|m| (m.0, m.1)).collect())
+    // The words that number two in a row; only their markers count.
+    let counting: Vec<&str> = markers
+        .windows(2)
+        .filter_map(|pair| {
+            let ((_, _, first, n), (_, _, second, m)) = (&pair[0], &pair[1]);
+            (first == second && *m == n + 1).then_some(first.as_str())
+        })
+        .collect();
+    (!counting.is_empty()).then(|| {
+        markers
+            .iter()
+            .filter(|m| counting.contains(&m.2.as_str()))
+            .map(|m| (m.0, m.1))
+            .collect()
+    })
 }
 
 /// Whether `piece` is only a marker of a line that numbers what it lists

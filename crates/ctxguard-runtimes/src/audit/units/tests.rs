@@ -583,6 +583,11 @@ fn what_a_user_numbers_with_a_word_along_one_line_is_cut_at_each_number() {
             "this project should be upgradable",
         ]
     );
+    // Only the counting word marks: a step named beside them stays in
+    // its sentence.
+    let beside = "instruction 1 add the tests instruction 2 follow step 3 of the guide";
+    let texts: Vec<&str> = shaped(beside).into_iter().map(|(t, _)| t).collect();
+    assert_eq!(texts, ["add the tests", "follow step 3 of the guide"]);
     // A step named once, or steps not counted one after another, stay in
     // their sentence.
     for whole in [
