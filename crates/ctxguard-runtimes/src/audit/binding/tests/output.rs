@@ -138,6 +138,19 @@ fn a_terminal_session_copied_in_is_output_and_the_words_around_it_are_the_users(
 }
 
 #[test]
+fn a_deploy_hosts_guidance_copied_in_is_handed_over() {
+    let message = "The Netlify deploy errored, with the following guidance provided:\n\n\
+        **Diagnosis:**\nThe build failure is due to TypeScript errors in the project.\n\n\
+        **Solution:**\n1. Fix the TypeScript errors in the project.\n\
+        2. Once the TypeScript errors are fixed, the build should run successfully.\n";
+    let judged = why(message);
+    assert!(
+        judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{judged:?}"
+    );
+}
+
+#[test]
 fn an_agents_answer_copied_from_a_terminal_is_handed_over() {
     // Padded to the terminal's width, and the agent speaking.
     let copied = "  Critical observations:                 \n  1. Type accuracy stuck at ~17.5% — below   \n  the target, worse than random.           \n  2. Gain MAE stuck at ~8.78 dB — no change  \n\n  The model is not learning. Let me check\n  gradient norms to diagnose why.\n\nfix it so the model learns";
@@ -282,6 +295,15 @@ fn a_log_of_levels_and_shell_errors_is_output() {
         why(message).iter().all(|w| *w == Err(NotBinding::Pasted)),
         "{:?}",
         why(message)
+    );
+    // A deploy host's log, each line numbered.
+    let deploy = "Line 23: Installing npm packages using npm version 10.9.3\n\
+        Line 24: npm warn deprecated inflight@1.0.6: This module is not supported. Do not use it.\n\
+        Line 30: Failed during stage 'building site': Build script returned non-zero exit code: 2\n";
+    assert!(
+        why(deploy).iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{:?}",
+        why(deploy)
     );
     // A macOS terminal, its prompt zsh's.
     let zsh = "Last login: Wed Oct  8 18:07:42 on ttys001\n/Users/Sam/.zshrc:.:6: no such file or directory: /Users/Sam/.local/bin/env\nSam@Mac ~ % node -e\nnode: -e requires an argument\nzsh: command not found: console.log(require('crypto').randomBytes(32).toString('hex'))\nSam@Mac ~ % \n";
