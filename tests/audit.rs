@@ -934,6 +934,16 @@ fn codexs_questions_are_answered_by_the_user_and_an_encrypted_summary_leaves_the
 }
 
 #[test]
+fn an_option_named_by_its_number_and_carried_as_typed_beside_an_encrypted_summary_is_kept() {
+    // "2" after the agent numbered its options, carried over word for word
+    // with a summary no one can read: the reply stands as typed.
+    let (report, status) = judged("codex-encrypted-option.jsonl");
+    assert_eq!(outcome_of(&report, 1, "2"), "verbatim", "{report}");
+    assert_eq!(report["events"][0]["verdict"], "kept");
+    assert_eq!(status, 0);
+}
+
+#[test]
 fn a_codex_question_declined_chooses_nothing_and_the_note_typed_beside_it_is_the_users() {
     let (report, _) = judged("codex-question-note.jsonl");
     assert_eq!(

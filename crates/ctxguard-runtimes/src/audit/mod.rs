@@ -687,10 +687,13 @@ fn audit_event(
             (Outcome::Unauditable, None)
         } else {
             // An option named by its number, the number quoted as the
-            // user's reply ("\"2\" (chose to merge them)"): the reply
-            // stands as the user typed it, whatever the summary makes of
-            // the option's words.
-            if s.answer.is_some() && quoted_reply(summary_text, &s.text) {
+            // user's reply ("\"2\" (chose to merge them)"), or carried over
+            // as typed beside a summary no one can read: the reply stands
+            // as the user typed it, whatever the summary makes of the
+            // option's words.
+            if s.answer.is_some()
+                && (quoted_reply(summary_text, &s.text) || (opaque && after.holds(&s.text)))
+            {
                 (Outcome::Verbatim, None)
             } else {
                 after.judge(
