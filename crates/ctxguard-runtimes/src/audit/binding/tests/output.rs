@@ -305,6 +305,23 @@ fn a_log_of_levels_and_shell_errors_is_output() {
         "{:?}",
         why(deploy)
     );
+    // A browser's console, each line after the file and line it came
+    // from, and a browser's error page.
+    let console = "Download the React DevTools for a better development experience: https://reactjs.org/link/react-devtools\n\
+        AICreditCalculator.tsx:68 Calculating credits with AI mode: true\n\
+        ai-enhanced-calculator.ts:161 Enhancing with AI analysis...\n";
+    assert!(
+        why(console).iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{:?}",
+        why(console)
+    );
+    let page = "このサイトにアクセスできません\nlocalhost で接続が拒否されました。\nERR_CONNECTION_REFUSED";
+    assert_eq!(
+        why(page).last(),
+        Some(&Err(NotBinding::Pasted)),
+        "{:?}",
+        why(page)
+    );
     // A macOS terminal, its prompt zsh's.
     let zsh = "Last login: Wed Oct  8 18:07:42 on ttys001\n/Users/Sam/.zshrc:.:6: no such file or directory: /Users/Sam/.local/bin/env\nSam@Mac ~ % node -e\nnode: -e requires an argument\nzsh: command not found: console.log(require('crypto').randomBytes(32).toString('hex'))\nSam@Mac ~ % \n";
     assert!(
