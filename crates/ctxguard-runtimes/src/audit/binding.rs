@@ -184,6 +184,11 @@ pub(crate) fn logged(text: &str) -> bool {
         && !CJK_ASKS.is_match(text)
 }
 
+/// A browser console's banner at the start of a line
+/// ([`crate::audit::units::CONSOLE_BANNER`]).
+static CONSOLE_BANNER: LazyLock<Pattern> =
+    LazyLock::new(|| pattern(&format!(r"(?i)^\s*{}", crate::audit::units::CONSOLE_BANNER)));
+
 /// The user's own words typed on the same line as output they pasted: a
 /// sentence before the first thing that is not a word ("me salio este
 /// error: chat$ fmind …"), if `head`, and one after the last ("… 403
@@ -233,10 +238,16 @@ pub(crate) fn typed_edges(text: &str, head: bool, tail: bool) -> Vec<Range<usize
         let words = tokens(first);
         let run = words.iter().take_while(|(_, w)| weight(w) > 0).count();
         let weighed: usize = words[..run].iter().map(|(_, w)| weight(w)).sum();
+        // Words that are output themselves (a banner the tool printed:
+        // "Download the React DevTools for a better development
+        // experience: https://…") were not typed before it.
         if weighed >= TYPED_EDGE && run < words.len() {
             let (at, last) = words[run - 1];
             let base = start_of(first);
-            edges.push(base..base + at + last.len());
+            let edge = base..base + at + last.len();
+            if !CONSOLE_BANNER.is_match(&text[edge.clone()]) {
+                edges.push(edge);
+            }
         }
     }
     if let Some(last) = lines.last().filter(|_| tail) {

@@ -940,6 +940,19 @@ mod tests {
     }
 
     #[test]
+    fn a_browser_consoles_banner_is_no_words_typed_before_what_it_prints() {
+        let console = "Download the React DevTools for a better development experience: https://reactjs.org/link/react-devtools\n\
+            AICreditCalculator.tsx:68 Calculating credits with AI mode: true\n\
+            react-router-dom.js?v=b6354e78:4393 ⚠️ React Router Future Flag Warning: React Router will begin wrapping state updates in `React.startTransition` in v7. You can use the `v7_startTransition` future flag to opt-in early.\n\
+            warnOnce @ react-router-dom.js?v=b6354e78:4393\n\
+            logDeprecation @ react-router-dom.js?v=b6354e78:4396\n";
+        let policy = Policy::builtin();
+        let typed = typed::typed_units(&policy, console, false);
+        let binds: Vec<&str> = typed.binds.iter().map(|b| b.text.as_str()).collect();
+        assert!(binds.is_empty(), "{binds:?}");
+    }
+
+    #[test]
     fn what_a_message_pastes_after_announcing_it_is_set_apart() {
         let report = "The issue is that the shell picks up the key. Now let me also make it bulletproof by creating a wrapper script. ".repeat(12);
         let text =

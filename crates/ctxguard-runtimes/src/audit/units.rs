@@ -66,13 +66,21 @@ pub(crate) static PASTED_LINE: LazyLock<OutputLine> = LazyLock::new(|| OutputLin
     localized: localized_output(),
 });
 
+/// What a browser's console prints before the page's own lines, which a
+/// user copies with them: React's DevTools banner, the dev servers' stamps.
+pub(crate) const CONSOLE_BANNER: &str =
+    r"(download\s+the\s+(react|apollo|vue)\s+devtools\b|\[(vite|hmr|webpack-dev-server|wds)\]\s)";
+
 /// [`PASTED_LINE`]'s shapes that name no letter outside ASCII: asked of a
 /// line's ASCII image wherever the line is written in another script.
 fn written_output() -> Pattern {
     #[allow(clippy::expect_used)]
-    Pattern::new(&scripts(
-        r#"(?mi)^\s*((?-i:Line)\s+\d+:\s|(net::)?(?-i:ERR_[A-Z_]{3,})\s*$|download\s+the\s+react\s+devtools\b|[\w.-]+\.(tsx?|jsx?|mjs|cjs|vue|svelte)(\?v=\w+)?:\d+\s|\{"|\[\{"|\{'|'[^'\n]+'\s*:\s|(raise|throw)\s+\S|show\s+\d+\s+more\s+frames?\s*$|called\s+from:\s|\^{3,}\s*$|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|at\s+\S+\s+\(|at\s+.*:\d+:\d+\)?\s*$|File\s+"|Traceback\b|\w*(error|exception|warning)(\[E\d+\])?:|(error|warning|fehler|warnung|erreur|erro|aviso)\s*[a-z]?\d{2,}\s*[(:\[]|(checking|compiling|building|downloading|installing|resolving|fetching)\s[^\n]*\.{3}\s*$|(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\S[^\n]*`(json|yaml|xml|db|gorm|bson|toml|mapstructure|validate|binding|form|protobuf):"[^"\n]*"[^`\n]*`\s*$|#\d+\s+(\d+\.\d+\s|\[|ERROR\b|DONE\b|CACHED\b|extracting\b|sha256:)|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•⨯✖▲⚠✅❌]\s|(modified|new\s+file|deleted|renamed|both\s+modified):\s|On\s+branch\s|Changes\s+(not\s+staged|to\s+be\s+committed)|Untracked\s+files:|(Enumerating|Counting|Compressing|Writing|Receiving|Resolving)\s+(objects|deltas):|Total\s+\d+\s+\(delta|remote:\s|To\s+\S+\.git\s*$|[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s|index:\s|[|*]\s*$|\|\s{2,}|\*\s+commit\s|"[^"\n]+"\s*:\s|(import|export|const|let|var|function|def|class|return|async\s+function|public|private|protected|package|#include|fn|impl|struct|enum|interface|type)\s+\S|(if|for|while|switch|catch)\s*\(|[}\])][;,)]*\s*$|</?[a-zA-Z][\w-]*(\s[^>]*)?>)|\S+:\d+:\d+|\S+\.\w+:\d+:in\s|;\s*$|=>\s*\{?\s*$|\{\s*$"#,
-    ))
+    Pattern::new(&scripts(&[
+        r#"(?mi)^\s*((?-i:Line)\s+\d+:\s|(net::)?(?-i:ERR_[A-Z_]{3,})\s*$|"#,
+        CONSOLE_BANNER,
+        r#"|[\w.-]+\.(tsx?|jsx?|mjs|cjs|vue|svelte)(\?v=\w+)?:\d+\s|\{"|\[\{"|\{'|'[^'\n]+'\s*:\s|(raise|throw)\s+\S|show\s+\d+\s+more\s+frames?\s*$|called\s+from:\s|\^{3,}\s*$|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|at\s+\S+\s+\(|at\s+.*:\d+:\d+\)?\s*$|File\s+"|Traceback\b|\w*(error|exception|warning)(\[E\d+\])?:|(error|warning|fehler|warnung|erreur|erro|aviso)\s*[a-z]?\d{2,}\s*[(:\[]|(checking|compiling|building|downloading|installing|resolving|fetching)\s[^\n]*\.{3}\s*$|(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\S[^\n]*`(json|yaml|xml|db|gorm|bson|toml|mapstructure|validate|binding|form|protobuf):"[^"\n]*"[^`\n]*`\s*$|#\d+\s+(\d+\.\d+\s|\[|ERROR\b|DONE\b|CACHED\b|extracting\b|sha256:)|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•⨯✖▲⚠✅❌]\s|(modified|new\s+file|deleted|renamed|both\s+modified):\s|On\s+branch\s|Changes\s+(not\s+staged|to\s+be\s+committed)|Untracked\s+files:|(Enumerating|Counting|Compressing|Writing|Receiving|Resolving)\s+(objects|deltas):|Total\s+\d+\s+\(delta|remote:\s|To\s+\S+\.git\s*$|[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s|index:\s|[|*]\s*$|\|\s{2,}|\*\s+commit\s|"[^"\n]+"\s*:\s|(import|export|const|let|var|function|def|class|return|async\s+function|public|private|protected|package|#include|fn|impl|struct|enum|interface|type)\s+\S|(if|for|while|switch|catch)\s*\(|[}\])][;,)]*\s*$|</?[a-zA-Z][\w-]*(\s[^>]*)?>)|\S+:\d+:\d+|\S+\.\w+:\d+:in\s|;\s*$|=>\s*\{?\s*$|\{\s*$"#,
+    ]
+    .concat()))
     .expect("the pasted pattern compiles")
 }
 
