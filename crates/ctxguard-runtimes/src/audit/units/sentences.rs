@@ -59,6 +59,8 @@ pub(super) fn sentences(
             }
         }
         output_before = output;
+        // Whether the line numbers what it lists with a word.
+        let counted = !output && counted_markers(line).is_some();
         let pieces: Vec<&str> = if output {
             output_after_colon(line).collect()
         } else {
@@ -68,7 +70,13 @@ pub(super) fn sentences(
                 .flat_map(lower_case_starts)
                 .flat_map(spaced_cjk)
                 .flat_map(inline_rules)
-                .flat_map(inline_markers)
+                .flat_map(|piece| {
+                    if counted {
+                        inline_markers(piece)
+                    } else {
+                        vec![piece]
+                    }
+                })
                 .flat_map(|piece| piece.split_inclusive('；'))
                 .flat_map(output_after_colon)
                 .collect()
@@ -104,14 +112,13 @@ pub(super) fn sentences(
                 n += 1;
             }
         }
-        let numbered = !output && counted_markers(line).is_some();
         for length in lengths {
             let from = at - line_start;
             at += length;
             let end = at;
             // A marker that numbers the words beside it is no sentence:
             // what stands before it is one, and it is passed over.
-            if numbered && start == end - length && only_a_marker(&line[from..from + length]) {
+            if counted && start == end - length && only_a_marker(&line[from..from + length]) {
                 start = end;
                 continue;
             }
@@ -387,6 +394,10 @@ fn inline_markers(piece: &str) -> Vec<&str> {
 /// the markers of each word that numbers two in a row ("step 3 of the
 /// guide" beside "instruction 1, instruction 2" is no marker).
 fn counted_markers(text: &str) -> Option<Vec<(usize, usize)>> {
+    // Two numbers at least, and a marker: most lines have neither.
+    if text.bytes().filter(u8::is_ascii_digit).nth(1).is_none() || !INLINE_MARKER.is_match(text) {
+        return None;
+    }
     let markers: Vec<(usize, usize, String, u32)> = INLINE_MARKER
         .captures_iter(text)
         .filter_map(|found| {
