@@ -591,7 +591,14 @@ fn restates(
     (earlier, earlier_folded, a): (&str, &str, &std::collections::BTreeSet<String>),
     (later, later_folded, b): (&str, &str, &std::collections::BTreeSet<String>),
 ) -> bool {
-    earlier_folded == later_folded || {
+    // The same words, whatever ends them ("follow RULES.md." and "follow
+    // RULES.md").
+    let bare = |folded: &str| {
+        folded
+            .trim_end_matches(['.', '!', '。', '！', ' '])
+            .to_owned()
+    };
+    bare(earlier_folded) == bare(later_folded) || {
         let shared = a.intersection(b).count();
         a.len().min(b.len()) >= 4 && shared * 4 >= a.union(b).count() * 3 && {
             let (before, named) = (identifiers(earlier), identifiers(later));
@@ -871,6 +878,8 @@ mod tests {
     fn the_same_request_about_another_link_is_a_new_one() {
         let ask = "summarize this article for me and save it to raw https://x.com/a/status/1";
         assert!(restated(ask, ask));
+        assert!(restated("follow RULES.md.", "follow RULES.md"));
+        assert!(!restated("follow RULES.md.", "follow AGENTS.md"));
         assert!(!restated(
             ask,
             "summarize this article for me and save it to raw https://morgin.ai/articles/b"
