@@ -672,6 +672,19 @@ fn the_verdict_is_about_the_users_commitments_and_names_its_reason() {
 }
 
 #[test]
+fn a_status_card_written_with_no_parent_does_not_cut_the_session_short() {
+    // Clawdbot's /status card stands between two turns with no `parentId`:
+    // what the user said before it is still the session's, and lost here.
+    let (report, _) = judged("openclaw-status-card.jsonl");
+    assert_eq!(
+        outcome_of(&report, 1, "Never send mail without asking me."),
+        "lost",
+        "{report}"
+    );
+    assert_unheard(&report, 1, &["Clawdbot 2026.1.24-3"]);
+}
+
+#[test]
 fn a_runtimes_notice_on_pis_format_is_not_the_user() {
     let (report, _) = judged("openclaw-notice.jsonl");
     assert_unheard(&report, 1, &["System Message"]);

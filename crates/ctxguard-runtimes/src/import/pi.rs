@@ -387,7 +387,11 @@ fn ids(records: &[Record]) -> HashMap<&str, usize> {
         .collect()
 }
 
-/// The path from the root to entry `to`, by its parents.
+/// The path from the root to entry `to`, by its parents. An entry written
+/// with no `parentId` at all (not `null`: the field left out) was put in
+/// the file by something else than the session's own writer (Clawdbot's
+/// status card, written between two turns): the session goes on through
+/// it from the entry written before it.
 fn path_to(records: &[Record], by_id: &HashMap<&str, usize>, to: usize) -> Vec<usize> {
     let mut path = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -397,9 +401,14 @@ fn path_to(records: &[Record], by_id: &HashMap<&str, usize>, to: usize) -> Vec<u
             break;
         }
         path.push(r);
-        at = records[r]
-            .str("/parentId")
-            .and_then(|parent| by_id.get(parent).copied());
+        at = match records[r].value.get("parentId") {
+            Some(parent) => parent
+                .as_str()
+                .and_then(|parent| by_id.get(parent).copied()),
+            None => (0..r)
+                .rev()
+                .find(|&before| records[before].str("/type") != Some("session")),
+        };
     }
     path.reverse();
     path
