@@ -857,11 +857,29 @@ fn spent(text: &str) -> bool {
                     .iter()
                     .any(|s| s.chars().count() >= LONG && directive::one_letter_off(s, &word))
         };
-        if !SPENT.contains(&word.as_str()) && !mistyped() && !repeated(&word) {
+        if !SPENT.contains(&word.as_str()) && !mistyped() && !repeated(&word) && !drawn_out(&word) {
             return false;
         }
     }
     any
+}
+
+/// Whether `word` is a word of [`SPENT`] with a letter drawn out
+/// ("hiiii", "okkk", "yesss", "thanksss"): a run of three or more of one
+/// letter, read once, makes the word.
+fn drawn_out(word: &str) -> bool {
+    let mut once = String::with_capacity(word.len());
+    let mut drawn = false;
+    let mut chars = word.chars().peekable();
+    while let Some(c) = chars.next() {
+        let mut run = 1;
+        while chars.next_if_eq(&c).is_some() {
+            run += 1;
+        }
+        drawn |= run >= 3;
+        once.push(c);
+    }
+    drawn && SPENT.contains(&once.as_str())
 }
 
 /// Whether `word` is a word of [`SPENT`] typed over and over: "굿굿",

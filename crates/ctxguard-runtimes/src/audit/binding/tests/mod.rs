@@ -22,6 +22,11 @@ fn what_binds_and_what_does_not() {
     );
     assert_eq!(why("can you make the footer blue?"), [Ok(())]);
     assert_eq!(why("oke cukup"), [Err(NotBinding::Acknowledgement)]);
+    // A greeting or a yes with a letter drawn out is spent too; a word
+    // that only doubles a letter is itself.
+    for drawn in ["hiiii", "okkk", "yesss"] {
+        assert_eq!(why(drawn), [Err(NotBinding::Acknowledgement)], "{drawn}");
+    }
     for ack in [
         "Có luôn em",
         "có nha",
