@@ -672,6 +672,14 @@ fn the_verdict_is_about_the_users_commitments_and_names_its_reason() {
 }
 
 #[test]
+fn a_summary_that_names_the_project_by_its_folder_invents_nothing() {
+    // The session ran in `notebooklm_clone`; the user never typed
+    // "NotebookLM", the summary does.
+    let (report, _) = judged("project-named-by-folder.jsonl");
+    assert_eq!(invented(&report, 1), Vec::<&str>::new(), "{report}");
+}
+
+#[test]
 fn a_status_card_written_with_no_parent_does_not_cut_the_session_short() {
     // Clawdbot's /status card stands between two turns with no `parentId`:
     // what the user said before it is still the session's, and lost here.

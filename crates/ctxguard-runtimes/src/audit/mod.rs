@@ -246,23 +246,35 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
     let mut branches: Vec<usize> = session.events.iter().map(|e| e.branch).collect();
     branches.sort_unstable();
     branches.dedup();
+    let folder = import::working_folder(&session.file);
     let mut audits: Vec<EventAudit> = branches
         .into_iter()
-        .flat_map(|branch| audit_branch(policy, session, branch))
+        .flat_map(|branch| audit_branch(policy, session, branch, folder.as_deref()))
         .collect();
     audits.sort_by_key(|audit| audit.compaction.event);
     audits
 }
 
 /// Audits the compactions of one branch of the session, numbered as the
-/// session's compactions are.
-fn audit_branch(policy: &Policy, session: &import::Session, branch: usize) -> Vec<EventAudit> {
+/// session's compactions are; `folder` is the one the session ran in.
+fn audit_branch(
+    policy: &Policy,
+    session: &import::Session,
+    branch: usize,
+    folder: Option<&str>,
+) -> Vec<EventAudit> {
     let name = session.file.name();
     let runtime = session.runtime.arg();
     let mut said: Vec<Said> = Vec::new();
     let mut set_apart: Vec<SetApart> = Vec::new();
     // Every user message so far, as support for what a summary attributes.
     let mut support = Support::default();
+    // The folder the session ran in names the project: a summary that
+    // names it ("the NotebookLM backend" in `notebooklm_clone`) names
+    // nothing the user never heard of.
+    if let Some(folder) = folder {
+        support.push(folder.to_owned(), Words::of(folder));
+    }
     let mut seen: HashSet<(u64, String)> = HashSet::new();
     let mut per_line: HashMap<u64, usize> = HashMap::new();
     let mut last_line: Option<u64> = None;

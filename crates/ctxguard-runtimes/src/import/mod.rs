@@ -259,6 +259,20 @@ pub fn import_work() -> u64 {
     WORK.with(std::cell::Cell::get)
 }
 
+/// The folder the session was started in, as the runtime recorded it (a
+/// Claude Code record's `cwd`, a Codex `session_meta`'s, pi's header's),
+/// looked for in the file's first records: the project's name is in it.
+pub fn working_folder(file: &SourceFile) -> Option<String> {
+    /// How many records are looked at: the folder stands on the first.
+    const FIRST: usize = 20;
+    file.text().lines().take(FIRST).find_map(|line| {
+        let value: serde_json::Value = serde_json::from_str(line).ok()?;
+        ["/cwd", "/payload/cwd"]
+            .iter()
+            .find_map(|at| value.pointer(at)?.as_str().map(str::to_owned))
+    })
+}
+
 /// The runtime whose session `text` is, recognized from its content.
 pub fn detect(text: &str) -> Option<Runtime> {
     READ.into_iter()
