@@ -77,9 +77,9 @@ impl Session<'_> {
     }
 
     /// Each queued-command attachment in `trace` put on the line of the
-    /// `queue-operation` that enqueued its words before it (between
-    /// records `from` and `until`), each enqueue dating one attachment.
-    fn date_attachments(&self, trace: &mut [Message], from: usize, until: usize) {
+    /// `queue-operation` that enqueued its words before it (`queued`), each
+    /// enqueue dating one attachment.
+    fn date_attachments(&self, trace: &mut [Message], queued: &[Enqueued<'_>]) {
         // The attachments, by their words, in trace order.
         let mut attached: HashMap<String, std::collections::VecDeque<usize>> = HashMap::new();
         for (at, m) in trace.iter().enumerate() {
@@ -99,40 +99,37 @@ impl Session<'_> {
         if attached.is_empty() {
             return;
         }
-        for record in &self.records[from..until] {
-            crate::import::work(1);
-            if record.str("/type") != Some("queue-operation")
-                || record.str("/operation") != Some("enqueue")
-            {
-                continue;
-            }
-            let Some(Typed::User(words)) = record.str("/content").map(|c| user::typed(c, false))
+        for entry in queued {
+            let Some(waiting) = entry
+                .words
+                .as_ref()
+                .and_then(|words| attached.get_mut(words.trim()))
             else {
-                continue;
-            };
-            let Some(waiting) = attached.get_mut(words.trim()) else {
                 continue;
             };
             // The first attachment of these words written after it.
             while waiting
                 .front()
-                .is_some_and(|&at| trace[at].line < record.line)
+                .is_some_and(|&at| trace[at].line < entry.line)
             {
                 waiting.pop_front();
             }
             if let Some(at) = waiting.pop_front() {
-                trace[at].line = record.line;
+                trace[at].line = entry.line;
             }
         }
     }
 
-    /// The lines of the input queued between records `from` and `until`
-    /// that the user took back to edit before it was sent: a `popAll`
-    /// that returns its words to the prompt while it still waited (neither
-    /// dequeued nor removed). What they then send is a message of its own.
-    fn withdrawn(&self, from: usize, until: usize) -> HashSet<u64> {
-        let mut waiting: std::collections::VecDeque<(u64, &str)> = Default::default();
-        let mut withdrawn = HashSet::new();
+    /// The input enqueued between records `from` and `until`, in file
+    /// order, read in one pass over the queue's operations: each one's
+    /// line, the user's words in it, and whether the user took it back to
+    /// edit before it was sent (a `popAll` that returns its words to the
+    /// prompt while it still waited, neither dequeued nor removed; what
+    /// they then send is a message of its own).
+    fn enqueued(&self, from: usize, until: usize) -> Vec<Enqueued<'_>> {
+        let mut queued: Vec<Enqueued> = Vec::new();
+        // What waits in the queue: places in `queued`.
+        let mut waiting: std::collections::VecDeque<usize> = Default::default();
         for record in &self.records[from..until] {
             crate::import::work(1);
             if record.str("/type") != Some("queue-operation") {
@@ -140,23 +137,33 @@ impl Session<'_> {
             }
             match record.str("/operation") {
                 Some("enqueue") => {
-                    waiting.push_back((record.line, record.str("/content").unwrap_or("")))
+                    let content = record.str("/content");
+                    waiting.push_back(queued.len());
+                    queued.push(Enqueued {
+                        line: record.line,
+                        content: content.unwrap_or(""),
+                        words: match content.map(|c| user::typed(c, false)) {
+                            Some(Typed::User(words)) => Some(words),
+                            _ => None,
+                        },
+                        withdrawn: false,
+                    });
                 }
                 Some("dequeue" | "remove") => {
                     waiting.pop_front();
                 }
                 Some("popAll") => {
                     let returned = record.str("/content");
-                    for (line, words) in waiting.drain(..) {
-                        if returned.is_none_or(|back| back.contains(words.trim())) {
-                            withdrawn.insert(line);
-                        }
+                    for at in waiting.drain(..) {
+                        let entry = &mut queued[at];
+                        entry.withdrawn =
+                            returned.is_none_or(|back| back.contains(entry.content.trim()));
                     }
                 }
                 _ => {}
             }
         }
-        withdrawn
+        queued
     }
 
     /// Input the user queued while the agent worked, between records
@@ -167,39 +174,29 @@ impl Session<'_> {
     /// and the attachment's stands on the line it was queued at, where the
     /// user typed it.
     pub(super) fn add_queued(&self, trace: &mut Vec<Message>, from: usize, until: usize) {
-        self.date_attachments(trace, from, until);
+        let enqueued = self.enqueued(from, until);
+        self.date_attachments(trace, &enqueued);
         // The latest line each text the user typed stands on.
         let mut typed_at: HashMap<String, u64> = HashMap::new();
         for m in trace.iter().filter(|m| m.origin == Origin::User) {
             let at = typed_at.entry(m.text.trim().to_owned()).or_insert(0);
             *at = (*at).max(m.line);
         }
-        let withdrawn = self.withdrawn(from, until);
         // Each queued text goes before the first message written after it;
         // queued in file order, those places only move forward.
         let mut queued: Vec<(usize, Message)> = Vec::new();
         let mut place = 0;
-        for record in &self.records[from..until] {
-            crate::import::work(1);
-            if record.str("/type") != Some("queue-operation")
-                || record.str("/operation") != Some("enqueue")
-                || withdrawn.contains(&record.line)
-            {
-                continue;
-            }
-            let Some(content) = record.str("/content") else {
-                continue;
-            };
-            let Typed::User(words) = user::typed(content, false) else {
+        for entry in enqueued {
+            let Some(words) = entry.words.filter(|_| !entry.withdrawn) else {
                 continue;
             };
             if typed_at
                 .get(words.trim())
-                .is_some_and(|&line| line >= record.line)
+                .is_some_and(|&line| line >= entry.line)
             {
                 continue;
             }
-            while place < trace.len() && trace[place].line <= record.line {
+            while place < trace.len() && trace[place].line <= entry.line {
                 place += 1;
             }
             queued.push((
@@ -207,7 +204,7 @@ impl Session<'_> {
                 Message {
                     origin: Origin::User,
                     text: words,
-                    line: record.line,
+                    line: entry.line,
                     record: None,
                 },
             ));
@@ -226,6 +223,16 @@ impl Session<'_> {
         merged.extend(queued.map(|(_, q)| q));
         *trace = merged;
     }
+}
+
+/// Input enqueued while the agent worked ([`Session::enqueued`]).
+struct Enqueued<'r> {
+    line: u64,
+    /// The text as the queue holds it, which a `popAll` returns.
+    content: &'r str,
+    /// The user's words in it, if any are the user's.
+    words: Option<String>,
+    withdrawn: bool,
 }
 
 fn append(text: &mut String, more: &str) {
