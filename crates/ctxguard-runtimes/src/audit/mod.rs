@@ -330,12 +330,16 @@ fn audit_branch(
                 last_sent = Some((message.line, message.text.clone()));
             }
             last_line = Some(message.line);
+            // Where what the user pasted after announcing it in this same
+            // message begins.
+            let pasted_at = (message.origin == Origin::User)
+                .then(|| pasted_within(&message.text))
+                .flatten();
             // What the user said they would paste, pasted: a document
             // handed over, long, not words written to the agent.
             if message.origin == Origin::User {
                 // (Pasted in the same message, it is set apart there.)
-                let announces = ANNOUNCES_PASTE.is_match(&message.text)
-                    && pasted_within(&message.text).is_none();
+                let announces = ANNOUNCES_PASTE.is_match(&message.text) && pasted_at.is_none();
                 let pasted = std::mem::replace(&mut announced, announces)
                     && message.text.len() >= PASTED_DOCUMENT
                     && message.text.lines().count() >= 10;
@@ -367,7 +371,7 @@ fn audit_branch(
                 .then(|| last_agent(&event.trace[..m]))
                 .flatten()
                 .and_then(|agent| option_named(&message.text, &agent.text));
-            for found in message_units(policy, message, answering) {
+            for found in message_units(policy, message, answering, pasted_at) {
                 match found {
                     Found::Binds {
                         text,
@@ -605,12 +609,8 @@ fn restates(
 ) -> bool {
     // The same words, whatever ends them ("follow RULES.md." and "follow
     // RULES.md").
-    let bare = |folded: &str| {
-        folded
-            .trim_end_matches(['.', '!', '。', '！', ' '])
-            .to_owned()
-    };
-    bare(earlier_folded) == bare(later_folded) || {
+    const ENDS: [char; 5] = ['.', '!', '。', '！', ' '];
+    earlier_folded.trim_end_matches(ENDS) == later_folded.trim_end_matches(ENDS) || {
         let shared = a.intersection(b).count();
         a.len().min(b.len()) >= 4 && shared * 4 >= a.union(b).count() * 3 && {
             let (before, named) = (identifiers(earlier), identifiers(later));
@@ -979,7 +979,12 @@ mod tests {
         let text =
             format!("Keep the key out of the shell. I'll paste you the last message.{report}");
         let policy = Policy::builtin();
-        let found = typed::message_units(&policy, &said(Origin::User, &text), false);
+        let found = typed::message_units(
+            &policy,
+            &said(Origin::User, &text),
+            false,
+            pasted_within(&text),
+        );
         let binds: Vec<&str> = found
             .iter()
             .filter_map(|f| match f {

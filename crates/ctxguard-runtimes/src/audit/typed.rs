@@ -25,10 +25,13 @@ pub(super) enum Found {
 
 /// The units of a user's message: pinned lines as pinned, a choice as a
 /// decision, the rest cut into units, each binding or set apart.
+/// The units of what the user said in `message`; `pasted`, where what the
+/// user pasted after announcing it begins ([`super::pasted_within`]).
 pub(super) fn message_units(
     policy: &Policy,
     message: &import::Message,
     answering: bool,
+    pasted: Option<usize>,
 ) -> Vec<Found> {
     if message.origin == Origin::Answer {
         let answer = message
@@ -69,9 +72,6 @@ pub(super) fn message_units(
     }
     // What the user pasted after saying they would is set apart whole;
     // what they wrote before it is judged.
-    let pasted = (message.origin == Origin::User)
-        .then(|| super::pasted_within(&message.text))
-        .flatten();
     let written = pasted.map_or(message.text.as_str(), |at| &message.text[..at]);
     let typed = typed_units(policy, written, answering);
     let mut found: Vec<Found> = typed
