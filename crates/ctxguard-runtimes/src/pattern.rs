@@ -613,6 +613,21 @@ mod tests {
         r"\bé\b|漢a|s k|k\sa",
     ];
 
+    /// Every line of up to `longest` characters of `alphabet`, once each.
+    fn lines_of(alphabet: &[char], longest: usize) -> Vec<String> {
+        let mut lines = vec![String::new()];
+        for _ in 0..longest {
+            let longer: Vec<String> = lines
+                .iter()
+                .flat_map(|line| alphabet.iter().map(move |c| format!("{line}{c}")))
+                .collect();
+            lines.extend(longer);
+        }
+        lines.sort();
+        lines.dedup();
+        lines
+    }
+
     #[test]
     fn an_imaged_pattern_answers_of_the_image_as_of_the_line() {
         // Every line of up to three characters of this alphabet, alone and
@@ -631,16 +646,7 @@ mod tests {
                 pattern.exact.as_str()
             );
         }
-        let mut lines = vec![String::new()];
-        for _ in 0..3 {
-            let longer: Vec<String> = lines
-                .iter()
-                .flat_map(|line| alphabet.iter().map(move |c| format!("{line}{c}")))
-                .collect();
-            lines.extend(longer);
-        }
-        lines.sort();
-        lines.dedup();
+        let lines = lines_of(&alphabet, 3);
         for line in &lines {
             for framed in [line.clone(), format!("x{line}y"), format!("漢 {line} →")] {
                 for pattern in &patterns {
@@ -720,14 +726,7 @@ mod tests {
             'a', 'o', 'n', ' ', '\'', '’', 'ã', 'é', 'н', '漢', '→', '\u{3000}', '１', 'ſ', '_',
             '.',
         ];
-        let mut lines = vec![String::new()];
-        for _ in 0..4 {
-            let longer: Vec<String> = lines
-                .iter()
-                .flat_map(|line| alphabet.iter().map(move |c| format!("{line}{c}")))
-                .collect();
-            lines.extend(longer);
-        }
+        let lines = lines_of(&alphabet, 4);
         let sources = KINDS.iter().copied().chain([
             r"(?i)\bnão\b",
             r"(?i)\b(нужно|please)\b|漢\s*a",
