@@ -3,6 +3,7 @@
 //! reported with its place; the rest is still read. A cut-off last line is
 //! what a runtime leaves while it is still writing, and is said so.
 
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
@@ -42,34 +43,81 @@ impl Record {
 }
 
 /// A record's value. An object read from a line is kept a field at a
-/// time, each checked and kept as written and parsed the first time it is
-/// asked for: the tool outputs, progress reports and file snapshots that
-/// make up most of a session's bytes, and that the importers never read,
-/// cost a scan, not a tree.
+/// time, each checked and kept as where it is written and parsed the first
+/// time it is asked for: the tool outputs, progress reports and file
+/// snapshots that make up most of a session's bytes, and that the
+/// importers never read, cost a scan, not a tree nor a copy.
 #[derive(Debug)]
 pub(super) enum Fields {
     /// A value given whole.
     Whole(Value),
-    /// An object read from a line: its fields as written, in order, and
-    /// the whole value once it is asked for.
+    /// An object read from a line: its fields, where they are written in
+    /// `text`, in order; and the whole value once it is asked for.
     Read {
+        text: Text,
         fields: Vec<Field>,
         whole: OnceLock<Value>,
     },
 }
 
+/// The text a record's fields are written in: the session file's, or a
+/// line of it mended ([`mend_lone_surrogates`]).
+#[derive(Debug, Clone)]
+pub(super) enum Text {
+    File(Arc<SourceFile>),
+    Mended(Arc<str>),
+}
+
+impl Text {
+    fn get(&self) -> &str {
+        match self {
+            Text::File(file) => file.text(),
+            Text::Mended(line) => line,
+        }
+    }
+}
+
 #[derive(Debug)]
 pub(super) struct Field {
-    key: String,
-    raw: Box<RawValue>,
+    /// The key where it is written, or as unescaped where it is written
+    /// with escapes.
+    key: Key,
+    /// The value, JSON checked when it was read.
+    raw: Range<usize>,
     value: OnceLock<Value>,
 }
 
+#[derive(Debug)]
+enum Key {
+    At(Range<usize>),
+    Unescaped(Box<str>),
+}
+
 impl Field {
-    fn value(&self) -> &Value {
+    fn key<'t>(&'t self, text: &'t str) -> &'t str {
+        match &self.key {
+            Key::At(at) => text.get(at.clone()).unwrap_or_default(),
+            Key::Unescaped(key) => key,
+        }
+    }
+
+    /// Whether its key is `key`: the lengths first, then the bytes.
+    fn is(&self, text: &str, key: &str) -> bool {
+        match &self.key {
+            Key::At(at) => {
+                at.len() == key.len() && text.as_bytes().get(at.clone()) == Some(key.as_bytes())
+            }
+            Key::Unescaped(own) => **own == *key,
+        }
+    }
+
+    fn value(&self, text: &str) -> &Value {
         // Checked as JSON when it was read: it parses.
-        self.value
-            .get_or_init(|| serde_json::from_str(self.raw.get()).unwrap_or(Value::Null))
+        self.value.get_or_init(|| {
+            text.get(self.raw.clone())
+                .and_then(|raw| serde_json::from_str(raw).ok())
+                .unwrap_or(Value::Null)
+        })
     }
 }
 
@@ -84,8 +132,13 @@ impl Fields {
     pub fn get(&self, key: &str) -> Option<&Value> {
         match self {
             Fields::Whole(value) => value.get(key),
-            Fields::Read { fields, .. } => {
-                fields.iter().rev().find(|f| f.key == key).map(Field::value)
+            Fields::Read { text, fields, .. } => {
+                let text = text.get();
+                fields
+                    .iter()
+                    .rev()
+                    .find(|f| f.is(text, key))
+                    .map(|f| f.value(text))
             }
         }
     }
@@ -117,11 +170,16 @@ impl Fields {
     pub fn whole(&self) -> &Value {
         match self {
             Fields::Whole(value) => value,
-            Fields::Read { fields, whole } => whole.get_or_init(|| {
+            Fields::Read {
+                text,
+                fields,
+                whole,
+            } => whole.get_or_init(|| {
+                let text = text.get();
                 Value::Object(
                     fields
                         .iter()
-                        .map(|f| (f.key.clone(), f.value().clone()))
+                        .map(|f| (f.key(text).to_owned(), f.value(text).clone()))
                         .collect(),
                 )
             }),
@@ -129,25 +187,56 @@ impl Fields {
     }
 }
 
-/// An object read a field at a time ([`Fields`]).
-struct Object(Vec<Field>);
+/// An object read a field at a time ([`Fields`]): each key and value as
+/// written in the text read.
+struct Object<'de>(Vec<(KeyRead<'de>, &'de RawValue)>);
 
-impl<'de> Deserialize<'de> for Object {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Object, D::Error> {
+/// Where `part`, a slice of `base`, stands in it.
+fn offset_in(base: &str, part: &str) -> Range<usize> {
+    let start = (part.as_ptr() as usize).saturating_sub(base.as_ptr() as usize);
+    start..start + part.len()
+}
+
+/// A key as the parser gives it: as written, when it holds no escape.
+enum KeyRead<'de> {
+    Written(&'de str),
+    Unescaped(String),
+}
+
+impl<'de> Deserialize<'de> for KeyRead<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<KeyRead<'de>, D::Error> {
         struct Visit;
         impl<'de> Visitor<'de> for Visit {
-            type Value = Object;
+            type Value = KeyRead<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, key: &'de str) -> Result<KeyRead<'de>, E> {
+                Ok(KeyRead::Written(key))
+            }
+            fn visit_str<E>(self, key: &str) -> Result<KeyRead<'de>, E> {
+                Ok(KeyRead::Unescaped(key.to_owned()))
+            }
+            fn visit_string<E>(self, key: String) -> Result<KeyRead<'de>, E> {
+                Ok(KeyRead::Unescaped(key))
+            }
+        }
+        deserializer.deserialize_str(Visit)
+    }
+}
+
+impl<'de> Deserialize<'de> for Object<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Object<'de>, D::Error> {
+        struct Visit;
+        impl<'de> Visitor<'de> for Visit {
+            type Value = Object<'de>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a JSON object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<'de>, A::Error> {
                 let mut fields = Vec::new();
-                while let Some((key, raw)) = map.next_entry::<String, Box<RawValue>>()? {
-                    fields.push(Field {
-                        key,
-                        raw,
-                        value: OnceLock::new(),
-                    });
+                while let Some(field) = map.next_entry::<KeyRead<'de>, &'de RawValue>()? {
+                    fields.push(field);
                 }
                 Ok(Object(fields))
             }
@@ -156,22 +245,39 @@ impl<'de> Deserialize<'de> for Object {
     }
 }
 
-/// The next value of `text`, which holds one at least: an object a field
-/// at a time, anything else whole; and the bytes it took. A value that
+/// The next value of `text[within]`, which holds one at least: an object
+/// a field at a time (each where it is written in `text`, which is
+/// `written`), anything else whole; and the bytes it took. A value that
 /// does not parse gives the parser's error.
-fn next_value(text: &str) -> Option<(Result<Fields, serde_json::Error>, usize)> {
-    if text.trim_start().starts_with('{') {
-        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Object>();
+fn next_value(
+    text: &str,
+    within: Range<usize>,
+    written: &Text,
+) -> Option<(Result<Fields, serde_json::Error>, usize)> {
+    let rest = text.get(within)?;
+    if rest.trim_start().starts_with('{') {
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Object>();
         let next = stream.next()?;
         Some((
-            next.map(|Object(fields)| Fields::Read {
-                fields,
+            next.map(|Object(read)| Fields::Read {
+                text: written.clone(),
+                fields: read
+                    .into_iter()
+                    .map(|(key, raw)| Field {
+                        key: match key {
+                            KeyRead::Written(key) => Key::At(offset_in(text, key)),
+                            KeyRead::Unescaped(key) => Key::Unescaped(key.into()),
+                        },
+                        raw: offset_in(text, raw.get()),
+                        value: OnceLock::new(),
+                    })
+                    .collect(),
                 whole: OnceLock::new(),
             }),
             stream.byte_offset(),
         ))
     } else {
-        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
         let next = stream.next()?;
         Some((next.map(Fields::from), stream.byte_offset()))
     }
@@ -205,12 +311,21 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
         if content.trim().is_empty() {
             continue;
         }
+        // The fields of its records are kept as where they are written in
+        // the file, or in the line as mended.
+        let content = mend_lone_surrogates(content);
+        let (written, line_at) = match &content {
+            std::borrow::Cow::Borrowed(_) => (Text::File(Arc::clone(file)), start),
+            std::borrow::Cow::Owned(mended) => (Text::Mended(Arc::from(mended.as_str())), 0),
+        };
+        let base = written.get();
         // A runtime can write two records with no line break between them
         // (pi does, when a write races another): each is read, both on
         // this line.
-        let content = mend_lone_surrogates(content);
         let mut at = 0;
-        while let Some((next, took)) = next_value(&content[at..]) {
+        while let Some((next, took)) =
+            next_value(base, line_at + at..line_at + content.len(), &written)
+        {
             match next {
                 Ok(value) => {
                     records.push(Record {
@@ -409,6 +524,43 @@ pub(super) fn element_lines(file: &SourceFile, key: &str, count: usize) -> Optio
 mod tests {
     use super::inclusive_lines;
     use super::mend_lone_surrogates as mend;
+    use crate::source::SourceFile;
+
+    /// Each field is read where it is written: in the file, in a line
+    /// mended of a lone surrogate, under a key written with escapes, in
+    /// the second of two records on one line; the last of a key written
+    /// twice is the one read, as a parser keeps it.
+    #[test]
+    fn fields_are_read_where_they_are_written() {
+        let text = concat!(
+            "{\"type\":\"user\",\"n\":1,\"n\":2}\n",
+            "{\"t\":\"cut \\ud83d\",\"type\":\"mended\"}\n",
+            "{\"ty\\u0070e\":\"escaped\",\"message\":{\"role\":\"user\"}}\n",
+            "{\"type\":\"first\"}{\"type\":\"second\"}\n",
+        );
+        let file = SourceFile::new("s.jsonl", text);
+        let mut problems = Vec::new();
+        let records = super::lines(&file, &mut problems);
+        assert!(problems.is_empty());
+        let read: Vec<_> = records
+            .iter()
+            .map(|r| (r.line, r.str("/type").unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                (1, "user"),
+                (2, "mended"),
+                (3, "escaped"),
+                (4, "first"),
+                (4, "second")
+            ]
+        );
+        assert_eq!(records[0].u64("/n"), Some(2));
+        assert_eq!(records[1].str("/t"), Some("cut \u{FFFD}"));
+        assert_eq!(records[2].str("/message/role"), Some("user"));
+        assert_eq!(records[2].value.whole()["type"], "escaped");
+    }
 
     #[test]
     fn lines_are_cut_as_split_inclusive_cuts_them() {
