@@ -246,10 +246,10 @@ pub fn audit(policy: &Policy, session: &import::Session) -> Vec<EventAudit> {
     let mut branches: Vec<usize> = session.events.iter().map(|e| e.branch).collect();
     branches.sort_unstable();
     branches.dedup();
-    let folder = import::working_folder(&session.file);
+    let folder = session.folder.as_deref();
     let mut audits: Vec<EventAudit> = branches
         .into_iter()
-        .flat_map(|branch| audit_branch(policy, session, branch, folder.as_deref()))
+        .flat_map(|branch| audit_branch(policy, session, branch, folder))
         .collect();
     audits.sort_by_key(|audit| audit.compaction.event);
     audits

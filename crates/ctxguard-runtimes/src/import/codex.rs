@@ -12,7 +12,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::records::{self, Record};
-use super::{Current, Event, Importer, LastSummary, Message, Origin, Summary, ANSWER_MARK};
+use super::{
+    Current, Event, Imported, Importer, LastSummary, Message, Origin, Summary, ANSWER_MARK,
+};
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
@@ -53,8 +55,12 @@ impl Importer for Codex {
         })
     }
 
-    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
-        replay(&records::lines(file, problems)).0
+    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Imported {
+        let records = records::lines(file, problems);
+        Imported {
+            folder: records::started_in(&records, "/payload/cwd"),
+            events: replay(&records).0,
+        }
     }
 }
 

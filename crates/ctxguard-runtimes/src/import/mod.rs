@@ -51,9 +51,27 @@ trait Importer: Sync {
     /// records say so. Cheap: only the start of the file is looked at.
     fn recognizes(&self, text: &str) -> bool;
 
-    /// Every compaction in the file, in file order; what could not be read
-    /// goes to `problems`, with its line.
-    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event>;
+    /// Every compaction in the file, in file order, and the folder the
+    /// session ran in; what could not be read goes to `problems`, with its
+    /// line.
+    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Imported;
+}
+
+/// What an importer reads of a session file.
+struct Imported {
+    events: Vec<Event>,
+    /// The folder the session was started in ([`Session::folder`]).
+    folder: Option<String>,
+}
+
+impl From<Vec<Event>> for Imported {
+    /// Compactions of a runtime that records no folder.
+    fn from(events: Vec<Event>) -> Imported {
+        Imported {
+            events,
+            folder: None,
+        }
+    }
 }
 
 /// Between a question the runtime asked and the user's choice, in the text
@@ -237,6 +255,10 @@ pub struct Session {
     pub detected: bool,
     /// Every compaction, in file order.
     pub events: Vec<Event>,
+    /// The folder the session was started in, as the runtime recorded it
+    /// (a Claude Code record's `cwd`, a Codex `session_meta`'s, pi's
+    /// header's): the project's name is in it.
+    pub folder: Option<String>,
     /// Records that could not be imported, with their lines.
     pub problems: Vec<Diagnostic>,
 }
@@ -257,20 +279,6 @@ pub(crate) fn work(steps: u64) {
 #[doc(hidden)]
 pub fn import_work() -> u64 {
     WORK.with(std::cell::Cell::get)
-}
-
-/// The folder the session was started in, as the runtime recorded it (a
-/// Claude Code record's `cwd`, a Codex `session_meta`'s, pi's header's),
-/// looked for in the file's first records: the project's name is in it.
-pub fn working_folder(file: &SourceFile) -> Option<String> {
-    /// How many records are looked at: the folder stands on the first.
-    const FIRST: usize = 20;
-    file.text().lines().take(FIRST).find_map(|line| {
-        let value: serde_json::Value = serde_json::from_str(line).ok()?;
-        ["/cwd", "/payload/cwd"]
-            .iter()
-            .find_map(|at| value.pointer(at)?.as_str().map(str::to_owned))
-    })
 }
 
 /// The runtime whose session `text` is, recognized from its content.
@@ -298,12 +306,13 @@ pub fn import(
         return Err(Box::new(codes::not_read(file, runtime)));
     };
     let mut problems = Vec::new();
-    let events = importer.events(file, &mut problems);
+    let Imported { events, folder } = importer.events(file, &mut problems);
     Ok(Session {
         file: Arc::clone(file),
         runtime,
         detected,
         events,
+        folder,
         problems,
     })
 }

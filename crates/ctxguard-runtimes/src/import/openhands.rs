@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::records::{self, Record};
-use super::{Event, Importer, Message, Origin, Summary};
+use super::{Event, Imported, Importer, Message, Origin, Summary};
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
@@ -36,7 +36,13 @@ impl Importer for OpenHands {
         })
     }
 
-    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
+    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Imported {
+        Imported::from(self.compactions(file, problems))
+    }
+}
+
+impl OpenHands {
+    fn compactions(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
         let records = records::array_or_lines(file, problems);
         let v1 = records.iter().any(|r| r.value.get("kind").is_some());
         // Each condensation's view before and after it, built as the

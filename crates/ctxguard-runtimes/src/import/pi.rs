@@ -14,7 +14,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::records::{self, Record};
-use super::{Current, Event, Importer, LastSummary, Message, Origin, Summary};
+use super::{Current, Event, Imported, Importer, LastSummary, Message, Origin, Summary};
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
 
@@ -58,7 +58,7 @@ impl Importer for Pi {
         })
     }
 
-    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
+    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Imported {
         let records = records::lines(file, problems);
         let by_id = ids(&records);
         let now = path(&records, &by_id);
@@ -106,7 +106,10 @@ impl Importer for Pi {
                 message.line = first;
             }
         }
-        events
+        Imported {
+            events,
+            folder: records::started_in(&records, "/cwd"),
+        }
     }
 }
 

@@ -187,6 +187,17 @@ impl Fields {
     }
 }
 
+/// The string at `pointer` of the first of the first records that has one:
+/// where a runtime records the folder a session was started in.
+pub(super) fn started_in(records: &[Record], pointer: &str) -> Option<String> {
+    /// How many records are looked at: the folder stands on the first.
+    const FIRST: usize = 20;
+    records
+        .iter()
+        .take(FIRST)
+        .find_map(|record| record.str(pointer).map(str::to_owned))
+}
+
 /// An object read a field at a time ([`Fields`]): each key and value as
 /// written in the text read.
 struct Object<'de>(Vec<(KeyRead<'de>, &'de RawValue)>);

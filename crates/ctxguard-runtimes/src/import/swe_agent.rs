@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::records;
-use super::{Event, Importer, Message, Origin, Summary};
+use super::{Event, Imported, Importer, Message, Origin, Summary};
 use crate::diagnostics::codes::import as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::SourceFile;
@@ -27,7 +27,13 @@ impl Importer for SweAgent {
                 || text.contains("\"environment\""))
     }
 
-    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
+    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Imported {
+        Imported::from(self.compactions(file, problems))
+    }
+}
+
+impl SweAgent {
+    fn compactions(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
         let document: Value = match serde_json::from_str(file.text()) {
             Ok(document) => document,
             Err(error) => {

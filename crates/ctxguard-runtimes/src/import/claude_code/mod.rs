@@ -21,7 +21,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::records::{self, Record};
-use super::{Event, Importer, Message, Origin, Summary, ANSWER_MARK};
+use super::{Event, Imported, Importer, Message, Origin, Summary, ANSWER_MARK};
 use crate::diagnostics::Diagnostic;
 use crate::facts::Version;
 use crate::source::SourceFile;
@@ -46,7 +46,7 @@ impl Importer for ClaudeCode {
             })
     }
 
-    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Event> {
+    fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Imported {
         let records = records::lines(file, problems);
         let index = Index::new(&records);
         // The first record that names a parent names one the file does not
@@ -96,7 +96,10 @@ impl Importer for ClaudeCode {
                 relink.insert(head, anchor);
             }
         }
-        events
+        Imported {
+            events,
+            folder: records::started_in(&records, "/cwd"),
+        }
     }
 }
 
