@@ -1175,7 +1175,9 @@ fn reply_span(text: &str) -> Option<std::ops::Range<usize>> {
         _ => return None,
     };
     let own_before = &text[..start];
-    if ADOPTS_REPLY.is_match(own_before) || brief_at(text, start) {
+    // A document that opens as a brief, with the assistant's closing words
+    // kept at its end, is what the user gives the agent to hold to.
+    if ADOPTS_REPLY.is_match(own_before) || brief_at(text, start) || brief_at(text, 0) {
         return None;
     }
     // The paragraphs just before it written as the reply is (its bold
@@ -1368,13 +1370,15 @@ fn brief_at(text: &str, at: usize) -> bool {
 }
 
 /// How a document written as a prompt for the agent opens: a heading that
-/// names a prompt or a task, or a role or a task given to the agent ("You
-/// are a senior reviewer", "You are performing a FULL SYSTEM AUDIT of this
-/// project.").
+/// names a prompt or a task, a title in capitals that names the rules or
+/// the settings it gives ("AGENT POLICY: JOB ACQUISITION PIPELINE",
+/// "OPENCLAW JOB AGENT CONFIG"), or a role or a task given to the agent
+/// ("You are a senior reviewer", "You are performing a FULL SYSTEM AUDIT
+/// of this project.").
 static BRIEF: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Pattern::new(&super::units::scripts(
-        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^\W*(you\s+are\s+(a|an|my|our)\s+\w+|you\s+are\s+(now\s+)?(performing|conducting|running|doing|acting\s+as|tasked\s+with|responsible\s+for|in\s+charge\s+of)\b|your\s+(task|job|role|mission)\s+is)\b",
+        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^[^\S\n]*(?-i:([A-Z][A-Z0-9'&/-]*[^\S\n]+){0,4}(POLICY|POLICIES|CONFIG|CONFIGURATION|SPEC|SPECIFICATION|REQUIREMENTS|RULES|GUIDELINES|INSTRUCTIONS|SYSTEM PROMPT|PROMPT|BRIEF))([^\S\n]*[:\x{2013}\x{2014}-][^\S\n]*(?-i:[A-Z0-9][A-Z0-9 '&/-]*))?[^\S\n]*$|^\W*(you\s+are\s+(a|an|my|our)\s+\w+|you\s+are\s+(now\s+)?(performing|conducting|running|doing|acting\s+as|tasked\s+with|responsible\s+for|in\s+charge\s+of)\b|your\s+(task|job|role|mission)\s+is)\b",
     ))
     .expect("the brief pattern compiles")
 });
@@ -1927,6 +1931,24 @@ mod tests {
             "Michael, build me a dashboard.\n\nREQUIREMENTS:\n{steps}Lucy, copy that prompt and send it to Michael in your dashboard!"
         );
         assert!(binds(&brief).len() > 5, "{:?}", binds(&brief));
+        // A policy the user had an assistant write for the agent, titled so
+        // and closing as the assistant closes, is theirs to hold it to;
+        // the same reply under a title that names no rules is handed over.
+        let rules: String = (1..=24)
+            .map(|n| format!("Agents must log step {n} with its artifact path.\n\n"))
+            .collect();
+        let policy = format!(
+            "AGENT POLICY: LEAD PIPELINE\nPRIMARY OBJECTIVE\n\n{rules}If you want, I can also show you the one missing agent."
+        );
+        assert!(
+            binds(&policy).contains(&"Agents must log step 3 with its artifact path.".to_owned()),
+            "{:?}",
+            binds(&policy)
+        );
+        let advice = format!(
+            "The #1 Mistake That Makes Agents Sit Idle\n\n{rules}If you want, I can also show you the one missing agent."
+        );
+        assert!(binds(&advice).is_empty(), "{:?}", binds(&advice));
         // A reply the user adopts as what to build is theirs.
         let adopted = format!(
             "Ok this is what I am trying to build: Great vision! Here's the architecture for your platform:\n\n{steps}"
