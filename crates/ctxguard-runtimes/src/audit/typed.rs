@@ -174,6 +174,44 @@ fn command_input(text: &str) -> Option<&str> {
         .map(|input| input.as_str())
 }
 
+/// `text` with the frame a terminal drew around a panel taken off (Claude
+/// Code's plan box, a panel copied from the terminal: "╭───╮", "│ Plan … │",
+/// "╰───╯"): each framed line's words, without the bars and the spaces the
+/// panel padded them with; a line of the frame's own marks is gone. `None`
+/// when fewer than three lines, or fewer than half the message's, are
+/// framed, closed on both sides.
+fn unframed(text: &str) -> Option<String> {
+    const BARS: [char; 3] = ['│', '┃', '║'];
+    fn inner(line: &str) -> Option<&str> {
+        let line = line.trim();
+        let line = line.strip_prefix(BARS)?.strip_suffix(BARS)?;
+        Some(line.strip_prefix(' ').unwrap_or(line).trim_end())
+    }
+    if !text.contains(BARS) {
+        return None;
+    }
+    // A panel the message is, not one drawn amid it (a menu sketched in a
+    // brief stays the drawing it is).
+    let framed = text.lines().filter_map(inner).count();
+    let filled = text.lines().filter(|line| !line.trim().is_empty()).count();
+    if framed < 3 || framed * 2 < filled {
+        return None;
+    }
+    let border = |line: &str| {
+        let line = line.trim();
+        !line.is_empty() && line.chars().all(|c| "╭╮╰╯┌┐└┘┏┓┗┛╔╗╚╝─━═".contains(c))
+    };
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        if border(line) {
+            continue;
+        }
+        out.push_str(inner(line).unwrap_or(line));
+        out.push('\n');
+    }
+    Some(out)
+}
+
 /// What the user typed in one message, cut into units: what binds, what is
 /// set apart and why. `answering`: the agent's message before it offered
 /// a choice, so a short reply is one. The audit and the live guard both
@@ -193,6 +231,9 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     } else {
         text
     };
+    // A panel copied from a terminal with its frame: the words in it.
+    let framed = unframed(text);
+    let text = framed.as_deref().unwrap_or(text);
     let mut typed = Typed {
         binds: Vec::new(),
         apart: Vec::new(),
@@ -1964,6 +2005,40 @@ mod tests {
             binds(&chat).contains(&"Please keep this log safe and never delete it.".to_owned()),
             "{:?}",
             binds(&chat)
+        );
+    }
+
+    #[test]
+    fn a_panel_copied_from_a_terminal_is_read_without_its_frame() {
+        let lines = [
+            "Plan - Statusline Roadmap",
+            "",
+            "1. Git Stash",
+            "",
+            "- Show the number of stashes after the branch name",
+            "- Hide it when there are none",
+            "",
+            "2. Docker Containers",
+            "",
+            "- Show how many containers run, after the version",
+        ];
+        let framed: String = std::iter::once("╭──────────╮\n".to_owned())
+            .chain(lines.iter().map(|line| format!("     │ {line:<60} │\n")))
+            .chain(std::iter::once("     ╰──────────╯\n".to_owned()))
+            .collect();
+        let found = binds(&framed);
+        assert!(
+            found.contains(&"Show the number of stashes after the branch name".to_owned()),
+            "{found:?}"
+        );
+        assert!(found.iter().all(|b| !b.contains('│')), "{found:?}");
+        // A menu drawn amid a brief stays the drawing it is.
+        assert_eq!(
+            unframed(&format!(
+                "Build this menu:\n{framed}\n{}",
+                "Keep it fast.\n".repeat(12)
+            )),
+            None
         );
     }
 
