@@ -759,6 +759,24 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
 }
 
 #[test]
+fn the_context_openclaws_qq_channel_writes_before_each_message_is_not_the_users() {
+    let (report, _) = judged("openclaw-qq.jsonl");
+    assert_unheard(
+        &report,
+        1,
+        &["QQ", "qqimg", "qqfile", "会话上下文", "必须遵守", "私聊"],
+    );
+    assert_judged(
+        &report,
+        1,
+        &[
+            "以后所有的交流和文档都使用中文。",
+            "请每天晚上十点把交易记录推送到我的仓库。",
+        ],
+    );
+}
+
+#[test]
 fn openclaws_subagent_context_and_its_memory_flush_turn_are_not_the_users() {
     let (report, _) = judged("openclaw-internal.jsonl");
     assert_unheard(

@@ -649,7 +649,9 @@ static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 /// message a chat reply answers ("[Replying to: "[Interactive Card]"]",
 /// or on Telegram the message quoted whole: "[Replying to Chat random id:76]
 /// … [/Replying]")
-/// and the mark of a file sent ("<media:document>").
+/// and the mark of a file sent ("<media:document>"); and the context a QQ
+/// channel writes before each message ("你正在通过 QQ 与用户对话。", then its
+/// sections: "【会话上下文】", "【发送图片 - 必须遵守】" and their lines).
 static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles. A name ends where a non-word
     // character follows it, written as a class rather than `\b`: the fast
@@ -660,7 +662,7 @@ static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
         &[
             r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^",
             SENT_STAMP,
-            r"[ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^Current time: [^\n]* / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*(\n|$)|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)|\[Replying to [^\]\n]*\](?s:.*?)\[/Replying\][ \t]*|<media:(document|image|audio|video|voice|sticker|file)>[ \t]*",
+            r"[ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^Current time: [^\n]* / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*(\n|$)|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)|\[Replying to [^\]\n]*\](?s:.*?)\[/Replying\][ \t]*|<media:(document|image|audio|video|voice|sticker|file)>[ \t]*|^你正在通过 QQ 与用户对话。[ \t]*\n(?:[ \t]*\n|【[^\n]*\n|(?:- |\d+\. )[^\n]*\n)*",
         ]
         .concat(),
     )
