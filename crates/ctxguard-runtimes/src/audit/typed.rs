@@ -490,6 +490,10 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
 /// bind alone ("if the tests fail", "but not the users table", "Redis")
 /// stays with the one before it, or the first with the one after. None
 /// unless two clauses or more bind alone.
+/// How many Chinese characters make a sentence long enough to be cut at
+/// each of its commas ([`clauses`]).
+const LONG_CHINESE: usize = 60;
+
 fn clauses(
     prose: &str,
     unit: &units::Unit,
@@ -548,7 +552,22 @@ fn clauses(
         })
         .collect();
     cuts.extend(run_on_cuts(text));
+    // A long sentence of Chinese strung on its commas ("请你记住，以后所有
+    // 的交流和文档都使用中文，你叫虞姬，…，具备自主学习最前沿AI和科技的能力，
+    // …"): each clause is a part, held apart where it binds alone.
+    if text
+        .chars()
+        .filter(|&c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+        .count()
+        >= LONG_CHINESE
+    {
+        cuts.extend(
+            text.match_indices(['，', '；'])
+                .map(|(at, comma)| (at, at + comma.len())),
+        );
+    }
     cuts.sort_unstable();
+    cuts.dedup_by_key(|cut| cut.0);
     let mut parts = Vec::new();
     let mut from = 0;
     for (start, next) in cuts {
@@ -577,13 +596,25 @@ fn clauses(
             )
             .is_ok()
     };
+    // "请你记住，…" (remember, …): words that only call for attention to
+    // the clause after them open it.
+    let calls_attention = |range: &std::ops::Range<usize>| {
+        let part = text[range.clone()].trim();
+        let words = part
+            .trim_start_matches('请')
+            .trim_start_matches(['你', '您'])
+            .trim_end_matches(['啊', '哦', '喔']);
+        part.chars().count() <= 6 && matches!(words, "记住" | "注意" | "听好" | "听着" | "记得")
+    };
     // A clause that does not bind alone joins the one before it.
     let mut kept: Vec<std::ops::Range<usize>> = Vec::new();
     let mut pending: Option<usize> = None;
     for part in parts {
         let start = pending.take().unwrap_or(part.start);
         let whole = start..part.end;
-        if binds(&part) {
+        if calls_attention(&part) {
+            pending = Some(start);
+        } else if binds(&part) {
             kept.push(whole);
         } else if let Some(last) = kept.last_mut() {
             last.end = part.end;
@@ -1724,6 +1755,25 @@ mod tests {
                 "一次只问一个问题",
                 "不要一次问很多问题"
             ]
+        );
+        // A long sentence strung on its commas is cut at each of them
+        // where the clause binds alone; "请你记住" (remember) opens the
+        // clause after it, and one that binds not alone stays with the one
+        // before it.
+        let long = "请你记住，以后所有的交流和文档都使用中文，你叫虞姬，汇报工作必须使用统一的模板，开发好的功能模块需要及时推送到我的Github仓库，仓库里的密钥一定要先删除干净再提交";
+        assert_eq!(
+            binds(long),
+            [
+                "请你记住，以后所有的交流和文档都使用中文，你叫虞姬",
+                "汇报工作必须使用统一的模板",
+                "开发好的功能模块需要及时推送到我的Github仓库",
+                "仓库里的密钥一定要先删除干净再提交"
+            ]
+        );
+        // A short one holds its parts together.
+        assert_eq!(
+            binds("汇报工作必须使用统一的模板，功能模块需要及时推送"),
+            ["汇报工作必须使用统一的模板，功能模块需要及时推送"]
         );
         // "and" before words that ask anew.
         assert_eq!(
