@@ -1770,6 +1770,17 @@ mod tests {
                 "仓库里的密钥一定要先删除干净再提交"
             ]
         );
+        // The abilities the user gives the agent are its role; a tool's
+        // are a description.
+        assert_eq!(
+            binds("你具备处理一切事务的能力"),
+            ["你具备处理一切事务的能力"]
+        );
+        assert_eq!(
+            binds("还需具备每天主动学习GitHub上最新项目的能力。"),
+            ["还需具备每天主动学习GitHub上最新项目的能力。"]
+        );
+        assert!(binds("这个库具备很强的扩展能力").is_empty());
         // A short one holds its parts together.
         assert_eq!(
             binds("汇报工作必须使用统一的模板，功能模块需要及时推送"),
