@@ -2104,6 +2104,19 @@ mod tests {
     }
 
     #[test]
+    fn what_the_user_hands_the_agent_to_study_is_material_and_the_ask_binds() {
+        let post = "1. OpenBB\n金融数据平台，面向分析师、量化研究员和 AI Agent\n2. ai-hedge-fund\n一个 AI 投资团队 Demo，用多 Agent 模拟投资决策\n3. backtrader\n经典 Python 回测框架，量化开发者绕不开的项目\n金融 AI 的机会，不只是让 AI 分析股票。\n这也是为什么 OpenBB、TradingAgents 这类项目值得重点研究。\n";
+        assert_eq!(
+            binds(&format!(
+                "研究一下：金融 AI 开源项目，正在进入爆发期。\n{post}"
+            )),
+            ["研究一下：金融 AI 开源项目，正在进入爆发期。"]
+        );
+        // Without the lead, the list is what the user asks for.
+        assert!(binds(&format!("必须包含以下项目：\n{post}")).len() > 1);
+    }
+
+    #[test]
     fn a_chat_log_pasted_after_the_users_words_is_handed_over() {
         let found = binds("Make the chat look more like Telegram. [15:14] System: Welcome to Simple Voice Agient! [15:15] You: get the top headlines [15:15] Sara: Of course! Let me pull that info. Would you like me to go into more detail?");
         assert_eq!(found, ["Make the chat look more like Telegram."]);

@@ -231,6 +231,8 @@ pub(crate) struct Prose<'a> {
     /// ("I got this from Codex:", "here is the prompt I gave Codex:") to
     /// the end: its report and its brief are not asks of this agent.
     handed_over: Option<Range<usize>>,
+    /// What the user hands the agent to study ([`studied`]).
+    studied: Option<Range<usize>>,
     /// Text the user gives to be put in place (a bot's system prompt, a
     /// rule, a paragraph), after the line that says where ("Remplacer
     /// options.systemMessage par ce texte :", "replace the rule with:"), to
@@ -497,6 +499,7 @@ impl<'a> Prose<'a> {
             rendered_copy: rendered_copy(text),
             form: fields >= 3 && fields * 2 >= filled && !again,
             handed_over: handed_over(text).map(|start| start..text.len()),
+            studied: studied(text).map(|start| start..text.len()),
             put_in_place: put_in_place(text),
             transcript: transcript(text),
             wrapped: wrapped(text),
@@ -535,6 +538,7 @@ impl<'a> Prose<'a> {
             &self.terminal,
             &self.copied_answer,
             &self.handed_over,
+            &self.studied,
             &self.transcript,
             &self.captured,
             &self.wrapped,
@@ -724,6 +728,22 @@ pub(super) fn handed_over(text: &str) -> Option<usize> {
             .find(|&c| c == '\n' || c == ':');
         (stop == Some(':')).then_some(lead.start())
     })
+}
+
+/// Where what the user hands the agent to study starts: after a lead that
+/// opens the message and only asks it to read, research or look into what
+/// follows ("研究一下：", "read this:", "look into the following:"), when a
+/// document's worth follows (three lines and more). The lead is the user's;
+/// what it points at is material.
+pub(super) fn studied(text: &str) -> Option<usize> {
+    static STUDY: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^\W*(((please|pls)\s+)?(read|research|study|analy[sz]e|look\s+(at|into)|check\s+out|go\s+through)(\s+(this|these|it|the\s+following))?|(请|请你|帮我|你)?(研究|分析|看看|看下|看一下|阅读|读一下|读读|了解)(一下)?(这个|这篇|这些|下面的?|以下)?(内容|文章|帖子)?)\s*[:：]",
+        )
+    });
+    let lead = STUDY.find(text)?;
+    let rest = text[lead.end()..].trim();
+    (rest.len() >= 300 && rest.lines().count() >= 3).then_some(lead.end())
 }
 
 /// Who speaks next in a chat copied from a chat app, on a line of its
