@@ -212,6 +212,37 @@ fn unframed(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// `text` with each line that holds nothing a reader sees (zero-width
+/// spaces and joiners, a byte-order mark, with spaces) emptied; `None`
+/// when it has none.
+fn unseen_lines_blank(text: &str) -> Option<String> {
+    const UNSEEN: [char; 5] = ['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}'];
+    let unseen = |line: &str| {
+        line.contains(UNSEEN)
+            && line
+                .chars()
+                .all(|c| c.is_whitespace() || UNSEEN.contains(&c))
+    };
+    if !text.contains(UNSEEN) || !text.lines().any(unseen) {
+        return None;
+    }
+    Some(
+        text.split_inclusive('\n')
+            .map(|line| {
+                if unseen(line) {
+                    if line.ends_with('\n') {
+                        "\n"
+                    } else {
+                        ""
+                    }
+                } else {
+                    line
+                }
+            })
+            .collect(),
+    )
+}
+
 /// What the user typed in one message, cut into units: what binds, what is
 /// set apart and why. `answering`: the agent's message before it offered
 /// a choice, so a short reply is one. The audit and the live guard both
@@ -234,6 +265,10 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     // A panel copied from a terminal with its frame: the words in it.
     let framed = unframed(text);
     let text = framed.as_deref().unwrap_or(text);
+    // A line of nothing but characters that are not seen (a zero-width
+    // space an editor or a chat app puts between paragraphs) is blank.
+    let seen = unseen_lines_blank(text);
+    let text = seen.as_deref().unwrap_or(text);
     let mut typed = Typed {
         binds: Vec::new(),
         apart: Vec::new(),
@@ -2114,6 +2149,19 @@ mod tests {
         );
         // Without the lead, the list is what the user asks for.
         assert!(binds(&format!("必须包含以下项目：\n{post}")).len() > 1);
+    }
+
+    #[test]
+    fn a_line_of_zero_width_spaces_parts_paragraphs_as_a_blank_line_does() {
+        let text = "- 把30分钟一次的监控改成5分钟一次\n\u{200b}\n- 所有买卖均加0.5%固定滑点\n \u{200b} \n- 同一股票当日仅允许开仓1次";
+        assert_eq!(
+            binds(text),
+            [
+                "把30分钟一次的监控改成5分钟一次",
+                "所有买卖均加0.5%固定滑点",
+                "同一股票当日仅允许开仓1次"
+            ]
+        );
     }
 
     #[test]
