@@ -511,6 +511,10 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     typed
 }
 
+/// How many Chinese characters make a sentence long enough to be cut at
+/// each of its commas ([`clauses`]).
+const LONG_CHINESE: usize = 60;
+
 /// The clauses of a sentence typed on one after another, each asking
 /// something of its own ("start with the phase 0 fixes, build a good plan,
 /// review the plan with Fable, and do the execution in parallel", "вынеси
@@ -525,10 +529,6 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
 /// bind alone ("if the tests fail", "but not the users table", "Redis")
 /// stays with the one before it, or the first with the one after. None
 /// unless two clauses or more bind alone.
-/// How many Chinese characters make a sentence long enough to be cut at
-/// each of its commas ([`clauses`]).
-const LONG_CHINESE: usize = 60;
-
 fn clauses(
     prose: &str,
     unit: &units::Unit,
@@ -1805,17 +1805,6 @@ mod tests {
                 "仓库里的密钥一定要先删除干净再提交"
             ]
         );
-        // The abilities the user gives the agent are its role; a tool's
-        // are a description.
-        assert_eq!(
-            binds("你具备处理一切事务的能力"),
-            ["你具备处理一切事务的能力"]
-        );
-        assert_eq!(
-            binds("还需具备每天主动学习GitHub上最新项目的能力。"),
-            ["还需具备每天主动学习GitHub上最新项目的能力。"]
-        );
-        assert!(binds("这个库具备很强的扩展能力").is_empty());
         // A short one holds its parts together.
         assert_eq!(
             binds("汇报工作必须使用统一的模板，功能模块需要及时推送"),
@@ -2149,6 +2138,19 @@ mod tests {
         );
         // Without the lead, the list is what the user asks for.
         assert!(binds(&format!("必须包含以下项目：\n{post}")).len() > 1);
+    }
+
+    #[test]
+    fn the_abilities_the_user_gives_the_agent_are_its_role_and_a_tools_a_description() {
+        assert_eq!(
+            binds("你具备处理一切事务的能力"),
+            ["你具备处理一切事务的能力"]
+        );
+        assert_eq!(
+            binds("还需具备每天主动学习GitHub上最新项目的能力。"),
+            ["还需具备每天主动学习GitHub上最新项目的能力。"]
+        );
+        assert!(binds("这个库具备很强的扩展能力").is_empty());
     }
 
     #[test]
