@@ -345,6 +345,24 @@ pub fn compactions(
 mod tests {
     use super::*;
 
+    /// Each importer hands over the folder its runtime recorded the session
+    /// ran in, and one whose runtime records none says so.
+    #[test]
+    fn the_folder_a_session_ran_in_is_read_where_its_runtime_records_it() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sessions");
+        for (name, folder) in [
+            ("claude-code.jsonl", Some("/repo")),
+            ("codex.jsonl", Some("/repo")),
+            ("pi.jsonl", Some("/repo")),
+            ("swe-agent.traj", None),
+        ] {
+            let text = std::fs::read_to_string(root.join(name)).unwrap();
+            let session = import(&SourceFile::new(name, text), None).unwrap();
+            assert_eq!(session.folder.as_deref(), folder, "{name}");
+        }
+    }
+
     #[test]
     fn a_runtime_whose_sessions_are_not_read_is_refused_by_name() {
         let file = SourceFile::new("chat.json", "{\"sessionId\": \"s\", \"messages\": []}");
