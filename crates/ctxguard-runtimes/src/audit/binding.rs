@@ -819,7 +819,7 @@ fn word_count(text: &str) -> usize {
 }
 
 /// A character of a script written without spaces between words.
-fn wide_script(c: char) -> bool {
+pub(crate) fn wide_script(c: char) -> bool {
     matches!(c,
         '\u{3040}'..='\u{30FF}' // kana
         | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' // CJK ideographs

@@ -570,7 +570,9 @@ static CHOICES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 /// message of some length: "yes" twice is two answers.
 fn sent_again(before: &str, now: &str) -> bool {
     let squeezed = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let (before, now) = (squeezed(before), squeezed(now));
+    // The prompt copied back from the terminal is compared as typed.
+    let now = typed::prompt_copy(now).unwrap_or_else(|| now.to_owned());
+    let (before, now) = (squeezed(before), squeezed(&now));
     // What would go on with a word, a path or a link.
     let goes_on = |c: char| c.is_alphanumeric() || matches!(c, '/' | '\\' | '_' | '-');
     before.chars().count() >= 40
@@ -935,6 +937,10 @@ mod tests {
         // A prompt interrupted and typed again, with a word more, is.
         let prompt = "rename the repository and push it to the new remote I created";
         assert!(sent_again(prompt, &format!("{prompt} today")));
+        // So is one copied back from the terminal, its lines cut and padded.
+        let typed = "请你检查当前分支的所有改动，具体可以看 ./ai/intent/dynamic-price.md文档； 新功能测试需要包括滑点设置组件的交互是否正常";
+        let copy = "❯ 请你检查当前分支的所有改动，具体可以看      \n  ./ai/intent/dynamic-price.md文档； 新功能测试需要包括滑  \n  点设置组件的交互是否正常   ";
+        assert!(sent_again(typed, copy));
     }
 
     #[test]

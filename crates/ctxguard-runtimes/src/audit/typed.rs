@@ -212,6 +212,39 @@ fn unframed(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// The user's own prompt copied back from Claude Code's terminal, to send
+/// it again: its prompt mark ("❯ "), its lines cut where the terminal was
+/// full and padded to its width, each after the first indented by two
+/// spaces. The prompt as typed: the mark gone, the lines joined (with a
+/// space, but within a word of Chinese or Japanese, which the cut split).
+/// `None` when the text is not such a copy.
+pub(crate) fn prompt_copy(text: &str) -> Option<String> {
+    let rest = text.trim_start().strip_prefix("❯ ")?;
+    let lines: Vec<&str> = rest.lines().collect();
+    let (last, cut) = lines.split_last()?;
+    // Every line but the last padded to where the terminal cut it, and
+    // each after the first indented as the prompt's continuation.
+    if cut.is_empty()
+        || !cut.iter().all(|line| line.ends_with(' '))
+        || !lines[1..]
+            .iter()
+            .all(|line| line.starts_with("  ") && !line.starts_with("   "))
+    {
+        return None;
+    }
+    let mut joined = String::with_capacity(rest.len());
+    for (n, line) in cut.iter().chain(std::iter::once(last)).enumerate() {
+        let line = if n == 0 { line.trim_end() } else { line.trim() };
+        let within_wide = joined.chars().next_back().is_some_and(binding::wide_script)
+            && line.chars().next().is_some_and(binding::wide_script);
+        if n > 0 && !within_wide {
+            joined.push(' ');
+        }
+        joined.push_str(line);
+    }
+    Some(joined)
+}
+
 /// `text` with each line that holds nothing a reader sees (zero-width
 /// spaces and joiners, a byte-order mark, with spaces) emptied; `None`
 /// when it has none.
@@ -262,6 +295,9 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     } else {
         text
     };
+    // The user's own prompt copied back from the terminal: as typed.
+    let copied = prompt_copy(text);
+    let text = copied.as_deref().unwrap_or(text);
     // A panel copied from a terminal with its frame: the words in it.
     let framed = unframed(text);
     let text = framed.as_deref().unwrap_or(text);
@@ -2151,6 +2187,21 @@ mod tests {
             ["还需具备每天主动学习GitHub上最新项目的能力。"]
         );
         assert!(binds("这个库具备很强的扩展能力").is_empty());
+    }
+
+    #[test]
+    fn the_users_prompt_copied_back_from_the_terminal_is_read_as_typed() {
+        let copy = "❯ 请你检查当前分支的所有改动，具体可以看      \n  ./ai/intent/dynamic-price.md文档； 新功能测试需要包括滑  \n  点设置组件的交互是否正常   ";
+        assert_eq!(
+            prompt_copy(copy).as_deref(),
+            Some("请你检查当前分支的所有改动，具体可以看 ./ai/intent/dynamic-price.md文档； 新功能测试需要包括滑点设置组件的交互是否正常")
+        );
+        assert!(!binds(copy).is_empty());
+        // A prompt mark before a command the user ran is no copy of theirs.
+        assert_eq!(
+            prompt_copy("❯ cargo test\nrunning 3 tests\ntest a ... ok"),
+            None
+        );
     }
 
     #[test]
