@@ -1521,7 +1521,7 @@ fn brief_at(text: &str, at: usize) -> bool {
 static BRIEF: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Pattern::new(&super::units::scripts(
-        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^[^\S\n]*(?-i:([A-Z][A-Z0-9'&/-]*[^\S\n]+){0,4}(POLICY|POLICIES|CONFIG|CONFIGURATION|SPEC|SPECIFICATION|REQUIREMENTS|RULES|GUIDELINES|INSTRUCTIONS|SYSTEM PROMPT|PROMPT|BRIEF))([^\S\n]*[:\x{2013}\x{2014}-][^\S\n]*(?-i:[A-Z0-9][A-Z0-9 '&/-]*))?[^\S\n]*$|^\W*(you\s+are\s+(a|an|my|our)\s+\w+|you\s+are\s+(now\s+)?(performing|conducting|running|doing|acting\s+as|tasked\s+with|responsible\s+for|in\s+charge\s+of)\b|your\s+(task|job|role|mission)\s+is)\b",
+        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^[ \t]*(?-i:([A-Z][A-Z0-9'&/-]*[ \t]+){0,4}(POLICY|POLICIES|CONFIG|CONFIGURATION|SPEC|SPECIFICATION|REQUIREMENTS|RULES|GUIDELINES|INSTRUCTIONS|SYSTEM PROMPT|PROMPT|BRIEF))([ \t]*[:\x{2013}\x{2014}-][ \t]*(?-i:[A-Z0-9][A-Z0-9 '&/-]*))?[ \t]*$|^\W*(you\s+are\s+(a|an|my|our)\s+\w+|you\s+are\s+(now\s+)?(performing|conducting|running|doing|acting\s+as|tasked\s+with|responsible\s+for|in\s+charge\s+of)\b|your\s+(task|job|role|mission)\s+is)\b",
     ))
     .expect("the brief pattern compiles")
 });
