@@ -571,8 +571,8 @@ static CHOICES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 fn sent_again(before: &str, now: &str) -> bool {
     let squeezed = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
     // The prompt copied back from the terminal is compared as typed.
-    let now = typed::prompt_copy(now).unwrap_or_else(|| now.to_owned());
-    let (before, now) = (squeezed(before), squeezed(&now));
+    let copied = typed::prompt_copy(now);
+    let (before, now) = (squeezed(before), squeezed(copied.as_deref().unwrap_or(now)));
     // What would go on with a word, a path or a link.
     let goes_on = |c: char| c.is_alphanumeric() || matches!(c, '/' | '\\' | '_' | '-');
     before.chars().count() >= 40
