@@ -889,6 +889,8 @@ fn openclaws_bootstrap_prompt_hatch_greeting_and_system_events_are_not_the_users
             "truncat",
             "AGENTS.md",
             "media:",
+            "aborted",
+            "Resume carefully",
         ],
     );
     assert_judged(

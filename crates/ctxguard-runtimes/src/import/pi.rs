@@ -644,7 +644,9 @@ static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 /// after a command it ran in the background ended ("An async command you
 /// ran earlier has completed. …", "Current time: … / 2026-04-20 12:35
 /// UTC"), the mark of a message sent again after a model failed ("[Retry
-/// after the previous model attempt failed or timed out]"), the system
+/// after the previous model attempt failed or timed out]"), its note that
+/// the user stopped the run before ("Note: The previous agent run was
+/// aborted by the user. Resume carefully …"), the system
 /// events of later releases ("System (untrusted): …"), the mark of the
 /// message a chat reply answers ("[Replying to: "[Interactive Card]"]",
 /// or on Telegram the message quoted whole: "[Replying to Chat random id:76]
@@ -662,7 +664,7 @@ static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
         &[
             r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^",
             SENT_STAMP,
-            r"[ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^Current time: [^\n]* / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*(\n|$)|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)|\[Replying to [^\]\n]*\](?s:.*?)\[/Replying\][ \t]*|<media:(document|image|audio|video|voice|sticker|file)>[ \t]*|^你正在通过 QQ 与用户对话。[ \t]*\n(?:[ \t]*\n|【[^\n]*\n|(?:- |\d+\. )[^\n]*\n)*",
+            r"[ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^Current time: [^\n]* / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*(\n|$)|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^Note: The previous agent run was aborted by the user\. Resume carefully or ask for clarification\.[ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)|\[Replying to [^\]\n]*\](?s:.*?)\[/Replying\][ \t]*|<media:(document|image|audio|video|voice|sticker|file)>[ \t]*|^你正在通过 QQ 与用户对话。[ \t]*\n(?:[ \t]*\n|【[^\n]*\n|(?:- |\d+\. )[^\n]*\n)*",
         ]
         .concat(),
     )
