@@ -24,6 +24,7 @@ pub(crate) fn directive(text: &str) -> bool {
         || HEBREW_ASKS.is_match(text)
         || ROMANCE_WISH.is_match(text)
         || korean_rule(text)
+        || (VIETNAMESE_ASKS.is_match(text) && !VIETNAMESE_OWN.is_match(text))
     {
         return true;
     }

@@ -161,8 +161,24 @@ fn what_binds_and_what_does_not() {
         "anh muốn cài trên linux á",
         "bài này chưa hay lắm, không cần lưu đâu nha",
         "vậy đọc cho anh bài viết này đi",
+        "dựa vào đây viết cho tôi",
+        "cần dọn dẹp lại file cũ ở bước trước",
+        "bạn cần nghiên cứu format của họ thật kĩ",
+        "sử dụng mcp connect sang ở link dtlx.atlassian.net",
+        "các kr nên có kr con bên trong",
+        "đúng rồi chi tiết vào nhé",
+        "thực hiện làm sau đó chạy dự án lên cho tôi review",
     ] {
         assert_eq!(why(ask), [Ok(())], "{ask}");
+    }
+    // What the user will do themselves, asks how, or asks whether to.
+    for own in [
+        "được rồi, để anh kiểm tra lại nhé",
+        "từ từ để anh coi sao đã nha",
+        "làm sao để biết openclaw không có trong path",
+        "em nghĩ anh có nên tạo một file md trong workspace không",
+    ] {
+        assert_ne!(why(own), [Ok(())], "{own}");
     }
     // Spanish instructions, with the pronoun written onto the verb or
     // not, forbidden with "no" and the subjunctive, wanted with "quiero
