@@ -805,7 +805,7 @@ fn lead_in(text: &str) -> bool {
 /// How many words the text has: what stands between spaces, and in
 /// Chinese and Japanese, which write none, one for every two of their
 /// characters.
-fn word_count(text: &str) -> usize {
+pub(crate) fn word_count(text: &str) -> usize {
     text.split_whitespace()
         .map(|token| {
             let wide = token.chars().filter(|&c| wide_script(c)).count();
@@ -973,6 +973,12 @@ fn bold_heading(text: &str, follows: bool) -> bool {
     let leads = follows && text.trim_end().ends_with([':', '：']);
     let bare = inner.trim_end_matches([':', '：']);
     !directive(&bare.to_lowercase()) || (leads && !BAN.is_match(bare))
+}
+
+/// The words of a unit set in bold whole, without the marks ("**研发排期表**"
+/// is "研发排期表"); any other unit as it is.
+pub(crate) fn unbolded(text: &str) -> &str {
+    in_bold(text).map_or(text, |inner| inner.trim())
 }
 
 /// What a unit set in bold whole says ("**Never push to main.**"), its

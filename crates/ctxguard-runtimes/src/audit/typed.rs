@@ -335,6 +335,9 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                     && binding::binding(unit, &message, context).is_ok()
             });
         let count = cut.len();
+        // "继续生成" (go on and make) over "- **规则引擎设计说明**", "- **数据结构设计**":
+        // the entries of the list are what the line asks for.
+        let objects = listed_objects(prose, &cut, &message, context);
         // The units a line that announces a list took in with it.
         let mut taken_until = 0;
         for (n, unit) in cut.iter().enumerate() {
@@ -389,6 +392,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 // what follows it in the paragraph comments on it
                 // ("ManyChat charges for this.").
                 Err(NotBinding::Remark) if adopted && opens_line(prose, unit.range.start) => Ok(()),
+                Err(NotBinding::Remark | NotBinding::Debris) if objects[n] => Ok(()),
                 Err(NotBinding::Remark) if brief => Ok(()),
                 verdict => verdict,
             };
@@ -744,6 +748,51 @@ fn run_on_cuts(text: &str) -> Vec<(usize, usize)> {
                 .then_some((all.start(), opens.start()))
         })
         .collect()
+}
+
+/// Which units of `cut` are the objects of a short instruction alone on
+/// its line whose object is left open ("继续生成", go on and make; "请完成",
+/// please finish; "Please also write"), listed under it as entries a line
+/// each, two or more ("- **规则引擎设计说明**", "- **数据结构设计**"): each is
+/// asked for, and judged as its own. (A line that ends with a colon
+/// announces its list, held whole with it: [`enumeration`].)
+fn listed_objects(
+    text: &str,
+    cut: &[units::Unit],
+    message: &binding::Prose,
+    context: binding::Context,
+) -> Vec<bool> {
+    /// The most words the instruction has.
+    const SHORT: usize = 6;
+    let mut objects = vec![false; cut.len()];
+    for (n, lead) in cut.iter().enumerate() {
+        let words = lead.text(text).trim();
+        let alone = opens_line(text, lead.range.start)
+            && text[lead.range.end..]
+                .split('\n')
+                .next()
+                .is_some_and(|rest| rest.trim().is_empty());
+        if lead.shape != units::Shape::Sentence
+            || !alone
+            || words.ends_with([':', '：', '?', '？'])
+            || binding::word_count(words) > SHORT
+            || binding::binding(lead, message, context).is_err()
+        {
+            continue;
+        }
+        let entries = cut[n + 1..]
+            .iter()
+            .take_while(|unit| {
+                unit.shape == units::Shape::Item
+                    && !unit.text(text).contains('\n')
+                    && binding::entry(binding::unbolded(unit.text(text)))
+            })
+            .count();
+        if entries >= 2 {
+            objects[n + 1..=n + entries].fill(true);
+        }
+    }
+    objects
 }
 
 /// Where the list that unit `n` of `cut` announces ends (the index after
@@ -1537,6 +1586,29 @@ mod tests {
             .into_iter()
             .map(|p| p.text)
             .collect()
+    }
+
+    #[test]
+    fn the_entries_listed_under_a_short_instruction_are_what_it_asks_for() {
+        assert_eq!(
+            binds("继续生成\n- **规则引擎设计说明**\n- **数据结构设计**\n- **研发排期表**"),
+            ["继续生成", "**规则引擎设计说明**", "**数据结构设计**", "**研发排期表**"]
+        );
+        assert_eq!(
+            binds("Please also write\n- **the migration guide**\n- **the release notes**"),
+            [
+                "Please also write",
+                "**the migration guide**",
+                "**the release notes**"
+            ]
+        );
+        // A list under a remark, and a list a colon announces (held whole
+        // with its line), are not so.
+        assert!(binds("我们有这些文档\n- **规则引擎设计说明**\n- **数据结构设计**").is_empty());
+        assert_eq!(
+            binds("Please add:\n- the migration guide\n- the release notes"),
+            ["Please add:\n- the migration guide\n- the release notes"]
+        );
     }
 
     #[test]
