@@ -163,7 +163,7 @@ fn what_binds_and_what_does_not() {
         "vậy đọc cho anh bài viết này đi",
         "dựa vào đây viết cho tôi",
         "cần dọn dẹp lại file cũ ở bước trước",
-        "bạn cần nghiên cứu format của họ thật kĩ",
+        "đúng rồi bạn cần nghiên cứu format của họ thật kĩ",
         "sử dụng mcp connect sang ở link dtlx.atlassian.net",
         "các kr nên có kr con bên trong",
         "đúng rồi chi tiết vào nhé",
