@@ -741,6 +741,8 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "Replying",
             "Give me the chat id",
             "Which do you prefer",
+            "[openclaw]",
+            "飞书账号授权",
         ],
     );
     assert_judged(
@@ -751,6 +753,7 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "Store the digests as HTML files on the desktop.",
             "Use this chart layout for the digest.",
             "Keep each digest under a page.",
+            "Reply in short answers from now on.",
             "Translate the course terms with the glossary in terms.md.",
             "Keep the narration in Mandarin.",
             "The chat id is 8409691103, remember it.",

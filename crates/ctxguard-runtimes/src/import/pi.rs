@@ -463,7 +463,10 @@ fn message(entry: &Record) -> Option<Message> {
                     // my friend!").
                     let own = unwrapped(&text);
                     let bare = own.trim_matches(|c: char| c.is_whitespace() || c == '\u{200b}');
-                    if HEARTBEAT.is_match(bare) || bare == HATCH_GREETING {
+                    if HEARTBEAT.is_match(bare)
+                        || bare == HATCH_GREETING
+                        || FEISHU_AUTHORIZED.is_match(&text)
+                    {
                         make(Origin::Runtime, text)
                     } else {
                         make(Origin::User, own)
@@ -598,8 +601,10 @@ static MEDIA: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
 });
 
 /// The chat channel's header on what the user typed ("[Feishu ou_… Sun
-/// 2026-03-29 17:48 GMT+8] name: "), and the path or placeholder of the
-/// file they sent with it.
+/// 2026-03-29 17:48 GMT+8] name: "), with the mark OpenClaw puts on a
+/// message the user sends to their own WhatsApp chat ("[WhatsApp +91… +6m
+/// 2026-02-07 13:42 GMT+5:30] [openclaw] Use mistral local"), and the path
+/// or placeholder of the file they sent with it.
 static CHANNEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles. A name ends where a non-word
     // character follows it, written as a class rather than `\b`: the fast
@@ -607,9 +612,20 @@ static CHANNEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
     // every message in every script.
     #[allow(clippy::expect_used)]
     regex::Regex::new(&format!(
-        r"(?m)^\[(?:{CHANNELS})(?:[^\w\]\n][^\]\n]*)?\][ \t]*(?:[^:\n]{{1,60}}:[ \t]+)?|\S*/\.openclaw/media/inbound/\S+|<media:\w+>"
+        r"(?m)^\[(?:{CHANNELS})(?:[^\w\]\n][^\]\n]*)?\][ \t]*(?:\[(?:openclaw|clawdbot|moltbot|clawdis)\][ \t]+)?(?:[^:\n]{{1,60}}:[ \t]+)?|\S*/\.openclaw/media/inbound/\S+|<media:\w+>"
     ))
     .expect("the channel pattern compiles")
+});
+
+/// The message the Feishu channel sends in the user's name once they
+/// have granted it access to their account ("[msg:om_…:auth-complete]",
+/// "我已完成飞书账号授权，请继续执行之前的操作。"): the channel's, not the user's.
+static FEISHU_AUTHORIZED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(r#"\[msg:[^\]\s]*:auth-complete\]|"message_id":\s*"[^"
+]*:auth-complete""#)
+        .expect("the authorization pattern compiles")
 });
 
 /// What OpenClaw's terminal sends as the first user message, by itself,
