@@ -743,6 +743,8 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "Which do you prefer",
             "[openclaw]",
             "飞书账号授权",
+            "Session Startup",
+            "1-3 sentences",
         ],
     );
     assert_judged(

@@ -457,13 +457,15 @@ fn message(entry: &Record) -> Option<Message> {
                         return make(Origin::Runtime, text);
                     }
                     // Under the channel's wrapping and the runtime's own
-                    // lines (if any), its heartbeat poll ("Read HEARTBEAT.md
-                    // if it exists …"), or the greeting OpenClaw's terminal
-                    // sends by itself when an agent first hatches ("Wake up,
-                    // my friend!").
+                    // lines (if any), a notice of its own (the prompt of a
+                    // session started with /new from Feishu), its heartbeat
+                    // poll ("Read HEARTBEAT.md if it exists …"), or the
+                    // greeting OpenClaw's terminal sends by itself when an
+                    // agent first hatches ("Wake up, my friend!").
                     let own = unwrapped(&text);
                     let bare = own.trim_matches(|c: char| c.is_whitespace() || c == '\u{200b}');
-                    if HEARTBEAT.is_match(bare)
+                    if SYSTEM_NOTICE.is_match(bare)
+                        || HEARTBEAT.is_match(bare)
                         || bare == HATCH_GREETING
                         || FEISHU_AUTHORIZED.is_match(&text)
                     {
