@@ -448,7 +448,36 @@ fn han_or_kana(c: char) -> bool {
 /// after a word closed by an ending that closes a sentence: an order
 /// ("…부분만 없애줘 아까 …", remove only that part; earlier …), a
 /// suggestion ("하자"), a polite request or statement ("주세요", "니다").
+/// A request put as a question ("你可以把昨晚我们聊到 关于读博的事情整理成文档
+/// 存到我的云文档里吗", could you put what we talked about last night … into
+/// a document?) is one sentence from its opening to its question mark,
+/// however many spaces it pauses at.
 pub(super) fn spaced_cjk(piece: &str) -> Vec<&str> {
+    /// How a request put as a question opens: "you can", "can or cannot",
+    /// "please", "help me".
+    const ASKS_OPEN: &[&str] = &[
+        "你可以",
+        "你能",
+        "您可以",
+        "您能",
+        "能不能",
+        "可不可以",
+        "可以帮我",
+        "能否",
+        "麻烦你",
+        "麻烦",
+        "帮我",
+        "请你",
+        "请",
+    ];
+    let bare = piece.trim();
+    if ASKS_OPEN.iter().any(|open| bare.starts_with(open))
+        && bare
+            .trim_end_matches(['？', '?', ' '])
+            .ends_with(['吗', '嗎'])
+    {
+        return vec![piece];
+    }
     /// Endings that close a Korean sentence, and never a word inside one.
     const KOREAN_CLOSES: &[&str] = &[
         "줘",

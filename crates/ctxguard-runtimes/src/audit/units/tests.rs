@@ -441,6 +441,10 @@ fn a_space_between_chinese_or_japanese_words_ends_a_sentence_and_korean_only_aft
             ("你先研究一下 firebase 的文档", Shape::Sentence)
         ]
     );
+    // A request put as a question runs from its opening to its question
+    // mark.
+    let asked = "你可以把昨晚我们聊到 关于读博的事情整理成文档 存到我的云文档里吗";
+    assert_eq!(shaped(asked), [(asked, Shape::Sentence)]);
     // A particle after the space carries the sentence on.
     assert_eq!(
         shaped("1段階的応答 で行こう！"),
