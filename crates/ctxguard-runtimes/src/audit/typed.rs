@@ -1592,7 +1592,12 @@ mod tests {
     fn the_entries_listed_under_a_short_instruction_are_what_it_asks_for() {
         assert_eq!(
             binds("继续生成\n- **规则引擎设计说明**\n- **数据结构设计**\n- **研发排期表**"),
-            ["继续生成", "**规则引擎设计说明**", "**数据结构设计**", "**研发排期表**"]
+            [
+                "继续生成",
+                "**规则引擎设计说明**",
+                "**数据结构设计**",
+                "**研发排期表**"
+            ]
         );
         assert_eq!(
             binds("Please also write\n- **the migration guide**\n- **the release notes**"),

@@ -171,6 +171,10 @@ fn what_binds_and_what_does_not() {
     ] {
         assert_eq!(why(ask), [Ok(())], "{ask}");
     }
+    // The agent named; a way preferred in Chinese ("best if it can").
+    for ask in ["your name is ovo", "最好是能接入ide，像codex和 cloude 那样"] {
+        assert_eq!(why(ask), [Ok(())], "{ask}");
+    }
     // What the user will do themselves, asks how, or asks whether to.
     for own in [
         "được rồi, để anh kiểm tra lại nhé",
