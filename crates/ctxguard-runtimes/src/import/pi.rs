@@ -625,11 +625,8 @@ static CHANNEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
 static FEISHU_AUTHORIZED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    regex::Regex::new(
-        r#"\[msg:[^\]\s]*:auth-complete\]|"message_id":\s*"[^"
-]*:auth-complete""#,
-    )
-    .expect("the authorization pattern compiles")
+    regex::Regex::new(r#"\[msg:[^\]\s]*:auth-complete\]|"message_id":\s*"[^"\n]*:auth-complete""#)
+        .expect("the authorization pattern compiles")
 });
 
 /// What OpenClaw's terminal sends as the first user message, by itself,
