@@ -336,6 +336,14 @@ fn a_log_of_levels_and_shell_errors_is_output() {
         judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
         "{judged:?}"
     );
+    // Chrome's console copied: each entry closes on the label of the button
+    // beside it.
+    let chrome = "It still fails.\n\nreact-redux.js?v=b5027:1043 Selector unknown returned a different result when called with the same parameters.Understand this warning\nProtectedRoute.jsx:67 Uncaught TypeError: Cannot read properties of undefined (reading 'includes')Understand this error\ndefaultOnUncaughtError @ react-dom_client.js?v=b5027:6229Understand this warning\n";
+    let judged = why(chrome);
+    assert!(
+        judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{judged:?}"
+    );
     // An error tracker's page copied from a browser: its frames folded
     // ("Show 4 more frames") and their callers.
     let tracker = "It breaks on the reminders page.\n\nShow 4 more frames\nCalled from: action_view/base.rb in public_send\nShow 45 more frames\nCalled from: sentry/hub.rb in configure_scope\n";
