@@ -437,7 +437,7 @@ fn asked_before(trace: &[import::Message]) -> bool {
         .into_iter()
         .rev()
         .collect();
-    tail.contains(['?', '？']) && CHOICES.is_match(&tail)
+    tail.contains(['?', '？']) && (CHOICES.is_match(&tail) || VALUE_ASKED.is_match(&tail))
 }
 
 /// The option a reply names by its number or letter alone ("2", "B",
@@ -551,6 +551,18 @@ fn last_agent(trace: &[import::Message]) -> Option<&import::Message> {
         .find(|m| m.origin != Origin::Tool && m.origin != Origin::Runtime)
         .filter(|last| last.origin == Origin::Assistant)
 }
+
+/// A question for a value the user alone can give: what to call them or
+/// the agent, their time zone, language, address ("What should I call
+/// you?", "What's your name? And how should I address you?", "你希望我怎么称呼你？").
+static VALUE_ASKED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(
+        r"(?i)\b(what|how)\b[^?\n]{0,40}\b(call|address|name|timezone|time\s+zone|language|email)\b[^?\n]{0,40}\?|怎么称呼|叫什么|什么名字|哪个时区|什么时区",
+    )
+    .expect("the value pattern compiles")
+});
 
 /// Words of a question that offers alternatives, in English, German,
 /// Chinese ("A还是B？", "哪个方案？"), Japanese and Korean.
@@ -1061,5 +1073,13 @@ mod tests {
         for chooses_nothing in ["可以啦", "还是不行", "在哪里复制"] {
             assert!(!binds(chooses_nothing), "{chooses_nothing}");
         }
+    }
+
+    #[test]
+    fn a_question_for_a_value_only_the_user_can_give_is_answered_by_it() {
+        let asked = |text: &str| asked_before(&[said(Origin::Assistant, text)]);
+        assert!(asked("Alright, I'm Ovo. What's your name? And how should I address you?"));
+        assert!(asked("我该怎么称呼你？"));
+        assert!(!asked("What went wrong there?"));
     }
 }
