@@ -1078,7 +1078,9 @@ mod tests {
     #[test]
     fn a_question_for_a_value_only_the_user_can_give_is_answered_by_it() {
         let asked = |text: &str| asked_before(&[said(Origin::Assistant, text)]);
-        assert!(asked("Alright, I'm Ovo. What's your name? And how should I address you?"));
+        assert!(asked(
+            "Alright, I'm Ovo. What's your name? And how should I address you?"
+        ));
         assert!(asked("我该怎么称呼你？"));
         assert!(!asked("What went wrong there?"));
     }

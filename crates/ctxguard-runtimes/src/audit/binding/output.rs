@@ -501,7 +501,7 @@ impl<'a> Prose<'a> {
             rendered_copy: rendered_copy(text),
             form: fields >= 3 && fields * 2 >= filled && !again,
             handed_over: handed_over(text).map(|start| start..text.len()),
-            studied: studied(text).map(|start| start..text.len()),
+            studied: studied(text),
             put_in_place: put_in_place(text),
             transcript: transcript(text),
             wrapped: wrapped(text),
@@ -732,20 +732,37 @@ pub(super) fn handed_over(text: &str) -> Option<usize> {
     })
 }
 
-/// Where what the user hands the agent to study starts: after a lead that
-/// opens the message and only asks it to read, research or look into what
-/// follows ("研究一下：", "read this:", "look into the following:"), when a
-/// document's worth follows (three lines and more). The lead is the user's;
-/// what it points at is material.
-pub(super) fn studied(text: &str) -> Option<usize> {
+/// What the user hands the agent to study: after a lead that opens the
+/// message and only asks it to read, research or look into what follows
+/// ("研究一下：", "read this:", "look into the following:"), or before a last
+/// line that asks for work from it as a reference ("Dựa vào đây viết cho
+/// tôi", write it for me from this; "based on the above, write …"), when a
+/// document's worth is there (three lines and more). The lead is the
+/// user's; what it points at is material.
+pub(super) fn studied(text: &str) -> Option<Range<usize>> {
     static STUDY: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
             r"(?i)^\W*(((please|pls)\s+)?(read|research|study|analy[sz]e|look\s+(at|into)|check\s+out|go\s+through)(\s+(this|these|it|the\s+following))?|(请|请你|帮我|你)?(研究|分析|看看|看下|看一下|阅读|读一下|读读|了解)(一下)?(这个|这篇|这些|下面的?|以下)?(内容|文章|帖子)?)\s*[:：]",
         )
     });
-    let lead = STUDY.find(text)?;
-    let rest = text[lead.end()..].trim();
-    (rest.len() >= 300 && rest.lines().count() >= 3).then_some(lead.end())
+    static FROM_IT: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^\W*((based\s+on\s+(this|these|that|the\s+above)|using\s+(this|these|the\s+above)\s+as\s+(a\s+)?(reference|template|guide)|dựa\s+(vào|theo)\s+(đây|đó|cái\s+này|những\s+cái\s+này|trên))\b|根据(以上|上面|这个|这些)|参考(以上|上面|这个|这些))",
+        )
+    });
+    let document = |part: &str| part.trim().len() >= 300 && part.trim().lines().count() >= 3;
+    if let Some(lead) = STUDY.find(text) {
+        let rest = &text[lead.end()..];
+        return document(rest).then_some(lead.end()..text.len());
+    }
+    let body = text.trim_end();
+    let last = body.rfind('\n').map_or(0, |at| at + 1);
+    let asks = &body[last..];
+    (last > 0
+        && asks.split_whitespace().count() <= 12
+        && FROM_IT.is_match(asks)
+        && document(&body[..last]))
+    .then_some(0..last)
 }
 
 /// Who speaks next in a chat copied from a chat app, on a line of its

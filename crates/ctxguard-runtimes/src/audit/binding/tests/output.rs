@@ -344,6 +344,17 @@ fn a_log_of_levels_and_shell_errors_is_output() {
         judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
         "{judged:?}"
     );
+    // A guide handed over as a reference, the ask after it: the guide is
+    // material, the ask binds.
+    let guide = "Cấu trúc tài liệu dự án trên Confluence\n1. Project Overview\nNội dung nên có: Project Name, Mục tiêu hệ thống, Stakeholders\n2. Business & Product Documentation\nVision & Scope, Business Requirements, User Stories, Use Case List\n3. System Architecture\nArchitecture Overview, System Context Diagram, High Level Architecture\n4. Technical Documentation\nAPI Design, Database Design, ERD, Coding Convention\nDựa vào đây viết cho tôi";
+    let judged = why(guide);
+    assert_eq!(judged.last(), Some(&Ok(())), "{judged:?}");
+    assert!(
+        judged[..judged.len() - 1]
+            .iter()
+            .all(|w| *w == Err(NotBinding::Pasted)),
+        "{judged:?}"
+    );
     // An error tracker's page copied from a browser: its frames folded
     // ("Show 4 more frames") and their callers.
     let tracker = "It breaks on the reminders page.\n\nShow 4 more frames\nCalled from: action_view/base.rb in public_send\nShow 45 more frames\nCalled from: sentry/hub.rb in configure_scope\n";
