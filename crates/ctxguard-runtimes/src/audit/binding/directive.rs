@@ -25,6 +25,7 @@ pub(crate) fn directive(text: &str) -> bool {
         || ROMANCE_WISH.is_match(text)
         || korean_rule(text)
         || (VIETNAMESE_ASKS.is_match(text) && !VIETNAMESE_OWN.is_match(text))
+        || THAI_ASKS.is_match(text)
     {
         return true;
     }

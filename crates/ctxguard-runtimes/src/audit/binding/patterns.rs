@@ -213,6 +213,19 @@ pub(super) static VIETNAMESE_ASKS: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
+/// What asks in Thai, which writes no space between words: a clause that
+/// opens with the verb of an instruction ("เขียนโค้ด module 1", write the
+/// code of module 1; "สร้างระบบ ERP", build an ERP system; "ให้ sub-agent …
+/// ทำ", have a sub-agent do …; "ช่วย…", please), or one that says "must"
+/// ("ต้อง"), "no need to" ("ไม่ต้อง"), "don't" ("อย่า"), "forbidden"
+/// ("ห้าม"), or closes on "for me, please" ("…ให้หน่อย", "…ด้วยนะ"). ("ทำไม"
+/// is "why": no instruction.)
+pub(super) static THAI_ASKS: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(^|\s)(ช่วย|กรุณา|โปรด|ขอ|ลอง|เขียน|สร้าง|ทำ([^ไ]|$)|ให้|ทดสอบ|แก้|เพิ่ม|ลบ|เปลี่ยน|ใช้|ส่ง|รัน|ติดตั้ง|อัปเดต|อัพเดท|ตรวจสอบ|สรุป|วิเคราะห์|ออกแบบ|เอา|จัด)|ต้อง|อย่า|ห้าม|หน่อย\W*$|ด้วย(นะ)?(ครับ|ค่ะ|คะ)?\W*$",
+    )
+});
+
 /// What the user says they will do themselves, in Vietnamese ("để anh
 /// kiểm tra lại nhé", let me check it again), or asks whether to do ("anh
 /// có nên tạo…", should I create…).
@@ -227,10 +240,12 @@ pub(super) static SUGGESTION: LazyLock<Pattern> =
 /// last ("kamu sekarang pakai model apa": which model are you using now),
 /// and a Vietnamese one, which puts it last or closes on a particle after
 /// it ("chạy local vs chạy github action khác gì nhau", "thì phải làm
-/// sao", "em thêm tag gì cho nó vậy").
+/// sao", "em thêm tag gì cho nó vậy"), and a Thai one, closed by its
+/// particle or question word ("…ไหม", "…อะไรบ้าง", "…ยังไง") or opened by
+/// "ทำไม" (why).
 pub(super) static ASKED_LAST: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(apa|gimana|bagaimana|berapa|siapa|kapan)(\s+(saja|aja|sih|ya))?\W*$|\b(gì|sao|thế\s+nào|đâu|bao\s+nhiêu)((\s+(vậy|thế|nhau|nhỉ|ạ|em|anh|chị|hả|à))*|(\s+\S+){1,3}\s+(vậy|thế|nhỉ|hả|à))\W*$",
+        r"(?i)\b(apa|gimana|bagaimana|berapa|siapa|kapan)(\s+(saja|aja|sih|ya))?\W*$|\b(gì|sao|thế\s+nào|đâu|bao\s+nhiêu)((\s+(vậy|thế|nhau|nhỉ|ạ|em|anh|chị|hả|à))*|(\s+\S+){1,3}\s+(vậy|thế|nhỉ|hả|à))\W*$|(ไหม|มั้ย|มั๊ย|หรอ|เหรอ|หรือเปล่า|หรือยัง|ป่าว|ไหน|อะไร(บ้าง)?|ยังไง|อย่างไร|ยัง)(ครับ|ค่ะ|คะ|นะ)?\W*$|^\W*ทำไม",
     )
 });
 
@@ -356,12 +371,13 @@ pub(super) static ASKS_OPINION: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
-/// A slash command alone, or a line of a command's options alone
-/// (`--max-iterations 15`, `--completion-promise "COMPLETE" \`): the
-/// command's invocation, spent when it runs.
+/// A slash command alone (to a chat's bot too: `/start@my_bot`), or a line
+/// of a command's options alone (`--max-iterations 15`,
+/// `--completion-promise "COMPLETE" \`): the command's invocation, spent
+/// when it runs.
 pub(super) static COMMAND: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r#"^/[A-Za-z][A-Za-z0-9:_-]*$|^(--[A-Za-z][A-Za-z0-9_-]*(=\S+|\s+("[^"\n]*"|'[^'\n]*'|[^\s-]\S*))?\s*)+\\?$"#,
+        r#"^/[A-Za-z][A-Za-z0-9:_-]*(@[A-Za-z0-9_]+)?$|^(--[A-Za-z][A-Za-z0-9_-]*(=\S+|\s+("[^"\n]*"|'[^'\n]*'|[^\s-]\S*))?\s*)+\\?$"#,
     )
 });
 

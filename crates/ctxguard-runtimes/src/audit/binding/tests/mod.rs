@@ -175,6 +175,26 @@ fn what_binds_and_what_does_not() {
     for ask in ["your name is ovo", "最好是能接入ide，像codex和 cloude 那样"] {
         assert_eq!(why(ask), [Ok(())], "{ask}");
     }
+    // Thai asks by the verb its clause opens with, by "must" and "no need
+    // to", and by "for me, please" closing it; it asks a question by the
+    // particle or question word it closes on, or by "why" opening it.
+    for ask in [
+        "เขียนโค้ด module 1: the brain ตามแผนเดิม",
+        "สร้างระบบ ERP สำหรับธุรกิจก่อสร้าง",
+        "ไม่ต้องเอามุมมองหลักๆมาตอบ",
+        "ลองวิเคราะห์ requirement นี้ให้หน่อย",
+    ] {
+        assert_eq!(why(ask), [Ok(())], "{ask}");
+    }
+    for asked in [
+        "ตอนนี้มี sub-agent อะไรบ้าง",
+        "เอา sub-agent ไปใช้ในกลุ่มไม่ได้หรอ",
+        "ทำไมไม่ตอบ",
+    ] {
+        assert_eq!(why(asked), [Err(NotBinding::Question)], "{asked}");
+    }
+    // A command to a chat's bot is spent when it runs.
+    assert_ne!(why("/start@biggiessmall_bot"), [Ok(())]);
     // What the user will do themselves, asks how, or asks whether to.
     for own in [
         "được rồi, để anh kiểm tra lại nhé",
