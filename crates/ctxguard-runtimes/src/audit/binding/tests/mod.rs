@@ -193,6 +193,9 @@ fn what_binds_and_what_does_not() {
     ] {
         assert_eq!(why(asked), [Err(NotBinding::Question)], "{asked}");
     }
+    for said in ["ขอบคุณครับ", "ทำงานได้แล้ว"] {
+        assert_ne!(why(said), [Ok(())], "{said}");
+    }
     // A command to a chat's bot is spent when it runs.
     assert_ne!(why("/start@biggiessmall_bot"), [Ok(())]);
     // What the user will do themselves, asks how, or asks whether to.
