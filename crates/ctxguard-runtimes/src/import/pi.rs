@@ -525,13 +525,14 @@ fn recalled_memory_end(text: &str) -> usize {
 /// session was started via /new or /reset. …"), and its announcement that
 /// a background task or a subagent's ended ("A background task
 /// "viator-sync" just completed successfully. … Summarize this naturally
-/// for the user."), alone or queued with others while the agent was busy
+/// for the user.", the task quoted whole with the quotes it holds: "Send
+/// a "Hello" test"), alone or queued with others while the agent was busy
 /// ("[Queued announce messages while agent was busy]", "Queued #1").
 static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
     regex::Regex::new(
-        r#"^\s*(\[[^\]\n]{0,60}\]\s*)?(\[Queued announce messages while agent was busy\]\s*(---\s*)?(Queued #\d+[^\n]*\n)?)?(<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\s*)?(\[System( Message\]|:)|OpenClaw runtime context \(internal\):|Pre-compaction memory flush\.|A new session was started via /new or /reset\.|A (background|subagent) task "[^"\n]*" just (completed|finished|failed|timed out))"#,
+        r#"^\s*(\[[^\]\n]{0,60}\]\s*)?(\[Queued announce messages while agent was busy\]\s*(---\s*)?(Queued #\d+[^\n]*\n)?)?(<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\s*)?(\[System( Message\]|:)|OpenClaw runtime context \(internal\):|Pre-compaction memory flush\.|A new session was started via /new or /reset\.|A (background|subagent) task "[^\n]*?" just (completed|finished|failed|timed out))"#,
     )
         .expect("the notice pattern compiles")
 });
