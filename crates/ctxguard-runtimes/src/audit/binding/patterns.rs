@@ -267,12 +267,14 @@ pub(super) static ASKS_WHICH: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// A request to be told something, put as an instruction: "explain to me
 /// what the out of scope items are", "tell me what happens currently",
-/// "can you summarize where the PR is", "今日の予定教えて" (tell me today's
+/// "can you summarize where the PR is", "check your config and tell me
+/// which models are the default" (what to look at, then what to tell),
+/// "今日の予定教えて" (tell me today's
 /// schedule). It asks for information, as a question does; nothing of it
 /// binds once answered.
 pub(super) static ASKS_TO_BE_TOLD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|so|now|and|then)[\s,]+)*(((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|((tell|talk\s+to)\s+(me|us)\s+(a\s+bit\s+|more\s+)?about|(summarize|summarise)\s+(my|our)|help\s+(me|us)\s+(think|understand|decide|figure\s+out|come\s+up\s+with|brainstorm)|(i|we)\s+need\s+(some\s+)?help\s+(on|with|in|deciding|figuring\s+out)\s+(what|which|how|whether)|walk\s+(me|us)\s+through)\b|((can|could|would|will)\s+(you|u)\s+)?(please\s+)?(repeat\s+(that|this|it|the\s+(last|current)|your\s+last)|say\s+(that|it)\s+again)\b)|^\W*((ok|okay|also|und)[\s,]+)*(kannst|könntest)\s+du\s+[^?\n]{0,40}\bwiederholen\b|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(教えて|説明して)(ください|下さい|くれ|ね|よ)?[。！!？?～~]*\s*$|知りたい(です|な|んだけど)?[。！!？?～~]*\s*$|^\W*(list|liệt\s+kê|giải\s+thích|kể)\s+cho\s+(anh|em|mình|tôi|chị)\b|^\W*giải\s+thích\b|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
+        r"(?i)^\W*((ok|okay|so|now|and|then)[\s,]+)*(((check|look\s+at)\s+[^.!?\n]*?\s+and\s+)?((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|((tell|talk\s+to)\s+(me|us)\s+(a\s+bit\s+|more\s+)?about|(summarize|summarise)\s+(my|our)|help\s+(me|us)\s+(think|understand|decide|figure\s+out|come\s+up\s+with|brainstorm)|(i|we)\s+need\s+(some\s+)?help\s+(on|with|in|deciding|figuring\s+out)\s+(what|which|how|whether)|walk\s+(me|us)\s+through)\b|((can|could|would|will)\s+(you|u)\s+)?(please\s+)?(repeat\s+(that|this|it|the\s+(last|current)|your\s+last)|say\s+(that|it)\s+again)\b)|^\W*((ok|okay|also|und)[\s,]+)*(kannst|könntest)\s+du\s+[^?\n]{0,40}\bwiederholen\b|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(教えて|説明して)(ください|下さい|くれ|ね|よ)?[。！!？?～~]*\s*$|知りたい(です|な|んだけど)?[。！!？?～~]*\s*$|^\W*(list|liệt\s+kê|giải\s+thích|kể)\s+cho\s+(anh|em|mình|tôi|chị)\b|^\W*giải\s+thích\b|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
     )
 });
 

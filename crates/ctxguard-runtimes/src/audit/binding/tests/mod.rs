@@ -233,6 +233,7 @@ fn what_binds_and_what_does_not() {
         assert_ne!(why(remark), [Ok(())], "{remark}");
     }
     for told in [
+        "check your program and tell me which models are added as default, secondary etc",
         "what would you suggest",
         "what would you recommend to make a appealing profitable product",
         "i need some help on what makes the most sense",
