@@ -745,6 +745,7 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "飞书账号授权",
             "Session Startup",
             "1-3 sentences",
+            "DigestHelperBot",
         ],
     );
     assert_judged(
@@ -756,6 +757,7 @@ fn a_chat_channels_envelope_and_openclaws_own_messages_are_not_the_users() {
             "Use this chart layout for the digest.",
             "Keep each digest under a page.",
             "Reply in short answers from now on.",
+            "Keep the headlines in Thai.",
             "Translate the course terms with the glossary in terms.md.",
             "Keep the narration in Mandarin.",
             "The chat id is 8409691103, remember it.",

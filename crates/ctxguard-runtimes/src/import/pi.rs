@@ -543,10 +543,34 @@ static SYSTEM_NOTICE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::n
 /// of it ("[Image]\nUser text:\n… \nDescription:\n…"); a voice message's
 /// transcription is the user's words and stays.
 fn unwrapped(text: &str) -> String {
+    let mentioned = text.contains("\"was_mentioned\": true");
     let text = without_sender(after_system_events(text));
     let text = ENVELOPE.replace_all(&text, "");
     let text = MEDIA.replace_all(&text, "$typed");
-    CHANNEL.replace_all(&text, "").into_owned()
+    let text = CHANNEL.replace_all(&text, "");
+    if mentioned {
+        without_mention(&text).to_owned()
+    } else {
+        text.into_owned()
+    }
+}
+
+/// The words after the mention of the agent's bot that a message in a
+/// group chat opens with, when the channel says the bot was mentioned
+/// (`"was_mentioned": true`): "@NONGAUNJAIBot อนุมัติ" is "อนุมัติ" (approved)
+/// said to the agent.
+fn without_mention(text: &str) -> &str {
+    let words = text.trim_start();
+    let Some(name) = words.strip_prefix('@') else {
+        return text;
+    };
+    let end = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(name.len());
+    if end == 0 {
+        return text;
+    }
+    name[end..].trim_start_matches([' ', '\t', ',', ':'])
 }
 
 /// What follows the system events OpenClaw queued before a message from a
