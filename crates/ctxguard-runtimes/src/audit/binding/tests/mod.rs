@@ -171,14 +171,13 @@ fn what_binds_and_what_does_not() {
     ] {
         assert_eq!(why(ask), [Ok(())], "{ask}");
     }
-    // The agent named; a way preferred in Chinese ("best if it can"), what
-    // a Chinese user wants, the value of a name given; "want u" as typed.
+    // The agent named; a way preferred in Chinese ("best if it can"); the
+    // value of a name given; "want u" as typed.
     for ask in [
         "your name is ovo",
         "最好是能接入ide，像codex和 cloude 那样",
-        "我想做一个法语单词动词变位的记忆背诵网站",
-        "用户名是 962996947@qq.com",
-        "i usually want u help me coding and more",
+        "用户名是 962996947@qq.com 仓库名是 yaxin",
+        "shanghai of china.i usually want u help me coding and more",
     ] {
         assert_eq!(why(ask), [Ok(())], "{ask}");
     }
