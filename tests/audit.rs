@@ -1413,3 +1413,19 @@ fn a_document_the_user_said_they_would_paste_in_is_handed_over() {
         "{judged:?}"
     );
 }
+
+#[test]
+fn what_the_user_said_before_they_set_it_all_aside_binds_no_more() {
+    let (report, _) = judged("reset.jsonl");
+    let judged: Vec<String> = outcomes(&report, 1).into_iter().map(|(_, t)| t).collect();
+    for earlier in ["Use Postgres for the job queue.", "Keep the retries at 5."] {
+        assert!(
+            !judged.iter().any(|t| t == earlier),
+            "{earlier}: {judged:?}"
+        );
+    }
+    assert!(
+        judged.iter().any(|t| t == "Use SQLite for the job queue."),
+        "{judged:?}"
+    );
+}

@@ -316,6 +316,13 @@ fn audit_branch(
                     }
                 }
             }
+            // A message that sets aside everything said before it ("Ignore
+            // everything above. That was old."): nothing said before binds.
+            if message.origin == Origin::User && RESETS.is_match(&message.text) {
+                for earlier in said.iter_mut() {
+                    earlier.superseded = true;
+                }
+            }
             // So does the user's message that sends their last one again
             // (interrupted, typed again with a word more): the later says it.
             if message.origin == Origin::User {
@@ -689,6 +696,16 @@ static WITHDRAWS: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::Lazy
     #[allow(clippy::expect_used)]
     crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b|^[\s\p{P}]*(那|好了|好吧)?[，,\s]*(算了|不管了)")
         .expect("the withdrawal pattern compiles")
+});
+
+/// Words with which a user sets aside everything said before ("Ignore
+/// everything above. That was old.", "Ignore all previous config, memory,
+/// and model choices", "disregard everything before this", "忽略之前的所有内容").
+static RESETS: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    crate::pattern::Pattern::new(r"(?i)\b(ignore|disregard|forget)\s+(everything|all)\s+(above|before|earlier|previous|prior|so\s+far|i\s+(said|wrote)|we\s+(said|discussed|did))\b|\b(ignore|disregard|forget)\s+all\s+(the\s+)?(previous|prior|earlier)\s+\w+|(忽略|无视|忘掉|忘记)(之前|以上|上面|前面)(的)?(所有|全部|一切)|(之前|以上|上面|前面)(说)?的(都|全部)(不算|作废)")
+        .expect("the reset pattern compiles")
 });
 
 fn audit_event(
