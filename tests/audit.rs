@@ -1417,7 +1417,15 @@ fn a_document_the_user_said_they_would_paste_in_is_handed_over() {
 #[test]
 fn what_the_user_said_before_they_set_it_all_aside_binds_no_more() {
     let (report, _) = judged("reset.jsonl");
-    let judged: Vec<String> = outcomes(&report, 1).into_iter().map(|(_, t)| t).collect();
+    // A pasted prompt that tells its bot to ignore all previous
+    // instructions sets nothing aside.
+    assert!(
+        outcomes(&report, 1)
+            .iter()
+            .any(|(_, t)| t == "Use Postgres for the job queue."),
+        "{report}"
+    );
+    let judged: Vec<String> = outcomes(&report, 2).into_iter().map(|(_, t)| t).collect();
     for earlier in ["Use Postgres for the job queue.", "Keep the retries at 5."] {
         assert!(
             !judged.iter().any(|t| t == earlier),

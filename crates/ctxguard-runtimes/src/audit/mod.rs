@@ -318,7 +318,12 @@ fn audit_branch(
             }
             // A message that sets aside everything said before it ("Ignore
             // everything above. That was old."): nothing said before binds.
-            if message.origin == Origin::User && RESETS.is_match(&message.text) {
+            // Typed, not pasted: a prompt handed over may tell its own bot
+            // to ignore all previous instructions.
+            if message.origin == Origin::User
+                && message.text.len() <= RESET_LONGEST
+                && RESETS.is_match(&message.text)
+            {
                 for earlier in said.iter_mut() {
                     earlier.superseded = true;
                 }
@@ -697,6 +702,10 @@ static WITHDRAWS: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::Lazy
     crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b|^[\s\p{P}]*(那|好了|好吧)?[，,\s]*(算了|不管了)")
         .expect("the withdrawal pattern compiles")
 });
+
+/// The longest message whose words set aside everything said before
+/// ([`RESETS`]): one the user typed, not a prompt they pasted.
+const RESET_LONGEST: usize = 600;
 
 /// Words with which a user sets aside everything said before ("Ignore
 /// everything above. That was old.", "Ignore all previous config, memory,
