@@ -1415,7 +1415,7 @@ fn a_document_the_user_said_they_would_paste_in_is_handed_over() {
 }
 
 #[test]
-fn what_the_user_said_before_they_set_it_all_aside_binds_no_more() {
+fn what_the_user_set_aside_all_of_or_by_its_topic_binds_no_more() {
     let (report, _) = judged("reset.jsonl");
     // A pasted prompt that tells its bot to ignore all previous
     // instructions sets nothing aside.
@@ -1426,7 +1426,11 @@ fn what_the_user_said_before_they_set_it_all_aside_binds_no_more() {
         "{report}"
     );
     let judged: Vec<String> = outcomes(&report, 2).into_iter().map(|(_, t)| t).collect();
-    for earlier in ["Use Postgres for the job queue.", "Keep the retries at 5."] {
+    for earlier in [
+        "Use Postgres for the job queue.",
+        "Keep the retries at 5.",
+        "Add a calendar sync to the dashboard.",
+    ] {
         assert!(
             !judged.iter().any(|t| t == earlier),
             "{earlier}: {judged:?}"

@@ -328,6 +328,21 @@ fn audit_branch(
                     earlier.superseded = true;
                 }
             }
+            // A message that drops a topic ("Okay let's forget the calendar
+            // thing for now"): what was said of it binds no more.
+            if message.origin == Origin::User {
+                if let Some(topic) = TOPIC_DROPPED
+                    .captures(&message.text)
+                    .and_then(|found| found.name("topic"))
+                {
+                    let topic = topic.as_str().to_lowercase();
+                    for earlier in said.iter_mut() {
+                        if earlier.folded.contains(&topic) {
+                            earlier.superseded = true;
+                        }
+                    }
+                }
+            }
             // So does the user's message that sends their last one again
             // (interrupted, typed again with a word more): the later says it.
             if message.origin == Origin::User {
@@ -701,6 +716,17 @@ static WITHDRAWS: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::Lazy
     #[allow(clippy::expect_used)]
     crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b|^[\s\p{P}]*(那|好了|好吧)?[，,\s]*(算了|不管了)")
         .expect("the withdrawal pattern compiles")
+});
+
+/// Words with which a user drops a topic they raised, for now or for
+/// good ("let's forget the calendar thing for now", "drop the Azure
+/// route"): the topic is the word or two before "thing", "stuff", "part",
+/// "idea", "route", "plan", "integration", "setup" or "feature".
+static TOPIC_DROPPED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(r"(?i)\b(forget|drop|skip|scrap|park)\s+(about\s+)?(the|that|this)\s+(?P<topic>[a-z0-9-]{3,}(\s+[a-z0-9-]{3,})?)\s+(thing|stuff|part|idea|route|plan|integration|setup|feature)\b")
+        .expect("the topic pattern compiles")
 });
 
 /// The longest message whose words set aside everything said before
