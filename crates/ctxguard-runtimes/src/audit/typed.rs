@@ -776,7 +776,6 @@ fn listed_objects(
             || !alone
             || words.ends_with([':', '：', '?', '？'])
             || binding::word_count(words) > SHORT
-            || binding::binding(lead, message, context).is_err()
         {
             continue;
         }
@@ -788,7 +787,9 @@ fn listed_objects(
                     && binding::entry(binding::unbolded(unit.text(text)))
             })
             .count();
-        if entries >= 2 {
+        // Whether the line asks is judged last: most short lines have no
+        // list under them.
+        if entries >= 2 && binding::binding(lead, message, context).is_ok() {
             objects[n + 1..=n + entries].fill(true);
         }
     }
