@@ -304,57 +304,43 @@ fn audit_branch(
             if matches!(message.origin, Origin::Plan | Origin::Command) {
                 continue;
             }
-            // A message that takes back the one before it, or gives a new
-            // value for what it set ("make it 50"): what that one asked no
-            // longer binds.
-            if message.origin == Origin::User
-                && (WITHDRAWS.is_match(&message.text) || NEW_VALUE.is_match(message.text.trim()))
-            {
-                if let Some(last) = last_line {
-                    for earlier in said.iter_mut().filter(|s| s.line == last) {
-                        earlier.superseded = true;
-                    }
-                }
-            }
-            // A message that sets aside everything said before it ("Ignore
-            // everything above. That was old."): nothing said before binds.
-            // Typed, not pasted: a prompt handed over may tell its own bot
-            // to ignore all previous instructions.
-            if message.origin == Origin::User
-                && message.text.len() <= RESET_LONGEST
-                && RESETS.is_match(&message.text)
-            {
-                for earlier in said.iter_mut() {
-                    earlier.superseded = true;
-                }
-            }
-            // A message that drops a topic ("Okay let's forget the calendar
-            // thing for now"): what was said of it binds no more.
             if message.origin == Origin::User {
+                let text = &message.text;
+                // A message that takes back the one before it, or gives a
+                // new value for what it set ("make it 50"): what that one
+                // asked no longer binds.
+                if let Some(last) = last_line
+                    .filter(|_| WITHDRAWS.is_match(text) || NEW_VALUE.is_match(text.trim()))
+                {
+                    set_aside(&mut said, |s| s.line == last);
+                }
+                // A message that sets aside everything said before it
+                // ("Ignore everything above. That was old."): nothing said
+                // before binds. Typed, not pasted: a prompt handed over may
+                // tell its own bot to ignore all previous instructions.
+                if text.len() <= RESET_LONGEST && RESETS.is_match(text) {
+                    set_aside(&mut said, |_| true);
+                }
+                // A message that drops a topic ("Okay let's forget the
+                // calendar thing for now"): what was said of it binds no more.
                 if let Some(topic) = TOPIC_DROPPED
-                    .captures(&message.text)
+                    .captures(text)
                     .and_then(|found| found.name("topic"))
                 {
                     let topic = topic.as_str().to_lowercase();
-                    for earlier in said.iter_mut() {
-                        if earlier.folded.contains(&topic) {
-                            earlier.superseded = true;
-                        }
-                    }
+                    set_aside(&mut said, |s| s.folded.contains(&topic));
                 }
-            }
-            // So does the user's message that sends their last one again
-            // (interrupted, typed again with a word more): the later says it.
-            if message.origin == Origin::User {
+                // The user's message that sends their last one again
+                // (interrupted, typed again with a word more): the later
+                // says it.
                 if let Some((line, _)) = last_sent
                     .as_ref()
-                    .filter(|(_, text)| sent_again(text, &message.text))
+                    .filter(|(_, before)| sent_again(before, text))
                 {
-                    for earlier in said.iter_mut().filter(|s| s.line == *line) {
-                        earlier.superseded = true;
-                    }
+                    let line = *line;
+                    set_aside(&mut said, |s| s.line == line);
                 }
-                last_sent = Some((message.line, message.text.clone()));
+                last_sent = Some((message.line, text.clone()));
             }
             last_line = Some(message.line);
             // Where what the user pasted after announcing it in this same
@@ -621,6 +607,14 @@ fn sent_again(before: &str, now: &str) -> bool {
         })
 }
 
+/// Marks what was said and matches `which` as no longer binding: taken
+/// back, set aside, or said again later.
+fn set_aside(said: &mut [Said], which: impl Fn(&Said) -> bool) {
+    for earlier in said.iter_mut().filter(|s| which(s)) {
+        earlier.superseded = true;
+    }
+}
+
 /// A commitment restated (an interrupted prompt typed again, the same
 /// request in nearly the same words) is one commitment: the later says it.
 /// The same words about another link or path ("summarize this article
@@ -631,14 +625,13 @@ fn supersede(
     folded: &str,
     content: &std::collections::BTreeSet<String>,
 ) {
-    for earlier in said.iter_mut().filter(|s| !s.superseded) {
-        if restates(
-            (&earlier.text, &earlier.folded, &earlier.content),
-            (text, folded, content),
-        ) {
-            earlier.superseded = true;
-        }
-    }
+    set_aside(said, |earlier| {
+        !earlier.superseded
+            && restates(
+                (&earlier.text, &earlier.folded, &earlier.content),
+                (text, folded, content),
+            )
+    });
 }
 
 /// Whether `later` says what `earlier` said: the same words once folded,
