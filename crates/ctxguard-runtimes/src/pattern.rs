@@ -49,7 +49,13 @@ const WARM_BYTES: u64 = 64 * 1024;
 /// often enough of lines that need it.
 #[derive(Debug)]
 pub(crate) struct Pattern {
+    /// The pattern with its numbered groups made plain ([`ungrouped`]): it
+    /// answers whether and where the pattern matches.
     exact: Regex,
+    /// The pattern as written, with its numbered groups, when it has any:
+    /// compiled the first time a caller reads its groups ([`Pattern::grouped`]).
+    groups: Option<Box<str>>,
+    grouped: OnceLock<Regex>,
     /// The characters outside ASCII the pattern tells apart from others of
     /// their kind ([`significant`]): of a line with none of them, it is
     /// asked of its ASCII image. None: never of the image. Made when it is
@@ -87,11 +93,14 @@ impl Pattern {
     /// type, straight or curly: "don’t do anything else" is "don't".
     pub(crate) fn new(source: &str) -> Result<Pattern, regex::Error> {
         let source = rewritten(source, |_, _| None, apostrophe);
+        let plain = ungrouped(&source);
         let start = Instant::now();
-        let exact = Regex::new(&source)?;
+        let exact = Regex::new(plain.as_deref().unwrap_or(&source))?;
         let cost = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
         Ok(Pattern {
             exact,
+            groups: plain.is_some().then(|| source.into_boxed_str()),
+            grouped: OnceLock::new(),
             named: OnceLock::new(),
             image: OnceLock::new(),
             asked: AtomicU32::new(0),
@@ -147,6 +156,16 @@ impl Pattern {
         self.named
             .get_or_init(|| significant(self.exact.as_str()))
             .as_ref()
+    }
+
+    /// The pattern with its numbered groups, for a caller that reads them.
+    fn grouped(&self) -> &Regex {
+        self.grouped.get_or_init(|| {
+            self.groups
+                .as_deref()
+                .and_then(|source| Regex::new(source).ok())
+                .unwrap_or_else(|| self.exact.clone())
+        })
     }
 
     /// Whether the pattern matches `haystack`, as far as the line's image
@@ -206,7 +225,7 @@ impl Pattern {
     /// As [`Regex::captures`].
     pub(crate) fn captures<'h>(&self, haystack: &'h str) -> Option<Captures<'h>> {
         self.can_match(haystack)
-            .then(|| self.timed(haystack, || self.exact.captures(haystack)))
+            .then(|| self.timed(haystack, || self.grouped().captures(haystack)))
             .flatten()
     }
 
@@ -225,7 +244,7 @@ impl Pattern {
         haystack: &'h str,
     ) -> Take<CaptureMatches<'r, 'h>> {
         let may = self.can_match(haystack);
-        self.exact
+        self.grouped()
             .captures_iter(haystack)
             .take(if may { usize::MAX } else { 0 })
     }
@@ -233,11 +252,57 @@ impl Pattern {
     /// As [`Regex::replace_all`].
     pub(crate) fn replace_all<'h, R: Replacer>(&self, haystack: &'h str, with: R) -> Cow<'h, str> {
         if self.can_match(haystack) {
-            self.exact.replace_all(haystack, with)
+            self.grouped().replace_all(haystack, with)
         } else {
             Cow::Borrowed(haystack)
         }
     }
+}
+
+/// `source` with each numbered group made plain (`(a|b)` as `(?:a|b)`), or
+/// None when it has none (or does not parse: the regex crate then says
+/// why). Named groups stay.
+///
+/// Where the fast automaton cannot answer (a word bound next to a letter
+/// outside ASCII), the regex crate's slow one keeps a slot for each group
+/// at each state of the pattern: the directive pattern, some thousand
+/// words in seventy groups, took 54 MB a thread for slots nobody reads.
+/// Whether and where a pattern matches does not depend on its groups.
+fn ungrouped(source: &str) -> Option<String> {
+    use regex_syntax::ast::{parse::Parser, visit, Ast, GroupKind, Visitor};
+
+    /// Where each numbered group opens, in the order they open.
+    struct Opens(Vec<usize>);
+    impl Visitor for Opens {
+        type Output = Vec<usize>;
+        type Err = std::convert::Infallible;
+        fn finish(self) -> Result<Vec<usize>, Self::Err> {
+            Ok(self.0)
+        }
+        fn visit_pre(&mut self, ast: &Ast) -> Result<(), Self::Err> {
+            if let Ast::Group(group) = ast {
+                if matches!(group.kind, GroupKind::CaptureIndex(_)) {
+                    self.0.push(group.span.start.offset);
+                }
+            }
+            Ok(())
+        }
+    }
+    let ast = Parser::new().parse(source).ok()?;
+    let Ok(opens) = visit(&ast, Opens(Vec::new()));
+    if opens.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(source.len() + 2 * opens.len());
+    let mut from = 0;
+    for open in opens {
+        // `open` is where a `(` stands: one byte.
+        out.push_str(source.get(from..=open)?);
+        out.push_str("?:");
+        from = open + 1;
+    }
+    out.push_str(source.get(from..)?);
+    Some(out)
 }
 
 /// An apostrophe of a pattern's source as either one people type: `['’]`
@@ -825,7 +890,7 @@ mod tests {
                 ),
                 ranges(
                     pattern
-                        .exact
+                        .grouped()
                         .captures_iter(&text)
                         .filter_map(|c| c.get(1))
                         .collect()
@@ -848,6 +913,36 @@ mod tests {
             pattern.replace_all(&long("please"), "P"),
             pattern.exact.replace_all(&long("please"), "P")
         );
+    }
+
+    #[test]
+    fn a_pattern_matches_without_its_numbered_groups_and_reads_them_as_written() {
+        let source = r"(?i)\b(fix|add)\s+(?P<what>\w+)|\(x\)|[(]y(?:z)";
+        let pattern = Pattern::new(source).unwrap();
+        // Only the named group and the whole match take slots where the
+        // pattern is asked whether and where it matches.
+        assert_eq!(pattern.exact.captures_len(), 2);
+        assert_eq!(
+            pattern.exact.as_str(),
+            r"(?i)\b(?:fix|add)\s+(?P<what>\w+)|\(x\)|[(]y(?:z)"
+        );
+        assert_eq!(
+            pattern.find("please Add tests").unwrap().as_str(),
+            "Add tests"
+        );
+        let found = pattern.captures("please Add tests").unwrap();
+        assert_eq!((&found[1], &found["what"]), ("Add", "tests"));
+        let found: Vec<_> = pattern
+            .captures_iter("fix a, add b")
+            .map(|c| c[1].to_owned())
+            .collect();
+        assert_eq!(found, ["fix", "add"]);
+        assert_eq!(pattern.replace_all("fix it", "$1/$what"), "fix/it");
+        // A pattern with no numbered group is compiled once.
+        let plain = Pattern::new(r"(?:a)(?P<b>b)").unwrap();
+        assert!(plain.groups.is_none());
+        assert_eq!(&plain.captures("ab").unwrap()["b"], "b");
+        assert_eq!(ungrouped(r"\((?:a)"), None);
     }
 
     #[test]
