@@ -1441,3 +1441,17 @@ fn what_the_user_set_aside_all_of_or_by_its_topic_binds_no_more() {
         "{judged:?}"
     );
 }
+
+#[test]
+fn a_prompt_openclaw_composed_itself_is_not_the_users_and_a_cron_jobs_message_is() {
+    let (report, _) = judged("openclaw-composed.jsonl");
+    assert_unheard(&report, 1, &["VRChat", "heartbeat message", "npm ERR"]);
+    assert_judged(
+        &report,
+        1,
+        &[
+            "Implement the LINE hook in the gateway.",
+            "Email me the list of open PRs every night.",
+        ],
+    );
+}

@@ -461,11 +461,13 @@ fn message(entry: &Record) -> Option<Message> {
                     // session started with /new from Feishu), its heartbeat
                     // poll ("Read HEARTBEAT.md if it exists …"), or the
                     // greeting OpenClaw's terminal sends by itself when an
-                    // agent first hatches ("Wake up, my friend!").
+                    // agent first hatches ("Wake up, my friend!"); or a
+                    // prompt it composed itself, whatever its words.
                     let own = unwrapped(&text);
                     let bare = own.trim_matches(|c: char| c.is_whitespace() || c == '\u{200b}');
                     if SYSTEM_NOTICE.is_match(bare)
                         || HEARTBEAT.is_match(bare)
+                        || composed(&text)
                         || bare == HATCH_GREETING
                         || FEISHU_AUTHORIZED.is_match(&text)
                     {
@@ -668,6 +670,47 @@ static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
         .expect("the heartbeat pattern compiles")
 });
 
+/// Whether OpenClaw composed `text` itself: a prompt that ends with the
+/// time it was sent ([`SENT_AT`]) and carries no chat channel's wrapping.
+/// OpenClaw appends that line to the prompts it sends on its own — its
+/// heartbeat poll, the default one or any configured
+/// ("ASI_QUANTUM_REFLECTION: … Consult SOUL.md. …"), the prompt of a
+/// session reset — after the system events it queued, if any; what a
+/// person sends from a chat or the control UI carries the channel's stamp
+/// and the sender's metadata instead. A cron job's message ("[cron:8b38…
+/// PR Review Patrol] Only check PRs authored by Bill …") is sent the same
+/// way, but its words are the ones the user gave the job: theirs.
+fn composed(text: &str) -> bool {
+    SENT_AT.is_match(text)
+        && !CHANNEL_WRAPPED.is_match(text)
+        && !text.trim_start().starts_with("[cron:")
+}
+
+/// The line OpenClaw ends a prompt it composed with: "Current time:
+/// Thursday, March 12th, 2026 — 10:53 (Asia/Tokyo)", in later releases
+/// with " / 2026-03-12 01:53 UTC" after it, or a line "Reference UTC:
+/// 2026-03-12 01:53 UTC" under it.
+static SENT_AT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(
+        r"(?:^|\n)Current time: [^\n]*\([^()\n]+\)(?: / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC|\nReference UTC: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)?\s*$",
+    )
+    .expect("the time pattern compiles")
+});
+
+/// What a chat channel wraps a person's message in: the sender's or the
+/// conversation's metadata, the stamp of the minute it was sent, the
+/// channel's header.
+static CHANNEL_WRAPPED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    regex::Regex::new(&format!(
+        r"\(untrusted metadata\):|{SENT_STAMP}|(?m:^)\[(?:{CHANNELS})[^\w\]\n]"
+    ))
+    .expect("the channel's wrapping compiles")
+});
+
 /// What OpenClaw's chat channels wrap a user's message in: the time it
 /// was sent ("[Fri 2026-03-06 09:38 GMT+8] "), the channel's message id
 /// on a line of its own, the conversation's and the sender's
@@ -684,8 +727,11 @@ static HEARTBEAT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|
 /// lines, to the blank line) and its warning that the workspace's files
 /// were cut ("[Bootstrap truncation warning]" and its lines), what it adds
 /// after a command it ran in the background ended ("An async command you
-/// ran earlier has completed. …", "Current time: … / 2026-04-20 12:35
-/// UTC"), the mark of a message sent again after a model failed ("[Retry
+/// ran earlier has completed. …"), the time line OpenClaw ends a prompt it
+/// sent with ("Current time: … (Asia/Tokyo) / 2026-04-20 12:35 UTC", with or
+/// without the UTC, or over a line "Reference UTC: …"), the mark of a cron
+/// job's run before the words the user gave the job ("[cron:8b38… Nightly
+/// digest] "), the mark of a message sent again after a model failed ("[Retry
 /// after the previous model attempt failed or timed out]"), its note that
 /// the user stopped the run before ("Note: The previous agent run was
 /// aborted by the user. Resume carefully …"), the system
@@ -706,7 +752,7 @@ static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
         &[
             r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^",
             SENT_STAMP,
-            r"[ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^Current time: [^\n]* / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*(\n|$)|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^Note: The previous agent run was aborted by the user\. Resume carefully or ask for clarification\.[ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)|\[Replying to [^\]\n]*\](?s:.*?)\[/Replying\][ \t]*|<media:(document|image|audio|video|voice|sticker|file)>[ \t]*|^你正在通过 QQ 与用户对话。[ \t]*\n(?:[ \t]*\n|【[^\n]*\n|(?:- |\d+\. )[^\n]*\n)*",
+            r"[ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^Current time: [^\n]*\([^()\n]+\)(?: / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)?[ \t]*(?:\nReference UTC: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*)?(\n|$)|^\[cron:[^\]\n]*\][ \t]*|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^Note: The previous agent run was aborted by the user\. Resume carefully or ask for clarification\.[ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)|\[Replying to [^\]\n]*\](?s:.*?)\[/Replying\][ \t]*|<media:(document|image|audio|video|voice|sticker|file)>[ \t]*|^你正在通过 QQ 与用户对话。[ \t]*\n(?:[ \t]*\n|【[^\n]*\n|(?:- |\d+\. )[^\n]*\n)*",
         ]
         .concat(),
     )
