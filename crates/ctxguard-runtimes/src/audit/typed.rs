@@ -1448,11 +1448,14 @@ static NAMES_ASSISTANT: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// How an assistant speaks to the person it answers: what it offers,
-/// what it hands them, what it asks them to do with it.
+/// what it hands them, what it asks them to do with it ("一言くれれば、
+/// その形に合わせて具体的な設定例まで出す", give me a word and I will write
+/// the settings for it; "あなたがやりたいのは多分このどれか", what you want
+/// to do is one of these).
 static REPLY_VOICE: LazyLock<Pattern> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Pattern::new(
-        r"(?i)\bhere(?:'s|\s+is)\s+(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:version|guide|plan|breakdown|overview|architecture|draft|rewrite)\s+(?:of|for)\s+your\b|\b(?:i'll|i\s+will|i\s+can|i'd\s+be\s+happy\s+to)\s+help\s+you\b|\b(?:do\s+you\s+want|would\s+you\s+like)\s+me\s+to\b|\bi\s+can\s+(?:also\s+)?(?:turn|convert|expand|make|write|build|draft|generate)\s+(?:this|it|these)\s+into\b|\b(?:copy|paste)\s+(?:that|this)\s+(?:prompt|message|text)\s+(?:and|into)\b|\bif\s+desired,?\s+the\s+next\s+step\b|\bif\s+you(?:'d)?\s+(?:like|want),?\s+i\s+can\b|\blet\s+me\s+know\s+if\s+you(?:'d)?\s+(?:like|want)\s+me\s+to\b|¿quieres\s+que\b|\bexcelente\s+visión\b|\bvocê\s+quer\s+que\s+eu\b|\bvoulez-vous\s+que\s+je\b|需要我(?:帮你|为你)|我可以(?:帮你|为你)|말씀해\s*주시면|원하시면|(?:해|만들어|짜|추천해|정리해|도와)\s*드(?:리겠습니다|릴까요|립니다)|(?:いたし|し)ましょうか|ご希望(?:でしたら|があれば)",
+        r"(?i)\bhere(?:'s|\s+is)\s+(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}(?:version|guide|plan|breakdown|overview|architecture|draft|rewrite)\s+(?:of|for)\s+your\b|\b(?:i'll|i\s+will|i\s+can|i'd\s+be\s+happy\s+to)\s+help\s+you\b|\b(?:do\s+you\s+want|would\s+you\s+like)\s+me\s+to\b|\bi\s+can\s+(?:also\s+)?(?:turn|convert|expand|make|write|build|draft|generate)\s+(?:this|it|these)\s+into\b|\b(?:copy|paste)\s+(?:that|this)\s+(?:prompt|message|text)\s+(?:and|into)\b|\bif\s+desired,?\s+the\s+next\s+step\b|\bif\s+you(?:'d)?\s+(?:like|want),?\s+i\s+can\b|\blet\s+me\s+know\s+if\s+you(?:'d)?\s+(?:like|want)\s+me\s+to\b|¿quieres\s+que\b|\bexcelente\s+visión\b|\bvocê\s+quer\s+que\s+eu\b|\bvoulez-vous\s+que\s+je\b|需要我(?:帮你|为你)|我可以(?:帮你|为你)|말씀해\s*주시면|원하시면|(?:해|만들어|짜|추천해|정리해|도와)\s*드(?:리겠습니다|릴까요|립니다)|(?:いたし|し)ましょうか|ご希望(?:でしたら|があれば)|(?:教えて|言って|一言|選んで)(?:くれれば|もらえれば|いただければ)|あなたが(?:やりたい|したい)のは",
     )
     .expect("the reply voice pattern compiles")
 });
@@ -2146,6 +2149,15 @@ mod tests {
             "저장 필수 gogs.\nKim님, 프로젝트 3가지를 엄선하여 추천합니다.\n{lines}가장 먼저 필요한 분야를 말씀해 주시면, 마일스톤을 바로 짜드리겠습니다. 🚀"
         );
         assert_eq!(binds(&message), ["저장 필수 gogs."]);
+        // Or in Japanese ("tell me in a word which of A to D you want, and
+        // I will write out the settings for it").
+        let lines: String = (1..=12)
+            .map(|n| format!("{n}) LINEで受けたメッセージをVOICEVOXで読み上げて返す\n"))
+            .collect();
+        let message = format!(
+            "VOICEVOXはローカルで動かすこと\n\n{lines}\n必要なら次にそのまま進めるよ。やりたいのが A/B/C/Dのどれか を一言くれれば、その形に合わせて具体的な設定例まで出す。"
+        );
+        assert_eq!(binds(&message), ["VOICEVOXはローカルで動かすこと"]);
         // No words of its own mark it, but the user says after it where it
         // came from: what they wrote there is theirs.
         let message = format!(
