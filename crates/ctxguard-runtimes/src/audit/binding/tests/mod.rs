@@ -1599,11 +1599,16 @@ fn japanese_instructions_written_as_notes_bind() {
         "step2まで実施",
         "１０００のくらい以下を切り上げ",
         "日本以外の場合はすべて英語表記",
+        "作業完了まで自律的にやれ",
+        "テストを書け",
+        "先にテストを書け",
+        "全部確認しろ",
     ] {
         assert_eq!(why(binds), [Ok(())], "{binds}");
     }
-    // What explains, and a noun alone, ask nothing.
-    for remark in ["つまり、バグだということ", "修正"] {
+    // What explains, a noun alone and an apology ask nothing.
+    for remark in ["つまり、バグだということ", "修正", "遅くなってごめんなさい"]
+    {
         assert_ne!(why(remark), [Ok(())], "{remark}");
     }
 }
