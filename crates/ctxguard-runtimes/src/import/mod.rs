@@ -8,6 +8,7 @@
 pub(crate) mod classify;
 pub(crate) mod claude_code;
 pub(crate) mod codex;
+pub(crate) mod message;
 mod openhands;
 pub(crate) mod pi;
 pub mod records;

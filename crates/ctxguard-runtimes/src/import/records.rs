@@ -10,6 +10,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::message::ApiMessage;
 use crate::diagnostics::codes::import as codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::{SourceFile, Span};
@@ -20,9 +21,34 @@ pub(super) struct Record {
     /// 1-based.
     pub line: u64,
     pub value: Fields,
+    /// Its `message`, read typed the first time it is asked for.
+    message: OnceLock<ApiMessage>,
 }
 
 impl Record {
+    pub fn new(line: u64, value: Fields) -> Record {
+        Record {
+            line,
+            value,
+            message: OnceLock::new(),
+        }
+    }
+
+    /// Its `message` ([`ApiMessage`]): read from where it is written, its
+    /// thinking, usage and the rest scanned past; empty where there is
+    /// none.
+    pub fn message(&self) -> &ApiMessage {
+        self.message
+            .get_or_init(|| match self.value.raw("message") {
+                Some(json) => ApiMessage::read(json),
+                None => self
+                    .value
+                    .get("message")
+                    .map(ApiMessage::of)
+                    .unwrap_or_default(),
+            })
+    }
+
     /// The string at `pointer` (`/message/role`), if there is one.
     pub fn str(&self, pointer: &str) -> Option<&str> {
         super::work(1);
@@ -139,6 +165,22 @@ impl Fields {
                     .rev()
                     .find(|f| f.is(text, key))
                     .map(|f| f.value(text))
+            }
+        }
+    }
+
+    /// The JSON text of the field `key` where it is written, for an
+    /// object read from a line; none for a value given whole.
+    pub fn raw(&self, key: &str) -> Option<&str> {
+        match self {
+            Fields::Whole(_) => None,
+            Fields::Read { text, fields, .. } => {
+                let text = text.get();
+                fields
+                    .iter()
+                    .rev()
+                    .find(|f| f.is(text, key))
+                    .and_then(|f| text.get(f.raw.clone()))
             }
         }
     }
@@ -339,10 +381,7 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
         {
             match next {
                 Ok(value) => {
-                    records.push(Record {
-                        line: index as u64 + 1,
-                        value,
-                    });
+                    records.push(Record::new(index as u64 + 1, value));
                     at += took;
                 }
                 Err(mut error) => {
@@ -479,10 +518,7 @@ pub(super) fn array_or_lines(
         let mut stream = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
         match stream.next() {
             Some(Ok(value)) => {
-                records.push(Record {
-                    line: file.line_col(at).0 as u64,
-                    value: value.into(),
-                });
+                records.push(Record::new(file.line_col(at).0 as u64, value.into()));
                 at += stream.byte_offset();
             }
             Some(Err(error)) => {

@@ -64,12 +64,7 @@ fn last_summary(session: &Session<'_>) -> Option<LastSummary> {
         .rposition(|r| r.str("/subtype") == Some("compact_boundary") || lone_summary(r))?;
     let at = (b..records.len()).find(|&i| records[i].flag("/isCompactSummary"))?;
     Some(LastSummary {
-        text: records::text_of(
-            records[at]
-                .value
-                .pointer("/message/content")
-                .unwrap_or(&Value::Null),
-        ),
+        text: records[at].message().content.text(),
         trigger: records[b]
             .str("/compactMetadata/trigger")
             .map(str::to_owned),

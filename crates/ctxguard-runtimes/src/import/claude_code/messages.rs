@@ -5,10 +5,12 @@
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::user::{self, answers, asks, questions, Typed};
 use super::{version, Index, Session, ANSWER_MARK};
+use crate::import::message::{parsed, Block, Content};
 use crate::import::records::{self, Record};
 use crate::import::{Message, Origin};
 
@@ -28,7 +30,7 @@ impl Session<'_> {
             }
             match record.str("/type") {
                 Some("assistant") => {
-                    let id = record.str("/message/id");
+                    let id = record.message().id.as_deref();
                     if id.is_some() && id == last_id {
                         if let Some(message) = messages.last_mut() {
                             append(&mut message.text, &assistant_text(record));
@@ -245,24 +247,20 @@ fn append(text: &mut String, more: &str) {
     text.push_str(more);
 }
 
-/// An assistant record's text and tool calls; thinking is not carried.
+/// An assistant record's text and tool calls (each input as written);
+/// thinking is not carried.
 fn assistant_text(record: &Record) -> String {
-    let Some(content) = record.value.pointer("/message/content") else {
-        return String::new();
-    };
-    let Value::Array(blocks) = content else {
-        return records::text_of(content);
+    let content = &record.message().content;
+    let Content::Blocks(blocks) = content else {
+        return content.text();
     };
     let mut text = String::new();
-    for block in blocks {
-        match block.get("type").and_then(Value::as_str) {
-            Some("text") => append(
-                &mut text,
-                block.get("text").and_then(Value::as_str).unwrap_or(""),
-            ),
+    for block in blocks.iter().filter_map(Block::fields) {
+        match block.kind.as_deref() {
+            Some("text") => append(&mut text, block.text.as_deref().unwrap_or("")),
             Some("tool_use") => {
-                let name = block.get("name").and_then(Value::as_str).unwrap_or("tool");
-                let input = block.get("input").map(Value::to_string).unwrap_or_default();
+                let name = block.name.as_deref().unwrap_or("tool");
+                let input = block.input.as_deref().map_or("", RawValue::get);
                 append(&mut text, &format!("[{name}] {input}"));
             }
             _ => {}
@@ -289,12 +287,9 @@ fn user_messages(record: &Record, index: &Index, messages: &mut Vec<Message>) {
         line,
         record: uuid.clone(),
     };
-    let content = record
-        .value
-        .pointer("/message/content")
-        .unwrap_or(&Value::Null);
+    let content = &record.message().content;
     if record.flag("/isCompactSummary") {
-        messages.push(message(Origin::Summary, records::text_of(content)));
+        messages.push(message(Origin::Summary, content.text()));
         return;
     }
     let meta = record.flag("/isMeta");
@@ -308,23 +303,25 @@ fn user_messages(record: &Record, index: &Index, messages: &mut Vec<Message>) {
     // answer is looked for in it.
     let structured = || record.value.get("toolUseResult").unwrap_or(&Value::Null);
     match content {
-        Value::Array(blocks) => {
-            for block in blocks {
-                match block.get("type").and_then(Value::as_str) {
+        Content::Blocks(blocks) => {
+            for block in blocks.iter().filter_map(Block::fields) {
+                match block.kind.as_deref() {
                     Some("tool_result") => {
-                        let text = records::text_of(block.get("content").unwrap_or(&Value::Null));
-                        let tool = block
-                            .get("tool_use_id")
-                            .and_then(Value::as_str)
-                            .and_then(|id| tools.get(id));
-                        let is_error = block.get("is_error").and_then(Value::as_bool);
+                        let text = block
+                            .content
+                            .as_deref()
+                            .map(Content::read)
+                            .unwrap_or_default()
+                            .text();
+                        let tool = block.tool_use_id.as_deref().and_then(|id| tools.get(id));
+                        let is_error = block.is_error;
                         // A call a PreToolUse hook answered, in the
                         // terminal (no editor to reject an edit in): its
                         // error is the hook's refusal, not the user's words.
                         let refused_by_hook = record.str("/entrypoint") == Some("cli")
                             && block
-                                .get("tool_use_id")
-                                .and_then(Value::as_str)
+                                .tool_use_id
+                                .as_deref()
                                 .is_some_and(|id| index.hooked.contains(id));
                         if let Some(words) = user::rejection_words(&text).or_else(|| {
                             let (name, _) =
@@ -342,16 +339,17 @@ fn user_messages(record: &Record, index: &Index, messages: &mut Vec<Message>) {
                         } else if let Some(plan) = tool
                             .filter(|(name, _)| *name == "ExitPlanMode")
                             .filter(|_| text.starts_with("User has approved your plan"))
-                            .and_then(|(_, input)| input.get("plan"))
-                            .and_then(Value::as_str)
+                            .and_then(|&(_, input)| {
+                                parsed(input).get("plan")?.as_str().map(str::to_owned)
+                            })
                         {
                             // A plan the user approved: the agent's words,
                             // which the user's approval made the plan.
-                            messages.push(message(Origin::Plan, plan.to_owned()));
+                            messages.push(message(Origin::Plan, plan));
                         } else if let Some(&(_, input)) = tool.filter(|(name, _)| asks(name)) {
                             // The choices are the user's, not the tool's output.
                             for (question, choice) in
-                                answers(structured(), &text, &questions(input))
+                                answers(structured(), &text, &questions(&parsed(input)))
                             {
                                 messages.push(message(
                                     Origin::Answer,
@@ -362,33 +360,26 @@ fn user_messages(record: &Record, index: &Index, messages: &mut Vec<Message>) {
                             messages.push(message(Origin::Tool, text));
                         }
                     }
-                    Some("text") => {
-                        let text = block.get("text").and_then(Value::as_str).unwrap_or("");
-                        typed(text, messages);
-                    }
+                    Some("text") => typed(block.text.as_deref().unwrap_or(""), messages),
                     _ => {}
                 }
             }
         }
-        other => typed(&records::text_of(other), messages),
+        other => typed(&other.text(), messages),
     }
 }
 
 /// Whether a user record holds text the user typed (not a tool result,
 /// not the runtime's own text).
 pub(super) fn typed_by_user(record: &Record) -> bool {
-    let Some(content) = record.value.pointer("/message/content") else {
-        return false;
-    };
     let meta = record.flag("/isMeta");
     let typed = |text: &str| matches!(user::typed(text, meta), Typed::User(_));
-    match content {
-        Value::String(text) => !record.flag("/isCompactSummary") && typed(text),
-        Value::Array(blocks) => blocks.iter().any(|block| {
-            block.get("type").and_then(Value::as_str) == Some("text")
-                && block.get("text").and_then(Value::as_str).is_some_and(typed)
+    match &record.message().content {
+        Content::Text(text) => !record.flag("/isCompactSummary") && typed(text),
+        Content::Blocks(blocks) => blocks.iter().filter_map(Block::fields).any(|block| {
+            block.kind.as_deref() == Some("text") && block.text.as_deref().is_some_and(typed)
         }),
-        _ => false,
+        Content::Missing | Content::Other(_) => false,
     }
 }
 

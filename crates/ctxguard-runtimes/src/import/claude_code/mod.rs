@@ -18,8 +18,10 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::message::{Block, Content};
 use super::records::{self, Record};
 use super::{Event, Imported, Importer, Message, Origin, Summary, ANSWER_MARK};
 use crate::diagnostics::Diagnostic;
@@ -108,7 +110,7 @@ impl Importer for ClaudeCode {
 struct Index<'r> {
     by_uuid: HashMap<&'r str, usize>,
     by_message: HashMap<&'r str, Vec<usize>>,
-    tools: HashMap<&'r str, (&'r str, &'r Value)>,
+    tools: HashMap<&'r str, (&'r str, Option<&'r RawValue>)>,
     /// Tool calls a PreToolUse hook answered (its `attachment` records
     /// name them): an error such a call returns may be the hook's.
     hooked: HashSet<&'r str>,
@@ -159,23 +161,19 @@ impl<'r> Index<'r> {
             if record.str("/type") != Some("assistant") {
                 continue;
             }
-            if let Some(id) = record.str("/message/id") {
+            let message = record.message();
+            if let Some(id) = message.id.as_deref() {
                 index.by_message.entry(id).or_default().push(i);
             }
-            let blocks = record
-                .value
-                .pointer("/message/content")
-                .and_then(Value::as_array);
-            for block in blocks.into_iter().flatten() {
-                if block.get("type").and_then(Value::as_str) != Some("tool_use") {
+            for block in message.content.blocks() {
+                let Some(call) = block
+                    .fields()
+                    .filter(|f| f.kind.as_deref() == Some("tool_use"))
+                else {
                     continue;
-                }
-                if let (Some(id), Some(name)) = (
-                    block.get("id").and_then(Value::as_str),
-                    block.get("name").and_then(Value::as_str),
-                ) {
-                    let input = block.get("input").unwrap_or(&Value::Null);
-                    index.tools.insert(id, (name, input));
+                };
+                if let (Some(id), Some(name)) = (call.id.as_deref(), call.name.as_deref()) {
+                    index.tools.insert(id, (name, call.input.as_deref()));
                 }
             }
         }
@@ -187,12 +185,11 @@ impl<'r> Index<'r> {
 /// `tool_result` block).
 fn tool_result(record: &Record) -> bool {
     record
-        .value
-        .pointer("/message/content")
-        .and_then(Value::as_array)
-        .and_then(|blocks| blocks.first())
-        .and_then(|block| block.get("type"))
-        .and_then(Value::as_str)
+        .message()
+        .content
+        .blocks()
+        .first()
+        .and_then(Block::kind)
         == Some("tool_result")
 }
 
@@ -215,12 +212,10 @@ fn replayed(records: &[Record]) -> HashMap<u64, u64> {
     let typed = |record: &Record| {
         record.str("/type") == Some("user")
             && !record.flag("/isMeta")
-            && match record.value.pointer("/message/content") {
-                Some(Value::String(_)) => true,
-                Some(Value::Array(blocks)) => blocks
-                    .iter()
-                    .all(|b| b.get("type").and_then(Value::as_str) == Some("text")),
-                _ => false,
+            && match &record.message().content {
+                Content::Text(_) => true,
+                Content::Blocks(blocks) => blocks.iter().all(|b| b.kind() == Some("text")),
+                Content::Missing | Content::Other(_) => false,
             }
     };
     // Each record's time, read once; and how many records each time
@@ -291,13 +286,13 @@ fn replayed(records: &[Record]) -> HashMap<u64, u64> {
 /// The text of each of a user record's blocks: a replay may write the
 /// blocks of one record as records of their own.
 fn block_texts(record: &Record) -> Vec<&str> {
-    match record.value.pointer("/message/content") {
-        Some(Value::String(text)) => vec![text.as_str()],
-        Some(Value::Array(blocks)) => blocks
+    match &record.message().content {
+        Content::Text(text) => vec![text.as_str()],
+        Content::Blocks(blocks) => blocks
             .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .filter_map(|b| b.fields().and_then(|f| f.text.as_deref()))
             .collect(),
-        _ => Vec::new(),
+        Content::Missing | Content::Other(_) => Vec::new(),
     }
 }
 
@@ -341,9 +336,9 @@ fn caveat_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r s
             continue;
         };
         let caveat = records[parent]
-            .value
-            .pointer("/message/content")
-            .and_then(Value::as_str)
+            .message()
+            .content
+            .as_str()
             .is_some_and(|text| text.trim_start().starts_with(user::CAVEAT));
         if !caveat {
             continue;
@@ -564,7 +559,7 @@ impl Session<'_> {
         let summary = summary_at.map(|i| {
             let r = &self.records[i];
             Summary {
-                text: records::text_of(r.value.pointer("/message/content").unwrap_or(&Value::Null)),
+                text: r.message().content.text(),
                 line: r.line,
                 record: r.str("/uuid").map(str::to_owned),
                 opaque: false,
@@ -709,10 +704,7 @@ mod tests {
     fn records(values: &[Value]) -> Vec<Record> {
         (1..)
             .zip(values)
-            .map(|(line, value)| Record {
-                line,
-                value: value.clone().into(),
-            })
+            .map(|(line, value)| Record::new(line, value.clone().into()))
             .collect()
     }
 
