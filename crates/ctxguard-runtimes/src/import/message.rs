@@ -12,11 +12,17 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// A message: its id (the API's, shared by the records one response is
-/// written as) and its content.
+/// written as), its role, its content; and what pi writes beside them: the
+/// time it was sent (milliseconds), a shell command the user ran and its
+/// output.
 #[derive(Debug, Default)]
 pub(crate) struct ApiMessage {
     pub id: Option<String>,
+    pub role: Option<String>,
     pub content: Content,
+    pub timestamp: Option<u64>,
+    pub command: Option<String>,
+    pub output: Option<String>,
 }
 
 /// What a message holds.
@@ -40,9 +46,9 @@ pub(crate) enum Block {
 }
 
 /// The fields of a block the importers read: its kind, its text (a text
-/// block's), a tool call's id, name and input, a tool result's call id,
-/// error flag and content. A field of another kind than expected (a
-/// `text` that is no string) reads as absent.
+/// block's), a tool call's id, name and input (pi's `arguments`), a tool
+/// result's call id, error flag and content. A field of another kind than
+/// expected (a `text` that is no string) reads as absent.
 #[derive(Debug, Default)]
 pub(crate) struct Fields {
     pub kind: Option<String>,
@@ -50,6 +56,7 @@ pub(crate) struct Fields {
     pub id: Option<String>,
     pub name: Option<String>,
     pub input: Option<Box<RawValue>>,
+    pub arguments: Option<Box<RawValue>>,
     pub tool_use_id: Option<String>,
     pub is_error: Option<bool>,
     pub content: Option<Box<RawValue>>,
@@ -181,7 +188,11 @@ impl<'de> Deserialize<'de> for ApiMessage {
                 while let Some(key) = map.next_key::<Key>()? {
                     match key {
                         Key::Id => message.id = map.next_value::<Str>()?.0,
+                        Key::Role => message.role = map.next_value::<Str>()?.0,
                         Key::Content => message.content = map.next_value()?,
+                        Key::Timestamp => message.timestamp = map.next_value::<Whole>()?.0,
+                        Key::Command => message.command = map.next_value::<Str>()?.0,
+                        Key::Output => message.output = map.next_value::<Str>()?.0,
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                         }
@@ -269,10 +280,11 @@ impl<'de> Deserialize<'de> for Block {
                         Key::Id => fields.id = map.next_value::<Str>()?.0,
                         Key::ToolName => fields.name = map.next_value::<Str>()?.0,
                         Key::Input => fields.input = Some(map.next_value()?),
+                        Key::Arguments => fields.arguments = Some(map.next_value()?),
                         Key::ToolUseId => fields.tool_use_id = map.next_value::<Str>()?.0,
                         Key::IsError => fields.is_error = map.next_value::<Flag>()?.0,
                         Key::Content => fields.content = Some(map.next_value()?),
-                        Key::Other => {
+                        Key::Role | Key::Timestamp | Key::Command | Key::Output | Key::Other => {
                             map.next_value::<IgnoredAny>()?;
                         }
                     }
@@ -296,6 +308,11 @@ enum Key {
     Id,
     ToolName,
     Input,
+    Arguments,
+    Role,
+    Timestamp,
+    Command,
+    Output,
     ToolUseId,
     IsError,
     Content,
@@ -317,6 +334,11 @@ impl<'de> Deserialize<'de> for Key {
                     "id" => Key::Id,
                     "name" => Key::ToolName,
                     "input" => Key::Input,
+                    "arguments" => Key::Arguments,
+                    "role" => Key::Role,
+                    "timestamp" => Key::Timestamp,
+                    "command" => Key::Command,
+                    "output" => Key::Output,
                     "tool_use_id" => Key::ToolUseId,
                     "is_error" => Key::IsError,
                     "content" => Key::Content,
@@ -387,6 +409,42 @@ impl<'de> Deserialize<'de> for Flag {
     }
 }
 
+/// A whole number that fits 64 bits unsigned, or none where the value is
+/// of another kind.
+struct Whole(Option<u64>);
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Whole, D::Error> {
+        struct Reader;
+        impl<'de> Visitor<'de> for Reader {
+            type Value = Option<u64>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u64>, E> {
+                Ok(Some(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<u64>, E> {
+                Ok(u64::try_from(v).ok())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Option<u64>, E> {
+                Ok(None)
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Option<u64>, E> {
+                Ok(None)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Option<u64>, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Option<u64>, E> {
+                Ok(None)
+            }
+            skipped_as!(Option<u64>, None);
+        }
+        deserializer.deserialize_any(Reader).map(Whole)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,6 +492,28 @@ mod tests {
         );
         // Text as a content reads: strings and text blocks, joined.
         assert_eq!(message.content.text(), "Done.\n\na bare string");
+    }
+
+    #[test]
+    fn what_pi_writes_beside_a_message_is_read_too() {
+        let message = ApiMessage::read(
+            r#"{"role":"bashExecution","command":"ls","output":"a\nb","timestamp":1773280435554,
+            "content":[{"type":"toolCall","name":"read","arguments":{"path":"x"}}]}"#,
+        );
+        assert_eq!(message.role.as_deref(), Some("bashExecution"));
+        assert_eq!(message.command.as_deref(), Some("ls"));
+        assert_eq!(message.output.as_deref(), Some("a\nb"));
+        assert_eq!(message.timestamp, Some(1_773_280_435_554));
+        let call = message.content.blocks()[0].fields().unwrap();
+        assert_eq!(
+            call.arguments.as_deref().map(RawValue::get),
+            Some(r#"{"path":"x"}"#)
+        );
+        // A time that is no whole number reads as absent.
+        for other in ["-1", "1.5", "\"1\""] {
+            let json = format!(r#"{{"timestamp":{other}}}"#);
+            assert_eq!(ApiMessage::read(&json).timestamp, None, "{other}");
+        }
     }
 
     #[test]

@@ -11,8 +11,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::message::{ApiMessage, Block, Content};
 use super::records::{self, Record};
 use super::{Current, Event, Imported, Importer, LastSummary, Message, Origin, Summary};
 use crate::diagnostics::Diagnostic;
@@ -134,15 +136,12 @@ fn copies(records: &[Record]) -> HashMap<u64, u64> {
     let mut stamped: HashMap<String, u64> = HashMap::new();
     let mut copies = HashMap::new();
     for record in records {
-        if record.str("/type") != Some("message") || record.str("/message/role") != Some("user") {
+        if record.str("/type") != Some("message")
+            || record.message().role.as_deref() != Some("user")
+        {
             continue;
         }
-        let text = records::text_of(
-            record
-                .value
-                .pointer("/message/content")
-                .unwrap_or(&Value::Null),
-        );
+        let text = record.message().content.text();
         if let Some(id) = channel_message_id(&text) {
             if let Some(original) = first_seen(&mut delivered, id.to_owned(), record.line) {
                 copies.insert(record.line, original);
@@ -155,7 +154,7 @@ fn copies(records: &[Record]) -> HashMap<u64, u64> {
                 continue;
             }
         }
-        let Some(sent) = record.u64("/message/timestamp") else {
+        let Some(sent) = record.message().timestamp else {
             continue;
         };
         if let Some(original) = first_seen(&mut first, (sent, text), record.line) {
@@ -439,13 +438,11 @@ fn message(entry: &Record) -> Option<Message> {
     };
     match entry.str("/type")? {
         "message" => {
-            let content = entry
-                .value
-                .pointer("/message/content")
-                .unwrap_or(&Value::Null);
-            match entry.str("/message/role")? {
+            let message = entry.message();
+            let content = &message.content;
+            match message.role.as_deref()? {
                 "user" => {
-                    let mut text = records::text_of(content);
+                    let mut text = content.text();
                     text.drain(..recalled_memory_end(&text));
                     // OpenClaw, on pi's format, gives the model its own
                     // notices as user messages: "[Tue 2026-02-17 14:55 EST]
@@ -477,11 +474,9 @@ fn message(entry: &Record) -> Option<Message> {
                     }
                 }
                 "assistant" => make(Origin::Assistant, assistant_text(content)),
-                "toolResult" | "bashExecution" => make(Origin::Tool, tool_text(entry, content)),
-                "compactionSummary" | "branchSummary" => {
-                    make(Origin::Summary, records::text_of(content))
-                }
-                _ => make(Origin::Runtime, records::text_of(content)),
+                "toolResult" | "bashExecution" => make(Origin::Tool, tool_text(message)),
+                "compactionSummary" | "branchSummary" => make(Origin::Summary, content.text()),
+                _ => make(Origin::Runtime, content.text()),
             }
         }
         "custom_message" => {
@@ -786,20 +781,18 @@ fn without_sender(text: &str) -> std::borrow::Cow<'_, str> {
         .into()
 }
 
-fn assistant_text(content: &Value) -> String {
-    let Value::Array(blocks) = content else {
-        return records::text_of(content);
+fn assistant_text(content: &Content) -> String {
+    let Content::Blocks(blocks) = content else {
+        return content.text();
     };
     blocks
         .iter()
-        .filter_map(|block| match block.get("type").and_then(Value::as_str) {
-            Some("text") => block.get("text").and_then(Value::as_str).map(str::to_owned),
+        .filter_map(Block::fields)
+        .filter_map(|block| match block.kind.as_deref() {
+            Some("text") => block.text.clone(),
             Some("toolCall") => {
-                let name = block.get("name").and_then(Value::as_str).unwrap_or("tool");
-                let arguments = block
-                    .get("arguments")
-                    .map(Value::to_string)
-                    .unwrap_or_default();
+                let name = block.name.as_deref().unwrap_or("tool");
+                let arguments = block.arguments.as_deref().map_or("", RawValue::get);
                 Some(format!("[{name}] {arguments}"))
             }
             _ => None,
@@ -808,12 +801,13 @@ fn assistant_text(content: &Value) -> String {
         .join("\n")
 }
 
-fn tool_text(entry: &Record, content: &Value) -> String {
-    match entry.str("/message/command") {
+/// What a tool gave back; a shell command the user ran, with its output.
+fn tool_text(message: &ApiMessage) -> String {
+    match &message.command {
         Some(command) => format!(
             "$ {command}\n{}",
-            entry.str("/message/output").unwrap_or_default()
+            message.output.as_deref().unwrap_or_default()
         ),
-        None => records::text_of(content),
+        None => message.content.text(),
     }
 }
