@@ -4,7 +4,7 @@
 //! what a runtime leaves while it is still writing, and is said so.
 
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -421,10 +421,15 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
 /// surrogate; so the half is the replacement character, and the rest of
 /// the record is read as written.
 pub fn mend_lone_surrogates(text: &str) -> std::borrow::Cow<'_, str> {
+    /// A `\u` escape: looked for with one searcher made once, not one
+    /// made for every line.
+    static ESCAPE: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(br"\u"));
     let bytes = text.as_bytes();
     // Nearly every line has no surrogate escape at all.
-    if memchr::memmem::find(bytes, br"\ud").is_none()
-        && memchr::memmem::find(bytes, br"\uD").is_none()
+    if !ESCAPE
+        .find_iter(bytes)
+        .any(|at| matches!(bytes.get(at + 2), Some(b'd' | b'D')))
     {
         return std::borrow::Cow::Borrowed(text);
     }
