@@ -266,7 +266,7 @@ impl Pattern {
 /// Where the fast automaton cannot answer (a word bound next to a letter
 /// outside ASCII), the regex crate's slow one keeps a slot for each group
 /// at each state of the pattern: the directive pattern, some thousand
-/// words in seventy groups, took 54 MB a thread for slots nobody reads.
+/// words in 122 groups, took 54 MB a thread for slots nobody reads.
 /// Whether and where a pattern matches does not depend on its groups.
 fn ungrouped(source: &str) -> Option<String> {
     use regex_syntax::ast::{parse::Parser, visit, Ast, GroupKind, Visitor};
