@@ -444,7 +444,8 @@ fn han_or_kana(c: char) -> bool {
 /// ("ありがとう 心の支えになってね", "这事情先放放 你先研究一下"): these scripts
 /// put no space inside a sentence, so a space between their characters
 /// ends one, as a line break would (chat clients that flatten a message's
-/// lines leave exactly this). Korean spaces its words, and is cut only
+/// lines leave exactly this); so does a space after a request closed in
+/// the て-form, whatever script follows ("D 実装して MILSPEC規格で"). Korean spaces its words, and is cut only
 /// after a word closed by an ending that closes a sentence: an order
 /// ("…부분만 없애줘 아까 …", remove only that part; earlier …), a
 /// suggestion ("하자"), a polite request or statement ("주세요", "니다").
@@ -510,7 +511,13 @@ pub(super) fn spaced_cjk(piece: &str) -> Vec<&str> {
                 && KOREAN_CLOSES
                     .iter()
                     .any(|ending| piece[start..space].ends_with(ending));
-            if korean_close || (before.is_some_and(han_or_kana) && han_or_kana(c) && !particle) {
+            // A request closed in the て-form ends its sentence before a
+            // word in any script ("D 実装して MILSPEC規格で", implement D;
+            // to MIL-SPEC).
+            let asked = before == Some('て') && !c.is_ascii_punctuation();
+            if korean_close
+                || (before.is_some_and(han_or_kana) && (han_or_kana(c) || asked) && !particle)
+            {
                 out.push(&piece[start..i]);
                 start = i;
             }

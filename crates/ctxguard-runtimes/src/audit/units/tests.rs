@@ -441,6 +441,22 @@ fn a_space_between_chinese_or_japanese_words_ends_a_sentence_and_korean_only_aft
             ("你先研究一下 firebase 的文档", Shape::Sentence)
         ]
     );
+    // A request closed in the て-form ends its sentence before a word of
+    // any script; a Latin word after another ending does not.
+    assert_eq!(
+        shaped("D 実装して MILSPEC規格かつソフトウエア工学のベストプラクティスで"),
+        [
+            ("D 実装して", Shape::Sentence),
+            (
+                "MILSPEC規格かつソフトウエア工学のベストプラクティスで",
+                Shape::Sentence
+            )
+        ]
+    );
+    assert_eq!(
+        shaped("設定は LINE plugin の中"),
+        [("設定は LINE plugin の中", Shape::Sentence)]
+    );
     // A request put as a question runs from its opening to its question
     // mark.
     let asked = "你可以把昨晚我们聊到 关于读博的事情整理成文档 存到我的云文档里吗";
