@@ -1,9 +1,10 @@
 //! Runtime importers: a session file of an agent runtime (Claude Code,
 //! Codex, pi, OpenHands, SWE-agent) read as it is, into one [`Event`] per
 //! compaction: the messages the model saw just before it and just after.
-//! Each runtime is one file behind [`Importer`]; `classify` turns an event
-//! into a trace and a plan whose every region remembers where in the
-//! session it came from.
+//! Each runtime is one file behind [`Importer`]; `records` reads a file's
+//! records a field at a time and `message` a record's API message typed,
+//! for all of them; `classify` turns an event into a trace and a plan
+//! whose every region remembers where in the session it came from.
 
 pub(crate) mod classify;
 pub(crate) mod claude_code;
