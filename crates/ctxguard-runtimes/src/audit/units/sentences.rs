@@ -445,8 +445,9 @@ fn han_or_kana(c: char) -> bool {
 /// put no space inside a sentence, so a space between their characters
 /// ends one, as a line break would (chat clients that flatten a message's
 /// lines leave exactly this); so does a space after a request closed in
-/// the て-form, whatever script follows ("D 実装して MILSPEC規格で"). Korean spaces its words, and is cut only
-/// after a word closed by an ending that closes a sentence: an order
+/// the て-form, whatever script follows ("D 実装して MILSPEC規格で").
+/// Korean spaces its words, and is cut only after a word closed by an
+/// ending that closes a sentence: an order
 /// ("…부분만 없애줘 아까 …", remove only that part; earlier …), a
 /// suggestion ("하자"), a polite request or statement ("주세요", "니다").
 /// A request put as a question ("你可以把昨晚我们聊到 关于读博的事情整理成文档
