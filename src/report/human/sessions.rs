@@ -185,10 +185,10 @@ pub(super) fn audited(
                 })
                 .collect();
             let note = format!(
-                "{} the compaction before lost or altered {} still not carried: line {}",
+                "{} the compaction before lost or altered {} still not carried: {}",
                 plural(still.len(), "commitment", "commitments"),
                 if still.len() == 1 { "is" } else { "are" },
-                lines.join(", ")
+                lines_listed(&lines)
             );
             writeln!(out, "{}", wrapped("  still: ", &note, width))?;
         }
@@ -310,4 +310,25 @@ pub(super) fn set_apart_counts(units: &[ctxguard_runtimes::audit::SetApart]) -> 
         plural(units.len(), "unit", "units"),
         parts.join(", ")
     )
+}
+
+/// Lines where commitments were typed, each once and in order, with how
+/// many of its commitments when more than one: "lines 15, 25 (2), 43".
+pub(super) fn lines_listed(lines: &[String]) -> String {
+    let mut counted: Vec<(&str, usize)> = Vec::new();
+    for line in lines {
+        match counted.iter_mut().find(|(at, _)| at == line) {
+            Some((_, n)) => *n += 1,
+            None => counted.push((line, 1)),
+        }
+    }
+    let listed: Vec<String> = counted
+        .iter()
+        .map(|&(line, n)| match n {
+            1 => line.to_owned(),
+            n => format!("{line} ({n})"),
+        })
+        .collect();
+    let word = if counted.len() == 1 { "line" } else { "lines" };
+    format!("{word} {}", listed.join(", "))
 }

@@ -32,3 +32,16 @@ fn a_first_word_wider_than_the_line_stays_whole() {
     let shown = hanging("  lost  ", &format!("{word} in full"), 8, 40);
     assert_eq!(shown, format!("  lost  {word}\n        in full"));
 }
+
+#[test]
+fn lines_still_not_carried_are_each_listed_once_with_their_count() {
+    let lines = |l: &[&str]| {
+        super::sessions::lines_listed(&l.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    };
+    assert_eq!(lines(&["15"]), "line 15");
+    assert_eq!(lines(&["25", "25"]), "line 25 (2)");
+    assert_eq!(
+        lines(&["15", "25", "25", "43", "c7"]),
+        "lines 15, 25 (2), 43, c7"
+    );
+}
