@@ -158,20 +158,19 @@ impl Fields {
     pub fn get(&self, key: &str) -> Option<&Value> {
         match self {
             Fields::Whole(value) => value.get(key),
-            Fields::Read { text, fields, .. } => {
-                let text = text.get();
-                fields
-                    .iter()
-                    .rev()
-                    .find(|f| f.is(text, key))
-                    .map(|f| f.value(text))
-            }
+            Fields::Read { .. } => self.read(key).map(|(text, f)| f.value(text)),
         }
     }
 
     /// The JSON text of the field `key` where it is written, for an
     /// object read from a line; none for a value given whole.
     pub fn raw(&self, key: &str) -> Option<&str> {
+        self.read(key).and_then(|(text, f)| text.get(f.raw.clone()))
+    }
+
+    /// The field `key` of an object read from a line (the last one of that
+    /// name), with the text it is written in.
+    fn read(&self, key: &str) -> Option<(&str, &Field)> {
         match self {
             Fields::Whole(_) => None,
             Fields::Read { text, fields, .. } => {
@@ -180,7 +179,7 @@ impl Fields {
                     .iter()
                     .rev()
                     .find(|f| f.is(text, key))
-                    .and_then(|f| text.get(f.raw.clone()))
+                    .map(|f| (text, f))
             }
         }
     }
