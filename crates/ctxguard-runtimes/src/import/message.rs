@@ -187,12 +187,12 @@ impl<'de> Deserialize<'de> for ApiMessage {
                 // The last field of a name stands, as a parser keeps it.
                 while let Some(key) = map.next_key::<Key>()? {
                     match key {
-                        Key::Id => message.id = map.next_value::<Str>()?.0,
-                        Key::Role => message.role = map.next_value::<Str>()?.0,
+                        Key::Id => message.id = map.next_value::<Maybe<String>>()?.0,
+                        Key::Role => message.role = map.next_value::<Maybe<String>>()?.0,
                         Key::Content => message.content = map.next_value()?,
-                        Key::Timestamp => message.timestamp = map.next_value::<Whole>()?.0,
-                        Key::Command => message.command = map.next_value::<Str>()?.0,
-                        Key::Output => message.output = map.next_value::<Str>()?.0,
+                        Key::Timestamp => message.timestamp = map.next_value::<Maybe<u64>>()?.0,
+                        Key::Command => message.command = map.next_value::<Maybe<String>>()?.0,
+                        Key::Output => message.output = map.next_value::<Maybe<String>>()?.0,
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                         }
@@ -275,14 +275,14 @@ impl<'de> Deserialize<'de> for Block {
                 let mut fields = Fields::default();
                 while let Some(key) = map.next_key::<Key>()? {
                     match key {
-                        Key::Type => fields.kind = map.next_value::<Str>()?.0,
-                        Key::Text => fields.text = map.next_value::<Str>()?.0,
-                        Key::Id => fields.id = map.next_value::<Str>()?.0,
-                        Key::ToolName => fields.name = map.next_value::<Str>()?.0,
+                        Key::Type => fields.kind = map.next_value::<Maybe<String>>()?.0,
+                        Key::Text => fields.text = map.next_value::<Maybe<String>>()?.0,
+                        Key::Id => fields.id = map.next_value::<Maybe<String>>()?.0,
+                        Key::ToolName => fields.name = map.next_value::<Maybe<String>>()?.0,
                         Key::Input => fields.input = Some(map.next_value()?),
                         Key::Arguments => fields.arguments = Some(map.next_value()?),
-                        Key::ToolUseId => fields.tool_use_id = map.next_value::<Str>()?.0,
-                        Key::IsError => fields.is_error = map.next_value::<Flag>()?.0,
+                        Key::ToolUseId => fields.tool_use_id = map.next_value::<Maybe<String>>()?.0,
+                        Key::IsError => fields.is_error = map.next_value::<Maybe<bool>>()?.0,
                         Key::Content => fields.content = Some(map.next_value()?),
                         Key::Role | Key::Timestamp | Key::Command | Key::Output | Key::Other => {
                             map.next_value::<IgnoredAny>()?;
@@ -350,98 +350,89 @@ impl<'de> Deserialize<'de> for Key {
     }
 }
 
-/// A string, or none where the value is of another kind.
-struct Str(Option<String>);
+/// A value of the kind `T`, or none where it is of another kind (a list
+/// or an object skipped as it is read).
+struct Maybe<T>(Option<T>);
 
-impl<'de> Deserialize<'de> for Str {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Str, D::Error> {
-        struct Reader;
-        impl<'de> Visitor<'de> for Reader {
-            type Value = Option<String>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<String>, E> {
-                Ok(Some(v.to_owned()))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Option<String>, E> {
-                Ok(Some(v))
-            }
-            scalars_as!(Option<String>, None);
-            skipped_as!(Option<String>, None);
-        }
-        deserializer.deserialize_any(Reader).map(Str)
+/// A kind of value a field is read as: each reading gives none but the
+/// kind's own.
+trait Kind: Sized {
+    fn of_str(_: &str) -> Option<Self> {
+        None
+    }
+    fn of_string(text: String) -> Option<Self> {
+        Self::of_str(&text)
+    }
+    fn of_bool(_: bool) -> Option<Self> {
+        None
+    }
+    fn of_u64(_: u64) -> Option<Self> {
+        None
+    }
+    fn of_i64(_: i64) -> Option<Self> {
+        None
     }
 }
 
-/// A boolean, or none where the value is of another kind.
-struct Flag(Option<bool>);
-
-impl<'de> Deserialize<'de> for Flag {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Flag, D::Error> {
-        struct Reader;
-        impl<'de> Visitor<'de> for Reader {
-            type Value = Option<bool>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a boolean")
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<bool>, E> {
-                Ok(Some(v))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Option<bool>, E> {
-                Ok(None)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Option<bool>, E> {
-                Ok(None)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Option<bool>, E> {
-                Ok(None)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Option<bool>, E> {
-                Ok(None)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Option<bool>, E> {
-                Ok(None)
-            }
-            skipped_as!(Option<bool>, None);
-        }
-        deserializer.deserialize_any(Reader).map(Flag)
+impl Kind for String {
+    fn of_str(text: &str) -> Option<String> {
+        Some(text.to_owned())
+    }
+    fn of_string(text: String) -> Option<String> {
+        Some(text)
     }
 }
 
-/// A whole number that fits 64 bits unsigned, or none where the value is
-/// of another kind.
-struct Whole(Option<u64>);
+impl Kind for bool {
+    fn of_bool(v: bool) -> Option<bool> {
+        Some(v)
+    }
+}
 
-impl<'de> Deserialize<'de> for Whole {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Whole, D::Error> {
-        struct Reader;
-        impl<'de> Visitor<'de> for Reader {
-            type Value = Option<u64>;
+/// A whole number that fits 64 bits unsigned.
+impl Kind for u64 {
+    fn of_u64(v: u64) -> Option<u64> {
+        Some(v)
+    }
+    fn of_i64(v: i64) -> Option<u64> {
+        u64::try_from(v).ok()
+    }
+}
+
+impl<'de, T: Kind> Deserialize<'de> for Maybe<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Maybe<T>, D::Error> {
+        struct Reader<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Kind> Visitor<'de> for Reader<T> {
+            type Value = Option<T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a whole number")
+                f.write_str("any JSON value")
             }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u64>, E> {
-                Ok(Some(v))
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<T>, E> {
+                Ok(T::of_str(v))
             }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<u64>, E> {
-                Ok(u64::try_from(v).ok())
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Option<T>, E> {
+                Ok(T::of_string(v))
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Option<u64>, E> {
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<T>, E> {
+                Ok(T::of_bool(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<T>, E> {
+                Ok(T::of_u64(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<T>, E> {
+                Ok(T::of_i64(v))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Option<T>, E> {
                 Ok(None)
             }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Option<u64>, E> {
+            fn visit_unit<E: de::Error>(self) -> Result<Option<T>, E> {
                 Ok(None)
             }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Option<u64>, E> {
-                Ok(None)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Option<u64>, E> {
-                Ok(None)
-            }
-            skipped_as!(Option<u64>, None);
+            skipped_as!(Option<T>, None);
         }
-        deserializer.deserialize_any(Reader).map(Whole)
+        deserializer
+            .deserialize_any(Reader(std::marker::PhantomData))
+            .map(Maybe)
     }
 }
 
