@@ -86,25 +86,36 @@ pub fn audit_paths(
             Vec::new(),
         )
     };
-    let (fleet, tally, mut results) = files
-        .par_iter()
+    // The largest sessions first, each taken by the next thread free: the
+    // last to finish are the smallest, so no core waits long on another.
+    let mut order: Vec<(usize, &PathBuf, u64)> = files
+        .iter()
         .enumerate()
-        .fold(empty, |(mut fleet, mut tally, mut results), (at, path)| {
-            let mut result = audit_file(&policy, path, request, named.contains(path));
-            if let Ok(Some((events, _))) = &mut result {
-                events.iter().for_each(on_event);
-                events.iter().for_each(|e| tally.count(e.verdict));
-                if request.fleet {
-                    fleet.add_session(&path.display().to_string(), events);
+        .map(|(at, path)| (at, path, std::fs::metadata(path).map_or(0, |m| m.len())))
+        .collect();
+    order.sort_by_key(|&(at, _, len)| (std::cmp::Reverse(len), at));
+    let (fleet, tally, mut results) = order
+        .into_iter()
+        .par_bridge()
+        .fold(
+            empty,
+            |(mut fleet, mut tally, mut results), (at, path, _)| {
+                let mut result = audit_file(&policy, path, request, named.contains(path));
+                if let Ok(Some((events, _))) = &mut result {
+                    events.iter().for_each(on_event);
+                    events.iter().for_each(|e| tally.count(e.verdict));
+                    if request.fleet {
+                        fleet.add_session(&path.display().to_string(), events);
+                    }
+                    if request.stream {
+                        *events = Vec::new();
+                    }
                 }
-                if request.stream {
-                    *events = Vec::new();
-                }
-            }
-            progress.advance();
-            results.push((at, result));
-            (fleet, tally, results)
-        })
+                progress.advance();
+                results.push((at, result));
+                (fleet, tally, results)
+            },
+        )
         .reduce(
             empty,
             |(mut fleet, mut tally, mut results), (more, counted, found)| {
