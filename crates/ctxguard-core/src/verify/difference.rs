@@ -144,11 +144,21 @@ pub fn word_diff(old: &str, new: &str) -> String {
         deleted.clear();
         inserted.clear();
     }
-    // Myers' diff is quadratic on texts that differ everywhere; past the
-    // deadline `similar` settles for a coarser (still correct) diff.
-    let diff = TextDiff::configure()
-        .deadline(std::time::Instant::now() + DIFF_DEADLINE)
-        .diff_words(old, new);
+    // Myers' diff is quadratic on texts that differ everywhere: texts longer
+    // than that together are given a deadline already passed, so `similar`
+    // keeps the words the two share at either end and puts the rest as
+    // replaced. Bounded by length, not by a clock, the diff is the same on
+    // every run and every machine.
+    let mut config = TextDiff::configure();
+    if old.len() + new.len() > DIFF_WHOLE {
+        let passed = std::time::Instant::now();
+        config.deadline(
+            passed
+                .checked_sub(std::time::Duration::from_secs(1))
+                .unwrap_or(passed),
+        );
+    }
+    let diff = config.diff_words(old, new);
     let (mut out, mut deleted, mut inserted, mut space) =
         (String::new(), String::new(), String::new(), String::new());
     for change in diff.iter_all_changes() {
@@ -187,8 +197,9 @@ pub fn word_diff(old: &str, new: &str) -> String {
     out
 }
 
-/// How long a word diff may take before it settles for a coarser one.
-const DIFF_DEADLINE: std::time::Duration = std::time::Duration::from_millis(50);
+/// The most bytes two texts may hold together to be diffed word by word
+/// throughout.
+const DIFF_WHOLE: usize = 4_000;
 
 /// Most characters of a word diff a note shows.
 const MAX_DIFF: usize = 2000;
@@ -271,6 +282,26 @@ mod tests {
             ),
             ["words: Run the test suite [-before applying-]{+and apply+} the patch."]
         );
+    }
+
+    /// Past `DIFF_WHOLE` bytes a diff keeps the words the texts share at
+    /// either end and puts the rest as replaced, on every run alike; short
+    /// of it, every changed word is marked.
+    #[test]
+    fn a_long_diff_is_coarse_and_the_same_on_every_run() {
+        let (old, new) = ("Include the thread ids.", "Include every thread id.");
+        assert_eq!(
+            word_diff(old, new),
+            "Include [-the-]{+every+} thread [-ids.-]{+id.+}"
+        );
+        let filler = " word".repeat(DIFF_WHOLE / 5);
+        let (old, new) = (format!("{old}{filler}"), format!("{new}{filler}"));
+        let diff = word_diff(&old, &new);
+        assert!(
+            diff.starts_with("Include [-the thread ids.-]{+every thread id.+} word word"),
+            "{diff}"
+        );
+        assert_eq!(diff, word_diff(&old, &new));
     }
 
     #[test]
