@@ -61,7 +61,7 @@ impl Importer for Pi {
     }
 
     fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Imported {
-        let records = records::lines(file, problems);
+        let records = records::api_lines(file, problems);
         let by_id = ids(&records);
         let now = path(&records, &by_id);
         let mut events = events_on(&records, &by_id, &now, |_| true);
@@ -301,7 +301,7 @@ fn events_on(
 /// after), and that compaction's summary as pi wrote it.
 pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
     let mut problems = Vec::new();
-    let records = records::lines(file, &mut problems);
+    let records = records::api_lines(file, &mut problems);
     let path = path(&records, &ids(&records));
     let last = path
         .iter()

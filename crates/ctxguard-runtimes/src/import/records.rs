@@ -34,6 +34,15 @@ impl Record {
         }
     }
 
+    /// A record whose `message` was read as its line was ([`api_lines`]).
+    fn with_message(line: u64, value: Fields, message: Option<ApiMessage>) -> Record {
+        Record {
+            line,
+            value,
+            message: message.map_or_else(OnceLock::new, OnceLock::from),
+        }
+    }
+
     /// Its `message` ([`ApiMessage`]): read from where it is written, its
     /// thinking, usage and the rest scanned past; empty where there is
     /// none.
@@ -240,8 +249,12 @@ pub(super) fn started_in(records: &[Record], pointer: &str) -> Option<String> {
 }
 
 /// An object read a field at a time ([`Fields`]): each key and value as
-/// written in the text read.
-struct Object<'de>(Vec<(KeyRead<'de>, &'de RawValue)>);
+/// written in the text read; with `MESSAGE`, its `message` read typed
+/// instead ([`api_lines`]).
+struct Object<'de, const MESSAGE: bool> {
+    fields: Vec<(KeyRead<'de>, &'de RawValue)>,
+    message: Option<ApiMessage>,
+}
 
 /// Where `part`, a slice of `base`, stands in it.
 fn offset_in(base: &str, part: &str) -> Range<usize> {
@@ -253,6 +266,15 @@ fn offset_in(base: &str, part: &str) -> Range<usize> {
 enum KeyRead<'de> {
     Written(&'de str),
     Unescaped(String),
+}
+
+impl KeyRead<'_> {
+    fn is(&self, name: &str) -> bool {
+        match self {
+            KeyRead::Written(key) => *key == name,
+            KeyRead::Unescaped(key) => key == name,
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for KeyRead<'de> {
@@ -277,61 +299,88 @@ impl<'de> Deserialize<'de> for KeyRead<'de> {
     }
 }
 
-impl<'de> Deserialize<'de> for Object<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Object<'de>, D::Error> {
-        struct Visit;
-        impl<'de> Visitor<'de> for Visit {
-            type Value = Object<'de>;
+impl<'de, const MESSAGE: bool> Deserialize<'de> for Object<'de, MESSAGE> {
+    fn deserialize<D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Object<'de, MESSAGE>, D::Error> {
+        struct Visit<const MESSAGE: bool>;
+        impl<'de, const MESSAGE: bool> Visitor<'de> for Visit<MESSAGE> {
+            type Value = Object<'de, MESSAGE>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a JSON object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<'de>, A::Error> {
-                let mut fields = Vec::new();
-                while let Some(field) = map.next_entry::<KeyRead<'de>, &'de RawValue>()? {
-                    fields.push(field);
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Object<'de, MESSAGE>, A::Error> {
+                let mut object = Object {
+                    fields: Vec::new(),
+                    message: None,
+                };
+                while let Some(key) = map.next_key::<KeyRead<'de>>()? {
+                    // Any JSON value reads as a message (one that is no
+                    // object has no content); the last of the name stands.
+                    if MESSAGE && key.is("message") {
+                        object.message = Some(map.next_value()?);
+                    } else {
+                        object.fields.push((key, map.next_value()?));
+                    }
                 }
-                Ok(Object(fields))
+                Ok(object)
             }
         }
-        deserializer.deserialize_map(Visit)
+        deserializer.deserialize_map(Visit::<MESSAGE>)
     }
 }
+
+/// A value read from a line: its fields, and its message when it was read
+/// typed ([`api_lines`]).
+type ValueRead = (Fields, Option<ApiMessage>);
 
 /// The next value of `text[within]`, which holds one at least: an object
 /// a field at a time (each where it is written in `text`, which is
 /// `written`), anything else whole; and the bytes it took. A value that
 /// does not parse gives the parser's error.
-fn next_value(
+fn next_value<const MESSAGE: bool>(
     text: &str,
     within: Range<usize>,
     written: &Text,
-) -> Option<(Result<Fields, serde_json::Error>, usize)> {
+) -> Option<(Result<ValueRead, serde_json::Error>, usize)> {
     let rest = text.get(within)?;
     if rest.trim_start().starts_with('{') {
-        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Object>();
+        let mut stream =
+            serde_json::Deserializer::from_str(rest).into_iter::<Object<'_, MESSAGE>>();
         let next = stream.next()?;
         Some((
-            next.map(|Object(read)| Fields::Read {
-                text: written.clone(),
-                fields: read
-                    .into_iter()
-                    .map(|(key, raw)| Field {
-                        key: match key {
-                            KeyRead::Written(key) => Key::At(offset_in(text, key)),
-                            KeyRead::Unescaped(key) => Key::Unescaped(key.into()),
-                        },
-                        raw: offset_in(text, raw.get()),
-                        value: OnceLock::new(),
-                    })
-                    .collect(),
-                whole: OnceLock::new(),
+            next.map(|Object { fields, message }| {
+                (
+                    Fields::Read {
+                        text: written.clone(),
+                        fields: fields
+                            .into_iter()
+                            .map(|(key, raw)| Field {
+                                key: match key {
+                                    KeyRead::Written(key) => Key::At(offset_in(text, key)),
+                                    KeyRead::Unescaped(key) => Key::Unescaped(key.into()),
+                                },
+                                raw: offset_in(text, raw.get()),
+                                value: OnceLock::new(),
+                            })
+                            .collect(),
+                        whole: OnceLock::new(),
+                    },
+                    message,
+                )
             }),
             stream.byte_offset(),
         ))
     } else {
         let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
         let next = stream.next()?;
-        Some((next.map(Fields::from), stream.byte_offset()))
+        Some((
+            next.map(|value| (Fields::from(value), None)),
+            stream.byte_offset(),
+        ))
     }
 }
 
@@ -353,6 +402,24 @@ fn inclusive_lines(text: &str) -> impl Iterator<Item = &str> {
 
 /// Every line of `file` that holds a JSON value; blank lines are skipped.
 pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Record> {
+    read_lines::<false>(file, problems)
+}
+
+/// [`lines`] of a session whose records carry a model's API message under
+/// `message` (Claude Code's, pi's): that field, most of a record's bytes
+/// after the tools' outputs, is read typed ([`ApiMessage`]) as the line is
+/// scanned, so its bytes are read once rather than checked as JSON and
+/// then parsed again. It is then no field of the record's value: only
+/// [`Record::message`] reads it.
+pub(super) fn api_lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Vec<Record> {
+    read_lines::<true>(file, problems)
+}
+
+/// [`lines`], with `message` read typed when `MESSAGE` ([`api_lines`]).
+fn read_lines<const MESSAGE: bool>(
+    file: &Arc<SourceFile>,
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<Record> {
     let text = file.text();
     let mut records = Vec::new();
     let mut offset = 0;
@@ -376,11 +443,11 @@ pub(super) fn lines(file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> V
         // this line.
         let mut at = 0;
         while let Some((next, took)) =
-            next_value(base, line_at + at..line_at + content.len(), &written)
+            next_value::<MESSAGE>(base, line_at + at..line_at + content.len(), &written)
         {
             match next {
-                Ok(value) => {
-                    records.push(Record::new(index as u64 + 1, value));
+                Ok((value, message)) => {
+                    records.push(Record::with_message(index as u64 + 1, value, message));
                     at += took;
                 }
                 Err(mut error) => {
@@ -611,6 +678,44 @@ mod tests {
         assert_eq!(records[1].str("/t"), Some("cut \u{FFFD}"));
         assert_eq!(records[2].str("/message/role"), Some("user"));
         assert_eq!(records[2].value.whole()["type"], "escaped");
+    }
+
+    /// A message read as its line is read is the message read after, in
+    /// every shape a record holds one: an object, a string, none, two of
+    /// the name, a key written with escapes, a line mended, a bad line;
+    /// and the record's other fields are read alike.
+    #[test]
+    fn a_message_read_with_its_line_is_the_message_read_after() {
+        let text = concat!(
+            "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"},\"uuid\":\"a\"}\n",
+            "{\"type\":\"assistant\",\"message\":{\"id\":\"m\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"input\":{\"x\":[1,2]}}]}}\n",
+            "{\"message\":\"a string\",\"type\":\"s\"}\n",
+            "{\"type\":\"none\"}\n",
+            "{\"message\":{\"role\":\"first\"},\"message\":{\"role\":\"last\"}}\n",
+            "{\"mess\\u0061ge\":{\"role\":\"escaped\"}}\n",
+            "{\"message\":{\"content\":\"cut \\ud83d\"}}\n",
+            "{\"message\":{\"content\":\"never closed\"}\n",
+            "[1,2]\n",
+        );
+        let file = SourceFile::new("s.jsonl", text);
+        let (mut raw, mut typed) = (Vec::new(), Vec::new());
+        let scanned = super::lines(&file, &mut raw);
+        let read = super::api_lines(&file, &mut typed);
+        assert_eq!(format!("{raw:?}"), format!("{typed:?}"));
+        assert_eq!(raw.len(), 1);
+        assert_eq!(scanned.len(), read.len());
+        for (a, b) in scanned.iter().zip(&read) {
+            assert_eq!(a.line, b.line);
+            assert_eq!(format!("{:?}", a.message()), format!("{:?}", b.message()));
+            assert!(b.value.raw("message").is_none());
+            for key in ["type", "uuid"] {
+                assert_eq!(a.value.get(key), b.value.get(key));
+            }
+        }
+        assert_eq!(read[4].message().role.as_deref(), Some("last"));
+        assert_eq!(read[5].message().role.as_deref(), Some("escaped"));
+        assert_eq!(read[6].message().content.as_str(), Some("cut \u{FFFD}"));
+        assert_eq!(read[1].message().content.blocks().len(), 1);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::source::SourceFile;
 /// The buffer a Claude Code transcript holds now.
 pub(crate) fn current(file: &Arc<SourceFile>) -> Current {
     let mut problems = Vec::new();
-    let records = records::lines(file, &mut problems);
+    let records = records::api_lines(file, &mut problems);
     let index = Index::new(&records);
     let mut relink = caveat_relinks(&records, &index);
     // Every boundary is written: each preserved segment's head is relinked

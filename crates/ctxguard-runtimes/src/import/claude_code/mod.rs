@@ -49,7 +49,7 @@ impl Importer for ClaudeCode {
     }
 
     fn events(&self, file: &Arc<SourceFile>, problems: &mut Vec<Diagnostic>) -> Imported {
-        let records = records::lines(file, problems);
+        let records = records::api_lines(file, problems);
         let index = Index::new(&records);
         // The first record that names a parent names one the file does not
         // hold: the session began before the file (a copy that keeps only
