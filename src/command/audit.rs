@@ -94,37 +94,49 @@ pub fn audit_paths(
         .map(|(at, path)| (at, path, std::fs::metadata(path).map_or(0, |m| m.len())))
         .collect();
     order.sort_by_key(|&(at, _, len)| (std::cmp::Reverse(len), at));
-    let (fleet, tally, mut results) = order
-        .into_iter()
-        .par_bridge()
-        .fold(
-            empty,
-            |(mut fleet, mut tally, mut results), (at, path, _)| {
-                let mut result = audit_file(&policy, path, request, named.contains(path));
-                if let Ok(Some((events, _))) = &mut result {
-                    events.iter().for_each(on_event);
-                    events.iter().for_each(|e| tally.count(e.verdict));
-                    if request.fleet {
-                        fleet.add_session(&path.display().to_string(), events);
-                    }
-                    if request.stream {
-                        *events = Vec::new();
-                    }
-                }
-                progress.advance();
-                results.push((at, result));
-                (fleet, tally, results)
-            },
-        )
-        .reduce(
-            empty,
-            |(mut fleet, mut tally, mut results), (more, counted, found)| {
-                fleet.merge(more);
-                tally.merge(&counted);
-                results.extend(found);
-                (fleet, tally, results)
-            },
-        );
+    // More than one session: one thread compiles the judgment's patterns
+    // while the others start on the largest sessions.
+    let many = order.len() > 1;
+    let (_, (fleet, tally, mut results)) = rayon::join(
+        || {
+            if many {
+                audit::prepare()
+            }
+        },
+        || {
+            order
+                .into_iter()
+                .par_bridge()
+                .fold(
+                    empty,
+                    |(mut fleet, mut tally, mut results), (at, path, _)| {
+                        let mut result = audit_file(&policy, path, request, named.contains(path));
+                        if let Ok(Some((events, _))) = &mut result {
+                            events.iter().for_each(on_event);
+                            events.iter().for_each(|e| tally.count(e.verdict));
+                            if request.fleet {
+                                fleet.add_session(&path.display().to_string(), events);
+                            }
+                            if request.stream {
+                                *events = Vec::new();
+                            }
+                        }
+                        progress.advance();
+                        results.push((at, result));
+                        (fleet, tally, results)
+                    },
+                )
+                .reduce(
+                    empty,
+                    |(mut fleet, mut tally, mut results), (more, counted, found)| {
+                        fleet.merge(more);
+                        tally.merge(&counted);
+                        results.extend(found);
+                        (fleet, tally, results)
+                    },
+                )
+        },
+    );
     results.sort_by_key(|(at, _)| *at);
     let mut events = Vec::new();
     let mut sessions = 0;

@@ -151,6 +151,13 @@ impl Pattern {
         may
     }
 
+    /// Makes now what the pattern makes the first time it is asked of a
+    /// line of another script: what it tells apart ([`significant`]). Its
+    /// image waits until it has been asked often enough to earn it.
+    pub(crate) fn prepare(&self) {
+        let _ = self.named();
+    }
+
     /// What the pattern tells apart ([`significant`]), made once.
     fn named(&self) -> Option<&regex_syntax::hir::ClassUnicode> {
         self.named

@@ -25,7 +25,7 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde::{Deserialize, Serialize};
 
-pub use binding::NotBinding;
+pub use binding::{prepare, NotBinding};
 pub(crate) use invented::{invented, Support};
 pub(crate) use judge::After;
 use typed::{message_units, Found};

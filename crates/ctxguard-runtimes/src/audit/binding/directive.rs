@@ -438,3 +438,9 @@ fn korean_rule(text: &str) -> bool {
             ('\u{AC00}'..='\u{D7A3}').contains(&c) && (u32::from(c) - 0xAC00) % 28 == 4
         })
 }
+
+/// Compiles this module's patterns ([`super::prepare`]).
+pub(super) fn prepare() {
+    LazyLock::force(&PERMITS).prepare();
+    LazyLock::force(&GO_ON).prepare();
+}

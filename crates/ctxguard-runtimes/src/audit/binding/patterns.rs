@@ -401,3 +401,46 @@ pub(super) static OPERATOR: LazyLock<Pattern> =
 /// A path to an image handed over (a screenshot dropped into the prompt).
 pub(super) static IMAGE_PATH: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)^\S*[/\\][^\n]+\.(png|jpe?g|gif|webp|heic|bmp)$"));
+
+/// Compiles this module's patterns ([`super::prepare`]).
+pub(super) fn prepare() {
+    LazyLock::force(&ASKS_OF).prepare();
+    LazyLock::force(&CJK_ASKS).prepare();
+    LazyLock::force(&ROMANCE_WISH).prepare();
+    LazyLock::force(&HEBREW_ASKS).prepare();
+    LazyLock::force(&STEP).prepare();
+    LazyLock::force(&JAPANESE_REQUEST).prepare();
+    LazyLock::force(&CHINESE_REQUEST).prepare();
+    LazyLock::force(&JAPANESE_NOTE).prepare();
+    LazyLock::force(&KOREAN_REQUEST).prepare();
+    LazyLock::force(&DEFECT).prepare();
+    LazyLock::force(&BAN).prepare();
+    LazyLock::force(&PROHIBITION).prepare();
+    LazyLock::force(&GOAL_LABEL).prepare();
+    LazyLock::force(&FRENCH_BAN).prepare();
+    LazyLock::force(&LEAD).prepare();
+    LazyLock::force(&REQUEST_FORM).prepare();
+    LazyLock::force(&TAG).prepare();
+    LazyLock::force(&ASKS_ADVICE).prepare();
+    LazyLock::force(&VIETNAMESE_ASKS).prepare();
+    LazyLock::force(&THAI_ASKS).prepare();
+    LazyLock::force(&VIETNAMESE_OWN).prepare();
+    LazyLock::force(&SUGGESTION).prepare();
+    LazyLock::force(&ASKED_LAST).prepare();
+    LazyLock::force(&QUESTION_FORM).prepare();
+    LazyLock::force(&ASKS_WHICH).prepare();
+    LazyLock::force(&ASKS_TO_BE_TOLD).prepare();
+    LazyLock::force(&CJK_ITEM).prepare();
+    LazyLock::force(&THINK).prepare();
+    LazyLock::force(&SPENT_FORM).prepare();
+    LazyLock::force(&ASKS_ABILITY).prepare();
+    LazyLock::force(&CJK_COURTESY).prepare();
+    LazyLock::force(&ASKS_NOTHING_YET).prepare();
+    LazyLock::force(&IMAGE_MARKS).prepare();
+    LazyLock::force(&REPROACH).prepare();
+    LazyLock::force(&ASKS_OPINION).prepare();
+    LazyLock::force(&COMMAND).prepare();
+    LazyLock::force(&COMPACT_NOW).prepare();
+    LazyLock::force(&OPERATOR).prepare();
+    LazyLock::force(&IMAGE_PATH).prepare();
+}

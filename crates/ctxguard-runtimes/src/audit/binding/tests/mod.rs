@@ -1744,3 +1744,35 @@ fn a_wish_put_as_it_would_be_good_binds_in_portuguese_spanish_and_french() {
         assert_eq!(why(wish), [Ok(())], "{wish}");
     }
 }
+
+/// Every pattern a module of the judgment declares is among those its
+/// `prepare` compiles: a pattern added and not listed would be compiled
+/// by the first thread to need it while the others wait.
+#[test]
+fn every_pattern_is_prepared() {
+    let declared =
+        regex::Regex::new(r"(?m)^(?:pub(?:\([a-z]+\))? )?static ([A-Z_0-9]+): LazyLock<Pattern>")
+            .unwrap();
+    for (file, source) in [
+        ("binding.rs", include_str!("../../binding.rs")),
+        ("patterns.rs", include_str!("../patterns.rs")),
+        ("output.rs", include_str!("../output.rs")),
+        ("directive.rs", include_str!("../directive.rs")),
+    ] {
+        let prepare = source
+            .split_once("fn prepare() {")
+            .map(|(_, body)| body.split_once("\n}").map_or(body, |(body, _)| body))
+            .unwrap_or_else(|| panic!("{file} has no prepare()"));
+        let names: Vec<&str> = declared
+            .captures_iter(source)
+            .map(|c| c.get(1).unwrap().as_str())
+            .collect();
+        assert!(!names.is_empty(), "{file} declares no pattern");
+        for name in names {
+            assert!(
+                prepare.contains(&format!("force(&{name})")),
+                "{file}: `{name}` is not compiled by its prepare()"
+            );
+        }
+    }
+}
