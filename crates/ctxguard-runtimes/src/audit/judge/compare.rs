@@ -65,27 +65,38 @@ pub(super) fn flip_before(haystack: &str, at: usize, text: &str) -> Option<Strin
 /// Markdown emphasis and code marks dropped, white space folded.
 pub(crate) fn fold(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut space = false;
+    // Whether anything, a dropped quote too, stands before: a space is
+    // kept only after something.
+    let (mut space, mut begun) = (false, false);
     for c in text.chars() {
-        let c = match c {
-            // Quotes of any kind are dropped: a summary quotes the user's
-            // "double" quotes as 'single' ones.
-            '‘' | '’' | '`' | '“' | '”' | '„' | '"' => '\'',
+        // Quotes of any kind are dropped: a summary quotes the user's
+        // "double" quotes as 'single' ones. A dropped quote still takes
+        // the space before it, as a letter would.
+        let quote = matches!(c, '‘' | '’' | '`' | '“' | '”' | '„' | '"' | '\'');
+        match c {
             '*' => continue,
             c if c.is_whitespace() => {
                 space = true;
                 continue;
             }
-            c => c,
-        };
+            _ => {}
+        }
         // "do A , a reminder" is "do A, a reminder" with other spacing.
-        if space && !out.is_empty() && !matches!(c, ',' | '.' | ';' | ':' | '!' | '?' | ')') {
+        if space && begun && !matches!(c, ',' | '.' | ';' | ':' | '!' | '?' | ')') {
             out.push(' ');
         }
         space = false;
-        out.extend(c.to_lowercase());
+        begun = true;
+        if quote {
+            continue;
+        }
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.extend(c.to_lowercase());
+        }
     }
-    out.replace('\'', "")
+    out
 }
 
 pub(super) fn share(part: usize, whole: usize) -> f64 {
