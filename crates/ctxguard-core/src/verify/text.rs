@@ -323,7 +323,7 @@ pub fn sentences(text: &str) -> Vec<(usize, &str)> {
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let mut at = offset;
-        for sentence in line.split_sentence_bounds() {
+        for sentence in sentence_bounds(line) {
             let trimmed = sentence.trim();
             if trimmed.chars().any(char::is_alphanumeric) {
                 let lead = sentence.len() - sentence.trim_start().len();
@@ -336,9 +336,93 @@ pub fn sentences(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// The pieces of `line` that sentence bounds (UAX #29) cut it into, as
+/// `split_sentence_bounds` gives them. A line of ASCII with no `.`, `!`,
+/// `?`, no carriage return and no line feed but at its end is one piece:
+/// only after those does a sentence end; such a line (a heading, a list
+/// item, a line of code) is given whole, without the tables.
+pub fn sentence_bounds(line: &str) -> SentenceBounds<'_> {
+    let body = line.strip_suffix('\n').unwrap_or(line);
+    let whole = !line.is_empty()
+        && line.is_ascii()
+        && !body
+            .bytes()
+            .any(|b| matches!(b, b'.' | b'!' | b'?' | b'\r' | b'\n'));
+    if whole {
+        SentenceBounds::Whole(Some(line))
+    } else {
+        SentenceBounds::Cut(line.split_sentence_bounds())
+    }
+}
+
+/// What [`sentence_bounds`] gives.
+pub enum SentenceBounds<'t> {
+    Whole(Option<&'t str>),
+    Cut(unicode_segmentation::USentenceBounds<'t>),
+}
+
+impl<'t> Iterator for SentenceBounds<'t> {
+    type Item = &'t str;
+
+    fn next(&mut self) -> Option<&'t str> {
+        match self {
+            SentenceBounds::Whole(line) => line.take(),
+            SentenceBounds::Cut(bounds) => bounds.next(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A line cut without the tables is cut as they cut it: lines of every
+    /// sort, ASCII and not, with marks and without.
+    #[test]
+    fn a_line_is_cut_as_unicode_cuts_it() {
+        let mut lines: Vec<String> = [
+            "",
+            "\n",
+            "## Goal\n",
+            "- keep old code\n",
+            "no stop at all",
+            "  spaced   out  \n",
+            "a\tb (c) [d] \"e\" 'f'\n",
+            "Keep it. Then go\n",
+            "what? yes! ok\n",
+            "v2.3.1 and e.g. this\n",
+            "cr\r\n",
+            "café au lait\n",
+            "中文没有句号\n",
+            "中文。还有\n",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // And lines of ASCII drawn from a fixed seed, every sign among them.
+        let mut seed: u64 = 7;
+        let mut next = |below: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % below
+        };
+        for _ in 0..5_000 {
+            let len = next(40);
+            let line: String = (0..len)
+                .map(|_| char::from(b' ' + next(95) as u8))
+                .collect();
+            lines.push(line);
+        }
+        lines.extend(["what? yes\n", "a?b", "two\nparagraphs\n", "\n\n"].map(String::from));
+        for line in &lines {
+            assert_eq!(
+                sentence_bounds(line).collect::<Vec<_>>(),
+                line.split_sentence_bounds().collect::<Vec<_>>(),
+                "{line:?}"
+            );
+        }
+    }
 
     #[test]
     fn words_find_what_changes_meaning() {

@@ -11,7 +11,6 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
-use unicode_segmentation::UnicodeSegmentation;
 
 use crate::pattern::Pattern;
 

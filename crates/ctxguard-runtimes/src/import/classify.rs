@@ -20,7 +20,6 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use unicode_segmentation::UnicodeSegmentation;
 
 use super::{Event, Message, Origin};
 use crate::buffer::plan::{Entry, Plan, PlanRegion, SummaryKind};
@@ -255,7 +254,7 @@ pub(crate) fn user_text(policy: &Policy, text: &str) -> (Vec<Piece>, Vec<Unknown
     let mut unknown = Vec::new();
     let mut prose = String::new();
     let flush = |prose: &mut String, pieces: &mut Vec<Piece>| {
-        for sentence in prose.split_sentence_bounds() {
+        for sentence in crate::verify::text::sentence_bounds(prose) {
             let sentence = sentence.trim();
             if sentence.is_empty() {
                 continue;

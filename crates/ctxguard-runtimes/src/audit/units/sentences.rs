@@ -66,7 +66,7 @@ pub(super) fn sentences(
         } else {
             // A full-width semicolon sets clauses side by side, each a
             // requirement of its own ("…看不到完整的页脚；不需要judges那页").
-            line.split_sentence_bounds()
+            crate::verify::text::sentence_bounds(line)
                 .flat_map(lower_case_starts)
                 .flat_map(spaced_cjk)
                 .flat_map(inline_rules)
