@@ -313,8 +313,10 @@ impl<'de, const MESSAGE: bool> Deserialize<'de> for Object<'de, MESSAGE> {
                 self,
                 mut map: A,
             ) -> Result<Object<'de, MESSAGE>, A::Error> {
+                // Room for the fields a runtime's record has (Claude Code
+                // writes some fifteen).
                 let mut object = Object {
-                    fields: Vec::new(),
+                    fields: Vec::with_capacity(16),
                     message: None,
                 };
                 while let Some(key) = map.next_key::<KeyRead<'de>>()? {
@@ -421,7 +423,9 @@ fn read_lines<const MESSAGE: bool>(
     problems: &mut Vec<Diagnostic>,
 ) -> Vec<Record> {
     let text = file.text();
-    let mut records = Vec::new();
+    // A record a line, nearly always: counted first, so the records (a few
+    // hundred bytes each) are never moved to grow the list.
+    let mut records = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
     let mut offset = 0;
     for (index, line) in inclusive_lines(text).enumerate() {
         let start = offset;
