@@ -99,7 +99,7 @@ pub(crate) struct Support {
     folded: Vec<String>,
     all: Words,
     language: Language,
-    by_word: std::collections::HashMap<String, Vec<usize>>,
+    by_word: foldhash::HashMap<String, Vec<usize>>,
     /// The words the user typed, as typed (for labels they misspelled),
     /// made only when a label is looked up, and for how many messages.
     tokens: std::cell::RefCell<(usize, std::collections::BTreeSet<String>)>,
@@ -153,7 +153,7 @@ impl Support {
         if words.content.is_empty() {
             return 0.0;
         }
-        let mut shared: std::collections::HashMap<usize, usize> = Default::default();
+        let mut shared: foldhash::HashMap<usize, usize> = Default::default();
         for word in &words.content {
             for &at in self.by_word.get(word.as_str()).into_iter().flatten() {
                 *shared.entry(at).or_default() += 1;
