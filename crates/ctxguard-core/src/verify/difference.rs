@@ -144,11 +144,11 @@ pub fn word_diff(old: &str, new: &str) -> String {
         deleted.clear();
         inserted.clear();
     }
-    // Myers' diff is quadratic on texts that differ everywhere: texts longer
-    // than that together are given a deadline already passed, so `similar`
-    // keeps the words the two share at either end and puts the rest as
-    // replaced. Bounded by length, not by a clock, the diff is the same on
-    // every run and every machine.
+    // Myers' diff is quadratic on texts that differ everywhere: texts of
+    // more than `DIFF_WHOLE` bytes together are given a deadline already
+    // passed, so `similar` keeps the words the two share at either end and
+    // puts the rest as replaced. Bounded by length, not by a clock, the
+    // diff is the same on every run and every machine.
     let mut config = TextDiff::configure();
     if old.len() + new.len() > DIFF_WHOLE {
         let passed = std::time::Instant::now();

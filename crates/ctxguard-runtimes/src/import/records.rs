@@ -21,7 +21,8 @@ pub(super) struct Record {
     /// 1-based.
     pub line: u64,
     pub value: Fields,
-    /// Its `message`, read typed the first time it is asked for.
+    /// Its `message`, read typed as its line was ([`api_lines`]) or the
+    /// first time it is asked for.
     message: OnceLock<ApiMessage>,
 }
 
