@@ -27,7 +27,7 @@
 use std::borrow::Cow;
 use std::iter::Take;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 use std::time::Instant;
 
 use regex::{CaptureMatches, Captures, Match, Matches, Regex, Replacer};
@@ -149,13 +149,6 @@ impl Pattern {
             self.passed.fetch_add(1, Ordering::Relaxed);
         }
         may
-    }
-
-    /// Makes now what the pattern makes the first time it is asked of a
-    /// line of another script: what it tells apart ([`significant`]). Its
-    /// image waits until it has been asked often enough to earn it.
-    pub(crate) fn prepare(&self) {
-        let _ = self.named();
     }
 
     /// What the pattern tells apart ([`significant`]), made once.
@@ -376,6 +369,16 @@ pub(crate) fn rewritten(
         }
     }
     out
+}
+
+/// Compiles `patterns` now, each with what it makes the first time it is
+/// asked of a line of another script: what it tells apart
+/// ([`significant`]). An image waits until its pattern has been asked
+/// often enough to earn it.
+pub(crate) fn prepare(patterns: &[&LazyLock<Pattern>]) {
+    for pattern in patterns {
+        let _ = LazyLock::force(pattern).named();
+    }
 }
 
 /// The characters outside ASCII that a pattern tells apart from the

@@ -904,24 +904,26 @@ fn repeated(word: &str) -> bool {
 }
 
 /// Compiles the patterns a unit is judged by, each with what it makes once it
-/// is asked of text of another script ([`Pattern::prepare`]): a caller about to
+/// is asked of text of another script ([`crate::pattern::prepare`]): a caller about to
 /// judge many sessions on several threads has one thread compile them while
 /// the others start, where each would otherwise be compiled by the first
 /// thread to need it while the rest wait. Every pattern of the module is
 /// here (`tests::every_pattern_is_prepared`).
 pub fn prepare() {
-    LazyLock::force(&CONSOLE_BANNER).prepare();
-    LazyLock::force(&MEASURE).prepare();
-    LazyLock::force(&OPTIONS_NAMED).prepare();
-    LazyLock::force(&OF_ONESELF).prepare();
-    LazyLock::force(&HAPPENED).prepare();
-    LazyLock::force(&CJK_NO_CHOICE).prepare();
-    LazyLock::force(&VIEW).prepare();
-    LazyLock::force(&CORRECTS).prepare();
-    LazyLock::force(&ENDORSES).prepare();
-    LazyLock::force(&LINK).prepare();
-    LazyLock::force(&OWN_SETUP).prepare();
-    LazyLock::force(&FILE_NAME).prepare();
+    crate::pattern::prepare(&[
+        &CONSOLE_BANNER,
+        &MEASURE,
+        &OPTIONS_NAMED,
+        &OF_ONESELF,
+        &HAPPENED,
+        &CJK_NO_CHOICE,
+        &VIEW,
+        &CORRECTS,
+        &ENDORSES,
+        &LINK,
+        &OWN_SETUP,
+        &FILE_NAME,
+    ]);
     patterns::prepare();
     output::prepare();
     directive::prepare();

@@ -441,6 +441,5 @@ fn korean_rule(text: &str) -> bool {
 
 /// Compiles this module's patterns ([`super::prepare`]).
 pub(super) fn prepare() {
-    LazyLock::force(&PERMITS).prepare();
-    LazyLock::force(&GO_ON).prepare();
+    crate::pattern::prepare(&[&PERMITS, &GO_ON]);
 }

@@ -898,23 +898,25 @@ pub(super) fn pasted(text: &str) -> bool {
 
 /// Compiles this module's patterns ([`super::prepare`]).
 pub(super) fn prepare() {
-    LazyLock::force(&TERMINAL_LINE).prepare();
-    LazyLock::force(&LATEX_LINE).prepare();
-    LazyLock::force(&LATEX_ENVIRONMENT).prepare();
-    LazyLock::force(&CODE_LINE).prepare();
-    LazyLock::force(&PROMPT).prepare();
-    LazyLock::force(&SECTION_TAG).prepare();
-    LazyLock::force(&FIELD).prepare();
-    LazyLock::force(&PUT_VERB).prepare();
-    LazyLock::force(&PUT_WHAT).prepare();
-    LazyLock::force(&PUT_BY).prepare();
-    LazyLock::force(&OWN_STEP).prepare();
-    LazyLock::force(&HANDED_OVER).prepare();
-    LazyLock::force(&CHAT_SAID).prepare();
-    LazyLock::force(&POLITE_STATEMENT).prepare();
-    LazyLock::force(&SECTION_HEADING).prepare();
-    LazyLock::force(&CALL).prepare();
-    LazyLock::force(&STAMP).prepare();
-    LazyLock::force(&AGENT_VOICE).prepare();
-    LazyLock::force(&VOICE).prepare();
+    crate::pattern::prepare(&[
+        &TERMINAL_LINE,
+        &LATEX_LINE,
+        &LATEX_ENVIRONMENT,
+        &CODE_LINE,
+        &PROMPT,
+        &SECTION_TAG,
+        &FIELD,
+        &PUT_VERB,
+        &PUT_WHAT,
+        &PUT_BY,
+        &OWN_STEP,
+        &HANDED_OVER,
+        &CHAT_SAID,
+        &POLITE_STATEMENT,
+        &SECTION_HEADING,
+        &CALL,
+        &STAMP,
+        &AGENT_VOICE,
+        &VOICE,
+    ]);
 }
