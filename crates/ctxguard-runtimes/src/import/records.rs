@@ -28,11 +28,7 @@ pub(super) struct Record {
 
 impl Record {
     pub fn new(line: u64, value: Fields) -> Record {
-        Record {
-            line,
-            value,
-            message: OnceLock::new(),
-        }
+        Record::with_message(line, value, None)
     }
 
     /// A record whose `message` was read as its line was ([`api_lines`]).
