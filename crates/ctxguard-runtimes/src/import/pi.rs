@@ -609,6 +609,13 @@ fn after_system_events(text: &str) -> &str {
 const SENT_STAMP: &str =
     r"\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]\n]{0,30}\]";
 
+/// The line OpenClaw ends a prompt it composed with, to its time zone:
+/// "Current time: Thursday, March 12th, 2026 — 10:53 (Asia/Tokyo)".
+const TIME_LINE: &str = r"Current time: [^\n]*\([^()\n]+\)";
+
+/// A minute in UTC as that line and the one under it write it.
+const UTC_MINUTE: &str = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC";
+
 /// The chat channels OpenClaw carries a user's messages from.
 const CHANNELS: &str =
     "Feishu|Lark|Telegram|WhatsApp|Signal|Discord|Slack|iMessage|Matrix|LINE|Line|WeChat|QQ|DingTalk";
@@ -688,9 +695,9 @@ fn composed(text: &str) -> bool {
 static SENT_AT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    regex::Regex::new(
-        r"(?:^|\n)Current time: [^\n]*\([^()\n]+\)(?: / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC|\nReference UTC: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)?\s*$",
-    )
+    regex::Regex::new(&format!(
+        r"(?:^|\n){TIME_LINE}(?: / {UTC_MINUTE}|\nReference UTC: {UTC_MINUTE})?\s*$"
+    ))
     .expect("the time pattern compiles")
 });
 
@@ -747,7 +754,13 @@ static ENVELOPE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
         &[
             r"(?m)^System:[^\n]*Post-Compaction Audit:[^\n]*\n(?s:.*?)after memory compaction\.[ \t]*(\n|$)|^\[message_id: [^\]\n]*\][ \t]*(\n|$)|^",
             SENT_STAMP,
-            r"[ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^Current time: [^\n]*\([^()\n]+\)(?: / \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC)?[ \t]*(?:\nReference UTC: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC[ \t]*)?(\n|$)|^\[cron:[^\]\n]*\][ \t]*|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^Note: The previous agent run was aborted by the user\. Resume carefully or ask for clarification\.[ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)|\[Replying to [^\]\n]*\](?s:.*?)\[/Replying\][ \t]*|<media:(document|image|audio|video|voice|sticker|file)>[ \t]*|^你正在通过 QQ 与用户对话。[ \t]*\n(?:[ \t]*\n|【[^\n]*\n|(?:- |\d+\. )[^\n]*\n)*",
+            r"[ \t]*|^[A-Z][A-Za-z ]{0,40} \(untrusted[^)\n]*\):[ \t]*\n```json\n(?s:.*?)\n```[ \t]*(\n|$)|^System:([ \t][^\n]*)?(\n|$)|^\[Queued messages while agent was busy\][ \t]*(\n|$)|^(---[ \t]*\n)?Queued #\d+( \(from [^)\n]*\))?[ \t]*(\n|$)|^\[media attached(?:[^\w\n][^\n]*)?\][ \t]*(\n|$)|^To send an image back, prefer the message tool(?:[^\w\n][^\n]*)?(\n|$)|^\[Bootstrap (pending|truncation warning)\][^\n]*(?:\n[^\n]+)*(\n|$)|^An async command you ran earlier has completed\.[^\n]*(\n|$)|^",
+            TIME_LINE,
+            r"(?: / ",
+            UTC_MINUTE,
+            r")?[ \t]*(?:\nReference UTC: ",
+            UTC_MINUTE,
+            r"[ \t]*)?(\n|$)|^\[cron:[^\]\n]*\][ \t]*|^\[Retry after the previous model attempt failed or timed out\][ \t]*(\n|$)|^Note: The previous agent run was aborted by the user\. Resume carefully or ask for clarification\.[ \t]*(\n|$)|^System \(untrusted\):([ \t][^\n]*)?(\n|$)|^\[Replying to: [^\n]*\][ \t]*(\n|$)|\[Replying to [^\]\n]*\](?s:.*?)\[/Replying\][ \t]*|<media:(document|image|audio|video|voice|sticker|file)>[ \t]*|^你正在通过 QQ 与用户对话。[ \t]*\n(?:[ \t]*\n|【[^\n]*\n|(?:- |\d+\. )[^\n]*\n)*",
         ]
         .concat(),
     )
