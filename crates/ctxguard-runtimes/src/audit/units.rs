@@ -600,7 +600,7 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
         let sections = body
             .lines()
             .skip(1)
-            .any(|line| section_number(line.trim_start()));
+            .any(|line| section_number(line.trim_start()) || lettered(line.trim_start()));
         if !sections {
             push(out, text, item, Shape::Item);
             return;
@@ -615,6 +615,25 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
     for sentence in sentences(text, item, &protected) {
         push(out, text, sentence, Shape::Item);
     }
+}
+
+/// Whether `line` opens with a letter that numbers it among its
+/// siblings: "a) Unresolved threads", "(b) top-level comments", "ii. the
+/// reviews" — a list Markdown does not read as one ("e.g." and "i.e." are
+/// no such letter: a space follows the mark).
+fn lettered(line: &str) -> bool {
+    let line = line.strip_prefix('(').unwrap_or(line);
+    let letters = line.len()
+        - line
+            .trim_start_matches(|c: char| c.is_ascii_lowercase())
+            .len();
+    let roman = line[..letters]
+        .bytes()
+        .all(|b| matches!(b, b'i' | b'v' | b'x'));
+    (letters == 1 || (roman && (2..=4).contains(&letters)))
+        && line[letters..]
+            .strip_prefix([')', '.'])
+            .is_some_and(|rest| rest.starts_with(' '))
 }
 
 /// Whether `line` opens with a section's number: "3.1.", "1.2.3 ".

@@ -518,6 +518,29 @@ fn an_item_whose_lines_go_on_with_its_sections_numbers_is_cut_at_each() {
 }
 
 #[test]
+fn an_item_whose_lines_go_on_with_lettered_parts_is_cut_at_each() {
+    assert_eq!(
+        shaped("3) For eligible PRs, check BOTH:\n   a) Unresolved inline threads.\n   b) Review comments \u{2014} fetch all reviews. Compare the commit_id against HEAD.\n   (c) the bodies\n   ii) and their ids\n"),
+        [
+            ("For eligible PRs, check BOTH:", Shape::Item),
+            ("a) Unresolved inline threads.", Shape::Item),
+            ("b) Review comments \u{2014} fetch all reviews.", Shape::Item),
+            ("Compare the commit_id against HEAD.", Shape::Item),
+            ("(c) the bodies", Shape::Item),
+            ("ii) and their ids", Shape::Item),
+        ]
+    );
+    // A line that goes on in lower case is the item's sentence wrapped.
+    assert_eq!(
+        shaped("- Keep the schema as it is\n  e.g. never drop a column\n"),
+        [(
+            "Keep the schema as it is\n  e.g. never drop a column",
+            Shape::Item
+        )]
+    );
+}
+
+#[test]
 fn a_tree_typed_with_arrows_is_one_unit() {
     let tree = "Ich habe es angepasst:\n\nLife OS\nPrivat\n  -> Finanzen\n  -> Hobbys\n Ausbildung\n  -> Wiki\n    --> Tagesberichte";
     assert_eq!(
