@@ -235,9 +235,14 @@ pub(super) static THAI_ASKS: LazyLock<Pattern> = LazyLock::new(|| {
 pub(super) static VIETNAMESE_OWN: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"(?i)\bđể\s+(anh|em|mình|tôi|tớ)\s|\bcó\s+nên\b"));
 
-/// A suggestion put as a question ("maybe by doing lines on the left side?").
-pub(super) static SUGGESTION: LazyLock<Pattern> =
-    LazyLock::new(|| pattern(r"(?i)^\W*(maybe|perhaps|how\s+about|wouldn't\s+it\s+be)\b"));
+/// A suggestion put as a question ("maybe by doing lines on the left
+/// side?"), or put in the negative ("…, can't we get that from the
+/// settings manager?", "why don't you read it in one go?").
+pub(super) static SUGGESTION: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(maybe|perhaps|how\s+about|wouldn't\s+it\s+be)\b|(^|[,;:]\s)\W*((can't|cannot|couldn't|shouldn't)\s+(we|you|it|this|that)|why\s+(don't|wouldn't)\s+(we|you))\b",
+    )
+});
 
 /// An Indonesian question for information, which puts its question word
 /// last ("kamu sekarang pakai model apa": which model are you using now),

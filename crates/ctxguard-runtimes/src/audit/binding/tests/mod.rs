@@ -1127,6 +1127,18 @@ fn questions_that_hold_a_verb_or_a_modal_still_ask() {
     );
     assert_eq!(why("为什么你不用中文回答？"), [Ok(())]);
     assert_eq!(why("do it again without the cache?"), [Ok(())]);
+    // A question that proposes, put in the negative: what to do instead.
+    for text in [
+        "collapseChangelog = false, can't we get that from the settings manager in session?",
+        "shouldn't we keep the old endpoint until the app ships?",
+        "why don't you read the file in one go?",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    assert_eq!(
+        why("don't we load them already?"),
+        [Err(NotBinding::Question)]
+    );
 }
 
 #[test]
