@@ -292,9 +292,10 @@ pub(super) fn lower_case_starts(piece: &str) -> Vec<&str> {
             // A period typed between spaces ("how it works . 1 line
             // answer") ends a sentence whatever starts the next.
             let spaced = i > 0 && matches!(bytes[i - 1], b' ' | b'\t');
-            if k > j
+            if ((k > j
                 && k < bytes.len()
-                && (bytes[k].is_ascii_lowercase() || (spaced && bytes[k].is_ascii_alphanumeric()))
+                && (bytes[k].is_ascii_lowercase() || (spaced && bytes[k].is_ascii_alphanumeric())))
+                || unspaced_start(&piece[start..i], &piece[j..]))
                 && !ABBREVIATIONS.contains(&word_before.as_str())
             {
                 out.push(&piece[start..k]);
@@ -307,6 +308,27 @@ pub(super) fn lower_case_starts(piece: &str) -> Vec<&str> {
     }
     out.push(&piece[start..]);
     out
+}
+
+/// Whether a sentence ends at a period typed with no space after it
+/// ("… we can take.Do some proposals", "… wiederverwendet wird.Nachdem du
+/// das getan hast"): a word of lower-case letters before the period, a
+/// capitalized word after it, then a space. A name with a dot in it
+/// (`System.Text`, `README.md`, `e.g.`) has no such shape.
+fn unspaced_start(before: &str, after: &str) -> bool {
+    let word = before
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or_default();
+    let mut next = after.chars();
+    let capital = next.next().is_some_and(|c| c.is_ascii_uppercase());
+    let rest = next.as_str();
+    let tail = rest.trim_start_matches(|c: char| c.is_alphabetic() && c.is_lowercase());
+    word.chars().count() >= 2
+        && word.chars().all(|c| c.is_alphabetic() && c.is_lowercase())
+        && capital
+        && tail.len() < rest.len()
+        && tail.starts_with([' ', '\t'])
 }
 
 /// Whether `c` is a Korean syllable.

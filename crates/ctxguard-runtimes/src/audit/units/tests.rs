@@ -166,6 +166,16 @@ fn prose_is_cut_at_line_breaks_but_never_inside_code_or_links() {
             ("then run it", Shape::Sentence),
         ]
     );
+    // A period typed with no space after it still ends a sentence before
+    // a capital; a name with a dot in it is one word.
+    assert_eq!(
+        shaped("Come up with proposals we can take.Do some redesigns. Keep System.Text and README.md as they are."),
+        [
+            ("Come up with proposals we can take.", Shape::Sentence),
+            ("Do some redesigns.", Shape::Sentence),
+            ("Keep System.Text and README.md as they are.", Shape::Sentence),
+        ]
+    );
     assert_eq!(
         shaped("Use `a. B` and [the docs. Here](https://x.example/a.b) now."),
         [(
