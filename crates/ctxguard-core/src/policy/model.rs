@@ -193,12 +193,60 @@ pub struct Policy {
 /// policy is its parent's clone with more kinds, and must not ask the
 /// parent's hints alone.
 #[derive(Debug, Default)]
-struct HintUnion(OnceLock<Option<Regex>>);
+struct HintUnion(OnceLock<Option<regex::bytes::Regex>>);
 
 impl Clone for HintUnion {
     fn clone(&self) -> HintUnion {
         HintUnion::default()
     }
+}
+
+/// `text` as the bytes [`Policy::any_hint`]'s alternation reads, when
+/// every character of it beyond ASCII is a sign: neither a word's (a
+/// letter, a mark, a digit) nor a space, in Unicode's sense. Each such
+/// character is one byte, `0xFF`, which no ASCII class holds and every
+/// negated one does, as no class of a word or a space holds the sign and
+/// `.` takes it as one: so `\b`, `\w`, `\s`, `\S`, `.` and `[^…]` match
+/// the image where they match the text.
+fn ascii_image(text: &str) -> Option<Vec<u8>> {
+    let mut image = Vec::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let at = ascii_run(rest.as_bytes());
+        if at == rest.len() {
+            break;
+        }
+        image.extend_from_slice(&rest.as_bytes()[..at]);
+        let c = rest[at..].chars().next()?;
+        if regex_syntax::is_word_character(c) || c.is_whitespace() {
+            return None;
+        }
+        image.push(0xFF);
+        rest = &rest[at + c.len_utf8()..];
+    }
+    image.extend_from_slice(rest.as_bytes());
+    Some(image)
+}
+
+/// How many bytes at the start of `bytes` are ASCII, read a word at a time.
+fn ascii_run(bytes: &[u8]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        if word & HIGH != 0 {
+            return at + (word & HIGH).trailing_zeros() as usize / 8;
+        }
+        at += 8;
+    }
+    at + chunks
+        .remainder()
+        .iter()
+        .position(|b| !b.is_ascii())
+        .unwrap_or(chunks.remainder().len())
 }
 
 impl Policy {
@@ -224,27 +272,48 @@ impl Policy {
     /// the text, where asking each hint in turn reads all of a text none
     /// of them matches once per hint. [`Policy::first_hint`] says which.
     ///
-    /// Only for ASCII text: a hint's `\b` is Unicode's, which the fast
-    /// engine of one large alternation gives up on at the first byte
-    /// beyond ASCII, leaving the slowest; each hint alone keeps its
-    /// literal prefilter and a small automaton (a narrative of agent
-    /// traffic, a fifth of its regions holding an arrow or a dash, is
-    /// verified three times faster so).
+    /// The alternation is asked of the text as bytes with ASCII's classes
+    /// (`(?-u)`), where Unicode's `\b` would leave the fast engine at the
+    /// first byte beyond ASCII or make it give up for the slowest: on
+    /// ASCII text a hint's `\w`, `\b`, `\s` and case mean what Unicode's
+    /// do, and so they do on text whose other characters are signs (an
+    /// arrow, a dash, quotes), each asked as one byte no ASCII class holds
+    /// ([`ascii_image`]). Text with a letter, a digit or a space beyond
+    /// ASCII asks each hint alone, which keeps its literal prefilter and a
+    /// small automaton.
     pub fn any_hint(&self, text: &str) -> bool {
-        match self.hint_union().filter(|_| text.is_ascii()) {
-            Some(union) => union.is_match(text),
+        let Some(union) = self.hint_union() else {
+            return self.first_hint(text).is_some();
+        };
+        if text.is_ascii() {
+            return union.is_match(text.as_bytes());
+        }
+        match ascii_image(text) {
+            Some(image) => union.is_match(&image),
             None => self.first_hint(text).is_some(),
         }
     }
 
-    /// Every hint as one alternation; `None` when it would compile to more
-    /// than 16 hints may (then each hint is asked in turn), so a policy of
-    /// many large hints does not hold them twice.
-    fn hint_union(&self) -> Option<&Regex> {
+    /// Every hint as one alternation over ASCII bytes; `None` when a hint
+    /// is written with a character beyond ASCII (under `i`, "ſ" is an "s"
+    /// in Unicode and not in ASCII) or names one by its number (`\xE9` is
+    /// "é" in Unicode and a byte in ASCII), uses a class only Unicode has
+    /// (`\pL`), or when the alternation would compile to more than 16
+    /// hints may (then each hint is asked in turn), so a policy of many
+    /// large hints does not hold them twice.
+    fn hint_union(&self) -> Option<&regex::bytes::Regex> {
         self.any_hint
             .0
             .get_or_init(|| {
                 let hints: Vec<&Hint> = self.kinds.iter().flat_map(|kind| &kind.hints).collect();
+                if !hints.iter().all(|hint| {
+                    hint.pattern.is_ascii()
+                        && !["\\x", "\\u", "\\U"]
+                            .iter()
+                            .any(|e| hint.pattern.contains(e))
+                }) {
+                    return None;
+                }
                 let alternatives: Vec<String> = hints
                     .iter()
                     .map(|hint| {
@@ -254,7 +323,7 @@ impl Policy {
                         format!("(?{flags}:{}{end})", hint.body())
                     })
                     .collect();
-                regex::RegexBuilder::new(&alternatives.join("|"))
+                regex::bytes::RegexBuilder::new(&format!("(?-u:{})", alternatives.join("|")))
                     .size_limit(
                         crate::policy::hint::SIZE_LIMIT.saturating_mul(hints.len().clamp(1, 16)),
                     )
@@ -358,6 +427,7 @@ mod tests {
 
     use proptest::prelude::*;
 
+    use super::ascii_image;
     use crate::policy::Policy;
 
     /// The default policy's hints, and flags the default does not use: a
@@ -372,6 +442,11 @@ mod tests {
             kind decision {\n  \
               hint /start.end/s\n  \
               hint /^keep$/m\n\
+            }\n\
+            kind value {\n  \
+              hint /x\\W{2}y/\n  \
+              hint /\\bk\\b/i\n  \
+              hint /b.x/\n\
             }\n";
         let flagged = Policy::from_text("flagged.policy", flagged)
             .map(|(policy, _)| policy)
@@ -389,10 +464,14 @@ mod tests {
         assert!(flagged.any_hint("we start\nend here"));
         assert!(flagged.any_hint("one\nkeep\ntwo"));
         assert!(!flagged.any_hint("deploy later, keep going"));
+        // A sign beyond ASCII is one character to `.` and to a count.
+        assert!(flagged.any_hint("b→x"));
+        assert!(flagged.any_hint("x→—y"));
+        assert!(!flagged.any_hint("x—y"));
     }
 
     #[test]
-    fn text_beyond_ascii_is_matched_as_the_union_would_match_it() {
+    fn text_beyond_ascii_is_matched_as_each_hint_would_match_it() {
         let policy = Policy::builtin();
         for (text, hinted) in [
             (
@@ -410,9 +489,16 @@ mod tests {
             ),
         ] {
             assert_eq!(policy.any_hint(text), hinted, "{text}");
-            let union = policy.hint_union().map(|union| union.is_match(text));
-            assert_eq!(union, Some(hinted), "{text}");
+            assert_eq!(policy.first_hint(text).is_some(), hinted, "{text}");
         }
+        // Signs beyond ASCII are read by the alternation, each as a byte;
+        // a letter or a space beyond ASCII leaves each hint to be asked.
+        assert_eq!(
+            ascii_image("a → b — c").as_deref(),
+            Some(&b"a \xFF b \xFF c"[..])
+        );
+        assert_eq!(ascii_image("Édite"), None);
+        assert_eq!(ascii_image("a\u{a0}b"), None);
     }
 
     #[test]
@@ -432,8 +518,14 @@ mod tests {
 
     proptest! {
         #[test]
+        fn an_ascii_run_ends_at_the_first_byte_beyond_ascii(text in "[a-z →é]{0,40}") {
+            let first = text.bytes().position(|b| !b.is_ascii()).unwrap_or(text.len());
+            prop_assert_eq!(super::ascii_run(text.as_bytes()), first);
+        }
+
+        #[test]
         fn any_hint_agrees_with_asking_each_hint(
-            text in "(must|never|src/a\\.rs|https://x|decided to|first|run|deploy  first|start|\nend|keep|a|b|\n| |é|x){0,12}"
+            text in "(must|never|src/a\\.rs|https://x|decided to|first|run|deploy  first|start|\nend|keep|a|b|\n| |é|x|→|—|\u{a0}|\u{212a}|ſ|٣|y|k){0,12}"
         ) {
             for policy in policies() {
                 prop_assert_eq!(policy.any_hint(&text), policy.first_hint(&text).is_some());
