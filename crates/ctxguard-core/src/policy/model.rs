@@ -185,15 +185,15 @@ pub struct Policy {
     /// unclassified keep`, `on over-budget escalate`): a weaker one is an
     /// error, so there is nothing for the verifier to read here.
     pub on_rules: OnRules,
-    /// Every hint as one pattern, made on first use: see [`Policy::any_hint`].
+    /// Every hint as one set, made on first use: see [`Policy::any_hint`].
     any_hint: HintUnion,
 }
 
-/// The hints as one pattern, once made. A clone starts empty: a child
+/// The hints as one set, once made. A clone starts empty: a child
 /// policy is its parent's clone with more kinds, and must not ask the
 /// parent's hints alone.
 #[derive(Debug, Default)]
-struct HintUnion(OnceLock<Option<regex::bytes::Regex>>);
+struct HintUnion(OnceLock<Option<regex::bytes::RegexSet>>);
 
 impl Clone for HintUnion {
     fn clone(&self) -> HintUnion {
@@ -201,7 +201,7 @@ impl Clone for HintUnion {
     }
 }
 
-/// `text` as the bytes [`Policy::any_hint`]'s alternation reads, when
+/// `text` as the bytes [`Policy::any_hint`]'s set reads, when
 /// every character of it beyond ASCII is a sign: neither a word's (a
 /// letter, a mark, a digit) nor a space, in Unicode's sense. Each such
 /// character is one byte, `0xFF`, which no ASCII class holds and every
@@ -267,12 +267,12 @@ impl Policy {
         }
     }
 
-    /// Whether any hint matches `text`. All hints are one alternation,
-    /// which stops at the first place any of them matches: one pass over
-    /// the text, where asking each hint in turn reads all of a text none
-    /// of them matches once per hint. [`Policy::first_hint`] says which.
+    /// Whether any hint matches `text`. All hints are one set, which stops
+    /// at the first place any of them matches: one pass over the text,
+    /// where asking each hint in turn reads all of a text none of them
+    /// matches once per hint. [`Policy::first_hint`] says which.
     ///
-    /// The alternation is asked of the text as bytes with ASCII's classes
+    /// The set is asked of the text as bytes with ASCII's classes
     /// (`(?-u)`), where Unicode's `\b` would leave the fast engine at the
     /// first byte beyond ASCII or make it give up for the slowest: on
     /// ASCII text a hint's `\w`, `\b`, `\s` and case mean what Unicode's
@@ -282,26 +282,60 @@ impl Policy {
     /// ASCII asks each hint alone, which keeps its literal prefilter and a
     /// small automaton.
     pub fn any_hint(&self, text: &str) -> bool {
-        let Some(union) = self.hint_union() else {
-            return self.first_hint(text).is_some();
-        };
-        if text.is_ascii() {
-            return union.is_match(text.as_bytes());
-        }
-        match ascii_image(text) {
-            Some(image) => union.is_match(&image),
-            None => self.first_hint(text).is_some(),
+        match self.hint_image(text) {
+            Some((set, image)) => set.is_match(&image),
+            None => self.each_hint(text).is_some(),
         }
     }
 
-    /// Every hint as one alternation over ASCII bytes; `None` when a hint
-    /// is written with a character beyond ASCII (under `i`, "ſ" is an "s"
-    /// in Unicode and not in ASCII) or names one by its number (`\xE9` is
-    /// "é" in Unicode and a byte in ASCII), uses a class only Unicode has
-    /// (`\pL`), or when the alternation would compile to more than 16
-    /// hints may (then each hint is asked in turn), so a policy of many
-    /// large hints does not hold them twice.
-    fn hint_union(&self) -> Option<&regex::bytes::Regex> {
+    /// The first kind (in policy order) one of whose hints matches `text`:
+    /// its position in `kinds`, and the hint. Asked of the set as
+    /// [`Policy::any_hint`] asks it, where it can be; else of each hint in
+    /// turn, each stopping at its first match.
+    pub fn first_hint(&self, text: &str) -> Option<(usize, &Hint)> {
+        match self.hint_image(text) {
+            Some((set, image)) => {
+                let n = set.matches(&image).iter().next()?;
+                self.kinds
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(k, kind)| kind.hints.iter().map(move |hint| (k, hint)))
+                    .nth(n)
+            }
+            None => self.each_hint(text),
+        }
+    }
+
+    /// [`Policy::first_hint`], each hint asked in turn as written.
+    fn each_hint(&self, text: &str) -> Option<(usize, &Hint)> {
+        self.kinds.iter().enumerate().find_map(|(k, kind)| {
+            kind.hints
+                .iter()
+                .find(|hint| hint.regex().is_some_and(|regex| regex.is_match(text)))
+                .map(|hint| (k, hint))
+        })
+    }
+
+    /// The set of hints and `text` as it reads it, when it can.
+    fn hint_image<'t>(
+        &self,
+        text: &'t str,
+    ) -> Option<(&regex::bytes::RegexSet, std::borrow::Cow<'t, [u8]>)> {
+        let set = self.hint_set()?;
+        if text.is_ascii() {
+            return Some((set, std::borrow::Cow::Borrowed(text.as_bytes())));
+        }
+        ascii_image(text).map(|image| (set, std::borrow::Cow::Owned(image)))
+    }
+
+    /// Every hint, in policy order, as one set over ASCII bytes; `None`
+    /// when a hint is written with a character beyond ASCII (under `i`,
+    /// "ſ" is an "s" in Unicode and not in ASCII) or names one by its
+    /// number (`\xE9` is "é" in Unicode and a byte in ASCII), uses a class
+    /// only Unicode has (`\pL`), or when the set would compile to more
+    /// than 16 hints may (then each hint is asked in turn), so a policy of
+    /// many large hints does not hold them twice.
+    fn hint_set(&self) -> Option<&regex::bytes::RegexSet> {
         self.any_hint
             .0
             .get_or_init(|| {
@@ -314,16 +348,13 @@ impl Policy {
                 }) {
                     return None;
                 }
-                let alternatives: Vec<String> = hints
-                    .iter()
-                    .map(|hint| {
-                        let flags = hint.pattern.rsplit_once('/').map_or("", |(_, flags)| flags);
-                        // A verbose pattern's comment runs to the end of its line.
-                        let end = if flags.contains('x') { "\n" } else { "" };
-                        format!("(?{flags}:{}{end})", hint.body())
-                    })
-                    .collect();
-                regex::bytes::RegexBuilder::new(&format!("(?-u:{})", alternatives.join("|")))
+                let patterns = hints.iter().map(|hint| {
+                    let flags = hint.pattern.rsplit_once('/').map_or("", |(_, flags)| flags);
+                    // A verbose pattern's comment runs to the end of its line.
+                    let end = if flags.contains('x') { "\n" } else { "" };
+                    format!("(?-u:(?{flags}:{}{end}))", hint.body())
+                });
+                regex::bytes::RegexSetBuilder::new(patterns)
                     .size_limit(
                         crate::policy::hint::SIZE_LIMIT.saturating_mul(hints.len().clamp(1, 16)),
                     )
@@ -334,19 +365,6 @@ impl Policy {
                     .ok()
             })
             .as_ref()
-    }
-
-    /// The first kind (in policy order) one of whose hints matches `text`:
-    /// its position in `kinds`, and the hint. Each pattern stops at its
-    /// first match; a set would look for all of them and, with Unicode
-    /// `\b`, fall back to its slowest engine.
-    pub fn first_hint(&self, text: &str) -> Option<(usize, &Hint)> {
-        self.kinds.iter().enumerate().find_map(|(k, kind)| {
-            kind.hints
-                .iter()
-                .find(|hint| hint.regex().is_some_and(|regex| regex.is_match(text)))
-                .map(|hint| (k, hint))
-        })
     }
 
     /// The kind named `name`.
@@ -459,7 +477,7 @@ mod tests {
         let policies = policies();
         let flagged = &policies[1];
         // One pattern, not the fallback of asking each hint.
-        assert!(policies.iter().all(|policy| policy.hint_union().is_some()));
+        assert!(policies.iter().all(|policy| policy.hint_set().is_some()));
         assert!(flagged.any_hint("deploy first"));
         assert!(flagged.any_hint("we start\nend here"));
         assert!(flagged.any_hint("one\nkeep\ntwo"));
@@ -489,7 +507,7 @@ mod tests {
             ),
         ] {
             assert_eq!(policy.any_hint(text), hinted, "{text}");
-            assert_eq!(policy.first_hint(text).is_some(), hinted, "{text}");
+            assert_eq!(policy.each_hint(text).is_some(), hinted, "{text}");
         }
         // Signs beyond ASCII are read by the alternation, each as a byte;
         // a letter or a space beyond ASCII leaves each hint to be asked.
@@ -524,11 +542,16 @@ mod tests {
         }
 
         #[test]
-        fn any_hint_agrees_with_asking_each_hint(
+        fn the_set_of_hints_agrees_with_asking_each_hint(
             text in "(must|never|src/a\\.rs|https://x|decided to|first|run|deploy  first|start|\nend|keep|a|b|\n| |é|x|→|—|\u{a0}|\u{212a}|ſ|٣|y|k){0,12}"
         ) {
             for policy in policies() {
-                prop_assert_eq!(policy.any_hint(&text), policy.first_hint(&text).is_some());
+                let each = policy.each_hint(&text).map(|(k, hint)| (k, hint.pattern.clone()));
+                prop_assert_eq!(policy.any_hint(&text), each.is_some());
+                prop_assert_eq!(
+                    policy.first_hint(&text).map(|(k, hint)| (k, hint.pattern.clone())),
+                    each
+                );
             }
         }
     }
