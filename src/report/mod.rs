@@ -291,7 +291,9 @@ impl Terminal {
 /// closed the pipe early is not.
 pub fn emit(report: &Report, format: Format, terminal: &Terminal) -> ExitStatus {
     let written = {
-        let mut out = io::stdout().lock();
+        // Standard output flushes at every line it is given; a report of
+        // many findings is written in blocks instead.
+        let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
         write(report, format, terminal, &mut out).and_then(|()| out.flush())
     };
     match written {
@@ -379,6 +381,8 @@ pub fn write(
         }
         Subject::Fmt { diffs, .. } => {
             out.write_all(diffs.as_bytes())?;
+            // The diffs stand before the diagnostics after them.
+            out.flush()?;
             write_diagnostics(&report.diagnostics, &terminal.stderr)
         }
         Subject::Text(text) => out.write_all(text.as_bytes()),
