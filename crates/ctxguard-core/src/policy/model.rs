@@ -228,6 +228,25 @@ fn ascii_image(text: &str) -> Option<Vec<u8>> {
     Some(image)
 }
 
+/// Whether a hint's pattern means on ASCII text, read with ASCII's classes,
+/// what it means read with Unicode's: written in ASCII (under `i`, "ſ" is
+/// an "s" in Unicode and not in ASCII), naming no character by its number
+/// (`\xE9` is "é" in Unicode and a byte in ASCII), and turning Unicode on
+/// in none of its groups (`(?u:…)`). (A class only Unicode has, `\pL`,
+/// does not compile so.)
+fn ascii_readable(pattern: &str) -> bool {
+    let numbered = ["\\x", "\\u", "\\U"]
+        .iter()
+        .any(|escape| pattern.contains(escape));
+    let unicode_group = pattern.match_indices("(?").any(|(at, _)| {
+        pattern[at + 2..]
+            .chars()
+            .take_while(|&c| c != ':' && c != ')')
+            .any(|c| c == 'u')
+    });
+    pattern.is_ascii() && !numbered && !unicode_group
+}
+
 /// How many bytes at the start of `bytes` are ASCII, read a word at a time.
 fn ascii_run(bytes: &[u8]) -> usize {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -329,23 +348,15 @@ impl Policy {
     }
 
     /// Every hint, in policy order, as one set over ASCII bytes; `None`
-    /// when a hint is written with a character beyond ASCII (under `i`,
-    /// "ſ" is an "s" in Unicode and not in ASCII) or names one by its
-    /// number (`\xE9` is "é" in Unicode and a byte in ASCII), uses a class
-    /// only Unicode has (`\pL`), or when the set would compile to more
-    /// than 16 hints may (then each hint is asked in turn), so a policy of
-    /// many large hints does not hold them twice.
+    /// when a hint cannot be read so ([`ascii_readable`]), or when the set
+    /// would compile to more than 16 hints may (then each hint is asked in
+    /// turn), so a policy of many large hints does not hold them twice.
     fn hint_set(&self) -> Option<&regex::bytes::RegexSet> {
         self.any_hint
             .0
             .get_or_init(|| {
                 let hints: Vec<&Hint> = self.kinds.iter().flat_map(|kind| &kind.hints).collect();
-                if !hints.iter().all(|hint| {
-                    hint.pattern.is_ascii()
-                        && !["\\x", "\\u", "\\U"]
-                            .iter()
-                            .any(|e| hint.pattern.contains(e))
-                }) {
+                if !hints.iter().all(|hint| ascii_readable(&hint.pattern)) {
                     return None;
                 }
                 let patterns = hints.iter().map(|hint| {
@@ -516,6 +527,12 @@ mod tests {
             Some(&b"a \xFF b \xFF c"[..])
         );
         assert_eq!(ascii_image("Édite"), None);
+        // A hint that turns Unicode on, or names a character by its number,
+        // is asked as written.
+        assert!(super::ascii_readable(r"\bmust\b"));
+        for unicode in [r"(?u:.)x", r"(?iu)\w", r"caf\xE9", r"\u{e9}", "café"] {
+            assert!(!super::ascii_readable(unicode), "{unicode}");
+        }
         assert_eq!(ascii_image("a\u{a0}b"), None);
     }
 

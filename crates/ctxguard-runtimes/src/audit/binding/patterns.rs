@@ -240,7 +240,7 @@ pub(super) static VIETNAMESE_OWN: LazyLock<Pattern> =
 /// settings manager?", "why don't you read it in one go?").
 pub(super) static SUGGESTION: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*(maybe|perhaps|how\s+about|wouldn't\s+it\s+be)\b|(^|[,;:]\s)\W*((can't|cannot|couldn't|shouldn't)\s+(we|you|it|this|that)|why\s+(don't|wouldn't)\s+(we|you))\b",
+        r"(?i)^\W*(maybe|perhaps|how\s+about|wouldn't\s+it\s+be)\b|(^|[,;:]\s)\W*((can['’]?t|cannot|couldn['’]?t|shouldn['’]?t)\s+(we|you|it|this|that)|why\s+(don['’]?t|wouldn['’]?t)\s+(we|you))\b",
     )
 });
 

@@ -1132,6 +1132,7 @@ fn questions_that_hold_a_verb_or_a_modal_still_ask() {
         "collapseChangelog = false, can't we get that from the settings manager in session?",
         "shouldn't we keep the old endpoint until the app ships?",
         "why don't you read the file in one go?",
+        "shouldn’t we keep the old endpoint?",
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
