@@ -1503,6 +1503,9 @@ fn german_needs_wants_goals_and_verbs_bind() {
         "Setze das System modular nach folgenden Anforderungen um:",
         "kommuniziere das besser verständlich für claude code",
         "ich will keine Tabellen im Bericht",
+        // "Should" and "would have to" in every person.
+        "dafür sollten die Agenten und die Befragungsmethoden optimiert werden.",
+        "Die Tests müssten vor dem Deploy laufen.",
     ] {
         assert_eq!(why(binds).first(), Some(&Ok(())), "{binds}");
     }
@@ -1755,6 +1758,19 @@ fn a_wish_put_as_it_would_be_good_binds_in_portuguese_spanish_and_french() {
         "ce serait mieux de garder les anciens fichiers",
     ] {
         assert_eq!(why(wish), [Ok(())], "{wish}");
+    }
+}
+
+#[test]
+fn should_binds_in_every_person_of_portuguese_spanish_and_french() {
+    for should in [
+        "a tela de login deveria usar o mesmo tema do app",
+        "precisamos manter os nomes iguais ao storage",
+        "los endpoints deberían devolver errores en JSON",
+        "vous devez garder les anciens fichiers",
+        "le bouton devrait rester en bas de la page",
+    ] {
+        assert_eq!(why(should), [Ok(())], "{should}");
     }
 }
 
