@@ -349,18 +349,30 @@ impl<'a> Prose<'a> {
         let mut output_paragraph = Vec::new();
         let (mut filled, mut outputs) = (0usize, Vec::new());
         // The paragraph being read: its first line, its lines, its output
-        // lines, its cells.
+        // lines, its cells, and its first and last output line.
         let (mut from, mut lines, mut output, mut cells) = (0usize, 0usize, 0usize, 0usize);
-        let close =
-            |flags: &mut Vec<bool>, from: usize, lines: usize, output: usize, cells: usize| {
-                // A few lines mostly output, or two or three lines that all
-                // are, or a table copied cell by cell.
-                let is = (lines >= 4 && output * 2 > lines)
-                    || (lines >= 2 && output == lines)
-                    || (lines >= 8 && cells * 2 >= lines);
-                flags[from..from + lines].fill(is);
-                is
+        let mut output_lines: Option<Range<usize>> = None;
+        let close = |flags: &mut Vec<bool>,
+                     from: usize,
+                     lines: usize,
+                     (output, cells): (usize, usize),
+                     output_lines: Option<Range<usize>>| {
+            // A few lines mostly output, or two or three lines that all
+            // are, or a table copied cell by cell.
+            let table = lines >= 8 && cells * 2 >= lines;
+            let is = (lines >= 4 && output * 2 > lines) || (lines >= 2 && output == lines) || table;
+            // The output runs from its first line to its last: the words
+            // typed on the lines before and after it, in the same
+            // paragraph, are the user's ("2) the images must match
+            // Firestore, it fails today," over the log, "3) Remove the
+            // duplicate from the paywall" under it).
+            let span = match output_lines {
+                Some(span) if is && !table => span,
+                _ => from..from + lines,
             };
+            flags[span].fill(is);
+            is
+        };
         // Where the first prompt starts, and where the paragraph of the
         // last one ends (so far).
         let (mut first_prompt, mut terminal_end, mut in_terminal) = (None, 0, false);
@@ -451,7 +463,13 @@ impl<'a> Prose<'a> {
                 in_terminal = false;
                 // A blank line (or a rule drawn across: `=====`) answers
                 // for the paragraph it closes.
-                let is = close(&mut output_paragraph, from, lines, output, cells);
+                let is = close(
+                    &mut output_paragraph,
+                    from,
+                    lines,
+                    (output, cells),
+                    output_lines.take(),
+                );
                 output_paragraph[i] = lines > 0 && is;
                 (from, lines, output, cells) = (i + 1, 0, 0, 0);
             } else {
@@ -466,11 +484,19 @@ impl<'a> Prose<'a> {
                 if prompt || output_line(line) || stamped_lines[i] {
                     output += 1;
                     outputs.push(at..at + line.len());
+                    let span = output_lines.get_or_insert(i..i + 1);
+                    span.end = i + 1;
                 }
             }
             at += line.len();
         }
-        close(&mut output_paragraph, from, lines, output, cells);
+        close(
+            &mut output_paragraph,
+            from,
+            lines,
+            (output, cells),
+            output_lines.take(),
+        );
         // A brief the user wrote with its sections headed ("## ÉTAPE 2 —
         // …") holds their code and queries, not output they pasted: it is
         // judged a paragraph at a time.

@@ -566,3 +566,37 @@ fn a_compilers_numbered_errors_in_any_language_and_a_tools_progress_are_output()
     // An instruction that names an error code binds.
     assert_eq!(why("Fix error E0425 in the parser first."), [Ok(())]);
 }
+
+#[test]
+fn a_log_pasted_amid_a_numbered_list_takes_none_of_the_items_around_it() {
+    // One paragraph, mostly output: the items typed before and after the
+    // log are the user's, the log is not.
+    let log: String = ["back_neck_stretch", "abdominal_stabilization", "bus_drivers", "chest_supported_rear_delt_raise"]
+        .iter()
+        .flat_map(|exercise| {
+            [
+                format!("[ExerciseImageCache] listAll failed for exercises/{exercise}: User does not have permission\n"),
+                format!("[ExerciseImageCache] Fallback path not found: exercises/{exercise}/media/0.jpg\n"),
+            ]
+        })
+        .collect();
+    let text = format!(
+        "Agora preciso fazer algumas correções antes do lançamento,\n\
+         1) No paywall, remover as ofertas de features que não foram implementadas\n\
+         2) O mapeamento das imagens tem que ser condizente com o FireStore, hoje dá erro:\n\
+         {log}\
+         3) Retirar do paywall a duplicação Treinos IA ilimitados\n"
+    );
+    let units = units(&text);
+    let prose = Prose::new(&text);
+    let said = |unit: &Unit| binding(unit, &prose, Context::default());
+    for unit in &units {
+        let words = unit.text(&text);
+        let expected = if words.starts_with("[ExerciseImageCache]") {
+            Err(NotBinding::Pasted)
+        } else {
+            Ok(())
+        };
+        assert_eq!(said(unit), expected, "{words}");
+    }
+}
