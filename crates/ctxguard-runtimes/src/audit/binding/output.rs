@@ -208,8 +208,9 @@ pub(crate) struct Prose<'a> {
     pub(super) text: &'a str,
     /// Where each line starts.
     starts: Vec<usize>,
-    /// Whether each line stands in (or, blank, closes) a paragraph of a few
-    /// lines that is mostly output.
+    /// Whether each line stands in the output of a paragraph of a few lines
+    /// that is mostly output, from its first output line to its last (or,
+    /// blank, closes such a paragraph).
     output_paragraph: Vec<bool>,
     /// From the first output line to the end of the last, when the message
     /// is many lines and mostly output.
