@@ -1506,6 +1506,9 @@ fn german_needs_wants_goals_and_verbs_bind() {
         // "Should" and "would have to" in every person.
         "dafür sollten die Agenten und die Befragungsmethoden optimiert werden.",
         "Die Tests müssten vor dem Deploy laufen.",
+        // "I would like to": a wish, as "möchte" is.
+        "Danach würde ich gerne einen bestehenden Skill zeigen.",
+        "wir hätten gern eine Übersicht aller Endpunkte",
     ] {
         assert_eq!(why(binds).first(), Some(&Ok(())), "{binds}");
     }
