@@ -207,10 +207,15 @@ impl Clone for HintUnion {
 /// character is one byte, `0xFF`, which no ASCII class holds and every
 /// negated one does, as no class of a word or a space holds the sign and
 /// `.` takes it as one: so `\b`, `\w`, `\s`, `\S`, `.` and `[^…]` match
-/// the image where they match the text.
-fn ascii_image(text: &str) -> Option<Vec<u8>> {
+/// the image where they match the text. Text all ASCII is its own image.
+fn ascii_image(text: &str) -> Option<std::borrow::Cow<'_, [u8]>> {
+    let first = ascii_run(text.as_bytes());
+    if first == text.len() {
+        return Some(std::borrow::Cow::Borrowed(text.as_bytes()));
+    }
     let mut image = Vec::with_capacity(text.len());
-    let mut rest = text;
+    image.extend_from_slice(&text.as_bytes()[..first]);
+    let mut rest = &text[first..];
     loop {
         let at = ascii_run(rest.as_bytes());
         if at == rest.len() {
@@ -225,7 +230,7 @@ fn ascii_image(text: &str) -> Option<Vec<u8>> {
         rest = &rest[at + c.len_utf8()..];
     }
     image.extend_from_slice(rest.as_bytes());
-    Some(image)
+    Some(std::borrow::Cow::Owned(image))
 }
 
 /// Whether a hint's pattern means on ASCII text, read with ASCII's classes,
@@ -341,10 +346,7 @@ impl Policy {
         text: &'t str,
     ) -> Option<(&regex::bytes::RegexSet, std::borrow::Cow<'t, [u8]>)> {
         let set = self.hint_set()?;
-        if text.is_ascii() {
-            return Some((set, std::borrow::Cow::Borrowed(text.as_bytes())));
-        }
-        ascii_image(text).map(|image| (set, std::borrow::Cow::Owned(image)))
+        ascii_image(text).map(|image| (set, image))
     }
 
     /// Every hint, in policy order, as one set over ASCII bytes; `None`
@@ -360,10 +362,9 @@ impl Policy {
                     return None;
                 }
                 let patterns = hints.iter().map(|hint| {
-                    let flags = hint.pattern.rsplit_once('/').map_or("", |(_, flags)| flags);
                     // A verbose pattern's comment runs to the end of its line.
-                    let end = if flags.contains('x') { "\n" } else { "" };
-                    format!("(?-u:(?{flags}:{}{end}))", hint.body())
+                    let end = if hint.flags.contains('x') { "\n" } else { "" };
+                    format!("(?-u:(?{}:{}{end}))", hint.flags, hint.body)
                 });
                 regex::bytes::RegexSetBuilder::new(patterns)
                     .size_limit(
