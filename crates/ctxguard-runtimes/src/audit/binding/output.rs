@@ -263,6 +263,9 @@ pub(crate) struct Prose<'a> {
     /// on lines of their own (`<instructions>` … `</instructions>`):
     /// people do not wrap their own words in them.
     tagged: Vec<Range<usize>>,
+    /// Records of fields the user pasted ([`listing`]): from the first line
+    /// of a field that recurs to the last.
+    listing: Option<Range<usize>>,
     /// Whether the message is a form the user filled in: most of its lines
     /// give a field its value ("Buyer：Amer Ly", "Port: 8443"), each field
     /// once. Fields that come again and again are a listing or a log
@@ -506,6 +509,7 @@ impl<'a> Prose<'a> {
             (filled >= 8 && outputs.len() * 5 >= filled * 2 && !sectioned).then(|| {
                 outputs.first().map(|f| f.start).unwrap_or(0)..outputs.last().map_or(0, |l| l.end)
             });
+        let listing = listing(text, &starts);
         Prose {
             text,
             starts,
@@ -527,6 +531,7 @@ impl<'a> Prose<'a> {
             tagged,
             rendered_copy: rendered_copy(text),
             form: fields >= 3 && fields * 2 >= filled && !again,
+            listing,
             handed_over: handed_over(text).map(|start| start..text.len()),
             studied: studied(text),
             put_in_place: put_in_place(text),
@@ -572,6 +577,7 @@ impl<'a> Prose<'a> {
             &self.captured,
             &self.wrapped,
             &self.rendered_copy,
+            &self.listing,
         ]
         .into_iter()
         .flatten()
@@ -593,6 +599,51 @@ impl<'a> Prose<'a> {
                 .any(|line| !output_line(line) && VOICE.is_match(line) && word_count(line) >= 8),
         }
     }
+}
+
+/// Where records of fields the user pasted stand: a listing of endpoints
+/// copied from a document ("Endpoint: /api/workouts", "Metodo: GET",
+/// "Descricao: Listar workouts", again for each endpoint), rows of a table
+/// a field to a line. Two fields or more each come three times or more,
+/// taking turns, with short values: data handed over, from the first line
+/// of such a field to the last. One field that recurs ("TODO: …" on each line) is a
+/// list the user wrote; a field whose value is a sentence ("Expected: the
+/// token is cleared on logout") says what they want, and is judged.
+fn listing(text: &str, starts: &[usize]) -> Option<Range<usize>> {
+    let fields: Vec<Option<(String, usize)>> = starts
+        .iter()
+        .enumerate()
+        .map(|(i, &start)| {
+            let end = starts.get(i + 1).copied().unwrap_or(text.len());
+            let line = text[start..end].trim_end();
+            let label = FIELD.captures(line)?.name("label")?;
+            let value = &line[label.end()..];
+            (word_count(value) <= 6).then(|| (label.as_str().trim().to_lowercase(), i))
+        })
+        .collect();
+    let mut counts = std::collections::HashMap::<&str, usize>::new();
+    for (label, _) in fields.iter().flatten() {
+        *counts.entry(label).or_default() += 1;
+    }
+    let recurring = |label: &str| counts.get(label).is_some_and(|&n| n >= 3);
+    if counts.values().filter(|&&n| n >= 3).count() < 2 {
+        return None;
+    }
+    let lines: Vec<&(String, usize)> = fields
+        .iter()
+        .flatten()
+        .filter(|(label, _)| recurring(label))
+        .collect();
+    // Records: the fields take turns ("Endpoint", "Metodo", "Endpoint", …),
+    // where a list of notes and a list of owners typed one after the other
+    // change once.
+    let turns = lines.windows(2).filter(|w| w[0].0 != w[1].0).count();
+    if turns < 4 {
+        return None;
+    }
+    let (first, last) = (lines.first()?.1, lines.last()?.1);
+    let end = starts.get(last + 1).copied().unwrap_or(text.len());
+    Some(starts[first]..end)
 }
 
 /// `span`, copied from a terminal's screen, less the words the user typed

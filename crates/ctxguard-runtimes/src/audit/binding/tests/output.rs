@@ -600,3 +600,53 @@ fn a_log_pasted_amid_a_numbered_list_takes_none_of_the_items_around_it() {
         assert_eq!(said(unit), expected, "{words}");
     }
 }
+
+#[test]
+fn records_of_fields_pasted_are_a_listing_and_a_list_the_user_wrote_is_not() {
+    // A listing of endpoints copied from a document, a field to a line and
+    // each field again for every endpoint: data handed over. The user's
+    // words before and after it are judged.
+    let endpoints: String = [
+        ("/api/workouts", "GET", "Listar workouts"),
+        ("/api/workouts", "POST", "Criar workout"),
+        ("/api/workouts/[id]", "PATCH", "Atualizar workout"),
+    ]
+    .iter()
+    .map(|(path, method, what)| {
+        format!("  Endpoint: {path}\n  Metodo: {method}\n  Descricao: {what}\n  ────────\n")
+    })
+    .collect();
+    let text = format!(
+        "São esses os endpoints:\n\n  Base URL: https://cms.example.app\n\n{endpoints}\n\
+         Com isso termine a implementação da integração com o personal."
+    );
+    let prose = Prose::new(&text);
+    for unit in &units(&text) {
+        let words = unit.text(&text);
+        let pasted = ["Endpoint", "Metodo", "Descricao"]
+            .iter()
+            .any(|field| words.trim_start().starts_with(field));
+        let judged = binding(unit, &prose, Context::default());
+        assert_eq!(
+            judged == Err(NotBinding::Pasted),
+            pasted,
+            "{words}: {judged:?}"
+        );
+    }
+    // One field again and again is a list the user wrote; fields whose
+    // values are sentences are the user's report, judged as typed.
+    let todo = "TODO: remove the legacy parser\nTODO: keep the old endpoint\nTODO: add e2e tests\nOwner: me\nOwner: me\nOwner: me";
+    assert!(
+        why(todo).iter().take(3).all(|w| w.is_ok()),
+        "{:?}",
+        why(todo)
+    );
+    let bugs = "Bug: login fails after the password reset on mobile\nExpected: the app redirects to the home screen after login\n\
+                Bug: logout leaves the session token in the local storage\nExpected: the token is cleared on logout from every device\n\
+                Bug: the settings page shows the wrong currency for users in Brazil\nExpected: the currency follows the user's locale setting";
+    assert!(
+        why(bugs).iter().all(|w| *w != Err(NotBinding::Pasted)),
+        "{:?}",
+        why(bugs)
+    );
+}
