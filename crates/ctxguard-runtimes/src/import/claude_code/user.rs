@@ -288,11 +288,25 @@ pub(crate) fn editor_rejection_words<'t>(
         // The runtime's own rejection, with nothing of the user's in it
         // (2.1 in an IDE records it as the edit tool's error too).
         && !words.starts_with(REJECTED)
+        // The file system's refusal, bare in 2.0 too ("EACCES: permission
+        // denied, open '…'", "ENOENT: no such file or directory, …").
+        && !system_error(words)
         && structured
             .as_str()
             .and_then(|s| s.strip_prefix("Error: "))
             .is_some_and(|s| s.trim() == words))
     .then_some(words)
+}
+
+/// An error of the system, as Node writes it: its code (`E` and capitals),
+/// what it means, and the call that failed on what
+/// ("EACCES: permission denied, open '/…'").
+fn system_error(words: &str) -> bool {
+    static ERROR: LazyLock<Regex> = LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        Regex::new(r"^E[A-Z]{3,}: [^,\n]+, [a-z]+ '").expect("the system error pattern compiles")
+    });
+    ERROR.is_match(words)
 }
 
 /// `"Q"="A"` pairs, as Claude Code writes answers into a tool result.
@@ -490,6 +504,19 @@ mod tests {
         assert_eq!(
             editor_rejection_words("Write", words, true, &Value::Null),
             None
+        );
+        // The file system's error, recorded bare as the user's words are.
+        let refused = "EACCES: permission denied, open '/home/u/.claude/plans/plan.md'";
+        let refused_structured = Value::String(format!("Error: {refused}"));
+        assert_eq!(
+            editor_rejection_words("Write", refused, true, &refused_structured),
+            None
+        );
+        let shouted = "EDIT: keep the header as it is";
+        let shouted_structured = Value::String(format!("Error: {shouted}"));
+        assert_eq!(
+            editor_rejection_words("Edit", shouted, true, &shouted_structured),
+            Some(shouted)
         );
     }
 
