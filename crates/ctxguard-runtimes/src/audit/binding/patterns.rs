@@ -365,10 +365,13 @@ pub(super) fn image_handed_over(text: &str) -> bool {
 
 /// A reproach put as a question: what the agent did against what the user
 /// asked ("why are you writing typescript?", "为什么你又把heartbeat记到了
-/// workspace文件夹下？", "你怎么没记得呢？") holds the rule it broke.
+/// workspace文件夹下？", "你怎么没记得呢？") holds the rule it broke; an
+/// objection put so ("why would we track the commands in the interactive
+/// mode?", "why do you keep reading 100 lines at a time?") holds what not
+/// to do. "Why would you recommend it?" asks for a reason.
 pub(super) static REPROACH: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)\bwhy\s+(are|were)\s+you\s+(still\s+|again\s+)?\w+ing\b|\bwhy\s+did\s+you\s+(\w+\s+)?(delete|remove|change|add|create|write|use|drop|rename|move|revert|break|ignore|skip|commit|push)\b|怎么(又|还|没)|为什么(你)?(又|还是?|没有?)|为什么你不|我(之前|刚才|已经|不是)(都)?(说|讲|告诉)|不是(说|让你)",
+        r"(?i)\bwhy\s+(are|were)\s+you\s+(still\s+|again\s+)?\w+ing\b|\bwhy\s+would\s+(we|you)\s+(ever\s+|even\s+)?(need|want|track|keep|do|add|use|have|make|put|create|write|store|load|call|run|go|duplicate|copy|move|change|remove|delete)\b|\bwhy\s+do\s+you\s+(keep|always)\b|\bwhy\s+did\s+you\s+(\w+\s+)?(delete|remove|change|add|create|write|use|drop|rename|move|revert|break|ignore|skip|commit|push)\b|怎么(又|还|没)|为什么(你)?(又|还是?|没有?)|为什么你不|我(之前|刚才|已经|不是)(都)?(说|讲|告诉)|不是(说|让你)",
     )
 });
 

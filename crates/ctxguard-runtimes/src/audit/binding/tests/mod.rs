@@ -1811,3 +1811,20 @@ fn every_pattern_is_prepared() {
         }
     }
 }
+
+#[test]
+fn an_objection_put_as_a_question_binds_and_a_reason_asked_for_does_not() {
+    for objection in [
+        "why would we track the file slash commands in the interactive mode?",
+        "why would you duplicate the session store?",
+        "why do you keep reading 100 lines at a time?",
+    ] {
+        assert_eq!(why(objection), [Ok(())], "{objection}");
+    }
+    for asked in [
+        "why would the build fail on CI?",
+        "why do you think the test fails?",
+    ] {
+        assert_eq!(why(asked), [Err(NotBinding::Question)], "{asked}");
+    }
+}
