@@ -13,6 +13,20 @@ pub(super) fn after_lead(text: &str) -> &str {
 /// obligation or wish anywhere, or a clause that opens with an instruction
 /// or a ban ("… main.ts, just call it main-new").
 pub(crate) fn directive(text: &str) -> bool {
+    // "Yes please" answers: what follows it is judged on its own ("ja
+    // bitte ich bin super gespannt" tells how the user feels, "yes please,
+    // use the staging bucket" asks).
+    static YES_PLEASE: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^\W*(yes|yeah|yep|ok|okay|sure|ja|jo|sí|si|sim|oui|da|tak|ano)[\s,]+(please|pls|plz|bitte|por\s+favor|s'il\s+te\s+pla[iî]t|s'il\s+vous\s+pla[iî]t|per\s+favore|prosím|proszę|пожалуйста)\b[\s,.!:-]*",
+        )
+    });
+    if let Some(yes) = YES_PLEASE.find(text) {
+        let rest = &text[yes.end()..];
+        if !rest.trim().is_empty() {
+            return directive(rest);
+        }
+    }
     if ASKS_OF.is_match(text)
         || PROHIBITION.is_match(text)
         || FRENCH_BAN.is_match(text)

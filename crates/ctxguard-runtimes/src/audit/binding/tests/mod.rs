@@ -1828,3 +1828,19 @@ fn an_objection_put_as_a_question_binds_and_a_reason_asked_for_does_not() {
         assert_eq!(why(asked), [Err(NotBinding::Question)], "{asked}");
     }
 }
+
+#[test]
+fn yes_please_answers_and_what_follows_it_is_judged_on_its_own() {
+    assert_eq!(
+        why("ja bitte ich bin super gespannt."),
+        [Err(NotBinding::Remark)]
+    );
+    assert_eq!(
+        why("yes please, I'm curious how it turns out"),
+        [Err(NotBinding::Remark)]
+    );
+    assert_eq!(why("yes please, use the staging bucket"), [Ok(())]);
+    assert_eq!(why("ja bitte, lösche die alten Dateien"), [Ok(())]);
+    assert_eq!(why("ich bin gespannt, bitte teste es"), [Ok(())]);
+    assert_eq!(why("yes please"), [Err(NotBinding::Acknowledgement)]);
+}
