@@ -1844,3 +1844,15 @@ fn yes_please_answers_and_what_follows_it_is_judged_on_its_own() {
     assert_eq!(why("ich bin gespannt, bitte teste es"), [Ok(())]);
     assert_eq!(why("yes please"), [Err(NotBinding::Acknowledgement)]);
 }
+
+#[test]
+fn the_agent_called_by_its_name_opens_an_instruction() {
+    for called in [
+        "claude fix the tests",
+        "jarvis fasse nochmal die ergebnisse zusammen",
+        "hey codex, drop the legacy parser",
+    ] {
+        assert_eq!(why(called), [Ok(())], "{called}");
+    }
+    assert_eq!(why("claude code was slow today"), [Err(NotBinding::Remark)]);
+}
