@@ -284,6 +284,9 @@ fn audit_branch(
     // Whether the user's last message said they would paste something in
     // ("I will ask ChatGPT to summarize its notes, and then paste them in").
     let mut announced = false;
+    // All the user typed so far, squeezed ([`squeeze`]): what the agent
+    // quoted of it is the user's when the user types it again.
+    let mut typed_so_far = String::new();
     let mut audits = Vec::new();
     for (n, event) in session.events.iter().enumerate() {
         if event.branch != branch {
@@ -384,7 +387,19 @@ fn audit_branch(
                 .then(|| last_agent(&event.trace[..m]))
                 .flatten()
                 .and_then(|agent| option_named(&message.text, &agent.text));
-            for found in message_units(policy, message, answering, pasted_at) {
+            let mut found = message_units(policy, message, answering, pasted_at);
+            if message.origin == Origin::User {
+                quoted_back(
+                    &mut found,
+                    &event.trace[..m],
+                    &message.text,
+                    &typed_so_far,
+                    message.line,
+                );
+                typed_so_far.push_str(&squeeze(&message.text));
+                typed_so_far.push('\n');
+            }
+            for found in found {
                 match found {
                     Found::Binds {
                         text,
@@ -432,6 +447,100 @@ fn audit_branch(
         ));
     }
     audits
+}
+
+/// The fewest characters, squeezed, a passage of the agent's must have
+/// for the user's copy of it to be taken for a quote: a short phrase
+/// ("use the cache") is as likely the user's own.
+const QUOTED_AT_LEAST: usize = 16;
+
+/// Sets apart what the user copied back of the agent's last turn to
+/// answer it: the agent's questions or plan pasted with the user's replies
+/// typed after them ("…你需要从后台导出一份完整的产品列表：… ——我之前不是…
+/// 导出了"). The agent's words are not a commitment of the user's; the
+/// replies are judged. A passage the user's own words do not answer after
+/// it is the user's: an option copied out of those offered, a list put
+/// under "do:"; and so are words the agent had itself quoted of the user.
+fn quoted_back(
+    found: &mut [Found],
+    trace: &[import::Message],
+    message: &str,
+    typed: &str,
+    line: u64,
+) {
+    if found.len() < 2 {
+        return;
+    }
+    fn text_of(unit: &Found) -> &str {
+        match unit {
+            Found::Binds { text, .. } => text,
+            Found::Apart(apart) => &apart.text,
+        }
+    }
+    let agent = agent_turn(trace);
+    if agent.is_empty() {
+        return;
+    }
+    // Each unit: where it stands in the message, and whether it is the
+    // agent's words.
+    let placed: Vec<(Option<usize>, bool)> = found
+        .iter()
+        .map(|unit| {
+            let text = text_of(unit);
+            let squeezed = squeeze(text);
+            let quoted = squeezed.chars().count() >= QUOTED_AT_LEAST
+                && agent.contains(&squeezed)
+                && !typed.contains(&squeezed);
+            (message.find(text.trim()), quoted)
+        })
+        .collect();
+    for (n, unit) in found.iter_mut().enumerate() {
+        let (Some(at), true) = placed[n] else {
+            continue;
+        };
+        let answered = placed
+            .iter()
+            .any(|&(other, quoted)| !quoted && other.is_some_and(|other| other > at));
+        if let (true, Found::Binds { text, .. }) = (answered, &mut *unit) {
+            *unit = Found::Apart(SetApart {
+                source_line: Some(line),
+                text: std::mem::take(text),
+                why: NotBinding::Pasted,
+            });
+        }
+    }
+}
+
+/// What the agent wrote since the user's last message, squeezed.
+fn agent_turn(trace: &[import::Message]) -> String {
+    let mut turn: Vec<&str> = trace
+        .iter()
+        .rev()
+        .take_while(|m| m.origin != Origin::User)
+        .filter(|m| m.origin == Origin::Assistant)
+        .map(|m| m.text.as_str())
+        .collect();
+    turn.reverse();
+    turn.iter()
+        .map(|text| squeeze(text))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Text without its spaces, Markdown's marks and quotes, in lower case: a
+/// passage copied from a terminal or a rendered answer loses its layout
+/// and its emphasis, not its words.
+fn squeeze(text: &str) -> String {
+    text.chars()
+        .filter(|c| {
+            !c.is_whitespace()
+                && !matches!(
+                    c,
+                    '*' | '`' | '#' | '>' | '"' | '\'' | '“' | '”' | '‘' | '’' | '|'
+                )
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// Whether the agent's last message before the user's asked them to
@@ -1128,5 +1237,55 @@ mod tests {
         ));
         assert!(asked("我该怎么称呼你？"));
         assert!(!asked("What went wrong there?"));
+    }
+
+    #[test]
+    fn the_agents_words_copied_back_to_answer_them_are_the_agents() {
+        let policy = Policy::builtin();
+        let agent = "There is one limit: these 87 products are only the ones already in a P4P plan.\n\
+            To review every product in two months, export the full product list from the back office.\n\
+            Send me the export and I will merge it into the tracking sheet.\n\
+            Next steps: run the database migration on staging first, then delete the legacy parser module.";
+        let units_of = |reply: &str, typed: &str| -> Vec<(String, bool)> {
+            let trace = [said(Origin::Assistant, agent), said(Origin::User, reply)];
+            let mut found = typed::message_units(&policy, &trace[1], false, None);
+            quoted_back(&mut found, &trace[..1], reply, &squeeze(typed), 1);
+            found
+                .into_iter()
+                .map(|f| match f {
+                    Found::Binds { text, .. } => (text, true),
+                    Found::Apart(apart) => (apart.text, false),
+                })
+                .collect()
+        };
+        // The agent's sentences pasted, the user's answer typed after them.
+        let reply = "To review every product in two months, export the full product list from the back office.\n\
+            I already exported last week's product data, and you said it holds every product of the shop. Use that file.";
+        let units = units_of(reply, "");
+        assert!(
+            units
+                .iter()
+                .any(|(t, binds)| t.starts_with("To review") && !binds),
+            "{units:?}"
+        );
+        assert!(
+            units
+                .iter()
+                .any(|(t, binds)| t.starts_with("Use that file") && *binds),
+            "{units:?}"
+        );
+        // The agent's words the user puts under "do:", with nothing of
+        // theirs after them, are theirs.
+        let adopted = "do:\n- run the database migration on staging first, then delete the legacy parser module.";
+        let units = units_of(adopted, "");
+        assert!(
+            units
+                .iter()
+                .any(|(t, binds)| t.starts_with("run the database") && *binds),
+            "{units:?}"
+        );
+        // Words the agent quoted of the user stay the user's.
+        let units = units_of(reply, "To review every product in two months, export the full product list from the back office.");
+        assert!(units.iter().all(|(_, binds)| *binds), "{units:?}");
     }
 }
