@@ -666,14 +666,15 @@ fn question_mark(text: &str) -> bool {
 }
 
 /// The user's own thing and what it is or holds, in Chinese: "我的…是…",
-/// "用户名是 …" (the user name is …),
+/// after a linking word or another clause too ("…，因为我的推广计划是15-25天",
+/// because my campaign runs 15 to 25 days), "用户名是 …" (the user name is …),
 /// "我们的…为…", "我的计划中现在没有关键词的选项" (my plan has no keyword
 /// option); and who holds which role in the user's team ("Ronaldo is our
 /// CTO", "kaio é o diretor do kxsales", "Marta es nuestra jefa", "e o cto é
 /// ronald").
 static OWN_SETUP: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"^\s*(\d+[.、)]\s*|第[一二三四五六七八九十]\s*)?(我(们)?的[^，。？?！!,]{0,20}|(开发|运行|部署|测试|生产)环境|[^，。？?！!,]{0,12}(我|我们)(这边|这里))(是|为|没有|只有|有|在|用)[^，。？?！!,]|^\s*(用户名|账号|帐号|邮箱|域名|端口|仓库|分支)(是|为)\s*\S|(?i)\b(is|are)\s+(our|my)\s+(new\s+)?(ceo|cto|cfo|coo|cmo|cso|cpo|director|manager|head\s+of\s+\w+|lead|owner|founder|co-?founder|boss|product\s+owner|designer|accountant|lawyer)\b|\b(é|são)\s+((o|a|os|as)\s+)?(nosso|nossa|nossos|nossas|meu|minha|novo|nova\s+)?\s*(ceo|cto|cfo|coo|cmo|cso|cpo|diretor|diretora|diretores|gerente|líder|lider|dono|dona|fundador|fundadora|sócio|sócia|socio|socia|chefe|responsável|responsavel)\b|\bes\s+(el|la|nuestro|nuestra|mi)\s+(nuevo\s+|nueva\s+)?(ceo|cto|cfo|director|directora|jefe|jefa|gerente|dueño|dueña|fundador|fundadora|socio|socia|responsable)\b|(?i)\b(our|my)\s+(new\s+)?(ceo|cto|cfo|coo|cmo|cso|cpo)\s+is\s+\w+|\b(o|a)\s+(nosso\s+|nossa\s+)?(ceo|cto|cfo|coo|cmo|cso|cpo)\s+é\s+\w+",
+        r"(^\s*|[，,；;]\s*)(\d+[.、)]\s*|第[一二三四五六七八九十]\s*)?(因为|由于|所以|但是|不过|而且|其实|另外|还有|并且|因此)?\s*(我(们)?的[^，。？?！!,]{0,20}|(开发|运行|部署|测试|生产)环境|[^，。？?！!,]{0,12}(我|我们)(这边|这里))(是|为|没有|只有|有|在|用)[^，。？?！!,]|^\s*(用户名|账号|帐号|邮箱|域名|端口|仓库|分支)(是|为)\s*\S|(?i)\b(is|are)\s+(our|my)\s+(new\s+)?(ceo|cto|cfo|coo|cmo|cso|cpo|director|manager|head\s+of\s+\w+|lead|owner|founder|co-?founder|boss|product\s+owner|designer|accountant|lawyer)\b|\b(é|são)\s+((o|a|os|as)\s+)?(nosso|nossa|nossos|nossas|meu|minha|novo|nova\s+)?\s*(ceo|cto|cfo|coo|cmo|cso|cpo|diretor|diretora|diretores|gerente|líder|lider|dono|dona|fundador|fundadora|sócio|sócia|socio|socia|chefe|responsável|responsavel)\b|\bes\s+(el|la|nuestro|nuestra|mi)\s+(nuevo\s+|nueva\s+)?(ceo|cto|cfo|director|directora|jefe|jefa|gerente|dueño|dueña|fundador|fundadora|socio|socia|responsable)\b|(?i)\b(our|my)\s+(new\s+)?(ceo|cto|cfo|coo|cmo|cso|cpo)\s+is\s+\w+|\b(o|a)\s+(nosso\s+|nossa\s+)?(ceo|cto|cfo|coo|cmo|cso|cpo)\s+é\s+\w+",
     )
 });
 

@@ -1856,3 +1856,15 @@ fn the_agent_called_by_its_name_opens_an_instruction() {
     }
     assert_eq!(why("claude code was slow today"), [Err(NotBinding::Remark)]);
 }
+
+#[test]
+fn the_users_own_setup_binds_after_a_linking_word_or_a_clause() {
+    for own in [
+        "因为我的推广计划是15-25天左右的推广时间",
+        "这样会影响你判断吗，因为我的推广计划是15-25天左右的推广时间。",
+        "其实我们的服务器在新加坡",
+    ] {
+        assert_eq!(why(own), [Ok(())], "{own}");
+    }
+    assert_eq!(why("这样会影响你判断吗？"), [Err(NotBinding::Question)]);
+}
