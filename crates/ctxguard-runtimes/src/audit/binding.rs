@@ -125,6 +125,7 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
         Shape::Code => {
             return if text.lines().count() > 3
                 || PASTED_LINE.is_match(text)
+                || template(text)
                 || message.in_pasted_output(unit.range.start, text)
             {
                 Err(NotBinding::Pasted)
@@ -137,7 +138,7 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     if pasted(text) || code(text) || message.in_pasted_output(unit.range.start, text) {
         return Err(NotBinding::Pasted);
     }
-    if blank_field(text) || logged(text) {
+    if blank_field(text) || logged(text) || template(text) {
         return Err(NotBinding::Pasted);
     }
     // "[Image #2]": where the user pasted a picture, the runtime's mark;
@@ -167,6 +168,19 @@ fn blank_field(text: &str) -> bool {
             Some(PLACEHOLDER.is_match(value))
         })
         .unwrap_or(false)
+}
+
+/// A prompt to be filled in, handed over as a template: a slot in square
+/// brackets stands where words go ("I learned that [something]. Can you
+/// help me capture this?", "Can you help me create an agent for [task]?").
+/// It says what could be asked, later, not what the user asks. A name in
+/// brackets that is part of a path or a word (`app/[locale]/page.tsx`,
+/// `dependabot[bot]`), a checkbox or a TOML table (`` `[tools]` ``) is
+/// no slot.
+fn template(text: &str) -> bool {
+    static SLOT: LazyLock<Pattern> =
+        LazyLock::new(|| pattern(r#"(^|[\s("'“])\[[a-z][a-z /_-]{1,28}\]([\s.,;:!?)"'”]|$)"#));
+    SLOT.is_match(text)
 }
 
 /// A log the user keeps of what they did, measured: three quantities or

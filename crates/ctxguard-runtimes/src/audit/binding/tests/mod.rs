@@ -1868,3 +1868,22 @@ fn the_users_own_setup_binds_after_a_linking_word_or_a_clause() {
     }
     assert_eq!(why("这样会影响你判断吗？"), [Err(NotBinding::Question)]);
 }
+
+#[test]
+fn a_prompt_with_slots_to_fill_in_is_a_template() {
+    let prompts = "Use these prompts later:\n\n```\nI learned that [something]. Can you help me capture this in my learning/best-practices/?\n```\n\nCan you help me create a specialized agent for [task] in my agents/ folder?";
+    let judged = judged_units(prompts);
+    for (text, why) in &judged {
+        if text.contains('[') {
+            assert_eq!(*why, Err(NotBinding::Pasted), "{text}");
+        }
+    }
+    // Brackets in a path, a word or inline code are no slot.
+    for binds in [
+        "add a route at app/[locale]/page.tsx that redirects to the login",
+        "ignore the PRs of dependabot[bot]",
+        "put the tools under `[tools]` in mise.toml",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+}
