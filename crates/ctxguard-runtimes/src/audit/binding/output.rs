@@ -801,13 +801,25 @@ pub(super) static HANDED_OVER: LazyLock<Pattern> = LazyLock::new(|| {
 /// after so many alternatives makes a lazy DFA build new states at every
 /// byte of a long message.
 pub(super) fn handed_over(text: &str) -> Option<usize> {
-    HANDED_OVER.find_iter(text).find_map(|lead| {
-        let stop = text[lead.end()..]
-            .chars()
-            .take(81)
-            .find(|&c| c == '\n' || c == ':');
-        (stop == Some(':')).then_some(lead.start())
-    })
+    // In Chinese the lead names the reply and ends on its colon: "任务1的回复：",
+    // "它的回答：", "回复如下：" (not "我的回复：", the user's own).
+    static CHINESE_LEAD: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(r"(^|[^我\n])的(回复|回答|答复)(如下)?\s*[：:]|(回复|回答|答复)如下\s*[：:]")
+    });
+    HANDED_OVER
+        .find_iter(text)
+        .find_map(|lead| {
+            let stop = text[lead.end()..]
+                .chars()
+                .take(81)
+                .find(|&c| c == '\n' || c == ':');
+            (stop == Some(':')).then_some(lead.start())
+        })
+        .or_else(|| {
+            // From the start of its line: the reply may go on on it.
+            let lead = CHINESE_LEAD.find(text)?;
+            Some(text[..lead.start()].rfind('\n').map_or(0, |n| n + 1))
+        })
 }
 
 /// What the user hands the agent to study: after a lead that opens the

@@ -650,3 +650,14 @@ fn records_of_fields_pasted_are_a_listing_and_a_list_the_user_wrote_is_not() {
         why(bugs)
     );
 }
+
+#[test]
+fn another_agents_reply_announced_in_chinese_is_handed_over() {
+    let message = "输入任务1的回复：老板，数据对比分析已完成，我已经为您更新了记录表。\n\n为了彻底解决遗漏问题，我将再次进入后台，直接搜索这 34 个 ID 的历史表现。";
+    for (text, why) in judged_units(message) {
+        assert_eq!(why, Err(NotBinding::Pasted), "{text}");
+    }
+    // The user's own reply, announced so, is theirs.
+    let own = "我的回复：不要删除旧的表格，保留所有历史记录";
+    assert!(why(own).iter().all(|w| w.is_ok()), "{:?}", why(own));
+}
