@@ -501,9 +501,9 @@ const TARGETS: Targets = Targets {
 fn floor(split: &str) -> Option<Targets> {
     match split {
         "tune" => Some(Targets {
-            recall: 0.80,
-            precision: 0.82,
-            noise: 0.16,
+            recall: 0.84,
+            precision: 0.86,
+            noise: 0.12,
             silent: 0,
             inventions_per_ten: 0.5,
         }),
