@@ -1887,3 +1887,15 @@ fn a_prompt_with_slots_to_fill_in_is_a_template() {
         assert_eq!(why(binds), [Ok(())], "{binds}");
     }
 }
+
+#[test]
+fn what_the_user_meant_and_a_step_the_agent_takes_itself_bind_in_chinese() {
+    for binds in [
+        "我是說一樣設定在全局中",
+        "我的意思是保留旧的接口",
+        "自己检查哪里做的不好",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+    assert_eq!(why("我自己也不太清楚"), [Err(NotBinding::Remark)]);
+}
