@@ -822,9 +822,10 @@ pub(super) fn handed_over(text: &str) -> Option<usize> {
         })
 }
 
-/// What the user hands the agent to study: after a lead that opens the
-/// message and only asks it to read, research or look into what follows
-/// ("研究一下：", "read this:", "look into the following:"), or before a last
+/// What the user hands the agent to study, or gives as an example: after
+/// a lead that opens the message and only asks it to read, research or
+/// look into what follows ("研究一下：", "read this:", "look into the
+/// following:"), after "something like" ending its line, or before a last
 /// line that asks for work from it as a reference ("Dựa vào đây viết cho
 /// tôi", write it for me from this; "based on the above, write …"), when a
 /// document's worth is there (three lines and more). The lead is the
@@ -840,10 +841,28 @@ pub(super) fn studied(text: &str) -> Option<Range<usize>> {
             r"(?i)^\W*((based\s+on\s+(this|these|that|the\s+above)|using\s+(this|these|the\s+above)\s+as\s+(a\s+)?(reference|template|guide)|dựa\s+(vào|theo)\s+(đây|đó|cái\s+này|những\s+cái\s+này|trên))\b|根据(以上|上面|这个|这些)|参考(以上|上面|这个|这些))",
         )
     });
+    // An example of what the user wants, pasted after saying so ("create
+    // a source of truth I can use on other computers: some like ## Core
+    // Principles …"): a model to follow, not rules given one by one.
+    static EXAMPLE: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)\b(some(thing)?\s+like|something\s+along\s+the\s+lines\s+of|like\s+this\s+one|for\s+example)\s*[:：]?[ \t]*(\r?\n|#)|(例如|比如|类似这样|像这样)\s*[:：]?[ \t]*(\r?\n|#)",
+        )
+    });
     let document = |part: &str| part.trim().len() >= 300 && part.trim().lines().count() >= 3;
     if let Some(lead) = STUDY.find(text) {
         let rest = &text[lead.end()..];
         return document(rest).then_some(lead.end()..text.len());
+    }
+    if let Some(lead) = EXAMPLE.find(text) {
+        // From the example's first line: a heading opening it on the
+        // lead's line is the example's.
+        let at = text[lead.start()..lead.end()]
+            .find(['\n', '#'])
+            .map_or(lead.end(), |n| lead.start() + n);
+        if document(&text[at..]) {
+            return Some(at..text.len());
+        }
     }
     let body = text.trim_end();
     let last = body.rfind('\n').map_or(0, |at| at + 1);

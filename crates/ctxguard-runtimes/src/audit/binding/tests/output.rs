@@ -661,3 +661,40 @@ fn another_agents_reply_announced_in_chinese_is_handed_over() {
     let own = "我的回复：不要删除旧的表格，保留所有历史记录";
     assert!(why(own).iter().all(|w| w.is_ok()), "{:?}", why(own));
 }
+
+#[test]
+fn an_example_pasted_after_something_like_is_a_model_not_rules_given_one_by_one() {
+    // Lines of different lengths: lines of one length are a terminal's
+    // (`wrapped`).
+    let rules: String = [
+        "Think first - always read the relevant files before making changes.",
+        "Keep it simple - make every change as small as possible.",
+        "Check in before major changes - present your plan first.",
+        "Never speculate - if you have not read a file, make no claims about it.",
+        "Run the tests, typecheck and lint after every change.",
+        "Explain changes at a high level.",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(n, rule)| format!("{}. **{rule}**\n", n + 1))
+    .collect();
+    let message = format!(
+        "create a source of truth that i can use in other computers: some like ## Core Principles\n\n{rules}"
+    );
+    let judged = judged_units(&message);
+    assert_eq!(
+        judged.first().map(|(_, why)| *why),
+        Some(Ok(())),
+        "{judged:?}"
+    );
+    for (text, why) in judged.iter().skip(1) {
+        assert_ne!(*why, Ok(()), "{text}");
+    }
+    // Rules the user gives after a lead of their own are theirs.
+    let given = format!("follow these rules from now on:\n\n{rules}");
+    let judged = judged_units(&given);
+    assert!(
+        judged.iter().skip(1).all(|(_, why)| why.is_ok()),
+        "{judged:?}"
+    );
+}
