@@ -172,14 +172,15 @@ fn blank_field(text: &str) -> bool {
 
 /// A prompt to be filled in, handed over as a template: a slot in square
 /// brackets stands where words go ("I learned that [something]. Can you
-/// help me capture this?", "Can you help me create an agent for [task]?").
-/// It says what could be asked, later, not what the user asks. A name in
-/// brackets that is part of a path or a word (`app/[locale]/page.tsx`,
-/// `dependabot[bot]`), a checkbox or a TOML table (`` `[tools]` ``) is
-/// no slot.
+/// help me capture this?", "Can you help me create an agent for [task]?",
+/// "a quick reference for [technology/API]"). It says what could be
+/// asked, later, not what the user asks. A name in brackets that is part
+/// of a path or a word (`app/[locale]/page.tsx`, `dependabot[bot]`), a
+/// checkbox, a TOML table (`` `[tools]` ``) or a tag in capitals ("[WIP]")
+/// is no slot.
 fn template(text: &str) -> bool {
     static SLOT: LazyLock<Pattern> =
-        LazyLock::new(|| pattern(r#"(^|[\s("'“])\[[a-z][a-z /_-]{1,28}\]([\s.,;:!?)"'”]|$)"#));
+        LazyLock::new(|| pattern(r#"(^|[\s("'“])\[[a-z][A-Za-z /_-]{1,28}\]([\s.,;:!?)"'”]|$)"#));
     SLOT.is_match(text)
 }
 

@@ -1871,7 +1871,7 @@ fn the_users_own_setup_binds_after_a_linking_word_or_a_clause() {
 
 #[test]
 fn a_prompt_with_slots_to_fill_in_is_a_template() {
-    let prompts = "Use these prompts later:\n\n```\nI learned that [something]. Can you help me capture this in my learning/best-practices/?\n```\n\nCan you help me create a specialized agent for [task] in my agents/ folder?";
+    let prompts = "Use these prompts later:\n\n```\nI learned that [something]. Can you help me capture this in my learning/best-practices/?\n```\n\nCan you help me create a specialized agent for [task] in my agents/ folder?\n\nCan you create a quick reference for [technology/API] in my reference/ folder?";
     let judged = judged_units(prompts);
     for (text, why) in &judged {
         if text.contains('[') {
@@ -1883,6 +1883,7 @@ fn a_prompt_with_slots_to_fill_in_is_a_template() {
         "add a route at app/[locale]/page.tsx that redirects to the login",
         "ignore the PRs of dependabot[bot]",
         "put the tools under `[tools]` in mise.toml",
+        "[WIP] fix the login redirect before the release",
     ] {
         assert_eq!(why(binds), [Ok(())], "{binds}");
     }
