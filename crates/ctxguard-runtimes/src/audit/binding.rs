@@ -579,9 +579,13 @@ static OPTIONS_NAMED: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// A sentence whose subject is the user: "I've fixed those", "ich hoffe
-/// das geht", "je pense que oui".
-static OF_ONESELF: LazyLock<Pattern> =
-    LazyLock::new(|| pattern(r"(?i)^\W*(i|i'm|im|i've|ive|i'll|ill|i'd|ich|je|j'ai|eu|yo|io)\b"));
+/// das geht", "je pense que oui", after a yes or a no too ("yes I am!",
+/// the answer to "Ready to commit?").
+static OF_ONESELF: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((yes|yeah|yep|yup|no|nope|ja|nein|oui|non|sí|si|sim|não)[\s,!.]+)?(i|i'm|im|i've|ive|i'll|ill|i'd|ich|je|j'ai|eu|yo|io)\b",
+    )
+});
 
 /// A short reply that tells what happened ("oom killed", "it crashed
 /// again"): news of a run, not an option chosen.

@@ -1908,3 +1908,19 @@ fn what_the_user_meant_and_a_step_the_agent_takes_itself_bind_in_chinese() {
         assert_ne!(why(said), [Ok(())], "{said}");
     }
 }
+
+#[test]
+fn a_yes_that_tells_of_the_user_chooses_nothing() {
+    let answering = Context { answering: true };
+    let after_question = |text: &str| {
+        let said = units(text);
+        binding(&said[0], &Prose::new(text), answering)
+    };
+    // "Ready to commit?" — "yes I am!": the agent commits; nothing lasts.
+    for spent in ["yes I am!", "yeah i'm ready", "no I haven't"] {
+        assert_ne!(after_question(spent), Ok(()), "{spent}");
+    }
+    for choice in ["yes the second one", "no, option 2"] {
+        assert_eq!(after_question(choice), Ok(()), "{choice}");
+    }
+}
