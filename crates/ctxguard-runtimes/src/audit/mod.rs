@@ -477,22 +477,40 @@ fn quoted_back(
             Found::Apart(apart) => &apart.text,
         }
     }
+    // Each unit squeezed, if long enough to be taken for a quote.
+    let squeezed: Vec<Option<String>> = found
+        .iter()
+        .map(|unit| {
+            let mut squeezed = String::new();
+            squeeze_into(text_of(unit), &mut squeezed);
+            (squeezed.chars().count() >= QUOTED_AT_LEAST).then_some(squeezed)
+        })
+        .collect();
+    if squeezed.iter().all(Option::is_none) {
+        return;
+    }
     let agent = agent_turn(trace);
     if agent.is_empty() {
         return;
     }
-    // Each unit: where it stands in the message, and whether it is the
-    // agent's words.
+    let holds =
+        |text: &str, part: &str| memchr::memmem::find(text.as_bytes(), part.as_bytes()).is_some();
+    // Whether each unit is the agent's words.
+    let quoted: Vec<bool> = squeezed
+        .iter()
+        .map(|s| {
+            s.as_deref()
+                .is_some_and(|s| holds(&agent, s) && !holds(typed, s))
+        })
+        .collect();
+    if !quoted.contains(&true) {
+        return;
+    }
+    // Where each stands in the message.
     let placed: Vec<(Option<usize>, bool)> = found
         .iter()
-        .map(|unit| {
-            let text = text_of(unit);
-            let squeezed = squeeze(text);
-            let quoted = squeezed.chars().count() >= QUOTED_AT_LEAST
-                && agent.contains(&squeezed)
-                && !typed.contains(&squeezed);
-            (message.find(text.trim()), quoted)
-        })
+        .zip(quoted)
+        .map(|(unit, quoted)| (message.find(text_of(unit).trim()), quoted))
         .collect();
     for (n, unit) in found.iter_mut().enumerate() {
         let (Some(at), true) = placed[n] else {
@@ -513,34 +531,42 @@ fn quoted_back(
 
 /// What the agent wrote since the user's last message, squeezed.
 fn agent_turn(trace: &[import::Message]) -> String {
-    let mut turn: Vec<&str> = trace
+    let since = trace
         .iter()
-        .rev()
-        .take_while(|m| m.origin != Origin::User)
+        .rposition(|m| m.origin == Origin::User)
+        .map_or(0, |n| n + 1);
+    let mut turn = String::new();
+    for m in trace[since..]
+        .iter()
         .filter(|m| m.origin == Origin::Assistant)
-        .map(|m| m.text.as_str())
-        .collect();
-    turn.reverse();
-    turn.iter()
-        .map(|text| squeeze(text))
-        .collect::<Vec<_>>()
-        .join("\n")
+    {
+        squeeze_into(&m.text, &mut turn);
+        turn.push('\n');
+    }
+    turn
 }
 
-/// Text without its spaces, Markdown's marks and quotes, in lower case: a
-/// passage copied from a terminal or a rendered answer loses its layout
-/// and its emphasis, not its words.
+/// `text` without its spaces, Markdown's marks and quotes, in lower case,
+/// put after `out`: a passage copied from a terminal or a rendered answer
+/// loses its layout and its emphasis, not its words.
+fn squeeze_into(text: &str, out: &mut String) {
+    out.reserve(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            if !c.is_whitespace() && !matches!(c, '*' | '`' | '#' | '>' | '"' | '\'' | '|') {
+                out.push(c.to_ascii_lowercase());
+            }
+        } else if !c.is_whitespace() && !matches!(c, '“' | '”' | '‘' | '’') {
+            out.extend(c.to_lowercase());
+        }
+    }
+}
+
+/// [`squeeze_into`] a new string.
 fn squeeze(text: &str) -> String {
-    text.chars()
-        .filter(|c| {
-            !c.is_whitespace()
-                && !matches!(
-                    c,
-                    '*' | '`' | '#' | '>' | '"' | '\'' | '“' | '”' | '‘' | '’' | '|'
-                )
-        })
-        .flat_map(char::to_lowercase)
-        .collect()
+    let mut out = String::new();
+    squeeze_into(text, &mut out);
+    out
 }
 
 /// Whether the agent's last message before the user's asked them to
