@@ -284,7 +284,7 @@ fn audit_branch(
     // Whether the user's last message said they would paste something in
     // ("I will ask ChatGPT to summarize its notes, and then paste them in").
     let mut announced = false;
-    // All the user typed so far, squeezed ([`squeeze`]): what the agent
+    // All the user typed so far, squeezed ([`squeeze_into`]): what the agent
     // quoted of it is the user's when the user types it again.
     let mut typed_so_far = String::new();
     let mut audits = Vec::new();
@@ -396,7 +396,7 @@ fn audit_branch(
                     &typed_so_far,
                     message.line,
                 );
-                typed_so_far.push_str(&squeeze(&message.text));
+                squeeze_into(&message.text, &mut typed_so_far);
                 typed_so_far.push('\n');
             }
             for found in found {
@@ -560,13 +560,6 @@ fn squeeze_into(text: &str, out: &mut String) {
             out.extend(c.to_lowercase());
         }
     }
-}
-
-/// [`squeeze_into`] a new string.
-fn squeeze(text: &str) -> String {
-    let mut out = String::new();
-    squeeze_into(text, &mut out);
-    out
 }
 
 /// Whether the agent's last message before the user's asked them to
@@ -1263,6 +1256,12 @@ mod tests {
         ));
         assert!(asked("我该怎么称呼你？"));
         assert!(!asked("What went wrong there?"));
+    }
+
+    fn squeeze(text: &str) -> String {
+        let mut out = String::new();
+        squeeze_into(text, &mut out);
+        out
     }
 
     #[test]
