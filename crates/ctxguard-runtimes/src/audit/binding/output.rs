@@ -606,9 +606,10 @@ impl<'a> Prose<'a> {
 /// "Descricao: Listar workouts", again for each endpoint), rows of a table
 /// a field to a line. Two fields or more each come three times or more,
 /// taking turns, with short values: data handed over, from the first line
-/// of such a field to the last. One field that recurs ("TODO: …" on each line) is a
-/// list the user wrote; a field whose value is a sentence ("Expected: the
-/// token is cleared on logout") says what they want, and is judged.
+/// of such a field to the last. One field that recurs ("TODO: …" on each
+/// line) is a list the user wrote; a field whose value is a sentence
+/// ("Expected: the token is cleared on logout") says what they want, and
+/// is judged.
 fn listing(text: &str, starts: &[usize]) -> Option<Range<usize>> {
     let fields: Vec<Option<(String, usize)>> = starts
         .iter()
@@ -802,9 +803,12 @@ pub(super) static HANDED_OVER: LazyLock<Pattern> = LazyLock::new(|| {
 /// byte of a long message.
 pub(super) fn handed_over(text: &str) -> Option<usize> {
     // In Chinese the lead names the reply and ends on its colon: "任务1的回复：",
-    // "它的回答：", "回复如下：" (not "我的回复：", the user's own).
+    // "它的回答：", "他们的回复：", "回复如下：" (not "我的回复：" or "我们的回答：",
+    // the user's own).
     static CHINESE_LEAD: LazyLock<Pattern> = LazyLock::new(|| {
-        pattern(r"(^|[^我\n])的(回复|回答|答复)(如下)?\s*[：:]|(回复|回答|答复)如下\s*[：:]")
+        pattern(
+            r"(^|[^我们\n]|[^我\n]们)的(回复|回答|答复)(如下)?\s*[：:]|(回复|回答|答复)如下\s*[：:]",
+        )
     });
     HANDED_OVER
         .find_iter(text)
@@ -846,7 +850,7 @@ pub(super) fn studied(text: &str) -> Option<Range<usize>> {
     // Principles …"): a model to follow, not rules given one by one.
     static EXAMPLE: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
-            r"(?i)\b(some(thing)?\s+like|something\s+along\s+the\s+lines\s+of|like\s+this\s+one|for\s+example)\s*[:：]?[ \t]*(\r?\n|#)|(例如|比如|类似这样|像这样)\s*[:：]?[ \t]*(\r?\n|#)",
+            r"(?i)\b(some(thing)?\s+like|something\s+along\s+the\s+lines\s+of|like\s+this\s+one)\s*[:：]?[ \t]*(\r?\n|#)|(类似这样|像这样)\s*[:：]?[ \t]*(\r?\n|#)",
         )
     });
     let document = |part: &str| part.trim().len() >= 300 && part.trim().lines().count() >= 3;

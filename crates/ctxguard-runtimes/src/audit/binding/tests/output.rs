@@ -658,8 +658,12 @@ fn another_agents_reply_announced_in_chinese_is_handed_over() {
         assert_eq!(why, Err(NotBinding::Pasted), "{text}");
     }
     // The user's own reply, announced so, is theirs.
-    let own = "我的回复：不要删除旧的表格，保留所有历史记录";
-    assert!(why(own).iter().all(|w| w.is_ok()), "{:?}", why(own));
+    for own in [
+        "我的回复：不要删除旧的表格，保留所有历史记录",
+        "我们的回答：不要删除旧的表格，保留所有历史记录",
+    ] {
+        assert!(why(own).iter().all(|w| w.is_ok()), "{:?}", why(own));
+    }
 }
 
 #[test]
