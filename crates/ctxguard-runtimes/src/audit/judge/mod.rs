@@ -577,6 +577,14 @@ impl After {
         } else if meaning_changed
             && (similarity >= CARRIED
                 || (carried * 2 > wanted.identifiers.len() && similarity >= NAMED))
+            // A passage that shares two words of a longer commitment and
+            // none of its names speaks of something else: its "not" or
+            // "only" changes nothing of the user's ("can you render first
+            // how that would look?" against a bug report that "did not look
+            // right").
+            && (carried > 0
+                || wanted.content.intersection(&words.content).count()
+                    >= wanted.content.len().min(3))
         {
             Outcome::Altered
         } else if names_all && self.spread(wanted) {

@@ -209,3 +209,21 @@ fn folding_drops_quotes_as_it_goes() {
         assert_eq!(fold(text), dropped_after(text), "{text:?}");
     }
 }
+
+#[test]
+fn a_passage_that_shares_too_few_words_alters_nothing() {
+    // "render" and "look" shared with a report of another bug: its "not"
+    // changes nothing of the user's; the request is lost.
+    let a = after("Current Work: User showed problematic lane rendering output. The issue was that the end mark appeared with a bar above it. This indicated start/end were swapped relative to the display order, so it did not look right. Just applied fix in `computeSessionLanes()`.");
+    assert_eq!(
+        a.judge("can you render first how that would look?", None).0,
+        Outcome::Lost
+    );
+    // A short commitment all of whose words stand there, its ban dropped,
+    // is altered.
+    let b = after("Next: drop the legacy columns from the orders table.");
+    assert_eq!(
+        b.judge("never drop the legacy columns", None).0,
+        Outcome::Altered
+    );
+}
