@@ -577,12 +577,13 @@ impl After {
         } else if meaning_changed
             && (similarity >= CARRIED
                 || (carried * 2 > wanted.identifiers.len() && similarity >= NAMED))
-            // A passage that shares two words of a longer commitment and
-            // none of its names speaks of something else: its "not" or
-            // "only" changes nothing of the user's ("can you render first
-            // how that would look?" against a bug report that "did not look
-            // right").
-            && (carried > 0
+            // A passage that shares two words of a longer commitment with
+            // no names speaks of something else: its "not" or "only"
+            // changes nothing of the user's ("can you render first how
+            // that would look?" against a bug report that "did not look
+            // right"). One with names is weighed by them ("Tools live in
+            // core" alters "Move tools to core/tools.").
+            && (!wanted.identifiers.is_empty()
                 || wanted.content.intersection(&words.content).count()
                     >= wanted.content.len().min(3))
         {
