@@ -385,6 +385,9 @@ impl<'a> Prose<'a> {
         let (mut open, mut tagged): (Vec<(&str, usize)>, Vec<Range<usize>>) =
             (Vec::new(), Vec::new());
         let (mut fields, mut again) = (0usize, false);
+        // Each line that gives a field a short value: the field's name, and
+        // the line's number.
+        let mut short_fields: Vec<(String, usize)> = Vec::new();
         // Lines padded to a terminal's width: how many, the first and the last.
         let (mut padded, mut padded_span) = (0usize, None::<Range<usize>>);
         // Of them, those padded wide (eight spaces or more), as no one
@@ -443,10 +446,16 @@ impl<'a> Prose<'a> {
                     open.truncate(n);
                 }
             }
-            if let Some(field) = FIELD.captures(line.trim_end()) {
+            let trimmed = line.trim_end();
+            if let Some(field) = FIELD.captures(trimmed) {
                 fields += 1;
-                let label = field.name("label").map_or("", |l| l.as_str());
-                again |= !labels.insert(label.trim().to_lowercase());
+                let label = field.name("label");
+                let name = label.map_or("", |l| l.as_str()).trim().to_lowercase();
+                // A field with a short value, for [`listing`].
+                if label.is_some_and(|l| word_count(&trimmed[l.end()..]) <= 6) {
+                    short_fields.push((name.clone(), i));
+                }
+                again |= !labels.insert(name);
             }
             let unbroken = line.trim_end_matches(['\n', '\r']);
             if unbroken.ends_with("  ") && !line.trim().is_empty() {
@@ -509,7 +518,7 @@ impl<'a> Prose<'a> {
             (filled >= 8 && outputs.len() * 5 >= filled * 2 && !sectioned).then(|| {
                 outputs.first().map(|f| f.start).unwrap_or(0)..outputs.last().map_or(0, |l| l.end)
             });
-        let listing = listing(text, &starts);
+        let listing = listing(&short_fields, &starts, text.len());
         Prose {
             text,
             starts,
@@ -610,20 +619,9 @@ impl<'a> Prose<'a> {
 /// line) is a list the user wrote; a field whose value is a sentence
 /// ("Expected: the token is cleared on logout") says what they want, and
 /// is judged.
-fn listing(text: &str, starts: &[usize]) -> Option<Range<usize>> {
-    let fields: Vec<Option<(String, usize)>> = starts
-        .iter()
-        .enumerate()
-        .map(|(i, &start)| {
-            let end = starts.get(i + 1).copied().unwrap_or(text.len());
-            let line = text[start..end].trim_end();
-            let label = FIELD.captures(line)?.name("label")?;
-            let value = &line[label.end()..];
-            (word_count(value) <= 6).then(|| (label.as_str().trim().to_lowercase(), i))
-        })
-        .collect();
+fn listing(fields: &[(String, usize)], starts: &[usize], len: usize) -> Option<Range<usize>> {
     let mut counts = std::collections::HashMap::<&str, usize>::new();
-    for (label, _) in fields.iter().flatten() {
+    for (label, _) in fields {
         *counts.entry(label).or_default() += 1;
     }
     let recurring = |label: &str| counts.get(label).is_some_and(|&n| n >= 3);
@@ -632,7 +630,6 @@ fn listing(text: &str, starts: &[usize]) -> Option<Range<usize>> {
     }
     let lines: Vec<&(String, usize)> = fields
         .iter()
-        .flatten()
         .filter(|(label, _)| recurring(label))
         .collect();
     // Records: the fields take turns ("Endpoint", "Metodo", "Endpoint", …),
@@ -643,7 +640,7 @@ fn listing(text: &str, starts: &[usize]) -> Option<Range<usize>> {
         return None;
     }
     let (first, last) = (lines.first()?.1, lines.last()?.1);
-    let end = starts.get(last + 1).copied().unwrap_or(text.len());
+    let end = starts.get(last + 1).copied().unwrap_or(len);
     Some(starts[first]..end)
 }
 
