@@ -987,6 +987,15 @@ fn entry_of(text: &str, most_words: usize) -> bool {
     });
     // A field with its value ("收货地址：印度", "Name: ____") is a value
     // given, or one still to give, not a name in a list.
+    // An instruction of three words or more ("Show me the script
+    // location", "Explain how to run it") asks on its own: a list of them
+    // is steps, each judged as its own.
+    let instruction = || {
+        let item = bare.trim_start_matches(|c: char| {
+            c.is_ascii_digit() || matches!(c, '.' | ')' | '-' | '*' | '+' | ' ')
+        });
+        word_count(item) >= 3 && opens_with_instruction(item)
+    };
     !bare.is_empty()
         && !OWN.is_match(text)
         && !bare.contains([':', '：'])
@@ -995,6 +1004,7 @@ fn entry_of(text: &str, most_words: usize) -> bool {
         && bare
             .split([',', '，', '、', '/', '+'])
             .all(|names| word_count(names) <= most_words)
+        && !instruction()
 }
 
 /// The line `text` without the colon that ends it, when one does: the words

@@ -338,6 +338,9 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
         // "继续生成" (go on and make) over "- **规则引擎设计说明**", "- **数据结构设计**":
         // the entries of the list are what the line asks for.
         let objects = listed_objects(prose, &cut, &message, context);
+        // "After creating the script, please:" over "Explain how to run
+        // it": each step is asked for, though it reads as a question alone.
+        let steps = asked_steps(prose, &cut, &message, context);
         // The units a line that announces a list took in with it.
         let mut taken_until = 0;
         for (n, unit) in cut.iter().enumerate() {
@@ -393,6 +396,9 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 // ("ManyChat charges for this.").
                 Err(NotBinding::Remark) if adopted && opens_line(prose, unit.range.start) => Ok(()),
                 Err(NotBinding::Remark | NotBinding::Debris) if objects[n] => Ok(()),
+                Err(NotBinding::Question) if steps[n] && binding::opens_with_instruction(&text) => {
+                    Ok(())
+                }
                 Err(NotBinding::Remark) if brief => Ok(()),
                 verdict => verdict,
             };
@@ -794,6 +800,40 @@ fn listed_objects(
         }
     }
     objects
+}
+
+/// Which units of `cut` are steps a line that asks announces ("After
+/// creating the script, please:" over "1. Show me the script location",
+/// "2. Explain how to run it"): items a line each, two or more, under a
+/// line that ends with a colon and binds without it. A step put as "explain
+/// how …" is part of what was asked, not a question for information.
+fn asked_steps(
+    text: &str,
+    cut: &[units::Unit],
+    message: &binding::Prose,
+    context: binding::Context,
+) -> Vec<bool> {
+    let mut steps = vec![false; cut.len()];
+    for (n, lead) in cut.iter().enumerate() {
+        if lead.shape != units::Shape::Sentence {
+            continue;
+        }
+        let Some(words) = binding::announces(lead.text(text)) else {
+            continue;
+        };
+        let items = cut[n + 1..]
+            .iter()
+            .take_while(|unit| unit.shape == units::Shape::Item && !unit.text(text).contains('\n'))
+            .count();
+        let announcing = units::Unit {
+            range: lead.range.start..lead.range.start + words.len(),
+            shape: lead.shape,
+        };
+        if items >= 2 && binding::binding(&announcing, message, context).is_ok() {
+            steps[n + 1..=n + items].fill(true);
+        }
+    }
+    steps
 }
 
 /// Where the list that unit `n` of `cut` announces ends (the index after
@@ -2045,6 +2085,8 @@ mod tests {
             "Auto completion must:\n- mark the task completed when the form is submitted.\n- attach a timeline event.\n",
             "Edit these files:\n- src/app/page.tsx\n- src/lib/db.ts\n",
             "Map the screens:\n- ChatScreen → Dashboard tabs\n- Terminal → Dashboard tabs\n",
+            // Steps, each an instruction of its own.
+            "After creating the script, please:\n1. Show me the script location\n2. Explain how to run it\n3. Explain what files were created\n",
         ] {
             let found = binds(list);
             assert!(
@@ -2052,6 +2094,24 @@ mod tests {
                 "{list:?} was taken as one: {found:?}"
             );
         }
+    }
+
+    #[test]
+    fn steps_a_line_asks_for_are_asked_for_though_one_reads_as_a_question() {
+        assert_eq!(
+            binds("After creating the script, please:\n1. Show me the script location\n2. Explain how to run it\n3. Explain what files were created\n"),
+            [
+                "Show me the script location",
+                "Explain how to run it",
+                "Explain what files were created"
+            ]
+        );
+        // Alone, or under a line that does not ask, it asks to be told.
+        assert!(binds("Explain how to run it").is_empty());
+        assert!(
+            binds("The output I got:\n1. Explain how to run it\n2. Explain what it does\n")
+                .is_empty()
+        );
     }
 
     #[test]
