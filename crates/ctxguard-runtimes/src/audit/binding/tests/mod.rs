@@ -629,6 +629,7 @@ fn a_defect_reported_is_a_fix_asked_for() {
         "fuck me stop making changes without checking with me first",
         "one more bug Next.js",
         "i found 2 bugs, provided by Next.js",
+        "after clicking the save button, nothing happens",
     ] {
         assert_eq!(why(text), [Ok(())], "{text}");
     }
@@ -636,6 +637,7 @@ fn a_defect_reported_is_a_fix_asked_for() {
         why("beautiful, export looks good now."),
         [Err(NotBinding::Remark)]
     );
+    assert_ne!(why("Nothing happened overnight on the server."), [Ok(())]);
 }
 
 #[test]
