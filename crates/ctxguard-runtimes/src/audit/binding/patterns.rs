@@ -55,12 +55,15 @@ pub(super) static CJK_ASKS: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
-/// A wish put in Portuguese, Spanish or French as English puts it with
-/// "it would be good to": "seria importante termos um revisor" (it would
-/// matter that we had a reviewer), "sería bueno", "ce serait mieux".
+/// A wish put in Portuguese, Spanish, French or Italian as English puts it
+/// with "it would be good to" or "it is important that": "seria
+/// importante termos um revisor" (it would matter that we had a
+/// reviewer), "sería bueno", "ce serait mieux", "è importante che si possa
+/// scegliere" (it matters that one can choose); and "see whether" asked
+/// ("vedi se ha senso aggiornare", see whether it makes sense to update).
 pub(super) static ROMANCE_WISH: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(seria|sería|serait|será)\s+(muito\s+|muy\s+|très\s+|mais\s+|más\s+|plus\s+)?(importantes?|bom|boa|bueno|buena|bien|bem|bon|bonne|legal|ótimo|óptimo|ideal|melhor|mejor|mieux|interessante|interesante|intéressant|necessário|necesario|nécessaire|essencial|esencial|essentiel|fundamental)\b",
+        r"(?i)\b(seria|sería|serait|será|sarebbe)\s+(muito\s+|muy\s+|très\s+|mais\s+|más\s+|plus\s+|molto\s+|più\s+)?(importantes?|bom|boa|bueno|buena|bien|bem|bon|bonne|bello|bella|legal|ótimo|óptimo|ottimo|ideal|ideale|melhor|mejor|mieux|meglio|utile|interessante|interesante|intéressant|necessário|necesario|nécessaire|necessario|essencial|esencial|essentiel|essenziale|fundamental|fondamentale)\b|(^|[\s,;:])(è|é|es|est)\s+(molto\s+|muito\s+|muy\s+|très\s+)?(importante|important|fondamentale|fundamental|essenziale|essencial|esencial|essentiel|necessario|necessário|necesario|nécessaire)\s+(che|que|qu)\b|(^|[,;:]\s*|\b(e|ed|ma|poi|però)\s+)(vedi|guarda|verifica|controlla)\s+se\b",
     )
 });
 

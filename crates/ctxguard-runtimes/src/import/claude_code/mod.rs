@@ -73,23 +73,48 @@ impl Importer for ClaudeCode {
         // of the boundaries before it.
         let mut relink = caveat_relinks(&records, &index);
         relink.extend(progress_relinks(&records, &index));
-        // The records the compaction before preserved verbatim: the only
-        // ones before it still in the buffer.
-        let mut carried = HashSet::new();
+        // The records each compaction preserved verbatim: the only ones
+        // before it still in the buffer of the next.
+        let mut preserved_by: Vec<HashSet<usize>> = Vec::with_capacity(boundaries.len());
+        let none = HashSet::new();
+        // Each compaction's branch: the conversation it compacted. Several
+        // conversations forked from one session can write into one file,
+        // each compacting on its own.
+        let mut branches = Forks::default();
         let mut events = Vec::with_capacity(boundaries.len());
         for (k, &b) in boundaries.iter().enumerate() {
-            let previous = k.checked_sub(1).map(|p| boundaries[p]);
-            let session = Session {
+            let previous = k.checked_sub(1);
+            let session = |before: Option<usize>| Session {
                 records: &records,
                 index: &index,
                 relink: &relink,
                 partial,
-                floor: previous,
-                carried: &carried,
+                floor: before.map(|p| boundaries[p]),
+                carried: before.map_or(&none, |p| &preserved_by[p]),
             };
-            let (event, preserved) = session.event(b, previous, boundaries.get(k + 1).copied());
+            // The compaction before in this boundary's own conversation: the
+            // one before it in the file, unless its chain forks off below.
+            let own = match session(previous).fork(b) {
+                None => previous,
+                Some(at) => at.and_then(|at| boundaries.binary_search(&at).ok()),
+            };
+            let (mut event, preserved) = session(own).event(
+                b,
+                own.map(|p| boundaries[p]),
+                boundaries.get(k + 1).copied(),
+            );
+            if own != previous {
+                event.notes.push(match own {
+                    Some(p) => format!(
+                        "another conversation of this session writes into the same file: the one compacted here goes on from the compaction at line {}, and its buffer is its own chain since",
+                        records[boundaries[p]].line
+                    ),
+                    None => "another conversation of this session writes into the same file: the one compacted here had not compacted before, and its buffer is its own chain from the session's start".to_owned(),
+                });
+            }
+            event.branch = branches.of(k, own);
             events.push(event);
-            carried = preserved;
+            preserved_by.push(preserved);
             let segment = records[b]
                 .value
                 .pointer("/compactMetadata/preservedSegment");
@@ -98,9 +123,54 @@ impl Importer for ClaudeCode {
                 relink.insert(head, anchor);
             }
         }
+        branches.renumber(&mut events);
         Imported {
             events,
             folder: records::started_in(&records, "/cwd"),
+        }
+    }
+}
+
+/// The branches of a session's compactions: a compaction continues the
+/// branch of the one before it in its conversation, unless another has
+/// already; a conversation that forked starts one of its own.
+#[derive(Default)]
+struct Forks {
+    /// The branch of each compaction so far.
+    of: Vec<usize>,
+    /// The compactions a later one already continues.
+    continued: HashSet<usize>,
+    count: usize,
+}
+
+impl Forks {
+    /// The branch of compaction `k`, whose conversation compacted last at
+    /// `own` (an index of the compactions before).
+    fn of(&mut self, k: usize, own: Option<usize>) -> usize {
+        let branch = match own {
+            Some(p) if self.continued.insert(p) => self.of[p],
+            _ if k == 0 => 0,
+            _ => {
+                self.count += 1;
+                self.count
+            }
+        };
+        self.of.push(branch);
+        branch
+    }
+
+    /// Numbers the branches so that the one of the file's last compaction,
+    /// the conversation the session is on now, is 0.
+    fn renumber(&self, events: &mut [Event]) {
+        let Some(&now) = self.of.last() else {
+            return;
+        };
+        for event in events {
+            if event.branch == now {
+                event.branch = 0;
+            } else if event.branch == 0 {
+                event.branch = now;
+            }
         }
     }
 }
@@ -470,6 +540,41 @@ impl Session<'_> {
             || self.carried.contains(&i)
             // 1.0.x: the compaction before is its summary, which opens the buffer.
             || (self.floor == Some(i) && lone_summary(&self.records[i]))
+    }
+
+    /// Where the conversation compacted at boundary `b` compacted last,
+    /// when that is not the compaction before it in the file: its chain
+    /// leaves what came since without passing that compaction's boundary
+    /// (another conversation forked from the session compacted there).
+    /// `Some(None)` when the conversation had not compacted before; `None`
+    /// when the compaction before is its own, or the boundary names no
+    /// record of the file.
+    fn fork(&self, b: usize) -> Option<Option<usize>> {
+        let floor = self.floor?;
+        let leaf = self.records[b]
+            .str("/logicalParentUuid")
+            .and_then(|uuid| self.index.by_uuid.get(uuid).copied())
+            .filter(|&leaf| leaf < b)?;
+        let mut seen = HashSet::new();
+        let mut below = false;
+        let mut at = Some(leaf);
+        while let Some(i) = at {
+            if i == floor || !seen.insert(i) {
+                return None;
+            }
+            super::work(1);
+            let record = &self.records[i];
+            if record.str("/subtype") == Some("compact_boundary") {
+                return (i < floor).then_some(Some(i));
+            }
+            below |= !self.in_reach(i);
+            let parent = record
+                .str("/uuid")
+                .and_then(|uuid| self.relink.get(uuid).copied())
+                .or_else(|| record.str("/parentUuid"));
+            at = parent.and_then(|uuid| self.index.by_uuid.get(uuid).copied());
+        }
+        below.then_some(None)
     }
 
     /// The compaction at boundary `b`, and the records it preserved.

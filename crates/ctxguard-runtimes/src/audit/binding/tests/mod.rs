@@ -1756,13 +1756,24 @@ fn what_was_not_done_is_a_defect_reported() {
 }
 
 #[test]
-fn a_wish_put_as_it_would_be_good_binds_in_portuguese_spanish_and_french() {
+fn a_wish_put_as_it_would_be_good_binds_in_portuguese_spanish_french_and_italian() {
     for wish in [
         "sobre os agentes e skill, seria importante termos um revisor de segurança de código",
         "sería bueno tener pruebas para cada endpoint",
         "ce serait mieux de garder les anciens fichiers",
+        "Ed è importante che quando si installa myconvergio si possa scegliere quali agenti installare.",
+        "es importante que los nombres sigan iguales",
+        "ho fatto delle modifiche importanti ai miei agenti, vedi se ha senso aggiornare anche quelli",
+        "sarebbe meglio tenere i vecchi file",
     ] {
         assert_eq!(why(wish), [Ok(())], "{wish}");
+    }
+    // What is said to matter, or seen: no wish.
+    for said in [
+        "È importante per me questo progetto.",
+        "Come vedi, se lo lanci funziona.",
+    ] {
+        assert_ne!(why(said), [Ok(())], "{said}");
     }
 }
 
