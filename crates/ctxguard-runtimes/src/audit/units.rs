@@ -54,12 +54,14 @@ pub(crate) fn question_number(line: &str) -> bool {
     QUESTION_NUMBER.is_match(line.trim())
 }
 
-/// Text that is output handed over, not words written: a log line, a
-/// stack frame (Ruby's `app.rb:80:in 'run'` among them), a JSON record, a
-/// shell prompt, a line a tool marks done or failed (`✓`, `✅`, `❌`), an
-/// error or warning a compiler numbers in any language ("오류 E0153(행 256,
-/// 열 15): …", "error E0425:"), a step a tool reports in progress
-/// ("Compiling serde v1.0 ...", "네트워크 파라미터 검사 중...").
+/// Text that is output handed over, not words written: a string copied
+/// out of a JSON value with its line breaks escaped ("Summary: …\\n\\n
+/// Answer: …"), a log line, a stack frame (Ruby's `app.rb:80:in 'run'`
+/// among them), a JSON record, a shell prompt, a line a tool marks done or
+/// failed (`✓`, `✅`, `❌`), an error or warning a compiler numbers in any
+/// language ("오류 E0153(행 256, 열 15): …", "error E0425:"), a step a
+/// tool reports in progress ("Compiling serde v1.0 ...", "네트워크 파라미터
+/// 검사 중...").
 pub(crate) static PASTED_LINE: LazyLock<OutputLine> = LazyLock::new(|| OutputLine {
     written: written_output(),
     localized: localized_output(),
@@ -75,7 +77,7 @@ pub(crate) const CONSOLE_BANNER: &str =
 fn written_output() -> Pattern {
     #[allow(clippy::expect_used)]
     Pattern::new(&scripts(&[
-        r#"(?mi)^\s*((?-i:Line)\s+\d+:\s|(net::)?(?-i:ERR_[A-Z_]{3,})\s*$|"#,
+        r#"(?mi)^\s*([^\n]*?\\n[ \t]*\\n|(?-i:Line)\s+\d+:\s|(net::)?(?-i:ERR_[A-Z_]{3,})\s*$|"#,
         CONSOLE_BANNER,
         r#"|[A-Za-z0-9_.-]+\.(tsx?|jsx?|mjs|cjs|vue|svelte)(\?v=[A-Za-z0-9]+)?:\d+\s|\{"|\[\{"|\{'|'[^'\n]+'\s*:\s|(raise|throw)\s+\S|show\s+\d+\s+more\s+frames?\s*$|called\s+from:\s|\^{3,}\s*$|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|at\s+\S+\s+\(|at\s+.*:\d+:\d+\)?\s*$|File\s+"|Traceback\b|\w*(error|exception|warning)(\[E\d+\])?:|(error|warning|fehler|warnung|erreur|erro|aviso)\s*[a-z]?\d{2,}\s*[(:\[]|(checking|compiling|building|downloading|installing|resolving|fetching)\s[^\n]*\.{3}\s*$|(ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\b|npm (ERR|WARN)|\$\s|>>>\s|#\d+\s+0x|\S[^\n]*`(json|yaml|xml|db|gorm|bson|toml|mapstructure|validate|binding|form|protobuf):"[^"\n]*"[^`\n]*`\s*$|#\d+\s+(\d+\.\d+\s|\[|ERROR\b|DONE\b|CACHED\b|extracting\b|sha256:)|\s*\d+\s*[|│]|[|*\\/ ]*(commit\s+[0-9a-f]{7,40}\b|author:\s|date:\s)|[✓✔✗✘☐☑•⨯✖▲⚠✅❌]\s|(modified|new\s+file|deleted|renamed|both\s+modified):\s|On\s+branch\s|Changes\s+(not\s+staged|to\s+be\s+committed)|Untracked\s+files:|(Enumerating|Counting|Compressing|Writing|Receiving|Resolving)\s+(objects|deltas):|Total\s+\d+\s+\(delta|remote:\s|To\s+\S+\.git\s*$|[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s|index:\s|[|*]\s*$|\|\s{2,}|\*\s+commit\s|"[^"\n]+"\s*:\s|(import|export|const|let|var|function|def|class|return|async\s+function|public|private|protected|package|#include|fn|impl|struct|enum|interface|type)\s+\S|(if|for|while|switch|catch)\s*\(|[}\])][;,)]*\s*$|</?[a-zA-Z][\w-]*(\s[^>]*)?>)|\S+:\d+:\d+|\S+\.\w+:\d+:in\s|;\s*$|=>\s*\{?\s*$|\{\s*$"#,
     ]

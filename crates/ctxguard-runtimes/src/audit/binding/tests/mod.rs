@@ -415,6 +415,15 @@ fn what_binds_and_what_does_not() {
         why("TypeError: Cannot read properties of undefined\n    at render (app.js:10:5)\n    at main (app.js:2:1)"),
         [Err(NotBinding::Pasted)]
     );
+    // A model's answer copied out of a JSON value, its line breaks escaped;
+    // a Windows path is no escape.
+    assert_eq!(
+        why(
+            r#"Summary: User submitted "1-2-3" with no additional context.\n\nAnswer: Could you please provide more context?"#
+        ),
+        [Err(NotBinding::Pasted)]
+    );
+    assert_eq!(why(r"save the notes in C:\new\notes please"), [Ok(())]);
     // A Go struct's field, its tag and all.
     assert_eq!(
         why("    Variants           []*MobileHandsetVariant    `json:\"variants\"`"),
