@@ -81,6 +81,7 @@ impl Importer for ClaudeCode {
         // conversations forked from one session can write into one file,
         // each compacting on its own.
         let mut branches = Forks::default();
+        let owns = own_compactions(&records, &index, &boundaries);
         let mut events = Vec::with_capacity(boundaries.len());
         for (k, &b) in boundaries.iter().enumerate() {
             let previous = k.checked_sub(1);
@@ -93,11 +94,9 @@ impl Importer for ClaudeCode {
                 carried: before.map_or(&none, |p| &preserved_by[p]),
             };
             // The compaction before in this boundary's own conversation: the
-            // one before it in the file, unless its chain forks off below.
-            let own = match session(previous).fork(b) {
-                None => previous,
-                Some(at) => at.and_then(|at| boundaries.binary_search(&at).ok()),
-            };
+            // one before it in the file, unless another conversation forked
+            // from the session compacted there.
+            let own = owns[k];
             let (mut event, preserved) = session(own).event(
                 b,
                 own.map(|p| boundaries[p]),
@@ -129,6 +128,90 @@ impl Importer for ClaudeCode {
             folder: records::started_in(&records, "/cwd"),
         }
     }
+}
+
+/// The most conversations forked from one session whose compactions are
+/// judged each along its own chain; past them, a compaction's buffer is
+/// taken from the compaction before it in the file, as in one conversation.
+const MOST_FORKS: usize = 64;
+
+/// For each compaction (an index of `boundaries`), the compaction before it
+/// in its own conversation: the latest one whose boundary or last record
+/// (its logical parent) stands on the chain of parents that leads to this
+/// one's logical parent; `None` when none does and the chain reaches the
+/// session's first record (a conversation forked from the session before
+/// it ever compacted, writing into the same file). Where the chain cannot
+/// tell (a parent the file does not hold, no logical parent), the one
+/// before in the file. Found in one pass over the records, in file order:
+/// a record's parent is written before it.
+fn own_compactions(records: &[Record], index: &Index, boundaries: &[usize]) -> Vec<Option<usize>> {
+    /// The latest compaction marked on a record's chain, if the chain is
+    /// known to its start.
+    #[derive(Clone, Copy)]
+    enum Latest {
+        Unknown,
+        Known(Option<usize>),
+    }
+    let leaf = |b: usize| {
+        records[b]
+            .str("/logicalParentUuid")
+            .and_then(|uuid| index.by_uuid.get(uuid).copied())
+            .filter(|&leaf| leaf < b)
+    };
+    // The compactions each record marks: its boundary, or its last record.
+    let mut marks: HashMap<usize, usize> = HashMap::new();
+    for (k, &b) in boundaries.iter().enumerate() {
+        for at in std::iter::once(b).chain(leaf(b)) {
+            let mark = marks.entry(at).or_insert(k);
+            *mark = (*mark).max(k);
+        }
+    }
+    let mut latest = Vec::with_capacity(records.len());
+    for (i, record) in records.iter().enumerate() {
+        let below = match record.str("/parentUuid") {
+            None => Latest::Known(None),
+            Some(parent) => match index.by_uuid.get(parent) {
+                Some(&p) if p < i => latest[p],
+                _ => Latest::Unknown,
+            },
+        };
+        latest.push(match (below, marks.get(&i)) {
+            (Latest::Known(before), Some(&k)) => {
+                Latest::Known(Some(before.map_or(k, |j| j.max(k))))
+            }
+            (Latest::Unknown, Some(&k)) => Latest::Known(Some(k)),
+            (below, None) => below,
+        });
+    }
+    let mut forks = 0;
+    (0..boundaries.len())
+        .map(|k| {
+            let previous = k.checked_sub(1);
+            let Some(leaf) = leaf(boundaries[k]) else {
+                return previous;
+            };
+            let parent = records[leaf]
+                .str("/parentUuid")
+                .map(|parent| index.by_uuid.get(parent).copied().filter(|&p| p < leaf));
+            let own = match parent {
+                // The session's first record.
+                None => Latest::Known(None),
+                Some(Some(p)) => latest[p],
+                Some(None) => Latest::Unknown,
+            };
+            match own {
+                Latest::Known(own) if own != previous && own.is_none_or(|j| j < k) => {
+                    forks += 1;
+                    if forks <= MOST_FORKS {
+                        own
+                    } else {
+                        previous
+                    }
+                }
+                _ => previous,
+            }
+        })
+        .collect()
 }
 
 /// The branches of a session's compactions: a compaction continues the
@@ -540,41 +623,6 @@ impl Session<'_> {
             || self.carried.contains(&i)
             // 1.0.x: the compaction before is its summary, which opens the buffer.
             || (self.floor == Some(i) && lone_summary(&self.records[i]))
-    }
-
-    /// Where the conversation compacted at boundary `b` compacted last,
-    /// when that is not the compaction before it in the file: its chain
-    /// leaves what came since without passing that compaction's boundary
-    /// (another conversation forked from the session compacted there).
-    /// `Some(None)` when the conversation had not compacted before; `None`
-    /// when the compaction before is its own, or the boundary names no
-    /// record of the file.
-    fn fork(&self, b: usize) -> Option<Option<usize>> {
-        let floor = self.floor?;
-        let leaf = self.records[b]
-            .str("/logicalParentUuid")
-            .and_then(|uuid| self.index.by_uuid.get(uuid).copied())
-            .filter(|&leaf| leaf < b)?;
-        let mut seen = HashSet::new();
-        let mut below = false;
-        let mut at = Some(leaf);
-        while let Some(i) = at {
-            if i == floor || !seen.insert(i) {
-                return None;
-            }
-            super::work(1);
-            let record = &self.records[i];
-            if record.str("/subtype") == Some("compact_boundary") {
-                return (i < floor).then_some(Some(i));
-            }
-            below |= !self.in_reach(i);
-            let parent = record
-                .str("/uuid")
-                .and_then(|uuid| self.relink.get(uuid).copied())
-                .or_else(|| record.str("/parentUuid"));
-            at = parent.and_then(|uuid| self.index.by_uuid.get(uuid).copied());
-        }
-        below.then_some(None)
     }
 
     /// The compaction at boundary `b`, and the records it preserved.
