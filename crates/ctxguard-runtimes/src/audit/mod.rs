@@ -763,8 +763,9 @@ fn supersede(
 }
 
 /// Whether `later` says what `earlier` said: the same words once folded,
-/// or three in four content words shared (four or more each), naming no
-/// link or path the other does not.
+/// a new value for what it set ([`revalues`]), or three in four content
+/// words shared (four or more each), naming no link or path the other
+/// does not.
 fn restates(
     (earlier, earlier_folded, a): (&str, &str, &std::collections::BTreeSet<String>),
     (later, later_folded, b): (&str, &str, &std::collections::BTreeSet<String>),
@@ -772,13 +773,49 @@ fn restates(
     // The same words, whatever ends them ("follow RULES.md." and "follow
     // RULES.md").
     const ENDS: [char; 5] = ['.', '!', '。', '！', ' '];
-    earlier_folded.trim_end_matches(ENDS) == later_folded.trim_end_matches(ENDS) || {
-        let shared = a.intersection(b).count();
-        a.len().min(b.len()) >= 4 && shared * 4 >= a.union(b).count() * 3 && {
-            let (before, named) = (identifiers(earlier), identifiers(later));
-            before.is_subset(&named) || named.is_subset(&before)
+    earlier_folded.trim_end_matches(ENDS) == later_folded.trim_end_matches(ENDS)
+        || revalues(earlier_folded, later_folded)
+        || {
+            let shared = a.intersection(b).count();
+            a.len().min(b.len()) >= 4 && shared * 4 >= a.union(b).count() * 3 && {
+                let (before, named) = (identifiers(earlier), identifiers(later));
+                before.is_subset(&named) || named.is_subset(&before)
+            }
         }
+}
+
+/// Whether `later` gives a new value to what `earlier` set, in the same
+/// words up to the value ("set the timeout to 30 seconds", then "set the
+/// timeout to 60 seconds"; "費用は税込で75000円にして", then
+/// "費用は税込で５万円になるように修正して"): the value moved, the earlier
+/// binds no more. The words before the value are three or more (five
+/// characters of a script written without spaces): "add 2 tests" and "add
+/// 3 tests" ask twice, "router → output 0" and "router → output 1" route
+/// two outputs.
+fn revalues(earlier: &str, later: &str) -> bool {
+    /// The words before the first number, and the number.
+    fn split(text: &str) -> Option<(&str, &str)> {
+        let at = text.find(|c: char| c.is_numeric())?;
+        let rest = &text[at..];
+        let end = rest
+            .find(|c: char| !(c.is_numeric() || matches!(c, '.' | ',')))
+            .unwrap_or(rest.len());
+        Some((
+            text[..at].trim_end(),
+            rest[..end].trim_end_matches(['.', ',']),
+        ))
     }
+    let (Some((lead, value)), Some((later_lead, later_value))) = (split(earlier), split(later))
+    else {
+        return false;
+    };
+    let long_enough = lead
+        .split_whitespace()
+        .filter(|word| word.chars().any(char::is_alphabetic))
+        .count()
+        >= 3
+        || lead.chars().filter(|&c| binding::wide_script(c)).count() >= 5;
+    long_enough && lead == later_lead && value != later_value
 }
 
 /// The links and paths `text` names: a restatement may name one more
@@ -1087,6 +1124,29 @@ mod tests {
         assert!(restated(
             "in X:\\addons\\company edit the view list to add the notes as columns, link documents",
             "in X:\\addons\\company edit the view list to add the notes as columns, link documents from X:\\addons\\library"
+        ));
+    }
+
+    #[test]
+    fn a_new_value_for_what_was_set_in_the_same_words_restates_it() {
+        assert!(restated(
+            "set the timeout to 30 seconds",
+            "set the timeout to 60 seconds"
+        ));
+        assert!(restated(
+            "費用は税込で75000円にして",
+            "費用は税込で５万円になるように修正して"
+        ));
+        // Too few words before the value, the same value, or none.
+        assert!(!restated("add 2 tests", "add 3 tests"));
+        assert!(!restated("router → output 0", "router → output 1"));
+        assert!(!restated(
+            "set the timeout to 30 seconds",
+            "set the timeout to 30 seconds for the api too"
+        ));
+        assert!(!restated(
+            "set the timeout to 30 seconds",
+            "set the retries higher"
         ));
     }
 
