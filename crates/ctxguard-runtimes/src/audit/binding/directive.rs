@@ -37,6 +37,7 @@ pub(crate) fn directive(text: &str) -> bool {
         || STEP.is_match(text)
         || HEBREW_ASKS.is_match(text)
         || ROMANCE_WISH.is_match(text)
+        || german_you_do(text)
         || korean_rule(text)
         || (VIETNAMESE_ASKS.is_match(text) && !VIETNAMESE_OWN.is_match(text))
         || THAI_ASKS.is_match(text)
@@ -312,6 +313,20 @@ pub(super) fn verb_of_no_list(rest: &str) -> bool {
         && (!verb.ends_with('s') || verb.ends_with("ss"))
         && second.chars().all(|c| c.is_alphanumeric() || c == '\'')
         && (OBJECTS.contains(&object.as_str()) || AFTER_VERB.contains(&object.as_str()))
+}
+
+/// Whether `text` tells in German what "you" do ([`GERMAN_YOU_DO`]), with
+/// a verb of doing: "bist", "hast", "wirst", "weißt" say what is.
+fn german_you_do(text: &str) -> bool {
+    const BEING: &[&str] = &[
+        "bist", "hast", "wirst", "warst", "hattest", "weißt", "siehst", "kannst", "fast", "erst",
+        "selbst", "sonst", "meist", "längst", "zuerst", "musst", "sollst",
+    ];
+    GERMAN_YOU_DO.captures(text).is_some_and(|found| {
+        found
+            .name("verb")
+            .is_some_and(|verb| !BEING.contains(&verb.as_str().to_lowercase().as_str()))
+    })
 }
 
 /// Whether a word is a verb that opens an instruction (or one mistyped by

@@ -67,6 +67,17 @@ pub(super) static ROMANCE_WISH: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
+/// An instruction put in German as what "you" do, the verb before its
+/// subject at the clause's start or after an adverb of when or where:
+/// "Dort schiebst du den Ordner rein", "Dann erstellst du die Datei";
+/// not a question ("Kannst du …?" is asked apart), nor what "you" are,
+/// have or know ("Dann hast du ein Problem").
+pub(super) static GERMAN_YOU_DO: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)(^\W*|[,;:]\s*|\b(und|dann|dort|da|danach|jetzt|nun|hier|zuerst|anschließend|außerdem|zusätzlich)\s+)(?<verb>\p{L}{2,}st)\s+du\b[^?\n]*$",
+    )
+});
+
 /// What asks in Hebrew: a need or an obligation ("צריך להוסיף", one must
 /// add; "חייב", must), a ban ("אסור", "אל תמחק", don't delete), a wish
 /// ("אני רוצה", I want), "please" ("בבקשה", "נא ל…"), and the verbs a
@@ -424,6 +435,7 @@ pub(super) fn prepare() {
         &ASKS_OF,
         &CJK_ASKS,
         &ROMANCE_WISH,
+        &GERMAN_YOU_DO,
         &HEBREW_ASKS,
         &STEP,
         &JAPANESE_REQUEST,

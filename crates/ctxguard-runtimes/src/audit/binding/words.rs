@@ -109,6 +109,8 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "erweitere", "optimiere", "vereinfache", "ersetze", "wiederhole", "überarbeite", "zerlege",
     "bearbeite", "antworte", "erzeuge", "generiere", "sammle", "trenne", "priorisiere", "setze",
     "entwickle", "gestalte", "verbessere", "liefere", "bereite", "kommuniziere", "formuliere",
+    "pflege", "schiebe", "trage", "übernimm", "räume", "verlinke", "verknüpfe", "ordne",
+    "sortiere", "packe",
     // Portuguese, Spanish and French instructions.
     "faça", "faca", "crie", "adicione", "remova", "use", "mude", "altere", "corrija", "ajuste",
     "implemente", "atualize", "coloque", "deixe", "mantenha", "verifique", "teste", "rode",

@@ -647,6 +647,9 @@ fn a_defect_reported_is_a_fix_asked_for() {
         [Err(NotBinding::Remark)]
     );
     assert_ne!(why("Nothing happened overnight on the server."), [Ok(())]);
+    // What "you" are or have, in German, asks nothing.
+    assert_ne!(why("Dann hast du ein Problem mit dem Server."), [Ok(())]);
+    assert_ne!(why("Dort bist du am Ziel."), [Ok(())]);
 }
 
 #[test]
@@ -709,6 +712,8 @@ pub(super) fn judged_units(message: &str) -> Vec<(&str, Result<(), NotBinding>)>
 #[test]
 fn roles_missions_defects_and_instructions_in_other_languages_bind() {
     for text in [
+        "Dort schiebst du den Ordner Translation-App rein und erstellst zusätzlich den Ordner \"Booking-App\".",
+        "Pflege das entsprechend ein.",
         "Ta mission est de construire **StratWatch**, une plateforme de veille.",
         "isme patient ka data proper jagah fetch kro",
         "ye image dekho isme again error aaya hai samjo and fix kro",
