@@ -933,6 +933,96 @@ mod tests {
         );
     }
 
+    /// Records of one session file: each `(uuid, parent, kind)`; a user
+    /// record says `uuid` ("typed <uuid>"), a boundary names its logical
+    /// parent, a summary follows its boundary.
+    fn session_of(records: &[(&str, Option<&str>, &str)]) -> crate::import::Session {
+        let text = records
+            .iter()
+            .map(|&(uuid, parent, kind)| {
+                let mut value = match kind {
+                    "user" => user(uuid, "t", serde_json::json!(format!("typed {uuid}"))),
+                    "assistant" => assistant(uuid, "t"),
+                    "summary" => {
+                        let mut summary = user(uuid, "t", serde_json::json!("This session is being continued. Summary."));
+                        summary["isCompactSummary"] = true.into();
+                        summary
+                    }
+                    leaf => serde_json::json!({"type": "system", "subtype": "compact_boundary",
+                        "uuid": uuid, "parentUuid": null, "logicalParentUuid": leaf, "timestamp": "t",
+                        "compactMetadata": {"trigger": "auto", "preTokens": 1000}}),
+                };
+                value["sessionId"] = "s".into();
+                if let Some(parent) = parent {
+                    value["parentUuid"] = parent.into();
+                }
+                value.to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        crate::import::import(&SourceFile::new("s.jsonl", text), None).unwrap()
+    }
+
+    fn typed(event: &Event) -> Vec<&str> {
+        event
+            .trace
+            .iter()
+            .filter(|m| m.origin == Origin::User)
+            .map(|m| m.text.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_conversation_forked_into_the_same_file_is_judged_along_its_own_chain() {
+        // Two conversations go on from the session's first message, their
+        // records interleaved; the first compacts, then the second, whose
+        // message typed before the first's compaction is in its buffer.
+        let session = session_of(&[
+            ("root", None, "user"),
+            ("a1", Some("root"), "assistant"),
+            ("one", Some("a1"), "user"),
+            ("b1", Some("a1"), "assistant"),
+            ("two", Some("b1"), "user"),
+            ("a2", Some("one"), "assistant"),
+            ("x", None, "a2"),
+            ("xs", Some("x"), "summary"),
+            ("b2", Some("two"), "assistant"),
+            ("y", None, "b2"),
+            ("ys", Some("y"), "summary"),
+            ("b3", Some("ys"), "assistant"),
+            ("three", Some("b3"), "user"),
+            ("b4", Some("three"), "assistant"),
+            ("z", None, "b4"),
+        ]);
+        let events = &session.events;
+        assert_eq!(typed(&events[0]), ["typed root", "typed one"]);
+        assert_eq!(typed(&events[1]), ["typed root", "typed two"]);
+        // The second conversation's next compaction goes on from its own.
+        assert_eq!(typed(&events[2]), ["typed three"]);
+        // The conversation the file ends in is the branch of now.
+        let branches: Vec<usize> = events.iter().map(|e| e.branch).collect();
+        assert_eq!(branches, [1, 0, 0]);
+        assert!(events[1]
+            .notes
+            .iter()
+            .any(|n| n.contains("another conversation")));
+    }
+
+    #[test]
+    fn one_conversation_whose_chain_runs_beside_its_boundaries_is_one_branch() {
+        let session = session_of(&[
+            ("u1", None, "user"),
+            ("a1", Some("u1"), "assistant"),
+            ("x", None, "a1"),
+            ("u2", Some("a1"), "user"),
+            ("a2", Some("u2"), "assistant"),
+            ("y", None, "a2"),
+        ]);
+        let events = &session.events;
+        assert_eq!(typed(&events[1]), ["typed u2"]);
+        assert!(events.iter().all(|e| e.branch == 0));
+    }
+
     #[test]
     fn a_resumed_sessions_replay_stands_where_it_was_first_written() {
         let ask = "Help me think through the sync endpoint.";
