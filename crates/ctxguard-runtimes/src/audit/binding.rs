@@ -311,6 +311,13 @@ pub(crate) fn words_bind(
     if lines.next().is_some_and(question_number) && lines.next().is_some() {
         return Ok(());
     }
+    // "A" after the agent lettered its options names one (alone, "a" is
+    // no word that binds).
+    let key = text.trim().trim_end_matches(['.', ')', '）']);
+    if answering && key.len() == 1 && matches!(key.as_bytes()[0].to_ascii_lowercase(), b'a'..=b'f')
+    {
+        return Ok(());
+    }
     // "Fix it now" alone approves what the agent proposed; after the
     // user's own report or list in the same message it asks for that.
     let approves = approval(text) && !refers_within(message.text, text);

@@ -368,7 +368,9 @@ fn audit_branch(
                     continue;
                 }
             }
-            let asked = asked_before(&event.trace[..m]);
+            let asked = asked_before(&event.trace[..m])
+                || (message.origin == Origin::User
+                    && names_an_option(&event.trace[..m], &message.text));
             // "yes option 1": a short reply to the choices the agent put
             // makes the option chosen the user's, in the agent's words.
             if asked
@@ -383,10 +385,15 @@ fn audit_branch(
             // "2" alone names an option the agent numbered: the option's
             // words are the choice, judged as a choice is; the digit
             // stands in any summary.
+            // "C, the file … has the codes" names option C, then says more.
             let named = (asked && message.origin == Origin::User)
                 .then(|| last_agent(&event.trace[..m]))
                 .flatten()
-                .and_then(|agent| option_named(&message.text, &agent.text));
+                .and_then(|agent| {
+                    let reply = typed::leading_choice(&message.text)
+                        .map_or(message.text.as_str(), |key| &message.text[key]);
+                    option_named(reply, &agent.text).map(|named| (reply.trim().to_owned(), named))
+                });
             let mut found = message_units(policy, message, answering, pasted_at);
             if message.origin == Origin::User {
                 quoted_back(
@@ -408,7 +415,10 @@ fn audit_branch(
                         answer,
                     } => {
                         let answer = answer.or_else(|| {
-                            named.clone().filter(|_| text.trim() == message.text.trim())
+                            named
+                                .clone()
+                                .filter(|(reply, _)| text.trim() == reply)
+                                .map(|(_, named)| named)
                         });
                         let k = per_line.entry(message.line).or_default();
                         *k += 1;
@@ -579,6 +589,17 @@ fn asked_before(trace: &[import::Message]) -> bool {
         .rev()
         .collect();
     tail.contains(['?', '？']) && (CHOICES.is_match(&tail) || VALUE_ASKED.is_match(&tail))
+}
+
+/// Whether `reply` names one of the options the agent's last message in
+/// `trace` lettered or numbered a line each under a question, however
+/// long they run ("你希望如何处理？" over "A) **完全替代方案** - …", then "C,
+/// the file … has the codes").
+fn names_an_option(trace: &[import::Message], reply: &str) -> bool {
+    let reply = typed::leading_choice(reply).map_or(reply, |key| &reply[key]);
+    last_agent(trace).is_some_and(|last| {
+        last.text.contains(['?', '？']) && option_named(reply, &last.text).is_some()
+    })
 }
 
 /// The option a reply names by its number or letter alone ("2", "B",
@@ -753,6 +774,10 @@ fn supersede(
     folded: &str,
     content: &std::collections::BTreeSet<String>,
 ) {
+    // "A" to one question and "A" to the next are two choices.
+    if text.trim().chars().count() <= 2 {
+        return;
+    }
     set_aside(said, |earlier| {
         !earlier.superseded
             && restates(
@@ -1148,6 +1173,45 @@ mod tests {
             "set the timeout to 30 seconds",
             "set the retries higher"
         ));
+    }
+
+    #[test]
+    fn options_lettered_under_a_question_however_long_are_named_by_a_reply() {
+        let agent = |text: &str| import::Message {
+            origin: Origin::Assistant,
+            text: text.to_owned(),
+            line: 1,
+            record: None,
+        };
+        let long = "x".repeat(700);
+        let options = format!("**你希望如何处理？**\n\nA) **完全替代方案** - {long}\n\nB) **混合数据源** - {long}\n\n请选择一个方案。");
+        let trace = [agent(&options)];
+        assert!(!asked_before(&trace));
+        assert!(names_an_option(&trace, "B, but keep the tests"));
+        assert!(!names_an_option(&trace, "C, the third"));
+        assert!(names_an_option(&trace, "A"));
+        assert!(!names_an_option(&trace, "thanks"));
+        assert!(!names_an_option(
+            &[agent("Done:\nA) built\nB) tested")],
+            "A"
+        ));
+        // "A" to one question and "A" to the next are two choices.
+        let mut said = vec![Said {
+            id: "l1".to_owned(),
+            line: 1,
+            text: "A".to_owned(),
+            kind: "decision".to_owned(),
+            derived: Derived::Sentence,
+            answer: None,
+            superseded: false,
+            history: Vec::new(),
+            folded: "a".to_owned(),
+            content: Default::default(),
+        }];
+        supersede(&mut said, "A", "a", &Default::default());
+        assert!(!said[0].superseded);
+        supersede(&mut said, "a", "a", &Default::default());
+        assert!(!said[0].superseded);
     }
 
     #[test]

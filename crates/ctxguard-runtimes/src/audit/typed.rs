@@ -326,7 +326,11 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     let mut statements = 0;
     let mut flush = |prose: &mut String, typed: &mut Typed| {
         let message = binding::Prose::new(prose);
-        let cut = binding::output_tails(prose, units(prose));
+        let mut cut = binding::output_tails(prose, units(prose));
+        // "C, the file … has the codes": the option named, then more.
+        if answering {
+            split_choice(prose, &mut cut);
+        }
         // "Build this." under a list the user pasted: the list's remarks
         // are what they ask for.
         let adopted = cut.len() > 1
@@ -800,6 +804,44 @@ fn listed_objects(
         }
     }
     objects
+}
+
+/// Where a reply that opens with the option it names ("C, the file in …
+/// has the codes", "2，但是保留测试") names it: a letter or a number, then a
+/// comma and more words.
+pub(super) fn leading_choice(text: &str) -> Option<std::ops::Range<usize>> {
+    static CHOICE: LazyLock<Pattern> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(r"^\s*([A-Fa-f]|\d{1,2})\s*[,，、]\s*\S").expect("the choice pattern compiles")
+    });
+    CHOICE.captures(text)?.get(1).map(|key| key.range())
+}
+
+/// The first unit of a reply that opens with the option it names, cut in
+/// two: the option's key, judged as a choice, and the words after it.
+fn split_choice(text: &str, cut: &mut Vec<units::Unit>) {
+    let Some(first) = cut.first() else {
+        return;
+    };
+    let Some(key) = leading_choice(first.text(text)) else {
+        return;
+    };
+    let (start, end) = (first.range.start, first.range.end);
+    let rest = text[start + key.end..end]
+        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | '、'));
+    let rest_start = end - rest.len();
+    cut[0] = units::Unit {
+        range: start + key.start..start + key.end,
+        shape: units::Shape::Sentence,
+    };
+    cut.insert(
+        1,
+        units::Unit {
+            range: rest_start..end,
+            shape: units::Shape::Sentence,
+        },
+    );
 }
 
 /// Which units of `cut` are steps a line that asks announces ("After
@@ -2094,6 +2136,28 @@ mod tests {
                 "{list:?} was taken as one: {found:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_reply_that_opens_with_the_option_it_names_is_the_choice_then_its_words() {
+        let reply = "C,/Users/x/Desktop/ifind/副本数据指标.xlsx这个文件夹里提供了大部分同花顺对应wind的代码";
+        let found = typed_units(&Policy::builtin(), reply, true);
+        assert_eq!(found.binds[0].text, "C");
+        // Not after a question, nor a list item.
+        assert!(binds(reply).iter().all(|b| b != "C"));
+        assert!(typed_units(
+            &Policy::builtin(),
+            "1. Fix the login\n2. Keep the tests",
+            true
+        )
+        .binds
+        .iter()
+        .all(|b| b.text != "1"));
+        // Alone, a letter after a question names an option.
+        assert_eq!(
+            typed_units(&Policy::builtin(), "A", true).binds[0].text,
+            "A"
+        );
     }
 
     #[test]
