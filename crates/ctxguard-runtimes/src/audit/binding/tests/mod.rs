@@ -93,6 +93,8 @@ fn what_binds_and_what_does_not() {
         [Err(NotBinding::Debris)]
     );
     assert_eq!(why("can you help me fix the login?"), [Ok(())]);
+    // "you" mistyped.
+    assert_eq!(why("can yo help me edit the prompt for this?"), [Ok(())]);
     assert_eq!(why("好的"), [Err(NotBinding::Acknowledgement)]);
     // French requests, bans and to-dos in the infinitive.
     assert_eq!(
