@@ -167,12 +167,23 @@ fn own_compactions(records: &[Record], index: &Index, boundaries: &[usize]) -> V
         }
     }
     let mut latest = Vec::with_capacity(records.len());
+    // Where each record's chain starts.
+    let mut start = Vec::with_capacity(records.len());
     for (i, record) in records.iter().enumerate() {
         let below = match record.str("/parentUuid") {
-            None => Latest::Known(None),
+            None => {
+                start.push(i);
+                Latest::Known(None)
+            }
             Some(parent) => match index.by_uuid.get(parent) {
-                Some(&p) if p < i => latest[p],
-                _ => Latest::Unknown,
+                Some(&p) if p < i => {
+                    start.push(start[p]);
+                    latest[p]
+                }
+                _ => {
+                    start.push(i);
+                    Latest::Unknown
+                }
             },
         };
         latest.push(match (below, marks.get(&i)) {
@@ -199,8 +210,15 @@ fn own_compactions(records: &[Record], index: &Index, boundaries: &[usize]) -> V
                 Some(Some(p)) => latest[p],
                 Some(None) => Latest::Unknown,
             };
+            // A chain that starts after the compaction before (a
+            // conversation begun anew since) forks from nothing.
+            let below_previous = previous.is_some_and(|p| start[leaf] < boundaries[p]);
             match own {
-                Latest::Known(own) if own != previous && own.is_none_or(|j| j < k) => {
+                Latest::Known(own)
+                    if own != previous
+                        && own.is_none_or(|j| j < k)
+                        && (own.is_some() || below_previous) =>
+                {
                     forks += 1;
                     if forks <= MOST_FORKS {
                         own
@@ -1021,6 +1039,20 @@ mod tests {
         let events = &session.events;
         assert_eq!(typed(&events[1]), ["typed u2"]);
         assert!(events.iter().all(|e| e.branch == 0));
+        // A chain begun anew after a compaction is no fork of the session.
+        let session = session_of(&[
+            ("u1", None, "user"),
+            ("a1", Some("u1"), "assistant"),
+            ("x", None, "a1"),
+            ("u2", None, "user"),
+            ("a2", Some("u2"), "assistant"),
+            ("y", None, "a2"),
+        ]);
+        assert!(session.events.iter().all(|e| e.branch == 0));
+        assert!(!session.events[1]
+            .notes
+            .iter()
+            .any(|n| n.contains("another conversation")));
     }
 
     #[test]
