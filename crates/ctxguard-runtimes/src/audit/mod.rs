@@ -368,9 +368,20 @@ fn audit_branch(
                     continue;
                 }
             }
+            let last = last_agent(&event.trace[..m]);
+            // "2" alone names an option the agent numbered: the option's
+            // words are the choice, judged as a choice is; the digit
+            // stands in any summary. "C, the file … has the codes" names
+            // option C, then says more.
+            let named = (message.origin == Origin::User)
+                .then_some(last)
+                .flatten()
+                .and_then(|agent| option_replied(&message.text, &agent.text));
+            // Options lettered a line each under a question are asked,
+            // however long they run.
             let asked = asked_before(&event.trace[..m])
-                || (message.origin == Origin::User
-                    && names_an_option(&event.trace[..m], &message.text));
+                || (named.is_some() && last.is_some_and(|agent| agent.text.contains(['?', '？'])));
+            let named = named.filter(|_| asked);
             // "yes option 1": a short reply to the choices the agent put
             // makes the option chosen the user's, in the agent's words.
             if asked
@@ -382,18 +393,6 @@ fn audit_branch(
                 }
             }
             let answering = asked || interrupted_before(&event.trace[..m]);
-            // "2" alone names an option the agent numbered: the option's
-            // words are the choice, judged as a choice is; the digit
-            // stands in any summary.
-            // "C, the file … has the codes" names option C, then says more.
-            let named = (asked && message.origin == Origin::User)
-                .then(|| last_agent(&event.trace[..m]))
-                .flatten()
-                .and_then(|agent| {
-                    let reply = typed::leading_choice(&message.text)
-                        .map_or(message.text.as_str(), |key| &message.text[key]);
-                    option_named(reply, &agent.text).map(|named| (reply.trim().to_owned(), named))
-                });
             let mut found = message_units(policy, message, answering, pasted_at);
             if message.origin == Origin::User {
                 quoted_back(
@@ -591,15 +590,12 @@ fn asked_before(trace: &[import::Message]) -> bool {
     tail.contains(['?', '？']) && (CHOICES.is_match(&tail) || VALUE_ASKED.is_match(&tail))
 }
 
-/// Whether `reply` names one of the options the agent's last message in
-/// `trace` lettered or numbered a line each under a question, however
-/// long they run ("你希望如何处理？" over "A) **完全替代方案** - …", then "C,
-/// the file … has the codes").
-fn names_an_option(trace: &[import::Message], reply: &str) -> bool {
-    let reply = typed::leading_choice(reply).map_or(reply, |key| &reply[key]);
-    last_agent(trace).is_some_and(|last| {
-        last.text.contains(['?', '？']) && option_named(reply, &last.text).is_some()
-    })
+/// The option of `agent`'s message that `message` names, alone ("A", "2")
+/// or opening it ("C, the file … has the codes"): the reply's key, and
+/// the agent's question and the option's words ([`option_named`]).
+fn option_replied(message: &str, agent: &str) -> Option<(String, (String, String))> {
+    let reply = typed::leading_choice(message).map_or(message, |key| &message[key]);
+    option_named(reply, agent).map(|named| (reply.trim().to_owned(), named))
 }
 
 /// The option a reply names by its number or letter alone ("2", "B",
@@ -1185,16 +1181,12 @@ mod tests {
         };
         let long = "x".repeat(700);
         let options = format!("**你希望如何处理？**\n\nA) **完全替代方案** - {long}\n\nB) **混合数据源** - {long}\n\n请选择一个方案。");
-        let trace = [agent(&options)];
-        assert!(!asked_before(&trace));
-        assert!(names_an_option(&trace, "B, but keep the tests"));
-        assert!(!names_an_option(&trace, "C, the third"));
-        assert!(names_an_option(&trace, "A"));
-        assert!(!names_an_option(&trace, "thanks"));
-        assert!(!names_an_option(
-            &[agent("Done:\nA) built\nB) tested")],
-            "A"
-        ));
+        assert!(!asked_before(&[agent(&options)]));
+        let key = |reply: &str| option_replied(reply, &options).map(|(key, _)| key);
+        assert_eq!(key("B, but keep the tests").as_deref(), Some("B"));
+        assert_eq!(key("A").as_deref(), Some("A"));
+        assert_eq!(key("C, the third"), None);
+        assert_eq!(key("thanks"), None);
         // "A" to one question and "A" to the next are two choices.
         let mut said = vec![Said {
             id: "l1".to_owned(),
