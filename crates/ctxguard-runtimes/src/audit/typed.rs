@@ -808,12 +808,13 @@ fn listed_objects(
 
 /// Where a reply that opens with the option it names ("C, the file in …
 /// has the codes", "2，但是保留测试") names it: a letter or a number, then a
-/// comma and more words.
+/// comma and more words ("10, 20 and 30" gives values, not a choice).
 pub(super) fn leading_choice(text: &str) -> Option<std::ops::Range<usize>> {
     static CHOICE: LazyLock<Pattern> = LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
-        Pattern::new(r"^\s*([A-Fa-f]|\d{1,2})\s*[,，、]\s*\S").expect("the choice pattern compiles")
+        Pattern::new(r"^\s*([A-Fa-f]|\d{1,2})\s*[,，、]\s*[^\d\s]")
+            .expect("the choice pattern compiles")
     });
     CHOICE.captures(text)?.get(1).map(|key| key.range())
 }
@@ -2143,7 +2144,8 @@ mod tests {
         let reply = "C,/Users/x/Desktop/ifind/副本数据指标.xlsx这个文件夹里提供了大部分同花顺对应wind的代码";
         let found = typed_units(&Policy::builtin(), reply, true);
         assert_eq!(found.binds[0].text, "C");
-        // Not after a question, nor a list item.
+        // Not after a question, nor a list item, nor values.
+        assert_eq!(leading_choice("10, 20 and 30"), None);
         assert!(binds(reply).iter().all(|b| b != "C"));
         assert!(typed_units(
             &Policy::builtin(),
