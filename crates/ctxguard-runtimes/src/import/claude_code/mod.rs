@@ -1027,6 +1027,36 @@ mod tests {
     }
 
     #[test]
+    fn past_the_most_forks_a_compaction_is_taken_from_the_one_before_in_the_file() {
+        // The session's first message, then a conversation a fork, each
+        // compacting once.
+        let mut owned: Vec<(String, Option<String>, String)> =
+            vec![("root".to_owned(), None, "user".to_owned())];
+        for n in 0..=MOST_FORKS + 1 {
+            owned.push((
+                format!("a{n}"),
+                Some("root".to_owned()),
+                "assistant".to_owned(),
+            ));
+            owned.push((format!("b{n}"), None, format!("a{n}")));
+        }
+        let records: Vec<(&str, Option<&str>, &str)> = owned
+            .iter()
+            .map(|(uuid, parent, kind)| (uuid.as_str(), parent.as_deref(), kind.as_str()))
+            .collect();
+        let session = session_of(&records);
+        let forked = |event: &Event| {
+            event
+                .notes
+                .iter()
+                .any(|n| n.contains("another conversation"))
+        };
+        assert_eq!(session.events.len(), MOST_FORKS + 2);
+        assert!(session.events[1..=MOST_FORKS].iter().all(forked));
+        assert!(!forked(&session.events[MOST_FORKS + 1]));
+    }
+
+    #[test]
     fn one_conversation_whose_chain_runs_beside_its_boundaries_is_one_branch() {
         let session = session_of(&[
             ("u1", None, "user"),
