@@ -379,7 +379,7 @@ fn audit_branch(
                 .and_then(|agent| option_replied(&message.text, &agent.text));
             // Options lettered a line each under a question are asked,
             // however long they run.
-            let asked = asked_before(&event.trace[..m])
+            let asked = asked_before(last)
                 || (named.is_some() && last.is_some_and(|agent| agent.text.contains(['?', '？'])));
             let named = named.filter(|_| asked);
             // "yes option 1": a short reply to the choices the agent put
@@ -388,7 +388,7 @@ fn audit_branch(
                 && message.origin == Origin::User
                 && message.text.split_whitespace().count() <= 6
             {
-                if let Some(offered) = last_agent(&event.trace[..m]) {
+                if let Some(offered) = last {
                     support.push(offered.text.clone(), Words::of(&offered.text));
                 }
             }
@@ -571,11 +571,11 @@ fn squeeze_into(text: &str, out: &mut String) {
     }
 }
 
-/// Whether the agent's last message before the user's asked them to
-/// choose: a question in its closing paragraph that offers alternatives
-/// ("pacman or rustup?", numbered options).
-fn asked_before(trace: &[import::Message]) -> bool {
-    let Some(last) = last_agent(trace) else {
+/// Whether the agent's last message before the user's ([`last_agent`])
+/// asked them to choose: a question in its closing paragraph that offers
+/// alternatives ("pacman or rustup?", numbered options).
+fn asked_before(last: Option<&import::Message>) -> bool {
+    let Some(last) = last else {
         return false;
     };
     let tail: String = last
@@ -1181,7 +1181,7 @@ mod tests {
         };
         let long = "x".repeat(700);
         let options = format!("**你希望如何处理？**\n\nA) **完全替代方案** - {long}\n\nB) **混合数据源** - {long}\n\n请选择一个方案。");
-        assert!(!asked_before(&[agent(&options)]));
+        assert!(!asked_before(Some(&agent(&options))));
         let key = |reply: &str| option_replied(reply, &options).map(|(key, _)| key);
         assert_eq!(key("B, but keep the tests").as_deref(), Some("B"));
         assert_eq!(key("A").as_deref(), Some("A"));
@@ -1352,7 +1352,7 @@ mod tests {
 
     #[test]
     fn a_question_in_chinese_that_offers_alternatives_is_answered_by_a_choice() {
-        let asked = |text: &str| asked_before(&[said(Origin::Assistant, text)]);
+        let asked = |text: &str| asked_before(Some(&said(Origin::Assistant, text)));
         assert!(asked("你用的是哪个终端？iTerm2 还是 mac 原生终端？"));
         assert!(asked("Which terminal do you use?"));
         assert!(!asked("我已经改好了。"));
@@ -1366,7 +1366,7 @@ mod tests {
 
     #[test]
     fn a_question_for_a_value_only_the_user_can_give_is_answered_by_it() {
-        let asked = |text: &str| asked_before(&[said(Origin::Assistant, text)]);
+        let asked = |text: &str| asked_before(Some(&said(Origin::Assistant, text)));
         assert!(asked(
             "Alright, I'm Ovo. What's your name? And how should I address you?"
         ));
