@@ -98,7 +98,8 @@ pub(super) fn sentences(
                 .ends_with(|c: char| c.is_ascii_digit() || c == '.')
                 && line[from + lengths[n]..]
                     .starts_with(['吧', '呢', '啊', '呀', '吗', '嘛', '哦', '了']);
-            if numbered(piece) || quotes_a_number(piece) || particle_follows {
+            let shortened = piece.trim_end().strip_suffix('.').is_some_and(abbreviated);
+            if numbered(piece) || quotes_a_number(piece) || particle_follows || shortened {
                 lengths[n] += lengths.remove(n + 1);
             } else {
                 // "1.技术（…）2.增长（…）": items numbered along one line;
@@ -260,10 +261,43 @@ pub(super) fn numbered(piece: &str) -> bool {
         .is_some_and(|parts| parts <= 4)
 }
 
-/// Words after which a period ends no sentence.
-pub(super) const ABBREVIATIONS: &[&str] = &[
-    "e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "no", "mr", "dr",
+/// Words after which a period ends no sentence that goes on in lower case.
+const ABBREVIATIONS: &[&str] = &["etc", "no", "usw"];
+
+/// Words after which a period ends no sentence, whatever follows: "e.g.
+/// React", "z.B. Sortable.js", "bzw. Zeit", "Dr. Smith". ("etc.", "no."
+/// and "usw." often end one.)
+const SHORTENED: &[&str] = &[
+    "e.g", "i.e", "vs", "cf", "approx", "incl", "mr", "mrs", "ms", "dr", "resp", "esp", "z.b",
+    "d.h", "u.a", "z.t", "u.u", "o.ä", "s.o", "v.a", "bzw", "ggf", "evtl", "ca", "inkl", "vgl",
+    "bspw", "sog", "p.ex", "p.ej",
 ];
+
+/// The first letters of the abbreviations typed with a space inside ("z.
+/// B.", "d. h.", "u. a.", "e. g.", "i. e.", "p. ex."), in lower case.
+const SPACED_FIRST: &[&str] = &["z", "d", "u", "e", "i", "p"];
+
+/// Whether the period after `before` (the text up to it) ends an
+/// abbreviation, so no sentence ends there: "z.B.", "e.g.", and either
+/// half of "z. B." (the first typed in lower case).
+pub(super) fn abbreviated(before: &str) -> bool {
+    fn last(text: &str) -> &str {
+        text.rsplit(|c: char| c.is_whitespace() || c == '(')
+            .next()
+            .unwrap_or_default()
+    }
+    let word = last(before);
+    if SHORTENED.contains(&word.to_lowercase().as_str()) || SPACED_FIRST.contains(&word) {
+        return true;
+    }
+    // "B" of "z. B.": the letter after a spaced abbreviation's first half.
+    let rest = before[..before.len() - word.len()].trim_end();
+    word.chars().count() == 1
+        && word.chars().all(char::is_alphabetic)
+        && rest
+            .strip_suffix('.')
+            .is_some_and(|rest| SPACED_FIRST.contains(&last(rest)))
+}
 
 /// `piece` cut again where a sentence ends and the next begins in lower
 /// case (`make it blue. then run it`), or after a period typed between
@@ -297,6 +331,7 @@ pub(super) fn lower_case_starts(piece: &str) -> Vec<&str> {
                 && (bytes[k].is_ascii_lowercase() || (spaced && bytes[k].is_ascii_alphanumeric())))
                 || unspaced_start(&piece[start..i], &piece[j..]))
                 && !ABBREVIATIONS.contains(&word_before.as_str())
+                && !abbreviated(&piece[start..i])
             {
                 out.push(&piece[start..k]);
                 start = k;

@@ -650,3 +650,20 @@ fn what_a_user_numbers_with_a_word_along_one_line_is_cut_at_each_number() {
         assert_eq!(shaped(whole).len(), 1, "{whole}");
     }
 }
+
+#[test]
+fn an_abbreviation_ends_no_sentence_even_before_a_capital() {
+    let text = "Stell mir Fragen, damit du mich besser kennenlernst und z. B. mehr über meinen Charakter erfährst. Nutze dafür eine Bibliothek (z.B. Sortable.js) für die Boxen. Weil ich Geld verdienen muss, bzw. Zeit sparen will. Use a library, e.g. React for this. And for the design I prefer direction A. Then build it.";
+    let sentences: Vec<&str> = shaped(text).into_iter().map(|(s, _)| s).collect();
+    assert_eq!(
+        sentences,
+        [
+            "Stell mir Fragen, damit du mich besser kennenlernst und z. B. mehr über meinen Charakter erfährst.",
+            "Nutze dafür eine Bibliothek (z.B. Sortable.js) für die Boxen.",
+            "Weil ich Geld verdienen muss, bzw. Zeit sparen will.",
+            "Use a library, e.g. React for this.",
+            "And for the design I prefer direction A.",
+            "Then build it.",
+        ]
+    );
+}
