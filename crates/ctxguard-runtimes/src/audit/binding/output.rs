@@ -278,7 +278,8 @@ pub(crate) struct Prose<'a> {
 /// more, none longer (a line broken mid-word, "…/gltf_loader.cpp:22" over
 /// "2:(.text+0x1cfa): undefined reference …"), making up a third of the
 /// lines from the first of them to the last. Prose wrapped by an editor breaks
-/// between words, at lengths that differ. It runs from the first such
+/// between words, at lengths that differ; so do the lines of a box that pads
+/// each with spaces to its width, measured without them. It runs from the first such
 /// line to the end of the line that goes on after the last.
 pub(super) fn wrapped(text: &str) -> Option<Range<usize>> {
     const WIDTH: usize = 60;
@@ -290,7 +291,9 @@ pub(super) fn wrapped(text: &str) -> Option<Range<usize>> {
         (0, 0, 0, 0, 0, 0);
     let mut at = 0;
     for (n, line) in text.split_inclusive('\n').enumerate() {
-        let width = line.trim_end_matches(['\n', '\r']).chars().count();
+        // A line a box padded with spaces to its width ends where its
+        // words end.
+        let width = line.trim_end().chars().count();
         if width > longest {
             (longest, count, first, first_start, last) = (width, 1, n, at, n);
         } else if width == longest {

@@ -536,6 +536,23 @@ fn output_a_terminal_broke_at_its_width_is_handed_over() {
         with the retries that are still queued for the staging cluster\n\
         and whether the alert thresholds need to move up a bit again.\n";
     assert_eq!(wrapped(prose), None);
+    // Lines a terminal's box padded with spaces to its width, copied with
+    // the user's answers typed after the agent's items: the words end
+    // where they end, at lengths that differ.
+    let items = [
+        "  4. 将 DEFAULT_PUSH_HOUR 移到配置 - 支持全局和 Skill 级别覆盖      - yes",
+        "  5. 实现 cooldown_days 逻辑 - 创建 notification_history 表记录触发时间  - yes",
+        "  6. 将硬编码文案移到 reminders.yaml            - yes",
+        "  7. ContentGenerator 重构为配置驱动:         - yes",
+        "  8. 事件检测器插件化:                           - yes",
+        "  9. 所有内容生成都走 rules/ 或 templates",
+    ];
+    let boxed: String = items
+        .iter()
+        .flat_map(|item| [item.to_string(), String::new()])
+        .map(|line| format!("{line:<100}\n"))
+        .collect();
+    assert_eq!(wrapped(&boxed), None);
 }
 
 #[test]
