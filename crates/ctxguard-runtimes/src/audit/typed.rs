@@ -59,6 +59,15 @@ pub(super) fn message_units(
                 why: NotBinding::Acknowledgement,
             })];
         }
+        // "What's the query to confirm that?" typed as the answer asks
+        // back: it chooses nothing.
+        if answer.as_ref().is_some_and(|(_, a)| asks_back(policy, a)) {
+            return vec![Found::Apart(SetApart {
+                source_line: Some(message.line),
+                text: message.text.clone(),
+                why: NotBinding::Question,
+            })];
+        }
         let kind = match import::classify::answer_kind(policy) {
             RegionKind::Commitment(kind) => kind,
             _ => "unclassified".to_owned(),
@@ -1019,6 +1028,18 @@ fn of_oneself(answer: &str) -> bool {
     OWN.is_match(answer)
 }
 
+/// An answer typed in the agent's question that asks for information
+/// instead of choosing ("what's the query to confirm that"): all it holds
+/// is set apart as a question.
+fn asks_back(policy: &Policy, answer: &str) -> bool {
+    let typed = typed_units(policy, answer, false);
+    typed.binds.is_empty()
+        && typed
+            .apart
+            .iter()
+            .any(|(_, why)| *why == NotBinding::Question)
+}
+
 /// A choice that takes none of the options offered ("None of the above").
 fn declines(choice: &str) -> bool {
     let folded = super::judge::fold(choice);
@@ -1860,6 +1881,27 @@ mod tests {
         ));
         assert!(brief_at("You are a senior reviewer.", 0));
         assert!(!brief_at("You are right, it fails.\n# Logs", 0));
+    }
+
+    #[test]
+    fn an_answer_that_asks_back_chooses_nothing() {
+        let policy = Policy::builtin();
+        for asks in [
+            "what's the query to confirm that",
+            "Which one is faster?",
+            "how does the cache work here?",
+        ] {
+            assert!(asks_back(&policy, asks), "{asks}");
+        }
+        for chooses in [
+            "Component level",
+            "Yes, delete the old command",
+            "API message if available, otherwise a generic fallback",
+            "can you do both?",
+            "A",
+        ] {
+            assert!(!asks_back(&policy, chooses), "{chooses}");
+        }
     }
 
     #[test]

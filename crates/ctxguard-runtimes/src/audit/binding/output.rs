@@ -190,14 +190,15 @@ pub(super) static CODE_LINE: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// A shell's prompt, as a terminal shows it: `$ cargo test`,
 /// `wink@box 26-02-03T21:17:52Z:~/src/app (main)`, `me@host:~/app$ ls`,
-/// `[me@host app]$`, `❯ npm test`, `PS C:\app> dir`, `me@Mac ~ % ls`, and
+/// `[me@host app]$`, `❯ npm test`, `PS C:\app> dir`, `me@Mac ~ % ls`, each
+/// behind the environments the shell names (`(venv) (base) me@host:~$`), and
 /// an interactive command's question (`? How would you like to
 /// authenticate GitHub CLI? [Use arrows to move, type to filter]`). What stands between
 /// the first prompt of a message and the output of its last is a terminal
 /// session the user copied.
 pub(super) static PROMPT: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"^(\s*[$❯➜λ]\s+\S|\s*\?\s[^\n]*\[(?i:use\s+arrows)|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|(\([\w.-]+\)\s+)?PS\s+[A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+\s+\S+\s+%(\s|$))",
+        r"^\s*(\([\w.-]+\)\s+)*([$❯➜λ]\s+\S|\?\s[^\n]*\[(?i:use\s+arrows)|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|PS\s+[A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+\s+\S+\s+%(\s|$))",
     )
 });
 

@@ -719,3 +719,40 @@ fn an_example_pasted_after_something_like_is_a_model_not_rules_given_one_by_one(
         "{judged:?}"
     );
 }
+
+#[test]
+fn a_prompt_behind_the_environments_a_shell_names_is_a_prompt() {
+    for prompt in [
+        "(tripolar-chat) (base) quiala@quiala-ideapad-3-15itl6:~/datos/tripolar/tripolar-chat$",
+        "(venv) me@box:~/app$ pytest",
+        "(base) $ conda list",
+        "(.venv) PS C:\\app> dir",
+    ] {
+        assert!(PROMPT.is_match(prompt), "{prompt}");
+    }
+    for words in [
+        "(optional) keep the old branch",
+        "(see above) $5 is the price",
+    ] {
+        assert!(!PROMPT.is_match(words), "{words}");
+    }
+}
+
+#[test]
+fn what_git_fetches_and_a_diff_numbered_by_line_are_output() {
+    for line in [
+        "From github.com:utilitywarehouse/telecom-mobile",
+        "From https://github.com/acme/api",
+        "       221 +  case .view(.viewDisappeared):",
+        "  37 -      return nil",
+    ] {
+        assert_eq!(why(line), [Err(NotBinding::Pasted)], "{line}");
+    }
+    for own in [
+        "from now on keep the old parser",
+        "Take the fonts from github.com/acme/fonts instead.",
+        "Add 3 + 2 retries.",
+    ] {
+        assert_eq!(why(own), [Ok(())], "{own}");
+    }
+}
