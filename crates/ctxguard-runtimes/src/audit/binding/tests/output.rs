@@ -756,3 +756,52 @@ fn what_git_fetches_and_a_diff_numbered_by_line_are_output() {
         assert_eq!(why(own), [Ok(())], "{own}");
     }
 }
+
+#[test]
+fn a_sentence_that_opens_with_a_word_code_also_uses_is_no_code() {
+    for own in [
+        "Export all users to CSV.",
+        "Return the results as JSON.",
+        "Import the data from the old table.",
+        "Public submissions are editable only by dealer users, never by the public submitter.",
+        "Let the tests run first.",
+        "Type the password twice.",
+        "Private notes stay hidden from members.",
+        "Class names follow BEM.",
+        "Package the app as a wheel.",
+        "Interface with the billing API only through the client.",
+        "Struct fields must be private.",
+        "Enum values are upper case.",
+        "export the report as a pdf",
+    ] {
+        assert_ne!(why(own), [Err(NotBinding::Pasted)], "{own}");
+    }
+    for code in [
+        "import os",
+        "import pandas as pd",
+        "import React from 'react'",
+        "import { useState } from \"react\";",
+        "export default function App() {",
+        "export PATH=/usr/local/bin",
+        "const total = items.length;",
+        "let x = 1",
+        "function load(path) {",
+        "def load(path):",
+        "class Loader(Base):",
+        "return;",
+        "return cache.get(key)",
+        "public static void main(String[] args) {",
+        "private final String name;",
+        "package com.acme.api;",
+        "#include <stdio.h>",
+        "fn main() {",
+        "impl Display for Error {",
+        "struct Point {",
+        "enum Color {",
+        "interface Props {",
+        "type Id = string;",
+        "type Server struct {",
+    ] {
+        assert_eq!(why(code), [Err(NotBinding::Pasted)], "{code}");
+    }
+}
