@@ -243,6 +243,9 @@ pub(crate) struct Prose<'a> {
     /// the next step of the user's own ("Tester …", "CORRECTION 3 —") or
     /// the end: the line that says where asks; what it puts is material.
     put_in_place: Vec<Range<usize>>,
+    /// What a here-document writes (`cat > AGENTS.md << 'EOF'` to the line
+    /// `EOF`): a file's content handed to a command, not words to the agent.
+    here_documents: Vec<Range<usize>>,
     /// A conversation with an agent copied from its editor panel, tool
     /// calls and all (`[Tool: Write] {…}`, a task's `IN` and `OUT`), from
     /// the start to the end of the paragraph that holds its last marker:
@@ -548,6 +551,7 @@ impl<'a> Prose<'a> {
             handed_over: handed_over(text).map(|start| start..text.len()),
             studied: studied(text),
             put_in_place: put_in_place(text),
+            here_documents: here_documents(text),
             transcript: transcript(text),
             wrapped: wrapped(text),
             captured: text
@@ -597,6 +601,7 @@ impl<'a> Prose<'a> {
         .chain(&self.tagged)
         .chain(&self.chat_answers)
         .chain(&self.put_in_place)
+        .chain(&self.here_documents)
         .any(|b| b.contains(&start))
         {
             return true;
@@ -752,6 +757,35 @@ static OWN_STEP: LazyLock<Pattern> = LazyLock::new(|| {
         r"(?i)^\s*(#{1,6}\s|(\d+[.)]\s*)?(tester|test|testing|vérifier|verify|check|correction|mise\s+à\s+jour|update|étape|etape|step|paso|schritt|ticket|lister|rapporter|report|désactiver|réactiver|activer|deactivate|activate|publier|publish|déployer|deploy)\b)",
     )
 });
+
+/// The spans of [`Prose::here_documents`]: from the line that opens one
+/// (`<< 'EOF'`, `<<-END`, `<<AGENTEOF`) to the line that is its word alone;
+/// one never closed is no here-document (`cout << endl`).
+pub(super) fn here_documents(text: &str) -> Vec<Range<usize>> {
+    static OPENS: LazyLock<Pattern> =
+        LazyLock::new(|| pattern(r#"<<-?[ \t]*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?[ \t]*$"#));
+    let mut spans = Vec::new();
+    let mut open: Option<(usize, &str)> = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end();
+        match open {
+            Some((start, word)) if body.trim() == word => {
+                spans.push(start..at + line.len());
+                open = None;
+            }
+            Some(_) => {}
+            None => {
+                open = OPENS
+                    .captures(body)
+                    .and_then(|found| found.get(1))
+                    .map(|word| (at + line.len(), word.as_str()));
+            }
+        }
+        at += line.len();
+    }
+    spans
+}
 
 /// The spans of [`Prose::put_in_place`].
 fn put_in_place(text: &str) -> Vec<Range<usize>> {

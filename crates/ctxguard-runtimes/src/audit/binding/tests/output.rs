@@ -805,3 +805,31 @@ fn a_sentence_that_opens_with_a_word_code_also_uses_is_no_code() {
         assert_eq!(why(code), [Err(NotBinding::Pasted)], "{code}");
     }
 }
+
+#[test]
+fn what_a_here_document_writes_is_a_files_content() {
+    let log =
+        "[e2b] write AGENTS.md cmd: cat > \"$HOME/.openclaw/workspace/AGENTS.md\" << 'AGENTEOF'\n\
+        You are a Content Writer Agent. Your role is to help with:\n\
+        - Blog post writing and editing\n\
+        - Product descriptions and landing page copy\n\
+        \n\
+        Adapt your tone and style to the target audience. Always consider SEO best practices.\n\
+        AGENTEOF\n\
+        Keep the workspace folder when you register the agent.";
+    let prose = Prose::new(log);
+    for unit in units(log) {
+        let text = unit.text(log);
+        let why = binding(&unit, &prose, Context::default());
+        if text.starts_with("Keep the workspace") {
+            assert_eq!(why, Ok(()), "{text:?}");
+        } else {
+            assert!(why.is_err(), "{text:?}");
+        }
+        if text.starts_with("Adapt") || text.starts_with("Blog") || text.starts_with("Always") {
+            assert_eq!(why, Err(NotBinding::Pasted), "{text:?}");
+        }
+    }
+    // One never closed is no here-document.
+    assert!(here_documents("std::cout << endl\nKeep the log short.").is_empty());
+}
