@@ -399,7 +399,7 @@ pub(crate) fn words_bind(
             }
         }
         // "Why are you writing typescript?": a reproach, the broken rule.
-        if REPROACH.is_match(text) {
+        if REPROACH.is_match(text) && !ASKS_REASON.is_match(text) {
             return Ok(());
         }
         // "What would you recommend?": the agent's opinion asked for.

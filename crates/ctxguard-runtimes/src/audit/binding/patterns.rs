@@ -382,6 +382,14 @@ pub(super) fn image_handed_over(text: &str) -> bool {
     LOOK.is_match(text) && !text.contains(" and ") && !text.contains(',') && word_count(text) <= 10
 }
 
+/// Asked why the agent holds a view ("why are you recommending A over
+/// B?", "why do you think it fails?"): a reason asked for, no reproach.
+pub(super) static ASKS_REASON: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\bwhy\s+(are|were|do|did|would)\s+you\s+(still\s+|again\s+)?(recommend|suggest|say|think|propos|assum|expect|prefer|consider|choos|favou?r|lean|believ)\w*",
+    )
+});
+
 /// A reproach put as a question: what the agent did against what the user
 /// asked ("why are you writing typescript?", "为什么你又把heartbeat记到了
 /// workspace文件夹下？", "你怎么没记得呢？") holds the rule it broke; an
@@ -467,6 +475,7 @@ pub(super) fn prepare() {
         &ASKS_NOTHING_YET,
         &IMAGE_MARKS,
         &REPROACH,
+        &ASKS_REASON,
         &ASKS_OPINION,
         &COMMAND,
         &COMPACT_NOW,

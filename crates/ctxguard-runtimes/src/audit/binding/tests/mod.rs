@@ -1071,6 +1071,13 @@ fn a_reproach_holds_the_rule_it_says_was_broken() {
         why("why are these two tests slow?"),
         [Err(NotBinding::Question)]
     );
+    // Asked why the agent holds a view: a reason asked for.
+    for asks in [
+        "why are you recommending A over B?",
+        "why do you think the cache is stale?",
+    ] {
+        assert_eq!(why(asks), [Err(NotBinding::Question)], "{asks}");
+    }
 }
 
 #[test]
