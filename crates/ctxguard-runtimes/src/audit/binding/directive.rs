@@ -102,7 +102,7 @@ pub(crate) fn directive(text: &str) -> bool {
             }
             None => rest,
         };
-        if BAN.is_match(rest) {
+        if BAN.is_match(rest) && !OWN_STATE.is_match(rest) {
             return true;
         }
         // A verb no list holds, opening the message's first clause

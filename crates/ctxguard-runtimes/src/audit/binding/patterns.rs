@@ -169,6 +169,14 @@ pub(super) static BAN: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
+/// What the user does not grasp, typed without its "I" ("don't understand
+/// the second state", "dont know why it fails"): their own state, no ban.
+pub(super) static OWN_STATE: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(don't|dont|do\s+not)\s+(really\s+|quite\s+|fully\s+)?(understand|know|remember|recall|recogni[sz]e|get\s+(it|this|that|why|how|what)\b)",
+    )
+});
+
 /// A short ban standing alone ("no deprecation alias!"), or an activity
 /// banned before more ("no hallucinating and minimal waste of tokens").
 pub(super) static PROHIBITION: LazyLock<Pattern> = LazyLock::new(|| {
@@ -476,6 +484,7 @@ pub(super) fn prepare() {
         &IMAGE_MARKS,
         &REPROACH,
         &ASKS_REASON,
+        &OWN_STATE,
         &ASKS_OPINION,
         &COMMAND,
         &COMPACT_NOW,

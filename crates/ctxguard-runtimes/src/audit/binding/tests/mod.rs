@@ -1081,6 +1081,23 @@ fn a_reproach_holds_the_rule_it_says_was_broken() {
 }
 
 #[test]
+fn what_the_user_does_not_grasp_typed_without_its_i_is_no_ban() {
+    for own in [
+        "don't understand the \"2. live-in state\".",
+        "dont know why it fails",
+    ] {
+        assert_ne!(why(own), [Ok(())], "{own}");
+    }
+    for ban in [
+        "don't get rid of the cache",
+        "don't think about speed yet",
+        "don't touch the migrations",
+    ] {
+        assert_eq!(why(ban), [Ok(())], "{ban}");
+    }
+}
+
+#[test]
 fn chinese_items_numbered_with_a_dot_and_asks_without_a_verb_of_the_list_bind() {
     for text in [
         "2.linkedin的话，暂时只登记url让人工去进行就可以。",
