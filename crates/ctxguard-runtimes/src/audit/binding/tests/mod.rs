@@ -1081,6 +1081,19 @@ fn a_reproach_holds_the_rule_it_says_was_broken() {
 }
 
 #[test]
+fn what_the_user_only_uses_may_skip_or_does_not_care_about_binds() {
+    for binds in [
+        "I only use verilator to improve the pipeline performance.",
+        "we never use tabs in this repo",
+        "libnn is programmed in assembly code, we can skip the compilation pass.",
+        "we don't care the value",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+    assert_ne!(why("I only used it once."), [Ok(())]);
+}
+
+#[test]
 fn what_the_user_does_not_grasp_typed_without_its_i_is_no_ban() {
     for own in [
         "don't understand the \"2. live-in state\".",
