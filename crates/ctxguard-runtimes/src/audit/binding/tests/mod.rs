@@ -1081,6 +1081,18 @@ fn a_reproach_holds_the_rule_it_says_was_broken() {
 }
 
 #[test]
+fn french_instructions_open_with_their_verb() {
+    for asks in [
+        "Produis l'Idea Object Model (IOM) officiel pour ce projet.",
+        "Formalise en IOM complet avec données réelles sourcées.",
+        "Rédige un résumé de la session.",
+        "Traduis le README en anglais.",
+    ] {
+        assert_eq!(why(asks), [Ok(())], "{asks}");
+    }
+}
+
+#[test]
 fn what_the_user_only_uses_may_skip_or_does_not_care_about_binds() {
     for binds in [
         "I only use verilator to improve the pipeline performance.",
