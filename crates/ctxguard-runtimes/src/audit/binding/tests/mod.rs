@@ -1081,6 +1081,22 @@ fn a_reproach_holds_the_rule_it_says_was_broken() {
 }
 
 #[test]
+fn a_closing_courtesy_is_spent() {
+    for spent in [
+        "Let me know if you need any clarification!",
+        "let me know if you have questions",
+        "Hope this helps.",
+        "Thanks in advance!",
+    ] {
+        assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
+    }
+    assert_eq!(
+        why("Let me know if you need the staging credentials before you deploy."),
+        [Ok(())]
+    );
+}
+
+#[test]
 fn french_instructions_open_with_their_verb() {
     for asks in [
         "Produis l'Idea Object Model (IOM) officiel pour ce projet.",
