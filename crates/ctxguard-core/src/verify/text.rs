@@ -18,7 +18,7 @@ static IDENTIFIER: LazyLock<Regex> = LazyLock::new(|| {
     // Word boundaries are ASCII ones: what they stand beside is ASCII, and
     // a Unicode boundary makes the search leave the fast automaton on any
     // text that is not ASCII.
-    Regex::new(r"https?://[^\s`'\x22)<>]+|#\d+(?-u:\b)|[A-Za-z0-9_~-]*(?:[./_][A-Za-z0-9_~-]+)+|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|-{1,2}[A-Za-z][\w-]*|(?-u:\b)[a-z]+[A-Z][A-Za-z0-9]*(?-u:\b)|(?-u:\b)[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*(?-u:\b)|\d+(?:[.,:]\d+)*%?")
+    Regex::new(r"https?://[^\s`'\x22)<>]+|#\d+(?-u:\b)|[A-Za-z0-9_~-]*(?:[./_\\][A-Za-z0-9_~-]+)+|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|-{1,2}[A-Za-z][\w-]*|(?-u:\b)[a-z]+[A-Z][A-Za-z0-9]*(?-u:\b)|(?-u:\b)[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*(?-u:\b)|\d+(?:[.,:]\d+)*%?")
         .expect("the identifier pattern compiles")
 });
 
@@ -433,6 +433,16 @@ mod tests {
         assert!(words.ordering.contains("before"));
         assert!(words.content.contains("drop") && words.content.contains("column"));
         assert!(!Words::of("Drop the columns.").negated);
+        // A Windows path is one too, so another folder is a drift.
+        let windows = Words::of(r"The base code is in X:\03_ACG\odoo18 now.");
+        assert!(
+            windows
+                .identifiers
+                .iter()
+                .any(|id| id.ends_with(r"\03_ACG\odoo18")),
+            "{:?}",
+            windows.identifiers
+        );
     }
 
     #[test]

@@ -724,14 +724,14 @@ fn labelled_value(text: &str) -> bool {
 fn value_stated(text: &str, words: &Words) -> bool {
     static STATES: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
-            r"(?i)\b(is|are|lives?\s+(at|in|under)|located\s+(at|in)|sits?\s+(at|in)|points?\s+to|runs?\s+on|set\s+to|(defined|declared|implemented|called|configured|stored|kept)\s+(in|at|from|by)|looks?\s+like\s+this)\b|\s=\s",
+            r"(?i)\b(is|are|lives?\s+(at|in|under)|located\s+(at|in)|sits?\s+(at|in)|points?\s+to|runs?\s+on|works?\s+in|set\s+to|(defined|declared|implemented|called|configured|stored|kept)\s+(in|at|from|by)|looks?\s+like\s+this|ist|sind|liegt|liegen|arbeitet\s+in|läuft\s+(auf|in|unter)|befindet\s+sich|est\s+dans|se\s+trouve|está\s+(en|em|no|na)|fica\s+(em|no|na))\b|\s=\s",
         )
     });
     word_count(text) <= 10
         && STATES.is_match(text)
         && words.identifiers.iter().any(|id| {
             id.contains("://")
-                || id.contains('/')
+                || id.contains(['/', '\\'])
                 || id.chars().any(|c| c.is_ascii_digit())
                 || FILE_NAME.is_match(id)
         })

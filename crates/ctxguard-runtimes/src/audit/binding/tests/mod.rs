@@ -1081,6 +1081,18 @@ fn a_reproach_holds_the_rule_it_says_was_broken() {
 }
 
 #[test]
+fn where_a_thing_is_kept_binds_in_the_users_language() {
+    for stated in [
+        "Claude Code arbeitet in D:\\Eigene Dateien\\Webseiten\\CMS\\PHP",
+        "Der Vault liegt in D:\\Obsidian\\Claude",
+        "Le dépôt se trouve dans /srv/git/app.git",
+        "The vault works in C:\\Users\\me\\OneDrive",
+    ] {
+        assert_eq!(why(stated), [Ok(())], "{stated}");
+    }
+}
+
+#[test]
 fn a_closing_courtesy_is_spent() {
     for spent in [
         "Let me know if you need any clarification!",
