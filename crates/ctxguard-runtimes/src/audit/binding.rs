@@ -1003,8 +1003,13 @@ fn entry_of(text: &str, most_words: usize) -> bool {
         });
         word_count(item) >= 3 && opens_with_instruction(item)
     };
+    // A clause written in a script without spaces runs longer than a
+    // name: twelve characters of it ("扫描整个项目的架构，确认依赖关系")
+    // say what to do, where a name is a few ("计划报告").
+    const WIDE_CLAUSE: usize = 12;
     !bare.is_empty()
         && !OWN.is_match(text)
+        && bare.chars().filter(|&c| wide_script(c)).count() < WIDE_CLAUSE
         && !bare.contains([':', '：'])
         && !bare.ends_with(['.', '!', '?', ';', '。', '！', '？', '；'])
         && !RULE.is_match(bare)

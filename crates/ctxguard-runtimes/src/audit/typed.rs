@@ -1697,6 +1697,22 @@ mod tests {
     }
 
     #[test]
+    fn clauses_listed_under_a_line_that_announces_them_are_requirements_of_their_own() {
+        let text = "背景：我们是一个iOS开发项目，我希望能够出一套完整的ai-coding规范，主要包含：\n1、扫描整个项目的架构，确认依赖关系\n2、后续的代码开发与Git review遵循此规范\n3、此项目规范要求为全团队成员共同遵循";
+        let bound = binds(text);
+        for item in [
+            "1、扫描整个项目的架构，确认依赖关系",
+            "2、后续的代码开发与Git review遵循此规范",
+            "3、此项目规范要求为全团队成员共同遵循",
+        ] {
+            assert!(bound.iter().any(|b| b == item), "{item}: {bound:?}");
+        }
+        // A name listed so is still an entry of the list.
+        assert!(binding::entry("计划报告"));
+        assert!(!binding::entry("扫描整个项目的架构，确认依赖关系"));
+    }
+
+    #[test]
     fn the_entries_listed_under_a_short_instruction_are_what_it_asks_for() {
         assert_eq!(
             binds("继续生成\n- **规则引擎设计说明**\n- **数据结构设计**\n- **研发排期表**"),
