@@ -447,6 +447,16 @@ fn words_on_a_branch_forked_by_hook_progress_records_are_judged() {
 }
 
 #[test]
+fn words_after_another_block_of_the_message_the_progress_records_fork_off_are_judged() {
+    // The agent's message is written as a record a block; the progress
+    // records hang off its last block, the conversation goes on from the
+    // answer to its first.
+    let (report, _) = judged("progress-fork-sibling-2.1.jsonl");
+    let words = "Keep RabbitMQ delayed queues for scheduled announcements.";
+    assert_eq!(outcome_of(&report, 1, words), "lost");
+}
+
+#[test]
 fn the_user_speaks_in_many_shapes_and_the_runtime_is_not_the_user() {
     let (report, _) = judged("user-shapes.jsonl");
     // The user's words inside an app's wrapper; a choice; a free-text

@@ -529,7 +529,8 @@ fn caveat_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r s
 /// model read it (`parentUuid` forked by hook progress). A message whose
 /// parent is a progress record is read as the child of the last message
 /// written before it that descends from where the progress records branch
-/// off; where nothing does, the chain is as the file has it.
+/// off (or from another block of the agent's message that is); where
+/// nothing does, the chain is as the file has it.
 fn progress_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r str, &'r str> {
     // How far back either walk goes: a turn's records, not a session's, so
     // a file of forks costs what it holds, not its square.
@@ -562,12 +563,24 @@ fn progress_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r
             continue;
         };
         // It must go on from the fork: its own chain, progress aside,
-        // reaches it.
+        // reaches it, or another block of the agent's message the fork is
+        // a block of (each block is a record of its own, and the
+        // conversation can go on from the answer to an earlier one).
+        let message = records[fork]
+            .message()
+            .id
+            .as_deref()
+            .filter(|_| records[fork].str("/type") == Some("assistant"));
+        let of_message = |j: usize| {
+            message.is_some()
+                && records[j].str("/type") == Some("assistant")
+                && records[j].message().id.as_deref() == message
+        };
         let mut at = Some(last);
         let mut descends = false;
         let mut steps = 0;
-        while let Some(j) = at.filter(|&j| j >= fork && steps < WALK) {
-            if j == fork {
+        while let Some(j) = at.filter(|&j| (j >= fork || of_message(j)) && steps < WALK) {
+            if j == fork || of_message(j) {
                 descends = true;
                 break;
             }
