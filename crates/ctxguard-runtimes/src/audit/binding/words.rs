@@ -130,7 +130,7 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "atualiza", "muda", "troca", "arruma", "conserta", "atente", "cuide", "faz", "salva", "guarda",
     "cria", "termina", "segue", "publica", "sobe", "tenta", "analisa", "lista", "documenta",
     "descubra", "veja", "analise", "investigue", "refaça", "refaca", "confira", "otimize",
-    "resolva", "limpe", "instale", "reinicie",
+    "resolva", "limpe", "instale", "reinicie", "pense", "considere", "piensa", "considera",
     // Portuguese infinitives, as a to-do is written in it ("listar o que
     // falta", "criar um plano de execução").
     "listar", "evoluir", "criar", "fazer", "tentar", "subir", "implementar", "adicionar",

@@ -1109,6 +1109,18 @@ fn a_closing_courtesy_is_spent() {
 }
 
 #[test]
+fn a_proposal_in_the_users_language_binds() {
+    for asks in [
+        "Pense em como simplificar, proponho usar apenas os seguintes para ser mais rapido sem perder qualidade",
+        "sugiro manter o cache por dois dias",
+        "propongo usar Postgres para todo",
+        "je propose de garder l'ancienne API",
+    ] {
+        assert_eq!(why(asks), [Ok(())], "{asks}");
+    }
+}
+
+#[test]
 fn french_instructions_open_with_their_verb() {
     for asks in [
         "Produis l'Idea Object Model (IOM) officiel pour ce projet.",
