@@ -207,6 +207,35 @@ pub(super) fn unmentioned(text: &str) -> &str {
     }
 }
 
+/// `text` without the number a list written the way Chinese numbers one
+/// opens it with ("1、扫描整个项目的架构", "（2）…", "③ …"): the number
+/// lays the list out, and a summary that quotes the item ("(1) 扫描整个项目
+/// 的架构") may number it its own way. An item of a few characters keeps
+/// it.
+pub(super) fn unnumbered(text: &str) -> &str {
+    let circled = |c: char| matches!(c, '①'..='⑳' | '❶'..='❿' | '➀'..='➉' | '⑴'..='⒇');
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = if text.starts_with(circled) {
+        text.chars().next().map(|c| &text[c.len_utf8()..])
+    } else if let Some(inner) = text.strip_prefix(['（', '(']) {
+        let n = digits(inner);
+        (n > 0)
+            .then(|| inner[n..].strip_prefix(['）', ')']))
+            .flatten()
+    } else {
+        let mut n = digits(text);
+        // "3.1、": a section's number.
+        while n > 0 && text[n..].starts_with('.') && digits(&text[n + 1..]) > 0 {
+            n += 1 + digits(&text[n + 1..]);
+        }
+        (n > 0).then(|| text[n..].strip_prefix('、')).flatten()
+    };
+    match rest.map(str::trim_start) {
+        Some(rest) if rest.chars().count() >= 4 => rest,
+        _ => text,
+    }
+}
+
 /// `text` without a quotation mark or backquote at either end that
 /// nothing closes or opens (``` ``wait, stop … ```, `" please analyze …`):
 /// a stray mark the user typed, which a summary quoting them leaves out.

@@ -227,3 +227,19 @@ fn a_passage_that_shares_too_few_words_alters_nothing() {
         Outcome::Altered
     );
 }
+
+#[test]
+fn an_item_quoted_without_the_number_chinese_lists_open_it_with_is_quoted_verbatim() {
+    let a = after("6 specific requirements: (1) 扫描整个项目的架构，确认依赖关系 (scan the architecture), (2) 后续的代码开发与Git review遵循此规范.");
+    assert_eq!(
+        a.judge("1、扫描整个项目的架构，确认依赖关系", None).0,
+        Outcome::Verbatim
+    );
+    assert_eq!(
+        a.judge("（2）后续的代码开发与Git review遵循此规范", None).0,
+        Outcome::Verbatim
+    );
+    // A short item keeps its number.
+    assert_eq!(unnumbered("1、是"), "1、是");
+    assert_eq!(unnumbered("3.1、扫描整个项目"), "扫描整个项目");
+}
