@@ -41,6 +41,8 @@ pub(super) const SPENT: &[&str] = &[
     // is often mistyped); hello.
     "응", "네", "넵", "예", "ㅇㅇ", "좋아", "좋아요", "고", "계속", "게속", "はい", "うん", "了解", "好",
     "好的", "嗯", "行", "可以", "继续", "你好", "안녕", "안녕하세요", "こんにちは",
+    // Chinese yes to "do you need me to …?": needed, want, yes, right.
+    "需要", "要", "是的", "对", "对的", "没问题", "好吧",
     // Korean reactions typed in chat: aha, oh, wow, good, OK (ㅇㅋ), go
     // (ㄱㄱ), laughter (ㅋ, ㅎ), hmm; and, so, but, this, alone.
     "아하", "아", "오", "와", "굿", "ㅇㅋ", "ㄱㄱ", "ㅋ", "ㅎ", "오케이", "그래", "맞아", "흠", "음",

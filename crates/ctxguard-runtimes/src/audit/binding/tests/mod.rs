@@ -1109,6 +1109,14 @@ fn a_closing_courtesy_is_spent() {
 }
 
 #[test]
+fn a_chinese_yes_is_spent() {
+    for yes in ["需要", "是的", "没问题"] {
+        assert_eq!(why(yes), [Err(NotBinding::Acknowledgement)], "{yes}");
+    }
+    assert_eq!(why("需要保留旧的表格"), [Ok(())]);
+}
+
+#[test]
 fn a_proposal_in_the_users_language_binds() {
     for asks in [
         "Pense em como simplificar, proponho usar apenas os seguintes para ser mais rapido sem perder qualidade",
