@@ -775,12 +775,14 @@ pub(super) fn here_documents(text: &str) -> Vec<Range<usize>> {
                 open = None;
             }
             Some(_) => {}
-            None => {
+            // Most lines hold no `<<`: asked of those that do.
+            None if body.contains("<<") => {
                 open = OPENS
                     .captures(body)
                     .and_then(|found| found.get(1))
                     .map(|word| (at + line.len(), word.as_str()));
             }
+            None => {}
         }
         at += line.len();
     }
