@@ -152,12 +152,7 @@ fn own_compactions(records: &[Record], index: &Index, boundaries: &[usize]) -> V
         Unknown,
         Known(Option<usize>),
     }
-    let leaf = |b: usize| {
-        records[b]
-            .str("/logicalParentUuid")
-            .and_then(|uuid| index.by_uuid.get(uuid).copied())
-            .filter(|&leaf| leaf < b)
-    };
+    let leaf = |b: usize| index.logical_parent(records, b);
     // The compactions each record marks: its boundary, or its last record.
     let mut marks: HashMap<usize, usize> = HashMap::new();
     for (k, &b) in boundaries.iter().enumerate() {
@@ -302,6 +297,15 @@ impl<'r> Index<'r> {
         record
             .str("/parentUuid")
             .and_then(|p| self.by_uuid.get(p).copied())
+    }
+
+    /// The record the boundary `b` of `records` names for its
+    /// `logicalParentUuid`, if the file holds it before the boundary.
+    fn logical_parent(&self, records: &[Record], b: usize) -> Option<usize> {
+        records[b]
+            .str("/logicalParentUuid")
+            .and_then(|uuid| self.by_uuid.get(uuid).copied())
+            .filter(|&leaf| leaf < b)
     }
 
     fn new(records: &'r [Record]) -> Index<'r> {
@@ -669,10 +673,7 @@ impl Session<'_> {
         if lone {
             notes.push("Claude Code 1.0 writes no boundary: the compaction is its summary record, and the buffer before it the chain of the last message before it".to_owned());
         }
-        let named = boundary
-            .str("/logicalParentUuid")
-            .and_then(|uuid| self.index.by_uuid.get(uuid).copied())
-            .filter(|&leaf| leaf < b);
+        let named = self.index.logical_parent(self.records, b);
         let leaf = named.filter(|&leaf| self.in_reach(leaf)).or_else(|| {
             if lone {
                 return last_on_chain(self.records, previous.map_or(0, |p| p + 1), b);
