@@ -148,6 +148,7 @@ impl Unit {
 pub(crate) fn units(text: &str) -> Vec<Unit> {
     let masked = untagged(text);
     let text = masked.as_str();
+    let fill = sentences::fill_width(text);
     let options =
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut out = Vec::new();
@@ -251,7 +252,7 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                     } else {
                         Shape::Sentence
                     };
-                    for sentence in sentences(text, start..range.end, &protected) {
+                    for sentence in sentences(text, start..range.end, &protected, fill) {
                         push(&mut out, text, sentence, shape);
                     }
                 }
@@ -264,7 +265,7 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
             }
             Event::Start(Tag::Heading { .. }) if items.is_empty() => {
                 if let Some(prose) = underlined_prose(text, &range) {
-                    for sentence in sentences(text, prose, &[]) {
+                    for sentence in sentences(text, prose, &[], None) {
                         push(&mut out, text, sentence, Shape::Sentence);
                     }
                     continue;
@@ -593,7 +594,7 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
         .find(|&at| body[at..].chars().next().is_some_and(char::is_uppercase))
     {
         push_item(out, text, item.start..item.start + at, inline);
-        for sentence in sentences(text, item.start + at..item.end, &[]) {
+        for sentence in sentences(text, item.start + at..item.end, &[], None) {
             push(out, text, sentence, Shape::Sentence);
         }
         return;
@@ -614,7 +615,7 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
         push(out, text, item, Shape::Item);
         return;
     }
-    for sentence in sentences(text, item, &protected) {
+    for sentence in sentences(text, item, &protected, None) {
         push(out, text, sentence, Shape::Item);
     }
 }

@@ -13,11 +13,13 @@ static BARE_URL: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// The sentences of the paragraph at `range`: cut at line breaks and at
 /// sentence bounds (UAX #29), except inside the `protected` ranges
-/// (inline code, links, inline HTML).
+/// (inline code, links, inline HTML), and never at a break the message's
+/// `fill` width put in ([`fill_width`]).
 pub(super) fn sentences(
     text: &str,
     range: Range<usize>,
     protected: &[Range<usize>],
+    fill: Option<usize>,
 ) -> Vec<Range<usize>> {
     let Some(paragraph) = text.get(range.clone()) else {
         return Vec::new();
@@ -38,7 +40,7 @@ pub(super) fn sentences(
     let mut start = range.start;
     let mut line_start = range.start;
     let mut output_before = false;
-    let unwrapped = unwrapped(paragraph);
+    let unwrapped = unwrapped(paragraph, fill);
     for line in unwrapped.split_inclusive('\n') {
         let mut at = line_start;
         // "问题1" on a line of its own, the answer on the next: one unit.
@@ -169,8 +171,12 @@ pub(super) fn output_after_colon(piece: &str) -> impl Iterator<Item = &str> {
 /// follow-up"). A break is the box's when the line is long (the box was
 /// full) and ends inside a sentence (on a word or a comma), the next goes
 /// on in lower case, and the line keeps the space before the break or the
-/// next is indented to go on; a line of output is never joined.
-pub(super) fn unwrapped(paragraph: &str) -> std::borrow::Cow<'_, str> {
+/// next is indented to go on; a line of output is never joined. Text an
+/// editor filled to the `fill` width ([`fill_width`]) is read on too where
+/// a line is filled (the next word would not have fit) and the next goes
+/// on in lower case or with a number ("…SEP_RETRIEVE returns" over "0
+/// rows. N8N stops …").
+pub(super) fn unwrapped(paragraph: &str, fill: Option<usize>) -> std::borrow::Cow<'_, str> {
     let lines: Vec<&str> = paragraph.split_inclusive('\n').collect();
     let mut breaks = Vec::new();
     let mut at = 0;
@@ -191,10 +197,16 @@ pub(super) fn unwrapped(paragraph: &str) -> std::borrow::Cow<'_, str> {
             .is_some_and(char::is_lowercase);
         // A box wraps a line only once it is full.
         let long = body.trim().chars().count() >= 40;
-        if spaced
-            && long
+        let filled = fill.is_some_and(|width| {
+            filled_at(body, next, width)
+                && next
+                    .trim_start()
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_lowercase() || c.is_ascii_digit())
+        });
+        if ((spaced && long && goes_on) || filled)
             && inside
-            && goes_on
             && !PASTED_LINE.is_match(line)
             && !PASTED_LINE.is_match(next)
         {
@@ -213,6 +225,76 @@ pub(super) fn unwrapped(paragraph: &str) -> std::borrow::Cow<'_, str> {
         std::borrow::Cow::Borrowed(paragraph),
         std::borrow::Cow::Owned,
     )
+}
+
+/// The width an editor filled the message's prose to, if it was filled:
+/// lines cut inside a sentence ("…that prevent the pipeline" over "from
+/// completing. The workflow …") at least [`FILLED_LINES`] times, the
+/// longest of them of [`FILL_WIDTHS`], and each cut where filling to that
+/// width cuts ([`filled_at`]). A chat's lines are the user's own breaks:
+/// their lengths are as long as each thing said, not all one width.
+pub(super) fn fill_width(text: &str) -> Option<usize> {
+    // Prose lines only: not a fence's, nor one indented as code is.
+    let mut fenced = false;
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|line| {
+            let fence =
+                line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~");
+            fenced ^= fence;
+            !fence && !fenced && !line.starts_with("    ") && !line.starts_with('\t')
+        })
+        .collect();
+    let mut cut = Vec::new();
+    for pair in lines.windows(2) {
+        let (line, next) = (pair[0].trim_end(), pair[1].trim_start());
+        let length = line.trim_start().chars().count();
+        let inside = line
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_alphanumeric() || c == ',');
+        let goes_on = next
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_lowercase() || c.is_ascii_digit());
+        if length >= *FILL_WIDTHS.start() - FILL_SLACK
+            && inside
+            && goes_on
+            && !PASTED_LINE.is_match(line)
+        {
+            cut.push((line, next, length));
+        }
+    }
+    let width = cut.iter().map(|&(_, _, length)| length).max()?;
+    (cut.len() >= FILLED_LINES
+        && FILL_WIDTHS.contains(&width)
+        && cut
+            .iter()
+            .all(|&(line, next, _)| filled_at(line, next, width)))
+    .then_some(width)
+}
+
+/// How many lines cut inside a sentence show that an editor filled the
+/// text ([`fill_width`]).
+const FILLED_LINES: usize = 3;
+
+/// How much shorter than the fill width a filled line can be: the length
+/// of a long word that did not fit.
+const FILL_SLACK: usize = 12;
+
+/// The widths editors fill text to.
+const FILL_WIDTHS: std::ops::RangeInclusive<usize> = 60..=100;
+
+/// Whether the break after `line` is where filling to `width` put it: the
+/// line is as long as the width allows, and the first word of `next` would
+/// not have fit on it.
+fn filled_at(line: &str, next: &str, width: usize) -> bool {
+    let length = line.trim().chars().count();
+    let word = next
+        .split_whitespace()
+        .next()
+        .map_or(0, |word| word.chars().count());
+    length + FILL_SLACK >= width && length + 1 + word > width
 }
 
 /// A piece that ends on a quotation mark and a number's period (`… need

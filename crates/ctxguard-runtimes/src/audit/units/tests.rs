@@ -119,6 +119,43 @@ fn lines_marked_hash_one_after_another_are_a_list_not_headings() {
 }
 
 #[test]
+fn text_an_editor_filled_to_a_width_is_cut_at_its_sentences_not_its_lines() {
+    let ticket = "The v0-orch workflow has 3 critical bugs that prevent the pipeline\nfrom completing. The workflow stops at SEP_RETRIEVE every time.\n\nProblem: When sep_messages is empty (new thread), SEP_RETRIEVE returns\n0 rows. N8N stops the pipeline because there are no items to process.\n\nNote: $json.output refers to the ORCHESTRATEUR++ output.\nVerify that the expression resolves correctly by checking what node\nprecedes SEP_APPEND in the execution chain.\n";
+    assert_eq!(
+        shaped(ticket),
+        [
+            (
+                "The v0-orch workflow has 3 critical bugs that prevent the pipeline\nfrom completing.",
+                Shape::Sentence
+            ),
+            ("The workflow stops at SEP_RETRIEVE every time.", Shape::Sentence),
+            (
+                "Problem: When sep_messages is empty (new thread), SEP_RETRIEVE returns\n0 rows.",
+                Shape::Sentence
+            ),
+            (
+                "N8N stops the pipeline because there are no items to process.",
+                Shape::Sentence
+            ),
+            (
+                "Note: $json.output refers to the ORCHESTRATEUR++ output.",
+                Shape::Sentence
+            ),
+            (
+                "Verify that the expression resolves correctly by checking what node\nprecedes SEP_APPEND in the execution chain.",
+                Shape::Sentence
+            ),
+        ]
+    );
+    // Lines a person typed one by one are as long as each thing said: two
+    // of a width, or lines of many lengths, fill nothing.
+    let typed = "make the header sticky when scrolling down the landing page\nalso the footer should be blue on every page of the site now\n";
+    assert_eq!(shaped(typed).len(), 2);
+    let typed = "make the header sticky when scrolling down the page please\nthe footer should be blue on mobile, like the one in the mockup\nand the sidebar collapses on small screens\nthen the login form moves to the right column of the page please\nnow";
+    assert_eq!(shaped(typed).len(), 5);
+}
+
+#[test]
 fn text_copied_from_a_wrapping_box_is_cut_at_its_sentences_not_its_lines() {
     assert_eq!(
         shaped("Can we use Lombok instead? I'm more comfortable \nwith @Data, @Builder. Add it."),
