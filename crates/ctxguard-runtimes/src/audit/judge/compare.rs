@@ -236,6 +236,28 @@ pub(super) fn unnumbered(text: &str) -> &str {
     }
 }
 
+/// `text` without what leads from it into what the user pasted after it:
+/// a colon, a dash or a shell's line continuation at its end ("…já estar
+/// no ar o frontend: \\" over a table of services, "right now my telegram
+/// is not able to see those agent :" over a screenshot). A summary that
+/// quotes the sentence quotes it without them. A sentence of a few words
+/// keeps them.
+pub(super) fn unled(text: &str) -> &str {
+    let rest = text
+        .trim_end()
+        .trim_end_matches(|c: char| matches!(c, ':' | '：' | '\\') || c.is_whitespace());
+    let rest = rest
+        .strip_suffix(" -")
+        .or_else(|| rest.strip_suffix(" —"))
+        .unwrap_or(rest)
+        .trim_end();
+    if rest.len() < text.trim_end().len() && rest.split_whitespace().count() >= 3 {
+        rest
+    } else {
+        text
+    }
+}
+
 /// `text` without a quotation mark or backquote at either end that
 /// nothing closes or opens (``` ``wait, stop … ```, `" please analyze …`):
 /// a stray mark the user typed, which a summary quoting them leaves out.

@@ -154,7 +154,7 @@ impl After {
 
     /// Where `text` stands in the buffer after, as a unit.
     fn stands(&self, text: &str) -> Stands {
-        let text = unnumbered(unmentioned(unquoted(text.trim())));
+        let text = unled(unnumbered(unmentioned(unquoted(text.trim()))));
         if text.is_empty() {
             return Stands::No;
         }

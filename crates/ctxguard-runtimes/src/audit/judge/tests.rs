@@ -36,6 +36,24 @@ fn a_stray_mark_the_user_typed_is_no_part_of_the_quote() {
 }
 
 #[test]
+fn a_quote_without_what_led_into_pasted_text_is_verbatim() {
+    let a = after("- \"preciso que ajuste apenas @instalador.sh para quando terminar a instalaçao já estar no ar o frontend\"\n- \"right now my telegram is not able to see those agent\"\n- \"Merke dir das.\"");
+    for typed in [
+        "preciso que ajuste apenas @instalador.sh para quando terminar a instalaçao já estar no ar o frontend: \\",
+        "right now my telegram is not able to see those agent :",
+        "Merke dir das. -",
+    ] {
+        assert_eq!(a.judge(typed, None).0, Outcome::Verbatim, "{typed}");
+    }
+    // A final period is the sentence's own; a few words keep their colon.
+    assert_eq!(
+        after("Keep the tests").judge("Keep the tests.", None).0,
+        Outcome::Paraphrased
+    );
+    assert_eq!(unled("Fix these:"), "Fix these:");
+}
+
+#[test]
 fn a_quote_without_the_files_its_message_opened_by_mentioning_is_verbatim() {
     let a = after("4. \"Proszę przyglądnij wszystkie customowe komendy, które stworzyłem.\"");
     assert_eq!(
