@@ -320,7 +320,7 @@ pub(crate) fn words_bind(
     }
     // "Fix it now" alone approves what the agent proposed; after the
     // user's own report or list in the same message it asks for that.
-    let approves = approval(text) && !refers_within(message.text, text);
+    let approves = (approval(text) || bare_verb(text)) && !refers_within(message.text, text);
     if spent(text)
         || CJK_COURTESY.is_match(text)
         || GO_ON.is_match(text)
@@ -809,6 +809,13 @@ fn approval(text: &str) -> bool {
         && words.len() <= 4
         && IMPERATIVES.contains(&words[0].as_str())
         && words[1..].iter().all(|w| BACK.contains(&w.as_str()))
+}
+
+/// A verb alone ("implement", "Fix!"): the go-ahead for what the agent
+/// proposed.
+fn bare_verb(text: &str) -> bool {
+    let word = text.trim().trim_end_matches(['.', '!']).to_lowercase();
+    IMPERATIVES.contains(&word.as_str())
 }
 
 /// Whether a short instruction that points back ("build this", "fix it

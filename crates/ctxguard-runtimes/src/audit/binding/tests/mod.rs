@@ -383,6 +383,8 @@ fn what_binds_and_what_does_not() {
         "yes draft that policy",
         "go ahead and run this",
         "yes proceed with both",
+        "implement",
+        "Rerun!",
     ] {
         assert_eq!(
             why(approves),
