@@ -868,9 +868,11 @@ pub(super) fn handed_over(text: &str) -> Option<usize> {
 /// look into what follows ("研究一下：", "read this:", "look into the
 /// following:"), after "something like" ending its line, or before a last
 /// line that asks for work from it as a reference ("Dựa vào đây viết cho
-/// tôi", write it for me from this; "based on the above, write …"), when a
-/// document's worth is there (three lines and more). The lead is the
-/// user's; what it points at is material.
+/// tôi", write it for me from this; "based on the above, write …") or
+/// says it is what they entered ("클로드야 이런식으로 넣으면 인식이 안되는데?",
+/// if I enter it like this it is not recognized; "when I paste it like
+/// this it fails"), when a document's worth is there (three lines and
+/// more). The lead is the user's; what it points at is material.
 pub(super) fn studied(text: &str) -> Option<Range<usize>> {
     static STUDY: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
@@ -888,6 +890,12 @@ pub(super) fn studied(text: &str) -> Option<Range<usize>> {
     static EXAMPLE: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
             r"(?i)\b(some(thing)?\s+like|something\s+along\s+the\s+lines\s+of|like\s+this\s+one)\s*[:：]?[ \t]*(\r?\n|#)|(类似这样|像这样)\s*[:：]?[ \t]*(\r?\n|#)",
+        )
+    });
+    // What the user entered somewhere, said of the text above.
+    static ENTERED: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)\b((when|if)\s+i\s+(enter|type|paste|put|input|write|send|submit)|i\s+(entered|typed|pasted|put|wrote|sent|submitted))\s+(it|this|that|them|these)\s+(in\s+)?(like\s+this|this\s+way|that\s+way)\b|(이런\s*식으로|이렇게)\s*(넣|입력|쓰|적|작성|붙여)|(这样|这么)(输入|写|填|放|粘贴|贴)|(こう|このように)(入力|書|入れ)",
         )
     });
     let document = |part: &str| part.trim().len() >= 300 && part.trim().lines().count() >= 3;
@@ -910,7 +918,7 @@ pub(super) fn studied(text: &str) -> Option<Range<usize>> {
     let asks = &body[last..];
     (last > 0
         && asks.split_whitespace().count() <= 12
-        && FROM_IT.is_match(asks)
+        && (FROM_IT.is_match(asks) || ENTERED.is_match(asks))
         && document(&body[..last]))
     .then_some(0..last)
 }
