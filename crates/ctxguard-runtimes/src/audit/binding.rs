@@ -647,9 +647,21 @@ fn acts_after(text: &str) -> bool {
         .any(|pair| matches!(pair[0].as_str(), "and" | "then") && imperative(&pair[1]))
 }
 
-/// A question for information: it ends in `?` or opens like one.
+/// A question for information: it ends in `?` or opens like one. A
+/// sentence that opens with the time it is about and no question mark
+/// ("When the build fails, do not retry", "when you are done, commit")
+/// says what to do then: "when" asks only with its verb before its
+/// subject ("when is the deploy").
 pub(crate) fn question(text: &str) -> bool {
-    question_mark(text) || QUESTION_FORM.is_match(after_lead(text)) || ASKED_LAST.is_match(text)
+    static CONDITION: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^\W*(when|whenever|once)\s+(the|a|an|we|you|i|it|its|this|that|these|those|my|our|your|their|they|he|she|someone|somebody|anyone|users?)\b",
+        )
+    });
+    let rest = after_lead(text);
+    question_mark(text)
+        || (QUESTION_FORM.is_match(rest) && !CONDITION.is_match(rest))
+        || ASKED_LAST.is_match(text)
 }
 
 /// Whether `text` hands over a link (to a named host: not a template's

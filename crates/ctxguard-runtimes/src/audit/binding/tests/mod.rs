@@ -16,6 +16,11 @@ fn what_binds_and_what_does_not() {
     assert_eq!(why("yes, go ahead"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(why("ok get started"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(why("where are we?"), [Err(NotBinding::Question)]);
+    // "When" opening the time a rule is about asks nothing.
+    assert_eq!(why("When the build fails, do not retry."), [Ok(())]);
+    assert_eq!(why("when you are done, commit and push"), [Ok(())]);
+    assert_eq!(why("when is the deploy"), [Err(NotBinding::Question)]);
+    assert_eq!(why("When did it start failing"), [Err(NotBinding::Question)]);
     assert_eq!(
         why("what is the current local branch and which branch have we been working on"),
         [Err(NotBinding::Question)]
