@@ -27,7 +27,14 @@ pub(crate) fn directive(text: &str) -> bool {
             return directive(rest);
         }
     }
-    if ASKS_OF.is_match(text)
+    // "We're going with option B", "I'll take the second": a choice.
+    static CHOSEN: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^\W*((we('re|\s+are|'ll|\s+will)|i('m|\s+am|'ll|\s+will|'d|\s+would)|let's)\s+)?(go(ing)?\s+with|take|pick|choose)\s+(option|choice|variant|approach|plan|the\s+(first|second|third|last|former|latter)|#?\d|[a-f]\b)",
+        )
+    });
+    if CHOSEN.is_match(text)
+        || ASKS_OF.is_match(text)
         || PROHIBITION.is_match(text)
         || FRENCH_BAN.is_match(text)
         || GOAL_LABEL.is_match(text)

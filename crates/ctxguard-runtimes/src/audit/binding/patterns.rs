@@ -202,12 +202,14 @@ pub(super) static FRENCH_BAN: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// What a clause may open with before its instruction: interjections,
-/// linking words ("ok, now also run it"), and the agent called by its name,
+/// linking words ("ok, now also run it"), the time from which it holds
+/// ("from now on respond in Spanish", "going forward, use tabs"), and the
+/// agent called by its name,
 /// with or without a comma ("claude fix the tests", "jarvis fasse die
 /// Ergebnisse zusammen").
 pub(super) static LEAD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^(\W*(ok|okay|alright|claude|codex|gemini|chatgpt|copilot|jarvis|hey|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|one\s+(more\s+)?thing|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|oke\s+deh|sip|lalu|terus|trus|sekarang|dan|oia|o\s+iya|oh\s+iya|iya|ya|deh|nah|jadi|kamu|km|kmu|vale|bueno|correcto|correcta|perfecto|listo|genial|bien|exacto|claro|sí|dale|perfeito|certo|beleza|ótimo|otimo|exatamente|parfait|génial|ahora|agora|então|entao|se\s+sim|se\s+n[ãa]o|bon|alors|puis|ensuite|enfin|et|e|ed|ma|poi|allora|quindi|invece|anche|adesso|ora|infine|perfetto|bene|ок|окей|хорошо|ладно|теперь|сейчас|потом|затем|также|так\s+же|ещё|еще|и|а|otherwise|else|if\s+so|in\s+that\s+case|ultrathink|megathink|think\s+(very\s+)?hard(er)?|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
+        r"(?i)^(\W*(ok|okay|alright|claude|codex|gemini|chatgpt|copilot|jarvis|hey|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|one\s+(more\s+)?thing|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|oke\s+deh|sip|lalu|terus|trus|sekarang|dan|oia|o\s+iya|oh\s+iya|iya|ya|deh|nah|jadi|kamu|km|kmu|vale|bueno|correcto|correcta|perfecto|listo|genial|bien|exacto|claro|sí|dale|perfeito|certo|beleza|ótimo|otimo|exatamente|parfait|génial|ahora|agora|então|entao|se\s+sim|se\s+n[ãa]o|bon|alors|puis|ensuite|enfin|et|e|ed|ma|poi|allora|quindi|invece|anche|adesso|ora|infine|perfetto|bene|ок|окей|хорошо|ладно|теперь|сейчас|потом|затем|также|так\s+же|ещё|еще|и|а|otherwise|else|if\s+so|in\s+that\s+case|ultrathink|megathink|think\s+(very\s+)?hard(er)?|from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(\s+out)?|henceforth|ab\s+jetzt|von\s+nun\s+an|à\s+partir\s+de\s+maintenant|de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+agora|daqui\s+(pra|para)\s+frente|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
     )
 });
 

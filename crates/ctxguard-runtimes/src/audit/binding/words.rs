@@ -68,6 +68,7 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "prioritize", "proceed", "propose", "prototype", "publish", "pull", "push", "put", "raise",
     "read", "rebase", "rebuild", "record", "reduce", "refactor", "refer", "reference", "release",
     "reload", "remember", "remove", "rename", "render", "reorder", "replace", "reply", "report",
+    "respond", "redirect",
     "rerun", "re-run", "research", "reset", "resolve", "restart", "restore", "restructure",
     "resume", "retry", "return", "reuse", "revert", "review", "rewrite", "run", "save", "scan",
     "search", "select", "send", "separate", "set", "setup", "show", "simplify", "skip", "sort",

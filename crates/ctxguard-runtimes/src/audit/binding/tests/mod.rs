@@ -20,7 +20,15 @@ fn what_binds_and_what_does_not() {
     assert_eq!(why("When the build fails, do not retry."), [Ok(())]);
     assert_eq!(why("when you are done, commit and push"), [Ok(())]);
     assert_eq!(why("when is the deploy"), [Err(NotBinding::Question)]);
-    assert_eq!(why("When did it start failing"), [Err(NotBinding::Question)]);
+    // The time from which a rule holds, before it; a choice named.
+    assert_eq!(why("From now on respond in Spanish."), [Ok(())]);
+    assert_eq!(why("going forward redirect to /home"), [Ok(())]);
+    assert_eq!(why("We're going with option B."), [Ok(())]);
+    assert_eq!(why("I'll take the second"), [Ok(())]);
+    assert_eq!(
+        why("When did it start failing"),
+        [Err(NotBinding::Question)]
+    );
     assert_eq!(
         why("what is the current local branch and which branch have we been working on"),
         [Err(NotBinding::Question)]
