@@ -331,6 +331,9 @@ pub(crate) fn words_bind(
     {
         return Err(NotBinding::Acknowledgement);
     }
+    if OWN_ACTION.is_match(text) && word_count(text) <= 8 && !question(text) {
+        return Err(NotBinding::Remark);
+    }
     // "I want you to do something for me": the ask is what comes next.
     if ASKS_NOTHING_YET.is_match(text) {
         return Err(NotBinding::Debris);

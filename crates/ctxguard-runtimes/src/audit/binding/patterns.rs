@@ -331,6 +331,16 @@ pub(super) static THINK: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
+/// The user telling what they will do themselves, and nothing more:
+/// "let me check on my side", "let me think about it", "let me try it
+/// first". It asks nothing of the agent ("let me know …" does, and "let
+/// me see the logs" asks to be shown).
+pub(super) static OWN_ACTION: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*((ok|okay|hmm|wait|alright|so)[\s,!.]+)*let\s+me\s+(check|look|think|try|test|verify|review|read|ask|confirm|double[\s-]check|get\s+back|figure|dig|investigate|restart|reboot|grab|go|come\s+back|sleep\s+on)\b",
+    )
+});
+
 /// Courtesies spent as they are read, beyond the words of [`SPENT`]: an
 /// invitation to ask ("If you have any question please ask"), a
 /// reaction to what the agent showed that names it ("Okay MergeService
@@ -343,7 +353,7 @@ pub(super) static THINK: LazyLock<Pattern> = LazyLock::new(|| {
 /// you need any clarification!", "hope this helps", "thanks in advance").
 pub(super) static SPENT_FORM: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|so|and|also|yes|great|thanks)[\s,!.]+)*(if\s+(you\s+have|there\s+(is|are))\s+(any|more|other)\s+questions?|any\s+questions?)[\s,]*((please|just|then|feel\s+free\s+to|don't\s+hesitate\s+to)\s+)?(ask|let\s+me\s+know|tell\s+me)(\s+(me|them|first|before))?\s*[.!]*\s*$|^\W*((ok|okay|und|also|ja|e|y|et)[\s,!.]+)*((wenn|falls)\s+(du|ihr|sie)\s+([^\s,.!?]+\s+){0,2}fragen\s+(hast|habt|haben)|(se|caso)\s+(tiver|tenha|houver|tiverem)\s+([^\s,.!?]+\s+){0,2}(d[uú]vidas?|perguntas?)|si\s+(tienes|tiene|tienen|hay)\s+([^\s,.!?]+\s+){0,2}(dudas?|preguntas?)|si\s+(tu\s+as|vous\s+avez)\s+([^\s,.!?]+\s+){0,2}questions?)[\s,]*[^.!?\n]{0,25}[.!]*\s*$|^\W*((ok|okay|yes|yeah|alright|great|nice|cool)[\s,!.]+)*([^\s,!?]+\s+){1,3}(looks?|seems?|sounds?)\s+(really\s+|very\s+|pretty\s+|so\s+)?(good|great|fine|perfect|nice|awesome|excellent|solid|right|correct)(\s+(to\s+me|now|so\s+far))?\s*[.!]*\s*$|^\W*((ok|okay|yes|good|great)[\s,!.]+)*(proceed|continue|go|move)\s+(on\s+)?(to\s+|with\s+)?(the\s+)?next(\s+(phase|step|task|one|part|stage|item))?\s*[.!]*\s*$|^\W*((ok|okay|nice|great|cool|wow|bazinga|awesome|perfect|sure|yes|yeah|thanks)[\s,!.]+)*(really\s+|very\s+)?(good|great|nice|awesome|excellent|amazing|solid|fantastic)\s+(work|job|stuff|one|catch|call|find)\b\s*[.!]*(\s*,?\s*(that's|that\s+is|this\s+is|it's)\b[^?]*)?$|^\W*((ok|okay|yes|yeah|sure)[\s,!.]+)*(that's|that\s+is|it's)\s+(fine|ok|okay|good|great|perfect|alright)(\s+(for\s+now|then|too|with\s+me))?\s*[.!]*\s*$|^\W*((那|好|好的|ok|行|嗯)[，,\s]*)?(现在)?[你您]?(先|再|重新)?(试|验证|测试|跑|弄|执行|写入|检查)(一下|一次|一遍|看看)?(吧|呗|了)?[。！!～~]*\s*$|^\W*(开始|继续|开始吧|继续吧|搞起|走起)[。！!～~]*\s*$|^\W*((ok|okay|wait|oops|sorry|sry|hmm)[\s,!.]+)*(that\s+was\s+(the\s+)?|this\s+is\s+(the\s+)?)?wrong\s+(session|window|chat|tab|terminal|thread)\b[\s,.!]*(sorry|sry|my\s+bad)?[\s.!]*$|^\W*((ok|okay|wait|hmm)[\s,!.]+)*([^.!?\n]{0,40}[,;]\s*)?(say|repeat|show|print)\s+(that|it)\s+again\s*[.!]*\s*$|^\W*((ok|okay|and|also|thanks)[\s,!.]+)*(please\s+)?(let\s+me\s+know|tell\s+me|ask\s+me)\s+if\s+(you\s+)?(need|have|want)\s+(any\s+|more\s+|further\s+)?(clarifications?|questions?|help|info(rmation)?|details|context|anything(\s+else)?)\s*[.!]*\s*$|^\W*(i\s+)?hope\s+(this|that|it)\s+helps\b[\s.!]*$|^\W*thanks?\s+(you\s+)?in\s+advance\b[\s.!]*$",
+        r"(?i)^\W*((ok|okay|so|and|also|yes|great|thanks)[\s,!.]+)*(if\s+(you\s+have|there\s+(is|are))\s+(any|more|other)\s+questions?|any\s+questions?)[\s,]*((please|just|then|feel\s+free\s+to|don't\s+hesitate\s+to)\s+)?(ask|let\s+me\s+know|tell\s+me)(\s+(me|them|first|before))?\s*[.!]*\s*$|^\W*((ok|okay|und|also|ja|e|y|et)[\s,!.]+)*((wenn|falls)\s+(du|ihr|sie)\s+([^\s,.!?]+\s+){0,2}fragen\s+(hast|habt|haben)|(se|caso)\s+(tiver|tenha|houver|tiverem)\s+([^\s,.!?]+\s+){0,2}(d[uú]vidas?|perguntas?)|si\s+(tienes|tiene|tienen|hay)\s+([^\s,.!?]+\s+){0,2}(dudas?|preguntas?)|si\s+(tu\s+as|vous\s+avez)\s+([^\s,.!?]+\s+){0,2}questions?)[\s,]*[^.!?\n]{0,25}[.!]*\s*$|^\W*((ok|okay|yes|yeah|alright|great|nice|cool)[\s,!.]+)*([^\s,!?]+\s+){1,3}(looks?|seems?|sounds?)\s+(really\s+|very\s+|pretty\s+|so\s+)?(good|great|fine|perfect|nice|awesome|excellent|solid|right|correct)(\s+(to\s+me|now|so\s+far))?\s*[.!]*\s*$|^\W*((ok|okay|yes|good|great)[\s,!.]+)*(proceed|continue|go|move)\s+(on\s+)?(to\s+|with\s+)?(the\s+)?next(\s+(phase|step|task|one|part|stage|item))?\s*[.!]*\s*$|^\W*((ok|okay|nice|great|cool|wow|bazinga|awesome|perfect|sure|yes|yeah|thanks)[\s,!.]+)*(really\s+|very\s+)?(good|great|nice|awesome|excellent|amazing|solid|fantastic)\s+(work|job|stuff|one|catch|call|find)\b\s*[.!]*(\s*,?\s*(that's|that\s+is|this\s+is|it's)\b[^?]*)?$|^\W*((ok|okay|yes|yeah|sure)[\s,!.]+)*(that's|that\s+is|it's)\s+(fine|ok|okay|good|great|perfect|alright)(\s+(for\s+now|then|too|with\s+me))?\s*[.!]*\s*$|^\W*((那|好|好的|ok|行|嗯)[，,\s]*)?(现在)?[你您]?(先|再|重新)?(试|验证|测试|跑|弄|执行|写入|检查)(一下|一次|一遍|看看)?(吧|呗|了)?[。！!～~]*\s*$|^\W*(开始|继续|开始吧|继续吧|搞起|走起)[。！!～~]*\s*$|^\W*((ok|okay|wait|oops|sorry|sry|hmm)[\s,!.]+)*(that\s+was\s+(the\s+)?|this\s+is\s+(the\s+)?)?wrong\s+(session|window|chat|tab|terminal|thread)\b[\s,.!]*(sorry|sry|my\s+bad)?[\s.!]*$|^\W*((ok|okay|wait|hmm)[\s,!.]+)*([^.!?\n]{0,40}[,;]\s*)?(say|repeat|show|print)\s+(that|it)\s+again\s*[.!]*\s*$|^\W*((ok|okay|and|also|thanks)[\s,!.]+)*(please\s+)?(let\s+me\s+know|tell\s+me|ask\s+me)\s+if\s+(you\s+)?(need|have|want)\s+(any\s+|more\s+|further\s+)?(clarifications?|questions?|help|info(rmation)?|details|context|anything(\s+else)?)\s*[.!]*\s*$|^\W*(i\s+)?hope\s+(this|that|it)\s+helps\b[\s.!]*$|^\W*thanks?\s+(you\s+)?in\s+advance\b[\s.!]*$|^\W*((ok|okay|oh|ah|oops|sorry|wait)[\s,!.]+)*(never\s*mind|nvm|no\s+(worries|problem|probs?|rush|pressure|stress|biggie|big\s+deal)|hold\s+on|hang\s+on|(just\s+)?(one|a)\s+(sec|second|moment|min|minute))\b[\s,.!]*((then|thanks|thank\s+you|sorry)[\s.!]*)?$",
     )
 });
 
@@ -452,6 +462,7 @@ pub(super) static IMAGE_PATH: LazyLock<Pattern> =
 pub(super) fn prepare() {
     crate::pattern::prepare(&[
         &ASKS_OF,
+        &OWN_ACTION,
         &CJK_ASKS,
         &ROMANCE_WISH,
         &GERMAN_YOU_DO,

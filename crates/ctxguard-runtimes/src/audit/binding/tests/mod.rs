@@ -25,6 +25,19 @@ fn what_binds_and_what_does_not() {
     assert_eq!(why("going forward redirect to /home"), [Ok(())]);
     assert_eq!(why("We're going with option B."), [Ok(())]);
     assert_eq!(why("I'll take the second"), [Ok(())]);
+    // Control words and the user's own next step ask nothing.
+    for spent in [
+        "no worries",
+        "hold on",
+        "never mind",
+        "nvm, thanks",
+        "one sec",
+    ] {
+        assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
+    }
+    assert_eq!(why("Let me check on my side."), [Err(NotBinding::Remark)]);
+    assert_eq!(why("let me know when it is deployed"), [Ok(())]);
+    assert_eq!(why("never drop the users table"), [Ok(())]);
     assert_eq!(
         why("When did it start failing"),
         [Err(NotBinding::Question)]
