@@ -76,10 +76,24 @@ pub(crate) fn directive(text: &str) -> bool {
         if word.len() > 4 && ITALIAN.contains(&word.as_str()) && clitic(&word) {
             return true;
         }
-        if matches!(word.as_str(), "always" | "never")
-            && words
-                .next()
-                .is_some_and(|verb| IMPERATIVES.contains(&verb.as_str()))
+        // "always", "never", in the languages the verbs are listed in
+        // ("Всегда используй pnpm", "siempre usa pnpm").
+        if matches!(
+            word.as_str(),
+            "always"
+                | "never"
+                | "всегда"
+                | "никогда"
+                | "siempre"
+                | "nunca"
+                | "altijd"
+                | "nooit"
+                | "vždy"
+                | "nikdy"
+                | "zawsze"
+                | "nigdy"
+                | "sempre"
+        ) && words.next().is_some_and(|verb| listed(&verb))
         {
             return true;
         }

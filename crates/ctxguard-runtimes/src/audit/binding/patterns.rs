@@ -147,7 +147,7 @@ pub(super) static JAPANESE_NOTE: LazyLock<Pattern> = LazyLock::new(|| {
 /// FreeLang, that is the goal).
 pub(super) static KOREAN_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|줘\s*봐|[어아여]\s*줘([요!~.?]|\s*$)|주세요|주십시오|면\s*좋겠|고\s*싶(다|음|어|어요|습니다|네요)|주면\s*안\s*(돼|되나|될까)|할래\s*\??\s*$|주고\s*[.!]*\s*$|필수|이게\s*목표(임|야|다|입니다)|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트|저장|커밋|푸시|백업|보고|진행)\s*(\([^()]*\))?\s*[.!]*\s*$",
+        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|줘\s*봐|[어아여]\s*줘([요!~.?]|\s*$)|주세요|주십시오|면\s*좋겠|고\s*싶(다|음|어|어요|습니다|네요)|주면\s*안\s*(돼|되나|될까)|할래\s*\??\s*$|주고\s*[.!]*\s*$|필수|이게\s*목표(임|야|다|입니다)|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트|저장|커밋|푸시|백업|보고|진행)\s*(\([^()]*\))?\s*[.!]*\s*$|지\s*(마(라|세요|십시오|요)?|말아(요|라)?)\s*[.!~]*\s*$|지\s*말고\s",
     )
 });
 
@@ -194,10 +194,13 @@ pub(super) static GOAL_LABEL: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// A French ban, written as a to-do is, with an infinitive ("Ne pas
-/// casser le flux existant", "Surtout pas de migration").
+/// casser le flux existant", "Surtout pas de migration"), or told ("Ne
+/// touche pas au dossier", "N'utilise jamais npm", opening the sentence
+/// with the verb as the imperative writes it); and a Portuguese one
+/// ("Não altere o schema", "não mexa no CSS").
 pub(super) static FRENCH_BAN: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)(^\W*|,\s*)(ne\s+(pas|jamais|plus|rien)\s+\w+|surtout\s+(pas|ne)|interdit\s+de)\b",
+        r"(?i)^\W*(ne\s+|n['’])\w*(e|es|ez|s|x)\s+(pas|jamais|plus|rien)\b|(^\W*|,\s*)(ne\s+(pas|jamais|plus|rien)\s+\w+|surtout\s+(pas|ne)|interdit\s+de|n[ãa]o\s+(altere|mude|apague|use|utilize|toque|remova|mexa|fa[çc]a|crie|delete|modifique|edite|adicione|instale|suba|publique|quebre|esque[çc]a|deixe|coloque|rode|execute|substitua|troque|renomeie|mova|exclua|implemente|invente|mostre|escreva|commite|comite|envie|gere|inclua|reescreva|duplique|ignore|pule|pare|toque))\b",
     )
 });
 

@@ -47,6 +47,9 @@ pub(super) const SPENT: &[&str] = &[
     // (ㄱㄱ), laughter (ㅋ, ㅎ), hmm; and, so, but, this, alone.
     "아하", "아", "오", "와", "굿", "ㅇㅋ", "ㄱㄱ", "ㅋ", "ㅎ", "오케이", "그래", "맞아", "흠", "음",
     "넹", "웅", "그리고", "그래서", "근데", "이거",
+    // Korean thanks and praise: thank you, perfect, nice, well done.
+    "고마워", "고마워요", "고맙습니다", "감사", "감사합니다", "감사해요", "완벽해", "완벽해요",
+    "좋네", "좋네요", "잘했어", "잘했어요", "수고했어", "수고했어요",
 ];
 
 /// Verbs that open an instruction: a clause that starts with one (after

@@ -2078,3 +2078,23 @@ fn a_yes_that_tells_of_the_user_chooses_nothing() {
         assert_eq!(after_question(choice), Ok(()), "{choice}");
     }
 }
+#[test]
+fn a_ban_or_a_rule_binds_in_the_languages_the_audit_reads_and_thanks_do_not() {
+    for binds in [
+        "Não altere o schema do banco.",
+        "Ne touche pas au dossier migrations.",
+        "N'utilise jamais npm.",
+        "스키마는 절대 바꾸지 마",
+        "Всегда используй pnpm.",
+        "Siempre usa pnpm.",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+    // What a sentence says does not happen is no ban: "…, ne reçoivent
+    // pas les données" tells of the nodes.
+    assert_eq!(
+        why("Les nodes P01-A et P01-C ne reçoivent pas les données."),
+        [Err(NotBinding::Remark)]
+    );
+    assert_eq!(why("고마워, 완벽해"), [Err(NotBinding::Acknowledgement)]);
+}
