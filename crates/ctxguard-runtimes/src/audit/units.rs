@@ -103,8 +103,105 @@ pub(crate) struct OutputLine {
 impl OutputLine {
     /// Whether a line of `text` is output.
     pub(crate) fn is_match(&self, text: &str) -> bool {
-        self.written.is_match(text) || self.localized.is_match(text)
+        let output = |line: &str| self.written.is_match(line) || self.localized.is_match(line);
+        if !output(text) {
+            return false;
+        }
+        if !text.contains(MARKS) {
+            return true;
+        }
+        // A line the user marked as a rule is theirs, if only its mark
+        // made it output.
+        text.lines().any(|line| match marked_rule(line) {
+            Some(rule) => output(rule),
+            None => output(line),
+        })
     }
+}
+
+/// The marks a tool opens its status lines with: done, failed, a bullet,
+/// a warning.
+const MARKS: &[char] = &[
+    '✓', '✔', '✗', '✘', '☐', '☑', '•', '⨯', '✖', '▲', '⚠', '✅', '❌',
+];
+
+/// What follows the mark of a line the user marked as a rule of theirs
+/// ("✅ Keep the API stable", "❌ Don't touch the database", "• Use
+/// pnpm"): the words after it open as an instruction does. A tool's
+/// status line tells what happened ("✓ tests pass", "✅ Build
+/// succeeded", "✓ should render the header (5 ms)").
+fn marked_rule(line: &str) -> Option<&str> {
+    const OPENS: &[&str] = &[
+        "use",
+        "keep",
+        "avoid",
+        "add",
+        "remove",
+        "delete",
+        "don't",
+        "dont",
+        "do",
+        "never",
+        "always",
+        "no",
+        "make",
+        "ensure",
+        "write",
+        "run",
+        "create",
+        "update",
+        "fix",
+        "only",
+        "prefer",
+        "follow",
+        "include",
+        "exclude",
+        "check",
+        "test",
+        "put",
+        "move",
+        "rename",
+        "replace",
+        "change",
+        "show",
+        "hide",
+        "store",
+        "save",
+        "send",
+        "return",
+        "log",
+        "validate",
+        "support",
+        "allow",
+        "block",
+        "skip",
+        "ignore",
+        "implement",
+        "build",
+        "deploy",
+        "commit",
+        "push",
+        "merge",
+        "document",
+        "mention",
+        "ask",
+        "stop",
+        "start",
+        "set",
+        "let",
+    ];
+    let rest = line.trim_start().strip_prefix(MARKS)?;
+    let rest = rest.trim_start_matches(['\u{fe0f}', '\u{fe0e}']);
+    let words = rest.trim_start();
+    if words.len() == rest.len() {
+        return None;
+    }
+    let first = words
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .next()?
+        .to_lowercase()
+        .replace('’', "'");
+    OPENS.contains(&first.as_str()).then_some(words)
 }
 
 /// What shape of Markdown a unit is.

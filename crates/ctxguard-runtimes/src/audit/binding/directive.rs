@@ -4,9 +4,26 @@
 use super::*;
 use crate::pattern::Pattern;
 
-/// The text after what it opens with ("ok, now …").
+/// The text after what it opens with ("ok, now …"), and after the marks
+/// a line is set out with ("❌ Don't touch the database", "→ use pnpm").
 pub(super) fn after_lead(text: &str) -> &str {
+    let text = text.trim_start_matches(|c: char| c.is_whitespace() || mark(c));
     LEAD.find(text).map_or(text, |lead| &text[lead.end()..])
+}
+
+/// A symbol that sets out a line and says nothing itself: an arrow, a
+/// bullet, a check mark or a cross, an emoji (and the selector that makes
+/// one of a symbol).
+fn mark(c: char) -> bool {
+    matches!(c,
+        '•' | '·' | '▪' | '◦'
+        | '\u{2190}'..='\u{21FF}'
+        | '\u{2300}'..='\u{23FF}'
+        | '\u{25A0}'..='\u{27BF}'
+        | '\u{2900}'..='\u{297F}'
+        | '\u{2B00}'..='\u{2BFF}'
+        | '\u{FE0E}' | '\u{FE0F}'
+        | '\u{1F000}'..='\u{1FAFF}')
 }
 
 /// Whether the unit asks the agent to act or to hold to something: words of

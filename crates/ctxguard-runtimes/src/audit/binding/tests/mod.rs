@@ -2098,3 +2098,20 @@ fn a_ban_or_a_rule_binds_in_the_languages_the_audit_reads_and_thanks_do_not() {
     );
     assert_eq!(why("고마워, 완벽해"), [Err(NotBinding::Acknowledgement)]);
 }
+#[test]
+fn rules_the_user_set_out_with_marks_are_theirs_and_a_tools_status_lines_are_output() {
+    assert_eq!(
+        why("Rules for this repo:\n✅ Keep the API stable\n❌ Don't touch the database\n• Use pnpm\n→ never commit .env"),
+        [
+            Err(NotBinding::Debris),
+            Ok(()),
+            Ok(()),
+            Ok(()),
+            Ok(())
+        ]
+    );
+    assert_eq!(
+        why("It still fails:\n✓ tests pass\n✓ should render the header (5 ms)\n✗ lint failed"),
+        [Err(NotBinding::Debris), Err(NotBinding::Pasted)]
+    );
+}
