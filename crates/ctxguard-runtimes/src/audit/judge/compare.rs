@@ -3,6 +3,8 @@
 //! changed.
 
 use super::*;
+use crate::pattern::Pattern;
+use std::sync::LazyLock;
 
 /// A passage as evidence shows it: its white space folded to single spaces.
 pub(super) fn one_line(text: &str) -> String {
@@ -107,16 +109,22 @@ pub(super) fn share(part: usize, whole: usize) -> f64 {
     }
 }
 
-/// Two identifiers name the same thing when they are equal or one is the
-/// other with more of its path: `packages/a/b.ts` and `/home/me/packages/a/b.ts`.
+/// Whether `b`, as a text after the compaction has it, names what the user
+/// named `a`: the same, or one of them the other with more of its path
+/// (`packages/a/b.ts` and `/home/me/packages/a/b.ts`).
 pub(crate) fn same_identifier(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    long == short
-        || (short.contains('/')
-            && long.ends_with(short)
-            && long[..long.len() - short.len()].ends_with('/'))
+    let named_by_end =
+        |short: &str| long.ends_with(short) && long[..long.len() - short.len()].ends_with('/');
+    // A file's name the user typed alone (`parser_v2.py`) is carried by
+    // its path (`src/legacy/parser_v2.py`); the path they typed is not
+    // carried by its name alone, which no longer says where it is.
+    let file_named = short == a
+        && a.rsplit_once('.').is_some_and(|(name, extension)| {
+            !name.is_empty() && extension.chars().next().is_some_and(char::is_alphabetic)
+        });
+    long == short || ((short.contains('/') || file_named) && named_by_end(short))
 }
-
 /// How many of `before`'s identifiers `after` names.
 pub(crate) fn carried_identifiers(before: &Words, after: &Words) -> usize {
     before
@@ -180,6 +188,161 @@ pub(crate) fn changes(before: &Words, after: &Words) -> Vec<String> {
         changes.push(format!("the scope word `{word}` was added"));
     }
     changes
+}
+
+/// Values of one kind, each with the names it goes by: a commitment that
+/// names one and a passage that names another of the kind in its place
+/// changed the value ("deploy to staging" kept as "deploy to production").
+const KINDS: &[&[&[&str]]] = &[
+    &[
+        &["monday"],
+        &["tuesday"],
+        &["wednesday"],
+        &["thursday"],
+        &["friday"],
+        &["saturday"],
+        &["sunday"],
+    ],
+    &[
+        &["january"],
+        &["february"],
+        &["march"],
+        &["april"],
+        &["june"],
+        &["july"],
+        &["august"],
+        &["september"],
+        &["october"],
+        &["november"],
+        &["december"],
+    ],
+    &[
+        &["dev", "development"],
+        &["staging", "stage"],
+        &["prod", "production"],
+        &["qa"],
+        &["uat"],
+    ],
+    &[&["npm"], &["pnpm"], &["yarn"], &["bun"]],
+    &[
+        &["typescript", "ts"],
+        &["javascript", "js"],
+        &["python"],
+        &["rust"],
+        &["java"],
+        &["kotlin"],
+        &["swift"],
+        &["ruby"],
+        &["php"],
+        &["elixir"],
+        &["scala"],
+    ],
+    &[
+        &["postgres", "postgresql"],
+        &["mysql"],
+        &["mariadb"],
+        &["sqlite"],
+        &["mongodb", "mongo"],
+        &["redis"],
+        &["dynamodb"],
+    ],
+    &[&["react"], &["vue"], &["svelte"], &["angular"]],
+    &[&["jest"], &["vitest"], &["mocha"], &["pytest"]],
+    &[&["tabs"], &["spaces"]],
+    &[&["light"], &["dark"]],
+    &[
+        &["red"],
+        &["blue"],
+        &["green"],
+        &["yellow"],
+        &["orange"],
+        &["purple"],
+        &["pink"],
+        &["black"],
+        &["white"],
+        &["gray", "grey"],
+    ],
+    &[&["ascending", "asc"], &["descending", "desc"]],
+    &[&["mobile"], &["desktop"], &["tablet"]],
+];
+
+/// What a passage did to the values of `before` of one of [`KINDS`], and
+/// to a contrast it draws ("use tabs, not spaces"
+/// kept as "use spaces, not tabs"): each change, and how many of
+/// `before`'s words it stands for. A value changed is one the passage
+/// puts in the same place: beside a word the commitment has beside its
+/// own ("deploy to staging" kept as "deploy to production"), not any other
+/// the passage names. (A number is not weighed so: a passage names
+/// numbers of its own, lines and counts, beside the same words.)
+pub(super) fn swapped(before: &str, after: &str) -> (Vec<String>, usize) {
+    /// How near a word stands to count as the value's place.
+    const NEAR: usize = 3;
+    fn words(text: &str) -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    }
+    // The content words near each place a value stands.
+    fn near(words: &[String], at: usize) -> Words {
+        let from = at.saturating_sub(NEAR);
+        let to = (at + NEAR + 1).min(words.len());
+        let around: Vec<&str> = (from..to)
+            .filter(|&n| n != at)
+            .map(|n| words[n].as_str())
+            .collect();
+        Words::of(&around.join(" "))
+    }
+    let placed = |was: &[String], from: usize, now: &[String], to: usize| {
+        let (a, b) = (near(was, from), near(now, to));
+        a.content.intersection(&b.content).next().is_some()
+    };
+    let (was, now) = (words(before), words(after));
+    let mut changes = Vec::new();
+    let mut stands_for = 0;
+    for kind in KINDS {
+        let value_of = |word: &str| (0..kind.len()).find(|&value| kind[value].contains(&word));
+        let named = |words: &[String]| -> Vec<(usize, usize)> {
+            words
+                .iter()
+                .enumerate()
+                .filter_map(|(at, w)| value_of(w).map(|value| (at, value)))
+                .collect()
+        };
+        let (from, to) = (named(&was), named(&now));
+        let one = |found: &[(usize, usize)]| {
+            found
+                .first()
+                .filter(|(_, value)| found.iter().all(|(_, v)| v == value))
+                .copied()
+        };
+        if let (Some((at, from)), Some((to_at, to))) = (one(&from), one(&to)) {
+            if from != to && placed(&was, at, &now, to_at) {
+                changes.push(format!("`{}` became `{}`", was[at], now[to_at]));
+                stands_for += 1;
+            }
+        }
+    }
+    static CONTRAST: LazyLock<Pattern> = LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        Pattern::new(r"(?i)([\w.+#-]+),?\s+(?:not|instead\s+of|rather\s+than)\s+([\w.+#-]+)")
+            .expect("the contrast pattern compiles")
+    });
+    let pair = |text: &str| {
+        CONTRAST.captures(text).and_then(|c| {
+            let word = |at: usize| {
+                c.get(at)
+                    .map(|m| m.as_str().trim_end_matches(['.', '-']).to_lowercase())
+            };
+            Some((word(1)?, word(2)?))
+        })
+    };
+    if let (Some((x, y)), Some((a, b))) = (pair(before), pair(after)) {
+        if x == b && y == a && x != y {
+            changes.push(format!("`{x}` and `{y}` traded places"));
+        }
+    }
+    (changes, stands_for)
 }
 
 pub(super) fn common_prefix(a: &str, b: &str) -> usize {

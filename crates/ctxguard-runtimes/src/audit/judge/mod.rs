@@ -560,8 +560,25 @@ impl After {
         } else {
             wanted.covered_by(words)
         };
+        let mut changes = changes(wanted, words);
+        // A value of the commitment's kind in its place carries the word
+        // it replaced: what changed is the value.
+        let (swaps, stands_for) = swapped(text, &passage);
+        // "`TypeScript` is missing" and "`typescript` became
+        // `javascript`": said once, as the value that changed.
+        changes.retain(|change| {
+            let missing = change
+                .strip_suffix("` is missing")
+                .map(|name| name.to_lowercase());
+            !missing.is_some_and(|name| swaps.iter().any(|swap| swap.starts_with(&name)))
+        });
+        changes.extend(swaps);
+        let share_of = if wanted.content.is_empty() {
+            share_of
+        } else {
+            (share_of + stands_for as f64 / wanted.content.len() as f64).min(1.0)
+        };
         let similarity = (share_of * 100.0).round() / 100.0;
-        let changes = changes(wanted, words);
         let names_all = !wanted.identifiers.is_empty() && carried == wanted.identifiers.len();
         let became = changes.iter().any(|c| c.contains("` became `"));
         // "do phase 3 and 6" is its numbers: a passage with none of them,
@@ -584,7 +601,7 @@ impl After {
             // right"). One with names is weighed by them ("Tools live in
             // core" alters "Move tools to core/tools.").
             && (!wanted.identifiers.is_empty()
-                || wanted.content.intersection(&words.content).count()
+                || wanted.content.intersection(&words.content).count() + stands_for
                     >= wanted.content.len().min(3))
         {
             Outcome::Altered

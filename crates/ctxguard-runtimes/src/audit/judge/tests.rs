@@ -148,10 +148,13 @@ fn a_path_names_the_same_file_with_more_of_its_path() {
         "/home/me/packages/a/b.ts"
     ));
     assert!(!same_identifier("a/b.ts", "/home/me/xa/b.ts"));
+    // The user's path is not carried by its name alone; their name alone
+    // is carried by the path.
     assert!(
-        !same_identifier("b.ts", "/home/me/b.ts"),
+        !same_identifier("/home/me/b.ts", "b.ts"),
         "a bare name is no path"
     );
+    assert!(same_identifier("b.ts", "/home/me/b.ts"));
 }
 
 #[test]
@@ -260,4 +263,54 @@ fn an_item_quoted_without_the_number_chinese_lists_open_it_with_is_quoted_verbat
     // A short item keeps its number.
     assert_eq!(unnumbered("1、是"), "1、是");
     assert_eq!(unnumbered("3.1、扫描整个项目"), "扫描整个项目");
+}
+#[test]
+fn a_value_put_in_the_place_of_the_users_is_altered_and_a_file_named_by_its_path_is_kept() {
+    let judged = |typed: &str, summary: &str| {
+        let a = after(summary);
+        let (outcome, evidence) = a.judge(typed, None);
+        (outcome, evidence.map(|e| e.changes).unwrap_or_default())
+    };
+    assert_eq!(
+        judged("deploy to staging", "Deploy to production next."),
+        (
+            Outcome::Altered,
+            vec!["`staging` became `production`".to_owned()]
+        )
+    );
+    assert_eq!(
+        judged("the deadline is Friday", "Deadline: Monday."),
+        (
+            Outcome::Altered,
+            vec!["`friday` became `monday`".to_owned()]
+        )
+    );
+    assert_eq!(
+        judged("use tabs, not spaces", "Use spaces, not tabs."),
+        (
+            Outcome::Altered,
+            vec!["`tabs` and `spaces` traded places".to_owned()]
+        )
+    );
+    // Another value of the kind elsewhere in the passage is no change.
+    assert_eq!(
+        judged(
+            "build production CLI tools with care",
+            "Build CLI tools with care; the development server runs on 3000."
+        )
+        .0,
+        Outcome::Paraphrased
+    );
+    assert_eq!(
+        judged(
+            "rename parser_v2.py to parser.py",
+            "Renamed src/legacy/parser_v2.py to parser.py."
+        )
+        .0,
+        Outcome::Paraphrased
+    );
+    // A file's name is not a part of another name.
+    assert!(!same_identifier("v2.py", "parser_v2.py"));
+    assert!(same_identifier("parser_v2.py", "src/legacy/parser_v2.py"));
+    assert!(!same_identifier("v1", "api/v1"));
 }
