@@ -297,29 +297,54 @@ pub(super) fn swapped(before: &str, after: &str) -> (Vec<String>, usize) {
         let (a, b) = (near(was, from), near(now, to));
         a.content.intersection(&b.content).next().is_some()
     };
-    let (was, now) = (words(before), words(after));
+    // Each value's kind and place among its kind, by every name it has.
+    static VALUES: LazyLock<HashMap<&'static str, (usize, usize)>> = LazyLock::new(|| {
+        let mut values = HashMap::new();
+        for (kind, names) in KINDS.iter().enumerate() {
+            for (value, aliases) in names.iter().enumerate() {
+                for alias in *aliases {
+                    values.insert(*alias, (kind, value));
+                }
+            }
+        }
+        values
+    });
     let mut changes = Vec::new();
     let mut stands_for = 0;
-    for kind in KINDS {
-        let value_of = |word: &str| (0..kind.len()).find(|&value| kind[value].contains(&word));
-        let named = |words: &[String]| -> Vec<(usize, usize)> {
-            words
-                .iter()
-                .enumerate()
-                .filter_map(|(at, w)| value_of(w).map(|value| (at, value)))
-                .collect()
+    let was = words(before);
+    // Where each text names values: (place, kind, value).
+    let named = |words: &[String]| -> Vec<(usize, usize, usize)> {
+        words
+            .iter()
+            .enumerate()
+            .filter_map(|(at, w)| {
+                VALUES
+                    .get(w.as_str())
+                    .map(|&(kind, value)| (at, kind, value))
+            })
+            .collect()
+    };
+    let from = named(&was);
+    if !from.is_empty() {
+        let now = words(after);
+        let to = named(&now);
+        // The one value of `kind` a text names, and where.
+        let one = |found: &[(usize, usize, usize)], kind: usize| {
+            let mut of = found.iter().filter(|(_, k, _)| *k == kind);
+            let first = of.next().copied()?;
+            of.all(|(_, _, value)| *value == first.2).then_some(first)
         };
-        let (from, to) = (named(&was), named(&now));
-        let one = |found: &[(usize, usize)]| {
-            found
-                .first()
-                .filter(|(_, value)| found.iter().all(|(_, v)| v == value))
-                .copied()
-        };
-        if let (Some((at, from)), Some((to_at, to))) = (one(&from), one(&to)) {
-            if from != to && placed(&was, at, &now, to_at) {
-                changes.push(format!("`{}` became `{}`", was[at], now[to_at]));
-                stands_for += 1;
+        let mut kinds: Vec<usize> = from.iter().map(|(_, kind, _)| *kind).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        for kind in kinds {
+            if let (Some((at, _, value)), Some((to_at, _, other))) =
+                (one(&from, kind), one(&to, kind))
+            {
+                if value != other && placed(&was, at, &now, to_at) {
+                    changes.push(format!("`{}` became `{}`", was[at], now[to_at]));
+                    stands_for += 1;
+                }
             }
         }
     }
@@ -337,8 +362,8 @@ pub(super) fn swapped(before: &str, after: &str) -> (Vec<String>, usize) {
             Some((word(1)?, word(2)?))
         })
     };
-    if let (Some((x, y)), Some((a, b))) = (pair(before), pair(after)) {
-        if x == b && y == a && x != y {
+    if let Some((x, y)) = pair(before) {
+        if pair(after).is_some_and(|(a, b)| x == b && y == a && x != y) {
             changes.push(format!("`{x}` and `{y}` traded places"));
         }
     }
