@@ -486,6 +486,28 @@ pub(crate) fn words_bind(
     if answering && word_count(text) <= 10 && OPTIONS_NAMED.is_match(text) {
         return Ok(());
     }
+    // A defect reported in a few words ("it's too slow", "still broken")
+    // asks for its fix as a longer report does; one only named ("we have
+    // a problem", "found a bug") leads into what follows.
+    let named_only = words
+        .content
+        .iter()
+        .all(|w| matches!(w.as_str(), "bug" | "problem" | "issu" | "error"));
+    if DEFECT.is_match(text) && !named_only {
+        return Ok(());
+    }
+    // What the user states of their setup, their team's ways, what
+    // someone they answer to wants, what they prefer, ideally: "I'm on
+    // Windows", "our team uses conventional commits", "the client wants it
+    // by Friday", "I hate semicolons", "ideally the page loads under 1s".
+    if STATED.captures(text).is_some_and(|found| {
+        ["setup", "ways", "liked"]
+            .iter()
+            .filter_map(|name| found.name(name))
+            .all(|what| !POINTS_BACK.contains(&what.as_str().to_lowercase().as_str()))
+    }) {
+        return Ok(());
+    }
     if words.content.len() < 2 {
         return Err(NotBinding::Fragment);
     }
@@ -572,6 +594,24 @@ fn run_on_instruction(text: &str) -> bool {
             && !before.ends_with("ed")
     })
 }
+
+/// Words that point back at what was said or shown, not at a thing the
+/// user names: what a statement of [`STATED`] holds is no such word ("I
+/// love it", "I'm on it").
+const POINTS_BACK: &[&str] = &[
+    "it", "this", "that", "them", "these", "those", "how", "what", "you", "your", "the", "a", "an",
+    "my", "our", "here", "there", "way",
+];
+
+/// Statements of what holds for the user ([`words_bind`]): their setup,
+/// their team's ways, what someone they answer to wants, what they prefer,
+/// what would be ideal. The thing stated (`setup`, `ways`, `liked`) must
+/// be named, not pointed back at.
+static STATED: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(i'm|im|i\s+am|we're|we\s+are)\s+(on|using|running|targeting|deploying\s+(to|on)|building\s+(for|on|with)|stuck\s+(on|with))\s+(?P<setup>[\w.+#-]+)|^\W*(we|our\s+(team|company|project|repo|codebase|org|app))\s+(always\s+|usually\s+|only\s+|still\s+|currently\s+)?(use|uses|deploy|deploys|follow|follows|host|hosts|run|runs|store|stores|build|builds|ship|ships|target|targets|support|supports|write|writes)\s+(with\s+|on\s+|to\s+)?(?P<ways>[\w.+#-]+)|\b(client|customer|boss|manager|pm|product\s+owner|stakeholders?|legal|design\s+team)\s+(wants?|needs?|asked\s+for|requires?|expects?|insists)\b|^\W*i\s+(really\s+|just\s+|much\s+|strongly\s+)?(hate|dislike|love|like|prefer|can't\s+stand|cannot\s+stand)\s+(?P<liked>[\w.+#-]+)|^\W*(ideally|preferably|bonus\s+points?\s+if|nice\s+to\s+have)\b",
+    )
+});
 
 /// A number with its unit, or an amount of money.
 static MEASURE: LazyLock<Pattern> = LazyLock::new(|| {
@@ -961,6 +1001,7 @@ fn repeated(word: &str) -> bool {
 pub fn prepare() {
     crate::pattern::prepare(&[
         &CONSOLE_BANNER,
+        &STATED,
         &MEASURE,
         &OPTIONS_NAMED,
         &OF_ONESELF,

@@ -2115,3 +2115,22 @@ fn rules_the_user_set_out_with_marks_are_theirs_and_a_tools_status_lines_are_out
         [Err(NotBinding::Debris), Err(NotBinding::Pasted)]
     );
 }
+#[test]
+fn what_the_user_states_of_their_setup_ways_and_wishes_binds() {
+    for binds in [
+        "I'm on Windows",
+        "Our team uses conventional commits",
+        "We deploy with GitHub Actions",
+        "The client wants it by Friday",
+        "I hate semicolons",
+        "ideally the page loads under 1s",
+        "it's too slow",
+        "the header overlaps the logo on mobile",
+    ] {
+        assert_eq!(why(binds), [Ok(())], "{binds}");
+    }
+    // Pointed back at, or a defect only named: nothing stated.
+    for not in ["I'm on it", "I love it", "we have a problem"] {
+        assert_ne!(why(not), [Ok(())], "{not}");
+    }
+}
