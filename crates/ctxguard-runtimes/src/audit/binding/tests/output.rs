@@ -852,3 +852,30 @@ fn what_a_here_document_writes_is_a_files_content() {
     // One never closed is no here-document.
     assert!(here_documents("std::cout << endl\nKeep the log short.").is_empty());
 }
+
+#[test]
+fn rows_of_values_and_what_a_shell_or_an_installer_says_are_output() {
+    for output in [
+        "name,age,city\nJohn,30,NYC\nMary,25,LA",
+        "zsh: command not found: pnpm",
+        "Successfully installed requests-2.31.0",
+        "Compiled successfully in 2.3s",
+    ] {
+        let judged = why(output);
+        assert!(
+            judged.iter().all(|w| *w == Err(NotBinding::Pasted)),
+            "{output}: {judged:?}"
+        );
+    }
+    // Options named by their numbers, a list of links, a Chinese list of
+    // languages: no row of values.
+    assert_eq!(why("1,3,5"), [Ok(())]);
+    assert_ne!(
+        why("文档链接：https://a.example.com/x,https://a.example.com/y,https://a.example.com/z"),
+        [Err(NotBinding::Pasted)]
+    );
+    assert_ne!(
+        why("我们是一个ios开发项目，里面包含的编程语言有objective-c,swift,c++与混编"),
+        [Err(NotBinding::Pasted)]
+    );
+}
