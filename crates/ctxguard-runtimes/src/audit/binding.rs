@@ -501,10 +501,16 @@ pub(crate) fn words_bind(
     // Windows", "our team uses conventional commits", "the client wants it
     // by Friday", "I hate semicolons", "ideally the page loads under 1s".
     if STATED.captures(text).is_some_and(|found| {
-        ["setup", "ways", "liked"]
-            .iter()
-            .filter_map(|name| found.name(name))
-            .all(|what| !POINTS_BACK.contains(&what.as_str().to_lowercase().as_str()))
+        // "i'm using chatgpt to help me teach you" tells what the user
+        // does it for, not what they work on.
+        let for_something = found
+            .name("setup")
+            .is_some_and(|setup| text[setup.end()..].trim_start().starts_with("to "));
+        !for_something
+            && ["setup", "ways", "liked"]
+                .iter()
+                .filter_map(|name| found.name(name))
+                .all(|what| !POINTS_BACK.contains(&what.as_str().to_lowercase().as_str()))
     }) {
         return Ok(());
     }
