@@ -710,9 +710,13 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
             return;
         }
     }
-    // Most items are one sentence: ASCII with no stop but the last.
+    // Most items are one sentence: ASCII with no stop but the last, and
+    // no numbers of more items along it ("rename it 2) add a test").
     let stops = |c: char| matches!(c, '.' | '!' | '?' | ';');
-    if body.is_ascii() && !body.trim_end().trim_end_matches(stops).contains(stops) {
+    if body.is_ascii()
+        && !body.trim_end().trim_end_matches(stops).contains(stops)
+        && !sentences::numbers_items(body)
+    {
         push(out, text, item, Shape::Item);
         return;
     }

@@ -62,7 +62,8 @@ pub(super) fn sentences(
         }
         output_before = output;
         // Whether the line numbers what it lists with a word.
-        let counted = !output && counted_markers(line).is_some();
+        let counting = if output { None } else { counting_words(line) };
+        let counted = counting.is_some();
         let pieces: Vec<&str> = if output {
             output_after_colon(line).collect()
         } else {
@@ -72,12 +73,9 @@ pub(super) fn sentences(
                 .flat_map(lower_case_starts)
                 .flat_map(spaced_cjk)
                 .flat_map(inline_rules)
-                .flat_map(|piece| {
-                    if counted {
-                        inline_markers(piece)
-                    } else {
-                        vec![piece]
-                    }
+                .flat_map(|piece| match &counting {
+                    Some(words) => inline_markers(piece, words),
+                    None => vec![piece],
                 })
                 .flat_map(|piece| piece.split_inclusive('；'))
                 .flat_map(output_after_colon)
@@ -101,7 +99,10 @@ pub(super) fn sentences(
                 && line[from + lengths[n]..]
                     .starts_with(['吧', '呢', '啊', '呀', '吗', '嘛', '哦', '了']);
             let shortened = piece.trim_end().strip_suffix('.').is_some_and(abbreviated);
-            if numbered(piece) || quotes_a_number(piece) || particle_follows || shortened {
+            // A number the line counts its items by is cut off as a
+            // marker, not joined to what follows it.
+            let joins = numbered(piece) && !(counted && only_a_marker(piece));
+            if joins || quotes_a_number(piece) || particle_follows || shortened {
                 lengths[n] += lengths.remove(n + 1);
             } else {
                 // "1.技术（…）2.增长（…）": items numbered along one line;
@@ -488,12 +489,15 @@ fn inline_rules(piece: &str) -> Vec<&str> {
 }
 
 /// A word that numbers what a user lists along one line ("instruction 2
-/// make sure …", "step 3 …"), and the number.
+/// make sure …", "step 3 …"), and the number; or a number set out as a
+/// list's ("1) rename it 2) add a test", "(1) …", "1. add … 2. run …"),
+/// its brackets or its period in place of the word (a period only before
+/// words in lower case: "option 1. But option 2. …" ends sentences).
 static INLINE_MARKER: LazyLock<Pattern> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
     Pattern::new(
-        r"(?i)\b(instruction|step|requirement|rule|point|task|instrução|instrucao|passo|etapa|instrucción|instruccion|paso|punto|étape|etape|schritt|punkt)\s*#?(\d{1,2})\b",
+        r"(?i)\b(instruction|step|requirement|rule|point|task|instrução|instrucao|passo|etapa|instrucción|instruccion|paso|punto|étape|etape|schritt|punkt)\s*#?(\d{1,2})\b|(?:^|[\s:;,])(?P<bare>(?P<open>\()?(?P<n>\d{1,2})(?P<close>\)))\s|(?:^|[\s:;,])(?P<dotted>(?P<m>\d{1,2})\.)\s+(?-i:\p{Ll})",
     )
     .expect("the marker pattern compiles")
 });
@@ -505,10 +509,11 @@ static INLINE_MARKER: LazyLock<Pattern> = LazyLock::new(|| {
 /// is a piece of its own, as a list item's number is no part of what it
 /// asks: whether it stands before its words or after them ("… contract
 /// instruction 1, instruction 2 …"), the words are cut from it.
-fn inline_markers(piece: &str) -> Vec<&str> {
-    let Some(markers) = counted_markers(piece) else {
+fn inline_markers<'p>(piece: &'p str, counting: &[String]) -> Vec<&'p str> {
+    let markers = markers_in(piece, counting);
+    if markers.is_empty() {
         return vec![piece];
-    };
+    }
     let mut cuts = Vec::new();
     for (at, end) in &markers {
         let after = end
@@ -529,44 +534,98 @@ fn inline_markers(piece: &str) -> Vec<&str> {
     out
 }
 
-/// Where `text` numbers what it lists with a word ([`inline_markers`]):
-/// the markers of each word that numbers two in a row ("step 3 of the
-/// guide" beside "instruction 1, instruction 2" is no marker).
-fn counted_markers(text: &str) -> Option<Vec<(usize, usize)>> {
-    // Two numbers at least, and a marker: most lines have neither.
-    if text.bytes().filter(u8::is_ascii_digit).nth(1).is_none() || !INLINE_MARKER.is_match(text) {
-        return None;
-    }
-    let markers: Vec<(usize, usize, String, u32)> = INLINE_MARKER
+/// Whether `text` numbers what it lists along its line ([`inline_markers`]).
+pub(super) fn numbers_items(text: &str) -> bool {
+    counting_words(text).is_some()
+}
+
+/// Every marker of [`INLINE_MARKER`] in `text`: where it stands, the word
+/// that numbers (for a bare number, how it is set out: "1)", "(1)", "1."),
+/// and its number.
+fn markers(text: &str) -> Vec<(usize, usize, String, u32)> {
+    INLINE_MARKER
         .captures_iter(text)
         .filter_map(|found| {
+            // A bare number is counted by how it is set out: "1)", "(1)"
+            // and "1." are three ways, each its own word.
+            if let Some(dotted) = found.name("dotted") {
+                let number = found.name("m")?.as_str().parse().ok()?;
+                return Some((dotted.start(), dotted.end(), ".".to_owned(), number));
+            }
+            if let Some(bare) = found.name("bare") {
+                let way = format!(
+                    "{}{}",
+                    found.name("open").map_or("", |m| m.as_str()),
+                    found.name("close").map_or("", |m| m.as_str())
+                );
+                let number = found.name("n")?.as_str().parse().ok()?;
+                return Some((bare.start(), bare.end(), way, number));
+            }
             let whole = found.get(0)?;
             let word = found.get(1)?.as_str().to_lowercase();
             let number = found.get(2)?.as_str().parse().ok()?;
             Some((whole.start(), whole.end(), word, number))
         })
-        .collect();
-    // The words that number two in a row; only their markers count.
-    let counting: Vec<&str> = markers
+        .collect()
+}
+
+/// The words that number what `text` lists along one line
+/// ([`inline_markers`]): each that numbers two in a row ("step 3 of the
+/// guide" beside "instruction 1, instruction 2" is no marker).
+fn counting_words(text: &str) -> Option<Vec<String>> {
+    // Two numbers at least, and a marker: most lines have neither.
+    if text.bytes().filter(u8::is_ascii_digit).nth(1).is_none() || !INLINE_MARKER.is_match(text) {
+        return None;
+    }
+    let markers = markers(text);
+    let counting: Vec<String> = markers
         .windows(2)
         .filter_map(|pair| {
             let ((_, _, first, n), (_, _, second, m)) = (&pair[0], &pair[1]);
-            (first == second && *m == n + 1).then_some(first.as_str())
+            (first == second && *m == n + 1).then(|| first.clone())
         })
         .collect();
-    (!counting.is_empty()).then(|| {
-        markers
-            .iter()
-            .filter(|m| counting.contains(&m.2.as_str()))
-            .map(|m| (m.0, m.1))
-            .collect()
-    })
+    (!counting.is_empty()).then_some(counting)
+}
+
+/// Where the markers of the `counting` words stand in `text`. A sentence
+/// bound cuts a line numbered "1. add … 2. run …" after each number's
+/// period: a piece that ends on such a number ends on its marker.
+fn markers_in(text: &str, counting: &[String]) -> Vec<(usize, usize)> {
+    let mut found: Vec<(usize, usize)> = markers(text)
+        .into_iter()
+        .filter(|m| counting.contains(&m.2))
+        .map(|m| (m.0, m.1))
+        .collect();
+    if counting.iter().any(|way| way == ".") {
+        let body = text.trim_end();
+        let number = body
+            .strip_suffix('.')
+            .map(|rest| rest.len() - rest.trim_end_matches(|c: char| c.is_ascii_digit()).len())
+            .unwrap_or(0);
+        let at = body.len().saturating_sub(number + 1);
+        let set_apart = at == 0 || body[..at].ends_with(|c: char| c.is_whitespace() || c == ':');
+        if (1..=2).contains(&number) && set_apart && found.last().is_none_or(|m| m.1 <= at) {
+            found.push((at, body.len()));
+        }
+    }
+    found
 }
 
 /// Whether `piece` is only a marker of a line that numbers what it lists
 /// with a word ("instruction 2", "step 3,"): no sentence.
 fn only_a_marker(piece: &str) -> bool {
-    let bare = piece.trim().trim_end_matches([',', ';', '.', ':']);
+    let trimmed = piece.trim();
+    // "1)", "(2)", "3.": a number set out as a list's, alone.
+    let number = trimmed.trim_start_matches('(').trim_end_matches([')', '.']);
+    if !number.is_empty()
+        && number.len() <= 2
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && trimmed.len() > number.len()
+    {
+        return true;
+    }
+    let bare = trimmed.trim_end_matches([',', ';', '.', ':']);
     !bare.is_empty()
         && INLINE_MARKER
             .find(bare)

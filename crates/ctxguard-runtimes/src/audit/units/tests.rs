@@ -704,3 +704,41 @@ fn an_abbreviation_ends_no_sentence_even_before_a_capital() {
         ]
     );
 }
+
+#[test]
+fn items_numbered_along_one_line_are_units_of_their_own() {
+    for typed in [
+        "Please do these: 1) rename the helper 2) add a test 3) update the docs",
+        "Please do these: (1) rename the helper (2) add a test (3) update the docs",
+        "Please do these: 1. rename the helper 2. add a test 3. update the docs",
+    ] {
+        assert_eq!(
+            shaped(typed)
+                .into_iter()
+                .map(|(text, _)| text)
+                .collect::<Vec<_>>(),
+            [
+                "Please do these:",
+                "rename the helper",
+                "add a test",
+                "update the docs"
+            ],
+            "{typed}"
+        );
+    }
+    // A list item's own number is its marker: the numbers after it count
+    // from the next.
+    assert_eq!(
+        shaped("1) rename the helper 2) add a test 3) update the docs"),
+        [
+            ("rename the helper", Shape::Item),
+            ("add a test", Shape::Item),
+            ("update the docs", Shape::Item)
+        ]
+    );
+    // Numbers that end sentences number nothing.
+    assert_eq!(
+        shaped("I did it with option 1.  But I like option 2.  Anyway, here it is.").len(),
+        3
+    );
+}
