@@ -824,12 +824,13 @@ fn put_in_place(text: &str) -> Vec<Range<usize>> {
 /// said:", "Cursor replied:", "the output of the other agent:", a deploy
 /// host's "The Netlify deploy errored, with the following guidance
 /// provided:") or the brief they gave it ("here is the prompt I gave
-/// Codex:"). A brief written for this agent ("the prompt for Claude:")
-/// binds, and is not this.
+/// Codex:"), or another session's ("ok, this is from another session,
+/// explaining what I'll do next:"). A brief written for this agent ("the
+/// prompt for Claude:") binds, and is not this.
 pub(super) static HANDED_OVER: LazyLock<Pattern> = LazyLock::new(|| {
     let agent = r"(the\s+)?(codex|claude|chatgpt|gpt[-\w.]*|gemini|cursor|copilot|devin|aider|windsurf|(an)?other\s+agent)\b";
     pattern(&format!(
-        r"(?i)\b((i\s+)?got\s+this\s+(back\s+)?from\s+{agent}|(latest|update|response|reply|answer|result|results|report|output|message|feedback|review)\s+(back\s+)?from\s+{agent}|{agent}\s+(said|says|wrote|replied|responded|reports|reported|came\s+back\s+with)|(here\s+is|here's|this\s+is)\s+what\s+{agent}\s+(said|wrote|replied|answered|suggested|returned|produced|reported|came\s+up\s+with|gave\s+me|told\s+me)|(the\s+)?(output|report|response|answer|reply)\s+(from|of)\s+{agent}|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?\s+{agent}|deploy\s+errored,\s+with\s+the\s+following\s+guidance\s+provided)"
+        r"(?i)\b((i\s+)?got\s+this\s+(back\s+)?from\s+{agent}|(this\s+is|here\s+is|here's)\s+(something\s+|what\s+i\s+got\s+)?from\s+(an)?other\s+(session|chat|conversation|thread|window|instance)\b|(latest|update|response|reply|answer|result|results|report|output|message|feedback|review)\s+(back\s+)?from\s+{agent}|{agent}\s+(said|says|wrote|replied|responded|reports|reported|came\s+back\s+with)|(here\s+is|here's|this\s+is)\s+what\s+{agent}\s+(said|wrote|replied|answered|suggested|returned|produced|reported|came\s+up\s+with|gave\s+me|told\s+me)|(the\s+)?(output|report|response|answer|reply)\s+(from|of)\s+{agent}|here\s+is\s+the\s+(prompt|brief|task|message)\s+i\s+(gave|sent)(\s+to)?\s+{agent}|deploy\s+errored,\s+with\s+the\s+following\s+guidance\s+provided)"
     ))
 });
 

@@ -1054,6 +1054,7 @@ fn another_agents_report_or_brief_handed_over_asks_nothing_of_this_agent() {
         "Got this from Codex got this from Codex:Implemented exactly in the Supabase function folder.\n\
         - Auth guard: checks the secret and returns `401` on mismatch.\n",
         "Gemini said: Use a queue for the retries.\n- Keep the worker stateless.\n",
+        "ok, this is from another session, explaining what I'll do next:\n\n- Build a local RAG system for textbooks\n- Vector DB: LanceDB, embedded\n",
     ] {
         assert!(why(report).iter().all(|w| w.is_err()), "{:?}", why(report));
     }

@@ -860,6 +860,7 @@ fn rows_of_values_and_what_a_shell_or_an_installer_says_are_output() {
         "zsh: command not found: pnpm",
         "Successfully installed requests-2.31.0",
         "Compiled successfully in 2.3s",
+        "CMake failed with exit code 1",
     ] {
         let judged = why(output);
         assert!(
