@@ -917,11 +917,46 @@ pub(super) fn studied(text: &str) -> Option<Range<usize>> {
     let body = text.trim_end();
     let last = body.rfind('\n').map_or(0, |at| at + 1);
     let asks = &body[last..];
-    (last > 0
+    if last > 0
         && asks.split_whitespace().count() <= 12
         && (FROM_IT.is_match(asks) || ENTERED.is_match(asks))
-        && document(&body[..last]))
-    .then_some(0..last)
+        && document(&body[..last])
+    {
+        return Some(0..last);
+    }
+    reviewed(body)
+}
+
+/// A plan, a proposal or a design the user hands over with, at its end,
+/// the ask to review it ("…请你对这个方案进行军规级别的检查…", please check
+/// this plan; "what do you think of this plan?"): what is under review is
+/// material, not the user's requirements. Its end is where the sentence
+/// of the ask starts; the plan is long (a document's worth).
+fn reviewed(body: &str) -> Option<Range<usize>> {
+    static REVIEW: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)\b(review|check|critique|evaluate|audit|assess)\s+(this|the\s+above|that)\s+(plan|proposal|design|spec|approach|document)\b|what\s+do\s+you\s+think\s+(of|about)\s+(this|the\s+above)\s+(plan|proposal|design|approach)\b|(对|把)?(这个|这份|此|上述|以上)(方案|计划|文档|设计|规划)\s*(进行)?[^。！!？?]{0,24}(检查|审查|评审|审核|分析|评估|review)",
+        )
+    });
+    // The last 400 bytes hold the ask, if there is one.
+    let mut from = body.len().saturating_sub(400);
+    while !body.is_char_boundary(from) {
+        from -= 1;
+    }
+    let ask = REVIEW.find(&body[from..])?;
+    let at = from + ask.start();
+    // The sentence of the ask starts after the last stop, line break or
+    // run of spaces before it.
+    let before = &body[..at];
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|&(n, c)| {
+            matches!(c, '\n' | '。' | '！' | '？' | '.' | '!' | '?')
+                || (c == ' ' && before[..n].ends_with(' '))
+        })
+        .map_or(0, |(n, c)| n + c.len_utf8());
+    (start >= 1000).then_some(0..start)
 }
 
 /// Who speaks next in a chat copied from a chat app, on a line of its

@@ -880,3 +880,35 @@ fn rows_of_values_and_what_a_shell_or_an_installer_says_are_output() {
         [Err(NotBinding::Pasted)]
     );
 }
+
+#[test]
+fn a_plan_handed_over_to_be_reviewed_is_material_and_the_ask_binds() {
+    let plan: String = (1..=20)
+        .map(|n| format!("Step {n}: the executor splits the order into slices and logs each fill to the audit chain. "))
+        .collect();
+    let message =
+        format!("{plan}\n\nPlease review this plan carefully and give me a report on every gap.");
+    let judged = why(&message);
+    assert_eq!(judged.last(), Some(&Ok(())), "{judged:?}");
+    assert!(
+        judged[..judged.len() - 1]
+            .iter()
+            .all(|w| *w == Err(NotBinding::Pasted)),
+        "{judged:?}"
+    );
+    // Glued to the plan's last line, in Chinese.
+    let message =
+        format!("{plan}尊敬的总工程师！请你对这个方案进行全面的检查和分析，然后给我一个报告。");
+    let judged = why(&message);
+    assert_eq!(judged.last(), Some(&Ok(())), "{judged:?}");
+    assert!(
+        judged[..judged.len() - 2].iter().all(|w| w.is_err()),
+        "{judged:?}"
+    );
+    // A short plan asked about is the user's own.
+    assert!(
+        why("Use Redis for the cache and Postgres for the rest. Review this plan.")
+            .iter()
+            .all(Result::is_ok)
+    );
+}
