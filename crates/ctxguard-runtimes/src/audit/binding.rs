@@ -500,18 +500,21 @@ pub(crate) fn words_bind(
     // someone they answer to wants, what they prefer, ideally: "I'm on
     // Windows", "our team uses conventional commits", "the client wants it
     // by Friday", "I hate semicolons", "ideally the page loads under 1s".
-    if STATED.captures(text).is_some_and(|found| {
-        // "i'm using chatgpt to help me teach you" tells what the user
-        // does it for, not what they work on.
-        let for_something = found
-            .name("setup")
-            .is_some_and(|setup| text[setup.end()..].trim_start().starts_with("to "));
-        !for_something
-            && ["setup", "ways", "liked"]
-                .iter()
-                .filter_map(|name| found.name(name))
-                .all(|what| !POINTS_BACK.contains(&what.as_str().to_lowercase().as_str()))
-    }) {
+    // Asked first without its groups: most units state none of these.
+    if STATED.is_match(text)
+        && STATED.captures(text).is_some_and(|found| {
+            // "i'm using chatgpt to help me teach you" tells what the user
+            // does it for, not what they work on.
+            let for_something = found
+                .name("setup")
+                .is_some_and(|setup| text[setup.end()..].trim_start().starts_with("to "));
+            !for_something
+                && ["setup", "ways", "liked"]
+                    .iter()
+                    .filter_map(|name| found.name(name))
+                    .all(|what| !POINTS_BACK.contains(&what.as_str().to_lowercase().as_str()))
+        })
+    {
         return Ok(());
     }
     if words.content.len() < 2 {

@@ -354,6 +354,9 @@ pub(super) fn swapped(before: &str, after: &str) -> (Vec<String>, usize) {
             .expect("the contrast pattern compiles")
     });
     let pair = |text: &str| {
+        if !CONTRAST.is_match(text) {
+            return None;
+        }
         CONTRAST.captures(text).and_then(|c| {
             let word = |at: usize| {
                 c.get(at)
