@@ -186,28 +186,11 @@ pub(super) fn unwrapped(paragraph: &str, fill: Option<usize>) -> std::borrow::Co
         at += line.len();
         let body = line.trim_end_matches(['\n', '\r']);
         let spaced = body.ends_with([' ', '\t']) || next.starts_with([' ', '\t']);
-        let inside = body
-            .trim_end()
-            .chars()
-            .last()
-            .is_some_and(|c| c.is_alphanumeric() || c == ',');
-        let goes_on = next
-            .trim_start()
-            .chars()
-            .next()
-            .is_some_and(char::is_lowercase);
         // A box wraps a line only once it is full.
         let long = body.trim().chars().count() >= 40;
-        let filled = fill.is_some_and(|width| {
-            filled_at(body, next, width)
-                && next
-                    .trim_start()
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_lowercase() || c.is_ascii_digit())
-        });
-        if ((spaced && long && goes_on) || filled)
-            && inside
+        let filled = fill.is_some_and(|width| filled_at(body, next, width) && goes_on(next, true));
+        if ((spaced && long && goes_on(next, false)) || filled)
+            && ends_inside(body)
             && !PASTED_LINE.is_match(line)
             && !PASTED_LINE.is_match(next)
         {
@@ -250,17 +233,9 @@ pub(super) fn fill_width(text: &str) -> Option<usize> {
     for pair in lines.windows(2) {
         let (line, next) = (pair[0].trim_end(), pair[1].trim_start());
         let length = line.trim_start().chars().count();
-        let inside = line
-            .chars()
-            .last()
-            .is_some_and(|c| c.is_alphanumeric() || c == ',');
-        let goes_on = next
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_lowercase() || c.is_ascii_digit());
         if length >= *FILL_WIDTHS.start() - FILL_SLACK
-            && inside
-            && goes_on
+            && ends_inside(line)
+            && goes_on(next, true)
             && !PASTED_LINE.is_match(line)
         {
             cut.push((line, next, length));
@@ -273,6 +248,24 @@ pub(super) fn fill_width(text: &str) -> Option<usize> {
             .iter()
             .all(|&(line, next, _)| filled_at(line, next, width)))
     .then_some(width)
+}
+
+/// Whether `line` ends inside a sentence: on a word or a comma.
+fn ends_inside(line: &str) -> bool {
+    line.trim_end()
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_alphanumeric() || c == ',')
+}
+
+/// Whether the line `next` goes on with what the line before it said: in
+/// lower case, or (`numbers`) with a number ("…SEP_RETRIEVE returns" over
+/// "0 rows.").
+fn goes_on(next: &str, numbers: bool) -> bool {
+    next.trim_start()
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_lowercase() || (numbers && c.is_ascii_digit()))
 }
 
 /// How many lines cut inside a sentence show that an editor filled the
