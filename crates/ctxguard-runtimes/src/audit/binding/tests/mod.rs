@@ -2112,7 +2112,7 @@ fn rules_the_user_set_out_with_marks_are_theirs_and_a_tools_status_lines_are_out
         ]
     );
     assert_eq!(
-        why("It still fails:\n✓ tests pass\n✓ should render the header (5 ms)\n✗ lint failed"),
+        why("It still fails:\n✓ tests pass\n✓ should render the header (5 ms)\n✗ lint failed\n✓ no errors found\n✓ test/app.spec.ts (5 tests) 12ms"),
         [Err(NotBinding::Debris), Err(NotBinding::Pasted)]
     );
 }
