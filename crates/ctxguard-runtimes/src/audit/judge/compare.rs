@@ -125,6 +125,7 @@ pub(crate) fn same_identifier(a: &str, b: &str) -> bool {
         });
     long == short || ((short.contains('/') || file_named) && named_by_end(short))
 }
+
 /// How many of `before`'s identifiers `after` names.
 pub(crate) fn carried_identifiers(before: &Words, after: &Words) -> usize {
     before
@@ -193,74 +194,32 @@ pub(crate) fn changes(before: &Words, after: &Words) -> Vec<String> {
 /// Values of one kind, each with the names it goes by: a commitment that
 /// names one and a passage that names another of the kind in its place
 /// changed the value ("deploy to staging" kept as "deploy to production").
+/// Only words that say nothing else: no "may" or "march" among the
+/// months, no "stage" for staging, no "ts" or "js" (a file's extension).
+#[rustfmt::skip]
 const KINDS: &[&[&[&str]]] = &[
+    &[&["monday"], &["tuesday"], &["wednesday"], &["thursday"], &["friday"], &["saturday"], &["sunday"]],
     &[
-        &["monday"],
-        &["tuesday"],
-        &["wednesday"],
-        &["thursday"],
-        &["friday"],
-        &["saturday"],
-        &["sunday"],
+        &["january"], &["february"], &["april"], &["june"], &["july"], &["august"], &["september"],
+        &["october"], &["november"], &["december"],
     ],
-    &[
-        &["january"],
-        &["february"],
-        &["march"],
-        &["april"],
-        &["june"],
-        &["july"],
-        &["august"],
-        &["september"],
-        &["october"],
-        &["november"],
-        &["december"],
-    ],
-    &[
-        &["dev", "development"],
-        &["staging", "stage"],
-        &["prod", "production"],
-        &["qa"],
-        &["uat"],
-    ],
+    &[&["dev", "development"], &["staging"], &["prod", "production"], &["qa"], &["uat"]],
     &[&["npm"], &["pnpm"], &["yarn"], &["bun"]],
     &[
-        &["typescript", "ts"],
-        &["javascript", "js"],
-        &["python"],
-        &["rust"],
-        &["java"],
-        &["kotlin"],
-        &["swift"],
-        &["ruby"],
-        &["php"],
-        &["elixir"],
-        &["scala"],
+        &["typescript"], &["javascript"], &["python"], &["rust"], &["java"], &["kotlin"],
+        &["swift"], &["ruby"], &["php"], &["elixir"], &["scala"],
     ],
     &[
-        &["postgres", "postgresql"],
-        &["mysql"],
-        &["mariadb"],
-        &["sqlite"],
-        &["mongodb", "mongo"],
-        &["redis"],
-        &["dynamodb"],
+        &["postgres", "postgresql"], &["mysql"], &["mariadb"], &["sqlite"], &["mongodb", "mongo"],
+        &["redis"], &["dynamodb"],
     ],
     &[&["react"], &["vue"], &["svelte"], &["angular"]],
     &[&["jest"], &["vitest"], &["mocha"], &["pytest"]],
     &[&["tabs"], &["spaces"]],
     &[&["light"], &["dark"]],
     &[
-        &["red"],
-        &["blue"],
-        &["green"],
-        &["yellow"],
-        &["orange"],
-        &["purple"],
-        &["pink"],
-        &["black"],
-        &["white"],
-        &["gray", "grey"],
+        &["red"], &["blue"], &["green"], &["yellow"], &["orange"], &["purple"], &["pink"],
+        &["black"], &["white"], &["gray", "grey"],
     ],
     &[&["ascending", "asc"], &["descending", "desc"]],
     &[&["mobile"], &["desktop"], &["tablet"]],
