@@ -218,15 +218,21 @@ pub(super) fn unwrapped(paragraph: &str, fill: Option<usize>) -> std::borrow::Co
 /// width cuts ([`filled_at`]). A chat's lines are the user's own breaks:
 /// their lengths are as long as each thing said, not all one width.
 pub(super) fn fill_width(text: &str) -> Option<usize> {
-    // Prose lines only: not a fence's, nor one indented as code is.
+    // Prose lines only: a fence's, or one indented as code is, stands as
+    // an empty line, so the lines on either side of it are no pair.
     let mut fenced = false;
     let lines: Vec<&str> = text
         .lines()
-        .filter(|line| {
+        .map(|line| {
             let fence =
                 line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~");
             fenced ^= fence;
-            !fence && !fenced && !line.starts_with("    ") && !line.starts_with('\t')
+            let code = fence || fenced || line.starts_with("    ") || line.starts_with('\t');
+            if code {
+                ""
+            } else {
+                line
+            }
         })
         .collect();
     let mut cut = Vec::new();

@@ -149,6 +149,9 @@ fn text_an_editor_filled_to_a_width_is_cut_at_its_sentences_not_its_lines() {
     );
     // Lines a person typed one by one are as long as each thing said: two
     // of a width, or lines of many lengths, fill nothing.
+    // Lines a code block parts are no pair: three cuts only across it.
+    let parted = "make the header sticky when scrolling down the landing page on every\n```\nx\n```\nbrowser we support, and the footer blue on every page of the website\n```\ny\n```\nnow that the design team agreed on it in the review meeting yesterday\n```\nz\n```\nthen ship";
+    assert!(sentences::fill_width(parted).is_none());
     let typed = "make the header sticky when scrolling down the landing page\nalso the footer should be blue on every page of the site now\n";
     assert_eq!(shaped(typed).len(), 2);
     let typed = "make the header sticky when scrolling down the page please\nthe footer should be blue on mobile, like the one in the mockup\nand the sidebar collapses on small screens\nthen the login form moves to the right column of the page please\nnow";
