@@ -300,16 +300,23 @@ fn filled_at(line: &str, next: &str, width: usize) -> bool {
 /// A piece that ends on a quotation mark and a number's period (`… need
 /// '2.`): the quoted item goes on in the next piece.
 pub(super) fn quotes_a_number(piece: &str) -> bool {
-    let body = piece.trim_end();
-    let Some(number) = body.strip_suffix('.') else {
-        return false;
-    };
-    let digits = number.len() - number.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    (1..=3).contains(&digits)
-        && number[..number.len() - digits]
-            .chars()
-            .next_back()
-            .is_some_and(|c| matches!(c, '\'' | '"' | '‘' | '“' | '(' | '`'))
+    final_number(piece.trim_end()).is_some_and(|(digits, before)| {
+        (1..=3).contains(&digits)
+            && before
+                .chars()
+                .next_back()
+                .is_some_and(|c| matches!(c, '\'' | '"' | '‘' | '“' | '(' | '`'))
+    })
+}
+
+/// The number `piece` ends on with its period (`… 2.`): how many digits
+/// it has, and the text before them; `None` for a piece that ends on no
+/// number's period.
+fn final_number(piece: &str) -> Option<(usize, &str)> {
+    let number = piece.strip_suffix('.')?;
+    let before = number.trim_end_matches(|c: char| c.is_ascii_digit());
+    let digits = number.len() - before.len();
+    (digits > 0).then_some((digits, before))
 }
 
 /// How many bytes at the end of `piece` are the number of the item that
@@ -318,12 +325,10 @@ pub(super) fn quotes_a_number(piece: &str) -> bool {
 /// after a bracket, a full stop or a CJK character; 0 for anything else
 /// (`version 2.`, `v2.`, a sentence that ends with a space after it).
 pub(super) fn next_items_number(piece: &str) -> usize {
-    let Some(number) = piece.strip_suffix('.') else {
+    let Some((digits, before)) = final_number(piece) else {
         return 0;
     };
-    let digits = number.len() - number.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let before = number[..number.len() - digits].chars().next_back();
-    let after_item = before.is_some_and(|c| {
+    let after_item = before.chars().next_back().is_some_and(|c| {
         matches!(c, ')' | '）' | '。' | '；' | '」' | '”') || ('\u{4E00}'..='\u{9FFF}').contains(&c)
     });
     if (1..=2).contains(&digits) && after_item {
@@ -598,14 +603,13 @@ fn markers_in(text: &str, counting: &[String]) -> Vec<(usize, usize)> {
         .collect();
     if counting.iter().any(|way| way == ".") {
         let body = text.trim_end();
-        let number = body
-            .strip_suffix('.')
-            .map(|rest| rest.len() - rest.trim_end_matches(|c: char| c.is_ascii_digit()).len())
-            .unwrap_or(0);
-        let at = body.len().saturating_sub(number + 1);
-        let set_apart = at == 0 || body[..at].ends_with(|c: char| c.is_whitespace() || c == ':');
-        if (1..=2).contains(&number) && set_apart && found.last().is_none_or(|m| m.1 <= at) {
-            found.push((at, body.len()));
+        if let Some((digits, before)) = final_number(body) {
+            let at = before.len();
+            let set_apart =
+                before.is_empty() || before.ends_with(|c: char| c.is_whitespace() || c == ':');
+            if (1..=2).contains(&digits) && set_apart && found.last().is_none_or(|m| m.1 <= at) {
+                found.push((at, body.len()));
+            }
         }
     }
     found
