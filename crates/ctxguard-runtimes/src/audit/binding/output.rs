@@ -939,10 +939,7 @@ fn reviewed(body: &str) -> Option<Range<usize>> {
         )
     });
     // The last 400 bytes hold the ask, if there is one.
-    let mut from = body.len().saturating_sub(400);
-    while !body.is_char_boundary(from) {
-        from -= 1;
-    }
+    let from = crate::source::floor_char_boundary(body, body.len().saturating_sub(400));
     let ask = REVIEW.find(&body[from..])?;
     let at = from + ask.start();
     // The sentence of the ask starts after the last stop, line break or
