@@ -2,6 +2,19 @@
 
 use super::*;
 
+/// Asserts that every unit of `message` is set apart as material handed
+/// over but the last, the user's ask, which binds.
+fn material_then_ask(message: &str) {
+    let judged = why(message);
+    assert_eq!(judged.last(), Some(&Ok(())), "{judged:?}");
+    assert!(
+        judged[..judged.len() - 1]
+            .iter()
+            .all(|w| *w == Err(NotBinding::Pasted)),
+        "{judged:?}"
+    );
+}
+
 #[test]
 fn sections_marked_up_with_tags_are_a_prompt_handed_over() {
     let message = "Merge the prompt below into the skill, and keep its name.\n\
@@ -347,14 +360,7 @@ fn a_log_of_levels_and_shell_errors_is_output() {
     // A guide handed over as a reference, the ask after it: the guide is
     // material, the ask binds.
     let guide = "Cấu trúc tài liệu dự án trên Confluence\n1. Project Overview\nNội dung nên có: Project Name, Mục tiêu hệ thống, Stakeholders\n2. Business & Product Documentation\nVision & Scope, Business Requirements, User Stories, Use Case List\n3. System Architecture\nArchitecture Overview, System Context Diagram, High Level Architecture\n4. Technical Documentation\nAPI Design, Database Design, ERD, Coding Convention\nDựa vào đây viết cho tôi";
-    let judged = why(guide);
-    assert_eq!(judged.last(), Some(&Ok(())), "{judged:?}");
-    assert!(
-        judged[..judged.len() - 1]
-            .iter()
-            .all(|w| *w == Err(NotBinding::Pasted)),
-        "{judged:?}"
-    );
+    material_then_ask(guide);
     // Text the user says is what they entered: material, the words
     // about it theirs.
     let problem = "정규는 달리기 선수다.\n\n정규는 항상 처음 속도 0에서 출발하며, 달릴 때는 가속도 2의 등가속도 운동을 한다.\n심판은 규칙에 따라 정확히 결승선 위에서 멈추지 않으면 완주로 인정하지 않는다.\n즉, 정규는 반드시 총 거리 $D$를 정확히 달려야 한다.\n\n클로드야 이런식으로 넣으면 인식이 안되는데? 추가를 개인적으로 다 해야하는거야";
@@ -366,14 +372,7 @@ fn a_log_of_levels_and_shell_errors_is_output() {
         "{judged:?}"
     );
     let pasted = "Title: Weekly report for the leadership meeting\nOwner: the data team, every Monday at nine in the morning\nSections: revenue, churn and the top ten accounts by spend, with a chart for each\nFooter: generated automatically, do not edit by hand, ask the data team for changes\nRecipients: the leadership list and every account manager\nWhen I paste it like this the preview is blank, fix it.";
-    let judged = why(pasted);
-    assert_eq!(judged.last(), Some(&Ok(())), "{judged:?}");
-    assert!(
-        judged[..judged.len() - 1]
-            .iter()
-            .all(|w| *w == Err(NotBinding::Pasted)),
-        "{judged:?}"
-    );
+    material_then_ask(pasted);
     // An error tracker's page copied from a browser: its frames folded
     // ("Show 4 more frames") and their callers.
     let tracker = "It breaks on the reminders page.\n\nShow 4 more frames\nCalled from: action_view/base.rb in public_send\nShow 45 more frames\nCalled from: sentry/hub.rb in configure_scope\n";
@@ -888,14 +887,7 @@ fn a_plan_handed_over_to_be_reviewed_is_material_and_the_ask_binds() {
         .collect();
     let message =
         format!("{plan}\n\nPlease review this plan carefully and give me a report on every gap.");
-    let judged = why(&message);
-    assert_eq!(judged.last(), Some(&Ok(())), "{judged:?}");
-    assert!(
-        judged[..judged.len() - 1]
-            .iter()
-            .all(|w| *w == Err(NotBinding::Pasted)),
-        "{judged:?}"
-    );
+    material_then_ask(&message);
     // Glued to the plan's last line, in Chinese.
     let message =
         format!("{plan}尊敬的总工程师！请你对这个方案进行全面的检查和分析，然后给我一个报告。");
