@@ -374,7 +374,8 @@ pub(crate) fn words_bind(
     if let Some(inner) = in_bold(text) {
         return words_bind(unit, inner, message, answering);
     }
-    if ASKS_TO_BE_TOLD.is_match(after_lead(text))
+    // "can you explain why it fails and fix it" asks for the fix as well.
+    if (ASKS_TO_BE_TOLD.is_match(after_lead(text)) && !acts_after(text))
         || (ASKS_ABILITY.is_match(text) && word_count(text) <= 24 && !acts_after(text))
     {
         return Err(NotBinding::Question);
@@ -686,17 +687,37 @@ static ENDORSES: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
-/// Whether a question of what the agent can do goes on to ask it to act
-/// ("can you read the logs and fix the failing test?").
+/// Whether a question of what the agent can do, or a request to be told,
+/// goes on to ask it to act ("can you read the logs and fix the failing
+/// test?", "explain why it fails and fix it").
 fn acts_after(text: &str) -> bool {
     let words: Vec<String> = text
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
-    words
-        .windows(2)
-        .any(|pair| matches!(pair[0].as_str(), "and" | "then") && imperative(&pair[1]))
+    // Telling is what was asked already ("explain what it does and tell me
+    // why"); a verb with nothing after it is one of a pair ("help me think
+    // through how to design and implement").
+    words.windows(3).any(|pair| {
+        matches!(pair[0].as_str(), "and" | "then")
+            && imperative(&pair[1])
+            && !matches!(
+                pair[1].as_str(),
+                "tell"
+                    | "show"
+                    | "explain"
+                    | "describe"
+                    | "summarize"
+                    | "summarise"
+                    | "list"
+                    | "give"
+                    | "let"
+                    | "say"
+                    | "walk"
+                    | "help"
+            )
+    })
 }
 
 /// A question for information: it ends in `?` or opens like one. A

@@ -52,7 +52,7 @@ pub(crate) fn directive(text: &str) -> bool {
     });
     if CHOSEN.is_match(text)
         || ASKS_OF.is_match(text)
-        || PROHIBITION.is_match(text)
+        || (PROHIBITION.is_match(text) && !trouble_gone(text))
         || FRENCH_BAN.is_match(text)
         || GOAL_LABEL.is_match(text)
         || CJK_ASKS.is_match(text)
@@ -141,6 +141,9 @@ pub(crate) fn directive(text: &str) -> bool {
             None => rest,
         };
         if BAN.is_match(rest) && !OWN_STATE.is_match(rest) {
+            return true;
+        }
+        if no_more(clause) {
             return true;
         }
         // A verb no list holds, opening the message's first clause
@@ -484,13 +487,37 @@ pub(super) static PERMITS: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// A clause that only tells the agent to go on with what it was doing
-/// ("lets continue with our plan", "please proceed", "keep going"): a
-/// control word, spent as it is read.
+/// ("lets continue with our plan", "please proceed", "keep going", "let's
+/// continue where we left off", "続けて"): a control word, spent as it is
+/// read.
 pub(super) static GO_ON: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|so|now|then|yes|and|great|good)[\s,!.]+)*((let's|lets|let\s+us|please|pls)\s+)?(continue|proceed|carry\s+on|keep\s+(going|fixing|working|trying|at\s+it)|go\s+on|resume|(have|take)\s+a\s+look)(\s+(with|on))?(\s+(the|our|this|your|my))?(\s+(plan|work|task|tasks|implementation|step|steps))?(\s+(please|then|now))?\s*[.!]*\s*$",
+        r"(?i)^\W*((ok|okay|so|now|then|yes|and|great|good)[\s,!.]+)*((let's|lets|let\s+us|please|pls)\s+)?(continue|proceed|carry\s+on|keep\s+(going|fixing|working|trying|at\s+it)|go\s+on|resume|(have|take)\s+a\s+look)(\s+(with|on))?(\s+(the|our|this|your|my))?(\s+(plan|work|task|tasks|implementation|step|steps))?(\s+(from\s+)?where\s+(we|you|i)\s+(left\s+off|stopped|were))?(\s+(please|then|now))?\s*[.!]*\s*$|^\W*((はい|うん|ok|では|じゃあ)[、,\s]*)?(続けて|つづけて|進めて|すすめて|続行して)(ください|下さい|くれ)?[。！!～~]*\s*$",
     )
 });
+
+/// "no more emojis in the commit messages": a ban from now on, which the
+/// lead "no" would otherwise take for an answer.
+fn no_more(clause: &str) -> bool {
+    static NO_MORE: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^\W*((ok|okay|and|also|but|so|please|pls|from\s+now\s+on)[\s,]+)*no\s+more\s+[\w-]+",
+        )
+    });
+    NO_MORE
+        .find(clause)
+        .is_some_and(|found| !trouble_gone(found.as_str()))
+}
+
+/// "no more errors", "no warnings now": what the user sees, no ban.
+fn trouble_gone(text: &str) -> bool {
+    static TROUBLE_GONE: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^\W*no\s+(more\s+|longer\s+any\s+)?(errors?|bugs?|crash(es)?|warnings?|issues?|problems?|failures?|exceptions?|complaints?|lag|flicker(ing)?|red)\b",
+        )
+    });
+    TROUBLE_GONE.is_match(text)
+}
 
 /// A sentence in Korean's plain declarative of an action ("…표시한다.",
 /// "…사용하지 않는다.", "…비활성화 된다."): the register a specification is

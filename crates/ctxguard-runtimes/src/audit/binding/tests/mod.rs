@@ -11,6 +11,48 @@ pub(super) fn why(text: &str) -> Vec<Result<(), NotBinding>> {
 }
 
 #[test]
+fn rules_in_the_forms_people_type_them_bind() {
+    for rule in [
+        // A ban from now on, which the lead "no" does not take.
+        "no more emojis in the commit messages",
+        "ok, no more new files",
+        // A rule under its label.
+        "Constraint: no new dependencies.",
+        "Rule: tabs, not spaces",
+        "Requirements: Python 3.11 and no pandas",
+        // An obligation put on a thing.
+        "this has to work offline",
+        "the API has to return JSON",
+        // Told, and asked to act as well.
+        "can you explain why it fails and fix it",
+        // Indonesian: always, must.
+        "selalu gunakan pnpm",
+        "wajib pakai TypeScript",
+    ] {
+        assert_eq!(why(rule), [Ok(())], "{rule}");
+    }
+    for not in [
+        // What the user sees is no ban; "has to do with" tells of a cause.
+        "no more errors now",
+        "it has to do with the cache",
+        // Telling asked twice, and a pair of verbs in what to think about.
+        "explain what it does and tell me why",
+        "help me think through the best way to design and implement.",
+    ] {
+        assert_ne!(why(not), [Ok(())], "{not}");
+    }
+    // Going on, in the words people use for it.
+    for spent in [
+        "Let's continue where we left off",
+        "continue from where you stopped",
+        "続けて",
+        "続けてください",
+    ] {
+        assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
+    }
+}
+
+#[test]
 fn what_binds_and_what_does_not() {
     assert_eq!(why("ok"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(why("yes, go ahead"), [Err(NotBinding::Acknowledgement)]);
