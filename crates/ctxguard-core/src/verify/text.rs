@@ -11,14 +11,15 @@ use regex::Regex;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// Identifiers (paths, dotted and snake names, flags, camelCase and
-/// PascalCase names, issue numbers), URLs and numbers.
+/// PascalCase names, codes of capitals and digits such as `LE101C2000001`,
+/// issue numbers), URLs and numbers.
 static IDENTIFIER: LazyLock<Regex> = LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
     // Word boundaries are ASCII ones: what they stand beside is ASCII, and
     // a Unicode boundary makes the search leave the fast automaton on any
     // text that is not ASCII.
-    Regex::new(r"https?://[^\s`'\x22)<>]+|#\d+(?-u:\b)|[A-Za-z0-9_~-]*(?:[./_\\][A-Za-z0-9_~-]+)+|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|-{1,2}[A-Za-z][\w-]*|(?-u:\b)[a-z]+[A-Z][A-Za-z0-9]*(?-u:\b)|(?-u:\b)[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*(?-u:\b)|\d+(?:[.,:]\d+)*%?")
+    Regex::new(r"https?://[^\s`'\x22)<>]+|#\d+(?-u:\b)|[A-Za-z0-9_~-]*(?:[./_\\][A-Za-z0-9_~-]+)+|[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|-{1,2}[A-Za-z][\w-]*|(?-u:\b)[a-z]+[A-Z][A-Za-z0-9]*(?-u:\b)|(?-u:\b)[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*(?-u:\b)|(?-u:\b)[A-Z]+[0-9][A-Z0-9]*(?-u:\b)|\d+(?:[.,:]\d+)*%?")
         .expect("the identifier pattern compiles")
 });
 
@@ -443,6 +444,12 @@ mod tests {
             "{:?}",
             windows.identifiers
         );
+        // A code of capitals and digits is one name, not its digits.
+        let codes = Words::of("ship LE101C2000001 and MCSB1002001 as UTF8");
+        for code in ["LE101C2000001", "MCSB1002001", "UTF8"] {
+            assert!(codes.identifiers.contains(code), "{:?}", codes.identifiers);
+        }
+        assert!(!codes.identifiers.contains("101"));
     }
 
     #[test]

@@ -500,7 +500,8 @@ pub(crate) fn words_bind(
     // What the user states of their setup, their team's ways, what
     // someone they answer to wants, what they prefer, ideally: "I'm on
     // Windows", "our team uses conventional commits", "the client wants it
-    // by Friday", "I hate semicolons", "ideally the page loads under 1s".
+    // by Friday", "I hate semicolons", "ideally the page loads under 1s",
+    // what they have to work with: "i have a vercel pro account".
     // Asked first without its groups: most units state none of these.
     if STATED.is_match(text)
         && STATED.captures(text).is_some_and(|found| {
@@ -619,7 +620,7 @@ const POINTS_BACK: &[&str] = &[
 /// be named, not pointed back at.
 static STATED: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*(i'm|im|i\s+am|we're|we\s+are)\s+(on|using|running|targeting|deploying\s+(to|on)|building\s+(for|on|with)|stuck\s+(on|with))\s+(?P<setup>[\w.+#-]+)|^\W*(we|our\s+(team|company|project|repo|codebase|org|app))\s+(always\s+|usually\s+|only\s+|still\s+|currently\s+)?(use|uses|deploy|deploys|follow|follows|host|hosts|run|runs|store|stores|build|builds|ship|ships|target|targets|support|supports|write|writes)\s+(with\s+|on\s+|to\s+)?(?P<ways>[\w.+#-]+)|\b(client|customer|boss|manager|pm|product\s+owner|stakeholders?|legal|design\s+team)\s+(wants?|needs?|asked\s+for|requires?|expects?|insists)\b|^\W*i\s+(really\s+|just\s+|much\s+|strongly\s+)?(hate|dislike|love|like|prefer|can't\s+stand|cannot\s+stand)\s+(?P<liked>[\w.+#-]+)|^\W*(ideally|preferably|bonus\s+points?\s+if|nice\s+to\s+have)\b",
+        r"(?i)^\W*(i'm|im|i\s+am|we're|we\s+are)\s+(on|using|running|targeting|deploying\s+(to|on)|building\s+(for|on|with)|stuck\s+(on|with))\s+(?P<setup>[\w.+#-]+)|^\W*(we|our\s+(team|company|project|repo|codebase|org|app))\s+(always\s+|usually\s+|only\s+|still\s+|currently\s+)?(use|uses|deploy|deploys|follow|follows|host|hosts|run|runs|store|stores|build|builds|ship|ships|target|targets|support|supports|write|writes)\s+(with\s+|on\s+|to\s+)?(?P<ways>[\w.+#-]+)|\b(client|customer|boss|manager|pm|product\s+owner|stakeholders?|legal|design\s+team)\s+(wants?|needs?|asked\s+for|requires?|expects?|insists)\b|^\W*i\s+(really\s+|just\s+|much\s+|strongly\s+)?(hate|dislike|love|like|prefer|can't\s+stand|cannot\s+stand)\s+(?P<liked>[\w.+#-]+)|^\W*(ideally|preferably|bonus\s+points?\s+if|nice\s+to\s+have)\b|^\W*((and|also|btw|fyi|but)[\s,]+)*(i|we)(\s+(have|already\s+have|got|own)|'ve\s+got)\s+((a|an|the|my|our)\s+)?([\w.+#-]+\s+){0,3}(account|plan|subscription|license|licence|server|vps|instance|cluster|gpu|domain|workspace|tenant)s?\b",
     )
 });
 
@@ -831,9 +832,12 @@ static FILE_NAME: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// How many content words the text has besides its identifiers.
 fn bare_words(text: &str, words: &Words) -> usize {
-    let bare = words
-        .identifiers
-        .iter()
+    // The longest first: "4" taken out of "LE101C2000001 4개" first would
+    // leave pieces of the code as words.
+    let mut names: Vec<&String> = words.identifiers.iter().collect();
+    names.sort_by_key(|name| std::cmp::Reverse(name.len()));
+    let bare = names
+        .into_iter()
         .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
     Words::of(&bare).content.len()
 }

@@ -305,6 +305,15 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                         Shape::Sentence
                     };
                     for sentence in sentences(text, start..range.end, &protected, fill) {
+                        // An item of a list typed along one line ("…goals: -
+                        // Target: DNLauncher.exe - Use MinHook", "1. dllmain.cpp
+                        // 2. Launcher.cpp") is an item as one on its own line is.
+                        let shape =
+                            if shape == Shape::Sentence && inline_item(text, sentence.clone()) {
+                                Shape::Item
+                            } else {
+                                shape
+                            };
                         push(&mut out, text, sentence, shape);
                     }
                 }
@@ -603,6 +612,26 @@ fn bulleted(line: &str) -> Option<String> {
 }
 
 /// Adds the unit at `range`, trimmed, unless nothing in it is a letter or a digit.
+/// Whether a sentence of a paragraph opens along its line as a list's
+/// item does: a dash, or a number of one or two digits with its period or
+/// bracket, and a space. One that opens its line is a line Markdown read
+/// on as the paragraph's ("    - Recruitment/Officer" in a pasted error).
+fn inline_item(text: &str, sentence: Range<usize>) -> bool {
+    let line = &text[..sentence.start];
+    let line = &line[line.rfind('\n').map_or(0, |at| at + 1)..];
+    if line.trim().is_empty() {
+        return false;
+    }
+    let sentence = text[sentence].trim_start();
+    if sentence.starts_with("- ") {
+        return true;
+    }
+    let body = sentence.trim_start_matches('(');
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=2).contains(&digits)
+        && (body[digits..].starts_with(". ") || body[digits..].starts_with(") "))
+}
+
 fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
     let Some(slice) = text.get(range.clone()) else {
         return;

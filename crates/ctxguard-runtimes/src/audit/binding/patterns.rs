@@ -144,10 +144,12 @@ pub(super) static JAPANESE_NOTE: LazyLock<Pattern> = LazyLock::new(|| {
 /// (report the three parts that cannot be proved); a rule marked
 /// required: "gogs 저장필수" (saving to gogs is a must); and a goal named
 /// so: "프리랭으로 만들고 프리랭으로 실행 이게 목표임" (built and run in
-/// FreeLang, that is the goal).
+/// FreeLang, that is the goal); asked as whether the agent can ("업로드
+/// 대신해줄수있나?", could you upload it for me?), or told it is enough
+/// ("이시트보면되고", looking at this sheet will do).
 pub(super) static KOREAN_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|줘\s*봐|[어아여]\s*줘([요!~.?]|\s*$)|주세요|주십시오|면\s*좋겠|고\s*싶(다|음|어|어요|습니다|네요)|주면\s*안\s*(돼|되나|될까)|할래\s*\??\s*$|주고\s*[.!]*\s*$|필수|이게\s*목표(임|야|다|입니다)|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트|저장|커밋|푸시|백업|보고|진행)\s*(\([^()]*\))?\s*[.!]*\s*$|지\s*(마(라|세요|십시오|요)?|말아(요|라)?)\s*[.!~]*\s*$|지\s*말고\s",
+        r"(해|해\s*줄|해\s*볼|해\s*줘|해\s*주|줄|볼)래\s*\??\s*$|해봐|해줘|해주라|줘라|줘\s*봐|[어아여]\s*줘([요!~.?]|\s*$)|주세요|주십시오|면\s*좋겠|고\s*싶(다|음|어|어요|습니다|네요)|주면\s*안\s*(돼|되나|될까)|할래\s*\??\s*$|주고\s*[.!]*\s*$|필수|이게\s*목표(임|야|다|입니다)|(제거|추가|삭제|수정|변경|적용|구현|배포|릴리스|릴리즈|정리|생성|개선|반영|롤백|연동|분리|통합|이동|교체|대응|작성|설치|업데이트|리팩토링|테스트|저장|커밋|푸시|백업|보고|진행)\s*(\([^()]*\))?\s*[.!]*\s*$|지\s*(마(라|세요|십시오|요)?|말아(요|라)?)\s*[.!~]*\s*$|지\s*말고\s|(해|줄|주)\s*(수|순)\s*(있나|있어|있을까|있니|있나요|있어요|있습니까|있겠니|있겠어)|면\s*(돼|되고|됩니다|돼요|되요)([.!~]|\s|$)",
     )
 });
 
@@ -207,13 +209,13 @@ pub(super) static FRENCH_BAN: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// What a clause may open with before its instruction: interjections,
 /// linking words ("ok, now also run it"), the time from which it holds
-/// ("from now on respond in Spanish", "going forward, use tabs"), and the
-/// agent called by its name,
-/// with or without a comma ("claude fix the tests", "jarvis fasse die
+/// ("from now on respond in Spanish", "going forward, use tabs"), what
+/// it works from ("From this create a skill", "based on that, draft the
+/// email"), and the agent called by its name, with or without a comma ("claude fix the tests", "jarvis fasse die
 /// Ergebnisse zusammen").
 pub(super) static LEAD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^(\W*(ok|okay|alright|claude|codex|gemini|chatgpt|copilot|jarvis|hey|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|one\s+(more\s+)?thing|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|oke\s+deh|sip|lalu|terus|trus|sekarang|dan|oia|o\s+iya|oh\s+iya|iya|ya|deh|nah|jadi|kamu|km|kmu|vale|bueno|correcto|correcta|perfecto|listo|genial|bien|exacto|claro|sí|dale|perfeito|certo|beleza|ótimo|otimo|exatamente|parfait|génial|ahora|agora|então|entao|se\s+sim|se\s+n[ãa]o|bon|alors|puis|ensuite|enfin|et|e|ed|ma|poi|allora|quindi|invece|anche|adesso|ora|infine|perfetto|bene|ок|окей|хорошо|ладно|теперь|сейчас|потом|затем|также|так\s+же|ещё|еще|и|а|otherwise|else|if\s+so|in\s+that\s+case|ultrathink|megathink|think\s+(very\s+)?hard(er)?|from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(\s+out)?|henceforth|ab\s+jetzt|von\s+nun\s+an|à\s+partir\s+de\s+maintenant|de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+agora|daqui\s+(pra|para)\s+frente|\d+[.)]|[a-h]\s+but)\b[\s,.!:-]*)+",
+        r"(?i)^(\W*(ok|okay|alright|claude|codex|gemini|chatgpt|copilot|jarvis|hey|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|one\s+(more\s+)?thing|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|oke\s+deh|sip|lalu|terus|trus|sekarang|dan|oia|o\s+iya|oh\s+iya|iya|ya|deh|nah|jadi|kamu|km|kmu|vale|bueno|correcto|correcta|perfecto|listo|genial|bien|exacto|claro|sí|dale|perfeito|certo|beleza|ótimo|otimo|exatamente|parfait|génial|ahora|agora|então|entao|se\s+sim|se\s+n[ãa]o|bon|alors|puis|ensuite|enfin|et|e|ed|ma|poi|allora|quindi|invece|anche|adesso|ora|infine|perfetto|bene|ок|окей|хорошо|ладно|теперь|сейчас|потом|затем|также|так\s+же|ещё|еще|и|а|otherwise|else|if\s+so|in\s+that\s+case|ultrathink|megathink|think\s+(very\s+)?hard(er)?|from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(\s+out)?|henceforth|ab\s+jetzt|von\s+nun\s+an|à\s+partir\s+de\s+maintenant|de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+agora|daqui\s+(pra|para)\s+frente|\d+[.)]|[a-h]\s+but|(from|based\s+on|using|with|given)\s+(this|that|these|those|it|them)(\s+in\s+mind)?)\b[\s,.!:-]*)+",
     )
 });
 

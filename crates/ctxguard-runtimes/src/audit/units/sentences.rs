@@ -69,7 +69,9 @@ pub(super) fn sentences(
         } else {
             // A full-width semicolon sets clauses side by side, each a
             // requirement of its own ("…看不到完整的页脚；不需要judges那页").
-            crate::verify::text::sentence_bounds(line)
+            dashed_items(line)
+                .into_iter()
+                .flat_map(crate::verify::text::sentence_bounds)
                 .flat_map(lower_case_starts)
                 .flat_map(spaced_cjk)
                 .flat_map(inline_rules)
@@ -89,6 +91,9 @@ pub(super) fn sentences(
         // number goes on past the number's period.
         let mut lengths: Vec<usize> = pieces.iter().map(|piece| piece.len()).collect();
         let (mut n, mut from) = (0, 0);
+        // The number of the last item numbered along the line after a
+        // space ([`spaced_items_number`]).
+        let mut numbered_before = None;
         while n + 1 < lengths.len() {
             let piece = &line[from..from + lengths[n]];
             // "改到7.吧": a number's period before a particle that closes
@@ -107,7 +112,21 @@ pub(super) fn sentences(
             } else {
                 // "1.技术（…）2.增长（…）": items numbered along one line;
                 // the number is the next item's, not the end of this one.
-                let number = next_items_number(piece);
+                let mut number = next_items_number(piece);
+                // "Files needed: 1. dllmain.cpp (the hook DLL) 2. Launcher.cpp
+                // (the injector) 3. CMakeLists.txt": each number after the
+                // first goes on from the one before it.
+                if number == 0 {
+                    let next = &line[from + lengths[n]..from + lengths[n] + lengths[n + 1]];
+                    if let Some((item, bytes)) = spaced_items_number(piece) {
+                        let goes_on = numbered_before == Some(item - 1)
+                            || spaced_items_number(next).is_some_and(|(then, _)| then == item + 1);
+                        if goes_on {
+                            number = bytes;
+                            numbered_before = Some(item);
+                        }
+                    }
+                }
                 if number > 0 && number < lengths[n] {
                     lengths[n] -= number;
                     lengths[n + 1] += number;
@@ -336,6 +355,53 @@ pub(super) fn next_items_number(piece: &str) -> usize {
     } else {
         0
     }
+}
+
+/// The number `piece` ends on after a space, set out as a list's (`…
+/// (the hook DLL) 2. `), and how many bytes it takes with its period and
+/// the space after it: a number of one or two digits after a colon, a
+/// bracket or a name (`CMakeLists.txt 4.`), not after a word it counts
+/// ("option 1. But …"). `None` for anything else.
+pub(super) fn spaced_items_number(piece: &str) -> Option<(u32, usize)> {
+    let (digits, before) = final_number(piece.trim_end())?;
+    let words = before.strip_suffix(' ')?;
+    let last = words.rsplit(char::is_whitespace).next().unwrap_or_default();
+    let after_item = words.ends_with([':', ')', '）'])
+        || last.contains(['.', '/', '_'])
+        || last.chars().skip(1).any(char::is_uppercase);
+    let number = piece.trim_end()[before.len()..before.len() + digits]
+        .parse()
+        .ok()?;
+    ((1..=2).contains(&digits) && after_item).then_some((number, piece.len() - before.len()))
+}
+
+/// `line` cut before each item of a list typed along it after a colon
+/// ("with these goals: - Target: DNLauncher.exe - Use MinHook - Also build
+/// a Launcher.exe"), as a box that holds no line break takes a pasted
+/// list: from the colon's "- ", and only where two more follow.
+fn dashed_items(line: &str) -> Vec<&str> {
+    let Some(opens) = line.find(": - ") else {
+        return vec![line];
+    };
+    let first = opens + 2;
+    let cuts: Vec<usize> = std::iter::once(first)
+        .chain(
+            line[first + 2..]
+                .match_indices(" - ")
+                .map(|(at, _)| first + 2 + at + 1),
+        )
+        .collect();
+    if cuts.len() < 3 {
+        return vec![line];
+    }
+    let mut out = Vec::with_capacity(cuts.len() + 1);
+    let mut start = 0;
+    for at in cuts {
+        out.push(&line[start..at]);
+        start = at;
+    }
+    out.push(&line[start..]);
+    out
 }
 
 /// Only an item's number: `2.`, `10)`, or a section's number at any depth

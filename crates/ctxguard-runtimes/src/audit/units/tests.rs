@@ -745,3 +745,37 @@ fn items_numbered_along_one_line_are_units_of_their_own() {
         3
     );
 }
+
+#[test]
+fn a_list_pasted_into_one_line_is_cut_at_its_items() {
+    // A dashed list after a colon, typed along one line.
+    assert_eq!(
+        shaped("I need a DLL project with these goals: - Target: DNLauncher.exe - Use MinHook for API hooking - Also build a Launcher.exe"),
+        [
+            ("I need a DLL project with these goals:", Shape::Sentence),
+            ("- Target: DNLauncher.exe", Shape::Item),
+            ("- Use MinHook for API hooking", Shape::Item),
+            ("- Also build a Launcher.exe", Shape::Item),
+        ]
+    );
+    // Items numbered after a space, each after a name or a bracket.
+    assert_eq!(
+        shaped("Files needed: 1. dllmain.cpp (the hook DLL) 2. Launcher.cpp (the injector) 3. CMakeLists.txt"),
+        [
+            ("Files needed:", Shape::Sentence),
+            ("1. dllmain.cpp (the hook DLL)", Shape::Item),
+            ("2. Launcher.cpp (the injector)", Shape::Item),
+            ("3. CMakeLists.txt", Shape::Item),
+        ]
+    );
+    // A dash or two in a sentence is no list, nor a dash that opens a line
+    // Markdown reads on as the paragraph's.
+    assert_eq!(shaped("I tried it - it failed - so: - no idea").len(), 1);
+    assert_eq!(
+        shaped("This operation is allowed for:\n    - Recruitment/Officer: Manage all"),
+        [
+            ("This operation is allowed for:", Shape::Sentence),
+            ("- Recruitment/Officer: Manage all", Shape::Sentence),
+        ]
+    );
+}

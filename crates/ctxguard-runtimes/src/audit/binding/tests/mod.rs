@@ -28,6 +28,15 @@ fn rules_in_the_forms_people_type_them_bind() {
         // Indonesian: always, must.
         "selalu gunakan pnpm",
         "wajib pakai TypeScript",
+        // What the instruction works from, before it.
+        "From this create a skill that uses this process to create another process",
+        "based on that, draft the email",
+        // Korean asks whether the agent can, and tells what will do.
+        "전자료줄테니깐 분석해보고 업로드 대신해줄수있나?",
+        "미니멀쿠션 판매가상승_250518_확정 이시트보면되고",
+        // The user's setup.
+        "i have a vercel pro account",
+        "we've got a Hetzner VPS",
     ] {
         assert_eq!(why(rule), [Ok(())], "{rule}");
     }
@@ -2182,4 +2191,11 @@ fn what_the_user_states_of_their_setup_ways_and_wishes_binds() {
     ] {
         assert_ne!(why(not), [Ok(())], "{not}");
     }
+}
+
+#[test]
+fn the_words_besides_names_are_counted_with_each_name_taken_whole() {
+    // "4" taken out first would leave "LE", "C" and "MCSB" as words.
+    let text = "MCSB1002001 << LE101C2000001 4 LE10101002001 4";
+    assert_eq!(bare_words(text, &Words::of(text)), 0);
 }
