@@ -11,7 +11,8 @@ use crate::pattern::Pattern;
 /// agent's terminal marks its steps with: `⏺`, `⎿`, `✻`, and its
 /// spinner's `* Nucleating… (2m 32s · ↓ 352 tokens)`), the marks a
 /// tool's status report opens its lines with (`✅ gh CLI already
-/// installed`, `[!] GitHub — gh CLI not installed`), `file.js:33`,
+/// installed`, `[!] GitHub — gh CLI not installed`, `[*] Target :
+/// E:\games\app.exe`), `file.js:33`,
 /// a stack frame `fn @ file.js:110`, a line Chrome's console copies with
 /// the label of its button (`…:1248Understand this error`), a build
 /// tool's `package:task:` prefix,
@@ -35,7 +36,7 @@ use crate::pattern::Pattern;
 /// copy whatever it opens with.
 pub(super) static TERMINAL_LINE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r#"^[\s\x{FFFD}]*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻✅✔✓]|[*✽✶✳✢·]\s+\w+…\s+\(\d|\[[!X✓✔]\]\s|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((Step\s+\d+:\s+)?\p{Lu}\p{Ll}+ing\b[^\n]*\.\.\.\s*$|--?[A-Za-z][\w-]*\s+-\s+\S|--\s+(The\s+\S+\s+compiler\s+identification|Found\s+\S+:|Configuring\s+(done|incomplete)|Generating\s+done|Build\s+files\s+have|Detecting\s|Check\s+for\s|Looking\s+for\s)|CMake\s+(Error|Warning)\b|Call\s+Stack\s+\(most\s+recent\s+call\s+first\):|See\s+also\s+"[^"]+\.log"|\S+\s+failed\s+with\s+exit\s+code\s+\d+\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/\S*\s+[1-5]\d\d\b|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)|Understand\s+this\s+(error|warning)\s*$|^[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\n?$"#,
+        r#"^[\s\x{FFFD}]*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻✅✔✓]|[*✽✶✳✢·]\s+\w+…\s+\(\d|\[[!X✓✔*+]\]\s|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((Step\s+\d+:\s+)?\p{Lu}\p{Ll}+ing\b[^\n]*\.\.\.\s*$|--?[A-Za-z][\w-]*\s+-\s+\S|--\s+(The\s+\S+\s+compiler\s+identification|Found\s+\S+:|Configuring\s+(done|incomplete)|Generating\s+done|Build\s+files\s+have|Detecting\s|Check\s+for\s|Looking\s+for\s)|CMake\s+(Error|Warning)\b|Call\s+Stack\s+\(most\s+recent\s+call\s+first\):|See\s+also\s+"[^"]+\.log"|\S+\s+failed\s+with\s+exit\s+code\s+\d+\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/\S*\s+[1-5]\d\d\b|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)|Understand\s+this\s+(error|warning)\s*$|^[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\n?$"#,
     )
 });
 

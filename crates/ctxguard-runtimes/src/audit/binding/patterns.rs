@@ -311,12 +311,12 @@ pub(super) static ASKS_WHICH: LazyLock<Pattern> = LazyLock::new(|| {
 /// what the out of scope items are", "tell me what happens currently",
 /// "can you summarize where the PR is", "check your config and tell me
 /// which models are the default" (what to look at, then what to tell),
-/// "今日の予定教えて" (tell me today's
+/// "give me the command to run it", "今日の予定教えて" (tell me today's
 /// schedule). It asks for information, as a question does; nothing of it
 /// binds once answered.
 pub(super) static ASKS_TO_BE_TOLD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|so|now|and|then)[\s,]+)*(((check|look\s+at)\s+[^.!?\n]*?\s+and\s+)?((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|((tell|talk\s+to)\s+(me|us)\s+(a\s+bit\s+|more\s+)?about|(summarize|summarise)\s+(my|our)|help\s+(me|us)\s+(think|understand|decide|figure\s+out|come\s+up\s+with|brainstorm)|(i|we)\s+need\s+(some\s+)?help\s+(on|with|in|deciding|figuring\s+out)\s+(what|which|how|whether)|walk\s+(me|us)\s+through)\b|((can|could|would|will)\s+(you|u)\s+)?(please\s+)?(repeat\s+(that|this|it|the\s+(last|current)|your\s+last)|say\s+(that|it)\s+again)\b)|^\W*((ok|okay|also|und)[\s,]+)*(kannst|könntest)\s+du\s+[^?\n]{0,40}\bwiederholen\b|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(教えて|説明して)(ください|下さい|くれ|ね|よ)?[。！!？?～~]*\s*$|知りたい(です|な|んだけど)?[。！!？?～~]*\s*$|^\W*(list|liệt\s+kê|giải\s+thích|kể)\s+cho\s+(anh|em|mình|tôi|chị)\b|^\W*giải\s+thích\b|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
+        r"(?i)^\W*((ok|okay|so|now|and|then)[\s,]+)*(((check|look\s+at)\s+[^.!?\n]*?\s+and\s+)?((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|((tell|talk\s+to)\s+(me|us)\s+(a\s+bit\s+|more\s+)?about|(summarize|summarise)\s+(my|our)|help\s+(me|us)\s+(think|understand|decide|figure\s+out|come\s+up\s+with|brainstorm)|(i|we)\s+need\s+(some\s+)?help\s+(on|with|in|deciding|figuring\s+out)\s+(what|which|how|whether)|walk\s+(me|us)\s+through|give\s+(me|us)\s+(the|a|an|some)\s+([\w-]+\s+){0,3}(command|commands|steps|instructions|example|examples|link|url|overview|explanation|rundown)\b)\b|((can|could|would|will)\s+(you|u)\s+)?(please\s+)?(repeat\s+(that|this|it|the\s+(last|current)|your\s+last)|say\s+(that|it)\s+again)\b)|^\W*((ok|okay|also|und)[\s,]+)*(kannst|könntest)\s+du\s+[^?\n]{0,40}\bwiederholen\b|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(教えて|説明して)(ください|下さい|くれ|ね|よ)?[。！!？?～~]*\s*$|知りたい(です|な|んだけど)?[。！!？?～~]*\s*$|^\W*(list|liệt\s+kê|giải\s+thích|kể)\s+cho\s+(anh|em|mình|tôi|chị)\b|^\W*giải\s+thích\b|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
     )
 });
 
@@ -440,11 +440,12 @@ pub(super) static ASKS_OPINION: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// A slash command alone (to a chat's bot too: `/start@my_bot`), or a line
 /// of a command's options alone (`--max-iterations 15`,
-/// `--completion-promise "COMPLETE" \`): the command's invocation, spent
-/// when it runs.
+/// `--completion-promise "COMPLETE" \`), or a runtime's own command
+/// that sets how it runs (`/model sonnet`, `/effort high`): the command's
+/// invocation, spent when it runs.
 pub(super) static COMMAND: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r#"^/[A-Za-z][A-Za-z0-9:_-]*(@[A-Za-z0-9_]+)?$|^(--[A-Za-z][A-Za-z0-9_-]*(=\S+|\s+("[^"\n]*"|'[^'\n]*'|[^\s-]\S*))?\s*)+\\?$"#,
+        r#"^/[A-Za-z][A-Za-z0-9:_-]*(@[A-Za-z0-9_]+)?$|^/(model|effort|theme|vim|config|permissions|output-style|statusline|fast|add-dir|login|logout|resume|clear|cost|status|doctor|mcp|agents|hooks|ide|help|exit|export|plugin|usage|context|rewind|privacy-settings|terminal-setup|release-notes|upgrade)(\s+[\w.:@/-]+){0,2}\s*$|^(--[A-Za-z][A-Za-z0-9_-]*(=\S+|\s+("[^"\n]*"|'[^'\n]*'|[^\s-]\S*))?\s*)+\\?$"#,
     )
 });
 

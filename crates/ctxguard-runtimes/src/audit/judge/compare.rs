@@ -48,9 +48,12 @@ pub(super) fn bounded(haystack: &str, at: Range<usize>) -> bool {
 /// A word among the three before `at`, on its line, that turns the match
 /// around — unless the commitment says it too.
 pub(super) fn flip_before(haystack: &str, at: usize, text: &str) -> Option<String> {
-    // Only the words of its own sentence, on its own line, before it.
+    // Only the words of its own clause, on its own line, before it: a
+    // comma ends a clause that turns nothing after it ("sem alteracoes no
+    // momento, mas adicione sempre …", "use the input text instead, and
+    // remove the icon path input").
     let start = haystack[..at]
-        .rfind(['\n', '.', '!', '?', ';', ':', '"', '“', '”'])
+        .rfind(['\n', '.', '!', '?', ';', ':', ',', '"', '“', '”'])
         .map_or(0, |n| n + 1);
     let before = haystack.get(start..at).unwrap_or_default();
     let own = Words::of(text);

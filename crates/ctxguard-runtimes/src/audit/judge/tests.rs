@@ -314,3 +314,22 @@ fn a_value_put_in_the_place_of_the_users_is_altered_and_a_file_named_by_its_path
     assert!(same_identifier("parser_v2.py", "src/legacy/parser_v2.py"));
     assert!(!same_identifier("v1", "api/v1"));
 }
+
+#[test]
+fn a_word_of_an_earlier_clause_turns_nothing_around() {
+    // Quoted whole, the message's own "no" (Portuguese: in the) and
+    // "instead" stand in clauses of their own.
+    let a = after("- \"sem alteracoes no momento, mas adicione sempre escrever testes para features implementadas\"\n- \"use the Standard input text instead, and remove the icon path input since it is defined by the skill name\"");
+    for typed in [
+        "mas adicione sempre escrever testes para features implementadas",
+        "remove the icon path input since it is defined by the skill name",
+    ] {
+        assert_eq!(a.judge(typed, None).0, Outcome::Verbatim, "{typed}");
+    }
+    // In its own clause a "never" still turns it around.
+    let b = after("The user said, never use the staging database for the tests.");
+    assert_eq!(
+        b.judge("use the staging database for the tests", None).0,
+        Outcome::Altered
+    );
+}

@@ -50,6 +50,14 @@ fn rules_in_the_forms_people_type_them_bind() {
     ] {
         assert_ne!(why(not), [Ok(())], "{not}");
     }
+    // A runtime's own setting, typed or queued, is spent as it runs; a
+    // command asked for is information.
+    assert_eq!(why("/model sonnet"), [Err(NotBinding::Command)]);
+    assert_eq!(why("/effort high"), [Err(NotBinding::Command)]);
+    assert_eq!(
+        why("give me the command to run /notebooklm to do research"),
+        [Err(NotBinding::Question)]
+    );
     // Going on, in the words people use for it.
     for spent in [
         "Let's continue where we left off",

@@ -860,6 +860,10 @@ fn rows_of_values_and_what_a_shell_or_an_installer_says_are_output() {
         "Successfully installed requests-2.31.0",
         "Compiled successfully in 2.3s",
         "CMake failed with exit code 1",
+        "make: *** [Makefile:101: all] Error 2",
+        "make[1]: Entering directory '/src/app'",
+        "collect2: error: ld returned 1 exit status",
+        "[*] Target : E:\\games\\app.exe\n[*] DLL : E:\\games\\hook.dll\n[+] Injected",
     ] {
         let judged = why(output);
         assert!(
@@ -878,6 +882,8 @@ fn rows_of_values_and_what_a_shell_or_an_installer_says_are_output() {
         why("我们是一个ios开发项目，里面包含的编程语言有objective-c,swift,c++与混编"),
         [Err(NotBinding::Pasted)]
     );
+    // What the user says of an error is theirs.
+    assert_eq!(why("the build fails with a linker error: fix it"), [Ok(())]);
 }
 
 #[test]
