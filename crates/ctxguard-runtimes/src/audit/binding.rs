@@ -501,7 +501,8 @@ pub(crate) fn words_bind(
     // someone they answer to wants, what they prefer, ideally: "I'm on
     // Windows", "our team uses conventional commits", "the client wants it
     // by Friday", "I hate semicolons", "ideally the page loads under 1s",
-    // what they have to work with: "i have a vercel pro account".
+    // what they have to work with: "i have a vercel pro account", what a
+    // part of it will be: "The frontend will be React".
     // Asked first without its groups: most units state none of these.
     if STATED.is_match(text)
         && STATED.captures(text).is_some_and(|found| {
@@ -620,7 +621,7 @@ const POINTS_BACK: &[&str] = &[
 /// be named, not pointed back at.
 static STATED: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*(i'm|im|i\s+am|we're|we\s+are)\s+(on|using|running|targeting|deploying\s+(to|on)|building\s+(for|on|with)|stuck\s+(on|with))\s+(?P<setup>[\w.+#-]+)|^\W*(we|our\s+(team|company|project|repo|codebase|org|app))\s+(always\s+|usually\s+|only\s+|still\s+|currently\s+)?(use|uses|deploy|deploys|follow|follows|host|hosts|run|runs|store|stores|build|builds|ship|ships|target|targets|support|supports|write|writes)\s+(with\s+|on\s+|to\s+)?(?P<ways>[\w.+#-]+)|\b(client|customer|boss|manager|pm|product\s+owner|stakeholders?|legal|design\s+team)\s+(wants?|needs?|asked\s+for|requires?|expects?|insists)\b|^\W*i\s+(really\s+|just\s+|much\s+|strongly\s+)?(hate|dislike|love|like|prefer|can't\s+stand|cannot\s+stand)\s+(?P<liked>[\w.+#-]+)|^\W*(ideally|preferably|bonus\s+points?\s+if|nice\s+to\s+have)\b|^\W*((and|also|btw|fyi|but)[\s,]+)*(i|we)(\s+(have|already\s+have|got|own)|'ve\s+got)\s+((a|an|the|my|our)\s+)?([\w.+#-]+\s+){0,3}(account|plan|subscription|license|licence|server|vps|instance|cluster|gpu|domain|workspace|tenant)s?\b",
+        r"(?i)^\W*(i'm|im|i\s+am|we're|we\s+are)\s+(on|using|running|targeting|deploying\s+(to|on)|building\s+(for|on|with)|stuck\s+(on|with))\s+(?P<setup>[\w.+#-]+)|^\W*(we|our\s+(team|company|project|repo|codebase|org|app))\s+(always\s+|usually\s+|only\s+|still\s+|currently\s+)?(use|uses|deploy|deploys|follow|follows|host|hosts|run|runs|store|stores|build|builds|ship|ships|target|targets|support|supports|write|writes)\s+(with\s+|on\s+|to\s+)?(?P<ways>[\w.+#-]+)|\b(client|customer|boss|manager|pm|product\s+owner|stakeholders?|legal|design\s+team)\s+(wants?|needs?|asked\s+for|requires?|expects?|insists)\b|^\W*i\s+(really\s+|just\s+|much\s+|strongly\s+)?(hate|dislike|love|like|prefer|can't\s+stand|cannot\s+stand)\s+(?P<liked>[\w.+#-]+)|^\W*(ideally|preferably|bonus\s+points?\s+if|nice\s+to\s+have)\b|^\W*((and|also|btw|fyi|but)[\s,]+)*(i|we)(\s+(have|already\s+have|got|own)|'ve\s+got)\s+((a|an|the|my|our)\s+)?([\w.+#-]+\s+){0,3}(account|plan|subscription|license|licence|server|vps|instance|cluster|gpu|domain|workspace|tenant)s?\b|^\W*((and|also|so|but)[\s,]+)*(the|our)\s+([\w.-]+\s+){0,2}(will\s+be|stays|remains|is\s+going\s+to\s+be)\s+(?-i:[A-Z])",
     )
 });
 

@@ -115,6 +115,16 @@ pub(crate) fn directive(text: &str) -> bool {
             return true;
         }
     }
+    // "the plan looks good but change step 3": an instruction after "but",
+    // its verb as the list holds it ("it works but returns null" reports).
+    if text.split(" but ").skip(1).any(|after| {
+        after
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .find(|w| !w.is_empty())
+            .is_some_and(|verb| IMPERATIVES.contains(&verb.to_lowercase().as_str()))
+    }) {
+        return true;
+    }
     // "Rafael, convene the full Council.", "🛡️ Michael: conduct an audit":
     // the clause after the name the user calls opens like a message.
     let addressed = text.split([',', ':']).next().is_some_and(vocative);

@@ -37,6 +37,15 @@ fn rules_in_the_forms_people_type_them_bind() {
         // The user's setup.
         "i have a vercel pro account",
         "we've got a Hetzner VPS",
+        // An instruction after "but"; the approach the user settles on;
+        // what a part of the work will be.
+        "The plan looks good but change step 3 to use Postgres instead of SQLite.",
+        "I was thinking about it and I think the best approach is to keep everything in one file.",
+        "The frontend will be React.",
+        "The database stays MySQL.",
+        // A defect told in a few words asks for its fix.
+        "same error as before.",
+        "You broke the build.",
     ] {
         assert_eq!(why(rule), [Ok(())], "{rule}");
     }
@@ -47,6 +56,8 @@ fn rules_in_the_forms_people_type_them_bind() {
         // Telling asked twice, and a pair of verbs in what to think about.
         "explain what it does and tell me why",
         "help me think through the best way to design and implement.",
+        "it works but returns null",
+        "The frontend will be slow.",
     ] {
         assert_ne!(why(not), [Ok(())], "{not}");
     }
