@@ -458,6 +458,21 @@ fn audit_branch(
     audits
 }
 
+/// Whether `text` only takes what stands before it as the user's own to
+/// be done: "Build this.", "Yeah try building this", "implement all of
+/// these", "let's do it all".
+fn adopted(text: &str) -> bool {
+    static ADOPTS: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(
+            r"(?i)^\W*((yes|yeah|yep|ok|okay|now|so|please|pls|then|just|alright|and|great|perfect|cool|let's|lets)[\s,!.]+)*((try|go\s+ahead\s+and)\s+)?(build|building|implement|implementing|do|doing|make|create|add|ship|code|execute|go\s+with)\s+(this|these|that|those|them|it\s+all|all\s+(of\s+)?(this|these|them|that|it)|everything|the\s+above|all\s+the\s+above|all)(\s+(please|pls|now|for\s+me|too))*\s*[.!]*\s*$",
+        )
+        .expect("the adoption pattern compiles")
+    });
+    ADOPTS.is_match(text.trim())
+}
+
 /// The fewest characters, squeezed, a passage of the agent's must have
 /// for the user's copy of it to be taken for a quote: a short phrase
 /// ("use the cache") is as likely the user's own.
@@ -521,13 +536,19 @@ fn quoted_back(
         .zip(quoted)
         .map(|(unit, quoted)| (message.find(text_of(unit).trim()), quoted))
         .collect();
+    // "Build this.", "Yeah try building this": the user takes the agent's
+    // list as theirs, and each item binds as the user's own.
+    let adopts: Vec<bool> = found.iter().map(|unit| adopted(text_of(unit))).collect();
     for (n, unit) in found.iter_mut().enumerate() {
         let (Some(at), true) = placed[n] else {
             continue;
         };
         let answered = placed
             .iter()
-            .any(|&(other, quoted)| !quoted && other.is_some_and(|other| other > at));
+            .zip(&adopts)
+            .any(|(&(other, quoted), &adopts)| {
+                !quoted && !adopts && other.is_some_and(|other| other > at)
+            });
         if let (true, Found::Binds { text, .. }) = (answered, &mut *unit) {
             *unit = Found::Apart(SetApart {
                 source_line: Some(line),
@@ -1428,5 +1449,21 @@ mod tests {
         // Words the agent quoted of the user stay the user's.
         let units = units_of(reply, "To review every product in two months, export the full product list from the back office.");
         assert!(units.iter().all(|(_, binds)| *binds), "{units:?}");
+        // The agent's list pasted with "Build this." after it is taken as
+        // the user's own to be done.
+        for ask in [
+            "Build this.",
+            "Yeah try building this",
+            "ok, implement all of these",
+        ] {
+            let reply = format!("To review every product in two months, export the full product list from the back office.\n\n{ask}");
+            let units = units_of(&reply, "");
+            assert!(
+                units
+                    .iter()
+                    .any(|(t, binds)| t.starts_with("To review") && *binds),
+                "{ask}: {units:?}"
+            );
+        }
     }
 }

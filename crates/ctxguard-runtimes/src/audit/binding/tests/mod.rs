@@ -46,6 +46,13 @@ fn rules_in_the_forms_people_type_them_bind() {
         // A defect told in a few words asks for its fix.
         "same error as before.",
         "You broke the build.",
+        "I got this error in the console",
+        // French: "stp" (please), "peux tu" without its hyphen, a ban put
+        // up with "tu vois ?", a defect told.
+        "peux tu le déployer sur vercel stp, tu as le cli pour ça.",
+        "idem pour le select services peux tu régler ça.",
+        "ne mets pas dark, met la même couleur verte que le fond de la page tu vois ?",
+        "j'ai cette erreur.",
     ] {
         assert_eq!(why(rule), [Ok(())], "{rule}");
     }

@@ -864,6 +864,8 @@ fn rows_of_values_and_what_a_shell_or_an_installer_says_are_output() {
         "make[1]: Entering directory '/src/app'",
         "collect2: error: ld returned 1 exit status",
         "[*] Target : E:\\games\\app.exe\n[*] DLL : E:\\games\\hook.dll\n[+] Injected",
+        "Show 43 ignore-listed frame(s)\nGenerator.next\n<anonymous>\nMiniPlayer.useEffect\nsrc/components/features/MiniPlayer.tsx (78:16)",
+        "src/app/layout.tsx (51:5) @ RootLayout",
     ] {
         let judged = why(output);
         assert!(
