@@ -537,9 +537,27 @@ fn quoted_back(
         .map(|(unit, quoted)| (message.find(text_of(unit).trim()), quoted))
         .collect();
     // "Build this.", "Yeah try building this": the user takes the agent's
-    // list as theirs, and each item binds as the user's own.
+    // list as theirs, and each item binds as the user's own; the words
+    // that take it are spent in them.
     let adopts: Vec<bool> = found.iter().map(|unit| adopted(text_of(unit))).collect();
+    let taken = |at: usize| {
+        placed
+            .iter()
+            .any(|&(other, quoted)| quoted && other.is_some_and(|other| other < at))
+    };
     for (n, unit) in found.iter_mut().enumerate() {
+        if let ((Some(at), false), true, Found::Binds { text, .. }) =
+            (placed[n], adopts[n], &mut *unit)
+        {
+            if taken(at) {
+                *unit = Found::Apart(SetApart {
+                    source_line: Some(line),
+                    text: std::mem::take(text),
+                    why: NotBinding::Acknowledgement,
+                });
+            }
+            continue;
+        }
         let (Some(at), true) = placed[n] else {
             continue;
         };
@@ -1450,7 +1468,7 @@ mod tests {
         let units = units_of(reply, "To review every product in two months, export the full product list from the back office.");
         assert!(units.iter().all(|(_, binds)| *binds), "{units:?}");
         // The agent's list pasted with "Build this." after it is taken as
-        // the user's own to be done.
+        // the user's own to be done; the words that take it are spent.
         for ask in [
             "Build this.",
             "Yeah try building this",
@@ -1462,6 +1480,10 @@ mod tests {
                 units
                     .iter()
                     .any(|(t, binds)| t.starts_with("To review") && *binds),
+                "{ask}: {units:?}"
+            );
+            assert!(
+                units.iter().any(|(t, binds)| t == ask && !binds),
                 "{ask}: {units:?}"
             );
         }
