@@ -76,12 +76,22 @@ fn rules_in_the_forms_people_type_them_bind() {
         why("give me the command to run /notebooklm to do research"),
         [Err(NotBinding::Question)]
     );
+    // Questions put without their question mark: "will the model …", and
+    // "is their" for "is there".
+    for asked in [
+        "will the model can blind predict the eq parameters",
+        "is their any v2 implementation file in the memory",
+    ] {
+        assert_eq!(why(asked), [Err(NotBinding::Question)], "{asked}");
+    }
     // Going on, in the words people use for it.
     for spent in [
         "Let's continue where we left off",
         "continue from where you stopped",
         "続けて",
         "続けてください",
+        "开始实施",
+        "继续执行吧",
     ] {
         assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
     }
