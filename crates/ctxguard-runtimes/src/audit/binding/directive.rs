@@ -498,11 +498,11 @@ pub(super) static PERMITS: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// A clause that only tells the agent to go on with what it was doing
 /// ("lets continue with our plan", "please proceed", "keep going", "let's
-/// continue where we left off", "続けて"): a control word, spent as it is
-/// read.
+/// continue where we left off", "続けて", "응 계속해", "tiếp tục đi", "да,
+/// продолжай", "vas-y"): a control word, spent as it is read.
 pub(super) static GO_ON: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)^\W*((ok|okay|so|now|then|yes|and|great|good)[\s,!.]+)*((let's|lets|let\s+us|please|pls)\s+)?(continue|proceed|carry\s+on|keep\s+(going|fixing|working|trying|at\s+it)|go\s+on|resume|(have|take)\s+a\s+look)(\s+(with|on))?(\s+(the|our|this|your|my))?(\s+(plan|work|task|tasks|implementation|step|steps))?(\s+(from\s+)?where\s+(we|you|i)\s+(left\s+off|stopped|were))?(\s+(please|then|now))?\s*[.!]*\s*$|^\W*((はい|うん|ok|では|じゃあ)[、,\s]*)?(続けて|つづけて|進めて|すすめて|続行して)(ください|下さい|くれ)?[。！!～~]*\s*$",
+        r"(?i)^\W*((ok|okay|so|now|then|yes|and|great|good)[\s,!.]+)*((let's|lets|let\s+us|please|pls)\s+)?(continue|proceed|carry\s+on|keep\s+(going|fixing|working|trying|at\s+it)|go\s+on|resume|(have|take)\s+a\s+look)(\s+(with|on))?(\s+(the|our|this|your|my))?(\s+(plan|work|task|tasks|implementation|step|steps))?(\s+(from\s+)?where\s+(we|you|i)\s+(left\s+off|stopped|were))?(\s+(please|then|now))?\s*[.!]*\s*$|^\W*((はい|うん|ok|では|じゃあ)[、,\s]*)?(続けて|つづけて|進めて|すすめて|続行して)(ください|下さい|くれ)?[。！!～~]*\s*$|^\W*((응|네|예|ㅇㅇ|ok|오케이)[\s,]*)?(계속|진행)\s*(해|해줘|해주세요|해요|하자|진행해|진행해줘|진행해주세요)?[.!~]*\s*$|^\W*((ok|oke|vâng|ừ|dạ|được)[\s,]*)?(tiếp\s+tục|làm\s+tiếp)(\s+(đi|nhé|nha))?[.!]*\s*$|^\W*((да|ок|окей|хорошо|ладно)[\s,]*)?(продолжай(те)?|давай\s+дальше|дальше)[.!]*\s*$|^\W*((ok|oui|d'accord|parfait)[\s,]*)?(vas-y|allez-y|continue[sz]?)[.!]*\s*$",
     )
 });
 

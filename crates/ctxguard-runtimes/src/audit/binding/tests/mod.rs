@@ -2235,3 +2235,82 @@ fn the_words_besides_names_are_counted_with_each_name_taken_whole() {
     let text = "MCSB1002001 << LE101C2000001 4 LE10101002001 4";
     assert_eq!(bare_words(text, &Words::of(text)), 0);
 }
+
+#[test]
+fn requests_questions_thanks_and_go_aheads_in_many_languages() {
+    // A request put as a question and a ban bind; a question for
+    // information, thanks and a go-ahead do not.
+    for (binds, text) in [
+        (true, "¿puedes arreglar el botón?"),
+        (true, "könntest du den Test fixen?"),
+        (true, "puoi sistemare il bottone?"),
+        (true, "ボタンを直してもらえますか？"),
+        (true, "버튼 고쳐줄 수 있어?"),
+        (true, "你能把按钮修一下吗？"),
+        (true, "bạn có thể sửa nút không?"),
+        (true, "bisa tolong perbaiki tombolnya?"),
+        (true, "можешь исправить кнопку?"),
+        (true, "você pode corrigir o botão?"),
+        (true, "tu peux corriger le bouton ?"),
+        (true, "butonu düzeltebilir misin?"),
+        (true, "czy możesz naprawić przycisk?"),
+        (true, "kun je de knop fixen?"),
+        (false, "¿qué hace esta función?"),
+        (false, "was macht diese Funktion?"),
+        (false, "cosa fa questa funzione?"),
+        (false, "この関数は何をしますか？"),
+        (false, "이 함수는 뭐해?"),
+        (false, "这个函数是做什么的？"),
+        (false, "hàm này làm gì?"),
+        (false, "fungsi ini untuk apa?"),
+        (false, "что делает эта функция?"),
+        (false, "o que essa função faz?"),
+        (false, "que fait cette fonction ?"),
+        (false, "bu fonksiyon ne yapıyor?"),
+        (true, "No uses jQuery."),
+        (true, "Benutze kein jQuery."),
+        (true, "Non usare jQuery."),
+        (true, "jQueryは使わないで"),
+        (true, "jQuery 쓰지 마"),
+        (true, "不要用jQuery"),
+        (true, "Не используй jQuery."),
+        (true, "jQuery kullanma."),
+        (true, "Nie używaj jQuery."),
+        (true, "Gebruik geen jQuery."),
+        (true, "Đừng dùng jQuery."),
+        (true, "Jangan pakai jQuery."),
+        (false, "gracias!"),
+        (false, "danke schön"),
+        (false, "grazie mille"),
+        (false, "ありがとうございます"),
+        (false, "고마워"),
+        (false, "多谢"),
+        (false, "cảm ơn nhé"),
+        (false, "makasih"),
+        (false, "спасибо"),
+        (false, "obrigado!"),
+        (false, "merci beaucoup"),
+        (false, "teşekkürler"),
+        (false, "dzięki"),
+        (false, "bedankt"),
+        (false, "vale, sigue"),
+        (false, "ok, weiter"),
+        (false, "ok, continua"),
+        (false, "はい、お願いします"),
+        (false, "응 계속해"),
+        (false, "好，继续"),
+        (false, "ok tiếp tục đi"),
+        (false, "oke lanjut"),
+        (false, "да, продолжай"),
+        (false, "ok, pode continuar"),
+        (false, "ok, vas-y"),
+        (false, "tamam devam et"),
+    ] {
+        let judged = why(text);
+        assert_eq!(
+            judged.iter().any(Result::is_ok),
+            binds,
+            "{text}: {judged:?}"
+        );
+    }
+}
