@@ -256,6 +256,8 @@ pub(crate) struct Prose<'a> {
     /// A terminal's screen captured with its escape sequences (`^[[59;1R`),
     /// from the first line that holds one to the end.
     captured: Option<Range<usize>>,
+    /// A web framework's error overlay copied whole ([`overlay`]).
+    overlay: Option<Range<usize>>,
     /// Output copied from a terminal that broke its long lines at its
     /// width ([`wrapped`]).
     wrapped: Option<Range<usize>>,
@@ -555,6 +557,7 @@ impl<'a> Prose<'a> {
             here_documents: here_documents(text),
             transcript: transcript(text),
             wrapped: wrapped(text),
+            overlay: overlay(text),
             captured: text
                 .match_indices('\n')
                 .map(|(at, _)| at + 1)
@@ -593,6 +596,7 @@ impl<'a> Prose<'a> {
             &self.studied,
             &self.transcript,
             &self.captured,
+            &self.overlay,
             &self.wrapped,
             &self.rendered_copy,
             &self.listing,
@@ -618,6 +622,28 @@ impl<'a> Prose<'a> {
                 .any(|line| !output_line(line) && VOICE.is_match(line) && word_count(line) >= 8),
         }
     }
+}
+
+/// Where a web framework's error overlay the user copied whole stands:
+/// from its counter of errors (`1/2`) over the framework's name and
+/// version (`Next.js 16.1.1`) or the error's kind (`Console Error`,
+/// `Unhandled Runtime Error`), to the question it closes with ("Was this
+/// helpful?") or the end of the message. Its message, its code frame and
+/// its stack are the framework's words, the hints it lists among them
+/// ("- Invalid HTML tag nesting."); the user's words may follow on.
+fn overlay(text: &str) -> Option<Range<usize>> {
+    static HEAD: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?m)^[ \t]*\d{1,3}/\d{1,3}[ \t]*\n(\s*\n)*[ \t]*(Next\.js\s+v?\d+(\.\d+)+|(Unhandled\s+)?(Console|Runtime|Build|Server)\s+\w*Error)\b",
+        )
+    });
+    const CLOSES: &str = "Was this helpful?";
+    HEAD.find(text).map(|head| {
+        let end = text[head.end()..]
+            .find(CLOSES)
+            .map_or(text.len(), |at| head.end() + at + CLOSES.len());
+        head.start()..end
+    })
 }
 
 /// Where records of fields the user pasted stand: a listing of endpoints

@@ -912,3 +912,19 @@ fn a_plan_handed_over_to_be_reviewed_is_material_and_the_ask_binds() {
             .all(Result::is_ok)
     );
 }
+
+#[test]
+fn a_frameworks_error_overlay_copied_whole_is_output() {
+    // Its hints are the framework's words, whatever they look like; the
+    // user's words after its closing question are theirs.
+    material_then_ask(
+        "1/1\n\nNext.js 16.1.1\nTurbopack\nConsole Error\n\n\
+         A tree hydrated but some attributes of the server rendered HTML didn't match the client properties.\n\
+         - Invalid HTML tag nesting.\n- Date formatting in a user's locale which doesn't match the server.\n\n\
+         See more info here: https://nextjs.org/docs/messages/react-hydration-error\n\n\
+         src/app/layout.tsx (51:5) @ RootLayout\nCall Stack\n18\n\nShow 16 ignore-listed frame(s)\nRootLayout\n\
+         Was this helpful? Please fix this error.",
+    );
+    // A counter over words of the user's own is no overlay.
+    assert_eq!(why("1/2\nfix the header first")[1], Ok(()));
+}
