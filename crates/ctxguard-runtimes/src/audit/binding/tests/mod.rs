@@ -76,6 +76,23 @@ fn rules_in_the_forms_people_type_them_bind() {
         why("give me the command to run /notebooklm to do research"),
         [Err(NotBinding::Question)]
     );
+    // Wanting to understand asks to be told; an instruction after it, or
+    // about what the agent does, binds.
+    for asked in [
+        "vorrei capire cosa è, come funziona, come si integra a claude.",
+        "I want to understand how the cache works",
+        "quero entender como funciona",
+    ] {
+        assert_eq!(why(asked), [Err(NotBinding::Question)], "{asked}");
+    }
+    assert_eq!(
+        why("i want to know if the tests pass and then fix them"),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("I want to understand the codebase before you change anything"),
+        [Ok(())]
+    );
     // Questions put without their question mark: "will the model …", and
     // "is their" for "is there".
     for asked in [
