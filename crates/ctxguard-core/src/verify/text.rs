@@ -151,6 +151,17 @@ impl Words {
         self.scope.extend(other.scope.iter().copied());
     }
 
+    /// `text` with each of these identifiers (found in it) put as a space,
+    /// the longest first: "4" taken out of "LE101C2000001 4" first would
+    /// leave pieces of the code behind as words.
+    pub fn without_identifiers(&self, text: &str) -> String {
+        let mut names: Vec<&String> = self.identifiers.iter().collect();
+        names.sort_by_key(|name| std::cmp::Reverse(name.len()));
+        names
+            .into_iter()
+            .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "))
+    }
+
     /// The share of `self`'s content words that `other` has, from 0 to 1.
     pub fn covered_by(&self, other: &Words) -> f64 {
         if self.content.is_empty() {

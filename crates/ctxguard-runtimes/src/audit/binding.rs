@@ -833,14 +833,7 @@ static FILE_NAME: LazyLock<Pattern> = LazyLock::new(|| {
 
 /// How many content words the text has besides its identifiers.
 fn bare_words(text: &str, words: &Words) -> usize {
-    // The longest first: "4" taken out of "LE101C2000001 4개" first would
-    // leave pieces of the code as words.
-    let mut names: Vec<&String> = words.identifiers.iter().collect();
-    names.sort_by_key(|name| std::cmp::Reverse(name.len()));
-    let bare = names
-        .into_iter()
-        .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
-    Words::of(&bare).content.len()
+    Words::of(&words.without_identifiers(text)).content.len()
 }
 
 /// A line of code written inline: an operator, and names rather than words.

@@ -618,11 +618,7 @@ impl After {
             let besides_names = if wanted.identifiers.is_empty() {
                 wanted.content.len()
             } else {
-                let bare = wanted
-                    .identifiers
-                    .iter()
-                    .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "));
-                Words::of(&bare).content.len()
+                Words::of(&wanted.without_identifiers(text)).content.len()
             };
             besides_names >= 2 || names_all || became
         };
