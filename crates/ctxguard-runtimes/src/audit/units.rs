@@ -614,7 +614,6 @@ fn bulleted(line: &str) -> Option<String> {
     })
 }
 
-/// Adds the unit at `range`, trimmed, unless nothing in it is a letter or a digit.
 /// Whether a sentence of a paragraph opens along its line as a list's
 /// item does: a dash, or a number of one or two digits with its period or
 /// bracket, and a space. One that opens its line is a line Markdown read
@@ -635,6 +634,7 @@ fn inline_item(text: &str, sentence: Range<usize>) -> bool {
         && (body[digits..].starts_with(". ") || body[digits..].starts_with(") "))
 }
 
+/// Adds the unit at `range`, trimmed, unless nothing in it is a letter or a digit.
 fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
     let Some(slice) = text.get(range.clone()) else {
         return;

@@ -119,7 +119,7 @@ pub(super) fn sentences(
                 if number == 0 {
                     let next = &line[from + lengths[n]..from + lengths[n] + lengths[n + 1]];
                     if let Some((item, bytes)) = spaced_items_number(piece) {
-                        let goes_on = numbered_before == Some(item - 1)
+                        let goes_on = numbered_before.is_some_and(|before: u32| before + 1 == item)
                             || spaced_items_number(next).is_some_and(|(then, _)| then == item + 1);
                         if goes_on {
                             number = bytes;

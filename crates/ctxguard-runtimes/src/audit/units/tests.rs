@@ -768,6 +768,19 @@ fn a_list_pasted_into_one_line_is_cut_at_its_items() {
             ("3. CMakeLists.txt", Shape::Item),
         ]
     );
+    // Numbered from 0, the numbers after it go on from it.
+    assert_eq!(
+        shaped("Files needed: 0. Main.cpp (the entry) 1. Launcher.cpp (the injector) 2. README.md")
+            .into_iter()
+            .map(|(text, _)| text)
+            .collect::<Vec<_>>(),
+        [
+            "Files needed:",
+            "0. Main.cpp (the entry)",
+            "1. Launcher.cpp (the injector)",
+            "2. README.md"
+        ]
+    );
     // A dash or two in a sentence is no list, nor a dash that opens a line
     // Markdown reads on as the paragraph's.
     assert_eq!(shaped("I tried it - it failed - so: - no idea").len(), 1);
