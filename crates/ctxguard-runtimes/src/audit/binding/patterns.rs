@@ -212,8 +212,8 @@ pub(super) static FRENCH_BAN: LazyLock<Pattern> = LazyLock::new(|| {
 /// linking words ("ok, now also run it"), the time from which it holds
 /// ("from now on respond in Spanish", "going forward, use tabs"), what
 /// it works from ("From this create a skill", "based on that, draft the
-/// email"), and the agent called by its name, with or without a comma ("claude fix the tests", "jarvis fasse die
-/// Ergebnisse zusammen").
+/// email"), and the agent called by its name, with or without a comma
+/// ("claude fix the tests", "jarvis fasse die Ergebnisse zusammen").
 pub(super) static LEAD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^(\W*(ok|okay|alright|claude|codex|gemini|chatgpt|copilot|jarvis|hey|all\s+right|ah|oh|so|and|but|also|now|for\s+now|then|next|first|one\s+(more\s+)?thing|btw|fuck(\s+me)?|ffs|wtf|omg|ugh|dude|bro|man|jeez|actually|well|hmm|great|good|nice|perfect|cool|thanks|thank\s+you|yes|yeah|yep|no|nope|sure|right|just|finally|again|pls|please|only|double|triple|ja|nein|gut|super|danke|und|dann|jetzt|also|bitte|oke|oke\s+deh|sip|lalu|terus|trus|sekarang|dan|oia|o\s+iya|oh\s+iya|iya|ya|deh|nah|jadi|kamu|km|kmu|vale|bueno|correcto|correcta|perfecto|listo|genial|bien|exacto|claro|sí|dale|perfeito|certo|beleza|ótimo|otimo|exatamente|parfait|génial|ahora|agora|então|entao|se\s+sim|se\s+n[ãa]o|bon|alors|puis|ensuite|enfin|et|e|ed|ma|poi|allora|quindi|invece|anche|adesso|ora|infine|perfetto|bene|ок|окей|хорошо|ладно|теперь|сейчас|потом|затем|также|так\s+же|ещё|еще|и|а|otherwise|else|if\s+so|in\s+that\s+case|ultrathink|megathink|think\s+(very\s+)?hard(er)?|from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(\s+out)?|henceforth|ab\s+jetzt|von\s+nun\s+an|à\s+partir\s+de\s+maintenant|de\s+ahora\s+en\s+adelante|a\s+partir\s+de\s+agora|daqui\s+(pra|para)\s+frente|\d+[.)]|[a-h]\s+but|(from|based\s+on|using|with|given)\s+(this|that|these|those|it|them)(\s+in\s+mind)?)\b[\s,.!:-]*)+",
@@ -315,9 +315,9 @@ pub(super) static ASKS_WHICH: LazyLock<Pattern> = LazyLock::new(|| {
 /// "can you summarize where the PR is", "check your config and tell me
 /// which models are the default" (what to look at, then what to tell),
 /// "give me the command to run it", "I want to understand how it works",
-/// "vorrei capire cosa è" (I'd like to understand what it is), "今日の予定教えて" (tell me today's
-/// schedule). It asks for information, as a question does; nothing of it
-/// binds once answered.
+/// "vorrei capire cosa è" (I'd like to understand what it is),
+/// "今日の予定教えて" (tell me today's schedule). It asks for information,
+/// as a question does; nothing of it binds once answered.
 pub(super) static ASKS_TO_BE_TOLD: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((ok|okay|so|now|and|then)[\s,]+)*(((check|look\s+at)\s+[^.!?\n]*?\s+and\s+)?((can|could|would|will)\s+(you|u)\s+)?(please\s+)?((explain|describe|summarize|summarise)\s+((to\s+)?(me|us)\s+)?|(tell|show|remind)\s+(me|us)\s+)(\w+ly\s+)?(what|why|how|where|when|which|who|whether|if)\b|((tell|talk\s+to)\s+(me|us)\s+(a\s+bit\s+|more\s+)?about|(summarize|summarise)\s+(my|our)|help\s+(me|us)\s+(think|understand|decide|figure\s+out|come\s+up\s+with|brainstorm)|(i|we)\s+need\s+(some\s+)?help\s+(on|with|in|deciding|figuring\s+out)\s+(what|which|how|whether)|walk\s+(me|us)\s+through|give\s+(me|us)\s+(the|a|an|some)\s+([\w-]+\s+){0,3}(command|commands|steps|instructions|example|examples|link|url|overview|explanation|rundown)\b|(i\s+)?(want|would\s+like|'d\s+like)\s+to\s+(understand|know)\s+(what|why|how|where|when|which|who|whether|if)|(vorrei|voglio)\s+(capire|sapere)|(quiero|quisiera)\s+(entender|saber)|(quero|gostaria\s+de)\s+(entender|saber)|(je\s+(veux|voudrais)|j'aimerais)\s+(comprendre|savoir)|ich\s+(möchte|will|würde\s+gerne?)\s+(verstehen|wissen))\b|((can|could|would|will)\s+(you|u)\s+)?(please\s+)?(repeat\s+(that|this|it|the\s+(last|current)|your\s+last)|say\s+(that|it)\s+again)\b)|^\W*((ok|okay|also|und)[\s,]+)*(kannst|könntest)\s+du\s+[^?\n]{0,40}\bwiederholen\b|(给我|跟我|帮我)?(介绍|解释|讲讲|讲解|说说|科普)(一下)?[吧。！!]*\s*$|(教えて|説明して)(ください|下さい|くれ|ね|よ)?[。！!？?～~]*\s*$|知りたい(です|な|んだけど)?[。！!？?～~]*\s*$|^\W*(list|liệt\s+kê|giải\s+thích|kể)\s+cho\s+(anh|em|mình|tôi|chị)\b|^\W*giải\s+thích\b|(好|合适|更好)还是[^，。？?]{1,30}(好|合适|更好)[？?吗呢]*\s*$",
