@@ -657,8 +657,9 @@ fn push(out: &mut Vec<Unit>, text: &str, range: Range<usize>, shape: Shape) {
 /// 在功能区；语言风格可以选标准/温暖/毒舌"); never inside inline code or links.
 /// An item on more lines is one unit, but for one whose lines go on with
 /// the numbers of its sections ("3. UI/UX" over "3.1. 반응형 디자인: …" and
-/// "3.2. …", which Markdown reads as the item's own lines): each line is
-/// cut as an item on one line is.
+/// "3.2. …", which Markdown reads as the item's own lines) or with the
+/// numbers of the items after it typed with no space ("1) It is a demo"
+/// over "2)For now …"): each line is cut as an item on one line is.
 fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Range<usize>]) {
     let Some(body) = text.get(item.clone()) else {
         return;
@@ -683,11 +684,12 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
         }
         return;
     }
-    if body.trim_end().contains('\n') {
-        let sections = body
-            .lines()
-            .skip(1)
-            .any(|line| section_number(line.trim_start()) || lettered(line.trim_start()));
+    let lines = body.trim_end().contains('\n');
+    if lines {
+        let sections = body.lines().skip(1).any(|line| {
+            let line = line.trim_start();
+            section_number(line) || lettered(line) || glued_number(line)
+        });
         if !sections {
             push(out, text, item, Shape::Item);
             return;
@@ -696,7 +698,8 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
     // Most items are one sentence: ASCII with no stop but the last, and
     // no numbers of more items along it ("rename it 2) add a test").
     let stops = |c: char| matches!(c, '.' | '!' | '?' | ';');
-    if body.is_ascii()
+    if !lines
+        && body.is_ascii()
         && !body.trim_end().trim_end_matches(stops).contains(stops)
         && !sentences::numbers_items(body)
     {
@@ -704,7 +707,16 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
         return;
     }
     for sentence in sentences(text, item, &protected, None) {
-        push(out, text, sentence, Shape::Item);
+        // "2)Recorded is fine": the number is the list's, not the item's
+        // words ("2) Recorded is fine" quotes it).
+        let body = text[sentence.clone()].trim_start();
+        let marker = if glued_number(body) {
+            body.find([')', '.']).map_or(0, |at| at + 1)
+        } else {
+            0
+        };
+        let start = sentence.end - body.len() + marker;
+        push(out, text, start..sentence.end, Shape::Item);
     }
 }
 
@@ -725,6 +737,18 @@ fn lettered(line: &str) -> bool {
         && line[letters..]
             .strip_prefix([')', '.'])
             .is_some_and(|rest| rest.starts_with(' '))
+}
+
+/// Whether `line` opens with the next item's number typed with no space
+/// before its words ("2)For now it is okay …", "3.We are searching …"),
+/// which Markdown reads on as the item before.
+fn glued_number(line: &str) -> bool {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=2).contains(&digits)
+        && line[digits..]
+            .strip_prefix([')', '.'])
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(char::is_alphabetic)
 }
 
 /// Whether `line` opens with a section's number: "3.1.", "1.2.3 ".

@@ -792,3 +792,33 @@ fn a_list_pasted_into_one_line_is_cut_at_its_items() {
         ]
     );
 }
+
+#[test]
+fn items_numbered_with_no_space_after_their_number_are_items_of_their_own() {
+    // Markdown reads "2)For now …" on as the item before it; each is an
+    // item, without its number.
+    assert_eq!(
+        shaped("1) It is a demo for my team \n2)For now a static repository is fine \n3)No, only a demonstration"),
+        [
+            ("It is a demo for my team", Shape::Item),
+            ("For now a static repository is fine", Shape::Item),
+            ("No, only a demonstration", Shape::Item),
+        ]
+    );
+    assert_eq!(
+        shaped(
+            "1. It is a demo repository\n2.As we said, show every chart\n3.We need new services"
+        ),
+        [
+            ("It is a demo repository", Shape::Item),
+            ("As we said, show every chart", Shape::Item),
+            ("We need new services", Shape::Item),
+        ]
+    );
+    // A version or a decimal goes on as the item's words.
+    let versioned = shaped("1. Use the new API\n2.0 is the version we ship");
+    assert!(
+        versioned.iter().any(|(text, _)| text.starts_with("2.0")),
+        "{versioned:?}"
+    );
+}

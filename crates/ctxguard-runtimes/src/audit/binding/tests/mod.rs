@@ -37,6 +37,7 @@ fn rules_in_the_forms_people_type_them_bind() {
         // The user's setup.
         "i have a vercel pro account",
         "we've got a Hetzner VPS",
+        "I have a public GitHub repository for it",
         // An instruction after "but"; the approach the user settles on;
         // what a part of the work will be.
         "The plan looks good but change step 3 to use Postgres instead of SQLite.",
