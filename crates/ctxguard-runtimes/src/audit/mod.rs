@@ -234,10 +234,11 @@ struct Said {
     /// Restated or withdrawn later: no longer judged.
     superseded: bool,
     history: Vec<Earlier>,
-    /// The text folded, and its content words: what a later restatement
-    /// is compared with, made once rather than at every later one.
+    /// The text folded, and its words: what a later restatement is
+    /// compared with and each compaction judges, made once rather than at
+    /// every later one.
     folded: String,
-    content: std::collections::BTreeSet<String>,
+    words: Words,
 }
 
 /// Audits every compaction of an imported session.
@@ -426,8 +427,8 @@ fn audit_branch(
                             k => format!("l{}.{k}", message.line),
                         };
                         let folded = judge::fold(&text);
-                        let content = Words::of(&text).content;
-                        supersede(&mut said, &text, &folded, &content);
+                        let words = Words::of(&text);
+                        supersede(&mut said, &text, &folded, &words.content);
                         said.push(Said {
                             id,
                             line: message.line,
@@ -438,7 +439,7 @@ fn audit_branch(
                             superseded: false,
                             history: Vec::new(),
                             folded,
-                            content,
+                            words,
                         });
                     }
                     Found::Apart(apart) => set_apart.push(apart),
@@ -816,7 +817,7 @@ fn supersede(
     set_aside(said, |earlier| {
         !earlier.superseded
             && restates(
-                (&earlier.text, &earlier.folded, &earlier.content),
+                (&earlier.text, &earlier.folded, &earlier.words.content),
                 (text, folded, content),
             )
     });
@@ -999,8 +1000,9 @@ fn audit_event(
             {
                 (Outcome::Verbatim, None)
             } else {
-                after.judge(
+                after.judge_words(
                     &s.text,
+                    &s.words,
                     s.answer.as_ref().map(|(q, a)| (q.as_str(), a.as_str())),
                 )
             }

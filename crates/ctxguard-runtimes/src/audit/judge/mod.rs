@@ -175,7 +175,9 @@ impl After {
     }
 
     /// What became of a commitment of `text`; for a choice made in a
-    /// question, `answer` is the question and the choice.
+    /// question, `answer` is the question and the choice. (The audit keeps
+    /// each commitment's words and asks [`After::judge_words`].)
+    #[cfg(test)]
     pub(crate) fn judge(
         &self,
         text: &str,
@@ -184,8 +186,9 @@ impl After {
         self.judge_words(text, &Words::of(text), answer)
     }
 
-    /// [`After::judge`], with the words of `text` made once by the caller
-    /// (who needs them too).
+    /// What became of a commitment of `text`, whose words the caller made
+    /// once (a commitment is judged at every compaction after it); for a
+    /// choice made in a question, `answer` is the question and the choice.
     pub(crate) fn judge_words(
         &self,
         text: &str,
