@@ -1239,7 +1239,7 @@ mod tests {
             superseded: false,
             history: Vec::new(),
             folded: "a".to_owned(),
-            content: Default::default(),
+            words: Words::default(),
         }];
         supersede(&mut said, "A", "a", &Default::default());
         assert!(!said[0].superseded);
