@@ -4,10 +4,21 @@
 use super::*;
 use crate::pattern::Pattern;
 
-/// The text after what it opens with ("ok, now …"), and after the marks
-/// a line is set out with ("❌ Don't touch the database", "→ use pnpm").
+/// The text after what it opens with ("ok, now …"), after the marks a
+/// line is set out with ("❌ Don't touch the database", "→ use pnpm"), and
+/// after a file mentioned with `@` before it (not a person: "@yakschuss
+/// reply…").
 pub(super) fn after_lead(text: &str) -> &str {
     let text = text.trim_start_matches(|c: char| c.is_whitespace() || mark(c));
+    // "@src/api/routes.ts look at this file and …": the file the runtime
+    // attaches, named before the instruction.
+    let text = match text
+        .strip_prefix('@')
+        .and_then(|m| m.split_once(char::is_whitespace))
+    {
+        Some((file, rest)) if file.contains(['/', '.']) => rest.trim_start(),
+        _ => text,
+    };
     LEAD.find(text).map_or(text, |lead| &text[lead.end()..])
 }
 

@@ -48,6 +48,10 @@ fn rules_in_the_forms_people_type_them_bind() {
         "same error as before.",
         "You broke the build.",
         "I got this error in the console",
+        "It's still slow.",
+        "You forgot the docs again.",
+        // After the file the runtime attaches with "@".
+        "@src/api/routes.ts look at this file and add rate limiting to every POST route",
         // French: "stp" (please), "peux tu" without its hyphen, a ban put
         // up with "tu vois ?", a defect told.
         "peux tu le déployer sur vercel stp, tu as le cli pour ça.",
@@ -65,6 +69,8 @@ fn rules_in_the_forms_people_type_them_bind() {
         "explain what it does and tell me why",
         "help me think through the best way to design and implement.",
         "it works but returns null",
+        // A person named with "@" is no file: what follows is theirs.
+        "@yakschuss reply...",
         "The frontend will be slow.",
     ] {
         assert_ne!(why(not), [Ok(())], "{not}");
