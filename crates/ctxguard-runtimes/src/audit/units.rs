@@ -619,19 +619,25 @@ fn bulleted(line: &str) -> Option<String> {
 /// bracket, and a space. One that opens its line is a line Markdown read
 /// on as the paragraph's ("    - Recruitment/Officer" in a pasted error).
 fn inline_item(text: &str, sentence: Range<usize>) -> bool {
-    let line = &text[..sentence.start];
-    let line = &line[line.rfind('\n').map_or(0, |at| at + 1)..];
-    if line.trim().is_empty() {
-        return false;
-    }
-    let sentence = text[sentence].trim_start();
-    if sentence.starts_with("- ") {
-        return true;
-    }
-    let body = sentence.trim_start_matches('(');
-    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
-    (1..=2).contains(&digits)
-        && (body[digits..].starts_with(". ") || body[digits..].starts_with(") "))
+    let body = text[sentence.clone()].trim_start();
+    let opens = body.starts_with("- ")
+        || item_number(body.trim_start_matches('(')).is_some_and(|words| words.starts_with(' '));
+    // Only the white space just before it is read back to its line's
+    // start: a long line of many sentences is not read again for each.
+    let before = text[..sentence.start].trim_end_matches(|c: char| c.is_whitespace() && c != '\n');
+    opens && !before.is_empty() && !before.ends_with('\n')
+}
+
+/// What follows the number a line opens with as a list numbers its items,
+/// one or two digits and their period or bracket ("2." or "2)"): the
+/// item's words, with the space before them if there is one; `None` for a
+/// line that opens otherwise.
+fn item_number(line: &str) -> Option<&str> {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=2)
+        .contains(&digits)
+        .then(|| line[digits..].strip_prefix([')', '.']))
+        .flatten()
 }
 
 /// Adds the unit at `range`, trimmed, unless nothing in it is a letter or a digit.
@@ -688,7 +694,7 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
     if lines {
         let sections = body.lines().skip(1).any(|line| {
             let line = line.trim_start();
-            section_number(line) || lettered(line) || glued_number(line)
+            section_number(line) || lettered(line) || glued_number(line).is_some()
         });
         if !sections {
             push(out, text, item, Shape::Item);
@@ -710,13 +716,13 @@ fn push_item(out: &mut Vec<Unit>, text: &str, item: Range<usize>, inline: &[Rang
         // "2)Recorded is fine": the number is the list's, not the item's
         // words ("2) Recorded is fine" quotes it).
         let body = text[sentence.clone()].trim_start();
-        let marker = if glued_number(body) {
-            body.find([')', '.']).map_or(0, |at| at + 1)
-        } else {
-            0
-        };
-        let start = sentence.end - body.len() + marker;
-        push(out, text, start..sentence.end, Shape::Item);
+        let words = glued_number(body).unwrap_or(body);
+        push(
+            out,
+            text,
+            sentence.end - words.len()..sentence.end,
+            Shape::Item,
+        );
     }
 }
 
@@ -739,16 +745,12 @@ fn lettered(line: &str) -> bool {
             .is_some_and(|rest| rest.starts_with(' '))
 }
 
-/// Whether `line` opens with the next item's number typed with no space
-/// before its words ("2)For now it is okay …", "3.We are searching …"),
-/// which Markdown reads on as the item before.
-fn glued_number(line: &str) -> bool {
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    (1..=2).contains(&digits)
-        && line[digits..]
-            .strip_prefix([')', '.'])
-            .and_then(|rest| rest.chars().next())
-            .is_some_and(char::is_alphabetic)
+/// The words after the number `line` opens with when it is the next
+/// item's number typed with no space before them ("2)For now it is okay
+/// …", "3.We are searching …"), which Markdown reads on as the item
+/// before.
+fn glued_number(line: &str) -> Option<&str> {
+    item_number(line).filter(|words| words.chars().next().is_some_and(char::is_alphabetic))
 }
 
 /// Whether `line` opens with a section's number: "3.1.", "1.2.3 ".
