@@ -56,14 +56,16 @@ pub(super) fn flip_before(haystack: &str, at: usize, text: &str) -> Option<Strin
         .rfind(['\n', '.', '!', '?', ';', ':', ',', '"', '“', '”'])
         .map_or(0, |n| n + 1);
     let before = haystack.get(start..at).unwrap_or_default();
-    let own = Words::of(text);
     before
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty())
         .rev()
         .take(3)
         .map(|w| w.to_lowercase().replace('’', "'"))
-        .find(|w| FLIPS.contains(&w.as_str()) && !own.negated)
+        .find(|w| FLIPS.contains(&w.as_str()))
+        // The commitment's own words are read only where a word stands
+        // to turn it around: most quotes have none before them.
+        .filter(|_| !Words::of(text).negated)
 }
 
 /// Text as loose quotes are compared: lower case, curly quotes straight,
