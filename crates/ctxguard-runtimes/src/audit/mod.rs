@@ -546,33 +546,32 @@ fn quoted_back(
             .iter()
             .any(|&(other, quoted)| quoted && other.is_some_and(|other| other < at))
     };
-    for (n, unit) in found.iter_mut().enumerate() {
-        if let ((Some(at), false), true, Found::Binds { text, .. }) =
-            (placed[n], adopts[n], &mut *unit)
-        {
-            if taken(at) {
-                *unit = Found::Apart(SetApart {
-                    source_line: Some(line),
-                    text: std::mem::take(text),
-                    why: NotBinding::Acknowledgement,
-                });
-            }
-            continue;
-        }
-        let (Some(at), true) = placed[n] else {
-            continue;
-        };
-        let answered = placed
+    // The agent's words with the user's own words after them, which answer
+    // them.
+    let answered = |at: usize| {
+        placed
             .iter()
             .zip(&adopts)
             .any(|(&(other, quoted), &adopts)| {
                 !quoted && !adopts && other.is_some_and(|other| other > at)
-            });
-        if let (true, Found::Binds { text, .. }) = (answered, &mut *unit) {
+            })
+    };
+    for (n, unit) in found.iter_mut().enumerate() {
+        let (Some(at), quoted) = placed[n] else {
+            continue;
+        };
+        let why = if quoted {
+            answered(at).then_some(NotBinding::Pasted)
+        } else if adopts[n] {
+            taken(at).then_some(NotBinding::Acknowledgement)
+        } else {
+            None
+        };
+        if let (Some(why), Found::Binds { text, .. }) = (why, &mut *unit) {
             *unit = Found::Apart(SetApart {
                 source_line: Some(line),
                 text: std::mem::take(text),
-                why: NotBinding::Pasted,
+                why,
             });
         }
     }
