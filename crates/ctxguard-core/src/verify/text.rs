@@ -100,6 +100,14 @@ pub struct Words {
     pub scope: BTreeSet<&'static str>,
 }
 
+/// The negation and the scope words a text puts beside some words
+/// ([`Words::marks_near`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    pub negated: bool,
+    pub scope: BTreeSet<&'static str>,
+}
+
 impl Words {
     pub fn of(text: &str) -> Words {
         let mut words = Words::default();
@@ -160,6 +168,66 @@ impl Words {
         names
             .into_iter()
             .fold(text.to_owned(), |rest, id| rest.replace(id.as_str(), " "))
+    }
+
+    /// The negation and the scope words of `text` that stand within
+    /// `near` words of one of `self`'s content words: what a passage says
+    /// of the words it shares with a commitment, not of the rest of it
+    /// ("Use Pydantic for validation" is not turned around by a passage
+    /// that goes on about a class that does "not" retry).
+    pub fn marks_near(&self, text: &str, near: usize) -> Marks {
+        // Each word: a mark (negation, scope word) or whether it is one of
+        // `self`'s, by its stem or a stem of one of its parts.
+        enum Word {
+            Negation,
+            Scope(&'static str),
+            Shared,
+            Other,
+        }
+        let mut stems = BTreeSet::new();
+        let (mut lower, mut part_lower) = (String::new(), String::new());
+        let read: Vec<Word> = unicode_words(text)
+            .into_iter()
+            .map(|word| {
+                lower_into(&mut lower, word);
+                if lower.contains('’') {
+                    lower = lower.replace('’', "'");
+                }
+                if NEGATING.contains(lower.as_str()) || lower.ends_with("n't") {
+                    return Word::Negation;
+                }
+                if let Some(w) = SCOPE.iter().find(|w| **w == lower) {
+                    return Word::Scope(w);
+                }
+                let shared = Parts::new(word).any(|part| {
+                    lower_into(&mut part_lower, part);
+                    stems.clear();
+                    add_stem(&mut stems, &part_lower);
+                    stems.iter().any(|stem| self.content.contains(stem))
+                });
+                if shared {
+                    Word::Shared
+                } else {
+                    Word::Other
+                }
+            })
+            .collect();
+        let mut marks = Marks::default();
+        for (at, word) in read.iter().enumerate() {
+            let beside = || {
+                read[at.saturating_sub(near)..(at + near + 1).min(read.len())]
+                    .iter()
+                    .any(|w| matches!(w, Word::Shared))
+            };
+            match word {
+                Word::Negation if !marks.negated && beside() => marks.negated = true,
+                Word::Scope(w) if !marks.scope.contains(w) && beside() => {
+                    marks.scope.insert(w);
+                }
+                _ => {}
+            }
+        }
+        marks
     }
 
     /// The share of `self`'s content words that `other` has, from 0 to 1.

@@ -140,8 +140,11 @@ pub(crate) fn carried_identifiers(before: &Words, after: &Words) -> usize {
         .count()
 }
 
-/// What `after` changes of `before`'s meaning.
-pub(crate) fn changes(before: &Words, after: &Words) -> Vec<String> {
+/// What `after` changes of `before`'s meaning. A negation or a scope word
+/// `after` adds counts only where it stands beside words of `before`
+/// (`beside`, [`Words::marks_near`]): a passage of several sentences says
+/// "not" and "all" of other things too.
+pub(crate) fn changes(before: &Words, after: &Words, beside: &Marks) -> Vec<String> {
     let mut changes = Vec::new();
     let added: Vec<&String> = after
         .identifiers
@@ -165,7 +168,7 @@ pub(crate) fn changes(before: &Words, after: &Words) -> Vec<String> {
     if before.negated && !after.negated {
         changes.push("the negation is gone".to_owned());
     }
-    if !before.negated && after.negated {
+    if !before.negated && beside.negated {
         changes.push("a negation was added".to_owned());
     }
     // "first" and "before" both put it earlier: only an order turned
@@ -190,7 +193,7 @@ pub(crate) fn changes(before: &Words, after: &Words) -> Vec<String> {
     for word in before.scope.difference(&after.scope) {
         changes.push(format!("the scope word `{word}` is gone"));
     }
-    for word in after.scope.difference(&before.scope) {
+    for word in beside.scope.difference(&before.scope) {
         changes.push(format!("the scope word `{word}` was added"));
     }
     changes

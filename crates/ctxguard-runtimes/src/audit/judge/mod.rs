@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use super::units::{units, Unit};
 use super::{Evidence, Outcome};
-use crate::verify::text::Words;
+use crate::verify::text::{Marks, Words};
 
 mod compare;
 #[cfg(test)]
@@ -77,12 +77,24 @@ const FLIPS: &[&str] = &[
     "nie",
 ];
 
+/// What a loose quote found ([`After::quoted_loosely`]).
+enum Loosely {
+    Quoted(Evidence),
+    /// Found only with a word before it that turns it around, and the
+    /// piece it stands in.
+    Flipped(String, String),
+    No,
+}
+
 /// How far, in pieces of the summary, one commitment may be spread.
 const WINDOW: usize = 3;
 
 /// Below this share of its content words in the closest passage, nothing
 /// carries a commitment.
 const CARRIED: f64 = 0.6;
+/// How near a negation or a scope word a passage adds must stand to a word
+/// of the commitment to change it ("the scope word `all` was added").
+const BESIDE: usize = 3;
 /// From this share, a passage that carries every identifier of the
 /// commitment carries the commitment.
 const NAMED: f64 = 0.3;
@@ -215,31 +227,75 @@ impl After {
             }
             Stands::No => {}
         }
-        if let Some(evidence) = self.quoted_loosely(text) {
-            return (Outcome::Paraphrased, Some(evidence));
+        match self.quoted_loosely(text) {
+            Loosely::Quoted(evidence) => return (Outcome::Paraphrased, Some(evidence)),
+            Loosely::Flipped(word, sentence) => {
+                return (
+                    Outcome::Altered,
+                    Some(Evidence {
+                        sentence,
+                        similarity: 1.0,
+                        changes: vec![format!(
+                            "`{word}` stands before it: its meaning is turned around"
+                        )],
+                        diff: None,
+                    }),
+                )
+            }
+            Loosely::No => {}
         }
         self.closest(text, words)
     }
 
-    /// A faithful quote with other spacing, case, quotes or emphasis; or
-    /// its opening, cut short with an ellipsis.
-    fn quoted_loosely(&self, text: &str) -> Option<Evidence> {
+    /// A faithful quote with other spacing, case, quotes or emphasis (or
+    /// one with a word before it that turns it around: "does not use
+    /// Pydantic" for "Use Pydantic"); or its opening, cut short with an
+    /// ellipsis.
+    fn quoted_loosely(&self, text: &str) -> Loosely {
         let folded = fold(text);
         let folded = folded.trim_end_matches(['.', '!', ',', ';', ':', ' ']);
         if folded.chars().filter(|c| c.is_alphanumeric()).count() < 3 {
-            return None;
+            return Loosely::No;
         }
         if find_all(&self.folded, folded).any(|at| bounded(&self.folded, at)) {
-            return Some(Evidence {
-                sentence: self.piece_with_folded(folded).unwrap_or_default(),
-                similarity: 1.0,
-                changes: vec!["quoted with other spacing, case or punctuation".to_owned()],
-                diff: None,
-            });
+            // Whether a word turns it around is read in the piece that
+            // holds it: folding took the lines and quotes that end a clause.
+            let mut flipped = None;
+            for (piece, _) in &self.pieces {
+                let piece_folded = fold(piece);
+                for at in find_all(&piece_folded, folded) {
+                    if !bounded(&piece_folded, at.clone()) {
+                        continue;
+                    }
+                    match flip_before(&piece_folded, at.start, text) {
+                        None => return Loosely::Quoted(self.loose_quote(folded)),
+                        Some(word) => flipped = flipped.or(Some((word, one_line(piece)))),
+                    }
+                }
+            }
+            return match flipped {
+                Some((word, piece)) => Loosely::Flipped(word, piece),
+                // Across pieces.
+                None => Loosely::Quoted(self.loose_quote(folded)),
+            };
         }
-        if let Some(evidence) = self.quoted_in_part(folded) {
-            return Some(evidence);
+        self.quoted_in_part(folded)
+            .or_else(|| self.cut_short(folded))
+            .map_or(Loosely::No, Loosely::Quoted)
+    }
+
+    fn loose_quote(&self, folded: &str) -> Evidence {
+        Evidence {
+            sentence: self.piece_with_folded(folded).unwrap_or_default(),
+            similarity: 1.0,
+            changes: vec!["quoted with other spacing, case or punctuation".to_owned()],
+            diff: None,
         }
+    }
+
+    /// The opening of a loose quote, at least half of it and 40
+    /// characters, cut short with an ellipsis.
+    fn cut_short(&self, folded: &str) -> Option<Evidence> {
         // Cut short: at least half of it, and 40 characters, then `...`.
         let chars: Vec<(usize, char)> = folded.char_indices().collect();
         let half = (chars.len() / 2).max(40);
@@ -386,7 +442,7 @@ impl After {
                 Stands::Yes => return (Outcome::Verbatim, None),
                 Stands::Flipped(_) | Stands::No => {}
             }
-            if let Some(evidence) = self.quoted_loosely(choice) {
+            if let Loosely::Quoted(evidence) = self.quoted_loosely(choice) {
                 return (Outcome::Paraphrased, Some(evidence));
             }
             return self.closest(choice, &Words::of(choice));
@@ -563,7 +619,7 @@ impl After {
         } else {
             wanted.covered_by(words)
         };
-        let mut changes = changes(wanted, words);
+        let mut changes = changes(wanted, words, &wanted.marks_near(&passage, BESIDE));
         // A value of the commitment's kind in its place carries the word
         // it replaced: what changed is the value.
         let (swaps, stands_for) = swapped(text, &passage);

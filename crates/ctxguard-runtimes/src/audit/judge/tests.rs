@@ -333,3 +333,38 @@ fn a_word_of_an_earlier_clause_turns_nothing_around() {
         Outcome::Altered
     );
 }
+
+#[test]
+fn a_negation_or_scope_word_alters_only_beside_the_commitments_words() {
+    let judged = |commitment: &str, summary: &str| after(summary).judge(commitment, None);
+    // The passage's "not" and "all" are said of other things.
+    let (outcome, evidence) = judged(
+        "Use Pydantic for API response validation",
+        "Pydantic models handle API response validation across the client. Mid-chat errors are raised by the worker, which does not retry the stream or reconnect the session.",
+    );
+    assert_eq!(outcome, Outcome::Paraphrased, "{evidence:?}");
+    let (outcome, evidence) = judged(
+        "Invitation flow, Sharing UI and interactions, Revocation and key rotation",
+        "Contains all implementation decisions organized by area (Invitation flow, Sharing UI, Revocation, key rotation, Permissions).",
+    );
+    assert_eq!(outcome, Outcome::Paraphrased, "{evidence:?}");
+    // Beside the commitment's words, they turn it around or widen it.
+    let (outcome, evidence) = judged(
+        "Use Pydantic for API response validation",
+        "The client does not use Pydantic for API response validation anymore.",
+    );
+    assert_eq!(outcome, Outcome::Altered, "{evidence:?}");
+    assert!(evidence.is_some_and(|e| e.changes[0].starts_with("`not` stands before it")));
+    let (outcome, evidence) = judged(
+        "Use Pydantic for API response validation",
+        "The client does not validate API responses with Pydantic.",
+    );
+    assert_eq!(outcome, Outcome::Altered, "{evidence:?}");
+    assert!(evidence.is_some_and(|e| e.changes == ["a negation was added"]));
+    let (outcome, evidence) = judged(
+        "Log the errors of the payment service",
+        "Logs all errors of the payment service to the console.",
+    );
+    assert_eq!(outcome, Outcome::Altered, "{evidence:?}");
+    assert!(evidence.is_some_and(|e| e.changes == ["the scope word `all` was added"]));
+}
