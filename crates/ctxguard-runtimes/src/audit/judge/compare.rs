@@ -140,6 +140,22 @@ pub(crate) fn carried_identifiers(before: &Words, after: &Words) -> usize {
         .count()
 }
 
+/// Whether `identifier` is a name made of words (`rawToken`: raw, token;
+/// `completed_onboarding`), each of them among `after`'s. Not a path, a
+/// command or an option (`/models`, `--model`: their one word is said of
+/// anything), nor a name with digits (`P01-C`, `llama-3.1-8b`: the
+/// digits tell it from its neighbours).
+fn carried_in_words(identifier: &str, after: &Words) -> bool {
+    if identifier.contains('/')
+        || identifier.starts_with('-')
+        || identifier.chars().any(|c| c.is_ascii_digit())
+    {
+        return false;
+    }
+    let words = Words::of(identifier);
+    words.content.len() >= 2 && words.content.is_subset(&after.content)
+}
+
 /// What `after` changes of `before`'s meaning. A negation or a scope word
 /// `after` adds counts only where it stands beside words of `before`
 /// (`beside`, [`Words::marks_near`]): a passage of several sentences says
@@ -160,10 +176,14 @@ pub(crate) fn changes(before: &Words, after: &Words, beside: &Marks) -> Vec<Stri
             .iter()
             .max_by_key(|other| common_prefix(identifier, other))
             .filter(|other| common_prefix(identifier, other) >= 3.min(identifier.len()));
-        changes.push(match closest {
-            Some(other) => format!("`{identifier}` became `{other}`"),
-            None => format!("`{identifier}` is missing"),
-        });
+        match closest {
+            Some(other) => changes.push(format!("`{identifier}` became `{other}`")),
+            // A name whose every word the passage says is carried in other
+            // words ("never store rawToken" as "never storing raw tokens");
+            // a number has none.
+            None if carried_in_words(identifier, after) => {}
+            None => changes.push(format!("`{identifier}` is missing")),
+        }
     }
     if before.negated && !after.negated {
         changes.push("the negation is gone".to_owned());

@@ -368,3 +368,26 @@ fn a_negation_or_scope_word_alters_only_beside_the_commitments_words() {
     assert_eq!(outcome, Outcome::Altered, "{evidence:?}");
     assert!(evidence.is_some_and(|e| e.changes == ["the scope word `all` was added"]));
 }
+
+#[test]
+fn a_name_carried_in_its_own_words_is_not_missing() {
+    let judged = |commitment: &str, summary: &str| after(summary).judge(commitment, None);
+    let (outcome, evidence) = judged(
+        "Never store rawToken in the DB",
+        "Secure token handling: never store raw tokens in the DB, keep their hash.",
+    );
+    assert_eq!(outcome, Outcome::Paraphrased, "{evidence:?}");
+    // A command, an option, a path or a name with digits is its own:
+    // its words said of other things do not carry it.
+    let (outcome, evidence) = judged(
+        "Add the /models command to list the available models",
+        "Added a command to list the available models through the API client.",
+    );
+    assert_eq!(outcome, Outcome::Altered, "{evidence:?}");
+    assert!(evidence.is_some_and(|e| e.changes == ["`/models` is missing"]));
+    let (outcome, evidence) = judged(
+        "Replace the code of the nodes P01-A and P01-C",
+        "Replaced the code of the nodes P01-A and P01-B.",
+    );
+    assert_eq!(outcome, Outcome::Altered, "{evidence:?}");
+}
