@@ -385,6 +385,49 @@ pub(super) fn unmentioned(text: &str) -> &str {
     }
 }
 
+/// `text` without the word that asks Claude Code to think longer, at its
+/// start or its end ("ultrathink descubra o que …", "… dans le hero
+/// ultrathink"): it sets the runtime's thinking budget, and a summary that
+/// quotes the request leaves it out.
+pub(super) fn unthought(text: &str) -> &str {
+    const WORDS: &[&str] = &["ultrathink", "megathink"];
+    let mut rest = text.trim();
+    for word in WORDS {
+        if let Some(after) = strip_prefix_ignore_case(rest, word) {
+            if after.starts_with(|c: char| {
+                c.is_whitespace() || matches!(c, ',' | ':' | '.' | '!' | '-')
+            }) {
+                rest = after.trim_start_matches(|c: char| {
+                    c.is_whitespace() || matches!(c, ',' | ':' | '.' | '!' | '-')
+                });
+            }
+        }
+        let trimmed = rest.trim_end_matches(['.', '!']);
+        if let Some(before) = strip_suffix_ignore_case(trimmed, word) {
+            if before.ends_with(char::is_whitespace) {
+                rest = before.trim_end_matches(|c: char| c.is_whitespace() || c == ',');
+            }
+        }
+    }
+    if rest.len() < text.trim().len() && rest.split_whitespace().count() >= 3 {
+        rest
+    } else {
+        text
+    }
+}
+
+fn strip_prefix_ignore_case<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
+}
+
+fn strip_suffix_ignore_case<'t>(text: &'t str, suffix: &str) -> Option<&'t str> {
+    let at = text.len().checked_sub(suffix.len())?;
+    let tail = text.get(at..)?;
+    tail.eq_ignore_ascii_case(suffix).then(|| &text[..at])
+}
+
 /// `text` without the number a list written the way Chinese numbers one
 /// opens it with ("1、扫描整个项目的架构", "（2）…", "③ …"): the number
 /// lays the list out, and a summary that quotes the item ("(1) 扫描整个项目

@@ -210,6 +210,7 @@ impl After {
         if let Some((question, choice)) = answer {
             return self.judge_choice(question, choice);
         }
+        let text = unthought(text);
         match self.stands(text) {
             Stands::Yes => return (Outcome::Verbatim, None),
             Stands::Flipped(word) => {

@@ -391,3 +391,23 @@ fn a_name_carried_in_its_own_words_is_not_missing() {
     );
     assert_eq!(outcome, Outcome::Altered, "{evidence:?}");
 }
+
+#[test]
+fn the_word_that_asks_for_thinking_is_no_part_of_the_quote() {
+    let a = after("- \"il faut aussi ajouter tous les logo en orbites dans le hero\"\n- \"Descubra o que sobreescreveu o frontend\"");
+    assert_eq!(
+        a.judge(
+            "il faut aussi ajouter tous les logo en orbites dans le hero ultrathink",
+            None
+        )
+        .0,
+        Outcome::Verbatim
+    );
+    assert_eq!(
+        a.judge("ultrathink: descubra o que sobreescreveu o frontend", None)
+            .0,
+        Outcome::Paraphrased
+    );
+    assert_eq!(unthought("ultrathink"), "ultrathink");
+    assert_eq!(unthought("ultrathink about it"), "ultrathink about it");
+}
