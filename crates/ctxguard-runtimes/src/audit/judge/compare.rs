@@ -210,13 +210,75 @@ pub(crate) fn changes(before: &Words, after: &Words, beside: &Marks) -> Vec<Stri
             changes.push(format!("the ordering word `{word}` is gone"));
         }
     }
+    // "any" where a sentence says "not" is the negation's ("don't use any
+    // external library" is "no external library").
+    let scoped = |word: &&str, negated: bool| !(negated && *word == "any");
     for word in before.scope.difference(&after.scope) {
-        changes.push(format!("the scope word `{word}` is gone"));
+        if scoped(word, before.negated) {
+            changes.push(format!("the scope word `{word}` is gone"));
+        }
     }
     for word in beside.scope.difference(&before.scope) {
-        changes.push(format!("the scope word `{word}` was added"));
+        if scoped(word, beside.negated) {
+            changes.push(format!("the scope word `{word}` was added"));
+        }
     }
     changes
+}
+
+/// How many of `before`'s content words that are not its scope words
+/// `after` has, and how many there are.
+pub(super) fn unmarked(before: &Words, after: &Words) -> (usize, usize) {
+    let marks: std::collections::BTreeSet<String> = before
+        .scope
+        .iter()
+        .flat_map(|word| Words::of(word).content)
+        .collect();
+    let own: Vec<&String> = before.content.difference(&marks).collect();
+    let shared = own.iter().filter(|w| after.content.contains(**w)).count();
+    (shared, own.len())
+}
+
+/// What follows an ordering word in `before` ("then production", "before
+/// deploying") against what follows it in `after`: one of `before`'s own
+/// words put there in place of the other turns the order around ("deploy
+/// to staging first, then production" kept as "deploy to production
+/// first, then staging").
+pub(super) fn reordered(before: &str, after: &str) -> Option<String> {
+    const LEADS: [&str; 4] = ["then", "before", "after", "until"];
+    fn tokens(text: &str) -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    }
+    // The first content word after `at`: its stem, and as written.
+    let next = |tokens: &[String], at: usize| {
+        tokens[at + 1..].iter().find_map(|w| {
+            Words::of(w)
+                .content
+                .into_iter()
+                .next()
+                .map(|stem| (stem, w.clone()))
+        })
+    };
+    let was = tokens(before);
+    let lead = was.iter().position(|w| LEADS.contains(&w.as_str()))?;
+    let (item, item_word) = next(&was, lead)?;
+    let own = Words::of(before).content;
+    let now = tokens(after);
+    if !Words::of(after).content.contains(&item) {
+        return None;
+    }
+    now.iter()
+        .enumerate()
+        .filter(|(_, w)| **w == was[lead])
+        .find_map(|(at, _)| next(&now, at))
+        .filter(|(other, _)| *other != item && own.contains(other))
+        .map(|(_, other_word)| {
+            let lead = &was[lead];
+            format!("the order is turned around: `{lead} {other_word}`, not `{lead} {item_word}`")
+        })
 }
 
 /// Values of one kind, each with the names it goes by: a commitment that

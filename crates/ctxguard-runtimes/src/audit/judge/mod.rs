@@ -633,6 +633,7 @@ impl After {
             !missing.is_some_and(|name| swaps.iter().any(|swap| swap.starts_with(&name)))
         });
         changes.extend(swaps);
+        changes.extend(reordered(text, &passage));
         let share_of = if wanted.content.is_empty() {
             share_of
         } else {
@@ -660,9 +661,12 @@ impl After {
             // that would look?" against a bug report that "did not look
             // right"). One with names is weighed by them ("Tools live in
             // core" alters "Move tools to core/tools.").
-            && (!wanted.identifiers.is_empty()
-                || wanted.content.intersection(&words.content).count() + stands_for
-                    >= wanted.content.len().min(3))
+            // (Its scope words are not counted: "always respond in German"
+            // is altered by "Respond in German".)
+            && (!wanted.identifiers.is_empty() || {
+                let (shared, own) = unmarked(wanted, words);
+                shared + stands_for >= own.min(3)
+            })
         {
             Outcome::Altered
         } else if names_all && self.spread(wanted) {

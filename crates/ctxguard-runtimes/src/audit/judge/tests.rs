@@ -411,3 +411,38 @@ fn the_word_that_asks_for_thinking_is_no_part_of_the_quote() {
     assert_eq!(unthought("ultrathink"), "ultrathink");
     assert_eq!(unthought("ultrathink about it"), "ultrathink about it");
 }
+
+#[test]
+fn an_order_turned_around_a_scope_word_dropped_and_any_under_a_negation() {
+    let judged = |commitment: &str, summary: &str| after(summary).judge(commitment, None);
+    let (outcome, evidence) = judged(
+        "Deploy to staging first, then production",
+        "Deploy to production first, then staging.",
+    );
+    assert_eq!(outcome, Outcome::Altered, "{evidence:?}");
+    assert!(evidence.is_some_and(|e| e.changes
+        == ["the order is turned around: `then staging`, not `then production`"]));
+    // The same order put another way is the same order.
+    assert_eq!(
+        judged(
+            "Run the tests before deploying",
+            "Before deploying, the tests are run."
+        )
+        .0,
+        Outcome::Paraphrased
+    );
+    // A summary that keeps all but the scope word changed the rule, and
+    // says so: it did not lose it.
+    let (outcome, evidence) = judged("always respond in German", "Respond in German.");
+    assert_eq!(outcome, Outcome::Altered, "{evidence:?}");
+    assert!(evidence.is_some_and(|e| e.changes == ["the scope word `always` is gone"]));
+    // "Don't use any" is "no": no scope is gone.
+    assert_eq!(
+        judged(
+            "Don't use any external libraries",
+            "No external libraries are allowed."
+        )
+        .0,
+        Outcome::Paraphrased
+    );
+}
