@@ -620,7 +620,15 @@ impl After {
         } else {
             wanted.covered_by(words)
         };
-        let mut changes = changes(wanted, words, &wanted.marks_near(&passage, BESIDE));
+        // Where the passage's negation and scope words stand is asked only
+        // when it has one the commitment has not.
+        let adds = (words.negated && !wanted.negated) || !words.scope.is_subset(&wanted.scope);
+        let beside = if adds {
+            wanted.marks_near(&passage, BESIDE)
+        } else {
+            Marks::default()
+        };
+        let mut changes = changes(wanted, words, &beside);
         // A value of the commitment's kind in its place carries the word
         // it replaced: what changed is the value.
         let (swaps, stands_for) = swapped(text, &passage);
@@ -633,7 +641,13 @@ impl After {
             !missing.is_some_and(|name| swaps.iter().any(|swap| swap.starts_with(&name)))
         });
         changes.extend(swaps);
-        changes.extend(reordered(text, &passage));
+        if wanted
+            .ordering
+            .iter()
+            .any(|w| matches!(*w, "then" | "before" | "after" | "until"))
+        {
+            changes.extend(reordered(text, &passage));
+        }
         let share_of = if wanted.content.is_empty() {
             share_of
         } else {

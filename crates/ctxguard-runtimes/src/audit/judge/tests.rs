@@ -420,8 +420,9 @@ fn an_order_turned_around_a_scope_word_dropped_and_any_under_a_negation() {
         "Deploy to production first, then staging.",
     );
     assert_eq!(outcome, Outcome::Altered, "{evidence:?}");
-    assert!(evidence.is_some_and(|e| e.changes
-        == ["the order is turned around: `then staging`, not `then production`"]));
+    assert!(evidence.is_some_and(
+        |e| e.changes == ["the order is turned around: `then staging`, not `then production`"]
+    ));
     // The same order put another way is the same order.
     assert_eq!(
         judged(
