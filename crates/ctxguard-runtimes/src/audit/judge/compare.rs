@@ -252,9 +252,10 @@ pub(super) fn reordered(before: &str, after: &str) -> Option<String> {
             .map(str::to_lowercase)
             .collect()
     }
-    // The first content word after `at`: its stem, and as written.
+    // The first content word after `at`, among the next few: its stem, and
+    // as written.
     let next = |tokens: &[String], at: usize| {
-        tokens[at + 1..].iter().find_map(|w| {
+        tokens[at + 1..].iter().take(4).find_map(|w| {
             Words::of(w)
                 .content
                 .into_iter()
