@@ -100,6 +100,11 @@ pub struct Words {
     pub scope: BTreeSet<&'static str>,
 }
 
+/// Whether a word in lower case, its apostrophes straight, says "not".
+fn negates(lower: &str) -> bool {
+    NEGATING.contains(lower) || lower.ends_with("n't")
+}
+
 /// The negation and the scope words a text puts beside some words
 /// ([`Words::marks_near`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -124,7 +129,7 @@ impl Words {
             if lower.contains('’') {
                 lower = lower.replace('’', "'");
             }
-            if NEGATING.contains(lower.as_str()) || lower.ends_with("n't") {
+            if negates(&lower) {
                 words.negated = true;
                 continue;
             }
@@ -193,7 +198,7 @@ impl Words {
                 if lower.contains('’') {
                     lower = lower.replace('’', "'");
                 }
-                if NEGATING.contains(lower.as_str()) || lower.ends_with("n't") {
+                if negates(&lower) {
                     return Word::Negation;
                 }
                 if let Some(w) = SCOPE.iter().find(|w| **w == lower) {

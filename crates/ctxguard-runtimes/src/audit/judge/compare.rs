@@ -454,15 +454,13 @@ pub(super) fn unmentioned(text: &str) -> &str {
 /// quotes the request leaves it out.
 pub(super) fn unthought(text: &str) -> &str {
     const WORDS: &[&str] = &["ultrathink", "megathink"];
+    // What may stand between the word and the request.
+    let apart = |c: char| c.is_whitespace() || matches!(c, ',' | ':' | '.' | '!' | '-');
     let mut rest = text.trim();
     for word in WORDS {
         if let Some(after) = strip_prefix_ignore_case(rest, word) {
-            if after.starts_with(|c: char| {
-                c.is_whitespace() || matches!(c, ',' | ':' | '.' | '!' | '-')
-            }) {
-                rest = after.trim_start_matches(|c: char| {
-                    c.is_whitespace() || matches!(c, ',' | ':' | '.' | '!' | '-')
-                });
+            if after.starts_with(apart) {
+                rest = after.trim_start_matches(apart);
             }
         }
         let trimmed = rest.trim_end_matches(['.', '!']);
