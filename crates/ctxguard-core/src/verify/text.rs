@@ -189,7 +189,6 @@ impl Words {
             Shared,
             Other,
         }
-        let mut stems = BTreeSet::new();
         let (mut lower, mut part_lower) = (String::new(), String::new());
         let read: Vec<Word> = unicode_words(text)
             .into_iter()
@@ -206,9 +205,7 @@ impl Words {
                 }
                 let shared = Parts::new(word).any(|part| {
                     lower_into(&mut part_lower, part);
-                    stems.clear();
-                    add_stem(&mut stems, &part_lower);
-                    stems.iter().any(|stem| self.content.contains(stem))
+                    stem_in(&self.content, &part_lower)
                 });
                 if shared {
                     Word::Shared
@@ -332,6 +329,24 @@ pub fn lower_into(into: &mut String, word: &str) {
 
 /// Adds the stem of `word` to `content`, allocating only for a stem not
 /// there yet.
+/// Whether the stem of `word` is among `content`, with no new string for
+/// a word whose stem is made already.
+fn stem_in(content: &BTreeSet<String>, word: &str) -> bool {
+    STEMS.with(|stems| {
+        if let Some(stem) = stems.borrow().get(word) {
+            return content.contains(stem);
+        }
+        let stem = STEMMER.stem(word).into_owned();
+        let found = content.contains(&stem);
+        let mut stems = stems.borrow_mut();
+        if stems.len() >= KEPT_STEMS {
+            stems.clear();
+        }
+        stems.insert(word.to_owned(), stem);
+        found
+    })
+}
+
 fn add_stem(content: &mut BTreeSet<String>, word: &str) {
     STEMS.with(|stems| {
         if let Some(stem) = stems.borrow().get(word) {

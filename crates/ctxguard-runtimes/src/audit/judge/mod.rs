@@ -258,8 +258,16 @@ impl After {
         if folded.chars().filter(|c| c.is_alphanumeric()).count() < 3 {
             return Loosely::No;
         }
-        if find_all(&self.folded, folded).any(|at| bounded(&self.folded, at)) {
-            // Whether a word turns it around is read in the piece that
+        let mut found =
+            find_all(&self.folded, folded).filter(|at| bounded(&self.folded, at.clone()));
+        if let Some(first) = found.next() {
+            // Most quotes have no word before them that could turn them
+            // around, wherever they stand.
+            let turned = |at: Range<usize>| flip_before(&self.folded, at.start, text).is_some();
+            if !turned(first.clone()) || found.any(|at| !turned(at)) {
+                return Loosely::Quoted(self.loose_quote(folded));
+            }
+            // Whether the word turns it around is read in the piece that
             // holds it: folding took the lines and quotes that end a clause.
             let mut flipped = None;
             for (piece, _) in &self.pieces {
