@@ -239,13 +239,16 @@ pub(super) fn unmarked(before: &Words, after: &Words) -> (usize, usize) {
     (shared, own.len())
 }
 
+/// The ordering words whose next word is what comes later (or sooner):
+/// [`reordered`] reads what follows them.
+pub(super) const LEADS: [&str; 4] = ["then", "before", "after", "until"];
+
 /// What follows an ordering word in `before` ("then production", "before
 /// deploying") against what follows it in `after`: one of `before`'s own
 /// words put there in place of the other turns the order around ("deploy
 /// to staging first, then production" kept as "deploy to production
 /// first, then staging").
 pub(super) fn reordered(before: &str, after: &str) -> Option<String> {
-    const LEADS: [&str; 4] = ["then", "before", "after", "until"];
     fn tokens(text: &str) -> Vec<String> {
         text.split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())

@@ -86,6 +86,22 @@ enum Loosely {
     No,
 }
 
+/// A commitment found with `word` before it in `sentence`, which turns it
+/// around: altered.
+fn turned_around(word: &str, sentence: String) -> (Outcome, Option<Evidence>) {
+    (
+        Outcome::Altered,
+        Some(Evidence {
+            sentence,
+            similarity: 1.0,
+            changes: vec![format!(
+                "`{word}` stands before it: its meaning is turned around"
+            )],
+            diff: None,
+        }),
+    )
+}
+
 /// How far, in pieces of the summary, one commitment may be spread.
 const WINDOW: usize = 3;
 
@@ -214,35 +230,13 @@ impl After {
         match self.stands(text) {
             Stands::Yes => return (Outcome::Verbatim, None),
             Stands::Flipped(word) => {
-                return (
-                    Outcome::Altered,
-                    Some(Evidence {
-                        sentence: self.piece_with(text).unwrap_or_default(),
-                        similarity: 1.0,
-                        changes: vec![format!(
-                            "`{word}` stands before it: its meaning is turned around"
-                        )],
-                        diff: None,
-                    }),
-                )
+                return turned_around(&word, self.piece_with(text).unwrap_or_default())
             }
             Stands::No => {}
         }
         match self.quoted_loosely(text) {
             Loosely::Quoted(evidence) => return (Outcome::Paraphrased, Some(evidence)),
-            Loosely::Flipped(word, sentence) => {
-                return (
-                    Outcome::Altered,
-                    Some(Evidence {
-                        sentence,
-                        similarity: 1.0,
-                        changes: vec![format!(
-                            "`{word}` stands before it: its meaning is turned around"
-                        )],
-                        diff: None,
-                    }),
-                )
-            }
+            Loosely::Flipped(word, sentence) => return turned_around(&word, sentence),
             Loosely::No => {}
         }
         self.closest(text, words)
@@ -649,11 +643,7 @@ impl After {
             !missing.is_some_and(|name| swaps.iter().any(|swap| swap.starts_with(&name)))
         });
         changes.extend(swaps);
-        if wanted
-            .ordering
-            .iter()
-            .any(|w| matches!(*w, "then" | "before" | "after" | "until"))
-        {
+        if wanted.ordering.iter().any(|w| LEADS.contains(w)) {
             changes.extend(reordered(text, &passage));
         }
         let share_of = if wanted.content.is_empty() {
