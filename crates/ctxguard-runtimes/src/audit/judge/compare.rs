@@ -239,6 +239,14 @@ pub(super) fn unmarked(before: &Words, after: &Words) -> (usize, usize) {
     (shared, own.len())
 }
 
+/// The words of `text`, in lower case: runs of letters and digits.
+fn lower_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// The ordering words whose next word is what comes later (or sooner):
 /// [`reordered`] reads what follows them.
 pub(super) const LEADS: [&str; 4] = ["then", "before", "after", "until"];
@@ -249,12 +257,6 @@ pub(super) const LEADS: [&str; 4] = ["then", "before", "after", "until"];
 /// to staging first, then production" kept as "deploy to production
 /// first, then staging").
 pub(super) fn reordered(before: &str, after: &str) -> Option<String> {
-    fn tokens(text: &str) -> Vec<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    }
     // The first content word after `at`, among the next few: its stem, and
     // as written.
     let next = |tokens: &[String], at: usize| {
@@ -266,11 +268,11 @@ pub(super) fn reordered(before: &str, after: &str) -> Option<String> {
                 .map(|stem| (stem, w.clone()))
         })
     };
-    let was = tokens(before);
+    let was = lower_words(before);
     let lead = was.iter().position(|w| LEADS.contains(&w.as_str()))?;
     let (item, item_word) = next(&was, lead)?;
     let own = Words::of(before).content;
-    let now = tokens(after);
+    let now = lower_words(after);
     if !Words::of(after).content.contains(&item) {
         return None;
     }
@@ -330,12 +332,6 @@ const KINDS: &[&[&[&str]]] = &[
 pub(super) fn swapped(before: &str, after: &str) -> (Vec<String>, usize) {
     /// How near a word stands to count as the value's place.
     const NEAR: usize = 3;
-    fn words(text: &str) -> Vec<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect()
-    }
     // The content words near each place a value stands.
     fn near(words: &[String], at: usize) -> Words {
         let from = at.saturating_sub(NEAR);
@@ -364,7 +360,7 @@ pub(super) fn swapped(before: &str, after: &str) -> (Vec<String>, usize) {
     });
     let mut changes = Vec::new();
     let mut stands_for = 0;
-    let was = words(before);
+    let was = lower_words(before);
     // Where each text names values: (place, kind, value).
     let named = |words: &[String]| -> Vec<(usize, usize, usize)> {
         words
@@ -379,7 +375,7 @@ pub(super) fn swapped(before: &str, after: &str) -> (Vec<String>, usize) {
     };
     let from = named(&was);
     if !from.is_empty() {
-        let now = words(after);
+        let now = lower_words(after);
         let to = named(&now);
         // The one value of `kind` a text names, and where.
         let one = |found: &[(usize, usize, usize)], kind: usize| {
