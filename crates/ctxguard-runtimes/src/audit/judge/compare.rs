@@ -252,11 +252,12 @@ fn lower_words(text: &str) -> Vec<String> {
 pub(super) const LEADS: [&str; 4] = ["then", "before", "after", "until"];
 
 /// What follows an ordering word in `before` ("then production", "before
-/// deploying") against what follows it in `after`: one of `before`'s own
+/// deploying") against what follows it in `after` (`own` and `here` their
+/// words, which the caller has made): one of `before`'s own
 /// words put there in place of the other turns the order around ("deploy
 /// to staging first, then production" kept as "deploy to production
 /// first, then staging").
-pub(super) fn reordered(before: &str, after: &str) -> Option<String> {
+pub(super) fn reordered(before: &str, own: &Words, after: &str, here: &Words) -> Option<String> {
     // The first content word after `at`, among the next few: its stem, and
     // as written.
     let next = |tokens: &[String], at: usize| {
@@ -271,16 +272,15 @@ pub(super) fn reordered(before: &str, after: &str) -> Option<String> {
     let was = lower_words(before);
     let lead = was.iter().position(|w| LEADS.contains(&w.as_str()))?;
     let (item, item_word) = next(&was, lead)?;
-    let own = Words::of(before).content;
     let now = lower_words(after);
-    if !Words::of(after).content.contains(&item) {
+    if !here.content.contains(&item) {
         return None;
     }
     now.iter()
         .enumerate()
         .filter(|(_, w)| **w == was[lead])
         .find_map(|(at, _)| next(&now, at))
-        .filter(|(other, _)| *other != item && own.contains(other))
+        .filter(|(other, _)| *other != item && own.content.contains(other))
         .map(|(_, other_word)| {
             let lead = &was[lead];
             format!("the order is turned around: `{lead} {other_word}`, not `{lead} {item_word}`")

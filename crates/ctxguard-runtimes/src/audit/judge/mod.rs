@@ -644,7 +644,7 @@ impl After {
         });
         changes.extend(swaps);
         if wanted.ordering.iter().any(|w| LEADS.contains(w)) {
-            changes.extend(reordered(text, &passage));
+            changes.extend(reordered(text, wanted, &passage, words));
         }
         let share_of = if wanted.content.is_empty() {
             share_of
