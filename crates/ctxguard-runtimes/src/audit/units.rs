@@ -842,6 +842,14 @@ pub(crate) fn heading_at(text: &str, at: usize) -> Option<(Range<usize>, usize, 
     Some((start..end, level, bullet))
 }
 
+/// The text after a file mentioned with `@` at its start ("@src/api/routes.ts
+/// look at this file"), which the runtime attaches: a name with a `/` or a
+/// `.`, not a person ("@yakschuss reply…"). `None` when it opens otherwise.
+pub(crate) fn after_mention(text: &str) -> Option<&str> {
+    let (name, rest) = text.strip_prefix('@')?.split_once(char::is_whitespace)?;
+    name.contains(['/', '.']).then(|| rest.trim_start())
+}
+
 /// Where the line that holds `at` starts.
 pub(crate) fn line_start(text: &str, at: usize) -> usize {
     text[..at].rfind('\n').map_or(0, |n| n + 1)

@@ -12,13 +12,7 @@ pub(super) fn after_lead(text: &str) -> &str {
     let text = text.trim_start_matches(|c: char| c.is_whitespace() || mark(c));
     // "@src/api/routes.ts look at this file and …": the file the runtime
     // attaches, named before the instruction.
-    let text = match text
-        .strip_prefix('@')
-        .and_then(|m| m.split_once(char::is_whitespace))
-    {
-        Some((file, rest)) if file.contains(['/', '.']) => rest.trim_start(),
-        _ => text,
-    };
+    let text = crate::audit::units::after_mention(text).unwrap_or(text);
     LEAD.find(text).map_or(text, |lead| &text[lead.end()..])
 }
 

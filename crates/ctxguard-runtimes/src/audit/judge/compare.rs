@@ -432,13 +432,8 @@ pub(super) fn common_prefix(a: &str, b: &str) -> usize {
 /// mentions keeps them.
 pub(super) fn unmentioned(text: &str) -> &str {
     let mut rest = text;
-    while let Some(after) = rest.strip_prefix('@') {
-        let end = after.find(char::is_whitespace).unwrap_or(after.len());
-        let name = &after[..end];
-        if !name.contains(['/', '.']) {
-            break;
-        }
-        rest = after[end..].trim_start();
+    while let Some(after) = crate::audit::units::after_mention(rest) {
+        rest = after;
     }
     if rest.len() < text.len() && rest.split_whitespace().count() >= 3 {
         rest
