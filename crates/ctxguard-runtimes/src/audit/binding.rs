@@ -30,23 +30,20 @@ mod patterns;
 mod simplified;
 
 /// Compiles the patterns that take longest to compile, dearest first (a
-/// third of the judgment's compiling is these seven). The hooks run it on
-/// a second thread while the first reads: the first then meets them
-/// compiled, or compiles the cheaper ones meanwhile, rather than both
-/// threads compiling the patterns one at a time in the order a judgment
-/// asks for them.
+/// third of the judgment's compiling is these seven), with the regex
+/// crate. The hooks run it on a second thread while the first reads and
+/// judges: the first asks the light engine of a pattern the second has not
+/// compiled yet ([`crate::pattern::Pattern`]), and meets the rest compiled.
 pub(crate) fn compile_costliest() {
     LazyLock::force(&PASTED_LINE);
-    for pattern in [
+    crate::pattern::compile(&[
         &patterns::ASKS_OF,
         &output::PUT_BY,
         &patterns::DEFECT,
         &output::HANDED_OVER,
         &patterns::CJK_ASKS,
         &patterns::ASKS_TO_BE_TOLD,
-    ] {
-        LazyLock::force(pattern);
-    }
+    ]);
 }
 mod words;
 

@@ -152,13 +152,17 @@ const WARM_UP: &[&str] = &[
 /// Compiles the patterns the judgment of typed text needs by judging a few
 /// messages of the shapes users type. A hook that will judge what the user
 /// typed runs it on a second thread while it reads its ledger and the
-/// transcript, so that the patterns are ready, not compiled on the way.
+/// transcript and judges: there, each pattern is ready, or asked of the
+/// light engine meanwhile ([`crate::pattern::Pattern`]), not compiled on
+/// the way.
 pub fn warm_up() {
-    binding::compile_costliest();
-    let policy = Policy::builtin();
-    for text in WARM_UP {
-        let _ = typed_units(&policy, text, false);
-    }
+    crate::pattern::compiling(|| {
+        binding::compile_costliest();
+        let policy = Policy::builtin();
+        for text in WARM_UP {
+            let _ = typed_units(&policy, text, false);
+        }
+    });
 }
 
 /// What the user typed after a command whose prompt file a runtime wrote

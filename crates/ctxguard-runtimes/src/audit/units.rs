@@ -32,12 +32,14 @@ const LETTER: &str = r"0-9A-Za-z_\u{AA}\u{B5}\u{BA}\u{C0}-\u{D6}\u{D8}-\u{F6}\u{
 /// Outside a bracketed class each is written case-sensitive (`(?-i:…)`):
 /// the letters already hold both cases, and folding the case of their
 /// ranges under `(?i)` is most of what compiling such a pattern costs.
-/// (Inside a class, where no flag can be set, a class is nested.)
+/// (Inside a class, where no flag can be set, `\w` is its ranges, which a
+/// light engine reads where it reads no class in a class; `\W` is a class
+/// nested.)
 pub(crate) fn scripts(source: &str) -> String {
     crate::pattern::escapes(source, |c, in_class| match (c, in_class) {
         ('w', false) => Some(format!("(?-i:[{LETTER}])")),
         ('W', false) => Some(format!("(?-i:[^{LETTER}])")),
-        ('w', true) => Some(format!("[{LETTER}]")),
+        ('w', true) => Some(LETTER.to_owned()),
         ('W', true) => Some(format!("[^{LETTER}]")),
         _ => None,
     })
