@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{LazyLock, OnceLock};
 use std::time::Instant;
 
-use regex::{CaptureMatches, Captures, Match, Matches, Regex, Replacer};
+use regex::{CaptureMatches, Captures, Matches, Regex, Replacer};
 
 /// How many times a pattern is asked of a line that names what it tells
 /// apart before its image is compiled: a hook that judges a prompt or two
@@ -186,29 +186,59 @@ impl Pattern {
         self.compiled().1
     }
 
-    /// Whether the pattern matches `haystack`, which is ASCII: asked of the
-    /// light engine while its searches have cost less than compiling the
-    /// pattern with the regex crate would, then of the regex crate.
-    fn ascii_match(&self, haystack: &str) -> bool {
-        if let (Some(light), None, false) = (&self.light, self.exact.get(), COMPILING.get()) {
-            let spent = self.light_spent.load(Ordering::Relaxed);
-            if spent < self.light_cost.saturating_mul(LIGHT_SEARCHES) {
-                let start = Instant::now();
-                let found = light.is_match(haystack);
-                let took = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-                self.light_spent.fetch_add(took, Ordering::Relaxed);
-                return found;
-            }
+    /// What `light` or `exact` answers of `haystack`, which is ASCII: the
+    /// light engine is asked while its searches have cost less than
+    /// compiling the pattern with the regex crate would, then the regex
+    /// crate.
+    fn ascii<T: PartialEq + std::fmt::Debug>(
+        &self,
+        haystack: &str,
+        light: impl Fn(&regex_lite::Regex) -> T,
+        exact: impl FnOnce(&Regex) -> T,
+    ) -> T {
+        if let Some(engine) = self.light_now() {
+            return self.light_timed(|| light(engine));
         }
-        let found = self.exact().is_match(haystack);
+        let found = exact(self.exact());
         debug_assert!(
             self.light
                 .as_ref()
-                .is_none_or(|light| light.is_match(haystack) == found),
+                .is_none_or(|engine| light(engine) == found),
             "the light engine answers {haystack:?} otherwise than the regex crate for {}",
             self.source
         );
         found
+    }
+
+    /// The light engine, while it is to answer: the regex crate has not
+    /// compiled the pattern (nor is this thread one that compiles what it
+    /// asks), and its searches have cost less than that would.
+    fn light_now(&self) -> Option<&regex_lite::Regex> {
+        let light = self.light.as_ref()?;
+        let spent = self.light_spent.load(Ordering::Relaxed);
+        (self.exact.get().is_none()
+            && !COMPILING.get()
+            && spent < self.light_cost.saturating_mul(LIGHT_SEARCHES))
+        .then_some(light)
+    }
+
+    /// `search` by the light engine, its time added to what its searches
+    /// have cost.
+    fn light_timed<T>(&self, search: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let found = search();
+        let took = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.light_spent.fetch_add(took, Ordering::Relaxed);
+        found
+    }
+
+    /// Whether the pattern matches `haystack`, which is ASCII.
+    fn ascii_match(&self, haystack: &str) -> bool {
+        self.ascii(
+            haystack,
+            |light| light.is_match(haystack),
+            |exact| exact.is_match(haystack),
+        )
     }
 
     /// Whether the pattern's image lets the image of `haystack` through
@@ -320,10 +350,27 @@ impl Pattern {
     }
 
     /// As [`Regex::find`].
-    pub(crate) fn find<'h>(&self, haystack: &'h str) -> Option<Match<'h>> {
+    pub(crate) fn find<'h>(&self, haystack: &'h str) -> Option<Found<'h>> {
+        if haystack.is_ascii() {
+            let at = |start, end| Found {
+                haystack,
+                start,
+                end,
+            };
+            return self.ascii(
+                haystack,
+                |light| light.find(haystack).map(|m| at(m.start(), m.end())),
+                |exact| exact.find(haystack).map(|m| at(m.start(), m.end())),
+            );
+        }
         self.can_match(haystack)
             .then(|| self.timed(haystack, || self.exact().find(haystack)))
             .flatten()
+            .map(|m| Found {
+                haystack,
+                start: m.start(),
+                end: m.end(),
+            })
     }
 
     /// As [`Regex::captures`].
@@ -335,11 +382,30 @@ impl Pattern {
 
     /// As [`Regex::find_iter`]: none at all where the pattern cannot match
     /// (the iterator searches only when asked).
-    pub(crate) fn find_iter<'r, 'h>(&'r self, haystack: &'h str) -> Take<Matches<'r, 'h>> {
+    pub(crate) fn find_iter<'r, 'h>(&'r self, haystack: &'h str) -> FoundIter<'r, 'h> {
+        if haystack.is_ascii() {
+            if let Some(light) = self.light_now() {
+                return FoundIter::Light(self, haystack, light.find_iter(haystack));
+            }
+        }
+        debug_assert!(
+            !haystack.is_ascii()
+                || self.light.as_ref().is_none_or(|light| {
+                    light
+                        .find_iter(haystack)
+                        .map(|m| m.range())
+                        .eq(self.exact().find_iter(haystack).map(|m| m.range()))
+                }),
+            "the light engine finds otherwise than the regex crate in {haystack:?} for {}",
+            self.source
+        );
         let may = self.can_match(haystack);
-        self.exact()
-            .find_iter(haystack)
-            .take(if may { usize::MAX } else { 0 })
+        FoundIter::Exact(
+            haystack,
+            self.exact()
+                .find_iter(haystack)
+                .take(if may { usize::MAX } else { 0 }),
+        )
     }
 
     /// As [`Regex::captures_iter`] (see [`Pattern::find_iter`]).
@@ -360,6 +426,63 @@ impl Pattern {
         } else {
             Cow::Borrowed(haystack)
         }
+    }
+}
+
+/// Where a pattern matched in a haystack, as [`regex::Match`] says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Found<'h> {
+    haystack: &'h str,
+    start: usize,
+    end: usize,
+}
+
+impl<'h> Found<'h> {
+    /// Where the match starts, in bytes.
+    pub(crate) fn start(&self) -> usize {
+        self.start
+    }
+
+    /// Where the match ends, in bytes.
+    pub(crate) fn end(&self) -> usize {
+        self.end
+    }
+
+    /// The bytes it spans.
+    pub(crate) fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+
+    /// The text it spans.
+    pub(crate) fn as_str(&self) -> &'h str {
+        self.haystack.get(self.range()).unwrap_or_default()
+    }
+}
+
+/// The matches of [`Pattern::find_iter`], by whichever engine answers.
+pub(crate) enum FoundIter<'r, 'h> {
+    Light(&'r Pattern, &'h str, regex_lite::Matches<'r, 'h>),
+    Exact(&'h str, Take<Matches<'r, 'h>>),
+}
+
+impl<'h> Iterator for FoundIter<'_, 'h> {
+    type Item = Found<'h>;
+
+    fn next(&mut self) -> Option<Found<'h>> {
+        let (haystack, (start, end)) = match self {
+            FoundIter::Light(pattern, haystack, matches) => (
+                *haystack,
+                pattern.light_timed(|| matches.next().map(|m| (m.start(), m.end())))?,
+            ),
+            FoundIter::Exact(haystack, matches) => {
+                (*haystack, matches.next().map(|m| (m.start(), m.end()))?)
+            }
+        };
+        Some(Found {
+            haystack,
+            start,
+            end,
+        })
     }
 }
 
@@ -820,6 +943,7 @@ fn with_image<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regex::Match;
 
     /// Patterns of the kinds the audit writes: word bounds, cases folded,
     /// classes of word characters, spaces and their opposites, digits, a
@@ -1059,7 +1183,10 @@ mod tests {
             );
             let ranges = |found: Vec<Match>| found.iter().map(Match::range).collect::<Vec<_>>();
             assert_eq!(
-                ranges(pattern.find_iter(&text).collect()),
+                pattern
+                    .find_iter(&text)
+                    .map(|m| m.range())
+                    .collect::<Vec<_>>(),
                 ranges(pattern.exact().find_iter(&text).collect())
             );
             assert_eq!(
