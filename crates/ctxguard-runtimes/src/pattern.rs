@@ -23,6 +23,16 @@
 //! pattern finds nothing in the image of the line, the pattern finds
 //! nothing in the line; only a line it matches is searched as written, so
 //! every answer is the pattern's own.
+//!
+//! A process that asks a pattern a few times (a hook judging a prompt)
+//! would spend most of its time compiling it: the regex crate builds the
+//! automata that make thousands of searches fast. Whether and where a
+//! pattern matches ASCII text (a line's image among it) is first asked of
+//! a light engine (regex-lite), which compiles in a tenth of the time and
+//! reads ASCII as Unicode's classes, word bounds and folded cases do;
+//! once its searches have cost about what compiling the pattern would,
+//! the regex crate compiles it. With debug assertions, the regex crate
+//! answers every time and the light engine's answer is checked against it.
 
 use std::borrow::Cow;
 use std::iter::Take;
