@@ -124,20 +124,20 @@ impl Pattern {
     /// type, straight or curly: "don’t do anything else" is "don't".
     pub(crate) fn new(source: &str) -> Result<Pattern, regex::Error> {
         let source = rewritten(source, |_, _| None, apostrophe);
-        let start = Instant::now();
-        // Its groups made plain, as the light engine keeps a slot for each
-        // group at each state of the pattern as it searches: with them,
-        // searching the patterns a late-installed hook compiles took ten
-        // times as long, and 24 MB more.
-        let plain = rewritten(
-            &source,
-            |_, _| None,
-            |c, in_class, next| {
-                (c == '(' && !in_class && next != Some('?')).then(|| "(?:".to_owned())
-            },
-        );
-        let light = regex_lite::Regex::new(&plain).ok();
-        let light_cost = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let (light, light_cost) = clocked(|| {
+            // Its groups made plain, as the light engine keeps a slot for
+            // each group at each state of the pattern as it searches: with
+            // them, searching the patterns a late-installed hook compiles
+            // took ten times as long, and 24 MB more.
+            let plain = rewritten(
+                &source,
+                |_, _| None,
+                |c, in_class, next| {
+                    (c == '(' && !in_class && next != Some('?')).then(|| "(?:".to_owned())
+                },
+            );
+            regex_lite::Regex::new(&plain).ok()
+        });
         let pattern = Pattern {
             source: source.into_boxed_str(),
             light,
@@ -169,10 +169,8 @@ impl Pattern {
     /// with how long that took and whether it had any.
     fn compile(source: &str) -> Result<(Regex, u64, bool), regex::Error> {
         let plain = ungrouped(source);
-        let start = Instant::now();
-        let exact = Regex::new(plain.as_deref().unwrap_or(source))?;
-        let cost = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        Ok((exact, cost, plain.is_some()))
+        let (exact, cost) = clocked(|| Regex::new(plain.as_deref().unwrap_or(source)));
+        Ok((exact?, cost, plain.is_some()))
     }
 
     /// The pattern compiled by the regex crate (compiled now if it was
@@ -236,9 +234,7 @@ impl Pattern {
     /// `search` by the light engine, its time added to what its searches
     /// have cost.
     fn light_timed<T>(&self, search: impl FnOnce() -> T) -> T {
-        let start = Instant::now();
-        let found = search();
-        let took = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let (found, took) = clocked(search);
         self.light_spent.fetch_add(took, Ordering::Relaxed);
         found
     }
@@ -344,9 +340,7 @@ impl Pattern {
         if haystack.is_ascii() || self.image.get().is_some() {
             return search();
         }
-        let start = Instant::now();
-        let found = search();
-        let took = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let (found, took) = clocked(search);
         self.spent.fetch_add(took, Ordering::Relaxed);
         found
     }
@@ -362,26 +356,18 @@ impl Pattern {
 
     /// As [`Regex::find`].
     pub(crate) fn find<'h>(&self, haystack: &'h str) -> Option<Found<'h>> {
+        let at = |range| Found::at(haystack, range);
         if haystack.is_ascii() {
-            let at = |start, end| Found {
-                haystack,
-                start,
-                end,
-            };
             return self.ascii(
                 haystack,
-                |light| light.find(haystack).map(|m| at(m.start(), m.end())),
-                |exact| exact.find(haystack).map(|m| at(m.start(), m.end())),
+                |light| light.find(haystack).map(|m| at(m.range())),
+                |exact| exact.find(haystack).map(|m| at(m.range())),
             );
         }
         self.can_match(haystack)
             .then(|| self.timed(haystack, || self.exact().find(haystack)))
             .flatten()
-            .map(|m| Found {
-                haystack,
-                start: m.start(),
-                end: m.end(),
-            })
+            .map(|m| at(m.range()))
     }
 
     /// As [`Regex::captures`].
@@ -449,6 +435,15 @@ pub(crate) struct Found<'h> {
 }
 
 impl<'h> Found<'h> {
+    /// The match of `haystack` at `range`.
+    fn at(haystack: &'h str, range: std::ops::Range<usize>) -> Found<'h> {
+        Found {
+            haystack,
+            start: range.start,
+            end: range.end,
+        }
+    }
+
     /// Where the match starts, in bytes.
     pub(crate) fn start(&self) -> usize {
         self.start
@@ -480,20 +475,15 @@ impl<'h> Iterator for FoundIter<'_, 'h> {
     type Item = Found<'h>;
 
     fn next(&mut self) -> Option<Found<'h>> {
-        let (haystack, (start, end)) = match self {
-            FoundIter::Light(pattern, haystack, matches) => (
-                *haystack,
-                pattern.light_timed(|| matches.next().map(|m| (m.start(), m.end())))?,
-            ),
-            FoundIter::Exact(haystack, matches) => {
-                (*haystack, matches.next().map(|m| (m.start(), m.end()))?)
+        match self {
+            FoundIter::Light(pattern, haystack, matches) => {
+                let range = pattern.light_timed(|| matches.next().map(|m| m.range()))?;
+                Some(Found::at(haystack, range))
             }
-        };
-        Some(Found {
-            haystack,
-            start,
-            end,
-        })
+            FoundIter::Exact(haystack, matches) => {
+                Some(Found::at(haystack, matches.next()?.range()))
+            }
+        }
     }
 }
 
@@ -608,6 +598,16 @@ pub(crate) fn rewritten(
         }
     }
     out
+}
+
+/// What `run` returns, and how long it took in nanoseconds.
+fn clocked<T>(run: impl FnOnce() -> T) -> (T, u64) {
+    let start = Instant::now();
+    let out = run();
+    (
+        out,
+        u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX),
+    )
 }
 
 /// Compiles `patterns` with the regex crate now.

@@ -327,41 +327,37 @@ pub fn lower_into(into: &mut String, word: &str) {
     }
 }
 
-/// Adds the stem of `word` to `content`, allocating only for a stem not
-/// there yet.
-/// Whether the stem of `word` is among `content`, with no new string for
-/// a word whose stem is made already.
-fn stem_in(content: &BTreeSet<String>, word: &str) -> bool {
+/// What `read` answers of the stem of `word`: a word's stem is made once
+/// a thread, and kept by the word it was made of.
+fn with_stem<T>(word: &str, read: impl FnOnce(&str) -> T) -> T {
     STEMS.with(|stems| {
         if let Some(stem) = stems.borrow().get(word) {
-            return content.contains(stem);
+            return read(stem);
         }
         let stem = STEMMER.stem(word).into_owned();
-        let found = content.contains(&stem);
+        let out = read(&stem);
         let mut stems = stems.borrow_mut();
         if stems.len() >= KEPT_STEMS {
             stems.clear();
         }
         stems.insert(word.to_owned(), stem);
-        found
+        out
     })
 }
 
+/// Whether the stem of `word` is among `content`, with no new string for
+/// a word whose stem is made already.
+fn stem_in(content: &BTreeSet<String>, word: &str) -> bool {
+    with_stem(word, |stem| content.contains(stem))
+}
+
+/// Adds the stem of `word` to `content`, allocating only for a stem not
+/// there yet.
 fn add_stem(content: &mut BTreeSet<String>, word: &str) {
-    STEMS.with(|stems| {
-        if let Some(stem) = stems.borrow().get(word) {
-            if !content.contains(stem) {
-                content.insert(stem.clone());
-            }
-            return;
+    with_stem(word, |stem| {
+        if !content.contains(stem) {
+            content.insert(stem.to_owned());
         }
-        let stem = STEMMER.stem(word).into_owned();
-        let mut stems = stems.borrow_mut();
-        if stems.len() >= KEPT_STEMS {
-            stems.clear();
-        }
-        stems.insert(word.to_owned(), stem.clone());
-        content.insert(stem);
     });
 }
 
