@@ -316,7 +316,13 @@ fn audit_branch(
                 if let Some(last) = last_line
                     .filter(|_| WITHDRAWS.is_match(text) || NEW_VALUE.is_match(text.trim()))
                 {
-                    set_aside(&mut said, |s| s.line == last);
+                    let undone = UNDOES
+                        .is_match(text)
+                        .then(|| undone(&said, last, &event.trace[..m]))
+                        .flatten();
+                    set_aside(&mut said, |s| {
+                        s.line == last && undone.as_ref().is_none_or(|ids| ids.contains(&s.id))
+                    });
                 }
                 // A message that sets aside everything said before it
                 // ("Ignore everything above. That was old."): nothing said
@@ -575,6 +581,51 @@ fn quoted_back(
             });
         }
     }
+}
+
+/// Which of what the user said on `line` an undo ("revert that") takes
+/// back, when that message asked several things: the agent undoes what it
+/// did, and what it did is the ask whose words its turn since then shares
+/// most (two content words at least): "copy the tui components to
+/// modes/interactive" of "copy the tui components …, i basically want a
+/// self-contained implementation …, i can live with main-new.ts in src/",
+/// after "Let me copy all TUI components to modes/interactive/components/".
+/// None when the message asked one thing, or the turn shares no ask's
+/// words: the whole message is taken back.
+fn undone(said: &[Said], line: u64, trace: &[import::Message]) -> Option<Vec<String>> {
+    let asked: Vec<&Said> = said
+        .iter()
+        .filter(|s| s.line == line && !s.superseded)
+        .collect();
+    if asked.len() < 2 {
+        return None;
+    }
+    let since = trace
+        .iter()
+        .rposition(|m| m.origin == Origin::User)
+        .map_or(0, |n| n + 1);
+    let mut turn = String::new();
+    for m in trace[since..]
+        .iter()
+        .filter(|m| m.origin == Origin::Assistant)
+    {
+        turn.push_str(&m.text);
+        turn.push('\n');
+    }
+    let done = Words::of(&turn).content;
+    let shared: Vec<usize> = asked
+        .iter()
+        .map(|s| s.words.content.intersection(&done).count())
+        .collect();
+    let most = shared.iter().copied().max().unwrap_or(0);
+    (most >= 2).then(|| {
+        asked
+            .iter()
+            .zip(&shared)
+            .filter(|(_, &n)| n == most)
+            .map(|(s, _)| s.id.clone())
+            .collect()
+    })
 }
 
 /// What the agent wrote since the user's last message, squeezed.
@@ -934,6 +985,16 @@ static WITHDRAWS: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::Lazy
     #[allow(clippy::expect_used)]
     crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b|^[\s\p{P}]*(那|好了|好吧)?[，,\s]*(算了|不管了)")
         .expect("the withdrawal pattern compiles")
+});
+
+/// Words of a withdrawal that ask the agent to undo what it did ("can
+/// you revert that?", "undo that"): what it takes
+/// back is the ask the agent acted on ([`undone`]).
+static UNDOES: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    crate::pattern::Pattern::new(r"(?i)\b(revert|undo)\s+(that|this|it|those|these)\b")
+        .expect("the undo pattern compiles")
 });
 
 /// Words with which a user drops a topic they raised, for now or for
@@ -1296,6 +1357,51 @@ mod tests {
         for keeps in ["不要了解太多细节", "use the old one", "算法要改成单线程"] {
             assert!(!WITHDRAWS.is_match(keeps), "{keeps}");
         }
+    }
+
+    #[test]
+    fn an_undo_takes_back_the_ask_the_agent_acted_on_not_the_whole_message() {
+        let asked = |n: usize, text: &str| Said {
+            id: format!("l7.{n}"),
+            line: 7,
+            text: text.to_owned(),
+            kind: "request".to_owned(),
+            derived: Derived::Hint,
+            answer: None,
+            superseded: false,
+            history: Vec::new(),
+            folded: judge::fold(text),
+            words: Words::of(text),
+        };
+        let said_on_7 = [
+            asked(
+                1,
+                "copy the tui components to modes/interactive, so the old code still works",
+            ),
+            asked(
+                2,
+                "i basically want a fully self-contained implementation of the new stuff",
+            ),
+            asked(
+                3,
+                "i can live with main-new.ts in src/, but the rest needs to be moved",
+            ),
+        ];
+        let trace = [
+            said(Origin::User, "i actually want you to: …"),
+            said(
+                Origin::Assistant,
+                "Let me copy all TUI components to modes/interactive/components/",
+            ),
+        ];
+        assert_eq!(undone(&said_on_7, 7, &trace), Some(vec!["l7.1".to_owned()]));
+        // A turn that did none of it, or a message that asked one thing:
+        // the whole message is taken back.
+        let idle = [said(Origin::Assistant, "Done.")];
+        assert_eq!(undone(&said_on_7, 7, &idle), None);
+        assert_eq!(undone(&said_on_7[..1], 7, &trace), None);
+        assert!(UNDOES.is_match("actually, can you revert that?"));
+        assert!(!UNDOES.is_match("revert the migration if it fails"));
     }
 
     fn said(origin: Origin, text: &str) -> import::Message {

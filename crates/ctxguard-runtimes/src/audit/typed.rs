@@ -650,6 +650,7 @@ fn clauses(
         })
         .collect();
     cuts.extend(run_on_cuts(text));
+    cuts.extend(joined_instructions(text));
     // A long sentence of Chinese strung on its commas ("请你记住，以后所有
     // 的交流和文档都使用中文，你叫虞姬，…，具备自主学习最前沿AI和科技的能力，
     // …"): each clause is a part, held apart where it binds alone.
@@ -664,7 +665,9 @@ fn clauses(
                 .map(|(at, comma)| (at, at + comma.len())),
         );
     }
-    cuts.sort_unstable();
+    // Of two cuts at one place, the one that leaves out more ("and then",
+    // not "and" before "then").
+    cuts.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     cuts.dedup_by_key(|cut| cut.0);
     let mut parts = Vec::new();
     let mut from = 0;
@@ -704,7 +707,10 @@ fn clauses(
             .trim_end_matches(['啊', '哦', '喔']);
         part.chars().count() <= 6 && matches!(words, "记住" | "注意" | "听好" | "听着" | "记得")
     };
-    // A clause that does not bind alone joins the one before it.
+    // A clause that does not bind alone joins the one before it; one that
+    // leads on ("quando esse PR for mergeado, pode fechar essa issue",
+    // "if the build breaks, revert it", "após isso, faça o /commit") joins
+    // the one after it, which it holds to.
     let mut kept: Vec<std::ops::Range<usize>> = Vec::new();
     let mut pending: Option<usize> = None;
     for part in parts {
@@ -714,11 +720,18 @@ fn clauses(
             pending = Some(start);
         } else if binds(&part) {
             kept.push(whole);
+        } else if leads_on(&text[part.clone()]) {
+            pending = Some(start);
         } else if let Some(last) = kept.last_mut() {
             last.end = part.end;
         } else {
             pending = Some(start);
         }
+    }
+    // A condition left last has no clause after it: it stays with the one
+    // before.
+    if let (Some(_), Some(last)) = (pending, kept.last_mut()) {
+        last.end = text.len();
     }
     (kept.len() >= 2).then(|| {
         kept.into_iter()
@@ -730,6 +743,89 @@ fn clauses(
             })
             .collect()
     })
+}
+
+/// Whether a clause opens with a word that makes it a condition, a time or
+/// a step for what follows it ("if …", "when …", "after that", "wenn …",
+/// "quando …", "após isso"): alone, it leads on to the clause after it.
+fn leads_on(clause: &str) -> bool {
+    const OPENS: &[&str] = &[
+        "if",
+        "when",
+        "once",
+        "unless",
+        "whenever",
+        "after",
+        "afterwards",
+        "before",
+        "then",
+        "wenn",
+        "falls",
+        "sobald",
+        "danach",
+        "dann",
+        "vorher",
+        "nachher",
+        "quando",
+        "se",
+        "caso",
+        "após",
+        "apos",
+        "depois",
+        "antes",
+        "si",
+        "cuando",
+        "después",
+        "luego",
+        "lorsque",
+        "quand",
+        "après",
+        "avant",
+        "ensuite",
+        "puis",
+        "если",
+        "когда",
+        "после",
+        "потом",
+        "затем",
+    ];
+    clause
+        .split_whitespace()
+        .next()
+        .is_some_and(|word| OPENS.contains(&word.to_lowercase().as_str()))
+}
+
+/// Where a sentence joins two instructions with "and" and no comma
+/// ("erstelle mir eine infografik mit nano und vergiss jarvis nicht", "faça
+/// o /commit e crie o PR"), or an instruction and a condition for the next
+/// ("crie o PR e quando esse PR for mergeado, pode fechar essa issue"):
+/// before the joining word, when the word after it opens an instruction or
+/// leads on ([`leads_on`]), and the word before it is no verb joined to the
+/// next ("copy and paste this", "build and test it"). Each cut is where the
+/// clause before it ends and where the next one starts; `clauses` keeps
+/// only the ones that leave asks on both sides.
+fn joined_instructions(text: &str) -> Vec<(usize, usize)> {
+    static JOINS: LazyLock<Pattern> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(r"(?i)\s+(and|und|e|y|et|и)\s+").expect("the joining pattern compiles")
+    });
+    JOINS
+        .find_iter(text)
+        .filter(|join| {
+            // The word before, as typed: "/commit" names a command, not a
+            // verb.
+            let before = text[..join.start()].split_whitespace().next_back();
+            let verb_before = before.is_some_and(|word| {
+                word.chars()
+                    .all(|c| c.is_alphabetic() || c == '\'' || c == '-')
+                    && binding::opens_with_instruction(word)
+            });
+            let after = &text[join.end()..];
+            !verb_before && (binding::opens_with_instruction(after) || leads_on(after))
+        })
+        .map(|join| (join.start(), join.end()))
+        .collect()
 }
 
 /// Where a sentence typed on without a stop or a comma, many asks in one
@@ -1789,7 +1885,7 @@ mod tests {
         // A short quotation is the user's own words.
         assert_eq!(
             binds("Rename it to \"\"\"legacy\"\"\" and keep the tests."),
-            ["Rename it to \"\"\"legacy\"\"\" and keep the tests."]
+            ["Rename it to \"\"\"legacy\"\"\"", "keep the tests."]
         );
     }
 
@@ -2164,6 +2260,38 @@ mod tests {
     }
 
     #[test]
+    fn instructions_joined_by_and_bind_apart_and_a_condition_holds_to_the_next() {
+        assert_eq!(
+            binds("erstelle mir stattdessen eine infografik mit nano und vergiss jarvis nicht"),
+            [
+                "erstelle mir stattdessen eine infografik mit nano",
+                "vergiss jarvis nicht"
+            ]
+        );
+        // "/commit" names a command: no verb joined to the next.
+        assert_eq!(
+            binds("após isso, faça o /commit e crie o PR"),
+            ["após isso, faça o /commit", "crie o PR"]
+        );
+        assert_eq!(
+            binds("run the migration on staging, and if it fails, restore the backup"),
+            [
+                "run the migration on staging",
+                "if it fails, restore the backup"
+            ]
+        );
+        // Verbs joined to one object, and a clause that asks nothing
+        // alone, stay whole.
+        for whole in [
+            "you can copy and paste this content into a new google doc.",
+            "build and test the parser before the release.",
+            "keep the tests and the docs in sync.",
+        ] {
+            assert_eq!(binds(whole), [whole], "{whole}");
+        }
+    }
+
+    #[test]
     fn a_defect_typed_without_apostrophes_is_still_reported() {
         for report in [
             "i dont see the change in the front end",
@@ -2312,7 +2440,10 @@ mod tests {
         );
         assert_eq!(
             binds(&message),
-            ["wire the whole pipeline to the mcp server and keep the tests:"]
+            [
+                "wire the whole pipeline to the mcp server",
+                "keep the tests:"
+            ]
         );
         // Only the reply's close speaks so: it follows the user's own
         // first paragraph.
@@ -2363,7 +2494,10 @@ mod tests {
         );
         assert_eq!(
             binds(&message),
-            ["generate the final prompt pack and add this to my profile Executive Summary"]
+            [
+                "generate the final prompt pack",
+                "add this to my profile Executive Summary"
+            ]
         );
         // A reply that closes by telling the user to send its prompt on is
         // a brief for the agent.

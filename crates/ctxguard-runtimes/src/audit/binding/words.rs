@@ -116,7 +116,7 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "bearbeite", "antworte", "erzeuge", "generiere", "sammle", "trenne", "priorisiere", "setze",
     "entwickle", "gestalte", "verbessere", "liefere", "bereite", "kommuniziere", "formuliere",
     "pflege", "schiebe", "trage", "übernimm", "räume", "verlinke", "verknüpfe", "ordne",
-    "sortiere", "packe",
+    "sortiere", "packe", "vergiss",
     // Portuguese, Spanish and French instructions.
     "faça", "faca", "crie", "adicione", "remova", "use", "mude", "altere", "corrija", "ajuste",
     "implemente", "atualize", "coloque", "deixe", "mantenha", "verifique", "teste", "rode",
