@@ -651,6 +651,7 @@ fn clauses(
         .collect();
     cuts.extend(run_on_cuts(text));
     cuts.extend(joined_instructions(text));
+    cuts.extend(glued_instructions(text));
     // A long sentence of Chinese strung on its commas ("请你记住，以后所有
     // 的交流和文档都使用中文，你叫虞姬，…，具备自主学习最前沿AI和科技的能力，
     // …"): each clause is a part, held apart where it binds alone.
@@ -825,6 +826,33 @@ fn joined_instructions(text: &str) -> Vec<(usize, usize)> {
             !verb_before && (binding::opens_with_instruction(after) || leads_on(after))
         })
         .map(|join| (join.start(), join.end()))
+        .collect()
+}
+
+/// Where an instruction starts right after a period typed with no space
+/// ("… in den neuen Research Ordner.stelle sicher das in Zukunft …"): after
+/// the period, when a word of three letters or more ends before it and a
+/// word in lower case that opens an instruction, then a space, follows.
+/// A name with a dot in it (`Object.keys`, `README.md`) opens none, or
+/// leaves no ask on one side, which `clauses` keeps whole.
+fn glued_instructions(text: &str) -> Vec<(usize, usize)> {
+    text.match_indices('.')
+        .filter(|&(at, _)| {
+            let before = text[..at].chars().rev().take(3);
+            let word_before =
+                before.clone().count() == 3 && before.into_iter().all(char::is_alphabetic);
+            let after = &text[at + 1..];
+            let word = after
+                .find(|c: char| !c.is_alphabetic())
+                .map(|end| &after[..end]);
+            word_before
+                && word.is_some_and(|word| {
+                    word.chars().next().is_some_and(char::is_lowercase)
+                        && after[word.len()..].starts_with([' ', '\t'])
+                        && binding::opens_with_instruction(word)
+                })
+        })
+        .map(|(at, _)| (at + 1, at + 1))
         .collect()
 }
 
@@ -2267,6 +2295,18 @@ mod tests {
                 "erstelle mir stattdessen eine infografik mit nano",
                 "vergiss jarvis nicht"
             ]
+        );
+        // A period typed with no space before the next instruction.
+        assert_eq!(
+            binds("Verschiebe die Datei in den neuen Research Ordner.stelle sicher das in Zukunft alle Research Paper in einen Unterordner gehen."),
+            [
+                "Verschiebe die Datei in den neuen Research Ordner.",
+                "stelle sicher das in Zukunft alle Research Paper in einen Unterordner gehen."
+            ]
+        );
+        assert_eq!(
+            binds("use Object.assign to merge the two configs"),
+            ["use Object.assign to merge the two configs"]
         );
         // "/commit" names a command: no verb joined to the next.
         assert_eq!(
