@@ -706,12 +706,10 @@ fn a_status_card_written_with_no_parent_does_not_cut_the_session_short() {
 fn a_runtimes_notice_on_pis_format_is_not_the_user() {
     let (report, _) = judged("openclaw-notice.jsonl");
     assert_unheard(&report, 1, &["System Message"]);
+    // Two instructions joined by "and", each judged.
+    assert_eq!(outcome_of(&report, 1, "Review the open PRs"), "verbatim");
     assert_eq!(
-        outcome_of(
-            &report,
-            1,
-            "Review the open PRs and reply in the #dev channel."
-        ),
+        outcome_of(&report, 1, "reply in the #dev channel."),
         "verbatim"
     );
     assert_eq!(outcome_of(&report, 1, "Keep updates concise."), "lost");
