@@ -652,6 +652,7 @@ fn clauses(
     cuts.extend(run_on_cuts(text));
     cuts.extend(joined_instructions(text));
     cuts.extend(glued_instructions(text));
+    cuts.extend(asides(text));
     // A long sentence of Chinese strung on its commas ("请你记住，以后所有
     // 的交流和文档都使用中文，你叫虞姬，…，具备自主学习最前沿AI和科技的能力，
     // …"): each clause is a part, held apart where it binds alone.
@@ -827,6 +828,41 @@ fn joined_instructions(text: &str) -> Vec<(usize, usize)> {
         })
         .map(|join| (join.start(), join.end()))
         .collect()
+}
+
+/// Where an aside in round brackets of three words or more starts and
+/// ends ("for tui-renderer (which is a misnomer imo, should be
+/// interactive-mode) i'm especially interested in …", "… in
+/// /Users/me/history.jsonl if you need to (don't read the full file!)"):
+/// what it says may bind apart from the sentence around it, which
+/// `clauses` keeps whole where it does not. Only an aside after a space:
+/// `call(a, b, c)` is code.
+fn asides(text: &str) -> Vec<(usize, usize)> {
+    let mut cuts = Vec::new();
+    let (mut depth, mut open) = (0usize, None);
+    for (at, c) in text.char_indices() {
+        match c {
+            '(' => {
+                if depth == 0 && text[..at].ends_with(' ') {
+                    open = Some(at);
+                }
+                depth += 1;
+            }
+            ')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    if let Some(start) = open.take() {
+                        if text[start + 1..at].split_whitespace().count() >= 3 {
+                            cuts.push((start - 1, start));
+                            cuts.push((at + 1, at + 1));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    cuts
 }
 
 /// Where an instruction starts right after a period typed with no space
@@ -2272,7 +2308,8 @@ mod tests {
         assert_eq!(
             binds("Keep the parser at src/legacy/parser_v2.py (do not rename it, ever), and then run the tests."),
             [
-                "Keep the parser at src/legacy/parser_v2.py (do not rename it, ever)",
+                "Keep the parser at src/legacy/parser_v2.py",
+                "(do not rename it, ever)",
                 "run the tests."
             ]
         );
@@ -2307,6 +2344,18 @@ mod tests {
         assert_eq!(
             binds("use Object.assign to merge the two configs"),
             ["use Object.assign to merge the two configs"]
+        );
+        // An aside in brackets that asks something of its own.
+        assert_eq!(
+            binds("you can look up the history in /Users/me/history.jsonl if you need to (don't read the full file!)"),
+            [
+                "you can look up the history in /Users/me/history.jsonl if you need to",
+                "(don't read the full file!)"
+            ]
+        );
+        assert_eq!(
+            binds("Use Postgres (the one on the shared host) for the queue."),
+            ["Use Postgres (the one on the shared host) for the queue."]
         );
         // "/commit" names a command: no verb joined to the next.
         assert_eq!(
