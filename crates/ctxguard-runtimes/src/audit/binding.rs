@@ -453,6 +453,12 @@ pub(crate) fn words_bind(
     if !words.identifiers.is_empty() && (bare_words(text, &words) == 0 || word_count(text) <= 3) {
         return Ok(());
     }
+    // A link handed over with a few words about it ("it offers cricket
+    // matches here: https://…", "涉及前端部分参考，http://…/new"): a value the
+    // session refers to from then on.
+    if handed_link(text) {
+        return Ok(());
+    }
     // A value stated: "The API lives at https://…", "the port is 8443",
     // "数据的路径：C:\\Users\\me\\Desktop".
     if value_stated(text, &words) || labelled_value(text) {

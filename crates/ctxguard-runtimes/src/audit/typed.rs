@@ -601,7 +601,7 @@ fn clauses(
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         Pattern::new(
-            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过)|\s+and\s+(i'd\s+like|i\s+would\s+like|i\s+want|i\s+need|please|make\s+sure)\b",
+            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过|当|如果|假如|一旦)|\s+and\s+(i'd\s+like|i\s+would\s+like|i\s+want|i\s+need|please|make\s+sure)\b",
         )
         .expect("the clause pattern compiles")
     });
@@ -709,6 +709,15 @@ fn clauses(
             .trim_end_matches(['啊', '哦', '喔']);
         part.chars().count() <= 6 && matches!(words, "记住" | "注意" | "听好" | "听着" | "记得")
     };
+    // A clause that leads on, and is no instruction after its first word
+    // ("then run the tests" asks).
+    let leads = |range: &std::ops::Range<usize>| {
+        let part = text[range.clone()].trim();
+        let rest = part
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, rest)| rest);
+        leads_on(part) && !binding::opens_with_instruction(rest)
+    };
     // A clause that does not bind alone joins the one before it; one that
     // leads on ("quando esse PR for mergeado, pode fechar essa issue",
     // "if the build breaks, revert it", "após isso, faça o /commit") joins
@@ -718,12 +727,10 @@ fn clauses(
     for part in parts {
         let start = pending.take().unwrap_or(part.start);
         let whole = start..part.end;
-        if calls_attention(&part) {
+        if calls_attention(&part) || leads(&part) {
             pending = Some(start);
         } else if binds(&part) {
             kept.push(whole);
-        } else if leads_on(&text[part.clone()]) {
-            pending = Some(start);
         } else if let Some(last) = kept.last_mut() {
             last.end = part.end;
         } else {
@@ -749,7 +756,8 @@ fn clauses(
 
 /// Whether a clause opens with a word that makes it a condition, a time or
 /// a step for what follows it ("if …", "when …", "after that", "wenn …",
-/// "quando …", "após isso"): alone, it leads on to the clause after it.
+/// "quando …", "após isso", "当我想要某结果", "开始前"): alone, it leads on to
+/// the clause after it.
 fn leads_on(clause: &str) -> bool {
     const OPENS: &[&str] = &[
         "if",
@@ -791,6 +799,23 @@ fn leads_on(clause: &str) -> bool {
         "потом",
         "затем",
     ];
+    // Chinese says it by the word that opens the clause ("当我想要某结果",
+    // "如果测试失败") or, in a short one, the word that closes it ("开始前",
+    // "完成后", "提交的时候").
+    const OPENS_CHINESE: &[&str] = &["当", "如果", "若", "假如", "要是", "一旦", "等到"];
+    const CLOSES_CHINESE: &[&str] = &["之前", "以前", "前", "之后", "以后", "后", "的时候", "时"];
+    /// The most characters a clause closed so may hold.
+    const SHORT: usize = 12;
+    let trimmed = clause.trim().trim_end_matches(['，', ',', '；', ';']);
+    let chinese = trimmed
+        .chars()
+        .next()
+        .is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    if chinese {
+        return OPENS_CHINESE.iter().any(|word| trimmed.starts_with(word))
+            || (trimmed.chars().count() <= SHORT
+                && CLOSES_CHINESE.iter().any(|word| trimmed.ends_with(word)));
+    }
     clause
         .split_whitespace()
         .next()
@@ -2356,6 +2381,12 @@ mod tests {
         assert_eq!(
             binds("Use Postgres (the one on the shared host) for the queue."),
             ["Use Postgres (the one on the shared host) for the queue."]
+        );
+        // A Chinese clause of when holds to the ask after it.
+        let bound = binds("2、你是一个ai学习的资深专家与资深指导老师，希望你采用费曼学习法对我进行指导，当我想要某结果，开始前，请你通过采访来深挖我的意图。要求是先整体后细节，一次只问一个问题。");
+        assert!(
+            bound.contains(&"当我想要某结果，开始前，请你通过采访来深挖我的意图。".to_owned()),
+            "{bound:?}"
         );
         // "/commit" names a command: no verb joined to the next.
         assert_eq!(

@@ -1953,9 +1953,18 @@ fn a_link_handed_over_with_a_few_words_binds_as_a_value_even_put_as_a_question()
     for link in [
         "https://www.figma.com/design/abc/side-project?node-id=12-485 이런 느낌?",
         "https://github.com/acme/tools is this the one?",
+        // Stated, not asked.
+        "it offers cricket matches here: https://polymarket.com/sports/cricket/games",
+        "涉及前端部分参考，http://106.37.170.238:8231/new， /home/me/docs/frontend/frontend_final_v1.md",
     ] {
         assert_eq!(why(link), [Ok(())], "{link}");
     }
+    // A statement that mentions a link among many words of its own is
+    // judged by those words.
+    assert_eq!(
+        why("I read the whole thread at https://example.com/forum/123 last night and it did not say much about the cache at all."),
+        [Err(NotBinding::Remark)]
+    );
     // A template's link, and a long question that mentions one, ask.
     assert_eq!(
         why("https://<your-domain>/invite/accept?"),
