@@ -68,6 +68,13 @@ pub(super) fn message_units(
                 why: NotBinding::Question,
             })];
         }
+        // An answer the user wrote out in sentences of their own, not an
+        // option's label ("this is basically for passive income. I want to
+        // make money. and it needs to work, accounting for risks, etc."):
+        // judged as what they typed, a unit at a time.
+        if let Some((_, written)) = answer.as_ref().filter(|(_, a)| written_out(a)) {
+            return found_in(policy, written, true, message.line);
+        }
         let kind = match import::classify::answer_kind(policy) {
             RegionKind::Commitment(kind) => kind,
             _ => "unclassified".to_owned(),
@@ -82,6 +89,19 @@ pub(super) fn message_units(
     // What the user pasted after saying they would is set apart whole;
     // what they wrote before it is judged.
     let written = pasted.map_or(message.text.as_str(), |at| &message.text[..at]);
+    let mut found = found_in(policy, written, answering, message.line);
+    if let Some(at) = pasted {
+        found.push(Found::Apart(SetApart {
+            source_line: Some(message.line),
+            text: message.text[at..].trim().to_owned(),
+            why: NotBinding::Pasted,
+        }));
+    }
+    found
+}
+
+/// What binds and what is set apart of `written`, typed on `line`.
+fn found_in(policy: &Policy, written: &str, answering: bool, line: u64) -> Vec<Found> {
     let typed = typed_units(policy, written, answering);
     let mut found: Vec<Found> = typed
         .binds
@@ -98,19 +118,22 @@ pub(super) fn message_units(
         .collect();
     found.extend(typed.apart.into_iter().map(|(text, why)| {
         Found::Apart(SetApart {
-            source_line: Some(message.line),
+            source_line: Some(line),
             text,
             why,
         })
     }));
-    if let Some(at) = pasted {
-        found.push(Found::Apart(SetApart {
-            source_line: Some(message.line),
-            text: message.text[at..].trim().to_owned(),
-            why: NotBinding::Pasted,
-        }));
-    }
     found
+}
+
+/// Whether an answer is written out in sentences of the user's own: two
+/// sentences or more and twelve words or more, where an option's label is
+/// a phrase ("Building a startup", "Yes, update MEMORY.md").
+fn written_out(answer: &str) -> bool {
+    /// The fewest words such an answer holds.
+    const WORDS: usize = 12;
+    answer.split_whitespace().count() >= WORDS
+        && crate::verify::text::sentences(answer.trim()).len() >= 2
 }
 
 /// What the user typed, unit by unit.
@@ -2107,6 +2130,42 @@ mod tests {
         ] {
             assert!(!asks_back(&policy, chooses), "{chooses}");
         }
+    }
+
+    #[test]
+    fn an_answer_written_out_in_sentences_is_judged_a_unit_at_a_time() {
+        let answered = |answer: &str| {
+            let message = import::Message {
+                origin: Origin::Answer,
+                text: format!("What's your goal with this bot? {ANSWER_MARK} {answer}"),
+                line: 91,
+                record: None,
+            };
+            message_units(&Policy::builtin(), &message, true, None)
+                .into_iter()
+                .filter_map(|found| match found {
+                    Found::Binds { text, answer, .. } => Some((text, answer.is_some())),
+                    Found::Apart(_) => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let written = answered("this is basically for passive income. I want to make money. and it needs to work, accounting for risks, etc.");
+        assert!(
+            written.contains(&(
+                "and it needs to work, accounting for risks, etc.".to_owned(),
+                false
+            )),
+            "{written:?}"
+        );
+        assert!(written.len() >= 2, "{written:?}");
+        // An option's label is the choice, with its question.
+        assert_eq!(
+            answered("Having fun / learning"),
+            [(
+                format!("What's your goal with this bot? {ANSWER_MARK} Having fun / learning"),
+                true
+            )]
+        );
     }
 
     #[test]
