@@ -490,6 +490,12 @@ pub(crate) fn words_bind(
     if answering && word_count(text) <= 10 && OPTIONS_NAMED.is_match(text) {
         return Ok(());
     }
+    // Options the agent lettered, two named together in a reply of a few
+    // words ("B和C", "A和C懂一点，B和D比较模糊", "A and C, not B"): what the
+    // user picks or says of them.
+    if answering && word_count(text) <= 20 && LETTERS_NAMED.is_match(text) {
+        return Ok(());
+    }
     // A defect reported in a few words ("it's too slow", "still broken")
     // asks for its fix as a longer report does; one only named ("we have
     // a problem", "found a bug") leads into what follows.
@@ -641,6 +647,12 @@ static OPTIONS_NAMED: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((go\s+with|let's\s+do|do|take|start\s+with|first)\s+)?(option|choice|opci[oó]n|op[cç][aã]o|variante?|#)\s*\d+\b|^\W*\d{1,2}\s*((,|and|&|then|und|dann|y|e|et|puis|luego|depois|和|然后)\s*\d{1,2}\s*)+\W*$",
     )
+});
+
+/// Two of the agent's lettered options named together: capitals A to F
+/// joined by "and", "&", a comma, "和", "与", "跟", "、" or "及".
+static LETTERS_NAMED: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(r"(^|[^A-Za-z])[A-F]\s*(,|and|&|和|与|跟|、|及|/)\s*[A-F]([^A-Za-z]|$)")
 });
 
 /// A sentence whose subject is the user: "I've fixed those", "ich hoffe
@@ -1035,6 +1047,7 @@ pub fn prepare() {
         &STATED,
         &MEASURE,
         &OPTIONS_NAMED,
+        &LETTERS_NAMED,
         &OF_ONESELF,
         &HAPPENED,
         &CJK_NO_CHOICE,

@@ -1788,6 +1788,16 @@ fn a_short_chinese_remark_after_a_choice_chooses_nothing() {
     for choice in ["方案B", "都要", "用MySQL", "第二个"] {
         assert_eq!(after_choice(choice), Ok(()), "{choice}");
     }
+    // Lettered options named together, in a reply that says what the
+    // user knows of them too.
+    for choice in [
+        "B和C",
+        "A和C懂一点，B和D比较模糊",
+        "目前个人理解是如果不懂A，很难去往B和C的目标去完善，D略微次要",
+    ] {
+        assert_eq!(after_choice(choice), Ok(()), "{choice}");
+    }
+    assert_ne!(after_choice("我看看A"), Ok(()));
 }
 
 #[test]
