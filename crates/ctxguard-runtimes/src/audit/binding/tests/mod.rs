@@ -89,6 +89,9 @@ fn rules_in_the_forms_people_type_them_bind() {
         "vorrei capire cosa è, come funziona, come si integra a claude.",
         "I want to understand how the cache works",
         "quero entender como funciona",
+        "but i need to know more for the critical path initial sync vs secondary initial sync.",
+        "il faut me donner plus de details, je ne comprends pas",
+        "give me more details on the retry policy",
     ] {
         assert_eq!(why(asked), [Err(NotBinding::Question)], "{asked}");
     }
