@@ -610,7 +610,8 @@ const LONG_CHINESE: usize = 60;
 /// inside brackets, quotes or code, and not at Chinese commas, which set
 /// the parts of one thought apart ("，" is not ","), but where the clause
 /// after one opens with a word that adds a request ("并", "同时") or asks
-/// anew ("请", "不要", "一次只"), as English does after "and" ("… and i'd
+/// anew ("请", "不要", "一次只") or names what to make or do ("优化出一版…",
+/// "生成", "参考"), as English does after "and" ("… and i'd
 /// like a daily report"). A clause that does not
 /// bind alone ("if the tests fail", "but not the users table", "Redis")
 /// stays with the one before it, or the first with the one after. None
@@ -624,7 +625,7 @@ fn clauses(
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         Pattern::new(
-            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过|当|如果|假如|一旦)|\s+and\s+(i'd\s+like|i\s+would\s+like|i\s+want|i\s+need|please|make\s+sure)\b",
+            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过|当|如果|假如|一旦|优化|生成|输出|创建|修改|删除|添加|增加|实现|设计|编写|整理|总结|更新|检查|测试|部署|提交|参考|使用)|\s+and\s+(i'd\s+like|i\s+would\s+like|i\s+want|i\s+need|please|make\s+sure)\b",
         )
         .expect("the clause pattern compiles")
     });
@@ -2445,6 +2446,12 @@ mod tests {
         let bound = binds("2、你是一个ai学习的资深专家与资深指导老师，希望你采用费曼学习法对我进行指导，当我想要某结果，开始前，请你通过采访来深挖我的意图。要求是先整体后细节，一次只问一个问题。");
         assert!(
             bound.contains(&"当我想要某结果，开始前，请你通过采访来深挖我的意图。".to_owned()),
+            "{bound:?}"
+        );
+        // A Chinese clause that opens with what to make asks anew.
+        let bound = binds("作为一个顶级的心理学家，结合/home/me/docs/os/idea.md对os部分的设计，优化出一版/home/me/docs/os/design_mvp.md");
+        assert!(
+            bound.contains(&"优化出一版/home/me/docs/os/design_mvp.md".to_owned()),
             "{bound:?}"
         );
         // "/commit" names a command: no verb joined to the next.
