@@ -447,6 +447,15 @@ fn words_on_a_branch_forked_by_hook_progress_records_are_judged() {
 }
 
 #[test]
+fn words_on_a_branch_forked_by_hook_progress_and_a_stop_hooks_summary_are_judged() {
+    // The next message names the stop hook's summary for its parent, and
+    // that names the last progress record.
+    let (report, _) = judged("progress-fork-stop-hook-2.1.jsonl");
+    let words = "Keep RabbitMQ delayed queues for scheduled announcements.";
+    assert_eq!(outcome_of(&report, 1, words), "lost");
+}
+
+#[test]
 fn words_after_another_block_of_the_message_the_progress_records_fork_off_are_judged() {
     // The agent's message is written as a record a block; the progress
     // records hang off its last block, the conversation goes on from the

@@ -400,6 +400,7 @@ fn audit_branch(
                 }
             }
             let answering = asked || interrupted_before(&event.trace[..m]);
+
             let mut found = message_units(policy, message, answering, pasted_at);
             if message.origin == Origin::User {
                 quoted_back(
@@ -677,8 +678,26 @@ fn asked_before(last: Option<&import::Message>) -> bool {
         .into_iter()
         .rev()
         .collect();
-    tail.contains(['?', '？']) && (CHOICES.is_match(&tail) || VALUE_ASKED.is_match(&tail))
+    (tail.contains(['?', '？']) || CHOOSE.is_match(&tail))
+        && (CHOICES.is_match(&tail) || VALUE_ASKED.is_match(&tail) || LETTERED.is_match(&tail))
 }
+
+/// Words that ask the user to choose without a question mark ("请选择你期望
+/// 的学习深度。", "Pick one:", "Let me know which you prefer.").
+static CHOOSE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Pattern::new(r"(?i)请(选择|选|回复|告诉我)|\b(please\s+)?(choose|pick|select)\s+(one|an?\s+option|the|which|between|from)\b|\blet\s+me\s+know\s+which\b|\breply\s+with\s+(a|the)\s+(letter|number)")
+        .expect("the pattern of an ask to choose compiles")
+});
+
+/// Options the agent lettered a line each ("**A.** 概念理解 - …", "B) Rewrite").
+static LETTERED: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+    // A constant pattern: it compiles.
+    #[allow(clippy::expect_used)]
+    Pattern::new(r"(?m)^\s*(?:[-*]\s+)?[*_]*[A-F][.)）:：][*_]*\s")
+        .expect("the lettered options pattern compiles")
+});
 
 /// The option of `agent`'s message that `message` names, alone ("A", "2")
 /// or opening it ("C, the file … has the codes"): the reply's key, and
@@ -1426,6 +1445,20 @@ mod tests {
         assert_eq!(undone(&said_on_7[..1], 7, &trace), None);
         assert!(UNDOES.is_match("actually, can you revert that?"));
         assert!(!UNDOES.is_match("revert the migration if it fails"));
+    }
+
+    #[test]
+    fn options_lettered_under_an_ask_to_choose_are_asked_without_a_question_mark() {
+        let agent = said(
+            Origin::Assistant,
+            "### 问题 1：学习深度确认\n\n你希望达到什么深度：\n\n**A.** 概念理解 - 基本功能\n**B.** 实现原理 - 内部机制\n**C.** 源码级别 - 具体实现\n\n请选择你期望的学习深度，这将决定我们后续的教学路径。",
+        );
+        assert!(asked_before(Some(&agent)));
+        let told = said(
+            Origin::Assistant,
+            "Done. I updated the parser and the tests pass.\n\nA. The parser\nB. The tests",
+        );
+        assert!(!asked_before(Some(&told)));
     }
 
     fn said(origin: Origin, text: &str) -> import::Message {

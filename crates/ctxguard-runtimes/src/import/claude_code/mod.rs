@@ -530,8 +530,10 @@ fn caveat_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r s
 /// another, off the message a tool call was made in, and write the next
 /// message as the child of the last of them: the conversation since that
 /// message hangs off a branch no chain from the next one walks, though the
-/// model read it (`parentUuid` forked by hook progress). A message whose
-/// parent is a progress record is read as the child of the last message
+/// model read it (`parentUuid` forked by hook progress; the stop hook's
+/// summary, when one follows them, names the last of them and is the next
+/// message's parent). A message whose parent is a progress record, or such
+/// a summary after them, is read as the child of the last message
 /// written before it that descends from where the progress records branch
 /// off (or from another block of the agent's message that is); where
 /// nothing does, the chain is as the file has it.
@@ -540,6 +542,13 @@ fn progress_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r
     // a file of forks costs what it holds, not its square.
     const WALK: usize = 4096;
     let progress = |i: usize| records[i].str("/type") == Some("progress");
+    // A stop hook's summary, written after the progress records and named
+    // as the next message's parent, hangs off them too.
+    let hook = |i: usize| {
+        progress(i)
+            || (records[i].str("/type") == Some("system")
+                && records[i].str("/subtype") == Some("stop_hook_summary"))
+    };
     let parent_of = |i: usize| index.parent(&records[i]);
     let mut relink = HashMap::new();
     for (i, record) in records.iter().enumerate() {
@@ -549,18 +558,19 @@ fn progress_relinks<'r>(records: &'r [Record], index: &Index<'r>) -> HashMap<&'r
         let (Some(uuid), Some(first)) = (record.str("/uuid"), parent_of(i)) else {
             continue;
         };
-        if !progress(first) {
+        if !hook(first) {
             continue;
         }
         // Where the progress records branch off: the first ancestor that
         // is not one (a bounded walk: a run of them is a tool call's).
         let mut fork = Some(first);
-        let mut steps = 0;
-        while let Some(at) = fork.filter(|&at| progress(at) && steps < WALK) {
+        let (mut steps, mut passed) = (0, false);
+        while let Some(at) = fork.filter(|&at| hook(at) && steps < WALK) {
+            passed |= progress(at);
             fork = parent_of(at);
             steps += 1;
         }
-        let Some(fork) = fork.filter(|&fork| fork < i && !progress(fork)) else {
+        let Some(fork) = fork.filter(|&fork| passed && fork < i && !hook(fork)) else {
             continue;
         };
         let Some(last) = last_on_chain(records, fork + 1, i) else {
