@@ -1011,7 +1011,7 @@ fn pasted_within(text: &str) -> Option<usize> {
 static WITHDRAWS: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b|^[\s\p{P}]*(那|好了|好吧)?[，,\s]*(算了|不管了)")
+    crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b|^[\s\p{P}]*(那|好了|好吧)?[，,\s]*(算了|不管了)|(?i)^\W*(actually|no|wait)[,.!]?\s+(let'?s\s+)?(go|switch|change)\s+back\b")
         .expect("the withdrawal pattern compiles")
 });
 
@@ -1392,12 +1392,18 @@ mod tests {
     fn a_message_that_says_never_mind_takes_back_the_last() {
         for takes_back in [
             "scratch that, use the old one",
+            "actually go back to cricket. use the data available alone.",
             "那算了，不要多线跑了",
             "好了不管了",
         ] {
             assert!(WITHDRAWS.is_match(takes_back), "{takes_back}");
         }
-        for keeps in ["不要了解太多细节", "use the old one", "算法要改成单线程"] {
+        for keeps in [
+            "不要了解太多细节",
+            "use the old one",
+            "算法要改成单线程",
+            "go back to the parser and fix the bug",
+        ] {
             assert!(!WITHDRAWS.is_match(keeps), "{keeps}");
         }
     }
