@@ -12,7 +12,7 @@ pub(super) const SPENT: &[&str] = &[
     "thanks", "thank", "you", "thx", "ty", "great", "perfect", "nice", "cool", "good", "awesome",
     "excellent", "amazing", "wonderful", "lovely", "fantastic", "brilliant", "lgtm", "continue",
     "proceed", "go", "ahead", "on", "do", "it", "that", "this", "please", "pls", "plz", "keep",
-    "going", "sounds", "looks", "fine", "right", "correct", "exactly", "done", "alright", "agreed",
+    "going", "sounds", "looks", "looking", "fine", "right", "correct", "exactly", "done", "alright", "agreed",
     "approve", "approved", "let's", "lets", "wow", "hmm", "hi", "hello", "hey", "lol", "haha",
     "oops", "pause", "here", "stop", "wait", "try", "again", "retry", "now", "then", "and", "so",
     "all", "work", "job", "well", "very", "much", "a", "the", "ahh", "ah", "oh", "y", "n", "ja",

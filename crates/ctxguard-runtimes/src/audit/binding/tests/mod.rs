@@ -146,6 +146,7 @@ fn what_binds_and_what_does_not() {
         "never mind",
         "nvm, thanks",
         "one sec",
+        "Ok looking good.",
     ] {
         assert_eq!(why(spent), [Err(NotBinding::Acknowledgement)], "{spent}");
     }
