@@ -501,18 +501,20 @@ const TARGETS: Targets = Targets {
 fn floor(split: &str) -> Option<Targets> {
     match split {
         "tune" => Some(Targets {
-            recall: 0.84,
+            recall: 0.87,
             precision: 0.86,
             noise: 0.12,
             silent: 0,
             inventions_per_ten: 0.5,
         }),
         // Since a flag catches one label (`score`), the held-out recall
-        // reads 0.77, not 0.90: the difference was labels caught inside
-        // units the audit kept whole around several of them.
+        // read 0.77, not 0.90: the difference was labels caught inside
+        // units the audit kept whole around several of them. It reads
+        // 0.82 since an answer written out in sentences is judged a unit
+        // at a time.
         "holdout" => Some(Targets {
-            recall: 0.76,
-            precision: 0.71,
+            recall: 0.80,
+            precision: 0.73,
             noise: 0.24,
             silent: 0,
             inventions_per_ten: 2.0,
