@@ -400,7 +400,6 @@ fn audit_branch(
                 }
             }
             let answering = asked || interrupted_before(&event.trace[..m]);
-
             let mut found = message_units(policy, message, answering, pasted_at);
             if message.origin == Origin::User {
                 quoted_back(
@@ -601,15 +600,8 @@ fn undone(said: &[Said], line: u64, trace: &[import::Message]) -> Option<Vec<Str
     if asked.len() < 2 {
         return None;
     }
-    let since = trace
-        .iter()
-        .rposition(|m| m.origin == Origin::User)
-        .map_or(0, |n| n + 1);
     let mut turn = String::new();
-    for m in trace[since..]
-        .iter()
-        .filter(|m| m.origin == Origin::Assistant)
-    {
+    for m in since_user(trace) {
         turn.push_str(&m.text);
         turn.push('\n');
     }
@@ -629,17 +621,21 @@ fn undone(said: &[Said], line: u64, trace: &[import::Message]) -> Option<Vec<Str
     })
 }
 
-/// What the agent wrote since the user's last message, squeezed.
-fn agent_turn(trace: &[import::Message]) -> String {
+/// The agent's messages since the user's last.
+fn since_user(trace: &[import::Message]) -> impl Iterator<Item = &import::Message> {
     let since = trace
         .iter()
         .rposition(|m| m.origin == Origin::User)
         .map_or(0, |n| n + 1);
-    let mut turn = String::new();
-    for m in trace[since..]
+    trace[since..]
         .iter()
         .filter(|m| m.origin == Origin::Assistant)
-    {
+}
+
+/// What the agent wrote since the user's last message, squeezed.
+fn agent_turn(trace: &[import::Message]) -> String {
+    let mut turn = String::new();
+    for m in since_user(trace) {
         squeeze_into(&m.text, &mut turn);
         turn.push('\n');
     }
@@ -679,7 +675,11 @@ fn asked_before(last: Option<&import::Message>) -> bool {
         .rev()
         .collect();
     (tail.contains(['?', '？']) || CHOOSE.is_match(&tail))
-        && (CHOICES.is_match(&tail) || VALUE_ASKED.is_match(&tail) || LETTERED.is_match(&tail))
+        && (CHOICES.is_match(&tail)
+            || VALUE_ASKED.is_match(&tail)
+            || tail
+                .lines()
+                .any(|line| OPTION_LINE.is_match(line.trim_start())))
 }
 
 /// Words that ask the user to choose without a question mark ("请选择你期望
@@ -689,14 +689,6 @@ static CHOOSE: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Pattern::new(r"(?i)请(选择|选|回复|告诉我)|\b(please\s+)?(choose|pick|select)\s+(one|an?\s+option|the|which|between|from)\b|\blet\s+me\s+know\s+which\b|\breply\s+with\s+(a|the)\s+(letter|number)")
         .expect("the pattern of an ask to choose compiles")
-});
-
-/// Options the agent lettered a line each ("**A.** 概念理解 - …", "B) Rewrite").
-static LETTERED: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
-    // A constant pattern: it compiles.
-    #[allow(clippy::expect_used)]
-    Pattern::new(r"(?m)^\s*(?:[-*]\s+)?[*_]*[A-F][.)）:：][*_]*\s")
-        .expect("the lettered options pattern compiles")
 });
 
 /// The option of `agent`'s message that `message` names, alone ("A", "2")
@@ -1011,13 +1003,13 @@ fn pasted_within(text: &str) -> Option<usize> {
 static WITHDRAWS: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]
-    crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b|^[\s\p{P}]*(那|好了|好吧)?[，,\s]*(算了|不管了)|(?i)^\W*(actually|no|wait)[,.!]?\s+(let'?s\s+)?(go|switch|change)\s+back\b")
+    crate::pattern::Pattern::new(r"(?i)\b(stattdessen|scratch\s+that|never\s*mind|forget\s+(it|that|about\s+(it|that))|revert\s+that|undo\s+that|ignore\s+(that|my\s+last|the\s+last|what\s+i\s+said)|i\s+meant|vergiss\s+(das|es)|doch\s+nicht)\b|^[\s\p{P}]*(那|好了|好吧)?[，,\s]*(算了|不管了)|^\W*(actually|no|wait)[,.!]?\s+(let'?s\s+)?(go|switch|change)\s+back\b")
         .expect("the withdrawal pattern compiles")
 });
 
 /// Words of a withdrawal that ask the agent to undo what it did ("can
-/// you revert that?", "undo that"): what it takes
-/// back is the ask the agent acted on ([`undone`]).
+/// you revert that?", "undo that"): what it takes back is the ask the
+/// agent acted on ([`undone`]).
 static UNDOES: std::sync::LazyLock<crate::pattern::Pattern> = std::sync::LazyLock::new(|| {
     // A constant pattern: it compiles.
     #[allow(clippy::expect_used)]

@@ -612,10 +612,12 @@ const LONG_CHINESE: usize = 60;
 /// after one opens with a word that adds a request ("并", "同时") or asks
 /// anew ("请", "不要", "一次只") or names what to make or do ("优化出一版…",
 /// "生成", "参考"), as English does after "and" ("… and i'd
-/// like a daily report"). A clause that does not
-/// bind alone ("if the tests fail", "but not the users table", "Redis")
-/// stays with the one before it, or the first with the one after. None
-/// unless two clauses or more bind alone.
+/// like a daily report"), and at "and" before an instruction, an
+/// instruction glued to a period, an aside in brackets. A clause that
+/// does not bind alone ("but not the users table", "Redis") stays with the
+/// one before it, or the first with the one after; one that leads on ("if
+/// the tests fail") holds to the one after it. None unless two clauses or
+/// more bind alone.
 fn clauses(
     prose: &str,
     unit: &units::Unit,
@@ -783,45 +785,12 @@ fn clauses(
 /// "quando …", "após isso", "当我想要某结果", "开始前"): alone, it leads on to
 /// the clause after it.
 fn leads_on(clause: &str) -> bool {
+    #[rustfmt::skip]
     const OPENS: &[&str] = &[
-        "if",
-        "when",
-        "once",
-        "unless",
-        "whenever",
-        "after",
-        "afterwards",
-        "before",
-        "then",
-        "wenn",
-        "falls",
-        "sobald",
-        "danach",
-        "dann",
-        "vorher",
-        "nachher",
-        "quando",
-        "se",
-        "caso",
-        "após",
-        "apos",
-        "depois",
-        "antes",
-        "si",
-        "cuando",
-        "después",
-        "luego",
-        "lorsque",
-        "quand",
-        "après",
-        "avant",
-        "ensuite",
-        "puis",
-        "если",
-        "когда",
-        "после",
-        "потом",
-        "затем",
+        "if", "when", "once", "unless", "whenever", "after", "afterwards", "before", "then",
+        "wenn", "falls", "sobald", "danach", "dann", "vorher", "nachher", "quando", "se", "caso",
+        "após", "apos", "depois", "antes", "si", "cuando", "después", "luego", "lorsque", "quand",
+        "après", "avant", "ensuite", "puis", "если", "когда", "после", "потом", "затем",
     ];
     // Chinese says it by the word that opens the clause ("当我想要某结果",
     // "如果测试失败") or, in a short one, the word that closes it ("开始前",
