@@ -755,29 +755,20 @@ fn option_label(line: &str) -> &str {
     line[..cut].trim().trim_matches(['*', '_']).trim()
 }
 
-/// How many times `text` quotes `reply`, a reply that names an option by
-/// its number or letter, as typed: in straight or curly quotes or
-/// backticks.
-fn quoted_reply(text: &str, reply: &str) -> usize {
+/// Whether `text` quotes `reply`, a reply that names an option by its
+/// number or letter, as typed: in straight or curly quotes or backticks.
+fn quoted_reply(text: &str, reply: &str) -> bool {
     let reply = reply.trim();
-    if !NAMED_OPTION.is_match(reply) {
-        return 0;
-    }
-    [
-        ('"', '"'),
-        ('“', '”'),
-        ('\'', '\''),
-        ('`', '`'),
-        ('「', '」'),
-    ]
-    .iter()
-    .map(|(open, close)| {
-        // A value set in code (`version = "1"`) quotes no reply.
-        text.match_indices(&format!("{open}{reply}{close}"))
-            .filter(|(at, _)| !text[..*at].trim_end().ends_with('='))
-            .count()
-    })
-    .sum()
+    NAMED_OPTION.is_match(reply)
+        && [
+            ('"', '"'),
+            ('“', '”'),
+            ('\'', '\''),
+            ('`', '`'),
+            ('「', '」'),
+        ]
+        .iter()
+        .any(|(open, close)| text.contains(&format!("{open}{reply}{close}")))
 }
 
 /// A reply that is an option's number or letter and nothing more.
@@ -1066,10 +1057,6 @@ fn audit_event(
     let summary_units = units(summary_text);
     let after = After::new(summary_text, &summary_units, carried);
     let mut commitments = Vec::new();
-    // How many times each reply stands quoted, less the replies it has
-    // stood for: one quote ("\"1\" (chose the applet)") stands for one
-    // reply, not for every "1" the user typed.
-    let mut quotes: HashMap<&str, usize> = HashMap::new();
     for s in said.iter_mut().filter(|s| !s.superseded) {
         let (outcome, evidence) = if opaque && !after.holds(&s.text) && !holds_choice(&after, s) {
             (Outcome::Unauditable, None)
@@ -1079,15 +1066,9 @@ fn audit_event(
             // as typed beside a summary no one can read: the reply stands
             // as the user typed it, whatever the summary makes of the
             // option's words.
-            let quoted = s.answer.is_some() && {
-                let left = quotes
-                    .entry(s.text.trim())
-                    .or_insert_with(|| quoted_reply(summary_text, &s.text));
-                let stands = *left > 0;
-                *left = left.saturating_sub(1);
-                stands
-            };
-            if quoted || (s.answer.is_some() && opaque && after.holds(&s.text)) {
+            if s.answer.is_some()
+                && (quoted_reply(summary_text, &s.text) || (opaque && after.holds(&s.text)))
+            {
                 (Outcome::Verbatim, None)
             } else {
                 after.judge_words(
@@ -1356,13 +1337,8 @@ mod tests {
         assert_eq!(option_named("2 but keep the tests", agent), None);
         assert_eq!(option_named("4", agent), None);
         // The reply quoted as typed in a summary stands.
-        assert_eq!(quoted_reply("User chose \"2\" (merge them)", "2"), 1);
-        assert_eq!(quoted_reply("Step 2 merges them", "2"), 0);
-        assert_eq!(quoted_reply("chose \"1\", then \"1\" again", "1"), 2);
-        assert_eq!(
-            quoted_reply("tokio = { version = \"1\" }; chose \"1\"", "1"),
-            1
-        );
+        assert!(quoted_reply("User chose \"2\" (merge them)", "2"));
+        assert!(!quoted_reply("Step 2 merges them", "2"));
     }
 
     #[test]
