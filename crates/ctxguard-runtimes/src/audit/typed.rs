@@ -892,9 +892,14 @@ fn asides(text: &str) -> Vec<(usize, usize)> {
 fn glued_instructions(text: &str) -> Vec<(usize, usize)> {
     text.match_indices('.')
         .filter(|&(at, _)| {
-            let before = text[..at].chars().rev().take(3);
-            let word_before =
-                before.clone().count() == 3 && before.into_iter().all(char::is_alphabetic);
+            // The three characters before the period are letters.
+            let word_before = text[..at]
+                .chars()
+                .rev()
+                .take(3)
+                .filter(|c| c.is_alphabetic())
+                .count()
+                == 3;
             let after = &text[at + 1..];
             let word = after
                 .find(|c: char| !c.is_alphabetic())
