@@ -425,6 +425,12 @@ pub(crate) fn words_bind(
             .filter(|w| !w.is_empty())
             .map(str::to_lowercase);
         let first = opening.next().unwrap_or_default();
+        // "创建一个 skill 有办法拉取 PR 的 comment 吗？": a Chinese question
+        // that opens on what to do asks for it ([`NOT_ASKED`] does not).
+        let opens_on_ask = CJK_ASKS
+            .find(rest)
+            .is_some_and(|ask| rest[..ask.start()].trim().is_empty())
+            && !NOT_ASKED.is_match(rest);
         // "do we duplicate the contracts?": a verb before its subject asks.
         let subject_follows = opening.next().is_some_and(|second| {
             ["we", "you", "i", "they", "he", "she"].contains(&second.as_str())
@@ -436,6 +442,8 @@ pub(crate) fn words_bind(
                 || JAPANESE_REQUEST.is_match(text)
                 || CHINESE_REQUEST.is_match(text)
                 || SUGGESTION.is_match(rest)
+                || SUBJECTLESS_ASK.is_match(rest)
+                || opens_on_ask
                 || REQUEST_FORM.is_match(rest)
                 || (imperative(&first) && !subject_follows))
         {
@@ -444,7 +452,7 @@ pub(crate) fn words_bind(
             Err(NotBinding::Question)
         };
     }
-    if directive(text) {
+    if directive(text) || SUBJECTLESS_ASK.is_match(text) {
         return Ok(());
     }
     let words = Words::of(text);

@@ -21,7 +21,8 @@ use crate::pattern::Pattern;
 /// (`--- a/`, `+++++++`, `<<<<<<<`, `\\\\\\\`), a markup tag
 /// left open on its line (`<StatCard`) and the attributes under it
 /// (`title="Total"`), a logger's level in brackets (`[INFO] Running
-/// cleanup`), a web server's log of a request (`POST /dashboard 200 in
+/// cleanup`), a linter's problem under its file (`  87:37  error
+/// Unexpected use of file extension`), a web server's log of a request (`POST /dashboard 200 in
 /// 37.7s`), a script's progress (`Step 3: Testing SSH connection to
 /// 192.168.0.141...`), a command's options listed with what each does
 /// (`--seq - enable sequential thinking`), what CMake reports (`-- Found
@@ -36,7 +37,7 @@ use crate::pattern::Pattern;
 /// copy whatever it opens with.
 pub(super) static TERMINAL_LINE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r#"^[\s\x{FFFD}]*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻✅✔✓]|[*✽✶✳✢·]\s+\w+…\s+\(\d|\[[!X✓✔*+]\]\s|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*((Step\s+\d+:\s+)?\p{Lu}\p{Ll}+ing\b[^\n]*\.\.\.\s*$|--?[A-Za-z][\w-]*\s+-\s+\S|--\s+(The\s+\S+\s+compiler\s+identification|Found\s+\S+:|Configuring\s+(done|incomplete)|Generating\s+done|Build\s+files\s+have|Detecting\s|Check\s+for\s|Looking\s+for\s)|CMake\s+(Error|Warning)\b|Call\s+Stack\s+\(most\s+recent\s+call\s+first\):|See\s+also\s+"[^"]+\.log"|\S+\s+failed\s+with\s+exit\s+code\s+\d+\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/\S*\s+[1-5]\d\d\b|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)|Understand\s+this\s+(error|warning)\s*$|^[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\n?$"#,
+        r#"^[\s\x{FFFD}]*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻✅✔✓]|[*✽✶✳✢·]\s+\w+…\s+\(\d|\[[!X✓✔*+]\]\s|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*\d+:\d+\s+(error|warning)\s+\S|^\s*((Step\s+\d+:\s+)?\p{Lu}\p{Ll}+ing\b[^\n]*\.\.\.\s*$|--?[A-Za-z][\w-]*\s+-\s+\S|--\s+(The\s+\S+\s+compiler\s+identification|Found\s+\S+:|Configuring\s+(done|incomplete)|Generating\s+done|Build\s+files\s+have|Detecting\s|Check\s+for\s|Looking\s+for\s)|CMake\s+(Error|Warning)\b|Call\s+Stack\s+\(most\s+recent\s+call\s+first\):|See\s+also\s+"[^"]+\.log"|\S+\s+failed\s+with\s+exit\s+code\s+\d+\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/\S*\s+[1-5]\d\d\b|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)|Understand\s+this\s+(error|warning)\s*$|^[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\n?$"#,
     )
 });
 
@@ -347,6 +348,11 @@ fn rendered_copy(text: &str) -> Option<Range<usize>> {
     (start < text.len()).then_some(start..text.len())
 }
 
+/// A file's path alone on its line: `/Users/me/app/src/utils/rules.js`,
+/// `src\\main.rs`.
+static FILE_HEADING: LazyLock<Pattern> =
+    LazyLock::new(|| pattern(r"^\s*([A-Za-z]:\\|\.{0,2}/|[\w.@-]+[/\\])\S*\.[A-Za-z0-9]{1,8}\s*$"));
+
 /// A tag opening or closing a section, alone on its line.
 pub(super) static SECTION_TAG: LazyLock<Pattern> =
     LazyLock::new(|| pattern(r"^\s*<(?<close>/)?(?<name>[^\s<>/!?][^\s<>/]{0,40})>\s*$"));
@@ -505,6 +511,15 @@ impl<'a> Prose<'a> {
                     cells += 1;
                 }
                 if prompt || output_line(line) || stamped_lines[i] {
+                    // A file's path alone on the paragraph's first line,
+                    // over its problems (as a linter lists them), heads
+                    // the output: it is the tool's too.
+                    if lines == 2 && output == 0 && FILE_HEADING.is_match(&text[starts[i - 1]..at])
+                    {
+                        output += 1;
+                        outputs.push(starts[i - 1]..at);
+                        output_lines = Some(i - 1..i);
+                    }
                     output += 1;
                     outputs.push(at..at + line.len());
                     let span = output_lines.get_or_insert(i..i + 1);
@@ -926,7 +941,22 @@ pub(super) fn studied(text: &str) -> Option<Range<usize>> {
             r"(?i)\b((when|if)\s+i\s+(enter|type|paste|put|input|write|send|submit)|i\s+(entered|typed|pasted|put|wrote|sent|submitted))\s+(it|this|that|them|these)\s+(in\s+)?(like\s+this|this\s+way|that\s+way)\b|(이런\s*식으로|이렇게)\s*(넣|입력|쓰|적|작성|붙여)|(这样|这么)(输入|写|填|放|粘贴|贴)|(こう|このように)(入力|書|入れ)",
         )
     });
+    // What the user wrote before, handed over as it stands: "This is what
+    // i've previously written about the loyalty service \"…", "this is
+    // my original spec …", "这是我之前写的：". On the message's first line.
+    static WRITTEN: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)\b(this\s+is|these\s+are|here\s+is|here's|here\s+are|below\s+is)\s+(what\s+i(\s+have|'ve)?\s+((previously|already|once|originally|earlier)\s+)?(written|wrote|drafted)|my\s+(original|previous|old|existing|current|earlier|first)\s+(spec|specification|draft|doc|document|text|notes?|write-?up|version|description|page|proposal|design))\b|(这是|以下是|下面是)我(之前|以前|原来|原先|已经)?写的",
+        )
+    });
     let document = |part: &str| part.trim().len() >= 300 && part.trim().lines().count() >= 3;
+    let first_line = text.split('\n').next().unwrap_or_default();
+    if let Some(lead) = WRITTEN.find(first_line) {
+        let rest = &text[lead.end()..];
+        if document(rest) {
+            return Some(lead.end()..text.len());
+        }
+    }
     if let Some(lead) = STUDY.find(text) {
         let rest = &text[lead.end()..];
         return document(rest).then_some(lead.end()..text.len());
@@ -1118,6 +1148,7 @@ pub(super) fn pasted(text: &str) -> bool {
 pub(super) fn prepare() {
     crate::pattern::prepare(&[
         &TERMINAL_LINE,
+        &FILE_HEADING,
         &LATEX_LINE,
         &LATEX_ENVIRONMENT,
         &CODE_LINE,

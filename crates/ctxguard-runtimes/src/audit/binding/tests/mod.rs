@@ -127,6 +127,27 @@ fn rules_in_the_forms_people_type_them_bind() {
 #[test]
 fn what_binds_and_what_does_not() {
     assert_eq!(why("ok"), [Err(NotBinding::Acknowledgement)]);
+    // An ask with its subject left out binds; a guess does not.
+    assert_eq!(
+        why("currently skip if found data same day, can be updated instead?"),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("src/views/tabs.xml, can try to sort in this order NOTES TEAM CONTRACT"),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("could be caused by the cache in front of it"),
+        [Err(NotBinding::Remark)]
+    );
+    // A Chinese question that opens on what to do asks for it, and one that
+    // asks whether it was done asks.
+    assert_eq!(
+        why("創建一個 skill 有辦法可以拉取 pr 別人回的 comment 來分析要修改什麼？"),
+        [Ok(())]
+    );
+    assert_eq!(why("claude.md 不用指定遵守嗎？"), [Ok(())]);
+    assert_eq!(why("检查了吗？"), [Err(NotBinding::Question)]);
     assert_eq!(why("yes, go ahead"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(why("ok get started"), [Err(NotBinding::Acknowledgement)]);
     assert_eq!(why("where are we?"), [Err(NotBinding::Question)]);

@@ -928,3 +928,43 @@ fn a_frameworks_error_overlay_copied_whole_is_output() {
     // A counter over words of the user's own is no overlay.
     assert_eq!(why("1/2\nfix the header first")[1], Ok(()));
 }
+
+#[test]
+fn what_the_user_wrote_before_handed_over_as_it_stands_is_material() {
+    let page = "The Loyalty Service manages customer loyalty accounts, programme enrollment, points earning and redemption.\n\n\
+        It enables customers to earn rewards on purchases and redeem benefits.\n\n\
+        Loyalty Accounts (customer membership, programme enrollments, tier status)\n\n\
+        Points Balances (current balances, pending points, expiry tracking)\n\n\
+        Increase visit frequency through points earning and tier benefits\n\"";
+    for lead in [
+        "This is what i've previously written about the loyalty service \"This is a \n",
+        "Lets review the Engagement service the same way, this is my original spec This is a \n",
+    ] {
+        let message = format!("{lead}{page}");
+        let judged = why(&message);
+        assert!(
+            judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
+            "{lead}: {judged:?}"
+        );
+    }
+    // The same page under a lead that gives it as the user's own rules binds.
+    let judged = why(&format!("Here are the rules:\n{page}"));
+    assert!(judged.iter().any(Result::is_ok), "{judged:?}");
+}
+
+#[test]
+fn a_linters_report_pasted_under_an_ask_is_output_its_files_included() {
+    let message = "修正 lint 錯誤\n\n\
+        /Users/me/app/src/pages/detail/DeviceAccessTable.vue\n\
+        \x20 87:37  error  Unexpected use of file extension \"js\" for \"@/utils/rules.js\"  import/extensions\n\
+        \n\
+        /Users/me/app/src/utils/tableSortRules.js\n\
+        \x20  9:1   error  Prefer default export on a file with single export  import/prefer-default-export\n\
+        \x20 13:34  error  Expected { after 'if' condition                     curly\n";
+    let judged = why(message);
+    assert_eq!(judged.first(), Some(&Ok(())), "{judged:?}");
+    assert!(
+        judged[1..].iter().all(|w| *w == Err(NotBinding::Pasted)),
+        "{judged:?}"
+    );
+}
