@@ -41,24 +41,29 @@ pub(super) fn judge(
         .par_iter()
         .map(|a| (a.commitment.text.clone(), Words::of(&a.commitment.text)))
         .collect();
-    let judged: Vec<Judged> = said
-        .par_iter()
-        .zip(&support)
-        .filter(|(a, _)| a.is_active())
-        .map(|(a, (_, words))| {
-            let answer = (a.commitment.derived == Derived::Answer)
-                .then(|| a.commitment.text.split_once(&format!(" {ANSWER_MARK}")))
-                .flatten();
-            let (outcome, evidence) = after.judge_words(&a.commitment.text, words, answer);
-            Judged {
-                commitment: a.commitment.clone(),
-                outcome,
-                evidence,
-            }
-        })
-        .collect();
-    let invented = audit::invented(&mut support.into(), summary, &summary_units, 0);
-    (judged, invented)
+    // What the summary invents is asked beside the judging, not after it:
+    // on two cores the one would otherwise wait for the other.
+    let mut supported: audit::Support = support.clone().into();
+    rayon::join(
+        || {
+            said.par_iter()
+                .zip(&support)
+                .filter(|(a, _)| a.is_active())
+                .map(|(a, (_, words))| {
+                    let answer = (a.commitment.derived == Derived::Answer)
+                        .then(|| a.commitment.text.split_once(&format!(" {ANSWER_MARK}")))
+                        .flatten();
+                    let (outcome, evidence) = after.judge_words(&a.commitment.text, words, answer);
+                    Judged {
+                        commitment: a.commitment.clone(),
+                        outcome,
+                        evidence,
+                    }
+                })
+                .collect()
+        },
+        || audit::invented(&mut supported, summary, &summary_units, 0),
+    )
 }
 
 /// The check of one summary, appended to the ledger; the check is said

@@ -25,6 +25,44 @@ pub(super) enum Stands {
     No,
 }
 
+/// Which runs of four bytes a text holds, as the bits of their hashes: a
+/// needle with a run the text does not hold does not stand in it, which
+/// is known without building a searcher for it. (A judgment asks whether
+/// each of a thousand commitments stands in one summary, and most do not.)
+pub(super) struct Grams {
+    bits: Vec<u64>,
+    mask: usize,
+}
+
+impl Grams {
+    pub(super) fn of(text: &str) -> Grams {
+        // About eight bits a run, so that a run not held is seldom taken
+        // for one that is.
+        let size = (text.len() * 8).next_power_of_two().clamp(1 << 12, 1 << 24);
+        let mut bits = vec![0u64; size / 64];
+        let mask = size - 1;
+        for run in text.as_bytes().windows(4) {
+            let at = gram(run) & mask;
+            bits[at / 64] |= 1 << (at % 64);
+        }
+        Grams { bits, mask }
+    }
+
+    /// Whether `needle` may stand in the text: `false` only when it cannot.
+    pub(super) fn may_hold(&self, needle: &str) -> bool {
+        needle.as_bytes().windows(4).all(|run| {
+            let at = gram(run) & self.mask;
+            self.bits[at / 64] & (1 << (at % 64)) != 0
+        })
+    }
+}
+
+/// A hash of four bytes, its high bits spread by a multiply.
+fn gram(run: &[u8]) -> usize {
+    let word = u32::from_le_bytes([run[0], run[1], run[2], run[3]]);
+    (u64::from(word).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize
+}
+
 /// Every place `needle` stands in `haystack`.
 pub(super) fn find_all<'a>(
     haystack: &'a str,

@@ -48,6 +48,10 @@ pub(crate) struct After {
     /// (only a commitment of several names found apart asks).
     prose: String,
     words: std::sync::OnceLock<Words>,
+    /// The runs of bytes `all` and `folded` hold, to know without a search
+    /// that most commitments do not stand in them.
+    all_grams: Grams,
+    folded_grams: Grams,
 }
 
 /// The words before a match that turn it around ("never use X" does not
@@ -162,8 +166,11 @@ impl After {
                 by_word.entry(word.clone()).or_default().push(at);
             }
         }
+        let folded = fold(&all);
         After {
-            folded: fold(&all),
+            all_grams: Grams::of(&all),
+            folded_grams: Grams::of(&folded),
+            folded,
             all,
             pieces,
             windows,
@@ -187,7 +194,13 @@ impl After {
             return Stands::No;
         }
         let mut flipped = None;
-        for at in find_all(&self.all, text) {
+        let found = self
+            .all_grams
+            .may_hold(text)
+            .then(|| find_all(&self.all, text))
+            .into_iter()
+            .flatten();
+        for at in found {
             if !bounded(&self.all, at.clone()) {
                 continue;
             }
@@ -252,8 +265,13 @@ impl After {
         if folded.chars().filter(|c| c.is_alphanumeric()).count() < 3 {
             return Loosely::No;
         }
-        let mut found =
-            find_all(&self.folded, folded).filter(|at| bounded(&self.folded, at.clone()));
+        let mut found = self
+            .folded_grams
+            .may_hold(folded)
+            .then(|| find_all(&self.folded, folded))
+            .into_iter()
+            .flatten()
+            .filter(|at| bounded(&self.folded, at.clone()));
         if let Some(first) = found.next() {
             // Most quotes have no word before them that could turn them
             // around, wherever they stand.
@@ -306,6 +324,9 @@ impl After {
             return None;
         }
         let head = &folded[..chars[half].0];
+        if !self.folded_grams.may_hold(head) {
+            return None;
+        }
         for at in find_all(&self.folded, head) {
             let mut end = at.end;
             // Extend the quote as far as it goes on.
@@ -346,8 +367,10 @@ impl After {
         if folded.len() <= least {
             return None;
         }
-        let holds =
-            |part: &str| memchr::memmem::find(self.folded.as_bytes(), part.as_bytes()).is_some();
+        let holds = |part: &str| {
+            self.folded_grams.may_hold(part)
+                && memchr::memmem::find(self.folded.as_bytes(), part.as_bytes()).is_some()
+        };
         // The longest opening that stands, by bisection over character
         // bounds: if an opening stands, every shorter one does.
         let longest = |part_of: &dyn Fn(usize) -> Range<usize>| {

@@ -447,3 +447,23 @@ fn an_order_turned_around_a_scope_word_dropped_and_any_under_a_negation() {
         Outcome::Paraphrased
     );
 }
+
+#[test]
+fn the_runs_a_text_holds_never_turn_away_what_stands_in_it() {
+    let text = "Primary Request: keep the importer at src/import/mod_7.rs — never drop its tests. 用中文回答。";
+    let grams = Grams::of(text);
+    // Every piece of the text may stand in it, at any byte it can start on.
+    for (start, _) in text.char_indices() {
+        for end in (start + 1..=text.len()).filter(|&e| text.is_char_boundary(e)) {
+            assert!(grams.may_hold(&text[start..end]), "{:?}", &text[start..end]);
+        }
+    }
+    // A needle with runs the text never holds is turned away.
+    for absent in [
+        "use the staging database",
+        "src/import/mod_8.rs",
+        "用英文回答",
+    ] {
+        assert!(!grams.may_hold(absent), "{absent}");
+    }
+}
