@@ -136,7 +136,7 @@ impl Pattern {
                     (c == '(' && !in_class && next != Some('?')).then(|| "(?:".to_owned())
                 },
             );
-            regex_lite::Regex::new(&plain).ok()
+            regex_lite::Regex::new(&ascii_properties(&plain)).ok()
         });
         let pattern = Pattern {
             source: source.into_boxed_str(),
@@ -549,6 +549,87 @@ fn apostrophe(c: char, in_class: bool, _next: Option<char>) -> Option<String> {
 /// is.
 pub(crate) fn escapes(source: &str, rewrite: impl FnMut(char, bool) -> Option<String>) -> String {
     rewritten(source, rewrite, |_, _, _| None)
+}
+
+/// `source` with each Unicode property it names (`\p{Han}`, `\p{Lu}`,
+/// `\P{L}`) put as the characters of it that ASCII holds, which the light
+/// engine reads (it reads no property): it is asked of ASCII text only, on
+/// which the two match alike. A property not here, or one negated inside a
+/// bracketed class, is left as written, and the light engine does not read
+/// the pattern.
+fn ascii_properties(source: &str) -> String {
+    // What each property holds of ASCII, as the body of a class. A
+    // property that holds none of it (a script's letters, other symbols)
+    // is put as what lies beyond ASCII, which ASCII text never holds.
+    fn held(name: &str) -> Option<&'static str> {
+        Some(match name {
+            "P" => r"\x21-\x23\x25-\x2A\x2C-\x2F\x3A\x3B\x3F\x40\x5B-\x5D\x5F\x7B\x7D",
+            "L" => "A-Za-z",
+            "Lu" => "A-Z",
+            "Ll" => "a-z",
+            "N" => "0-9",
+            "Han" | "So" => r"\x{80}-\x{10FFFF}",
+            _ => return None,
+        })
+    }
+    let mut out = String::with_capacity(source.len());
+    let mut rest = source;
+    // How deep in bracketed classes, and whether a `]` now would be a
+    // literal (first in its class).
+    let (mut depth, mut opened) = (0usize, false);
+    while let Some(c) = rest.chars().next() {
+        let was_opened = std::mem::take(&mut opened);
+        let mut took = c.len_utf8();
+        match c {
+            '\\' => {
+                let escaped = rest[1..].chars().next();
+                took += escaped.map_or(0, char::len_utf8);
+                let property = matches!(escaped, Some('p' | 'P'))
+                    .then(|| {
+                        let after = &rest[2..];
+                        match after.strip_prefix('{') {
+                            Some(braced) => braced.find('}').map(|end| (&braced[..end], end + 2)),
+                            None => after
+                                .chars()
+                                .next()
+                                .map(|c| (&after[..c.len_utf8()], c.len_utf8())),
+                        }
+                    })
+                    .flatten()
+                    .and_then(|(name, len)| held(name).map(|body| (body, len)));
+                match property {
+                    Some((body, len)) if escaped == Some('p') || depth == 0 => {
+                        took += len;
+                        let negated = escaped == Some('P');
+                        if depth > 0 {
+                            out.push_str(body);
+                        } else {
+                            out.push_str(if negated { "[^" } else { "[" });
+                            out.push_str(body);
+                            out.push(']');
+                        }
+                    }
+                    _ => out.push_str(&rest[..took]),
+                }
+            }
+            '[' => {
+                out.push(c);
+                depth += 1;
+                opened = true;
+                if rest[1..].starts_with('^') {
+                    out.push('^');
+                    took += 1;
+                }
+            }
+            ']' if depth > 0 && !was_opened => {
+                out.push(c);
+                depth -= 1;
+            }
+            _ => out.push(c),
+        }
+        rest = &rest[took..];
+    }
+    out
 }
 
 /// `source` with each escape `\c` rewritten as [`escapes`] does, and each
@@ -979,6 +1060,9 @@ mod tests {
         r"^\s*[\p{Han}a]\b",
         r"[^\p{P}\s]\b",
         r"\bé\b|漢a|s k|k\sa",
+        r"(?im)^#{1,3}[ \t]+\p{Lu}",
+        r"\p{L}\p{N}|\PL\p{Ll}",
+        r"[\p{So}k]\P{P}|^[\s\p{P}]*$",
     ];
 
     /// Every line of up to `longest` characters of `alphabet`, once each.
@@ -1003,7 +1087,7 @@ mod tests {
         // stand-ins of a line's image (`_`, a vertical tab, `\x01`), spaces,
         // marks; alone and between words.
         let alphabet = [
-            'a', 'k', 'S', 'é', '1', '_', '\x0b', '\x01', ' ', '\n', '\'', '.', '-',
+            'a', 'k', 'S', 'é', '1', '_', '\x0b', '\x01', ' ', '\n', '\'', '.', '-', '#', '$',
         ];
         let ascii: Vec<char> = alphabet.into_iter().filter(char::is_ascii).collect();
         let mut read = 0;
@@ -1023,8 +1107,9 @@ mod tests {
                 }
             }
         }
-        // All but the patterns with a class of a Unicode property.
-        assert_eq!(read, KINDS.len() - 2);
+        // Every one, those with a class of a Unicode property among them
+        // (read as what the property holds of ASCII).
+        assert_eq!(read, KINDS.len());
     }
 
     #[test]
