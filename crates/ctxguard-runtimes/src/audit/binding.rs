@@ -427,10 +427,12 @@ pub(crate) fn words_bind(
         let first = opening.next().unwrap_or_default();
         // "创建一个 skill 有办法拉取 PR 的 comment 吗？": a Chinese question
         // that opens on what to do asks for it ([`NOT_ASKED`] does not).
-        let opens_on_ask = CJK_ASKS
-            .find(rest)
-            .is_some_and(|ask| rest[..ask.start()].trim().is_empty())
-            && !NOT_ASKED.is_match(rest);
+        let opens_on_ask = || {
+            CJK_ASKS
+                .find(rest)
+                .is_some_and(|ask| rest[..ask.start()].trim().is_empty())
+                && !NOT_ASKED.is_match(rest)
+        };
         // "do we duplicate the contracts?": a verb before its subject asks.
         let subject_follows = opening.next().is_some_and(|second| {
             ["we", "you", "i", "they", "he", "she"].contains(&second.as_str())
@@ -443,7 +445,7 @@ pub(crate) fn words_bind(
                 || CHINESE_REQUEST.is_match(text)
                 || SUGGESTION.is_match(rest)
                 || SUBJECTLESS_ASK.is_match(rest)
-                || opens_on_ask
+                || opens_on_ask()
                 || REQUEST_FORM.is_match(rest)
                 || (imperative(&first) && !subject_follows))
         {
