@@ -312,7 +312,9 @@ impl Pattern {
     /// the pattern's image finds nothing in it ([`Pattern::may_match`]);
     /// `None` when the line must be searched as written.
     fn imaged(&self, haystack: &str) -> Option<bool> {
-        if haystack.is_ascii() {
+        // A thread that compiles what another will ask searches as written:
+        // what it wants is the pattern compiled, not its answer sooner.
+        if haystack.is_ascii() || COMPILING.get() {
             return None;
         }
         if let Some(named) = self.named() {
