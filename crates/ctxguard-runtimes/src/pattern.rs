@@ -574,64 +574,32 @@ fn ascii_properties(source: &str) -> String {
             _ => return None,
         })
     }
-    let mut out = String::with_capacity(source.len());
-    let mut rest = source;
-    // How deep in bracketed classes, and whether a `]` now would be a
-    // literal (first in its class).
-    let (mut depth, mut opened) = (0usize, false);
-    while let Some(c) = rest.chars().next() {
-        let was_opened = std::mem::take(&mut opened);
-        let mut took = c.len_utf8();
-        match c {
-            '\\' => {
-                let escaped = rest[1..].chars().next();
-                took += escaped.map_or(0, char::len_utf8);
-                let property = matches!(escaped, Some('p' | 'P'))
-                    .then(|| {
-                        let after = &rest[2..];
-                        match after.strip_prefix('{') {
-                            Some(braced) => braced.find('}').map(|end| (&braced[..end], end + 2)),
-                            None => after
-                                .chars()
-                                .next()
-                                .map(|c| (&after[..c.len_utf8()], c.len_utf8())),
-                        }
-                    })
-                    .flatten()
-                    .and_then(|(name, len)| held(name).map(|body| (body, len)));
-                match property {
-                    Some((body, len)) if escaped == Some('p') || depth == 0 => {
-                        took += len;
-                        let negated = escaped == Some('P');
-                        if depth > 0 {
-                            out.push_str(body);
-                        } else {
-                            out.push_str(if negated { "[^" } else { "[" });
-                            out.push_str(body);
-                            out.push(']');
-                        }
-                    }
-                    _ => out.push_str(&rest[..took]),
+    walked(
+        source,
+        |escape, in_class| {
+            let negated = match escape.chars().next()? {
+                'p' => false,
+                'P' if !in_class => true,
+                _ => return None,
+            };
+            let after = &escape[1..];
+            let (name, len) = match after.strip_prefix('{') {
+                Some(braced) => braced.find('}').map(|end| (&braced[..end], end + 2))?,
+                None => {
+                    let c = after.chars().next()?;
+                    (&after[..c.len_utf8()], c.len_utf8())
                 }
-            }
-            '[' => {
-                out.push(c);
-                depth += 1;
-                opened = true;
-                if rest[1..].starts_with('^') {
-                    out.push('^');
-                    took += 1;
-                }
-            }
-            ']' if depth > 0 && !was_opened => {
-                out.push(c);
-                depth -= 1;
-            }
-            _ => out.push(c),
-        }
-        rest = &rest[took..];
-    }
-    out
+            };
+            let body = held(name)?;
+            let put = if in_class {
+                body.to_owned()
+            } else {
+                format!("[{}{body}]", if negated { "^" } else { "" })
+            };
+            Some((put, 1 + len))
+        },
+        |_, _, _| None,
+    )
 }
 
 /// `source` with each escape `\c` rewritten as [`escapes`] does, and each
@@ -641,40 +609,65 @@ fn ascii_properties(source: &str) -> String {
 pub(crate) fn rewritten(
     source: &str,
     mut rewrite: impl FnMut(char, bool) -> Option<String>,
+    literal: impl FnMut(char, bool, Option<char>) -> Option<String>,
+) -> String {
+    walked(
+        source,
+        |escape, in_class| {
+            let c = escape.chars().next()?;
+            rewrite(c, in_class).map(|text| (text, c.len_utf8()))
+        },
+        literal,
+    )
+}
+
+/// The walk over a pattern's source that [`rewritten`] and
+/// [`ascii_properties`] share: each escape is put as `escape(after,
+/// in_class)` says (`after`: the source after its backslash; what to put,
+/// and how many bytes of `after` it stands for), or as written where it
+/// says nothing; each other character as `literal` says, the brackets that
+/// open and close a class aside.
+fn walked(
+    source: &str,
+    mut escape: impl FnMut(&str, bool) -> Option<(String, usize)>,
     mut literal: impl FnMut(char, bool, Option<char>) -> Option<String>,
 ) -> String {
     let mut out = String::with_capacity(source.len());
-    let mut chars = source.chars().peekable();
+    let mut rest = source;
     // How deep in bracketed classes, and whether a `]` now would be a
     // literal (first in its class).
     let (mut depth, mut opened) = (0usize, false);
-    while let Some(c) = chars.next() {
+    while let Some(c) = rest.chars().next() {
         let was_opened = std::mem::take(&mut opened);
+        rest = &rest[c.len_utf8()..];
         match c {
-            '\\' => match chars.next() {
-                Some(escaped) => match rewrite(escaped, depth > 0) {
-                    Some(text) => out.push_str(&text),
-                    None => {
-                        out.push('\\');
+            '\\' => match escape(rest, depth > 0) {
+                Some((text, len)) => {
+                    out.push_str(&text);
+                    rest = &rest[len..];
+                }
+                None => {
+                    out.push('\\');
+                    if let Some(escaped) = rest.chars().next() {
                         out.push(escaped);
+                        rest = &rest[escaped.len_utf8()..];
                     }
-                },
-                None => out.push('\\'),
+                }
             },
             '[' => {
                 out.push(c);
                 depth += 1;
                 opened = true;
-                if chars.peek() == Some(&'^') {
+                if let Some(negated) = rest.strip_prefix('^') {
                     out.push('^');
-                    chars.next();
+                    rest = negated;
                 }
             }
             ']' if depth > 0 && !was_opened => {
                 out.push(c);
                 depth -= 1;
             }
-            _ => match literal(c, depth > 0, chars.peek().copied()) {
+            _ => match literal(c, depth > 0, rest.chars().next()) {
                 Some(text) => out.push_str(&text),
                 None => out.push(c),
             },
