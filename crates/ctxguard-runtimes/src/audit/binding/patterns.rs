@@ -245,9 +245,15 @@ pub(super) static TAG: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
-/// A question asking the agent for advice about what the user should do.
-pub(super) static ASKS_ADVICE: LazyLock<Pattern> =
-    LazyLock::new(|| pattern(r"(?i)^\W*(should|shall|do|can|must)\s+i\b"));
+/// A question asking the agent for advice about what the user should do:
+/// "Should I add it to my path?", and whether there is something the user
+/// is to do ("…, and if not is there an experiment I should run?", "is
+/// there anything I need to change?").
+pub(super) static ASKS_ADVICE: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*(should|shall|do|can|must)\s+i\b|\b(is|are)\s+there\s+(a|an|any|anything|something|some)\b[^?,;.]*\bi\s+(should|shall|need\s+to|must|have\s+to|ought\s+to)\b",
+    )
+});
 
 /// What asks in Vietnamese wherever it stands: "nên" (should) before a
 /// verb ("các kr nên có kr con", the key results should have their own),

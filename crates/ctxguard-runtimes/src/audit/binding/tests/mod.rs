@@ -2382,3 +2382,23 @@ fn requests_questions_thanks_and_go_aheads_in_many_languages() {
         );
     }
 }
+
+/// Whether there is something the user is to do asks for advice, as
+/// "should I …?" does; whether there is something "we" should do proposes
+/// it.
+#[test]
+fn whether_there_is_something_the_user_should_do_asks_for_advice() {
+    for asked in [
+        "Is there anything I should change?",
+        "Do we currently have a good understanding of the branching behavior, and if not is there an experiment I should run?",
+        "are there any settings I need to change?",
+    ] {
+        assert_eq!(why(asked), [Err(NotBinding::Question)], "{asked}");
+    }
+    for proposed in [
+        "is there a test we should add?",
+        "Should we drop the table?",
+    ] {
+        assert_eq!(why(proposed), [Ok(())], "{proposed}");
+    }
+}
