@@ -713,11 +713,33 @@ pub(crate) fn compiling<T>(ask: impl FnOnce() -> T) -> T {
 /// ([`significant`]). An image waits until its pattern has been asked
 /// often enough to earn it.
 pub(crate) fn prepare(patterns: &[&LazyLock<Pattern>]) {
+    let naming = NAMING.get();
     for pattern in patterns {
         let pattern = LazyLock::force(pattern);
-        let _ = pattern.exact();
+        if !naming {
+            let _ = pattern.exact();
+        }
         let _ = pattern.named();
     }
+}
+
+thread_local! {
+    /// Whether [`prepare`] on this thread only works out what each pattern
+    /// tells apart ([`naming`]).
+    static NAMING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `prepare` with [`prepare`] working out what each pattern tells
+/// apart ([`significant`]) and compiling none: what a thread does first
+/// for another that will judge a line of another script, each pattern
+/// being asked of it by what it tells apart before anything else (a parse
+/// of the pattern with Unicode's tables, its cases folded: about half of
+/// what judging a prompt in Chinese cost the hook's first thread).
+pub(crate) fn naming<T>(prepare: impl FnOnce() -> T) -> T {
+    let was = NAMING.replace(true);
+    let out = prepare();
+    NAMING.set(was);
+    out
 }
 
 /// The characters outside ASCII that a pattern tells apart from the

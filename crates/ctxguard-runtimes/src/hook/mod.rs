@@ -444,9 +444,10 @@ fn run(request: &HookRequest) -> HookReport {
     // another core. (Nothing waits for this thread; a hook that ends first
     // ends with it.)
     if matches!(event, HookEvent::UserPromptSubmit | HookEvent::PreCompact) {
+        let other_script = payload.prompt.as_deref().is_some_and(|p| !p.is_ascii());
         let _ = std::thread::Builder::new()
             .name("warm-up".to_owned())
-            .spawn(crate::audit::warm_up);
+            .spawn(move || crate::audit::warm_up(other_script));
     }
     let dir = ledger_dir(request, &payload);
     let ledger = Ledger::new(&dir, session, request.max_ledger_bytes);
