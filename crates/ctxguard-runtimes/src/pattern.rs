@@ -42,6 +42,8 @@ use std::time::Instant;
 
 use regex::{CaptureMatches, Captures, Matches, Regex, Replacer};
 
+mod named;
+
 /// How many times a pattern is asked of a line that names what it tells
 /// apart before its image is compiled: a hook that judges a prompt or two
 /// would not earn back the compiling; an audit of a folder asks some
@@ -288,10 +290,12 @@ impl Pattern {
         may
     }
 
-    /// What the pattern tells apart ([`significant`]), made once.
+    /// What the pattern tells apart ([`significant`]), made once: read
+    /// from the table worked out ahead ([`worked_out`]) where the pattern
+    /// is in it.
     fn named(&self) -> Option<&regex_syntax::hir::ClassUnicode> {
         self.named
-            .get_or_init(|| significant(&self.source))
+            .get_or_init(|| worked_out(&self.source).unwrap_or_else(|| significant(&self.source)))
             .as_ref()
     }
 
@@ -716,6 +720,8 @@ pub(crate) fn prepare(patterns: &[&LazyLock<Pattern>]) {
     let naming = NAMING.get();
     for pattern in patterns {
         let pattern = LazyLock::force(pattern);
+        #[cfg(test)]
+        tests::LISTED.with(|listed| listed.borrow_mut().push(pattern.source.to_string()));
         if !naming {
             let _ = pattern.exact();
         }
@@ -757,6 +763,46 @@ fn significant(source: &str) -> Option<regex_syntax::hir::ClassUnicode> {
     let hir = regex_syntax::Parser::new().parse(source).ok()?;
     let mut named = Vec::new();
     tells(&hir, &mut named).then(|| regex_syntax::hir::ClassUnicode::new(named))
+}
+
+/// The key of the pattern written `source` in the table worked out ahead
+/// ([`named::NAMED`]): the first eight bytes of its SHA-256, and its
+/// length.
+fn key(source: &str) -> (u64, usize) {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(source.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    (u64::from_be_bytes(first), source.len())
+}
+
+/// What the pattern written `source` tells apart, as the table worked out
+/// ahead gives it ([`named::NAMED`]); `None` when the pattern is not in
+/// it. Working it out ([`significant`]) takes a parse of the pattern with
+/// Unicode's tables and its cases folded: a hook judging a prompt with one
+/// curly apostrophe, an arrow or a word of Chinese in it spent some 160 M
+/// instructions on it, half of what its first thread did.
+fn worked_out(source: &str) -> Option<Option<regex_syntax::hir::ClassUnicode>> {
+    use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+    let (hash, len) = key(source);
+    let at = named::NAMED
+        .binary_search_by(|(key, _)| key.cmp(&(hash, len)))
+        .ok()?;
+    let (_, runs) = named::NAMED.get(at)?;
+    let Some(runs) = runs else {
+        return Some(None);
+    };
+    let mut ranges = Vec::new();
+    for &(from, count) in *runs {
+        let from = usize::from(from);
+        for &(start, end) in named::RANGES.get(from..from + usize::from(count))? {
+            ranges.push(ClassUnicodeRange::new(
+                char::from_u32(start)?,
+                char::from_u32(end)?,
+            ));
+        }
+    }
+    Some(Some(ClassUnicode::new(ranges)))
 }
 
 /// Whether `class` holds `c`.
@@ -1051,6 +1097,129 @@ fn with_image<T>(
 
 #[cfg(test)]
 mod tests {
+    thread_local! {
+        /// The patterns [`super::prepare`] met on this thread, as written.
+        pub(super) static LISTED: std::cell::RefCell<Vec<String>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    /// The table of what each pattern the judgment prepares tells apart
+    /// (`pattern/named.rs`) is what [`super::significant`] works out for
+    /// each. When a pattern changes, `CTXGUARD_BLESS=1 cargo test -p
+    /// ctxguard-runtimes --lib named_table` writes it anew (a pattern
+    /// missing from it is worked out when first asked: the table only
+    /// spares time).
+    #[test]
+    fn the_named_table_is_what_each_pattern_tells_apart() {
+        LISTED.with(|listed| listed.borrow_mut().clear());
+        crate::audit::prepare();
+        let mut sources = LISTED.with(|listed| listed.take());
+        sources.sort();
+        sources.dedup();
+        assert!(sources.len() > 60, "{} patterns prepared", sources.len());
+        let named: Vec<(String, Option<Ranges>)> = sources
+            .iter()
+            .map(|source| {
+                let class = super::significant(source).map(|class| {
+                    class
+                        .ranges()
+                        .iter()
+                        .map(|r| (u32::from(r.start()), u32::from(r.end())))
+                        .collect()
+                });
+                (source.clone(), class)
+            })
+            .collect();
+        // Each range once, in the order the largest sets hold them, so
+        // that a set is a few runs of the table.
+        let mut by_size: Vec<&Ranges> = named
+            .iter()
+            .filter_map(|(_, class)| class.as_ref())
+            .collect();
+        by_size.sort_by_key(|class| std::cmp::Reverse(class.len()));
+        let mut order: std::collections::HashMap<(u32, u32), usize> = Default::default();
+        let mut ranges = Vec::new();
+        for class in by_size {
+            for &range in class {
+                order.entry(range).or_insert_with(|| {
+                    ranges.push(range);
+                    ranges.len() - 1
+                });
+            }
+        }
+        let mut rows: Vec<((u64, usize), String)> = named
+            .iter()
+            .map(|(source, class)| {
+                let runs = class.as_ref().map_or("None".to_owned(), |class| {
+                    let mut at: Vec<usize> = class.iter().map(|range| order[range]).collect();
+                    at.sort_unstable();
+                    let mut runs: Vec<(usize, usize)> = Vec::new();
+                    for index in at {
+                        match runs.last_mut() {
+                            Some((from, count)) if *from + *count == index => *count += 1,
+                            _ => runs.push((index, 1)),
+                        }
+                    }
+                    let runs: Vec<String> = runs
+                        .iter()
+                        .map(|(from, count)| format!("({from}, {count})"))
+                        .collect();
+                    format!("Some(&[{}])", runs.join(", "))
+                });
+                (super::key(source), runs)
+            })
+            .collect();
+        rows.sort();
+        let mut table = String::from(NAMED_HEAD);
+        for ((hash, len), runs) in &rows {
+            table.push_str(&format!("    ((0x{hash:016x}, {len}), {runs}),\n"));
+        }
+        table.push_str("];\n\n/// The ranges of characters the patterns tell apart, each once.\n#[rustfmt::skip]\npub(super) static RANGES: &[(u32, u32)] = &[\n");
+        for line in ranges.chunks(6) {
+            let line: Vec<String> = line
+                .iter()
+                .map(|(start, end)| format!("(0x{start:x}, 0x{end:x})"))
+                .collect();
+            table.push_str(&format!("    {},\n", line.join(", ")));
+        }
+        table.push_str("];\n");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/pattern/named.rs");
+        if std::env::var_os("CTXGUARD_BLESS").is_some() {
+            std::fs::write(path, &table).unwrap();
+        }
+        let written = std::fs::read_to_string(path).unwrap();
+        assert!(
+            written == table,
+            "src/pattern/named.rs is not what the patterns tell apart: \
+             CTXGUARD_BLESS=1 cargo test -p ctxguard-runtimes --lib named_table"
+        );
+        for source in &sources {
+            assert_eq!(
+                super::worked_out(source),
+                Some(super::significant(source)),
+                "{source}"
+            );
+        }
+    }
+
+    /// Ranges of characters, by their code points.
+    type Ranges = Vec<(u32, u32)>;
+
+    const NAMED_HEAD: &str = "\
+//! What each pattern the judgment prepares tells apart from the others of
+//! its kind ([`super::significant`]), worked out ahead. Written by
+//! `CTXGUARD_BLESS=1 cargo test -p ctxguard-runtimes --lib named_table`,
+//! which fails while it is not what the patterns tell apart; never edited
+//! by hand.
+
+/// Each pattern by its key ([`super::key`]), in order: `None` when its
+/// image never answers for it, or the runs of [`RANGES`] it tells apart,
+/// each where it starts and how many ranges it holds.
+#[rustfmt::skip]
+#[allow(clippy::type_complexity)]
+pub(super) static NAMED: &[((u64, usize), Option<&[(u16, u16)]>)] = &[
+";
+
     use super::*;
     use regex::Match;
 
