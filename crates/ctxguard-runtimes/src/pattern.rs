@@ -715,36 +715,50 @@ pub(crate) fn compiling<T>(ask: impl FnOnce() -> T) -> T {
 /// Compiles `patterns` now, each with what it makes the first time it is
 /// asked of a line of another script: what it tells apart
 /// ([`significant`]). An image waits until its pattern has been asked
-/// often enough to earn it.
+/// often enough to earn it. On a thread that runs it [`for_text`], only
+/// what that text needs.
 pub(crate) fn prepare(patterns: &[&LazyLock<Pattern>]) {
-    let naming = NAMING.get();
-    for pattern in patterns {
-        let pattern = LazyLock::force(pattern);
-        #[cfg(test)]
-        tests::LISTED.with(|listed| listed.borrow_mut().push(pattern.source.to_string()));
-        if !naming {
-            let _ = pattern.exact();
+    FOR_TEXT.with(|text| {
+        let text = text.borrow();
+        for pattern in patterns {
+            let pattern = LazyLock::force(pattern);
+            #[cfg(test)]
+            tests::LISTED.with(|listed| listed.borrow_mut().push(pattern.source.to_string()));
+            let named = pattern.named();
+            // A pattern that tells apart a character of the text is searched
+            // as written wherever the character stands, and one whose image
+            // never answers for it on every line beyond ASCII.
+            let written = text.as_ref().is_none_or(|chars| {
+                named.is_none_or(|named| chars.iter().any(|&c| holds(named, c)))
+            });
+            if written {
+                let _ = pattern.exact();
+            }
         }
-        let _ = pattern.named();
-    }
+    });
 }
 
 thread_local! {
-    /// Whether [`prepare`] on this thread only works out what each pattern
-    /// tells apart ([`naming`]).
-    static NAMING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The characters beyond ASCII of the text [`prepare`] on this thread
+    /// prepares for ([`for_text`]).
+    static FOR_TEXT: std::cell::RefCell<Option<Vec<char>>> =
+        const { std::cell::RefCell::new(None) };
 }
 
-/// Runs `prepare` with [`prepare`] working out what each pattern tells
-/// apart ([`significant`]) and compiling none: what a thread does first
-/// for another that will judge a line of another script, each pattern
-/// being asked of it by what it tells apart before anything else (a parse
-/// of the pattern with Unicode's tables, its cases folded: about half of
-/// what judging a prompt in Chinese cost the hook's first thread).
-pub(crate) fn naming<T>(prepare: impl FnOnce() -> T) -> T {
-    let was = NAMING.replace(true);
+/// Runs `prepare` with [`prepare`] making what another thread will need to
+/// judge `text`, which holds characters beyond ASCII: what each pattern
+/// tells apart, which that thread asks first of every such line, and the
+/// pattern compiled by the regex crate where the line is to be searched as
+/// written (the pattern tells apart one of its characters, or its image
+/// never answers). Judging a prompt in Chinese, the hook's first thread
+/// compiled 30 patterns, half of its instructions.
+pub(crate) fn for_text<T>(text: &str, prepare: impl FnOnce() -> T) -> T {
+    let mut chars: Vec<char> = text.chars().filter(|c| !c.is_ascii()).collect();
+    chars.sort_unstable();
+    chars.dedup();
+    let was = FOR_TEXT.replace(Some(chars));
     let out = prepare();
-    NAMING.set(was);
+    FOR_TEXT.set(was);
     out
 }
 

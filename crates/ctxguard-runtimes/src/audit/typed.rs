@@ -177,13 +177,13 @@ const WARM_UP: &[&str] = &[
 /// typed runs it on a second thread while it reads its ledger and the
 /// transcript and judges: there, each pattern is ready, or asked of the
 /// light engine meanwhile ([`crate::pattern::Pattern`]), not compiled on
-/// the way. Where what it will judge is written in another script than
-/// ASCII (`other_script`: a prompt in Chinese), it first works out what
-/// each pattern tells apart, which the first thread asks of such a line
-/// before anything else.
-pub fn warm_up(other_script: bool) {
-    if other_script {
-        crate::pattern::naming(super::binding::prepare);
+/// the way. Where what it will judge holds characters beyond ASCII
+/// (`other_script`: a prompt in Chinese, or with a curly apostrophe), it
+/// first makes what judging them needs
+/// ([`crate::pattern::for_text`]).
+pub fn warm_up(other_script: Option<&str>) {
+    if let Some(text) = other_script {
+        crate::pattern::for_text(text, super::binding::prepare);
     }
     crate::pattern::compiling(|| {
         binding::compile_costliest();

@@ -444,10 +444,10 @@ fn run(request: &HookRequest) -> HookReport {
     // another core. (Nothing waits for this thread; a hook that ends first
     // ends with it.)
     if matches!(event, HookEvent::UserPromptSubmit | HookEvent::PreCompact) {
-        let other_script = payload.prompt.as_deref().is_some_and(|p| !p.is_ascii());
+        let other_script = payload.prompt.clone().filter(|prompt| !prompt.is_ascii());
         let _ = std::thread::Builder::new()
             .name("warm-up".to_owned())
-            .spawn(move || crate::audit::warm_up(other_script));
+            .spawn(move || crate::audit::warm_up(other_script.as_deref()));
     }
     let dir = ledger_dir(request, &payload);
     let ledger = Ledger::new(&dir, session, request.max_ledger_bytes);
