@@ -691,6 +691,20 @@ fn the_verdict_is_about_the_users_commitments_and_names_its_reason() {
 }
 
 #[test]
+fn a_yes_to_what_the_agent_proposed_makes_it_the_users() {
+    // "Shall I update `PERF_PLAN.md` with these findings and then proceed
+    // to Phase 2 execution?", answered "yes and then clear the context
+    // first.": the summary's "User confirmed: Update PERF_PLAN.md …" is
+    // supported. The agent's own choice of cache is still invented.
+    let (report, _) = judged("invented-proposal-approved.jsonl");
+    assert_eq!(
+        invented(&report, 1),
+        ["The user chose `redis-7.2` with `allkeys-lru` eviction for the cache."],
+        "{report}"
+    );
+}
+
+#[test]
 fn a_summary_that_names_the_project_by_its_folder_invents_nothing() {
     // The session ran in `notebooklm_clone`; the user never typed
     // "NotebookLM", the summary does.

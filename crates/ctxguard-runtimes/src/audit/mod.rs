@@ -398,6 +398,17 @@ fn audit_branch(
                 if let Some(offered) = last {
                     support.push(offered.text.clone(), Words::of(&offered.text));
                 }
+            } else if message.origin == Origin::User {
+                // "yes and then clear the context first", to "Shall I update
+                // `PERF_PLAN.md` with these findings and then proceed?": a
+                // yes to what the agent proposed makes it the user's,
+                // however much the reply adds ("User confirmed: update
+                // PERF_PLAN.md …" is no invention).
+                if let Some(proposed) = last.and_then(|agent| proposal(&agent.text)) {
+                    if approves(&message.text) {
+                        support.push(proposed.to_owned(), Words::of(proposed));
+                    }
+                }
             }
             let answering = asked || interrupted_before(&event.trace[..m]);
             let mut found = message_units(policy, message, answering, pasted_at);
@@ -463,6 +474,40 @@ fn audit_branch(
         ));
     }
     audits
+}
+
+/// The question the agent's turn ends on, when it proposes what to do
+/// next ("Shall I update `PERF_PLAN.md` with these findings?", "Want me
+/// to push it?"): its last paragraph.
+fn proposal(text: &str) -> Option<&str> {
+    static PROPOSES: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(
+            r"(?i)\b(shall|should|can|may)\s+i\b|\b(want|like)\s+me\s+to\b|\bready\s+(for\s+me\s+)?to\b|\b(shall|should)\s+we\b",
+        )
+        .expect("the proposal pattern compiles")
+    });
+    let text = text.trim_end();
+    if !text.ends_with(['?', '？']) {
+        return None;
+    }
+    let last = text.rsplit("\n\n").next().unwrap_or(text).trim();
+    PROPOSES.is_match(last).then_some(last)
+}
+
+/// Whether the user's reply opens by saying yes ("yes and then clear the
+/// context first", "sure, go ahead", "ok do it").
+fn approves(text: &str) -> bool {
+    static YES: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(
+            r"(?i)^\W*(yes|yeah|yep|yup|sure|ok|okay|go\s+ahead|please\s+do|do\s+it|sounds\s+good|lgtm|approved|y)\b",
+        )
+        .expect("the approval pattern compiles")
+    });
+    YES.is_match(text)
 }
 
 /// Whether `text` only takes what stands before it as the user's own to
