@@ -598,7 +598,9 @@ pub(crate) fn words_bind(
 /// start using the new you". A verb stands before its object, or after
 /// "then", with no subject, modal or "to" before it ("the tests make it
 /// slow", "we could make it faster" and "I tried to make it work" say
-/// what is).
+/// what is). An aside in round brackets is read past: "we can write the
+/// session file (activities, narrative) and update the plan" runs on as
+/// it does without it.
 fn run_on_instruction(text: &str) -> bool {
     const NOT_BEFORE: &[&str] = &[
         "i", "you", "we", "they", "he", "she", "it", "me", "us", "him", "her", "them", "to",
@@ -607,7 +609,8 @@ fn run_on_instruction(text: &str) -> bool {
         "which", "the", "a", "an", "this", "my", "our", "your", "their", "its", "i'll", "ill",
         "i'd", "we'll", "you'll", "lets", "let's", "also", "just",
     ];
-    if text.contains(['.', ',', ';', ':', '!', '?']) || word_count(text) < 8 {
+    let text = without_asides(text);
+    if text.contains(['.', ',', ';', ':', '!', '?']) || word_count(&text) < 8 {
         return false;
     }
     let words: Vec<String> = text.split_whitespace().map(|w| w.to_lowercase()).collect();
@@ -624,6 +627,26 @@ fn run_on_instruction(text: &str) -> bool {
             && !before.ends_with('s')
             && !before.ends_with("ed")
     })
+}
+
+/// `text` without what stands in round brackets after a space (an aside:
+/// "the session file (activities, narrative)"; `call(a, b)` is code and
+/// stays), brackets that do not close left as they are.
+fn without_asides(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(" (") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find(" (") {
+        let Some(close) = rest[open..].find(')') else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Words that point back at what was said or shown, not at a thing the

@@ -2402,3 +2402,19 @@ fn whether_there_is_something_the_user_should_do_asks_for_advice() {
         assert_eq!(why(proposed), [Ok(())], "{proposed}");
     }
 }
+
+/// An aside in round brackets does not stop a sentence typed on from
+/// being read as the run-on it is.
+#[test]
+fn an_aside_in_brackets_is_read_past_in_a_run_on_sentence() {
+    for run_on in [
+        "we can write the session file and update the plan",
+        "we can write the session file (activities, narrative) and update the plan",
+    ] {
+        assert_eq!(why(run_on), [Ok(())], "{run_on}");
+    }
+    assert_eq!(
+        why("we can write the session file (activities, narrative)"),
+        [Err(NotBinding::Remark)]
+    );
+}
