@@ -353,8 +353,20 @@ pub(crate) fn words_bind(
             .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
             .find(|w| !w.is_empty())
             .is_some_and(|w| imperative(&w.to_lowercase()));
+    // "we need to basically focus on" over a numbered list: a sentence
+    // left open for the list to end leads into it as a colon does, where
+    // the items say enough alone ("1. linear project update."); over items
+    // of a word or two ("Please add tests for" over "- the parser") it is
+    // the requirement, and they its fragments.
+    let open_over_list = follows
+        && left_open(text)
+        && message
+            .text
+            .get(unit.range.end..)
+            .and_then(|rest| LIST_NEXT.find(rest).map(|item| &rest[item.end()..]))
+            .is_some_and(|item| word_count(item.lines().next().unwrap_or_default()) >= 3);
     if follows
-        && lead_in(text)
+        && (lead_in(text) || open_over_list)
         && !BAN.is_match(after_lead(text))
         && !CJK_ASKS.is_match(text)
         && !asks_for_it
@@ -968,6 +980,42 @@ fn lead_in(text: &str) -> bool {
     text.trim_end().ends_with([':', '：']) && word_count(text) <= 8
 }
 
+/// Whether a sentence of eight words or fewer is left open on a word that
+/// wants what comes next: "we need to basically focus on", "the steps
+/// are", "changes including".
+fn left_open(text: &str) -> bool {
+    const OPEN: &[&str] = &[
+        "on",
+        "to",
+        "with",
+        "for",
+        "about",
+        "like",
+        "including",
+        "include",
+        "following",
+        "into",
+        "of",
+        "are",
+        "is",
+        "be",
+        "as",
+        "these",
+        "below",
+    ];
+    word_count(text) <= 8
+        && text
+            .trim_end()
+            .rsplit(char::is_whitespace)
+            .next()
+            .is_some_and(|last| OPEN.contains(&last.to_lowercase().as_str()))
+}
+
+/// What opens with the first item of a list, on the next line that holds
+/// anything: "1. linear project update.", "- the parser".
+static LIST_NEXT: LazyLock<Pattern> =
+    LazyLock::new(|| pattern(r"^[ \t]*\n\s*([-*•+]|\d{1,2}[.)])\s"));
+
 /// How many words the text has: what stands between spaces, and in
 /// Chinese and Japanese, which write none, one for every two of their
 /// characters.
@@ -1076,6 +1124,7 @@ fn repeated(word: &str) -> bool {
 /// here (`tests::every_pattern_is_prepared`).
 pub fn prepare() {
     crate::pattern::prepare(&[
+        &LIST_NEXT,
         &CONSOLE_BANNER,
         &STATED,
         &MEASURE,

@@ -2418,3 +2418,41 @@ fn an_aside_in_brackets_is_read_past_in_a_run_on_sentence() {
         [Err(NotBinding::Remark)]
     );
 }
+
+/// A sentence left open over a list whose items say enough alone leads
+/// into it, as one that ends in a colon does; over items of a word or two
+/// it is the requirement.
+#[test]
+fn a_sentence_left_open_over_a_list_leads_into_it() {
+    let judged = |text: &str| -> Vec<(String, Result<(), NotBinding>)> {
+        let typed = crate::audit::typed_units(&crate::policy::Policy::builtin(), text, false);
+        typed
+            .binds
+            .iter()
+            .map(|piece| (piece.text.clone(), Ok(())))
+            .chain(
+                typed
+                    .apart
+                    .iter()
+                    .map(|(text, why)| (text.clone(), Err(*why))),
+            )
+            .collect()
+    };
+    let led = judged("we need to basically focus on \n\n1. linear project update.\n2. adding these new features.");
+    assert!(
+        led.contains(&(
+            "we need to basically focus on".to_owned(),
+            Err(NotBinding::Debris)
+        )),
+        "{led:?}"
+    );
+    assert!(
+        led.contains(&("linear project update.".to_owned(), Ok(()))),
+        "{led:?}"
+    );
+    let asked = judged("Please add tests for\n- the parser\n- the lexer");
+    assert!(
+        asked.contains(&("Please add tests for".to_owned(), Ok(()))),
+        "{asked:?}"
+    );
+}
