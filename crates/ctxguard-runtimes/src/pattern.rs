@@ -725,9 +725,9 @@ pub(crate) fn prepare(patterns: &[&LazyLock<Pattern>]) {
             #[cfg(test)]
             tests::LISTED.with(|listed| listed.borrow_mut().push(pattern.source.to_string()));
             let named = pattern.named();
-            // A pattern that tells apart a character of the text is searched
-            // as written wherever the character stands, and one whose image
-            // never answers for it on every line beyond ASCII.
+            // A pattern is searched as written on a line that holds a
+            // character it tells apart, and on every line beyond ASCII
+            // where its image never answers for it.
             let written = text.as_ref().is_none_or(|chars| {
                 named.is_none_or(|named| chars.iter().any(|&c| holds(named, c)))
             });

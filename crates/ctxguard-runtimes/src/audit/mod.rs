@@ -503,7 +503,7 @@ fn approves(text: &str) -> bool {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         Pattern::new(
-            r"(?i)^\W*(yes|yeah|yep|yup|sure|ok|okay|go\s+ahead|please\s+do|do\s+it|sounds\s+good|lgtm|approved|y)\b",
+            r"(?i)^\W*(yes|yeah|yep|yup|sure|ok|okay|go\s+ahead|please\s+do|do\s+it|sounds\s+good|lgtm|approved)\b",
         )
         .expect("the approval pattern compiles")
     });
