@@ -480,6 +480,21 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                         None => typed.binds.push(piece(policy, text)),
                     }
                 }
+                // "CLAUDE.md improvements: move … to docs/…; use project-level
+                // subagents; … are you able to read the chat logs?": a
+                // sentence that asks two things or more in its clauses is
+                // not a question for closing on one.
+                Err(NotBinding::Question) => match clauses(prose, unit, &message) {
+                    Some(parts) => {
+                        statements += 1;
+                        typed.binds.extend(
+                            parts
+                                .into_iter()
+                                .map(|part| piece(policy, prose[part].to_owned())),
+                        );
+                    }
+                    None => typed.apart.push((text, NotBinding::Question)),
+                },
                 Err(why) => typed.apart.push((text, why)),
             }
         }

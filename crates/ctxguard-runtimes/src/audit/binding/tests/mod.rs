@@ -2456,3 +2456,27 @@ fn a_sentence_left_open_over_a_list_leads_into_it() {
         "{asked:?}"
     );
 }
+
+/// A sentence that asks two things or more in its clauses is not a
+/// question for closing on one.
+#[test]
+fn a_sentence_of_instructions_that_closes_on_a_question_asks_them() {
+    let typed = crate::audit::typed_units(
+        &crate::policy::Policy::builtin(),
+        "improvements: move the count to docs/AUDIT.md; use project-level subagents for it; are you able to read the logs?",
+        false,
+    );
+    let binds: Vec<&str> = typed
+        .binds
+        .iter()
+        .map(|piece| piece.text.as_str())
+        .collect();
+    assert_eq!(
+        binds,
+        [
+            "improvements: move the count to docs/AUDIT.md",
+            "use project-level subagents for it; are you able to read the logs?"
+        ]
+    );
+    assert!(typed.apart.is_empty(), "{:?}", typed.apart);
+}
