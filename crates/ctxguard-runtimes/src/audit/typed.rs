@@ -627,7 +627,8 @@ const LONG_CHINESE: usize = 60;
 /// review the plan with Fable, and do the execution in parallel", "вынеси
 /// это в конфиг, и добавь тесты"): a person holds each apart, and a
 /// summary keeps one and drops another. A sentence is cut where a comma or
-/// a semicolon (then perhaps "and"), or "and then", ends a clause, never
+/// a semicolon (then perhaps "and"), "and then", or a plus set apart by
+/// spaces ("too much words + i dont like emdashes") ends a clause, never
 /// inside brackets, quotes or code, and not at Chinese commas, which set
 /// the parts of one thought apart ("，" is not ","), but where the clause
 /// after one opens with a word that adds a request ("并", "同时") or asks
@@ -648,7 +649,7 @@ fn clauses(
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         Pattern::new(
-            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过|当|如果|假如|一旦|优化|生成|输出|创建|修改|删除|添加|增加|实现|设计|编写|整理|总结|更新|检查|测试|部署|提交|参考|使用)|\s+and\s+(i'd\s+like|i\s+would\s+like|i\s+want|i\s+need|please|make\s+sure)\b",
+            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+\+\s+|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过|当|如果|假如|一旦|优化|生成|输出|创建|修改|删除|添加|增加|实现|设计|编写|整理|总结|更新|检查|测试|部署|提交|参考|使用)|\s+and\s+(i'd\s+like|i\s+would\s+like|i\s+want|i\s+need|please|make\s+sure)\b",
         )
         .expect("the clause pattern compiles")
     });

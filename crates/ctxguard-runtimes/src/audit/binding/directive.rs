@@ -196,13 +196,17 @@ pub(crate) fn directive(text: &str) -> bool {
 
 /// The clauses of `text`, where a comma, a semicolon, a colon, an opening
 /// parenthesis or an ellipsis ends one ("you broke the pages...go back and
-/// check"), where an arrow leads from a condition to what to do then ("Si
-/// COUNT > 0 → STOP, me rapporter le contenu"), and before "then" ("if
-/// it's missing then create it") or "so" ("the plan is in plan.md so
-/// check it carefully").
+/// check"), where an arrow or a dash set apart by spaces leads from a
+/// condition to what to do then ("Si COUNT > 0 → STOP, me rapporter le
+/// contenu", "If there's no plan but the feedback is there - start from
+/// creating the plan"), and before "then" ("if it's missing then create
+/// it") or "so" ("the plan is in plan.md so check it carefully").
 fn clauses(text: &str) -> impl Iterator<Item = &str> {
     text.split([',', ';', '(', ':', '→', '…'])
         .flat_map(|part| part.split("..."))
+        .flat_map(|part| part.split(" - "))
+        .flat_map(|part| part.split(" – "))
+        .flat_map(|part| part.split(" — "))
         .flat_map(|part| part.split(" then "))
         .flat_map(|part| part.split(" so "))
 }

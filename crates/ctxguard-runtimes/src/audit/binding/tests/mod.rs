@@ -2480,3 +2480,33 @@ fn a_sentence_of_instructions_that_closes_on_a_question_asks_them() {
     );
     assert!(typed.apart.is_empty(), "{:?}", typed.apart);
 }
+
+/// "nothing happens" reports a defect; a dash set apart by spaces leads
+/// from a condition to what to do, as an arrow does; a plus set apart by
+/// spaces joins two asks, each judged alone.
+#[test]
+fn a_defect_a_dash_after_a_condition_and_a_plus_between_asks() {
+    assert_eq!(
+        why("during the game when you press no..nothing happens either."),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("If there's no plan but the feedback is already there - start from creating the plan."),
+        [Ok(())]
+    );
+    assert_eq!(
+        why("This is great - thanks"),
+        [Err(NotBinding::Acknowledgement)]
+    );
+    let typed = crate::audit::typed_units(
+        &crate::policy::Policy::builtin(),
+        "too much words + i dont like emdashes",
+        false,
+    );
+    let binds: Vec<&str> = typed
+        .binds
+        .iter()
+        .map(|piece| piece.text.as_str())
+        .collect();
+    assert_eq!(binds, ["too much words", "i dont like emdashes"]);
+}
