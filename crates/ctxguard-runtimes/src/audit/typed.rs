@@ -468,34 +468,29 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 statements += 1;
                 typed.binds.push(piece(policy, text));
             }
-            match verdict {
-                Ok(()) => {
+            // A sentence that binds is held as the clauses that ask apart;
+            // so is one judged a question whose clauses ask two things or
+            // more alone ("CLAUDE.md improvements: move … to docs/…; use
+            // project-level subagents; … are you able to read the chat
+            // logs?"): it is not a question for closing on one.
+            let parts = match verdict {
+                Ok(()) | Err(NotBinding::Question) => clauses(prose, unit, &message),
+                Err(_) => None,
+            };
+            match (verdict, parts) {
+                (_, Some(parts)) => {
                     statements += 1;
-                    match clauses(prose, unit, &message) {
-                        Some(parts) => typed.binds.extend(
-                            parts
-                                .into_iter()
-                                .map(|part| piece(policy, prose[part].to_owned())),
-                        ),
-                        None => typed.binds.push(piece(policy, text)),
-                    }
+                    typed.binds.extend(
+                        parts
+                            .into_iter()
+                            .map(|part| piece(policy, prose[part].to_owned())),
+                    );
                 }
-                // "CLAUDE.md improvements: move … to docs/…; use project-level
-                // subagents; … are you able to read the chat logs?": a
-                // sentence that asks two things or more in its clauses is
-                // not a question for closing on one.
-                Err(NotBinding::Question) => match clauses(prose, unit, &message) {
-                    Some(parts) => {
-                        statements += 1;
-                        typed.binds.extend(
-                            parts
-                                .into_iter()
-                                .map(|part| piece(policy, prose[part].to_owned())),
-                        );
-                    }
-                    None => typed.apart.push((text, NotBinding::Question)),
-                },
-                Err(why) => typed.apart.push((text, why)),
+                (Ok(()), None) => {
+                    statements += 1;
+                    typed.binds.push(piece(policy, text));
+                }
+                (Err(why), None) => typed.apart.push((text, why)),
             }
         }
         prose.clear();
