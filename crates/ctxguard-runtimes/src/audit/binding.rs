@@ -641,24 +641,51 @@ fn run_on_instruction(text: &str) -> bool {
     })
 }
 
-/// `text` without what stands in round brackets after a space (an aside:
-/// "the session file (activities, narrative)"; `call(a, b)` is code and
-/// stays), brackets that do not close left as they are.
+/// `text` without its asides in round brackets ([`aside_spans`]), each
+/// with the space before it.
 fn without_asides(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains(" (") {
+    let spans = aside_spans(text);
+    if spans.is_empty() {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find(" (") {
-        let Some(close) = rest[open..].find(')') else {
-            break;
-        };
-        out.push_str(&rest[..open]);
-        rest = &rest[open + close + 1..];
+    let mut from = 0;
+    for span in spans {
+        // The space before the bracket goes with it.
+        out.push_str(&text[from..span.start - 1]);
+        from = span.end;
     }
-    out.push_str(rest);
+    out.push_str(&text[from..]);
     std::borrow::Cow::Owned(out)
+}
+
+/// Where each aside in round brackets stands, its brackets and any within
+/// them included: a bracket opened after a space, at no depth, to the one
+/// that closes it ("the session file (activities, narrative)"). `call(a,
+/// b)` is code, and a bracket that never closes opens none.
+pub(crate) fn aside_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut spans = Vec::new();
+    let (mut depth, mut open) = (0usize, None);
+    for (at, c) in text.char_indices() {
+        match c {
+            '(' => {
+                if depth == 0 && text[..at].ends_with(' ') {
+                    open = Some(at);
+                }
+                depth += 1;
+            }
+            ')' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    if let Some(start) = open.take() {
+                        spans.push(start..at + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    spans
 }
 
 /// Words that point back at what was said or shown, not at a thing the

@@ -873,31 +873,16 @@ fn joined_instructions(text: &str) -> Vec<(usize, usize)> {
 /// `clauses` keeps whole where it does not. Only an aside after a space:
 /// `call(a, b, c)` is code.
 fn asides(text: &str) -> Vec<(usize, usize)> {
-    let mut cuts = Vec::new();
-    let (mut depth, mut open) = (0usize, None);
-    for (at, c) in text.char_indices() {
-        match c {
-            '(' => {
-                if depth == 0 && text[..at].ends_with(' ') {
-                    open = Some(at);
-                }
-                depth += 1;
-            }
-            ')' if depth > 0 => {
-                depth -= 1;
-                if depth == 0 {
-                    if let Some(start) = open.take() {
-                        if text[start + 1..at].split_whitespace().count() >= 3 {
-                            cuts.push((start - 1, start));
-                            cuts.push((at + 1, at + 1));
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    cuts
+    binding::aside_spans(text)
+        .into_iter()
+        .filter(|span| {
+            text[span.start + 1..span.end - 1]
+                .split_whitespace()
+                .count()
+                >= 3
+        })
+        .flat_map(|span| [(span.start - 1, span.start), (span.end, span.end)])
+        .collect()
 }
 
 /// Where an instruction starts right after a period typed with no space
