@@ -280,9 +280,11 @@ proptest! {
         let [whole, streamed] = both(&trace, ext, &plan, block, &options);
         // Only a file that cannot be cut (one line, one block, or one
         // region: a cut is between two), or whose cut falls inside a key
-        // before `regions` (the list in `meta`), is read whole.
+        // before `regions` (the list in `meta`), is read whole. Its text is
+        // what stands after a byte order mark, which the stream skips.
+        let text = trace.strip_prefix('\u{feff}').unwrap_or(&trace);
         if !matches!(layout, Layout::Minified | Layout::Keys)
-            && trace.len() > 2 * block
+            && text.len() > 2 * block
             && regions.len() > 1
         {
             prop_assert_ne!(&streamed.0, "read whole", "{}", trace);
