@@ -47,6 +47,7 @@ pub(crate) fn compile_costliest() {
 }
 mod words;
 
+pub(crate) use directive::rule_stated;
 use directive::*;
 use output::*;
 pub(crate) use output::{output_tails, rule, Prose};

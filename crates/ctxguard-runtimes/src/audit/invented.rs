@@ -240,7 +240,10 @@ pub(crate) fn invented(
                         .map_or(rest, |end| &rest[..end.start()]),
                 )
             }
-            None if under_user => Some(text),
+            // "**User decision**: I asked whether to (1) add … or (2) …":
+            // the agent's account of what it asked, under the user's label;
+            // what the user chose stands in a sentence of its own.
+            None if under_user && !agent_asked(text) => Some(text),
             None => None,
         };
         let invented = claimed.is_some_and(|claimed| {
@@ -280,6 +283,27 @@ pub(crate) fn invented(
         }
     }
     found
+}
+
+/// Whether a sentence, after any inline label, tells what the agent asked
+/// or offered the user: "I asked whether to …", "I proposed two options".
+fn agent_asked(text: &str) -> bool {
+    const ASKED: &[&str] = &[
+        "i asked",
+        "i offered",
+        "i proposed",
+        "i suggested",
+        "i presented",
+        "i recommended",
+    ];
+    let said = text.split_once(": ").map_or(text, |(_, said)| said);
+    let said = said
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    ASKED.iter().any(|asked| {
+        said.strip_prefix(asked)
+            .is_some_and(|rest| rest.starts_with(' '))
+    })
 }
 
 /// A rule listed as "**Label**: details" whose label the user's words

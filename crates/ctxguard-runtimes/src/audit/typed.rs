@@ -364,6 +364,11 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     let brief = (text.len() >= 1000 && (brief_at(text.trim_start(), 0) || task_set(text)))
         || fenced.is_some();
     let bound = if brief { BRIEF_MATERIAL } else { MATERIAL };
+    // A specification handed over whole, under its own title: what binds
+    // in it is what it asks or forbids, not what it describes.
+    let spec = (!brief && handed_spec(text)).then(|| Spec {
+        addressed: speaks_to_agent(text),
+    });
     // Statements that bind so far, pins aside.
     let mut statements = 0;
     let mut flush = |prose: &mut String, typed: &mut Typed| {
@@ -422,6 +427,11 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 if let Some(end) = record(prose, &cut, n, typed_here).or_else(announced) {
                     // As typed, so that it is verbatim where it stands whole.
                     let whole = &prose[unit.range.start..cut[end - 1].range.end];
+                    if spec.is_some_and(|spec| !spec.binds(whole)) {
+                        typed.apart.push((whole.to_owned(), NotBinding::Pasted));
+                        taken_until = end;
+                        continue;
+                    }
                     statements += 1;
                     typed.binds.push(piece(policy, whole.to_owned()));
                     taken_until = end;
@@ -446,6 +456,15 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                     Ok(())
                 }
                 Err(NotBinding::Remark) if brief => Ok(()),
+                verdict => verdict,
+            };
+            // What a specification handed over describes ("**Output** :
+            // Message de confirmation + JSON structuré en DB", a row of its
+            // table of targets) is its material; what it asks or forbids
+            // ("Si COUNT > 0 → STOP", "Ne jamais modifier les tables
+            // existantes") binds.
+            let verdict = match verdict {
+                Ok(()) if spec.is_some_and(|spec| !spec.binds(&text)) => Err(NotBinding::Pasted),
                 verdict => verdict,
             };
             // Words typed on the line where a pasted log starts or ends are
@@ -536,7 +555,10 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
             own = format!("{}\n\n{}", &text[..quoted.start], &text[quoted.end..]);
             (own.as_str(), Some(&text[quoted]))
         }
-        None => match document_start(text).or_else(|| chat_log_start(text)) {
+        None => match document_start(text)
+            .or_else(|| chat_log_start(text))
+            .or_else(|| error_report_start(text))
+        {
             Some(at) => match quoted_document(&text[..at], &text[at..]) {
                 // What the user wrote after the quotation closed is theirs too.
                 (document, after) if !after.trim().is_empty() => {
@@ -1290,6 +1312,90 @@ fn document_start(text: &str) -> Option<usize> {
     .then_some(first)
 }
 
+/// The fewest bytes of a specification handed over ([`handed_spec`]).
+const SPEC: usize = 4000;
+
+/// Whether `text` is a specification handed over whole: a document of
+/// [`SPEC`] bytes or more that opens on its own title, nothing of the
+/// user's before it, with three sections or more ("# K3RN.LABS —
+/// ARCHITECTURE MULTI-AGENT", "# TICKET 2 — Migration schéma", a design
+/// written elsewhere and pasted in). It is no brief written to the agent
+/// (those open "# Prompt …", "You are …", and each statement of theirs is a
+/// rule), and no explainer [`document_start`] hands over whole. A person
+/// holds what such a document asks or forbids, not each line of what it
+/// describes: a summary that keeps the design in a sentence and drops its
+/// table of targets has lost nothing the user told the agent to hold.
+fn handed_spec(text: &str) -> bool {
+    let text = text.trim_start();
+    text.len() >= SPEC
+        && units::heading_at(text, 0).is_some_and(|(_, _, bullet)| !bullet)
+        && section_headings(text).nth(2).is_some()
+        && !brief_at(text, 0)
+        && document_start(text).is_none()
+}
+
+/// A specification handed over ([`handed_spec`]), and whether it speaks to
+/// the agent.
+#[derive(Clone, Copy)]
+struct Spec {
+    /// It speaks to the agent ("Tu as reçu le fichier …", "me le
+    /// signaler"): a ticket whose steps are the agent's to take, where a
+    /// design that only describes a system lays out what that system does.
+    addressed: bool,
+}
+
+impl Spec {
+    /// Whether a unit of the specification binds: what it states as a rule
+    /// ("Toutes les FK doivent pointer vers les bonnes tables", "Review
+    /// humaine obligatoire"), where it tells the agent to stop or to report
+    /// ("Si version < 13.11 → STOP et me le signaler"), and in a ticket, the
+    /// steps it sets ("Créer un nouveau workflow n8n", "Si conflit de nom →
+    /// préfixer avec kern_ et signaler"). What it describes does not.
+    fn binds(self, unit: &str) -> bool {
+        binding::rule_stated(unit)
+            || halts(unit)
+            || (self.addressed
+                && unit
+                    .rsplit('→')
+                    .next()
+                    .into_iter()
+                    .chain(std::iter::once(unit))
+                    .any(binding::opens_with_instruction))
+    }
+}
+
+/// Where a document tells the agent to stop, or to tell the user: "→
+/// STOP", "me le signaler", "let me know", "report back to me".
+fn halts(text: &str) -> bool {
+    static TOLD: LazyLock<Pattern> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(r"(?i)\b(me\s+(le\s+|la\s+|les\s+)?(signaler|dire|pr[ée]venir|rapporter|demander)|signale[rz]?-moi|let\s+me\s+know|tell\s+me|report\s+(it\s+|this\s+|that\s+|them\s+)?(back\s+)?to\s+me|ask\s+me|avísame|avise-me|me\s+avise)\b")
+            .expect("the pattern of a report asked for compiles")
+    });
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|word| word == "STOP")
+        || TOLD.is_match(text)
+}
+
+/// Whether a document speaks to the agent: in the second person, or asking
+/// to be told ([`halts`]), outside its code (the system prompts a design
+/// writes for the agents it lays out speak to those: "Tu es le Chef de
+/// Projet de K3rn.labs").
+fn speaks_to_agent(text: &str) -> bool {
+    static YOU: LazyLock<Pattern> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(r"(?i)\b(tu|vous|you|your|dein|deine|ты|вы|você|usted)\b|你|您")
+            .expect("the pattern of the second person compiles")
+    });
+    units(text)
+        .iter()
+        .filter(|unit| unit.shape != units::Shape::Code)
+        .map(|unit| unit.text(text))
+        .any(|said| YOU.is_match(said) || halts(said))
+}
+
 /// Whether the document that opens at the heading at `first` is a task the
 /// user sets the agent, not material handed over: the words before it ask
 /// something of the agent ("Use your senior-frontend skill for this
@@ -1544,6 +1650,26 @@ fn flattened_document_start(text: &str) -> Option<usize> {
     let first = first?;
     (count >= 2 && section && !text[..first].trim().is_empty() && !brief_at(text, first))
         .then_some(first)
+}
+
+/// Where an error report a framework's error overlay copies starts
+/// (Next.js: "## Error Type" over "Console Error", then "## Error Message",
+/// its text, the component stack, "## Code Frame", "Next.js version: …"):
+/// the framework's words, handed over whole, though written with headings
+/// and a list ("- Variable input such as `Date.now()` …"). What the user
+/// wrote before it, or under it, is theirs.
+fn error_report_start(text: &str) -> Option<usize> {
+    const OPENS: &str = "## Error Type";
+    let at = text
+        .match_indices(OPENS)
+        .map(|(at, _)| at)
+        .find(|&at| at == 0 || text[..at].ends_with('\n'))?;
+    let rest = &text[at + OPENS.len()..];
+    // The error's type on the next line, and its message under the next
+    // heading.
+    let mut lines = rest.lines().map(str::trim).filter(|line| !line.is_empty());
+    let kind = lines.next()?;
+    (!kind.starts_with('#') && lines.next() == Some("## Error Message")).then_some(at)
 }
 
 /// Where a chat log pasted into a message starts: the first of two

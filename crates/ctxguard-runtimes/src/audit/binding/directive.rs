@@ -31,6 +31,32 @@ fn mark(c: char) -> bool {
         | '\u{1F000}'..='\u{1FAFF}')
 }
 
+/// Whether the unit states a rule in words of obligation, wish or ban,
+/// whatever its verbs: "must", "doivent", "不要", "Ne jamais modifier les
+/// tables", "Constraint: no new dependencies", "PAS de LLM pour décider".
+/// Of what a specification handed over says, this is what binds
+/// ([`directive`] reads more: a verb that opens a clause asks in a chat
+/// message, and describes in a design: "Accueille l'idée").
+pub(crate) fn rule_stated(text: &str) -> bool {
+    ASKS_OF.is_match(text)
+        || (PROHIBITION.is_match(text) && !trouble_gone(text))
+        || FRENCH_BAN.is_match(text)
+        || GOAL_LABEL.is_match(text)
+        || CJK_ASKS.is_match(text)
+        || KOREAN_REQUEST.is_match(text)
+        || JAPANESE_NOTE.is_match(text)
+        || HEBREW_ASKS.is_match(text)
+        || ROMANCE_WISH.is_match(text)
+        || german_you_do(text)
+        || korean_rule(text)
+        || (VIETNAMESE_ASKS.is_match(text) && !VIETNAMESE_OWN.is_match(text))
+        || THAI_ASKS.is_match(text)
+        || clauses(text).any(|clause| {
+            let rest = after_lead(clause.trim_start());
+            BAN.is_match(rest) && !OWN_STATE.is_match(rest)
+        })
+}
+
 /// Whether the unit asks the agent to act or to hold to something: words of
 /// obligation or wish anywhere, or a clause that opens with an instruction
 /// or a ban ("… main.ts, just call it main-new").
@@ -55,22 +81,10 @@ pub(crate) fn directive(text: &str) -> bool {
             r"(?i)^\W*((we('re|\s+are|'ll|\s+will)|i('m|\s+am|'ll|\s+will|'d|\s+would)|let's)\s+)?(go(ing)?\s+with|take|pick|choose)\s+(option|choice|variant|approach|plan|the\s+(first|second|third|last|former|latter)|#?\d|[a-f]\b)",
         )
     });
-    if CHOSEN.is_match(text)
-        || ASKS_OF.is_match(text)
-        || (PROHIBITION.is_match(text) && !trouble_gone(text))
-        || FRENCH_BAN.is_match(text)
-        || GOAL_LABEL.is_match(text)
-        || CJK_ASKS.is_match(text)
-        || KOREAN_REQUEST.is_match(text)
-        || JAPANESE_NOTE.is_match(text)
-        || STEP.is_match(text)
-        || HEBREW_ASKS.is_match(text)
-        || ROMANCE_WISH.is_match(text)
-        || german_you_do(text)
-        || korean_rule(text)
-        || (VIETNAMESE_ASKS.is_match(text) && !VIETNAMESE_OWN.is_match(text))
-        || THAI_ASKS.is_match(text)
-    {
+    if CHOSEN.is_match(text) || rule_stated(text) {
+        return true;
+    }
+    if STEP.is_match(text) {
         return true;
     }
     // Words of obligation mistyped by one letter ("neexs to", "alwyas").
