@@ -568,6 +568,17 @@ mod tests {
     }
 
     #[test]
+    fn the_agents_account_of_what_it_asked_is_no_claim() {
+        let said = said(&["2"]);
+        let summary = "5. **User decision**: I asked whether to (1) add UiState/Effect to bottom of LoginViewModel.kt or (2) convert existing LoginResult into LoginEffect. User chose **option 2**.";
+        assert!(invented(&said, summary, 1).is_empty());
+        // What follows the label as the user's own is judged.
+        let summary =
+            "5. **User decision**: keep LoginResult and add a LoginEffect sealed interface.";
+        assert_eq!(invented(&said, summary, 1).len(), 1);
+    }
+
+    #[test]
     fn an_aside_of_the_agents_is_not_part_of_the_claim() {
         let said = said(&[
             "Give me a code review and use typescript-lsp and frontend-plugin to analyze further.",

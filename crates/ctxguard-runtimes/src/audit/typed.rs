@@ -558,6 +558,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
         None => match document_start(text)
             .or_else(|| chat_log_start(text))
             .or_else(|| error_report_start(text))
+            .or_else(|| glued_document_start(text))
         {
             Some(at) => match quoted_document(&text[..at], &text[at..]) {
                 // What the user wrote after the quotation closed is theirs too.
@@ -1650,6 +1651,31 @@ fn flattened_document_start(text: &str) -> Option<usize> {
     let first = first?;
     (count >= 2 && section && !text[..first].trim().is_empty() && !brief_at(text, first))
         .then_some(first)
+}
+
+/// Where a document pasted with its line breaks lost starts: a message of
+/// 1,500 bytes or more on one line, whose sentences and headings run into
+/// each other five times or more ("… for UK Dairy FarmsObjective: To
+/// develop …", "… the data model.Example Pathways:Feed Store …"), as a
+/// page copied from a word processor into a terminal comes. It starts
+/// where the sentence holding the first such join does; a brief written
+/// for the agent so stays the user's.
+fn glued_document_start(text: &str) -> Option<usize> {
+    /// The fewest joins that make a document.
+    const JOINS: usize = 5;
+    static JOINED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        #[allow(clippy::expect_used)]
+        regex::Regex::new(r"[a-z)][.:)][A-Z][a-z]+\s").expect("the join pattern compiles")
+    });
+    if text.len() < 1500 || text.trim().contains('\n') || brief_at(text.trim_start(), 0) {
+        return None;
+    }
+    let mut joins = JOINED.find_iter(text);
+    let first = joins.next()?;
+    if joins.take(JOINS - 1).count() < JOINS - 1 {
+        return None;
+    }
+    Some(text[..first.start()].rfind(". ").map_or(0, |at| at + 2))
 }
 
 /// Where an error report a framework's error overlay copies starts
@@ -3224,5 +3250,81 @@ mod tests {
         let message = "mira lo que dice el cliente:\n(APIServer pid=75986)  File\n(APIServer pid=75986)     raise OSError(\n(APIServer pid=75986) OSError: casperhansen/llama-3.1-8b-instruct-awq is not a\nlocal folder\n(APIServer pid=75986) If this is a private repository, make sure to pass a\ntoken having permission\nremote: Resolving deltas: 100% (15/15), completed with 13 local objects.\nTo https://github.com/Quiago/tripolar-chat.git\n\nlos errores deben salir en la terminal del server";
         let binds = binds(message);
         assert_eq!(binds, ["los errores deben salir en la terminal del server"]);
+    }
+
+    /// A design of `sections` sections under its own title, each
+    /// describing an agent, with the rules `rules` among them.
+    fn design(sections: usize, rules: &str) -> String {
+        let mut text = String::from(
+            "# ACME — ARCHITECTURE MULTI-AGENT\n## Système de qualification d'idées\n\n**Version** : 1.0 | **Stack** : n8n + PostgreSQL\n\n",
+        );
+        for n in 1..=sections {
+            text.push_str(&format!(
+                "## {n}. AGENT {n}\n\n**Rôle** : Accueille l'idée, confirme la compréhension, pose le cadre.\n**Input** : Message brut du porteur (texte, fichier, document)\n**Output** : Message de confirmation + JSON structuré en DB\n**Done** : Reformulation validée à 90% sur 20 tests de cas variés\n\n| Métrique | Cible | Mesure |\n|---|---|---|\n| Taux output JSON valide | > 95% | Logs DB |\n\n",
+            ));
+        }
+        text.push_str(rules);
+        text
+    }
+
+    #[test]
+    fn a_specification_handed_over_binds_what_it_asks_or_forbids_not_what_it_describes() {
+        let rules = "## RÈGLES\n\n- Ne jamais avoir deux webhooks Telegram actifs simultanément\n- Si version < 13.11 → STOP et me le signaler avant de continuer.\n- Review humaine obligatoire avant envoi labo.\n";
+        let text = design(10, rules);
+        assert!(text.len() >= SPEC, "{}", text.len());
+        let bound = binds(&text);
+        assert_eq!(
+            bound,
+            [
+                "Ne jamais avoir deux webhooks Telegram actifs simultanément",
+                "Si version < 13.11 → STOP et me le signaler avant de continuer.",
+                "Review humaine obligatoire avant envoi labo.",
+            ]
+        );
+        // A ticket that speaks to the agent sets it steps too.
+        let ticket = design(10, "## À FAIRE\n\nTu as reçu le schéma.\n\n- Créer un nouveau workflow n8n : `XO__CoreEngine__v1`\n");
+        assert!(binds(&ticket)
+            .iter()
+            .any(|b| b == "Créer un nouveau workflow n8n : `XO__CoreEngine__v1`"));
+        // Short, it is the user's own brief, each line of it theirs.
+        let short = design(2, rules);
+        assert!(short.len() < SPEC);
+        assert!(binds(&short).len() > 3, "{:?}", binds(&short));
+        // A brief written to the agent stays one.
+        let brief = format!(
+            "# Prompt for the agent\n\n{}",
+            &text[text.find("## 1.").unwrap_or(0)..]
+        );
+        assert!(binds(&brief).len() > 3);
+    }
+
+    #[test]
+    fn an_error_report_a_framework_copies_is_handed_over() {
+        let text = "## Error Type\nConsole Error\n\n## Error Message\nA tree hydrated but some attributes of the server rendered HTML didn't match the client properties. This can happen if a SSR-ed Client Component used:\n\n- A server/client branch `if (typeof window !== 'undefined')`.\n- Variable input such as `Date.now()` or `Math.random()` which changes each time it's called.\n- Invalid HTML tag nesting.\n\nhttps://react.dev/link/hydration-mismatch\n\n    at RootLayout (src/app/layout.tsx:26:5)\n\n## Code Frame\n  24 | }>) {\n> 26 |     <html lang=\"en\">\n\nNext.js version: 16.1.6 (Turbopack)";
+        assert!(binds(text).is_empty(), "{:?}", binds(text));
+        let asked = format!("Fix this hydration error, keep the French locale:\n{text}");
+        assert_eq!(
+            binds(&asked),
+            ["Fix this hydration error, keep the French locale:"]
+        );
+    }
+
+    #[test]
+    fn a_document_pasted_with_its_line_breaks_lost_is_handed_over() {
+        let text = "Project Plan: High-Resolution Nutrient Budgeting Service for UK Dairy FarmsObjective: To develop and pilot a market-leading nutrient budgeting service that provides farmers with precise, actionable insights.1.0 Phase 1: System Mapping (Months 1-2)This phase focuses on defining the framework and mapping the nutrient pathways within a dairy farm system.Action 1.1: Define Key Operational Units:Task: Move beyond a simple farm gate balance by identifying the distinct operational units.KOUs to Map:Individual Fields: Differentiated by use (grazing platform, silage ground, maize).Livestock Groups: Milking herd, dry cows, youngstock.Feed Stores: Silage clamps, concentrate stores.Manure Management: Slurry lagoons, farmyard manure heaps.Outputs: Milk, livestock sales, crop sales.Loss Pathways: Watercourses, drainage, atmospheric loss points.Action 1.2: Map Nutrient Pathways:Task: Create a detailed flow diagram illustrating the movement of key nutrients between the identified units, which will be the blueprint for the data model and its first release to the pilot farms.2.0 Phase 2: Data Protocols (Months 3-6)This phase defines the methods, frequency and precision of the data each unit needs.Action 2.1: Establish Data Protocols:Task: Define how often feed, milk and manure are measured, and by whom, on each of the pilot farms.Action 2.2: Develop Data Ingestion Tools:Task: Create mechanisms to capture this data efficiently, from milk records to feed invoices.Smart Spreadsheets: Structured templates for easy data upload.Action 3.1: Recruit Pilot Farms:Task: Select five to seven progressive dairy farms with a reputation for good record keeping.";
+        assert!(text.len() >= 1500, "{}", text.len());
+        assert!(binds(text).is_empty(), "{:?}", binds(text));
+        // Typed on one line by the user, with a few joins, it is theirs.
+        let typed = "Please fix the parser.Then run the tests and make sure the build passes; keep src/legacy/parser_v2.py as it is.";
+        assert!(!binds(typed).is_empty());
+    }
+
+    #[test]
+    fn words_typed_after_the_last_line_of_a_sqlalchemy_error_are_the_users() {
+        let text = "Traceback (most recent call last):\n  File \"/home/q/venv/lib/python3.12/site-packages/sqlalchemy/engine/default.py\", line 952, in do_execute\n    cursor.execute(statement, parameters)\nsqlalchemy.exc.OperationalError: (sqlite3.OperationalError) attempt to write a readonly database\n[SQL: INSERT INTO user (id, username) VALUES (?, ?)]\n[parameters: ('68c4b7a4', 'carlos')]\n(Background on this error at: https://sqlalche.me/e/20/e3q8) actua como un senior engineer en backend para resolver este probema con buenas practicas";
+        assert_eq!(
+            binds(text),
+            ["actua como un senior engineer en backend para resolver este probema con buenas practicas"]
+        );
     }
 }

@@ -28,7 +28,8 @@ use crate::pattern::Pattern;
 /// (`--seq - enable sequential thinking`), what CMake reports (`-- Found
 /// Git: /usr/bin/git`, `CMake Error at …`, `cmake failed with exit code
 /// 1`), a shell's error (`setup.sh:
-/// line 23: syntax error`), and
+/// line 23: syntax error`), the line SQLAlchemy ends its errors with
+/// (`(Background on this error at: https://sqlalche.me/e/20/e3q8)`), and
 /// what Ubuntu says of a command it does not have (`Command 'rdt' not
 /// found, did you mean:`, `command 'rt' from deb rt4-clients`). The
 /// glyphs may stand after replacement characters where the copy lost the
@@ -37,7 +38,7 @@ use crate::pattern::Pattern;
 /// copy whatever it opens with.
 pub(super) static TERMINAL_LINE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r#"^[\s\x{FFFD}]*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻✅✔✓]|[*✽✶✳✢·]\s+\w+…\s+\(\d|\[[!X✓✔*+]\]\s|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*\d+:\d+\s+(error|warning)\s+\S|^\s*((Step\s+\d+:\s+)?\p{Lu}\p{Ll}+ing\b[^\n]*\.\.\.\s*$|--?[A-Za-z][\w-]*\s+-\s+\S|--\s+(The\s+\S+\s+compiler\s+identification|Found\s+\S+:|Configuring\s+(done|incomplete)|Generating\s+done|Build\s+files\s+have|Detecting\s|Check\s+for\s|Looking\s+for\s)|CMake\s+(Error|Warning)\b|Call\s+Stack\s+\(most\s+recent\s+call\s+first\):|See\s+also\s+"[^"]+\.log"|\S+\s+failed\s+with\s+exit\s+code\s+\d+\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/\S*\s+[1-5]\d\d\b|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)|Understand\s+this\s+(error|warning)\s*$|^[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\n?$"#,
+        r#"^[\s\x{FFFD}]*([│├└╭╰┌┐┘─═║┃┏┗▶❯➜⎿⏺●✻✅✔✓]|[*✽✶✳✢·]\s+\w+…\s+\(\d|\[[!X✓✔*+]\]\s|\.\s+\w+\$\s|>\s+\S+@|[\w@./-]+:[\w-]+:\s|\S+\.[A-Za-z]{1,5}:\d+\b|\+{3,}|={3,}|<{3,}|>{3,}|diff\s--git\s|index\s[0-9a-f]{6,}\.\.[0-9a-f]{6,}|---\sa/|@@\s-\d|\\{3,}|%{3,}|<[A-Za-z][\w.-]*\s*$|[A-Za-z][\w:-]*=["{]|(\S+ ){0,3}\S+ {3,}\S)|\s@\s\S+:\d+\s*$|[\w@./-]+:\s+line\s+\d+:\s|\[(?i:info|error|err|warn|warning|debug|trace|fatal|notice|critical)\]\s|^\s*\d+:\d+\s+(error|warning)\s+\S|^\s*((Step\s+\d+:\s+)?\p{Lu}\p{Ll}+ing\b[^\n]*\.\.\.\s*$|--?[A-Za-z][\w-]*\s+-\s+\S|--\s+(The\s+\S+\s+compiler\s+identification|Found\s+\S+:|Configuring\s+(done|incomplete)|Generating\s+done|Build\s+files\s+have|Detecting\s|Check\s+for\s|Looking\s+for\s)|CMake\s+(Error|Warning)\b|Call\s+Stack\s+\(most\s+recent\s+call\s+first\):|See\s+also\s+"[^"]+\.log"|\S+\s+failed\s+with\s+exit\s+code\s+\d+\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s*$|(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+/\S*\s+[1-5]\d\d\b|(zsh|bash|sh|fish|dash):\s|\S+:\s+(command\s+not\s+found|no\s+such\s+file\s+or\s+directory|permission\s+denied)\b|Command\s+'[^']+'\s+not\s+found\b|command\s+'[^']+'\s+from\s+(deb|snap)\s|Try:\s+sudo\s+(apt|snap)\s+install\b|\[HTTP/[\d.]+\s+\d{3}\b|Object\s*\{|Uncaught\s+\w|ELIFECYCLE\b|Found\s+\d+\s+errors?\b)|Understand\s+this\s+(error|warning)\s*$|^\s*\(Background\s+on\s+this\s+error\s+at:\s+https?://|^[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\x{FFFD}[^ \n]*\n?$"#,
     )
 });
 

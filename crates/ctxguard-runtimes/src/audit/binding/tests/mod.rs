@@ -2510,3 +2510,38 @@ fn a_defect_a_dash_after_a_condition_and_a_plus_between_asks() {
         .collect();
     assert_eq!(binds, ["too much words", "i dont like emdashes"]);
 }
+
+#[test]
+fn then_words_of_other_languages_lead_a_clause_and_labels_state_rules() {
+    // "depois revise o plano": then revise the plan.
+    for text in [
+        "depois revise o plano contra erros lógicos",
+        "después revisa el plan",
+        "danach schreib die Tests",
+        "**Principe** : PAS de LLM pour décider qui travaille.",
+        "**Décision validée : Option B — nettoyer et renommer**",
+        "Review humaine obligatoire avant envoi labo (human-in-the-loop).",
+        "Tests are mandatory before any merge.",
+        "わかりやすい変化はほしいけど",
+        "ボタンを押したら相手のじゃんけんが表示されないよ",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+}
+
+#[test]
+fn asking_whether_to_do_a_thing_asks_an_opinion_and_a_quoted_screenshot_is_handed_over() {
+    for text in [
+        "do you think we should also add pottasium mass balance?",
+        "ok, do you think we need some sort of a back end for this pilot?",
+    ] {
+        assert_eq!(why(text), [Err(NotBinding::Question)], "{text}");
+    }
+    // Asked without the opinion, it still proposes.
+    assert_eq!(why("should we also add potassium mass balance?"), [Ok(())]);
+    assert_eq!(
+        why("\"C:\\Users\\me\\Documents\\vault\\Screenshot 2026-03-30 193721.jpg\""),
+        [Err(NotBinding::Pasted)]
+    );
+    assert_eq!(why("继续制作"), [Err(NotBinding::Acknowledgement)]);
+}
