@@ -38,6 +38,17 @@ fn mark(c: char) -> bool {
 /// ([`directive`] reads more: a verb that opens a clause asks in a chat
 /// message, and describes in a design: "Accueille l'idée").
 pub(crate) fn rule_stated(text: &str) -> bool {
+    rule_words(text)
+        || clauses(text).any(|clause| {
+            let rest = after_lead(clause.trim_start());
+            BAN.is_match(rest) && !OWN_STATE.is_match(rest)
+        })
+}
+
+/// Words of obligation, wish or ban anywhere in the unit ([`rule_stated`]
+/// without the clause that opens with a ban, which [`directive`] reads
+/// with the rest of each clause).
+fn rule_words(text: &str) -> bool {
     ASKS_OF.is_match(text)
         || (PROHIBITION.is_match(text) && !trouble_gone(text))
         || FRENCH_BAN.is_match(text)
@@ -51,10 +62,6 @@ pub(crate) fn rule_stated(text: &str) -> bool {
         || korean_rule(text)
         || (VIETNAMESE_ASKS.is_match(text) && !VIETNAMESE_OWN.is_match(text))
         || THAI_ASKS.is_match(text)
-        || clauses(text).any(|clause| {
-            let rest = after_lead(clause.trim_start());
-            BAN.is_match(rest) && !OWN_STATE.is_match(rest)
-        })
 }
 
 /// Whether the unit asks the agent to act or to hold to something: words of
@@ -81,7 +88,7 @@ pub(crate) fn directive(text: &str) -> bool {
             r"(?i)^\W*((we('re|\s+are|'ll|\s+will)|i('m|\s+am|'ll|\s+will|'d|\s+would)|let's)\s+)?(go(ing)?\s+with|take|pick|choose)\s+(option|choice|variant|approach|plan|the\s+(first|second|third|last|former|latter)|#?\d|[a-f]\b)",
         )
     });
-    if CHOSEN.is_match(text) || rule_stated(text) {
+    if CHOSEN.is_match(text) || rule_words(text) {
         return true;
     }
     if STEP.is_match(text) {
