@@ -1353,14 +1353,13 @@ impl Spec {
     /// steps it sets ("Créer un nouveau workflow n8n", "Si conflit de nom →
     /// préfixer avec kern_ et signaler"). What it describes does not.
     fn binds(self, unit: &str) -> bool {
+        // A step opens the unit, or follows the condition it holds under.
+        let after_condition = unit.rsplit('→').next().unwrap_or(unit);
         binding::rule_stated(unit)
             || halts(unit)
             || (self.addressed
-                && unit
-                    .rsplit('→')
-                    .next()
+                && [unit, after_condition]
                     .into_iter()
-                    .chain(std::iter::once(unit))
                     .any(binding::opens_with_instruction))
     }
 }
@@ -3281,7 +3280,7 @@ mod tests {
                 "Review humaine obligatoire avant envoi labo.",
             ]
         );
-        // A ticket that speaks to the agent sets it steps too.
+        // A ticket that speaks to the agent sets its steps too.
         let ticket = design(10, "## À FAIRE\n\nTu as reçu le schéma.\n\n- Créer un nouveau workflow n8n : `XO__CoreEngine__v1`\n");
         assert!(binds(&ticket)
             .iter()
@@ -3296,6 +3295,19 @@ mod tests {
             &text[text.find("## 1.").unwrap_or(0)..]
         );
         assert!(binds(&brief).len() > 3);
+    }
+
+    #[test]
+    fn then_in_portuguese_opens_a_clause_of_its_own() {
+        assert_eq!(
+            binds("Use modo planejamento com ultrathink, depois revise o plano contra erros lógicos e encontre pontos de melhoria, depois aguarde confirmacao para continuar."),
+            [
+                "Use modo planejamento com ultrathink",
+                "depois revise o plano contra erros lógicos",
+                "encontre pontos de melhoria",
+                "depois aguarde confirmacao para continuar.",
+            ]
+        );
     }
 
     #[test]

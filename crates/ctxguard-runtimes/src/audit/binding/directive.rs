@@ -33,7 +33,8 @@ fn mark(c: char) -> bool {
 
 /// Whether the unit states a rule in words of obligation, wish or ban,
 /// whatever its verbs: "must", "doivent", "不要", "Ne jamais modifier les
-/// tables", "Constraint: no new dependencies", "PAS de LLM pour décider".
+/// tables", "Constraint: no new dependencies", "**Principe** : PAS de LLM
+/// pour décider".
 /// Of what a specification handed over says, this is what binds
 /// ([`directive`] reads more: a verb that opens a clause asks in a chat
 /// message, and describes in a design: "Accueille l'idée").
