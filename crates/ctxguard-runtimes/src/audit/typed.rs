@@ -456,6 +456,11 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                     Ok(())
                 }
                 Err(NotBinding::Remark) if brief => Ok(()),
+                // A block of code in a brief written for the agent is what
+                // to build ("```yaml" of the settings it is to read, the
+                // models it is to define, the tree it is to lay out), one
+                // requirement a block.
+                Err(NotBinding::Pasted) if brief && unit.shape == units::Shape::Code => Ok(()),
                 verdict => verdict,
             };
             // What a specification handed over describes ("**Output** :
@@ -3295,6 +3300,26 @@ mod tests {
             &text[text.find("## 1.").unwrap_or(0)..]
         );
         assert!(binds(&brief).len() > 3);
+    }
+
+    #[test]
+    fn a_block_of_code_in_a_brief_is_what_to_build() {
+        let settings =
+            "scan:\n  interval_minutes: 30\n  sources: [rss, pappers]\nalerts:\n  channel: telegram";
+        let block = format!("```yaml\n{settings}\n```");
+        let brief = format!(
+            "# PROMPT SYSTÈME — StratWatch Developer Agent\n\nTu es un agent développeur. Ta mission est de construire StratWatch, une plateforme de veille sur Raspberry Pi.\n\n## Configuration\n\nLe fichier settings.yaml :\n\n{block}\n\n## Règles\n\n{}",
+            "- Chaque collecteur écrit ses erreurs dans les logs.\n".repeat(20)
+        );
+        assert!(brief.len() >= 1000);
+        assert!(
+            binds(&brief).iter().any(|b| b == settings),
+            "{:?}",
+            binds(&brief)
+        );
+        // Code pasted in a message that is no brief stays the user's material.
+        let pasted = format!("Why does this fail to load?\n\n{block}");
+        assert!(!binds(&pasted).iter().any(|b| b == settings));
     }
 
     #[test]
