@@ -366,7 +366,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
     let bound = if brief { BRIEF_MATERIAL } else { MATERIAL };
     // A specification handed over whole, under its own title: what binds
     // in it is what it asks or forbids, not what it describes.
-    let spec = (!brief && handed_spec(text)).then(|| Spec {
+    let spec = (!brief && (handed_spec(text) || described(text))).then(|| Spec {
         addressed: speaks_to_agent(text),
     });
     // Statements that bind so far, pins aside.
@@ -1338,6 +1338,54 @@ fn handed_spec(text: &str) -> bool {
         && section_headings(text).nth(2).is_some()
         && !brief_at(text, 0)
         && document_start(text).is_none()
+}
+
+/// The fewest bytes of a document that only describes ([`described`]).
+const DESCRIBED: usize = 2000;
+
+/// Whether `text` is a document that only describes a thing, as a
+/// product's whitepaper copied from a PDF does ("Bancafi converts both
+/// traditional (physical) debts … into tokenized assets."): [`DESCRIBED`]
+/// bytes or more, outside its code no word of a person who speaks or is
+/// spoken to (no "I", "we", "let's", "you", "my", "nous", "我"), and no line that
+/// opens with an instruction. It is handed over as a specification is: only
+/// what it states as a rule binds.
+fn described(text: &str) -> bool {
+    static PERSON: LazyLock<Pattern> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(r"(?i)\b(i|i'm|im|i've|i'd|i'll|me|my|mine|we|we're|we've|we'll|us|our|let's|lets|you|your|yours|u|ur|je|j'|moi|nous|notre|nos|mon|mes|tu|toi|vous|votre|vos|yo|nosotros|nuestro|nuestra|mi|mis|eu|nós|meu|minha|ich|wir|mein|meine|unser|unsere|dein|deine)\b|我|你|您|私|僕|俺|あなた|저는|제가|나는|내가|우리")
+            .expect("the pattern of a person speaking compiles")
+    });
+    if text.len() < DESCRIBED || brief_at(text.trim_start(), 0) {
+        return false;
+    }
+    units(text)
+        .iter()
+        .filter(|unit| unit.shape != units::Shape::Code)
+        .map(|unit| unit.text(text))
+        .all(|said| !PERSON.is_match(said) && !halts(said) && !instructs(said))
+}
+
+/// Whether a line of a document tells the agent to do something: it opens
+/// with an instruction, capitalised as a sentence opens, and is no title
+/// ("Use Cases", "Smart Contracts for Debt Management", each word
+/// capitalised), nor the rest of a sentence broken where the page's line
+/// ended ("allows the conversion, buying and selling of debt."), nor a
+/// fragment of two words.
+fn instructs(line: &str) -> bool {
+    let first = line.lines().next().unwrap_or(line);
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let title = words
+        .iter()
+        .filter(|word| word.chars().count() >= 4)
+        .all(|word| word.chars().next().is_some_and(char::is_uppercase));
+    let opens_sentence = first
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .chars()
+        .next()
+        .is_some_and(char::is_uppercase);
+    binding::opens_with_instruction(line) && opens_sentence && !title && words.len() > 2
 }
 
 /// A specification handed over ([`handed_spec`]), and whether it speaks to
@@ -3303,6 +3351,20 @@ mod tests {
     }
 
     #[test]
+    fn a_document_that_only_describes_binds_only_its_rules() {
+        let section = "Debt Tokenization\n• Physical and Digital Debt: the market converts both traditional\ndebts like loans or mortgages and digital debts into tokenized\nassets, which are tradable on the exchange.\n• Debt as a Tradeable Asset: once tokenized, these debts can be freely\nbought or sold on the marketplace.\n\n";
+        let text = format!(
+            "The Debt Collection mechanism is a key feature of the Block Market that\nallows the conversion, buying and selling of debt.\n\n{}Use Cases\n\n• Every repayment must be recorded on chain.\n",
+            section.repeat(8)
+        );
+        assert!(text.len() >= DESCRIBED, "{}", text.len());
+        assert_eq!(binds(&text), ["Every repayment must be recorded on chain."]);
+        // Said by the user, it is theirs.
+        let said = format!("I want to build this:\n\n{text}");
+        assert!(binds(&said).len() > 1, "{:?}", binds(&said));
+    }
+
+    #[test]
     fn a_block_of_code_in_a_brief_is_what_to_build() {
         let settings =
             "scan:\n  interval_minutes: 30\n  sources: [rss, pappers]\nalerts:\n  channel: telegram";
@@ -3328,8 +3390,7 @@ mod tests {
             binds("Use modo planejamento com ultrathink, depois revise o plano contra erros lógicos e encontre pontos de melhoria, depois aguarde confirmacao para continuar."),
             [
                 "Use modo planejamento com ultrathink",
-                "depois revise o plano contra erros lógicos",
-                "encontre pontos de melhoria",
+                "depois revise o plano contra erros lógicos e encontre pontos de melhoria",
                 "depois aguarde confirmacao para continuar.",
             ]
         );

@@ -122,7 +122,7 @@ pub(super) const IMPERATIVES: &[&str] = &[
     "implemente", "atualize", "coloque", "deixe", "mantenha", "verifique", "teste", "rode",
     "execute", "mova", "renomeie", "delete", "apague", "feche", "abra", "envie", "suba", "mostre",
     "gere", "escreva", "leia", "siga", "troque", "substitua", "inclua", "garanta", "revise",
-    "aguarde", "espere", "encontre", "pesquise", "busque", "melhore",
+    "aguarde", "espere", "pesquise", "busque", "melhore",
     "fais", "crée", "ajoute", "supprime", "utilise", "change", "mets", "laisse",
     "garde", "vérifie", "teste", "exécute", "déplace", "renomme", "ferme", "ouvre", "envoie",
     "montre", "génère", "écris", "lis", "suis", "remplace", "lance", "relance", "commence",
