@@ -1360,11 +1360,15 @@ fn described(text: &str) -> bool {
     if text.len() < DESCRIBED || brief_at(text.trim_start(), 0) {
         return false;
     }
+    said_outside_code(text).all(|said| !PERSON.is_match(said) && !halts(said) && !instructs(said))
+}
+
+/// The units of `text` that are not code, as written.
+fn said_outside_code(text: &str) -> impl Iterator<Item = &str> {
     units(text)
-        .iter()
+        .into_iter()
         .filter(|unit| unit.shape != units::Shape::Code)
-        .map(|unit| unit.text(text))
-        .all(|said| !PERSON.is_match(said) && !halts(said) && !instructs(said))
+        .map(move |unit| unit.text(text))
 }
 
 /// Whether a line of a document tells the agent to do something: it opens
@@ -1442,11 +1446,7 @@ fn speaks_to_agent(text: &str) -> bool {
         Pattern::new(r"(?i)\b(tu|vous|you|your|dein|deine|ты|вы|você|usted)\b|你|您")
             .expect("the pattern of the second person compiles")
     });
-    units(text)
-        .iter()
-        .filter(|unit| unit.shape != units::Shape::Code)
-        .map(|unit| unit.text(text))
-        .any(|said| YOU.is_match(said) || halts(said))
+    said_outside_code(text).any(|said| YOU.is_match(said) || halts(said))
 }
 
 /// Whether the document that opens at the heading at `first` is a task the

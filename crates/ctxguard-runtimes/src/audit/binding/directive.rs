@@ -39,11 +39,14 @@ fn mark(c: char) -> bool {
 /// ([`directive`] reads more: a verb that opens a clause asks in a chat
 /// message, and describes in a design: "Accueille l'idée").
 pub(crate) fn rule_stated(text: &str) -> bool {
-    rule_words(text)
-        || clauses(text).any(|clause| {
-            let rest = after_lead(clause.trim_start());
-            BAN.is_match(rest) && !OWN_STATE.is_match(rest)
-        })
+    rule_words(text) || clauses(text).any(|clause| opens_with_ban(after_lead(clause.trim_start())))
+}
+
+/// Whether a clause, after its lead words, opens with a ban or a rule for
+/// always ("never …", "only …"), not with what the user does not grasp
+/// ("don't understand the second state").
+fn opens_with_ban(rest: &str) -> bool {
+    BAN.is_match(rest) && !OWN_STATE.is_match(rest)
 }
 
 /// Words of obligation, wish or ban anywhere in the unit ([`rule_stated`]
@@ -89,10 +92,7 @@ pub(crate) fn directive(text: &str) -> bool {
             r"(?i)^\W*((we('re|\s+are|'ll|\s+will)|i('m|\s+am|'ll|\s+will|'d|\s+would)|let's)\s+)?(go(ing)?\s+with|take|pick|choose)\s+(option|choice|variant|approach|plan|the\s+(first|second|third|last|former|latter)|#?\d|[a-f]\b)",
         )
     });
-    if CHOSEN.is_match(text) || rule_words(text) {
-        return true;
-    }
-    if STEP.is_match(text) {
+    if CHOSEN.is_match(text) || rule_words(text) || STEP.is_match(text) {
         return true;
     }
     // Words of obligation mistyped by one letter ("neexs to", "alwyas").
@@ -177,7 +177,7 @@ pub(crate) fn directive(text: &str) -> bool {
             }
             None => rest,
         };
-        if BAN.is_match(rest) && !OWN_STATE.is_match(rest) {
+        if opens_with_ban(rest) {
             return true;
         }
         if no_more(clause) {

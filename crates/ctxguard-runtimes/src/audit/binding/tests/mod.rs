@@ -866,6 +866,21 @@ fn goals_wants_and_verbs_of_no_list_bind() {
     }
 }
 
+/// What the user typed in `message`, judged by the built-in policy as a
+/// whole message is.
+fn typed(message: &str) -> crate::audit::Typed {
+    crate::audit::typed_units(&crate::policy::Policy::builtin(), message, false)
+}
+
+/// The texts of what binds in `typed`.
+fn bound(typed: &crate::audit::Typed) -> Vec<&str> {
+    typed
+        .binds
+        .iter()
+        .map(|piece| piece.text.as_str())
+        .collect()
+}
+
 /// Each unit of `message` and why it does or does not bind.
 pub(super) fn judged_units(message: &str) -> Vec<(&str, Result<(), NotBinding>)> {
     let prose = Prose::new(message);
@@ -2425,7 +2440,7 @@ fn an_aside_in_brackets_is_read_past_in_a_run_on_sentence() {
 #[test]
 fn a_sentence_left_open_over_a_list_leads_into_it() {
     let judged = |text: &str| -> Vec<(String, Result<(), NotBinding>)> {
-        let typed = crate::audit::typed_units(&crate::policy::Policy::builtin(), text, false);
+        let typed = typed(text);
         typed
             .binds
             .iter()
@@ -2461,18 +2476,11 @@ fn a_sentence_left_open_over_a_list_leads_into_it() {
 /// question for closing on one.
 #[test]
 fn a_sentence_of_instructions_that_closes_on_a_question_asks_them() {
-    let typed = crate::audit::typed_units(
-        &crate::policy::Policy::builtin(),
+    let typed = typed(
         "improvements: move the count to docs/AUDIT.md; use project-level subagents for it; are you able to read the logs?",
-        false,
     );
-    let binds: Vec<&str> = typed
-        .binds
-        .iter()
-        .map(|piece| piece.text.as_str())
-        .collect();
     assert_eq!(
-        binds,
+        bound(&typed),
         [
             "improvements: move the count to docs/AUDIT.md",
             "use project-level subagents for it; are you able to read the logs?"
@@ -2498,17 +2506,10 @@ fn a_defect_a_dash_after_a_condition_and_a_plus_between_asks() {
         why("This is great - thanks"),
         [Err(NotBinding::Acknowledgement)]
     );
-    let typed = crate::audit::typed_units(
-        &crate::policy::Policy::builtin(),
-        "too much words + i dont like emdashes",
-        false,
+    assert_eq!(
+        bound(&typed("too much words + i dont like emdashes")),
+        ["too much words", "i dont like emdashes"]
     );
-    let binds: Vec<&str> = typed
-        .binds
-        .iter()
-        .map(|piece| piece.text.as_str())
-        .collect();
-    assert_eq!(binds, ["too much words", "i dont like emdashes"]);
 }
 
 #[test]
