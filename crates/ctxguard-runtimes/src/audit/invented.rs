@@ -548,14 +548,14 @@ fn quotes_said(text: &str, folded: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::units::units;
+    use crate::audit::units::summary_units;
 
     /// As [`super::invented`], against `said` alone.
     fn invented(said: &[(String, Words)], summary: &str, line: u64) -> Vec<Invented> {
         super::invented(
             &mut Support::from(said.to_vec()),
             summary,
-            &units(summary),
+            &summary_units(summary),
             line,
         )
     }

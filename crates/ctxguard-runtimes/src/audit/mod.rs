@@ -1099,7 +1099,7 @@ fn audit_event(
         .map(|m| (m.text.as_str(), m.origin != Origin::Tool));
     // The summary's units, made once for judging what it kept and what it
     // attributes to the user.
-    let summary_units = units(summary_text);
+    let summary_units = units::summary_units(summary_text);
     let after = After::new(summary_text, &summary_units, carried);
     let mut commitments = Vec::new();
     for s in said.iter_mut().filter(|s| !s.superseded) {

@@ -200,9 +200,33 @@ impl Unit {
     }
 }
 
-/// The units of `text`, in order. Empty ones (white space, markers, a
-/// line of punctuation) are left out.
+/// The units of what a person wrote, in order: a list item holds the few
+/// words nested under it, or the clauses that end the rule it opens
+/// ("Auto completion must:" over "- mark completedAt"), as one
+/// requirement. Empty ones (white space, markers, a line of punctuation)
+/// are left out.
 pub(crate) fn units(text: &str) -> Vec<Unit> {
+    cut(text, Reading::Written)
+}
+
+/// The units of a summary, or of what the runtime carried over after it,
+/// in order: a label over a list ("Pending Tasks:" over "- Write the
+/// migration test.") stands apart from it, so each entry is found where
+/// it is.
+pub(crate) fn summary_units(text: &str) -> Vec<Unit> {
+    cut(text, Reading::Kept)
+}
+
+/// What a text is read for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// The requirements a person wrote.
+    Written,
+    /// Where each requirement went.
+    Kept,
+}
+
+fn cut(text: &str, reading: Reading) -> Vec<Unit> {
     let masked = untagged(text);
     let text = masked.as_str();
     let fill = sentences::fill_width(text);
@@ -233,21 +257,31 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
             Event::End(TagEnd::Item) => {
                 if let Some((start, own_end, before)) = items.pop() {
                     // "Dashboard" over "- overview", "- alerts": the parts
-                    // of one requirement, each nothing out of its place.
-                    // A label that opens a list with its colon
+                    // of one requirement, each nothing out of its place;
+                    // "Auto completion must:" over "- mark completedAt",
+                    // "- attach a timeline event on vehicle/case": the
+                    // clauses that end the rule it opens. A value fixed
+                    // ("- target: user:191633014441115648") is a
+                    // requirement of its own wherever it stands.
+                    // A label set in bold with its colon, as a heading is
                     // ("**Veiligheid & best practices**:" over "- Rate
-                    // limiting", "- Geen API keys in code") heads
-                    // requirements each of their own.
-                    let labels = own_end.is_some_and(|end| {
-                        text[start..end]
-                            .trim_end()
-                            .trim_end_matches(['*', '_'])
-                            .ends_with([':', '：'])
+                    // limiting", "- Geen API keys in code"), heads
+                    // requirements each of their own. In a summary any
+                    // label does, so each entry is found where it is.
+                    let own = own_end.map(|end| &text[strip_marker(text, start..end)]);
+                    let completed = reading == Reading::Written && own.is_some_and(opens_rule);
+                    let heads = own.is_some_and(|own| match reading {
+                        Reading::Written => bold_label(own),
+                        Reading::Kept => announces_list(own),
                     });
                     if own_end.is_some()
-                        && !labels
+                        && !heads
                         && out.len() > before
-                        && out[before..].iter().all(|u: &Unit| part(u.text(text)))
+                        && out[before..].iter().all(|u: &Unit| {
+                            let nested = u.text(text);
+                            (part(nested) || (completed && clause_part(nested)))
+                                && (reading == Reading::Kept || !fixes_value(nested))
+                        })
                     {
                         out.truncate(before);
                         push(
@@ -362,7 +396,7 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                     // Markdown, not as code handed over.
                     if markdown {
                         let inner = &text[content.clone()];
-                        for unit in units(inner) {
+                        for unit in cut(inner, reading) {
                             out.push(Unit {
                                 range: content.start + unit.range.start
                                     ..content.start + unit.range.end,
@@ -378,7 +412,7 @@ pub(crate) fn units(text: &str) -> Vec<Unit> {
                         Some(prose) => {
                             push(&mut out, text, content.start..prose, Shape::Code);
                             let rest = &text[prose..content.end];
-                            for unit in units(rest) {
+                            for unit in cut(rest, reading) {
                                 out.push(Unit {
                                     range: prose + unit.range.start..prose + unit.range.end,
                                     shape: unit.shape,
@@ -804,6 +838,74 @@ const PART: usize = 6;
 /// few words.
 fn part(item: &str) -> bool {
     !item.trim().contains('\n') && item.split_whitespace().count() <= PART
+}
+
+/// Whether an item's own text ends with the colon that announces the
+/// list nested in it.
+fn announces_list(own: &str) -> bool {
+    own.trim_end()
+        .trim_end_matches(['*', '_'])
+        .ends_with([':', '：'])
+}
+
+/// Whether an item's own text is a label set in bold with its colon
+/// ("**Veiligheid & best practices**:", "**Security:**").
+fn bold_label(own: &str) -> bool {
+    let own = own.trim();
+    let colon = own.trim_end_matches(['*', '_']).ends_with([':', '：']);
+    let closed = own.trim_end_matches([':', '：']);
+    let bold = |mark: &str| {
+        closed.len() > 2 * mark.len() && closed.starts_with(mark) && closed.ends_with(mark)
+    };
+    colon && (bold("**") || bold("__"))
+}
+
+/// The most words a nested item can hold and still be a clause that ends
+/// the rule the item over it opens.
+const CLAUSE_PART: usize = 12;
+
+/// Whether a nested item can end the rule the item over it opens: one
+/// line, a clause long.
+fn clause_part(item: &str) -> bool {
+    !item.trim().contains('\n') && item.split_whitespace().count() <= CLAUSE_PART
+}
+
+/// Whether an item's own text (before the list nested in it) opens a rule
+/// its nested items end: a word of obligation, then the colon that hands
+/// over to them ("Auto completion must:", "Every edit must be fully
+/// auditable:", "Jede Antwort muss enthalten:", "必须包括：").
+fn opens_rule(own: &str) -> bool {
+    static OBLIGES: LazyLock<Pattern> = LazyLock::new(|| {
+        // A constant pattern: it compiles.
+        #[allow(clippy::expect_used)]
+        Pattern::new(
+            r"(?i)\b(must|should|shall|needs?\s+to|has\s+to|have\s+to|muss|müssen|soll|sollen|doit|doivent|deve|devem|debe|deben|devono)\b|必须|应该|需要|務必|必ず",
+        )
+        .expect("the obligation pattern compiles")
+    });
+    let own = own.trim_end().trim_end_matches(['*', '_']);
+    own.ends_with([':', '：']) && OBLIGES.is_match(own)
+}
+
+/// Whether a nested item fixes a value: a name, then `:`, `=` or an arrow,
+/// then one value that holds a digit, a dot, a slash or an `@`
+/// ("target: user:191633014441115648", "`backend` → `api.example.com`",
+/// "tokenHash = sha256(rawToken)").
+fn fixes_value(item: &str) -> bool {
+    let item = item.trim();
+    let Some((name, value)) = [":", "：", "=", "→", "->"]
+        .iter()
+        .filter_map(|mark| item.split_once(mark))
+        .min_by_key(|(name, _)| name.len())
+    else {
+        return false;
+    };
+    let value = value.trim().trim_matches(['`', '"', '\'', '*']);
+    !name.trim().is_empty()
+        && name.split_whitespace().count() <= 3
+        && !value.is_empty()
+        && !value.contains(char::is_whitespace)
+        && value.contains(|c: char| c.is_ascii_digit() || matches!(c, '.' | '/' | '\\' | '@'))
 }
 
 /// The level of a Markdown heading line (`## Plan` is 2), 0 for any other.

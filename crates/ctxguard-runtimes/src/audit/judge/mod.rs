@@ -10,7 +10,7 @@
 use foldhash::{HashMap, HashMapExt};
 use std::ops::Range;
 
-use super::units::{units, Unit};
+use super::units::{self, Unit};
 use super::{Evidence, Outcome};
 use crate::verify::text::{Marks, Words};
 
@@ -146,7 +146,7 @@ impl After {
         };
         add(summary, summary_units);
         for text in &prose_texts[1..] {
-            add(text, &units(text));
+            add(text, &units::summary_units(text));
         }
         let prose = prose_texts.join("\n");
         let mut windows = Vec::with_capacity(pieces.len() * WINDOW);

@@ -1,7 +1,8 @@
 use super::*;
+use crate::audit::units::summary_units;
 
 fn after(summary: &str) -> After {
-    After::new(summary, &units(summary), [])
+    After::new(summary, &summary_units(summary), [])
 }
 
 #[test]

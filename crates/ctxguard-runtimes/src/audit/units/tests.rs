@@ -60,6 +60,42 @@ fn an_item_and_the_few_words_nested_under_it_are_one_requirement() {
 }
 
 #[test]
+fn a_plain_label_and_the_few_words_under_it_are_one_requirement() {
+    assert_eq!(
+        shaped("- Role tiers:\n  - OWNER/ADMIN: settings, templates, billing\n  - STAFF: vehicles, cases\n"),
+        [(
+            "Role tiers:\n  - OWNER/ADMIN: settings, templates, billing\n  - STAFF: vehicles, cases",
+            Shape::Item
+        )]
+    );
+}
+
+#[test]
+fn an_item_that_opens_a_rule_holds_the_clauses_that_end_it() {
+    let rule = "- Auto completion must:\n  - mark completedAt, completedByUserId\n  - attach a timeline event on vehicle/case (whichever is relevant)\n";
+    assert_eq!(shaped(rule), [(&rule[2..rule.len() - 1], Shape::Item)]);
+    // Without a word of obligation, a clause that long is a step of its own.
+    let steps = "- After spawning:\n  - attach a timeline event on vehicle/case (whichever is relevant)\n  - mark it\n";
+    assert_eq!(shaped(steps).len(), 3);
+}
+
+#[test]
+fn a_value_fixed_under_an_item_is_a_requirement_of_its_own() {
+    assert_eq!(
+        shaped("- Send the DM:\n  - channel: discord\n  - target: user:191633014441115648\n"),
+        [
+            ("Send the DM:", Shape::Item),
+            ("channel: discord", Shape::Item),
+            ("target: user:191633014441115648", Shape::Item),
+        ]
+    );
+    assert!(fixes_value("`backend` → `api.example.com`"));
+    assert!(fixes_value("tokenHash = sha256(rawToken)"));
+    assert!(!fixes_value("OWNER/ADMIN: settings, templates, billing"));
+    assert!(!fixes_value("`/models` → List available models"));
+}
+
+#[test]
 fn a_label_that_opens_a_list_with_its_colon_heads_requirements_of_their_own() {
     // In the order they are written: the label, then what it heads.
     assert_eq!(
