@@ -457,6 +457,7 @@ pub(crate) fn words_bind(
                 || JAPANESE_REQUEST.is_match(text)
                 || CHINESE_REQUEST.is_match(text)
                 || SUGGESTION.is_match(rest)
+                || SUGGESTION.is_match(text)
                 || SUBJECTLESS_ASK.is_match(rest)
                 || opens_on_ask()
                 || REQUEST_FORM.is_match(rest)

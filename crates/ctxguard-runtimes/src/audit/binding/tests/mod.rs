@@ -2531,6 +2531,20 @@ fn then_words_of_other_languages_lead_a_clause_and_labels_state_rules() {
 }
 
 #[test]
+fn an_instruction_offered_with_a_maybe_binds() {
+    for text in [
+        "Maybe instead 'cd' use 'pushd' and 'popd'.",
+        "perhaps use pnpm here",
+        // A suggestion put as a question still binds.
+        "Maybe by doing lines on the left side?",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    // A guess is no instruction.
+    assert_ne!(why("maybe the cache is stale"), [Ok(())]);
+}
+
+#[test]
 fn asking_whether_to_do_a_thing_asks_an_opinion_and_a_quoted_screenshot_is_handed_over() {
     for text in [
         "do you think we should also add pottasium mass balance?",
