@@ -785,10 +785,12 @@ static PUT_WHAT: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// How a line that says where text goes ends: what it is put by or with,
-/// then a colon.
+/// then a colon. Where it is put is named ("… to the system prompt:"):
+/// "…, to:" alone says what for, over the steps it lists ("parse the HTML
+/// content, to:" over "1. Extract the Activities Category").
 pub(super) static PUT_BY: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"(?i)\b(par|with|by|to|por|com|avec|as|après|after|before|avant|below|under|sous)\b[^:\n]{0,80}[:：]\s*$|\b(par|with|por|com|avec)\s*[:：]\s*$",
+        r"(?i)\b(par|with|by|to|por|com|avec|as|après|after|before|avant|below|under|sous)\s[^:\n]{0,80}[:：]\s*$|\b(par|with|por|com|avec)\s*[:：]\s*$",
     )
 });
 

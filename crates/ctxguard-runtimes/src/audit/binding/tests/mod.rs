@@ -2531,6 +2531,20 @@ fn then_words_of_other_languages_lead_a_clause_and_labels_state_rules() {
 }
 
 #[test]
+fn steps_listed_after_what_for_are_asked_and_text_put_in_place_is_not() {
+    let steps = "we need to add a new button, this import button should open a new select file and parse the HTML content, to:\n\n  1. Extract the Activities Category\n  2. Extract the Activities and create the RACI entry\n";
+    let typed_steps = typed(steps);
+    let held = bound(&typed_steps);
+    assert!(
+        held.contains(&"Extract the Activities Category"),
+        "{held:?}"
+    );
+    let put =
+        "Add this to the system prompt:\n\nYou are a helpful assistant. Always answer in French.\n";
+    assert!(!bound(&typed(put)).contains(&"Always answer in French."));
+}
+
+#[test]
 fn an_instruction_offered_with_a_maybe_binds() {
     for text in [
         "Maybe instead 'cd' use 'pushd' and 'popd'.",
