@@ -2545,6 +2545,15 @@ fn steps_listed_after_what_for_are_asked_and_text_put_in_place_is_not() {
 }
 
 #[test]
+fn looking_at_a_thing_and_reading_with_care_are_asked_in_chinese() {
+    for text in ["查看docs文件夹的文件", "你认真的阅读"] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+    // Where one can look something up is no ask.
+    assert_ne!(why("日志可以查看到"), [Ok(())]);
+}
+
+#[test]
 fn an_instruction_offered_with_a_maybe_binds() {
     for text in [
         "Maybe instead 'cd' use 'pushd' and 'popd'.",
