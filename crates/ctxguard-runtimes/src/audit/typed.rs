@@ -781,13 +781,16 @@ fn clauses(
         part.chars().count() <= 6 && matches!(words, "记住" | "注意" | "听好" | "听着" | "记得")
     };
     // A clause that leads on, and is no instruction after its first word
-    // ("then run the tests" asks).
+    // ("then run the tests" asks) nor after the step it comes after
+    // ("after finishing please check for compiling success" asks).
     let leads = |range: &std::ops::Range<usize>| {
         let part = text[range.clone()].trim();
         let rest = part
             .split_once(char::is_whitespace)
             .map_or("", |(_, rest)| rest);
-        leads_on(part) && !binding::opens_with_instruction(rest)
+        leads_on(part)
+            && !binding::opens_with_instruction(rest)
+            && !binding::opens_with_instruction(part)
     };
     // A clause that does not bind alone joins the one before it; one that
     // leads on ("quando esse PR for mergeado, pode fechar essa issue",
@@ -2103,6 +2106,22 @@ mod tests {
         // A name listed so is still an entry of the list.
         assert!(binding::entry("计划报告"));
         assert!(!binding::entry("扫描整个项目的架构，确认依赖关系"));
+    }
+
+    #[test]
+    fn a_clause_that_comes_after_a_step_asks_apart_from_it() {
+        assert_eq!(
+            binds("be sure to install all relevant dependencies and components, after finishing please check for compiling success"),
+            [
+                "be sure to install all relevant dependencies and components",
+                "after finishing please check for compiling success"
+            ]
+        );
+        // A condition still holds the clause it leads to.
+        assert_eq!(
+            binds("if the build breaks, revert it"),
+            ["if the build breaks, revert it"]
+        );
     }
 
     #[test]
