@@ -402,9 +402,9 @@ impl<'a> Prose<'a> {
         let (mut open, mut tagged): (Vec<(&str, usize)>, Vec<Range<usize>>) =
             (Vec::new(), Vec::new());
         let (mut fields, mut again) = (0usize, false);
-        // Each line that gives a field a short value: the field's name, and
-        // the line's number.
-        let mut short_fields: Vec<(String, usize)> = Vec::new();
+        // Each line that gives a field a short value: the field's name, the
+        // line's number, and whether the value is a link.
+        let mut short_fields: Vec<(String, usize, bool)> = Vec::new();
         // Lines padded to a terminal's width: how many, the first and the last.
         let (mut padded, mut padded_span) = (0usize, None::<Range<usize>>);
         // Of them, those padded wide (eight spaces or more), as no one
@@ -469,8 +469,8 @@ impl<'a> Prose<'a> {
                 let label = field.name("label");
                 let name = label.map_or("", |l| l.as_str()).trim().to_lowercase();
                 // A field with a short value, for [`listing`].
-                if label.is_some_and(|l| word_count(&trimmed[l.end()..]) <= 6) {
-                    short_fields.push((name.clone(), i));
+                if let Some(l) = label.filter(|l| word_count(&trimmed[l.end()..]) <= 6) {
+                    short_fields.push((name.clone(), i, trimmed[l.end()..].contains("://")));
                 }
                 again |= !labels.insert(name);
             }
@@ -671,18 +671,18 @@ fn overlay(text: &str) -> Option<Range<usize>> {
 /// line) is a list the user wrote; a field whose value is a sentence
 /// ("Expected: the token is cleared on logout") says what they want, and
 /// is judged.
-fn listing(fields: &[(String, usize)], starts: &[usize], len: usize) -> Option<Range<usize>> {
+fn listing(fields: &[(String, usize, bool)], starts: &[usize], len: usize) -> Option<Range<usize>> {
     let mut counts = std::collections::HashMap::<&str, usize>::new();
-    for (label, _) in fields {
+    for (label, _, _) in fields {
         *counts.entry(label).or_default() += 1;
     }
     let recurring = |label: &str| counts.get(label).is_some_and(|&n| n >= 3);
     if counts.values().filter(|&&n| n >= 3).count() < 2 {
         return None;
     }
-    let lines: Vec<&(String, usize)> = fields
+    let lines: Vec<&(String, usize, bool)> = fields
         .iter()
-        .filter(|(label, _)| recurring(label))
+        .filter(|(label, _, _)| recurring(label))
         .collect();
     // Records: the fields take turns ("Endpoint", "Metodo", "Endpoint", …),
     // where a list of notes and a list of owners typed one after the other
@@ -691,10 +691,32 @@ fn listing(fields: &[(String, usize)], starts: &[usize], len: usize) -> Option<R
     if turns < 4 {
         return None;
     }
-    let (first, last) = (lines.first()?.1, lines.last()?.1);
-    let end = starts.get(last + 1).copied().unwrap_or(len);
-    Some(starts[first]..end)
+    let (start, end) = (lines.first()?.1, lines.last()?.1);
+    let (mut first, mut last) = (start, end);
+    // The records' other fields just before and after them ("Found choice
+    // buttons: 3" before the first "Button clicked: グー", "Title found: YES"
+    // after the last round) are the same log's; a link given its name
+    // ("Base URL: https://…" over a listing of endpoints) is a value the
+    // user gives, and stays theirs.
+    for &(_, line, link) in fields.iter().rev().filter(|f| f.1 < start) {
+        if link || first - line > LISTING_GAP {
+            break;
+        }
+        first = line;
+    }
+    for &(_, line, link) in fields.iter().filter(|f| f.1 > end) {
+        if link || line - last > LISTING_GAP {
+            break;
+        }
+        last = line;
+    }
+    let stop = starts.get(last + 1).copied().unwrap_or(len);
+    Some(starts[first]..stop)
 }
+
+/// The most lines between a listing's fields and another field of the
+/// same log, blank lines counted.
+const LISTING_GAP: usize = 6;
 
 /// `span`, copied from a terminal's screen, less the words the user typed
 /// before the copy on its first line, when the message opens with them:

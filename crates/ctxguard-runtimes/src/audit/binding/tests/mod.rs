@@ -2554,6 +2554,19 @@ fn looking_at_a_thing_and_reading_with_care_are_asked_in_chinese() {
 }
 
 #[test]
+fn a_logs_fields_around_its_records_are_the_logs_and_a_named_link_is_the_users() {
+    let rounds = "Button clicked: A\n\nPlayer chose: A\n\nRound result: win\n\n".repeat(3);
+    let log =
+        format!("Found choice buttons: 3\n\n{rounds}Title found: YES\n\nDetails found: YES\n");
+    let typed_log = typed(&log);
+    assert_eq!(bound(&typed_log), Vec::<&str>::new());
+    let endpoints = "Endpoint: /api/workouts\nMetodo: GET\nDescricao: Listar workouts\n".repeat(3);
+    let listing = format!("Base URL: https://web-cms.example.app\n\n{endpoints}");
+    let typed_listing = typed(&listing);
+    assert!(bound(&typed_listing).contains(&"Base URL: https://web-cms.example.app"));
+}
+
+#[test]
 fn an_instruction_offered_with_a_maybe_binds() {
     for text in [
         "Maybe instead 'cd' use 'pushd' and 'popd'.",
