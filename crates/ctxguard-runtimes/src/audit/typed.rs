@@ -470,6 +470,18 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
             // existantes") binds.
             let verdict = match verdict {
                 Ok(()) if spec.is_some_and(|spec| !spec.binds(&text)) => Err(NotBinding::Pasted),
+                // The rest of a paragraph of a list the user adopts ("Custom
+                // Fields on Contacts — store email, … per contact. Build a
+                // field editor … ManyChat charges for this.") tells more of
+                // the entry its first words name: the entry is held there.
+                Ok(())
+                    if adopted
+                        && unit.shape == units::Shape::Sentence
+                        && !binding::adopts(&text)
+                        && named_entry_before(prose, unit.range.start) =>
+                {
+                    Err(NotBinding::Remark)
+                }
                 verdict => verdict,
             };
             // Words typed on the line where a pasted log starts or ends are
@@ -1033,6 +1045,17 @@ fn listed_objects(
         }
     }
     objects
+}
+
+/// Whether the line that holds `at` names an entry before it, set off by
+/// a dash ("Custom Fields on Contacts — store email, … per contact." before
+/// "Build a field editor."): what follows on the line tells more of it.
+fn named_entry_before(text: &str, at: usize) -> bool {
+    let line = &text[units::line_start(text, at)..at];
+    [" — ", " – ", " - "].iter().any(|dash| {
+        line.find(dash)
+            .is_some_and(|n| binding::word_count(&line[..n]) <= 8)
+    })
 }
 
 /// Where a reply that opens with the option it names ("C, the file in …
@@ -2106,6 +2129,19 @@ mod tests {
         // A name listed so is still an entry of the list.
         assert!(binding::entry("计划报告"));
         assert!(!binding::entry("扫描整个项目的架构，确认依赖关系"));
+    }
+
+    #[test]
+    fn an_adopted_lists_entries_are_held_by_the_words_that_open_them() {
+        let list = "Custom Fields on Contacts — store email, phone, budget per contact. Build a field editor. ManyChat charges for this.\n\nBroadcast Scheduler — pick a date/time to send. Requires a webhook subscription.\n\nYeah try building this";
+        assert_eq!(
+            binds(list),
+            [
+                "Custom Fields on Contacts — store email, phone, budget per contact.",
+                "Broadcast Scheduler — pick a date/time to send.",
+                "Yeah try building this"
+            ]
+        );
     }
 
     #[test]
