@@ -2581,6 +2581,16 @@ fn an_instruction_offered_with_a_maybe_binds() {
 }
 
 #[test]
+fn the_big_goal_stated_binds() {
+    for text in [
+        "The big goal is to automate co-registration between czstack and hcr data.",
+        "Our long-term goal is a single importer.",
+    ] {
+        assert_eq!(why(text), [Ok(())], "{text}");
+    }
+}
+
+#[test]
 fn asking_whether_to_do_a_thing_asks_an_opinion_and_a_quoted_screenshot_is_handed_over() {
     for text in [
         "do you think we should also add pottasium mass balance?",
