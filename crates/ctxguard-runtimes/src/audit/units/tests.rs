@@ -858,3 +858,17 @@ fn items_numbered_with_no_space_after_their_number_are_items_of_their_own() {
         "{versioned:?}"
     );
 }
+
+#[test]
+fn a_programs_debug_prints_are_output() {
+    for line in [
+        "=== ROUND 1 ===",
+        "init() called",
+        "resetRound() called for round 2",
+        "Modal found: YES",
+    ] {
+        assert!(PASTED_LINE.is_match(line), "{line}");
+    }
+    // A user's own word for yes is no print.
+    assert!(!PASTED_LINE.is_match("Deploy to staging: yes"));
+}
