@@ -281,7 +281,7 @@ fn cut(text: &str, reading: Reading) -> Vec<Unit> {
                         && out.len() > before
                         && out[before..].iter().all(|u: &Unit| {
                             let nested = u.text(text);
-                            (part(nested) || (completed && clause_part(nested)))
+                            (part(nested, PART) || (completed && part(nested, CLAUSE_PART)))
                                 && (reading == Reading::Kept || !fixes_value(nested))
                         })
                     {
@@ -836,10 +836,15 @@ fn answered(text: &str, item: &Range<usize>) -> Option<usize> {
 /// part of it rather than a requirement of its own.
 const PART: usize = 6;
 
-/// Whether a nested item is a part of the item over it: one line of a
-/// few words.
-fn part(item: &str) -> bool {
-    !item.trim().contains('\n') && item.split_whitespace().count() <= PART
+/// The most words a nested item can hold and still be a clause that ends
+/// the rule the item over it opens.
+const CLAUSE_PART: usize = 12;
+
+/// Whether a nested item is one line of at most `most` words: a part of
+/// the item over it ([`PART`]), or a clause that ends the rule it opens
+/// ([`CLAUSE_PART`]).
+fn part(item: &str, most: usize) -> bool {
+    !item.trim().contains('\n') && item.split_whitespace().count() <= most
 }
 
 /// Whether an item's own text ends with the colon that announces the
@@ -860,16 +865,6 @@ fn bold_label(own: &str) -> bool {
         closed.len() > 2 * mark.len() && closed.starts_with(mark) && closed.ends_with(mark)
     };
     colon && (bold("**") || bold("__"))
-}
-
-/// The most words a nested item can hold and still be a clause that ends
-/// the rule the item over it opens.
-const CLAUSE_PART: usize = 12;
-
-/// Whether a nested item can end the rule the item over it opens: one
-/// line, a clause long.
-fn clause_part(item: &str) -> bool {
-    !item.trim().contains('\n') && item.split_whitespace().count() <= CLAUSE_PART
 }
 
 /// Whether an item's own text (before the list nested in it) opens a rule
