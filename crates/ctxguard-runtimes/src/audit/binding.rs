@@ -1203,13 +1203,6 @@ fn entry_of(text: &str, most_words: usize) -> bool {
     // What parentheses hold is a note on the name, not a sentence of its own.
     let bare = outside_parentheses(text);
     let bare = bare.trim();
-    // A file named, or one thing mapped to another ("ChatScreen →
-    // Dashboard tabs"), is a requirement of its own, judged as such.
-    static OWN: LazyLock<Pattern> = LazyLock::new(|| {
-        pattern(
-            r"→|->|=>|\w\.(tsx?|jsx?|py|rs|md|json|ya?ml|toml|go|java|kt|swift|sql|sh|css|html|vue|rb|php|c|h|cpp)\b",
-        )
-    });
     // A field with its value ("收货地址：印度", "Name: ____") is a value
     // given, or one still to give, not a name in a list.
     // An instruction of three words or more ("Show me the script
@@ -1226,7 +1219,7 @@ fn entry_of(text: &str, most_words: usize) -> bool {
     // say what to do, where a name is a few ("计划报告").
     const WIDE_CLAUSE: usize = 12;
     !bare.is_empty()
-        && !OWN.is_match(text)
+        && !super::units::stands_alone(text)
         && bare.chars().filter(|&c| wide_script(c)).count() < WIDE_CLAUSE
         && !bare.contains([':', '：'])
         && !bare.ends_with(['.', '!', '?', ';', '。', '！', '？', '；'])

@@ -203,9 +203,8 @@ impl Unit {
 }
 
 /// The units of what a person wrote, in order: a list item holds the few
-/// words nested under it, or the clauses that end the rule it opens
-/// ("Auto completion must:" over "- mark completedAt"), as one
-/// requirement. Empty ones (white space, markers, a line of punctuation)
+/// words nested under it, or the clauses its colon announces ("Auto
+/// completion must:" over "- mark completedAt"), as one requirement. Empty ones (white space, markers, a line of punctuation)
 /// are left out.
 pub(crate) fn units(text: &str) -> Vec<Unit> {
     cut(text, Reading::Written)
@@ -261,17 +260,21 @@ fn cut(text: &str, reading: Reading) -> Vec<Unit> {
                     // "Dashboard" over "- overview", "- alerts": the parts
                     // of one requirement, each nothing out of its place;
                     // "Auto completion must:" over "- mark completedAt",
-                    // "- attach a timeline event on vehicle/case": the
-                    // clauses that end the rule it opens. A value fixed
-                    // ("- target: user:191633014441115648") is a
-                    // requirement of its own wherever it stands.
+                    // "- attach a timeline event on vehicle/case", "Vehicle
+                    // matching strategy:" over "1) exact VRM match on same
+                    // dealer", "2) if multiple, choose most recently sold":
+                    // the clauses that make up what its colon announces.
+                    // A value fixed
+                    // ("- target: user:191633014441115648"), a file named
+                    // or a thing mapped to another is a requirement of its
+                    // own wherever it stands.
                     // A label set in bold with its colon, as a heading is
                     // ("**Veiligheid & best practices**:" over "- Rate
                     // limiting", "- Geen API keys in code"), heads
                     // requirements each of their own. In a summary any
                     // label does, so each entry is found where it is.
                     let own = own_end.map(|end| &text[strip_marker(text, start..end)]);
-                    let completed = reading == Reading::Written && own.is_some_and(opens_rule);
+                    let announced = reading == Reading::Written && own.is_some_and(announces_list);
                     let heads = own.is_some_and(|own| match reading {
                         Reading::Written => bold_label(own),
                         Reading::Kept => announces_list(own),
@@ -281,8 +284,9 @@ fn cut(text: &str, reading: Reading) -> Vec<Unit> {
                         && out.len() > before
                         && out[before..].iter().all(|u: &Unit| {
                             let nested = u.text(text);
-                            (part(nested, PART) || (completed && part(nested, CLAUSE_PART)))
-                                && (reading == Reading::Kept || !fixes_value(nested))
+                            (part(nested, PART) || (announced && part(nested, CLAUSE_PART)))
+                                && (reading == Reading::Kept
+                                    || !(fixes_value(nested) || stands_alone(nested)))
                         })
                     {
                         out.truncate(before);
@@ -836,12 +840,12 @@ fn answered(text: &str, item: &Range<usize>) -> Option<usize> {
 /// part of it rather than a requirement of its own.
 const PART: usize = 6;
 
-/// The most words a nested item can hold and still be a clause that ends
-/// the rule the item over it opens.
+/// The most words a nested item can hold and still be a clause of what
+/// the item over it announces with its colon.
 const CLAUSE_PART: usize = 12;
 
 /// Whether a nested item is one line of at most `most` words: a part of
-/// the item over it ([`PART`]), or a clause that ends the rule it opens
+/// the item over it ([`PART`]), or a clause of what it announces
 /// ([`CLAUSE_PART`]).
 fn part(item: &str, most: usize) -> bool {
     !item.trim().contains('\n') && item.split_whitespace().count() <= most
@@ -867,21 +871,20 @@ fn bold_label(own: &str) -> bool {
     colon && (bold("**") || bold("__"))
 }
 
-/// Whether an item's own text (before the list nested in it) opens a rule
-/// its nested items end: a word of obligation, then the colon that hands
-/// over to them ("Auto completion must:", "Every edit must be fully
-/// auditable:", "Jede Antwort muss enthalten:", "必须包括：").
-fn opens_rule(own: &str) -> bool {
-    static OBLIGES: LazyLock<Pattern> = LazyLock::new(|| {
+/// Whether a line names a file, or maps one thing to another ("ChatScreen
+/// → Dashboard tabs", "custom theme: read docs/theme.md", "PDI Form =>
+/// Pre-Delivery Inspection task"): a requirement of its own wherever it
+/// stands, in a list or nested under an item.
+pub(crate) fn stands_alone(text: &str) -> bool {
+    static OWN: LazyLock<Pattern> = LazyLock::new(|| {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
-        Pattern::new(
-            r"(?i)\b(must|should|shall|needs?\s+to|has\s+to|have\s+to|muss|müssen|soll|sollen|doit|doivent|deve|devem|debe|deben|devono)\b|必须|应该|需要|務必|必ず",
-        )
-        .expect("the obligation pattern compiles")
+        Pattern::new(&scripts(
+            r"→|->|=>|\w\.(tsx?|jsx?|py|rs|md|json|ya?ml|toml|go|java|kt|swift|sql|sh|css|html|vue|rb|php|c|h|cpp)\b",
+        ))
+        .expect("the pattern of a line that stands alone compiles")
     });
-    let own = own.trim_end().trim_end_matches(['*', '_']);
-    own.ends_with([':', '：']) && OBLIGES.is_match(own)
+    OWN.is_match(text)
 }
 
 /// Whether a nested item fixes a value: a name, then `:`, `=` or an arrow,

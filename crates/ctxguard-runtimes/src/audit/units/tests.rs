@@ -71,11 +71,13 @@ fn a_plain_label_and_the_few_words_under_it_are_one_requirement() {
 }
 
 #[test]
-fn an_item_that_opens_a_rule_holds_the_clauses_that_end_it() {
+fn an_item_that_announces_with_its_colon_holds_the_clauses_that_make_it_up() {
     let rule = "- Auto completion must:\n  - mark completedAt, completedByUserId\n  - attach a timeline event on vehicle/case (whichever is relevant)\n";
     assert_eq!(shaped(rule), [(&rule[2..rule.len() - 1], Shape::Item)]);
-    // Without a word of obligation, a clause that long is a step of its own.
-    let steps = "- After spawning:\n  - attach a timeline event on vehicle/case (whichever is relevant)\n  - mark it\n";
+    let strategy = "- Vehicle matching strategy:\n  1) exact VRM match on same dealer\n  2) if multiple, choose most recently sold or most recent created (configurable later)\n";
+    assert_eq!(shaped(strategy).len(), 1);
+    // Without the colon, a clause that long is a step of its own.
+    let steps = "- After spawning\n  - attach a timeline event on vehicle/case (whichever is relevant)\n  - mark it\n";
     assert_eq!(shaped(steps).len(), 3);
 }
 
@@ -88,6 +90,11 @@ fn a_value_fixed_under_an_item_is_a_requirement_of_its_own() {
             ("channel: discord", Shape::Item),
             ("target: user:191633014441115648", Shape::Item),
         ]
+    );
+    // A thing mapped to another, a file named: each its own too.
+    assert_eq!(
+        shaped("- Mapping:\n  - PDI Form => Pre-Delivery Inspection task\n  - custom theme: read docs/theme.md\n").len(),
+        3
     );
     assert!(fixes_value("`backend` → `api.example.com`"));
     assert!(fixes_value("tokenHash = sha256(rawToken)"));
