@@ -684,7 +684,7 @@ fn clauses(
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         Pattern::new(
-            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+\+\s+|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过|当|如果|假如|一旦|优化|生成|输出|创建|修改|删除|添加|增加|实现|设计|编写|整理|总结|更新|检查|测试|部署|提交|参考|使用)|\s+and\s+(i'd\s+like|i\s+would\s+like|i\s+want|i\s+need|please|make\s+sure)\b",
+            r"(?i)(,\s+|;\s+)((and\s+also|and\s+then|и\s+ещё|and|und|e|y|и|а)\s+)?|\s+\+\s+|\s+(and\s+then|und\s+dann|и\s+потом|и\s+затем|e\s+depois|y\s+luego)\s+|，(并且|并|然后|同时|另外|此外|再|请|不要|别|一定|必须|记得|注意|务必|不能|不许|帮我|一次只|总共|最多|不超过|当|如果|假如|一旦|优化|生成|输出|创建|修改|删除|添加|增加|实现|设计|编写|整理|总结|更新|检查|测试|部署|提交|参考|使用)|\s+(and|but)\s+(i'd\s+like|i\s+would\s+like|i\s+want|i\s+need|please|make\s+sure|be\s+sure)\b",
         )
         .expect("the clause pattern compiles")
     });
@@ -2145,13 +2145,18 @@ mod tests {
     }
 
     #[test]
-    fn a_clause_that_comes_after_a_step_asks_apart_from_it() {
+    fn a_clause_that_comes_after_a_step_or_a_but_asks_apart_from_it() {
         assert_eq!(
             binds("be sure to install all relevant dependencies and components, after finishing please check for compiling success"),
             [
                 "be sure to install all relevant dependencies and components",
                 "after finishing please check for compiling success"
             ]
+        );
+        // "but be sure", "but please" ask anew, as "and please" does.
+        assert_eq!(
+            binds("Keep the tests but please drop the old fixtures"),
+            ["Keep the tests", "but please drop the old fixtures"]
         );
         // A condition still holds the clause it leads to.
         assert_eq!(
