@@ -972,14 +972,23 @@ fn run_on_cuts(text: &str) -> Vec<(usize, usize)> {
         // A constant pattern: it compiles.
         #[allow(clippy::expect_used)]
         Pattern::new(
-            r"(?i)\s((also|and|then|now|so)\s+)?((i\s+want|i\s+need|i'?d\s+like|lets|let's|we\s+need|we\s+should|you'?re\s+gonna|your\s+gonna|you\s+are\s+gonna|please|make\s+sure|dont|don't|do\s+not|never|always|save|create|set|setup|name|use|add|remove|delete|build|install|run|document|show|put|keep|write|update|test|check)\b)",
+            r"(?i)\s((also|and|then|now|so)\s+)?((i\s+want|i\s+need|i'?d\s+like|lets|let's|we\s+need|we\s+should|you'?re\s+gonna|your\s+gonna|you\s+are\s+gonna|please|make\s+sure|dont|don't|do\s+not|never|always|save|create|set|setup|name|use|add|remove|delete|build|install|run|document|show|put|keep|write|update|test|check|proceed)\b)",
         )
         .expect("the run-on pattern compiles")
     });
-    // A run-on: long, and no stop or comma in it but the one that ends it.
+    // A run-on: long, and no stop or comma in it but the one that ends it
+    // (a comma typed against the next word, ",for example", stops
+    // nothing: it was typed on in one breath too).
     let body = text.trim_end_matches(|c: char| c.is_whitespace() || ".!?。！？".contains(c));
-    if body.split_whitespace().count() < 25 || body.contains([',', ';', '.', '!', '?', '，', '。'])
-    {
+    let stops = body.char_indices().any(|(at, c)| {
+        "，。".contains(c)
+            || (",;.!?".contains(c)
+                && body[at + c.len_utf8()..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_whitespace))
+    });
+    if body.split_whitespace().count() < 25 || stops {
         return Vec::new();
     }
     // Words after which an opening word is a verb's object or complement,
@@ -2151,6 +2160,16 @@ mod tests {
             [
                 "be sure to install all relevant dependencies and components",
                 "after finishing please check for compiling success"
+            ]
+        );
+        // A sentence typed on in one breath, a comma against the next word
+        // stopping nothing.
+        assert_eq!(
+            binds("please read the project.md file check what was done and what is missing  then proceed with the development of the next phase of the project,for example it seems to be missing the user management component"),
+            [
+                "please read the project.md file",
+                "check what was done and what is missing",
+                "proceed with the development of the next phase of the project,for example it seems to be missing the user management component"
             ]
         );
         // "but be sure", "but please" ask anew, as "and please" does.
