@@ -204,8 +204,8 @@ impl Unit {
 
 /// The units of what a person wrote, in order: a list item holds the few
 /// words nested under it, or the clauses its colon announces ("Auto
-/// completion must:" over "- mark completedAt"), as one requirement. Empty ones (white space, markers, a line of punctuation)
-/// are left out.
+/// completion must:" over "- mark completedAt"), as one requirement.
+/// Empty ones (white space, markers, a line of punctuation) are left out.
 pub(crate) fn units(text: &str) -> Vec<Unit> {
     cut(text, Reading::Written)
 }
@@ -863,12 +863,11 @@ fn announces_list(own: &str) -> bool {
 /// ("**Veiligheid & best practices**:", "**Security:**").
 fn bold_label(own: &str) -> bool {
     let own = own.trim();
-    let colon = own.trim_end_matches(['*', '_']).ends_with([':', '：']);
     let closed = own.trim_end_matches([':', '：']);
     let bold = |mark: &str| {
         closed.len() > 2 * mark.len() && closed.starts_with(mark) && closed.ends_with(mark)
     };
-    colon && (bold("**") || bold("__"))
+    announces_list(own) && (bold("**") || bold("__"))
 }
 
 /// Whether a line names a file, or maps one thing to another ("ChatScreen
