@@ -420,13 +420,16 @@ pub(super) fn imperative(word: &str) -> bool {
 /// Whether a word is a verb that opens an instruction, as the lists hold
 /// it, with its accents or without, or with its pronoun.
 fn listed(word: &str) -> bool {
-    if IMPERATIVES.contains(&word)
-        || SPANISH.contains(&word)
-        || DUTCH.contains(&word)
-        || CZECH.contains(&word)
-        || POLISH.contains(&word)
-        || ITALIAN.contains(&word)
-    {
+    /// The verbs of every list, looked up at once: each word of every
+    /// clause is asked, and the lists hold some eight hundred verbs.
+    static VERBS: LazyLock<foldhash::HashSet<&'static str>> = LazyLock::new(|| {
+        [IMPERATIVES, SPANISH, DUTCH, CZECH, POLISH, ITALIAN]
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect()
+    });
+    if VERBS.contains(word) {
         return true;
     }
     // "pásalo", "asegúrate": a Spanish verb and the pronoun written onto it.
@@ -505,10 +508,37 @@ pub(super) static TYPOS: LazyLock<std::collections::HashMap<String, Vec<&'static
 
 /// One letter added, dropped, changed or two swapped: a typo of `word`.
 /// Lengths apart by more than one cannot be, and are not compared.
+///
+/// What the two share at either end is set aside, and what is left must be
+/// one letter in one or both, or two letters swapped: the Damerau-Levenshtein
+/// distance of 1 (a test holds it to `strsim`'s), without the table of every
+/// letter that measure builds for each pair of words.
 pub(super) fn one_letter_off(word: &str, typed: &str) -> bool {
-    word.len().abs_diff(typed.len()) <= 4
-        && word.chars().count().abs_diff(typed.chars().count()) <= 1
-        && strsim::damerau_levenshtein(word, typed) == 1
+    if word.len().abs_diff(typed.len()) > 4 {
+        return false;
+    }
+    let shared = |a: &mut dyn Iterator<Item = char>, b: &mut dyn Iterator<Item = char>| {
+        a.zip(b)
+            .take_while(|(x, y)| x == y)
+            .map(|(x, _)| x.len_utf8())
+            .sum::<usize>()
+    };
+    let before = shared(&mut word.chars(), &mut typed.chars());
+    let (word, typed) = (&word[before..], &typed[before..]);
+    let after = shared(&mut word.chars().rev(), &mut typed.chars().rev());
+    let (word, typed) = (&word[..word.len() - after], &typed[..typed.len() - after]);
+    let mut left = word.chars();
+    let mut right = typed.chars();
+    match (
+        [left.next(), left.next(), left.next()],
+        [right.next(), right.next(), right.next()],
+    ) {
+        ([Some(_), None, _], [None, ..])
+        | ([None, ..], [Some(_), None, _])
+        | ([Some(_), None, _], [Some(_), None, _]) => true,
+        ([Some(a), Some(b), None], [Some(c), Some(d), None]) => a == d && b == c,
+        _ => false,
+    }
 }
 
 /// Words that follow a noun, not a verb used as an instruction.

@@ -2606,3 +2606,35 @@ fn asking_whether_to_do_a_thing_asks_an_opinion_and_a_quoted_screenshot_is_hande
     );
     assert_eq!(why("继续制作"), [Err(NotBinding::Acknowledgement)]);
 }
+
+#[test]
+fn one_letter_off_is_a_damerau_levenshtein_distance_of_one() {
+    // Every pair of words of up to four letters of three, one beyond ASCII.
+    let letters = ['a', 'b', 'é'];
+    let mut words = vec![String::new()];
+    for length in 1..=4u32 {
+        for n in 0..3usize.pow(length) {
+            let mut rest = n;
+            let word: String = (0..length)
+                .map(|_| {
+                    let c = letters[rest % 3];
+                    rest /= 3;
+                    c
+                })
+                .collect();
+            words.push(word);
+        }
+    }
+    for word in &words {
+        for typed in &words {
+            assert_eq!(
+                directive::one_letter_off(word, typed),
+                strsim::damerau_levenshtein(word, typed) == 1,
+                "{word:?} against {typed:?}"
+            );
+        }
+    }
+    assert!(directive::one_letter_off("implement", "implemnet"));
+    assert!(directive::one_letter_off("refactor", "refacor"));
+    assert!(!directive::one_letter_off("refactor", "refactor"));
+}
