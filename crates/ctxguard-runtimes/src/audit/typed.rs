@@ -2125,6 +2125,75 @@ mod tests {
     }
 
     #[test]
+    fn asked_to_think_hard_about_a_thing_is_an_instruction() {
+        for text in [
+            "Think hard about how to refactor the code so that we can reuse it.",
+            "ok, think very hard about how to split the parser.",
+            "Think hard, then fix the parser.",
+        ] {
+            assert_eq!(binds(text), [text], "{text}");
+        }
+        // About nothing named, it shapes the next answer and is spent.
+        assert!(binds("Think hard about the refactor.").is_empty());
+    }
+
+    #[test]
+    fn a_file_to_see_and_a_correction_bind() {
+        for text in [
+            "see ~/.claude/CLAUDE.md for correct ones",
+            "See docs/setup.md before you start.",
+            "correction: primary isn't only for rule-level directive, I mean the same as prior mentioned bullet points",
+            "Clarification: the export runs nightly, not hourly.",
+        ] {
+            assert_eq!(binds(text), [text], "{text}");
+        }
+        assert!(binds("see, the problem is the cache").is_empty());
+        assert!(binds("See the docs folder.").is_empty());
+    }
+
+    #[test]
+    fn a_question_asked_in_brackets_ends_no_sentence() {
+        let text = "I learnt what source does (it runs in the same shell, right?) and that it stops on any error.\nAm I too reliant on you?";
+        let cut: Vec<String> = typed_units(&Policy::builtin(), text, false)
+            .apart
+            .into_iter()
+            .map(|(unit, _)| unit)
+            .collect();
+        assert_eq!(
+            cut,
+            [
+                "I learnt what source does (it runs in the same shell, right?) and that it stops on any error.",
+                "Am I too reliant on you?"
+            ]
+        );
+    }
+
+    #[test]
+    fn what_a_copied_terminal_prints_under_the_users_line_is_output() {
+        // A prompt under the user's one line, and one after their words
+        // and a colon.
+        for text in [
+            "look at the new ../project_setup.sh\n\u{276f} source ../project_setup.sh\nAdded environment variable IDF_PATH = /root/esp-idf\n\n    {IDF_PATH}/tools/cmake/project.cmake\n\nCMake Error at CMakeLists.txt:5 (include):",
+            "it exists: \u{276f} ls ~/.espressif/tools/esp-clang/\nesp-20.1.1_20250829\n\nthe problem is, the startup script does the same",
+        ] {
+            let bound = binds(text);
+            assert!(
+                bound.iter().all(|unit| !unit.contains("esp")),
+                "{bound:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn comments_over_pasted_code_are_the_codes() {
+        let text = "keep the node's output format\n// PASS-THROUGH 100%: keep the prompt as written.\n// Do not cut it. label/caption only name the file.\nconst input = $input.first().json;\nreturn input;";
+        assert_eq!(binds(text), ["keep the node's output format"]);
+        // A comment with no code under it is the user's.
+        assert!(binds("// never touch the prod db\nplease fix the parser")
+            .contains(&"please fix the parser".to_owned()));
+    }
+
+    #[test]
     fn clauses_listed_under_a_line_that_announces_them_are_requirements_of_their_own() {
         let text = "背景：我们是一个iOS开发项目，我希望能够出一套完整的ai-coding规范，主要包含：\n1、扫描整个项目的架构，确认依赖关系\n2、后续的代码开发与Git review遵循此规范\n3、此项目规范要求为全团队成员共同遵循";
         let bound = binds(text);

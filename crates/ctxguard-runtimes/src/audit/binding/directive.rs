@@ -13,7 +13,23 @@ pub(super) fn after_lead(text: &str) -> &str {
     // "@src/api/routes.ts look at this file and …": the file the runtime
     // attaches, named before the instruction.
     let text = crate::audit::units::after_mention(text).unwrap_or(text);
-    LEAD.find(text).map_or(text, |lead| &text[lead.end()..])
+    let Some(lead) = LEAD.find(text) else {
+        return text;
+    };
+    let rest = &text[lead.end()..];
+    // "Think hard about how to refactor the code": "think hard" leads an
+    // instruction ("think hard, then fix it"), or is the instruction, when
+    // what it is to think about follows.
+    let led = text[..lead.end()].to_ascii_lowercase();
+    let led = led.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let about = ["about ", "through ", "over "].iter().any(|word| {
+        rest.get(..word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word))
+    });
+    match led.rfind("think") {
+        Some(at) if about && (led.ends_with("hard") || led.ends_with("harder")) => &text[at..],
+        _ => rest,
+    }
 }
 
 /// A symbol that sets out a line and says nothing itself: an arrow, a
@@ -92,7 +108,19 @@ pub(crate) fn directive(text: &str) -> bool {
             r"(?i)^\W*((we('re|\s+are|'ll|\s+will)|i('m|\s+am|'ll|\s+will|'d|\s+would)|let's)\s+)?(go(ing)?\s+with|take|pick|choose)\s+(option|choice|variant|approach|plan|the\s+(first|second|third|last|former|latter)|#?\d|[a-f]\b)",
         )
     });
-    if CHOSEN.is_match(text) || rule_words(text) || STEP.is_match(text) {
+    // "see ~/.claude/CLAUDE.md for the correct ones": the file to read;
+    // "correction: primary isn't only for rules": what the user meant,
+    // put right.
+    static SEE_OR_CORRECTED: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)^\W*((please\s+)?see\s+[`'\x22]?[\w~.@-]*(/[\w.-]+|\.[A-Za-z]{1,5}\b)|(correction|clarification)\s*:\s*\w)",
+        )
+    });
+    if CHOSEN.is_match(text)
+        || rule_words(text)
+        || STEP.is_match(text)
+        || SEE_OR_CORRECTED.is_match(text)
+    {
         return true;
     }
     // Words of obligation mistyped by one letter ("neexs to", "alwyas").

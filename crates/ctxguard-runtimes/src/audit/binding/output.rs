@@ -196,12 +196,14 @@ pub(super) static CODE_LINE: LazyLock<Pattern> = LazyLock::new(|| {
 /// `[me@host app]$`, `❯ npm test`, `PS C:\app> dir`, `me@Mac ~ % ls`, each
 /// behind the environments the shell names (`(venv) (base) me@host:~$`), and
 /// an interactive command's question (`? How would you like to
-/// authenticate GitHub CLI? [Use arrows to move, type to filter]`). What stands between
+/// authenticate GitHub CLI? [Use arrows to move, type to filter]`), and a
+/// prompt the user copied after words of their own and a colon ("it
+/// exists: ❯ ls ~/.espressif/tools/esp-clang/"). What stands between
 /// the first prompt of a message and the output of its last is a terminal
 /// session the user copied.
 pub(super) static PROMPT: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"^\s*(\([\w.-]+\)\s+)*([$❯➜λ]\s+\S|\?\s[^\n]*\[(?i:use\s+arrows)|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|PS\s+[A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+\s+\S+\s+%(\s|$))",
+        r"^\s*(\([\w.-]+\)\s+)*([$❯➜λ]\s+\S|[^\n❯➜]{1,60}:\s+[❯➜]\s+\S|\?\s[^\n]*\[(?i:use\s+arrows)|[\w.-]+@[\w.-]+\b[^\n]*:[~/]|\[[\w.-]+@[\w.-]+\s[^\]]*\][$#]|PS\s+[A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+\s+\S+\s+%(\s|$))",
     )
 });
 
@@ -627,6 +629,9 @@ impl<'a> Prose<'a> {
         {
             return true;
         }
+        if self.commented_code(start) {
+            return true;
+        }
         match self.starts.partition_point(|&s| s <= start) {
             0 => false,
             n if self.stamped[n - 1] => true,
@@ -637,6 +642,24 @@ impl<'a> Prose<'a> {
                 .lines()
                 .any(|line| !output_line(line) && VOICE.is_match(line) && word_count(line) >= 8),
         }
+    }
+}
+
+impl Prose<'_> {
+    /// Whether `start` stands on a comment of the code pasted under it:
+    /// a line that opens with `//` over code ("// PASS-THROUGH 100%: …",
+    /// "// KHÔNG cắt, KHÔNG sửa …", then `const input = $input.first().json;`),
+    /// the comments in a row above the first line of code.
+    fn commented_code(&self, start: usize) -> bool {
+        let line_start = self.text[..start].rfind('\n').map_or(0, |at| at + 1);
+        let comment = |line: &str| line.trim_start().starts_with("//");
+        if !comment(&self.text[line_start..]) {
+            return false;
+        }
+        self.text[line_start..]
+            .lines()
+            .find(|line| !comment(line))
+            .is_some_and(|line| !line.trim().is_empty() && output_line(line))
     }
 }
 
@@ -752,7 +775,11 @@ fn typed_before_copy(text: &str, span: Range<usize>) -> Range<usize> {
 /// it prints last reads as words, "Status: 7/16 channels usable".)
 fn session_end(text: &str, first: usize, end: usize) -> usize {
     let before = text[..first].trim_end_matches([' ', '\t']);
-    if !(before.trim().is_empty() || before.ends_with("\n\n")) {
+    // The user's words on the line above the prompt ("look at the new
+    // ../project_setup.sh", then "❯ source ../project_setup.sh") say what
+    // the session is, as a paragraph of their own would.
+    let led = before.ends_with('\n') && !before.trim_end().contains('\n');
+    if !(before.trim().is_empty() || before.ends_with("\n\n") || led) {
         return end;
     }
     let body = text.trim_end();

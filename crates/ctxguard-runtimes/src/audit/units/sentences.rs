@@ -107,7 +107,13 @@ pub(super) fn sentences(
             // A number the line counts its items by is cut off as a
             // marker, not joined to what follows it.
             let joins = numbered(piece) && !(counted && only_a_marker(piece));
-            if joins || quotes_a_number(piece) || particle_follows || shortened {
+            let next = &line[from + lengths[n]..from + lengths[n] + lengths[n + 1]];
+            if joins
+                || quotes_a_number(piece)
+                || particle_follows
+                || shortened
+                || asked_aside(piece, next)
+            {
                 lengths[n] += lengths.remove(n + 1);
             } else {
                 // "1.技术（…）2.增长（…）": items numbered along one line;
@@ -117,7 +123,6 @@ pub(super) fn sentences(
                 // (the injector) 3. CMakeLists.txt": each number after the
                 // first goes on from the one before it.
                 if number == 0 {
-                    let next = &line[from + lengths[n]..from + lengths[n] + lengths[n + 1]];
                     if let Some((item, bytes)) = spaced_items_number(piece) {
                         let goes_on = numbered_before.is_some_and(|before: u32| before + 1 == item)
                             || spaced_items_number(next).is_some_and(|(then, _)| then == item + 1);
@@ -450,6 +455,20 @@ pub(super) fn abbreviated(before: &str) -> bool {
         && rest
             .strip_suffix('.')
             .is_some_and(|rest| SPACED_FIRST.contains(&last(rest)))
+}
+
+/// Whether `piece` ends on a question (or an exclamation) asked in
+/// brackets inside a sentence that `next` goes on with in lower case: "I
+/// know what source does (it runs in the same shell, right?) and throws
+/// any error for you to check" is one sentence, though UAX #29 ends one
+/// after the bracket.
+fn asked_aside(piece: &str, next: &str) -> bool {
+    let Some(inner) = piece.trim_end().strip_suffix(')') else {
+        return false;
+    };
+    inner.ends_with(['?', '!'])
+        && inner.matches('(').count() > inner.matches(')').count()
+        && next.trim_start().starts_with(|c: char| c.is_lowercase())
 }
 
 /// `piece` cut again where a sentence ends and the next begins in lower
