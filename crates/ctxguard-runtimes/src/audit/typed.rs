@@ -495,6 +495,15 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                         shape: units::Shape::Sentence,
                     };
                     let words = said.text(prose);
+                    // In another agent's text handed over, a line that ends
+                    // the message is the user's when it speaks to the agent
+                    // ("please fix the issues it found"), not when it goes
+                    // on describing ("Indexing is one-time, …").
+                    if message.handed_over_at(said.range.start)
+                        && !(binding::opens_with_instruction(words) || speaks_to_agent(words))
+                    {
+                        continue;
+                    }
                     if binding::words_bind(&said, words, &message, answering).is_ok() {
                         edges.push(words.to_owned());
                     }
@@ -2181,6 +2190,33 @@ mod tests {
                 bound.iter().all(|unit| !unit.contains("esp")),
                 "{bound:?}"
             );
+        }
+    }
+
+    #[test]
+    fn the_last_line_of_a_handoff_is_the_handoffs_unless_it_speaks_to_the_agent() {
+        let handoff = "ok, this is from another session, explaining the next task:\nGoal\nBuild a local RAG system.\nIndexing is one-time, only the model needs to run at query time";
+        assert!(binds(handoff).is_empty(), "{:?}", binds(handoff));
+        for ask in [
+            "please fix the issues it found",
+            "can you fix what it found",
+        ] {
+            let text = format!("here is what codex said: the tests fail in parser.rs\n{ask}");
+            assert_eq!(binds(&text), [ask]);
+        }
+    }
+
+    #[test]
+    fn the_shape_asked_of_the_next_answer_and_a_startled_question_are_spent() {
+        for text in [
+            "1 line answer",
+            "answer in one sentence please",
+            "wait, openwebui?",
+        ] {
+            assert!(binds(text).is_empty(), "{text}");
+        }
+        for text in ["wait for the build to finish", "wait, use postgres instead"] {
+            assert!(!binds(text).is_empty(), "{text}");
         }
     }
 

@@ -646,6 +646,16 @@ impl<'a> Prose<'a> {
 }
 
 impl Prose<'_> {
+    /// Whether `at` stands in another agent's text the user hands over
+    /// ("this is from another session, …:" to the end): a line of it that
+    /// ends the message is the other agent's, not words the user typed
+    /// after a paste.
+    pub(crate) fn handed_over_at(&self, at: usize) -> bool {
+        self.handed_over
+            .as_ref()
+            .is_some_and(|span| span.contains(&at))
+    }
+
     /// Whether `start` stands on a comment of the code pasted under it:
     /// a line that opens with `//` over code ("// PASS-THROUGH 100%: …",
     /// "// KHÔNG cắt, KHÔNG sửa …", then `const input = $input.first().json;`),
