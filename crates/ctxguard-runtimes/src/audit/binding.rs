@@ -567,7 +567,10 @@ pub(crate) fn words_bind(
             .text
             .get(..unit.range.start)
             .is_some_and(|before| before.trim_end().ends_with('；'));
-    if (unit.shape == Shape::Item || side_by_side || CJK_ITEM.is_match(text))
+    if (unit.shape == Shape::Item
+        || side_by_side
+        || CJK_ITEM.is_match(text)
+        || unmarked_item(message.text, unit.range.start))
         && !POLITE_STATEMENT.is_match(text)
     {
         return Ok(());
@@ -1168,10 +1171,47 @@ pub fn prepare() {
         &LINK,
         &OWN_SETUP,
         &FILE_NAME,
+        &TERM_LINE,
     ]);
     patterns::prepare();
     output::prepare();
     directive::prepare();
+}
+
+/// A line that names a term and says what it is, as a list's entry does
+/// without its bullet: "Documents - manually managed reference", "Archives:
+/// static files".
+static TERM_LINE: LazyLock<Pattern> =
+    LazyLock::new(|| pattern(r"^\s*\w[\w .'/&()]{0,40}?(\s+[-–—]\s+|:\s+)\w"));
+
+/// Whether the line at `start` of `text` is an entry of a list the user
+/// typed without bullets: two or more lines in a row that each name a term
+/// and say what it is ([`TERM_LINE`]), under a line of the user's that
+/// announces them with a colon ("it's basically:"). Such entries are
+/// requirements as a bulleted list's are.
+fn unmarked_item(text: &str, start: usize) -> bool {
+    /// The most entries such a list holds: past it the lines are a table
+    /// or a listing handed over, and no line walks up more than this.
+    const MOST: usize = 40;
+    if !(start == 0 || text[..start].ends_with('\n')) {
+        return false;
+    }
+    let term = |line: &str| TERM_LINE.is_match(line) && !line.trim_end().ends_with(':');
+    let mut down = text[start..].lines();
+    if !down.next().is_some_and(term) {
+        return false;
+    }
+    let (mut up, mut above, mut gap) = (text[..start].lines().rev(), 0, false);
+    let announced = loop {
+        match up.next() {
+            Some(line) if term(line) && !gap && above < MOST => above += 1,
+            // Blank lines may stand under the announcing line.
+            Some(line) if line.trim().is_empty() => gap = true,
+            Some(line) => break line.trim_end().ends_with(':') && !TERM_LINE.is_match(line),
+            None => break false,
+        }
+    };
+    announced && above + down.take_while(|line| term(line)).take(1).count() >= 1
 }
 
 #[cfg(test)]

@@ -2221,6 +2221,26 @@ mod tests {
     }
 
     #[test]
+    fn terms_listed_without_bullets_under_the_users_colon_are_a_list() {
+        let text = "the tiers are for different strategies. it's basically:\nDocuments - manually managed reference, automatically managed files\nArchives - semi automatically managed reference, static files";
+        assert_eq!(
+            binds(text),
+            [
+                "Documents - manually managed reference, automatically managed files",
+                "Archives - semi automatically managed reference, static files"
+            ]
+        );
+        let steps = "Here is how it works:\n\nThe Anchor: LI generates a unique decision_id.\nThe Handshake: the payload sent out includes that ID.";
+        assert_eq!(binds(steps).len(), 2, "{:?}", binds(steps));
+        // One line is no list, and lines with no colon above are no list.
+        assert!(binds("it's basically:\nDocuments - the files we keep").is_empty());
+        assert!(
+            binds("We met at noon.\nDocuments - the files we keep\nArchives - the old ones")
+                .is_empty()
+        );
+    }
+
+    #[test]
     fn comments_over_pasted_code_are_the_codes() {
         let text = "keep the node's output format\n// PASS-THROUGH 100%: keep the prompt as written.\n// Do not cut it. label/caption only name the file.\nconst input = $input.first().json;\nreturn input;";
         assert_eq!(binds(text), ["keep the node's output format"]);
