@@ -1294,6 +1294,22 @@ fn a_rejection_without_words_is_the_runtimes_and_a_command_run_alone_supports_th
 }
 
 #[test]
+fn what_the_runtime_wrote_out_for_a_command_supports_the_summary_and_binds_nothing() {
+    let (report, status) = judged("command-expansion-1.0.jsonl");
+    assert_eq!(status, 0, "{report}");
+    // "The user requested analysis of the codebase and creation of
+    // CLAUDE.md": the user ran `/init`, which asks exactly that.
+    assert!(invented(&report, 1).is_empty(), "{report}");
+    assert_eq!(
+        outcomes(&report, 1),
+        [(
+            "verbatim".to_owned(),
+            "Keep the CLI under src/cli/.".to_owned()
+        )]
+    );
+}
+
+#[test]
 fn statements_in_a_language_the_audit_does_not_read_are_not_called_safe() {
     let (report, status) = judged("unread-language.jsonl");
     assert_eq!(status, 3, "unauditable, not nothing lost: {report}");

@@ -294,18 +294,28 @@ fn audit_branch(
             continue;
         }
         for (m, message) in event.trace.iter().enumerate() {
-            if !matches!(
-                message.origin,
-                Origin::User | Origin::Answer | Origin::Plan | Origin::Command
-            ) || !seen.insert((message.line, message.text.clone()))
+            // What the runtime wrote out for a command the user ran, right
+            // after it (`/init`: "Please analyze this codebase and create a
+            // CLAUDE.md file …"): what the user asked for by running it.
+            let expands = message.origin == Origin::Runtime
+                && m.checked_sub(1)
+                    .and_then(|before| event.trace.get(before))
+                    .is_some_and(|before| before.origin == Origin::Command);
+            if !(expands
+                || matches!(
+                    message.origin,
+                    Origin::User | Origin::Answer | Origin::Plan | Origin::Command
+                ))
+                || !seen.insert((message.line, message.text.clone()))
             {
                 continue;
             }
             support.push(message.text.clone(), Words::of(&message.text));
             // An approved plan supports what the user asked; its words are
             // the agent's, and bind only as the user's go-ahead to it. A
-            // command the user ran supports "the user ran /review".
-            if matches!(message.origin, Origin::Plan | Origin::Command) {
+            // command the user ran supports "the user ran /review", and
+            // what the runtime wrote out for it what it asks.
+            if expands || matches!(message.origin, Origin::Plan | Origin::Command) {
                 continue;
             }
             if message.origin == Origin::User {
