@@ -260,6 +260,10 @@ pub(crate) struct Prose<'a> {
     /// A terminal's screen captured with its escape sequences (`^[[59;1R`),
     /// from the first line that holds one to the end.
     captured: Option<Range<usize>>,
+    /// Whether each line is a comment over code pasted under it ("//
+    /// PASS-THROUGH 100%: …" over `const input = …`): the comments in a
+    /// row above the first line of code are the code's.
+    commented: Vec<bool>,
     /// A web framework's error overlay copied whole ([`overlay`]).
     overlay: Option<Range<usize>>,
     /// Output copied from a terminal that broke its long lines at its
@@ -547,8 +551,10 @@ impl<'a> Prose<'a> {
                 outputs.first().map(|f| f.start).unwrap_or(0)..outputs.last().map_or(0, |l| l.end)
             });
         let listing = listing(&short_fields, &starts, text.len());
+        let commented = commented_code(text, starts.len());
         Prose {
             text,
+            commented,
             starts,
             output_paragraph,
             output_block,
@@ -656,21 +662,38 @@ impl Prose<'_> {
             .is_some_and(|span| span.contains(&at))
     }
 
-    /// Whether `start` stands on a comment of the code pasted under it:
-    /// a line that opens with `//` over code ("// PASS-THROUGH 100%: …",
-    /// "// KHÔNG cắt, KHÔNG sửa …", then `const input = $input.first().json;`),
-    /// the comments in a row above the first line of code.
+    /// Whether `start` stands on a comment of the code pasted under it.
     fn commented_code(&self, start: usize) -> bool {
-        let line_start = self.text[..start].rfind('\n').map_or(0, |at| at + 1);
-        let comment = |line: &str| line.trim_start().starts_with("//");
-        if !comment(&self.text[line_start..]) {
-            return false;
-        }
-        self.text[line_start..]
-            .lines()
-            .find(|line| !comment(line))
-            .is_some_and(|line| !line.trim().is_empty() && output_line(line))
+        let line = self.starts.partition_point(|&s| s <= start);
+        line > 0 && self.commented.get(line - 1).copied().unwrap_or(false)
     }
+}
+
+/// For each of the `count` lines of `text`, whether it is a comment over
+/// code pasted under it ([`Prose::commented_code`]): a line that opens with
+/// `//`, in a run of such lines whose next line is code or output. One pass
+/// from the last line up.
+fn commented_code(text: &str, count: usize) -> Vec<bool> {
+    let mut out = vec![false; count];
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    // The line under the run of comments being read, and whether it is
+    // code (asked once it is needed).
+    let mut below: Option<&str> = None;
+    let mut code_below: Option<bool> = None;
+    for (n, &line) in lines.iter().enumerate().rev() {
+        if line.trim_start().starts_with("//") {
+            let code = *code_below.get_or_insert_with(|| {
+                below.is_some_and(|below| !below.trim().is_empty() && output_line(below))
+            });
+            if let Some(slot) = out.get_mut(n) {
+                *slot = code;
+            }
+        } else {
+            below = Some(line);
+            code_below = None;
+        }
+    }
+    out
 }
 
 /// Where a web framework's error overlay the user copied whole stands:
