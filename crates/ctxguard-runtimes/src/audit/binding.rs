@@ -1211,7 +1211,8 @@ fn unmarked_item(text: &str, start: usize) -> bool {
             None => break false,
         }
     };
-    announced && above + down.take_while(|line| term(line)).take(1).count() >= 1
+    // One entry is no list: another stands above it or under it.
+    announced && (above > 0 || down.next().is_some_and(term))
 }
 
 #[cfg(test)]
