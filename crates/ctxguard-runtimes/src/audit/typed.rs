@@ -2250,6 +2250,12 @@ mod tests {
     }
 
     #[test]
+    fn a_build_tools_warning_and_its_advice_are_the_tools() {
+        let text = "(!) Some chunks are larger than 500 kB after minification. Consider:\n- Using dynamic import() to code-split the application\n- Adjust chunk size limit for this warning via build.chunkSizeWarningLimit.\n\nplease fix this warning";
+        assert_eq!(binds(text), ["please fix this warning"]);
+    }
+
+    #[test]
     fn clauses_listed_under_a_line_that_announces_them_are_requirements_of_their_own() {
         let text = "背景：我们是一个iOS开发项目，我希望能够出一套完整的ai-coding规范，主要包含：\n1、扫描整个项目的架构，确认依赖关系\n2、后续的代码开发与Git review遵循此规范\n3、此项目规范要求为全团队成员共同遵循";
         let bound = binds(text);

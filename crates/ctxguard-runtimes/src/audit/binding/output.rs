@@ -261,9 +261,12 @@ pub(crate) struct Prose<'a> {
     /// from the first line that holds one to the end.
     captured: Option<Range<usize>>,
     /// Whether each line is a comment over code pasted under it ("//
-    /// PASS-THROUGH 100%: …" over `const input = …`): the comments in a
-    /// row above the first line of code are the code's.
-    commented: Vec<bool>,
+    /// PASS-THROUGH 100%: …" over `const input = …`), or in a paragraph a
+    /// build tool's warning opens ("(!) Some chunks are larger than 500 kB
+    /// after minification. Consider:" over its advice, "- Using dynamic
+    /// import() to code-split the application"): the tool's, not the
+    /// user's.
+    tools: Vec<bool>,
     /// A web framework's error overlay copied whole ([`overlay`]).
     overlay: Option<Range<usize>>,
     /// Output copied from a terminal that broke its long lines at its
@@ -551,10 +554,10 @@ impl<'a> Prose<'a> {
                 outputs.first().map(|f| f.start).unwrap_or(0)..outputs.last().map_or(0, |l| l.end)
             });
         let listing = listing(&short_fields, &starts, text.len());
-        let commented = commented_code(text, starts.len());
+        let tools = tool_lines(text, starts.len());
         Prose {
             text,
-            commented,
+            tools,
             starts,
             output_paragraph,
             output_block,
@@ -635,7 +638,7 @@ impl<'a> Prose<'a> {
         {
             return true;
         }
-        if self.commented_code(start) {
+        if self.tools_line(start) {
             return true;
         }
         match self.starts.partition_point(|&s| s <= start) {
@@ -662,20 +665,34 @@ impl Prose<'_> {
             .is_some_and(|span| span.contains(&at))
     }
 
-    /// Whether `start` stands on a comment of the code pasted under it.
-    fn commented_code(&self, start: usize) -> bool {
+    /// Whether `start` stands on a line of code's or a build tool's ([`tool_lines`]).
+    fn tools_line(&self, start: usize) -> bool {
         let line = self.starts.partition_point(|&s| s <= start);
-        line > 0 && self.commented.get(line - 1).copied().unwrap_or(false)
+        line > 0 && self.tools.get(line - 1).copied().unwrap_or(false)
     }
 }
 
 /// For each of the `count` lines of `text`, whether it is a comment over
-/// code pasted under it ([`Prose::commented_code`]): a line that opens with
-/// `//`, in a run of such lines whose next line is code or output. One pass
-/// from the last line up.
-fn commented_code(text: &str, count: usize) -> Vec<bool> {
+/// code pasted under it ([`Prose::tools_line`]): a line that opens with
+/// `//`, in a run of such lines whose next line is code or output (one pass
+/// from the last line up); or a line of a paragraph a build tool's warning
+/// opens (one pass down).
+fn tool_lines(text: &str, count: usize) -> Vec<bool> {
     let mut out = vec![false; count];
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    // A paragraph that opens with a build tool's warning mark (Rollup's and
+    // Vite's "(!) ") is the tool's to its end.
+    let mut warned = false;
+    for (n, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            warned = false;
+        } else if line.starts_with("(!) ") {
+            warned = true;
+        }
+        if let Some(slot) = out.get_mut(n) {
+            *slot = warned;
+        }
+    }
     // The line under the run of comments being read, and whether it is
     // code (asked once it is needed).
     let mut below: Option<&str> = None;
@@ -686,7 +703,7 @@ fn commented_code(text: &str, count: usize) -> Vec<bool> {
                 below.is_some_and(|below| !below.trim().is_empty() && output_line(below))
             });
             if let Some(slot) = out.get_mut(n) {
-                *slot = code;
+                *slot |= code;
             }
         } else {
             below = Some(line);
