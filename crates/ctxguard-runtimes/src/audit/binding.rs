@@ -941,7 +941,7 @@ fn approval(text: &str) -> bool {
     #[rustfmt::skip]
     const BACK: &[&str] = &[
         "it", "that", "this", "them", "those", "these", "so", "up", "now", "then", "please", "pls",
-        "too", "as", "well", "again", "for", "ahead", "on", "with", "both",
+        "too", "as", "well", "again", "for", "ahead", "on", "with", "both", "me",
     ];
     const POINTING: &[&str] = &["that", "this", "those", "these"];
     // "no, make these todos" turns down what the agent proposed and says
@@ -962,6 +962,18 @@ fn approval(text: &str) -> bool {
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
+    // "do that for me, will you?": the tag asks nothing more.
+    for tag in [
+        ["will", "you"],
+        ["would", "you"],
+        ["can", "you"],
+        ["could", "you"],
+    ] {
+        let n = words.len();
+        if n > 2 && words[n - 2] == tag[0] && words[n - 1] == tag[1] {
+            words.truncate(words.len() - 2);
+        }
+    }
     // "go ahead and run this" is "run this".
     if words.len() >= 4 && words[..3] == ["go", "ahead", "and"] {
         words.drain(..3);

@@ -2144,6 +2144,7 @@ mod tests {
         }
         // About nothing named, it shapes the next answer and is spent.
         assert!(binds("Think hard about the refactor.").is_empty());
+        assert!(binds("please think hard for this one").is_empty());
     }
 
     #[test]

@@ -2638,3 +2638,11 @@ fn one_letter_off_is_a_damerau_levenshtein_distance_of_one() {
     assert!(directive::one_letter_off("refactor", "refacor"));
     assert!(!directive::one_letter_off("refactor", "refactor"));
 }
+
+#[test]
+fn a_go_ahead_for_me_with_its_tag_question_is_spent() {
+    for text in ["yeah, just do that for me, will you?", "do it for me"] {
+        assert!(approval(text), "{text}");
+    }
+    assert!(!approval("fix the login for me, will you?"));
+}
