@@ -652,9 +652,7 @@ impl<'a> Prose<'a> {
                 .any(|line| !output_line(line) && VOICE.is_match(line) && word_count(line) >= 8),
         }
     }
-}
 
-impl Prose<'_> {
     /// Whether `at` stands in another agent's text the user hands over
     /// ("this is from another session, …:" to the end): a line of it that
     /// ends the message is the other agent's, not words the user typed
