@@ -567,7 +567,7 @@ pub(crate) fn words_bind(
             .text
             .get(..unit.range.start)
             .is_some_and(|before| before.trim_end().ends_with('；'));
-    if (unit.shape == Shape::Item
+    if ((unit.shape == Shape::Item && !reports_done(message.text, unit.range.start))
         || side_by_side
         || CJK_ITEM.is_match(text)
         || unmarked_item(message.text, unit.range.start))
@@ -1188,6 +1188,30 @@ pub fn prepare() {
     patterns::prepare();
     output::prepare();
     directive::prepare();
+}
+
+/// Whether the list item at `start` of `text` is one of a list the user
+/// opens by saying what is done ("We have:", "Done so far:", "Completed:"
+/// over "- Agent symlinks fixed", "- Changes committed to GitHub"): a
+/// report of the state, handed over, not a list of asks.
+fn reports_done(text: &str, start: usize) -> bool {
+    static DONE: LazyLock<Pattern> = LazyLock::new(|| {
+        pattern(
+            r"(?i)(\b(we|i)\s+(have|'ve)(\s+(now|already|so\s+far))?|\b(done|completed|finished|fixed|achieved|accomplished)(\s+so\s+far)?|\bso\s+far|\bwhat('s|\s+is|\s+was)\s+(done|finished|completed)|\balready\s+(done|in\s+place))\s*:\s*$",
+        )
+    });
+    // The line the list hangs from: the first above it that is no item.
+    text[..start]
+        .lines()
+        .rev()
+        .filter(|line| !line.trim().is_empty())
+        .take(40)
+        .find(|line| {
+            let line = line.trim_start();
+            !(line.starts_with(['-', '*', '•']) || line.starts_with(|c: char| c.is_ascii_digit()))
+                || line.trim_end().ends_with(':')
+        })
+        .is_some_and(|line| DONE.is_match(line.trim_end()))
 }
 
 /// A line that names a term and says what it is, as a list's entry does

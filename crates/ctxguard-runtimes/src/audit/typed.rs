@@ -2242,6 +2242,40 @@ mod tests {
     }
 
     #[test]
+    fn italian_asks_to_look_weigh_remember_and_tell_bind() {
+        for text in [
+            "vedi un pò quanto spendiamo ad ora con azure",
+            "valuta integrazioni con khan academy, modelli freemium",
+            "ricordati che ormai siamo al 2 gennaio 2026",
+            "E di ad amy di mettere in cima un executive report semplice da capire con raccomandazioni.",
+            "Non mi interessa quanto costerà, dobbiamo farlo.",
+            "queste considerazioni sono importanti e vanno scritte da qualche parte.",
+        ] {
+            assert_eq!(binds(text), [text], "{text}");
+        }
+        for text in ["va bene, grazie", "il colore di ad esempio"] {
+            assert!(binds(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_list_of_what_is_done_reports_and_what_to_go_on_with_asks() {
+        let text = "Continue Phase 1 in full parallel. We have:\n\n  - Agent symlinks fixed\n  - All 31 agents integrated with the binary protocol\n\n  Continue with: Direct implementation of the cluster integrations.";
+        assert_eq!(
+            binds(text),
+            [
+                "Continue Phase 1 in full parallel.",
+                "Continue with: Direct implementation of the cluster integrations."
+            ]
+        );
+        // A list of asks under its label is the user's.
+        assert_eq!(
+            binds("Requirements:\n- use postgres\n- never drop columns"),
+            ["use postgres", "never drop columns"]
+        );
+    }
+
+    #[test]
     fn comments_over_pasted_code_are_the_codes() {
         let text = "keep the node's output format\n// PASS-THROUGH 100%: keep the prompt as written.\n// Do not cut it. label/caption only name the file.\nconst input = $input.first().json;\nreturn input;";
         assert_eq!(binds(text), ["keep the node's output format"]);

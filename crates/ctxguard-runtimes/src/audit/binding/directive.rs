@@ -110,16 +110,15 @@ pub(crate) fn directive(text: &str) -> bool {
     });
     // "see ~/.claude/CLAUDE.md for the correct ones": the file to read;
     // "correction: primary isn't only for rules": what the user meant,
-    // put right.
-    static SEE_OR_CORRECTED: LazyLock<Pattern> = LazyLock::new(|| {
+    // put right; "E dì ad Amy di mettere in cima un executive report": what
+    // to tell another agent (Italian "dì", tell, typed as "di"); "Continue
+    // with: Direct implementation of …": what to go on with, after a colon.
+    static PLAIN_ASKS: LazyLock<Pattern> = LazyLock::new(|| {
         pattern(
-            r"(?i)^\W*((please\s+)?see\s+[`'\x22]?[\w~.@-]*(/[\w.-]+|\.[A-Za-z]{1,5}\b)|(correction|clarification)\s*:\s*\w)",
+            r"(?i)^\W*((please\s+)?see\s+[`'\x22]?[\w~.@-]*(/[\w.-]+|\.[A-Za-z]{1,5}\b)|(correction|clarification)\s*:\s*\w|(e\s+)?(dì|di'?)\s+(a|ad|al|alla|allo|ai|agli)\s+\w+\s+(di|che)\s+\w|(continue|start|begin|proceed|go\s+on|focus)\s+(with|on|by)\s*:\s*\w)",
         )
     });
-    if CHOSEN.is_match(text)
-        || rule_words(text)
-        || STEP.is_match(text)
-        || SEE_OR_CORRECTED.is_match(text)
+    if CHOSEN.is_match(text) || rule_words(text) || STEP.is_match(text) || PLAIN_ASKS.is_match(text)
     {
         return true;
     }

@@ -257,6 +257,8 @@ pub(super) const ITALIAN: &[&str] = &[
     "apri", "chiudi", "continua", "procedi", "ripristina", "riprova", "rifai", "ricrea",
     "documenta", "prepara", "pulisci", "semplifica", "ottimizza", "traduci", "inserisci",
     "sostituisci", "separa", "unisci", "pubblica", "committa", "pusha", "deploya", "testa",
+    "valuta", "considera", "vedi", "guarda", "ricorda", "ricordati", "ricordatelo", "investiga",
+    "approfondisci", "confronta", "stima", "calcola", "pianifica", "organizza", "spiega",
 ];
 
 /// The pronouns Spanish writes onto an instruction's verb, longest first:
