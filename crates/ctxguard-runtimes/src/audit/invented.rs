@@ -228,6 +228,14 @@ pub(crate) fn invented(
         let inline = text.split_once(": ").is_some_and(|(label, _)| {
             label.len() < 40 && USER_HEADING.is_match(label) && NAMES_USER.is_match(label)
         });
+        // A longer sentence that ends in a colon leads into what follows
+        // and claims nothing itself ("**User's Changing Requirements**: The
+        // user's intent evolved through several key moments:"); under its
+        // label, what follows is the user's.
+        if shape == Shape::Sentence && text.ends_with(':') {
+            heading_is_user = inline;
+            continue;
+        }
         let under_user = heading_is_user || inline;
         // The words the sentence gives as the user's: after "the user
         // wanted", up to what the agent says it did.
@@ -703,5 +711,15 @@ mod tests {
         let summary = "- The user requested a website redesign for KasirKu (a SaaS POS).\n";
         let user = said(&["redesain tampilan kasirku, buatkan beberapa contoh gambar tampilan dari beberapa website,jangan hanya satu"]);
         assert!(invented(&user, summary, 1).is_empty());
+    }
+
+    #[test]
+    fn a_sentence_that_leads_into_a_list_claims_nothing_itself() {
+        let said = said(&["Continue Phase 1 agent integration."]);
+        let summary = "Summary:\n**User's Changing Requirements**: The user's intent evolved through several key moments:\n- Continue Phase 1 agent integration.";
+        assert!(invented(&said, summary, 9).is_empty());
+        // What its label puts under the user is still judged.
+        let summary = "**User's Changing Requirements**: The user's intent evolved through several key moments:\n- Always deploy on Fridays with the staging database.";
+        assert_eq!(invented(&said, summary, 9).len(), 1);
     }
 }

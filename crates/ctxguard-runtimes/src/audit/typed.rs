@@ -2276,6 +2276,20 @@ mod tests {
     }
 
     #[test]
+    fn a_chinese_question_of_what_a_thing_is_and_a_stop_are_no_asks() {
+        for text in [
+            "你现在这个专考是考什么？",
+            "你他妈的给我停下！！！！",
+            "给我停下！",
+        ] {
+            assert!(binds(text).is_empty(), "{text}");
+        }
+        for text in ["你现在帮我检查一下配置", "给我停下来修复登录"] {
+            assert_eq!(binds(text), [text], "{text}");
+        }
+    }
+
+    #[test]
     fn comments_over_pasted_code_are_the_codes() {
         let text = "keep the node's output format\n// PASS-THROUGH 100%: keep the prompt as written.\n// Do not cut it. label/caption only name the file.\nconst input = $input.first().json;\nreturn input;";
         assert_eq!(binds(text), ["keep the node's output format"]);
