@@ -1200,16 +1200,21 @@ fn reports_done(text: &str, start: usize) -> bool {
             r"(?i)(\b(we|i)\s+(have|'ve)(\s+(now|already|so\s+far))?|\b(done|completed|finished|fixed|achieved|accomplished)(\s+so\s+far)?|\bso\s+far|\bwhat('s|\s+is|\s+was)\s+(done|finished|completed)|\balready\s+(done|in\s+place))\s*:\s*$",
         )
     });
-    // The line the list hangs from: the first above it that is no item.
+    // The line the list hangs from: the first above it that ends in a
+    // colon, or that is neither an item nor indented as an item's own
+    // second line is (a terminal breaks "- Agent symlinks fixed - /home/…"
+    // over two).
     text[..start]
         .lines()
         .rev()
         .filter(|line| !line.trim().is_empty())
         .take(40)
         .find(|line| {
-            let line = line.trim_start();
-            !(line.starts_with(['-', '*', '•']) || line.starts_with(|c: char| c.is_ascii_digit()))
-                || line.trim_end().ends_with(':')
+            let item = line.trim_start();
+            line.trim_end().ends_with(':')
+                || !(line.starts_with(char::is_whitespace)
+                    || item.starts_with(['-', '*', '•'])
+                    || item.starts_with(|c: char| c.is_ascii_digit()))
         })
         .is_some_and(|line| DONE.is_match(line.trim_end()))
 }

@@ -2260,7 +2260,7 @@ mod tests {
 
     #[test]
     fn a_list_of_what_is_done_reports_and_what_to_go_on_with_asks() {
-        let text = "Continue Phase 1 in full parallel. We have:\n\n  - Agent symlinks fixed\n  - All 31 agents integrated with the binary protocol\n\n  Continue with: Direct implementation of the cluster integrations.";
+        let text = "Continue Phase 1 in full parallel. We have:\n\n  - Agent symlinks fixed - /home/u/.claude/agents →\n  /home/u/.local/share/claude/agents\n  - All 31 agents integrated with the binary protocol\n\n  Continue with: Direct implementation of the cluster integrations.";
         assert_eq!(
             binds(text),
             [
