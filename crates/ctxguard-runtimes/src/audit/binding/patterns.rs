@@ -371,7 +371,8 @@ pub(super) static CJK_ITEM: LazyLock<Pattern> = LazyLock::new(|| {
 });
 
 /// Asked to think, about nothing named: "let's think carefully about the
-/// change", "think some more", "please think hard for this one". It shapes the next answer and is spent with it.
+/// change", "think some more", "please think hard for this one". It shapes
+/// the next answer and is spent with it.
 pub(super) static THINK: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
         r"(?i)^\W*((ok|okay|now|so|please|let's|lets)[\s,]+|(can|could|would|will)\s+(you|u)\s+(please\s+)?)*(ultra)?think(\s+(carefully|hard|harder|deeply|more|again|some\s+more|step\s+by\s+step|it\s+through|about\s+(it|this|that|the\s+\w+)|(for|on)\s+(it|this|that)(\s+one)?))*\s*[.!?]*\s*$",
