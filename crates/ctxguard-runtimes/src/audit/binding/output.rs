@@ -554,7 +554,7 @@ impl<'a> Prose<'a> {
                 outputs.first().map(|f| f.start).unwrap_or(0)..outputs.last().map_or(0, |l| l.end)
             });
         let listing = listing(&short_fields, &starts, text.len());
-        let tools = tool_lines(text, starts.len());
+        let tools = tool_lines(text);
         Prose {
             text,
             tools,
@@ -670,14 +670,14 @@ impl<'a> Prose<'a> {
     }
 }
 
-/// For each of the `count` lines of `text`, whether it is a comment over
+/// For each line of `text`, whether it is a comment over
 /// code pasted under it ([`Prose::tools_line`]): a line that opens with
 /// `//`, in a run of such lines whose next line is code or output (one pass
 /// from the last line up); or a line of a paragraph a build tool's warning
 /// opens (one pass down).
-fn tool_lines(text: &str, count: usize) -> Vec<bool> {
-    let mut out = vec![false; count];
+fn tool_lines(text: &str) -> Vec<bool> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut out = vec![false; lines.len()];
     // A paragraph that opens with a build tool's warning mark (Rollup's and
     // Vite's "(!) ") is the tool's to its end.
     let mut warned = false;
@@ -687,9 +687,7 @@ fn tool_lines(text: &str, count: usize) -> Vec<bool> {
         } else if line.starts_with("(!) ") {
             warned = true;
         }
-        if let Some(slot) = out.get_mut(n) {
-            *slot = warned;
-        }
+        out[n] = warned;
     }
     // The line under the run of comments being read, and whether it is
     // code (asked once it is needed).
@@ -700,9 +698,7 @@ fn tool_lines(text: &str, count: usize) -> Vec<bool> {
             let code = *code_below.get_or_insert_with(|| {
                 below.is_some_and(|below| !below.trim().is_empty() && output_line(below))
             });
-            if let Some(slot) = out.get_mut(n) {
-                *slot |= code;
-            }
+            out[n] |= code;
         } else {
             below = Some(line);
             code_below = None;
