@@ -20,14 +20,18 @@ pub(super) fn after_lead(text: &str) -> &str {
     // "Think hard about how to refactor the code": "think hard" leads an
     // instruction ("think hard, then fix it"), or is the instruction, when
     // what it is to think about follows.
-    let led = text[..lead.end()].to_ascii_lowercase();
-    let led = led.trim_end_matches(|c: char| !c.is_alphanumeric());
     let about = ["about ", "through ", "over "].iter().any(|word| {
         rest.get(..word.len())
             .is_some_and(|w| w.eq_ignore_ascii_case(word))
     });
+    if !about {
+        return rest;
+    }
+    // Lowered as ASCII, so its offsets are the text's.
+    let led = text[..lead.end()].to_ascii_lowercase();
+    let led = led.trim_end_matches(|c: char| !c.is_alphanumeric());
     match led.rfind("think") {
-        Some(at) if about && (led.ends_with("hard") || led.ends_with("harder")) => &text[at..],
+        Some(at) if led.ends_with("hard") || led.ends_with("harder") => &text[at..],
         _ => rest,
     }
 }
