@@ -51,7 +51,7 @@ static NAMES_USER: LazyLock<Pattern> = LazyLock::new(|| {
 /// match ends where the attributed words start.
 static ATTRIBUTED: LazyLock<Pattern> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    Pattern::new(r"(?i)\b(the )?user('s)? (explicitly |specifically |also |then |later )?(wants|wanted|prefers|preferred|requires|required|insists|insisted|expects|expected|requested|demands|demanded|likes|chose|decided|selected|approved|confirmed|specified|instructed|mandated|asked (me |you |claude |us )?(to|for))\b|\bper (the )?user'?s? (request|instruction|preference|choice)\b|\bas (the )?user (requested|asked|wanted|specified)\b")
+    Pattern::new(r"(?i)\b(the )?user('s)? (explicitly |specifically |also |then |later )?(wants|wanted|prefers|preferred|requires|required|insists|insisted|expects|expected|requested|demands|demanded|likes|chose|decided|selected|approved|confirmed|specified|instructed|mandated|rejected|declined|vetoed|asked (me |you |claude |us )?(to|for))\b|\bper (the )?user'?s? (request|instruction|preference|choice|decision|direction)\b|\bas (the )?user (requested|asked|wanted|specified|decided|chose)\b")
         .expect("the attribution pattern compiles")
 });
 
@@ -242,11 +242,17 @@ pub(crate) fn invented(
         let claimed = match ATTRIBUTED.find(text) {
             Some(at) => {
                 let rest = &text[at.end()..];
-                Some(
-                    OWN_WORDS
-                        .find(rest)
-                        .map_or(rest, |end| &rest[..end.start()]),
-                )
+                let rest = OWN_WORDS
+                    .find(rest)
+                    .map_or(rest, |end| &rest[..end.start()]);
+                // "Only runs wf, not mc (per user decision)": an
+                // attribution that closes its sentence claims what
+                // stands before it.
+                Some(if Words::of(rest).content.len() < 2 {
+                    trailing_claim(&text[..at.start()])
+                } else {
+                    rest
+                })
             }
             // "**User decision**: I asked whether to (1) add … or (2) …":
             // the agent's account of what it asked, under the user's label;
@@ -291,6 +297,19 @@ pub(crate) fn invented(
         }
     }
     found
+}
+
+/// What an attribution that closes a sentence ("…, not mc (per user
+/// decision)", "… — as the user requested") claims: the sentence before
+/// it, without the bracket, dash or comma that sets the attribution off,
+/// and from the last of the agent's own sentences before it.
+fn trailing_claim(before: &str) -> &str {
+    let before = before.trim_end_matches(|c: char| c.is_whitespace() || "(,;—–-".contains(c));
+    let from = OWN_WORDS
+        .find_iter(before)
+        .last()
+        .map_or(0, |end| end.end());
+    &before[from..]
 }
 
 /// Whether a sentence, after any inline label, tells what the agent asked
@@ -711,6 +730,22 @@ mod tests {
         let summary = "- The user requested a website redesign for KasirKu (a SaaS POS).\n";
         let user = said(&["redesain tampilan kasirku, buatkan beberapa contoh gambar tampilan dari beberapa website,jangan hanya satu"]);
         assert!(invented(&user, summary, 1).is_empty());
+    }
+
+    #[test]
+    fn an_attribution_that_closes_a_sentence_claims_what_stands_before_it() {
+        let said = said(&["run the walk-forward check on every coin"]);
+        let summary = "- `backtest.py` only runs `wf`, not `mc` (per user decision)\n";
+        assert_eq!(invented(&said, summary, 1).len(), 1);
+        let summary = "- The walk-forward check runs on every coin, as the user requested.\n";
+        assert!(invented(&said, summary, 1).is_empty());
+        assert_eq!(
+            trailing_claim("I fixed it. Only runs `wf`, not `mc` ("),
+            "Only runs `wf`, not `mc`"
+        );
+        // A rejection is a choice of the user's too.
+        let summary = "- User rejected `pricing-2026.md` from the consultant\n";
+        assert_eq!(invented(&said, summary, 1).len(), 1);
     }
 
     #[test]
