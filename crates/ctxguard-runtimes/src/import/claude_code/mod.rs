@@ -722,6 +722,21 @@ impl Session<'_> {
                 chain.splice(0..0, before);
             }
         }
+        // A plan carried out in a cleared context, in the same file: the
+        // conversation that made the plan goes on in it, and what the user
+        // said there binds as before (the plan holds it in the agent's
+        // words; the user withdrew none of it).
+        if let Some(earlier) = self.cleared_for_plan(&chain, previous) {
+            notes.push(format!(
+                "the context was cleared at line {} to carry out the plan the user approved: what the user said before it, since {}, still binds",
+                chain.first().map_or(boundary.line, |&i| self.records[i].line),
+                previous.map_or_else(
+                    || "the session's start".to_owned(),
+                    |p| format!("the compaction at line {}", self.records[p].line)
+                ),
+            ));
+            chain.splice(0..0, earlier);
+        }
         let mut trace = self.messages(&chain, b);
         let from = previous.map_or(0, |p| p + 1);
         self.add_queued(&mut trace, from, b);
@@ -801,6 +816,31 @@ impl Session<'_> {
             branch: 0,
         };
         (event, preserved)
+    }
+
+    /// Where `chain` starts a conversation of its own whose first message
+    /// is the prompt the runtime makes of an approved plan ("Implement the
+    /// following plan:", sent when the user clears the context to carry it
+    /// out), the chain of the conversation the plan was made in, before it
+    /// in the same file since the compaction before.
+    fn cleared_for_plan(&self, chain: &[usize], previous: Option<usize>) -> Option<Vec<usize>> {
+        let &first = chain.first()?;
+        if self.records[first].str("/parentUuid").is_some() {
+            return None;
+        }
+        let opens = chain
+            .iter()
+            .map(|&i| &self.records[i])
+            .find(|r| r.str("/type") == Some("user") && !r.flag("/isMeta"))?;
+        let plan = block_texts(opens)
+            .first()
+            .is_some_and(|text| user::typed(text, false) == user::Typed::Plan);
+        if !plan {
+            return None;
+        }
+        let leaf = last_on_chain(self.records, previous.map_or(0, |p| p + 1), first)?;
+        let earlier = self.chain(leaf);
+        (!earlier.is_empty()).then_some(earlier)
     }
 
     /// The records from the root (or a boundary) to `leaf`, in order.
@@ -1012,6 +1052,68 @@ mod tests {
             .filter(|m| m.origin == Origin::User)
             .map(|m| m.text.as_str())
             .collect()
+    }
+
+    #[test]
+    fn a_plan_carried_out_in_a_cleared_context_goes_on_from_the_conversation_that_made_it() {
+        // Claude Code 2.1.12 (a real session): the user approves the plan
+        // and clears the context; the runtime starts a new chain in the
+        // same file, its first message the plan.
+        let line = |value: Value| value.to_string();
+        let mut records = [
+            user(
+                "u1",
+                "t",
+                serde_json::json!("Build the notebook app; it must work offline."),
+            ),
+            assistant("a1", "t"),
+            serde_json::json!({"type": "progress", "uuid": "p1", "parentUuid": null,
+                "data": {"type": "hook_progress", "hookEvent": "SessionStart", "hookName": "SessionStart:clear"}}),
+            user(
+                "u2",
+                "t",
+                serde_json::json!("Implement the following plan:\n\n# Notebook app\n- offline"),
+            ),
+            assistant("a2", "t"),
+            serde_json::json!({"type": "system", "subtype": "compact_boundary", "uuid": "b1",
+                "parentUuid": null, "logicalParentUuid": "a2", "timestamp": "t",
+                "compactMetadata": {"trigger": "auto", "preTokens": 1000}}),
+            user(
+                "c1",
+                "t",
+                serde_json::json!("This session is being continued. Summary."),
+            ),
+        ];
+        records[1]["parentUuid"] = "u1".into();
+        records[3]["parentUuid"] = "p1".into();
+        records[4]["parentUuid"] = "u2".into();
+        records[6]["parentUuid"] = "b1".into();
+        records[6]["isCompactSummary"] = true.into();
+        let text = records
+            .iter_mut()
+            .map(|r| {
+                r["sessionId"] = "s".into();
+                line(r.clone())
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let session =
+            crate::import::import(&SourceFile::new("s.jsonl", text.clone()), None).unwrap();
+        let event = &session.events[0];
+        assert_eq!(
+            typed(event),
+            ["Build the notebook app; it must work offline."]
+        );
+        assert!(event.trace.iter().any(|m| m.origin == Origin::Plan));
+        assert!(event.notes.iter().any(|n| n.contains("cleared at line 3")));
+        // A chain of its own that opens with the user's words (a `/clear`,
+        // a new conversation) does not go on from the one before.
+        let cleared = text.replace("Implement the following plan:", "Start over:");
+        let session = crate::import::import(&SourceFile::new("s.jsonl", cleared), None).unwrap();
+        assert_eq!(
+            typed(&session.events[0]),
+            ["Start over:\n\n# Notebook app\n- offline"]
+        );
     }
 
     #[test]
