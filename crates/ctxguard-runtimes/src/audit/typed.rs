@@ -259,11 +259,18 @@ fn unframed(text: &str) -> Option<String> {
 /// full and padded to its width, each after the first indented by two
 /// spaces. The prompt as typed: the mark gone, the lines joined (with a
 /// space, but within a word of Chinese or Japanese, which the cut split).
-/// `None` when the text is not such a copy.
+/// A prompt of one line is a copy when its first word is not one a
+/// command is named with: a command's name is ASCII ("❯ 帮我设计一个记事本网页"
+/// is the user's, "❯ cargo test" a command run). `None` when the text is
+/// not such a copy.
 pub(crate) fn prompt_copy(text: &str) -> Option<String> {
     let rest = text.trim_start().strip_prefix("❯ ")?;
     let lines: Vec<&str> = rest.lines().collect();
     let (last, cut) = lines.split_last()?;
+    if cut.is_empty() {
+        let first = rest.trim_start().chars().next()?;
+        return (first.is_alphabetic() && !first.is_ascii()).then(|| rest.trim().to_owned());
+    }
     // Every line but the last padded to where the terminal cut it, and
     // each after the first indented as the prompt's continuation.
     if cut.is_empty()
@@ -2111,11 +2118,12 @@ fn brief_at(text: &str, at: usize) -> bool {
 /// the settings it gives ("AGENT POLICY: JOB ACQUISITION PIPELINE",
 /// "OPENCLAW JOB AGENT CONFIG"), or a role or a task given to the agent
 /// ("You are a senior reviewer", "You are performing a FULL SYSTEM AUDIT
-/// of this project.").
+/// of this project."), or the name of the project it lays out, given as
+/// a field ("Project name: sentiment-curator", "프로젝트명 : …").
 static BRIEF: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
     #[allow(clippy::expect_used)]
     Pattern::new(&super::units::scripts(
-        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^[ \t]*(?-i:([A-Z][A-Z0-9'&/-]*[ \t]+){0,4}(POLICY|POLICIES|CONFIG|CONFIGURATION|SPEC|SPECIFICATION|REQUIREMENTS|RULES|GUIDELINES|INSTRUCTIONS|SYSTEM PROMPT|PROMPT|BRIEF))([ \t]*[:\x{2013}\x{2014}-][ \t]*(?-i:[A-Z0-9][A-Z0-9 '&/-]*))?[ \t]*$|^\W*(you\s+are\s+(a|an|my|our)\s+\w+|you\s+are\s+(now\s+)?(performing|conducting|running|doing|acting\s+as|tasked\s+with|responsible\s+for|in\s+charge\s+of)\b|your\s+(task|job|role|mission)\s+is)\b",
+        r"(?im)^#+\s*(\w+\s+)?(prompt|system\s+prompt|task|brief|instructions)\b|^[ \t]*(?-i:([A-Z][A-Z0-9'&/-]*[ \t]+){0,4}(POLICY|POLICIES|CONFIG|CONFIGURATION|SPEC|SPECIFICATION|REQUIREMENTS|RULES|GUIDELINES|INSTRUCTIONS|SYSTEM PROMPT|PROMPT|BRIEF))([ \t]*[:\x{2013}\x{2014}-][ \t]*(?-i:[A-Z0-9][A-Z0-9 '&/-]*))?[ \t]*$|^\W*(you\s+are\s+(a|an|my|our)\s+\w+|you\s+are\s+(now\s+)?(performing|conducting|running|doing|acting\s+as|tasked\s+with|responsible\s+for|in\s+charge\s+of)\b|your\s+(task|job|role|mission)\s+is)\b|^[ \t]*\W*(project\s+name|프로젝트\s*명|项目名称?|項目名稱|プロジェクト名)\W*\s*[:：]\s*\S",
     ))
     .expect("the brief pattern compiles")
 });
@@ -2131,6 +2139,24 @@ mod tests {
             .into_iter()
             .map(|p| p.text)
             .collect()
+    }
+
+    #[test]
+    fn a_project_laid_out_under_its_name_is_a_brief() {
+        let text = "I'm planning a new project.\nProject name: sentiment-curator\nPurpose: deliver curated PUBG user trends to Slack.\nMain features:\nCrawl every post of the supported communities periodically and store them in the db, refreshing them as they change.\nThe crawl targets are the post's link, title, content, attached images and comments.\nThe user can set the target services, the period, the purpose of the selection, when it is delivered and the Slack channel.\nThe delivered format is a summary, the original link and related post links.\nUser settings are possible through the web, which has a login, a settings page and a dashboard of what was delivered.";
+        assert!(text.len() >= 500);
+        let bound = binds(&format!("{text}\n{text}"));
+        assert!(bound
+            .iter()
+            .any(|b| b.starts_with("The delivered format is")));
+        assert!(bound
+            .iter()
+            .any(|b| b.starts_with("User settings are possible")));
+        // A name given in passing opens no brief.
+        assert!(!brief_at(
+            "We shipped it. The project name: is it final?",
+            0
+        ));
     }
 
     #[test]
@@ -3239,6 +3265,11 @@ mod tests {
             prompt_copy("❯ cargo test\nrunning 3 tests\ntest a ... ok"),
             None
         );
+        // A prompt of one line, in words no command is named with.
+        let one = "❯ 帮我在设计一个记事本网页,他在内网不用联网可以使用，主要帮我记录不同产品每天的交易日志";
+        assert_eq!(prompt_copy(one).as_deref(), Some(&one["❯ ".len()..]));
+        assert!(!binds(one).is_empty());
+        assert_eq!(prompt_copy("❯ npm test"), None);
     }
 
     #[test]
