@@ -80,8 +80,20 @@ pub(super) fn bounded(haystack: &str, at: Range<usize>) -> bool {
     let first = haystack[at.clone()].chars().next();
     let last = haystack[at].chars().next_back();
     let joins = |a: Option<char>, b: Option<char>| matches!((a, b), (Some(a), Some(b)) if a.is_alphanumeric() && b.is_alphanumeric());
-    !joins(before, first) && !joins(last, after)
+    // Chinese and Japanese are written without spaces: a sentence may
+    // follow the words before it with nothing between them ("myappに移動して
+    // これからじゃんけんアプリを作りたい。"), unless the one before turns it
+    // around ("不" before "删除测试"). Its end stays bounded: Japanese says
+    // "not" after the verb.
+    let opens_clause = matches!((before, first), (Some(a), Some(b))
+        if crate::audit::binding::wide_script(a)
+            && crate::audit::binding::wide_script(b)
+            && !WIDE_FLIPS.contains(&a));
+    (opens_clause || !joins(before, first)) && !joins(last, after)
 }
+
+/// Characters of Chinese and Japanese that, before a verb, turn it around.
+const WIDE_FLIPS: [char; 10] = ['不', '没', '沒', '別', '别', '未', '非', '無', '无', '勿'];
 
 /// A word among the three before `at`, on its line, that turns the match
 /// around — unless the commitment says it too.

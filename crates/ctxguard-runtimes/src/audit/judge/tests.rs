@@ -468,3 +468,17 @@ fn the_runs_a_text_holds_never_turn_away_what_stands_in_it() {
         assert!(!grams.may_hold(absent), "{absent}");
     }
 }
+
+#[test]
+fn a_sentence_of_a_script_without_spaces_stands_after_the_words_before_it() {
+    let a = after("6. All user messages:\n   - \"myappに移動してこれからじゃんけんアプリを作りたい。手伝って。\"");
+    assert_eq!(
+        a.judge("これからじゃんけんアプリを作りたい。", None).0,
+        Outcome::Verbatim
+    );
+    // Unless the character before it turns it around, or it goes on.
+    let a = after("- 不删除测试文件，先分析原因");
+    assert_ne!(a.judge("删除测试文件", None).0, Outcome::Verbatim);
+    let a = after("- テストを削除しないで");
+    assert_ne!(a.judge("テストを削除", None).0, Outcome::Verbatim);
+}
