@@ -2142,6 +2142,26 @@ mod tests {
     }
 
     #[test]
+    fn asked_to_try_it_again_in_russian_is_spent() {
+        for text in ["протестируй еще раз", "запусти ещё раз", "давай дальше"]
+        {
+            assert!(binds(text).is_empty(), "{text}");
+        }
+        assert_eq!(binds("не удаляй тесты"), ["не удаляй тесты"]);
+    }
+
+    #[test]
+    fn a_japanese_note_closed_by_the_noun_of_research_asks_for_it() {
+        for text in [
+            "最新の技術情報はcontext7を使って調査",
+            "動作を検証",
+            "コードを分析",
+        ] {
+            assert_eq!(binds(text), [text], "{text}");
+        }
+    }
+
+    #[test]
     fn a_project_laid_out_under_its_name_is_a_brief() {
         let text = "I'm planning a new project.\nProject name: sentiment-curator\nPurpose: deliver curated PUBG user trends to Slack.\nMain features:\nCrawl every post of the supported communities periodically and store them in the db, refreshing them as they change.\nThe crawl targets are the post's link, title, content, attached images and comments.\nThe user can set the target services, the period, the purpose of the selection, when it is delivered and the Slack channel.\nThe delivered format is a summary, the original link and related post links.\nUser settings are possible through the web, which has a login, a settings page and a dashboard of what was delivered.";
         assert!(text.len() >= 500);

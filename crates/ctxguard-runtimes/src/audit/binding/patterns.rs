@@ -138,12 +138,13 @@ pub(super) static CHINESE_REQUEST: LazyLock<Pattern> = LazyLock::new(|| {
 /// to step 2; "１０００のくらい以下を切り上げ", round up below the
 /// thousands; "日本以外の場合はすべて英語表記", English everywhere outside
 /// Japan). The nouns are also written as the words reach it simplified
-/// ("表记" for "表記"). And an order closed by the plain imperative
+/// ("表记" for "表記"); "最新の技術情報はcontext7を使って調査" (research the
+/// latest with context7). And an order closed by the plain imperative
 /// ("作業完了まで自律的にやれ", do it on your own until the work is done;
 /// "テストを先に書け", "確認しろ"; "ごめんなさい" is no order).
 pub(super) static JAPANESE_NOTE: LazyLock<Pattern> = LazyLock::new(|| {
     pattern(
-        r"([^い]う|[^うい])こと[。！!]*\s*$|([しめけべせれえげびみきち見见]ろ|やれ|せよ|[^ん]なさい|[書书]け|使え|[読读]め|作れ|直せ|消せ|急げ|待て|行け)[。！!よ]*\s*$|なくても\s*(?i:ok|いい|良い|大丈夫|構わない)|[^\s。、]{2}\s*(修正|作成|削除|删除|追加|変更|变更|対応|对应|実施|实施|切り上げ|切り捨て|更新|統一|统一|反映|採番|采番|表記|表记|記載|记载|移動|移动|実装|实装|適用|适用)[。！!]*\s*$",
+        r"([^い]う|[^うい])こと[。！!]*\s*$|([しめけべせれえげびみきち見见]ろ|やれ|せよ|[^ん]なさい|[書书]け|使え|[読读]め|作れ|直せ|消せ|急げ|待て|行け)[。！!よ]*\s*$|なくても\s*(?i:ok|いい|良い|大丈夫|構わない)|[^\s。、]{2}\s*(修正|作成|削除|删除|追加|変更|变更|対応|对应|実施|实施|切り上げ|切り捨て|更新|統一|统一|反映|採番|采番|表記|表记|記載|记载|移動|移动|実装|实装|適用|适用|調査|调查|調查|调査|確認|确认|検討|検証|验证|導入|导入|採用|采用|設定|设定|分析|整理|改善)[。！!]*\s*$",
     )
 });
 
