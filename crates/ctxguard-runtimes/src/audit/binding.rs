@@ -147,6 +147,21 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
     words_bind(unit, &simplified(text), message, answering)
 }
 
+/// Whether a remark of the user's is a step of a flow they lay out after
+/// saying how a thing should be ("so soll die Oberfläche aussehen. Dann
+/// drücke einen Scan-Button und die Daten werden … geladen. Danach werden
+/// Signale analysiert."): `wished`, a unit before it in the message binds
+/// by a word of obligation or wish. A story of what the user did is none.
+pub(crate) fn flow_step(text: &str, wished: bool) -> bool {
+    wished && FLOW_STEP.is_match(text) && !TELLS_OWN.is_match(text) && !question(text)
+}
+
+/// Whether a unit that binds says how a thing should be, so that the steps
+/// after it lay out the flow ([`flow_step`]).
+pub(crate) fn wishes(text: &str) -> bool {
+    rule_stated(text) || SHOULD_BE.is_match(text)
+}
+
 /// A field of a form still to be filled in, handed over as a template:
 /// its value is a placeholder or an example ("总件数：xx件", "尺寸规格：如：
 /// 35*30*20cm", "Name: ____", "Date: <today>"). It says what to ask for,

@@ -401,6 +401,9 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
         let steps = asked_steps(prose, &cut, &message, context);
         // The units a line that announces a list took in with it.
         let mut taken_until = 0;
+        // Whether a unit so far binds by a word of obligation or wish: the
+        // steps of a flow laid out after it bind ([`binding::flow_step`]).
+        let mut wished = false;
         for (n, unit) in cut.iter().enumerate() {
             if n < taken_until {
                 continue;
@@ -463,6 +466,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                     Ok(())
                 }
                 Err(NotBinding::Remark) if brief => Ok(()),
+                Err(NotBinding::Remark) if binding::flow_step(&text, wished) => Ok(()),
                 // A block of code in a brief written for the agent is what
                 // to build ("```yaml" of the settings it is to read, the
                 // models it is to define, the tree it is to lay out), one
@@ -491,6 +495,7 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 }
                 verdict => verdict,
             };
+            wished |= verdict.is_ok() && binding::wishes(&text);
             // Words typed on the line where a pasted log starts or ends are
             // the user's, judged as such; the output around them is not.
             let mut edges = Vec::new();
@@ -2139,6 +2144,24 @@ mod tests {
             .into_iter()
             .map(|p| p.text)
             .collect()
+    }
+
+    #[test]
+    fn the_steps_of_a_flow_laid_out_after_how_it_should_be_bind() {
+        let text = "The page should look like live_signals.jsx. Then a scan button loads the data from the cache. After that the signals are analysed.";
+        assert_eq!(
+            binds(text),
+            [
+                "The page should look like live_signals.jsx.",
+                "Then a scan button loads the data from the cache.",
+                "After that the signals are analysed."
+            ]
+        );
+        // A story of what happened is none; nor are steps with no wish
+        // before them.
+        let story = "It should list the users. Then the page crashed on start.";
+        assert_eq!(binds(story), ["It should list the users."]);
+        assert!(binds("The cache is warm. Then a scan button loads the data.").is_empty());
     }
 
     #[test]

@@ -102,6 +102,34 @@ pub(super) static STEP: LazyLock<Pattern> = LazyLock::new(|| {
     )
 });
 
+/// A step of a flow the user lays out, told by where it stands in the
+/// sequence: "Then …", "After that …", "Danach werden Signale analysiert.",
+/// "Die Antwort geht dann mit in die Bewertung ein." (the word within its
+/// first few).
+pub(super) static FLOW_STEP: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)^\W*([\w-]+\s+){0,5}(then|after\s+that|afterwards|next|finally|dann|danach|anschließend|anschliessend|nachdem|schließlich|schliesslich|puis|ensuite|enfin|luego|después|despues|finalmente|depois|em\s+seguida|poi|dopo|infine)\b",
+    )
+});
+
+/// How a thing should be, in a word of wish or obligation: "so soll die
+/// Oberfläche aussehen", "it should work like this", "ça doit marcher
+/// comme ça".
+pub(super) static SHOULD_BE: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(should|must|needs?\s+to|has\s+to|soll|sollte|sollen|muss|müssen|doit|doivent|devrait|debe|debería|deberia|deve|deveria|dovrebbe)\b",
+    )
+});
+
+/// A speaker who tells what they did or do ("then I clicked …", "danach
+/// habe ich …"), or what happened ("then it crashed"): a story, not a
+/// flow laid out.
+pub(super) static TELLS_OWN: LazyLock<Pattern> = LazyLock::new(|| {
+    pattern(
+        r"(?i)\b(i|i'm|i've|we|we've|ich|wir|je|j'ai|nous|yo|eu|io|noi|was|were|did|didn't|had|happened|crashed|failed|broke|stopped|wurde|wurden|war|waren|hatte|était|fut|fue|foi|era)\b",
+    )
+});
+
 /// A Chinese question that opens like an ask and asks something else:
 /// whether it was done ("检查了吗？", "改过没有？"), whether the user is
 /// to act ("需要我把页面点开吗"), or what a thing is ("你现在这个专考是考
@@ -518,6 +546,9 @@ pub(super) static IMAGE_PATH: LazyLock<Pattern> =
 pub(super) fn prepare() {
     crate::pattern::prepare(&[
         &ASKS_OF,
+        &FLOW_STEP,
+        &SHOULD_BE,
+        &TELLS_OWN,
         &OWN_ACTION,
         &CJK_ASKS,
         &SUBJECTLESS_ASK,
