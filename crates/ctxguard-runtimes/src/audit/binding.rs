@@ -151,9 +151,10 @@ pub(crate) fn binding(unit: &Unit, message: &Prose, context: Context) -> Result<
 /// saying how a thing should be ("so soll die Oberfläche aussehen. Dann
 /// drücke einen Scan-Button und die Daten werden … geladen. Danach werden
 /// Signale analysiert."): `wished`, a unit before it in the message binds
-/// by a word of obligation or wish. A story of what the user did is none.
-pub(crate) fn flow_step(text: &str, wished: bool) -> bool {
-    wished && FLOW_STEP.is_match(text) && !TELLS_OWN.is_match(text) && !question(text)
+/// by a word of obligation or wish (asked last: most remarks are no step).
+/// A story of what the user did is none.
+pub(crate) fn flow_step(text: &str, wished: impl FnOnce() -> bool) -> bool {
+    FLOW_STEP.is_match(text) && !TELLS_OWN.is_match(text) && !question(text) && wished()
 }
 
 /// Whether a unit that binds says how a thing should be, so that the steps

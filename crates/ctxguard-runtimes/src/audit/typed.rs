@@ -401,9 +401,10 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
         let steps = asked_steps(prose, &cut, &message, context);
         // The units a line that announces a list took in with it.
         let mut taken_until = 0;
-        // Whether a unit so far binds by a word of obligation or wish: the
-        // steps of a flow laid out after it bind ([`binding::flow_step`]).
-        let mut wished = false;
+        // The units so far that bind: where one says how a thing should
+        // be, the steps of a flow laid out after it bind
+        // ([`binding::flow_step`]).
+        let mut binding_so_far: Vec<std::ops::Range<usize>> = Vec::new();
         for (n, unit) in cut.iter().enumerate() {
             if n < taken_until {
                 continue;
@@ -466,7 +467,15 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                     Ok(())
                 }
                 Err(NotBinding::Remark) if brief => Ok(()),
-                Err(NotBinding::Remark) if binding::flow_step(&text, wished) => Ok(()),
+                Err(NotBinding::Remark)
+                    if binding::flow_step(&text, || {
+                        binding_so_far
+                            .iter()
+                            .any(|at| binding::wishes(&prose[at.clone()]))
+                    }) =>
+                {
+                    Ok(())
+                }
                 // A block of code in a brief written for the agent is what
                 // to build ("```yaml" of the settings it is to read, the
                 // models it is to define, the tree it is to lay out), one
@@ -495,7 +504,9 @@ pub fn typed_units(policy: &Policy, text: &str, answering: bool) -> Typed {
                 }
                 verdict => verdict,
             };
-            wished |= verdict.is_ok() && binding::wishes(&text);
+            if verdict.is_ok() {
+                binding_so_far.push(unit.range.clone());
+            }
             // Words typed on the line where a pasted log starts or ends are
             // the user's, judged as such; the output around them is not.
             let mut edges = Vec::new();
