@@ -75,6 +75,7 @@ pub(super) fn find_all<'a>(
 /// Whether the match at `at` is a whole unit: no letter or digit runs on
 /// into it on either side.
 pub(super) fn bounded(haystack: &str, at: Range<usize>) -> bool {
+    let at_start = at.start;
     let before = haystack[..at.start].chars().next_back();
     let after = haystack[at.end..].chars().next();
     let first = haystack[at.clone()].chars().next();
@@ -82,13 +83,19 @@ pub(super) fn bounded(haystack: &str, at: Range<usize>) -> bool {
     let joins = |a: Option<char>, b: Option<char>| matches!((a, b), (Some(a), Some(b)) if a.is_alphanumeric() && b.is_alphanumeric());
     // Chinese and Japanese are written without spaces: a sentence may
     // follow the words before it with nothing between them ("myappに移動して
-    // これからじゃんけんアプリを作りたい。"), unless the one before turns it
-    // around ("不" before "删除测试"). Its end stays bounded: Japanese says
-    // "not" after the verb.
+    // これからじゃんけんアプリを作りたい。"), unless one of the two characters
+    // before it turns it around ("不" in "不要删除测试", "禁止"). Its end
+    // stays bounded: Japanese says "not" after the verb.
+    let two_before: String = {
+        let mut chars: Vec<char> = haystack[..at_start].chars().rev().take(2).collect();
+        chars.reverse();
+        chars.into_iter().collect()
+    };
     let opens_clause = matches!((before, first), (Some(a), Some(b))
         if crate::audit::binding::wide_script(a)
             && crate::audit::binding::wide_script(b)
-            && !WIDE_FLIPS.contains(&a));
+            && !two_before.contains(WIDE_FLIPS)
+            && two_before != "禁止");
     (opens_clause || !joins(before, first)) && !joins(last, after)
 }
 

@@ -479,6 +479,17 @@ fn a_sentence_of_a_script_without_spaces_stands_after_the_words_before_it() {
     // Unless the character before it turns it around, or it goes on.
     let a = after("- 不删除测试文件，先分析原因");
     assert_ne!(a.judge("删除测试文件", None).0, Outcome::Verbatim);
+    for said in [
+        "- 不要删除测试文件",
+        "- 请勿删除测试文件",
+        "- 禁止删除测试文件",
+    ] {
+        assert_ne!(
+            after(said).judge("删除测试文件", None).0,
+            Outcome::Verbatim,
+            "{said}"
+        );
+    }
     let a = after("- テストを削除しないで");
     assert_ne!(a.judge("テストを削除", None).0, Outcome::Verbatim);
 }
