@@ -75,8 +75,8 @@ pub(super) fn find_all<'a>(
 /// Whether the match at `at` is a whole unit: no letter or digit runs on
 /// into it on either side.
 pub(super) fn bounded(haystack: &str, at: Range<usize>) -> bool {
-    let at_start = at.start;
-    let before = haystack[..at.start].chars().next_back();
+    let mut back = haystack[..at.start].chars().rev();
+    let (before, two_before) = (back.next(), back.next());
     let after = haystack[at.end..].chars().next();
     let first = haystack[at.clone()].chars().next();
     let last = haystack[at].chars().next_back();
@@ -86,16 +86,12 @@ pub(super) fn bounded(haystack: &str, at: Range<usize>) -> bool {
     // これからじゃんけんアプリを作りたい。"), unless one of the two characters
     // before it turns it around ("不" in "不要删除测试", "禁止"). Its end
     // stays bounded: Japanese says "not" after the verb.
-    let two_before: String = {
-        let mut chars: Vec<char> = haystack[..at_start].chars().rev().take(2).collect();
-        chars.reverse();
-        chars.into_iter().collect()
-    };
     let opens_clause = matches!((before, first), (Some(a), Some(b))
         if crate::audit::binding::wide_script(a)
             && crate::audit::binding::wide_script(b)
-            && !two_before.contains(WIDE_FLIPS)
-            && two_before != "禁止");
+            && !WIDE_FLIPS.contains(&a)
+            && two_before.is_none_or(|c| !WIDE_FLIPS.contains(&c))
+            && (two_before, a) != (Some('禁'), '止'));
     (opens_clause || !joins(before, first)) && !joins(last, after)
 }
 
