@@ -683,16 +683,18 @@ impl Session<'_> {
         if lone {
             notes.push("Claude Code 1.0 writes no boundary: the compaction is its summary record, and the buffer before it the chain of the last message before it".to_owned());
         }
+        // The first record after the compaction before.
+        let from = previous.map_or(0, |p| p + 1);
         let named = self.index.logical_parent(self.records, b);
         let leaf = named.filter(|&leaf| self.in_reach(leaf)).or_else(|| {
             if lone {
-                return last_on_chain(self.records, previous.map_or(0, |p| p + 1), b);
+                return last_on_chain(self.records, from, b);
             }
             notes.push(match named {
                 None => "the boundary's logical parent is not in the file: the buffer is the chain of the last message before it".to_owned(),
                 Some(_) => "the boundary's logical parent stands before the compaction before it: the buffer is the chain of the last message since".to_owned(),
             });
-            last_on_chain(self.records, previous.map_or(0, |p| p + 1), b)
+            last_on_chain(self.records, from, b)
         });
         let mut chain = leaf.map(|leaf| self.chain(leaf)).unwrap_or_default();
         // A chain that breaks (a parent the file does not hold) before the
@@ -703,8 +705,20 @@ impl Session<'_> {
                 .str("/parentUuid")
                 .is_some_and(|parent| !self.index.by_uuid.contains_key(parent))
         });
+        // Where this compaction's records start, said as a note says it;
+        // and the line a chain opens on.
+        let since = || {
+            previous.map_or_else(
+                || "the session's start".to_owned(),
+                |p| format!("the compaction at line {}", self.records[p].line),
+            )
+        };
+        let opens_on = |chain: &[usize]| {
+            chain
+                .first()
+                .map_or(boundary.line, |&i| self.records[i].line)
+        };
         if broken || chain.is_empty() {
-            let from = previous.map_or(0, |p| p + 1);
             let until = chain.first().copied().unwrap_or(b);
             let before: Vec<usize> = (from..until)
                 .filter(|&i| on_main_thread(&self.records[i]))
@@ -712,12 +726,9 @@ impl Session<'_> {
             if !before.is_empty() {
                 notes.push(format!(
                     "the chain of parents breaks at line {}: the {} records before it since {} are taken in file order",
-                    chain.first().map_or(boundary.line, |&i| self.records[i].line),
+                    opens_on(&chain),
                     before.len(),
-                    previous.map_or_else(
-                        || "the session's start".to_owned(),
-                        |p| format!("the compaction at line {}", self.records[p].line)
-                    ),
+                    since(),
                 ));
                 chain.splice(0..0, before);
             }
@@ -726,19 +737,15 @@ impl Session<'_> {
         // conversation that made the plan goes on in it, and what the user
         // said there binds as before (the plan holds it in the agent's
         // words; the user withdrew none of it).
-        if let Some(earlier) = self.cleared_for_plan(&chain, previous) {
+        if let Some(earlier) = self.cleared_for_plan(&chain, from) {
             notes.push(format!(
                 "the context was cleared at line {} to carry out the plan the user approved: what the user said before it, since {}, still binds",
-                chain.first().map_or(boundary.line, |&i| self.records[i].line),
-                previous.map_or_else(
-                    || "the session's start".to_owned(),
-                    |p| format!("the compaction at line {}", self.records[p].line)
-                ),
+                opens_on(&chain),
+                since(),
             ));
             chain.splice(0..0, earlier);
         }
         let mut trace = self.messages(&chain, b);
-        let from = previous.map_or(0, |p| p + 1);
         self.add_queued(&mut trace, from, b);
         // What the user typed in the file since the compaction before that
         // the rebuilt buffer does not hold: never passed over in silence.
@@ -822,8 +829,8 @@ impl Session<'_> {
     /// is the prompt the runtime makes of an approved plan ("Implement the
     /// following plan:", sent when the user clears the context to carry it
     /// out), the chain of the conversation the plan was made in, before it
-    /// in the same file since the compaction before.
-    fn cleared_for_plan(&self, chain: &[usize], previous: Option<usize>) -> Option<Vec<usize>> {
+    /// in the same file from record `from` (after the compaction before).
+    fn cleared_for_plan(&self, chain: &[usize], from: usize) -> Option<Vec<usize>> {
         let &first = chain.first()?;
         if self.records[first].str("/parentUuid").is_some() {
             return None;
@@ -838,7 +845,7 @@ impl Session<'_> {
         if !plan {
             return None;
         }
-        let leaf = last_on_chain(self.records, previous.map_or(0, |p| p + 1), first)?;
+        let leaf = last_on_chain(self.records, from, first)?;
         let earlier = self.chain(leaf);
         (!earlier.is_empty()).then_some(earlier)
     }
